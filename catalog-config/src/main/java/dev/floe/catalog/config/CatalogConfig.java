@@ -1,0 +1,54 @@
+package dev.floe.catalog.config;
+
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Which Iceberg catalog to use and its properties: everything needed to open the same catalog in
+ * the CLI, in Flink SQL and inside the committer on a TaskManager (hence serializable).
+ *
+ * @param name the catalog's name in Flink SQL
+ * @param type embedded, jdbc, rest, hadoop or glue
+ * @param properties Iceberg catalog properties, including {@code catalog-impl}
+ */
+public record CatalogConfig(String name, String type, Map<String, String> properties)
+    implements Serializable {
+
+  public CatalogConfig {
+    properties = new TreeMap<>(properties);
+  }
+
+  /** Properties with secret values masked: the only form that may reach a log or a message. */
+  public Map<String, String> redactedProperties() {
+    return properties.entrySet().stream()
+        .collect(
+            Collectors.toMap(
+                Map.Entry::getKey,
+                e -> isSecret(e.getKey()) ? "******" : e.getValue(),
+                (a, b) -> a,
+                TreeMap::new));
+  }
+
+  public static boolean isSecret(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    return k.contains("secret")
+        || k.contains("password")
+        || k.contains("token")
+        || k.contains("credential")
+        || k.contains("session-key");
+  }
+
+  @Override
+  public String toString() {
+    return "CatalogConfig{name="
+        + name
+        + ", type="
+        + type
+        + ", properties="
+        + redactedProperties()
+        + "}";
+  }
+}

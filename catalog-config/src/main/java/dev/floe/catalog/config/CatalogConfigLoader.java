@@ -1,0 +1,105 @@
+package dev.floe.catalog.config;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.ManifestNode;
+import dev.floe.catalog.manifest.Manifests;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Builds a {@link CatalogConfig} from floe.yaml, FLOE_CATALOG_* environment variables and
+ * command-line properties, in that order of precedence (later wins).
+ */
+public final class CatalogConfigLoader {
+  public static final String CONFIG_FILE = "floe.yaml";
+  private static final String ENV_PREFIX = "FLOE_CATALOG_";
+  private static final Map<String, String> IMPLEMENTATIONS =
+      Map.of(
+          "embedded", "org.apache.iceberg.jdbc.JdbcCatalog",
+          "jdbc", "org.apache.iceberg.jdbc.JdbcCatalog",
+          "rest", "org.apache.iceberg.rest.RESTCatalog",
+          "hadoop", "org.apache.iceberg.hadoop.HadoopCatalog",
+          "glue", "org.apache.iceberg.aws.glue.GlueCatalog");
+
+  private CatalogConfigLoader() {}
+
+  /**
+   * @param configFile floe.yaml to read, or null to read {@code ./floe.yaml} when it exists
+   * @param home the Floe home for the embedded catalog (already resolved from --home/FLOE_HOME)
+   * @param overrides {@code --catalog-property} values
+   * @param environment the process environment (injected for tests)
+   */
+  public static CatalogConfig load(
+      Path configFile, Path home, Map<String, String> overrides, Map<String, String> environment) {
+    String type = CatalogOptions.TYPE.defaultValue();
+    String name = CatalogOptions.NAME.defaultValue();
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    Path file = configFile != null ? configFile : Path.of(CONFIG_FILE);
+    if (configFile != null || Files.exists(file)) {
+      ManifestNode root = Manifests.load(file).root().requireOnlyKeys(Set.of("catalog"));
+      ManifestNode catalog =
+          root.required("catalog").requireOnlyKeys(Set.of("type", "name", "properties"));
+      type = catalog.optionalString("type", type);
+      name = catalog.optionalString("name", name);
+      if (catalog.has("properties")) {
+        catalog.child("properties").entries().forEach((k, v) -> properties.put(k, v.asText()));
+      }
+    }
+    environment.forEach(
+        (key, value) -> {
+          if (key.startsWith(ENV_PREFIX) && key.length() > ENV_PREFIX.length()) {
+            properties.put(envToProperty(key.substring(ENV_PREFIX.length())), value);
+          }
+        });
+    properties.putAll(overrides);
+    if (properties.containsKey("type")) {
+      type = properties.remove("type");
+    }
+    return build(name, type, home, properties);
+  }
+
+  /** The embedded default: a SQLite JdbcCatalog and a warehouse under {@code home}. */
+  public static CatalogConfig embedded(Path home) {
+    return build(CatalogOptions.NAME.defaultValue(), CatalogOptions.EMBEDDED, home, Map.of());
+  }
+
+  private static CatalogConfig build(
+      String name, String type, Path home, Map<String, String> userProperties) {
+    String impl = IMPLEMENTATIONS.get(type);
+    if (impl == null) {
+      throw InvalidInputException.of(
+          "Cannot configure catalog: unknown catalog.type '%s' (expected one of %s)",
+          type, String.join(", ", IMPLEMENTATIONS.keySet().stream().sorted().toList()));
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (type.equals(CatalogOptions.EMBEDDED)) {
+      Path absoluteHome = home.toAbsolutePath().normalize();
+      properties.put("uri", "jdbc:sqlite:" + absoluteHome.resolve("catalog.db"));
+      properties.put("warehouse", absoluteHome.resolve("warehouse").toUri().toString());
+      properties.put("jdbc.schema-version", "V1");
+      // Several connections (CLI, Flink SQL, committer) share one SQLite file: wait, don't fail.
+      properties.put("jdbc.busy_timeout", "30000");
+      properties.put("jdbc.journal_mode", "WAL");
+    }
+    properties.putAll(userProperties);
+    properties.put("catalog-impl", impl);
+    if (!properties.containsKey("uri") && !type.equals("hadoop") && !type.equals("glue")) {
+      throw InvalidInputException.of(
+          "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
+    }
+    return new CatalogConfig(name, type, properties);
+  }
+
+  static String envToProperty(String suffix) {
+    return suffix
+        .toLowerCase(Locale.ROOT)
+        .replace("__", "\u0000")
+        .replace('_', '.')
+        .replace('\u0000', '-');
+  }
+}

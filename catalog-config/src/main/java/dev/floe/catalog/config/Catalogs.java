@@ -1,0 +1,60 @@
+package dev.floe.catalog.config;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+
+/** Opens the Iceberg catalog a {@link CatalogConfig} describes. */
+public final class Catalogs {
+
+  private Catalogs() {}
+
+  public static Catalog open(CatalogConfig config) {
+    if (config.type().equals(CatalogOptions.EMBEDDED)) {
+      createEmbeddedHome(config);
+    }
+    return CatalogUtil.buildIcebergCatalog(config.name(), config.properties(), new Configuration());
+  }
+
+  /** Loads a table by its {@code namespace.table} name; an unknown table is an input error. */
+  public static Table loadTable(Catalog catalog, String name) {
+    TableIdentifier identifier = identifier(name);
+    try {
+      return catalog.loadTable(identifier);
+    } catch (NoSuchTableException e) {
+      throw InvalidInputException.of(
+          "Cannot load table %s: it does not exist (create it with `floe tables apply`)", name);
+    }
+  }
+
+  /** Parses {@code namespace.table} (namespaces may be nested: {@code a.b.table}). */
+  public static TableIdentifier identifier(String name) {
+    if (name == null || !name.contains(".") || name.startsWith(".") || name.endsWith(".")) {
+      throw InvalidInputException.of(
+          "Cannot use table name '%s': expected <namespace>.<table>, e.g. sales.fact_orders", name);
+    }
+    return TableIdentifier.parse(name);
+  }
+
+  private static void createEmbeddedHome(CatalogConfig config) {
+    String uri = config.properties().get("uri");
+    if (uri != null && uri.startsWith("jdbc:sqlite:")) {
+      try {
+        Path parent = Path.of(uri.substring("jdbc:sqlite:".length())).getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create the Floe home for " + uri, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.floe.catalog.manifest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.floe.catalog.error.InvalidInputException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A strict view of one YAML mapping in a manifest file. Every error names the file and the key
+ * path, because an operator reading "unknown key" at 02:00 needs to know where to look.
+ */
+public final class ManifestNode {
+  private final String source;
+  private final String path;
+  private final JsonNode node;
+
+  ManifestNode(String source, String path, JsonNode node) {
+    this.source = source;
+    this.path = path;
+    this.node = node;
+  }
+
+  /** Where this node came from, e.g. {@code jobs/fact_orders.yaml}. */
+  public String source() {
+    return source;
+  }
+
+  /** The key path of this node inside its file, e.g. {@code checks[1].row_count}. */
+  public String path() {
+    return path;
+  }
+
+  public boolean isMapping() {
+    return node.isObject();
+  }
+
+  public boolean isSequence() {
+    return node.isArray();
+  }
+
+  public boolean isScalar() {
+    return node.isValueNode() && !node.isNull();
+  }
+
+  /** Fails, naming the key and the file, when the mapping has a key outside {@code allowed}. */
+  public ManifestNode requireOnlyKeys(Set<String> allowed) {
+    requireMapping();
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw error(
+            "unknown key '%s' (allowed: %s)", name, String.join(", ", new TreeSet<>(allowed)));
+      }
+    }
+    return this;
+  }
+
+  public ManifestNode requireMapping() {
+    if (!node.isObject()) {
+      throw error("expected a mapping, got %s", describe(node));
+    }
+    return this;
+  }
+
+  public boolean has(String key) {
+    JsonNode child = node.get(key);
+    return child != null && !child.isNull();
+  }
+
+  /** The child node under {@code key}; a missing key is an error. */
+  public ManifestNode required(String key) {
+    if (!has(key)) {
+      throw error("missing required key '%s'", key);
+    }
+    return child(key);
+  }
+
+  /**
+   * The child node under {@code key}, which may be missing (then {@link #isPresent()} is false).
+   */
+  public ManifestNode child(String key) {
+    JsonNode child = node.get(key);
+    return new ManifestNode(
+        source, childPath(key), child == null ? MissingNode.getInstance() : child);
+  }
+
+  public boolean isPresent() {
+    return !node.isMissingNode() && !node.isNull();
+  }
+
+  public String requiredString(String key) {
+    return required(key).asText();
+  }
+
+  public String optionalString(String key, String defaultValue) {
+    return has(key) ? child(key).asText() : defaultValue;
+  }
+
+  public boolean optionalBoolean(String key, boolean defaultValue) {
+    if (!has(key)) {
+      return defaultValue;
+    }
+    JsonNode value = node.get(key);
+    if (!value.isBoolean()) {
+      throw child(key).error("expected true or false, got %s", describe(value));
+    }
+    return value.booleanValue();
+  }
+
+  /** This scalar as text; a mapping or a sequence is an error. */
+  public String asText() {
+    if (!isScalar()) {
+      throw error("expected a single value, got %s", describe(node));
+    }
+    return node.asText();
+  }
+
+  public long asLong() {
+    if (!node.isIntegralNumber()) {
+      throw error("expected a whole number, got %s", describe(node));
+    }
+    return node.longValue();
+  }
+
+  /** This sequence's items; a single scalar is read as a one-item list for convenience. */
+  public List<ManifestNode> items() {
+    List<ManifestNode> items = new ArrayList<>();
+    if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        items.add(new ManifestNode(source, path + "[" + i + "]", node.get(i)));
+      }
+    } else if (isScalar()) {
+      items.add(this);
+    } else {
+      throw error("expected a list, got %s", describe(node));
+    }
+    return items;
+  }
+
+  /** This sequence's items as text. */
+  public List<String> strings() {
+    List<String> values = new ArrayList<>();
+    for (ManifestNode item : items()) {
+      values.add(item.asText());
+    }
+    return values;
+  }
+
+  /** This mapping's entries in file order. */
+  public Map<String, ManifestNode> entries() {
+    requireMapping();
+    Map<String, ManifestNode> entries = new LinkedHashMap<>();
+    node.fields()
+        .forEachRemaining(
+            e ->
+                entries.put(
+                    e.getKey(), new ManifestNode(source, childPath(e.getKey()), e.getValue())));
+    return entries;
+  }
+
+  /** An input error that names the file and this node's key path. */
+  public InvalidInputException error(String format, Object... args) {
+    String where = path.isEmpty() ? source : source + " at '" + path + "'";
+    return new InvalidInputException("Cannot read " + where + ": " + String.format(format, args));
+  }
+
+  private String childPath(String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  private static String describe(JsonNode value) {
+    if (value == null || value.isMissingNode()) {
+      return "nothing";
+    } else if (value.isObject()) {
+      return "a mapping";
+    } else if (value.isArray()) {
+      return "a list";
+    } else if (value.isNull()) {
+      return "null";
+    }
+    return "'" + value.asText() + "'";
+  }
+}
