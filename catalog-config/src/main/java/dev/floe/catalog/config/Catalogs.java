@@ -24,6 +24,17 @@ public final class Catalogs {
     return CatalogUtil.buildIcebergCatalog(config.name(), config.properties(), new Configuration());
   }
 
+  /** Closes a catalog that holds connections (JDBC, REST); a no-op for the others. */
+  public static void close(Catalog catalog) {
+    if (catalog instanceof java.io.Closeable closeable) {
+      try {
+        closeable.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot close catalog " + catalog.name(), e);
+      }
+    }
+  }
+
   /** Loads a table by its {@code namespace.table} name; an unknown table is an input error. */
   public static Table loadTable(Catalog catalog, String name) {
     TableIdentifier identifier = identifier(name);

@@ -23,7 +23,12 @@ public final class FlinkSessions {
 
   /** A batch execution environment; {@code parallelism <= 0} keeps Flink's default. */
   public static StreamExecutionEnvironment batchEnvironment(int parallelism) {
-    Configuration conf = new Configuration();
+    return batchEnvironment(parallelism, new Configuration());
+  }
+
+  /** A batch execution environment with extra settings for this job. */
+  public static StreamExecutionEnvironment batchEnvironment(int parallelism, Configuration extra) {
+    Configuration conf = new Configuration(extra);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);

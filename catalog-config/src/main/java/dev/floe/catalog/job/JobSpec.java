@@ -1,0 +1,37 @@
+package dev.floe.catalog.job;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * A parsed job manifest.
+ *
+ * @param job the job's name (part of the run key and lineage)
+ * @param target the target table, {@code namespace.table}
+ * @param mode how the result replaces the target's content
+ * @param sliceColumn the target column the slice is cut on
+ * @param query Flink SQL producing the slice's rows; may use {@code :slice_start}/{@code
+ *     :slice_end}
+ * @param checks checks that gate the commit
+ * @param allowNondeterministic true to allow wall-clock and random functions in the query
+ * @param parallelism writer parallelism, or 0 for the default
+ * @param source the manifest's path, for messages
+ * @param text the manifest's exact text (hashed into the run key)
+ */
+public record JobSpec(
+    String job,
+    String target,
+    WriteMode mode,
+    String sliceColumn,
+    String query,
+    List<CheckSpec> checks,
+    boolean allowNondeterministic,
+    int parallelism,
+    String source,
+    String text)
+    implements Serializable {
+
+  public JobSpec {
+    checks = List.copyOf(checks);
+  }
+}

@@ -1,0 +1,109 @@
+package dev.floe.catalog.lineage;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What one Floe commit records about itself in the snapshot summary (keys in {@link LineageKeys}).
+ *
+ * @param runKey deterministic id of the run's intent (same inputs, same key)
+ * @param runId unique per attempt; finds a commit whose outcome was unknown
+ * @param job the job manifest's name
+ * @param mode the write mode, e.g. overwrite
+ * @param slice the slice label, e.g. {@code order_date=[2026-10-03,2026-10-04)}
+ * @param codeVersion the Floe build that ran
+ * @param rows rows written
+ * @param contentHash order-independent hash of the rows written
+ * @param sourceSnapshots source table name to the snapshot id the run read (Iceberg sources)
+ * @param backfillId the backfill this run belongs to, or null
+ */
+public record Lineage(
+    String runKey,
+    String runId,
+    String job,
+    String mode,
+    String slice,
+    String codeVersion,
+    long rows,
+    String contentHash,
+    Map<String, Long> sourceSnapshots,
+    String backfillId)
+    implements Serializable {
+
+  public Lineage {
+    sourceSnapshots = new TreeMap<>(sourceSnapshots);
+  }
+
+  /** This lineage with the written content filled in (known only after the writers finished). */
+  public Lineage withContent(ContentHash content) {
+    return new Lineage(
+        runKey,
+        runId,
+        job,
+        mode,
+        slice,
+        codeVersion,
+        content.rows(),
+        content.encode(),
+        sourceSnapshots,
+        backfillId);
+  }
+
+  public Map<String, String> toSummary() {
+    Map<String, String> summary = new LinkedHashMap<>();
+    summary.put(LineageKeys.RUN_KEY, runKey);
+    summary.put(LineageKeys.RUN_ID, runId);
+    summary.put(LineageKeys.JOB, job);
+    summary.put(LineageKeys.MODE, mode);
+    summary.put(LineageKeys.SLICE, slice);
+    summary.put(LineageKeys.CODE_VERSION, codeVersion);
+    summary.put(LineageKeys.ROWS, Long.toString(rows));
+    summary.put(LineageKeys.CONTENT_HASH, contentHash);
+    summary.put(LineageKeys.SOURCE_SNAPSHOTS, encodeSources(sourceSnapshots));
+    if (backfillId != null) {
+      summary.put(LineageKeys.BACKFILL_ID, backfillId);
+    }
+    return summary;
+  }
+
+  /** The lineage of a snapshot, or empty when a writer other than Floe made it. */
+  public static Optional<Lineage> fromSummary(Map<String, String> summary) {
+    if (summary == null || !summary.containsKey(LineageKeys.RUN_ID)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Lineage(
+            summary.get(LineageKeys.RUN_KEY),
+            summary.get(LineageKeys.RUN_ID),
+            summary.get(LineageKeys.JOB),
+            summary.get(LineageKeys.MODE),
+            summary.get(LineageKeys.SLICE),
+            summary.get(LineageKeys.CODE_VERSION),
+            Long.parseLong(summary.getOrDefault(LineageKeys.ROWS, "0")),
+            summary.get(LineageKeys.CONTENT_HASH),
+            decodeSources(summary.getOrDefault(LineageKeys.SOURCE_SNAPSHOTS, "")),
+            summary.get(LineageKeys.BACKFILL_ID)));
+  }
+
+  static String encodeSources(Map<String, Long> sources) {
+    return sources.entrySet().stream()
+        .map(e -> e.getKey() + "@" + e.getValue())
+        .collect(Collectors.joining(","));
+  }
+
+  static Map<String, Long> decodeSources(String text) {
+    Map<String, Long> sources = new TreeMap<>();
+    if (text.isBlank()) {
+      return sources;
+    }
+    for (String entry : text.split(",")) {
+      int at = entry.lastIndexOf('@');
+      sources.put(entry.substring(0, at), Long.parseLong(entry.substring(at + 1)));
+    }
+    return sources;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.floe.catalog.lineage;
+
+/**
+ * The snapshot-summary keys every Floe commit writes. Operators read them with `floe snapshots`.
+ */
+public final class LineageKeys {
+  public static final String PREFIX = "floe.";
+  public static final String RUN_KEY = PREFIX + "run-key";
+  public static final String RUN_ID = PREFIX + "run-id";
+  public static final String JOB = PREFIX + "job";
+  public static final String MODE = PREFIX + "mode";
+  public static final String SLICE = PREFIX + "slice";
+  public static final String CODE_VERSION = PREFIX + "code-version";
+  public static final String ROWS = PREFIX + "rows";
+  public static final String CONTENT_HASH = PREFIX + "content-hash";
+  public static final String SOURCE_SNAPSHOTS = PREFIX + "source-snapshots";
+  public static final String BACKFILL_ID = PREFIX + "backfill-id";
+
+  private LineageKeys() {}
+}

@@ -1,0 +1,96 @@
+package dev.floe.catalog.lineage;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/** Adds Iceberg generic {@link Record}s to a {@link ContentHash} with the canonical encoding. */
+public final class RecordHasher {
+  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
+  private final List<Types.NestedField> columns;
+  private final CanonicalRowEncoder encoder = new CanonicalRowEncoder();
+
+  public RecordHasher(Schema schema) {
+    this.columns = schema.columns();
+    for (Types.NestedField column : columns) {
+      requireHashable(column.name(), column.type());
+    }
+  }
+
+  /** Fails early for column types the canonical encoding does not cover yet. */
+  public static void requireHashable(String column, Type type) {
+    if (type.isNestedType() || type.typeId() == Type.TypeID.VARIANT) {
+      throw InvalidInputException.of(
+          "Cannot hash column %s of type %s: nested types are not supported yet", column, type);
+    }
+  }
+
+  public void add(Record record, ContentHash hash) {
+    encoder.reset();
+    for (int i = 0; i < columns.size(); i++) {
+      put(record.get(i), columns.get(i).type());
+    }
+    encoder.addTo(hash);
+  }
+
+  private void put(Object value, Type type) {
+    if (value == null) {
+      encoder.putNull();
+      return;
+    }
+    switch (type.typeId()) {
+      case BOOLEAN -> encoder.putBoolean((Boolean) value);
+      case INTEGER -> encoder.putInt((Integer) value);
+      case LONG -> encoder.putLong((Long) value);
+      case FLOAT -> encoder.putFloat((Float) value);
+      case DOUBLE -> encoder.putDouble((Double) value);
+      case DATE -> encoder.putInt((int) ((LocalDate) value).toEpochDay());
+      case TIME -> encoder.putLong(((LocalTime) value).toNanoOfDay() / 1000);
+      case TIMESTAMP -> encoder.putLong(timestampMicros(value));
+      case STRING -> encoder.putString((CharSequence) value);
+      case DECIMAL -> {
+        BigDecimal decimal = (BigDecimal) value;
+        encoder.putDecimal(decimal.unscaledValue(), decimal.scale());
+      }
+      case UUID -> encoder.putBytes(uuidBytes((UUID) value));
+      case FIXED -> encoder.putBytes((byte[]) value);
+      case BINARY -> {
+        ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        encoder.putBytes(bytes);
+      }
+      default ->
+          throw InvalidInputException.of("Cannot hash a value of type %s: not supported", type);
+    }
+  }
+
+  private static long timestampMicros(Object value) {
+    if (value instanceof OffsetDateTime offset) {
+      return ChronoUnit.MICROS.between(
+          EPOCH, offset.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
+    }
+    return ChronoUnit.MICROS.between(EPOCH, (LocalDateTime) value);
+  }
+
+  /** A UUID's 16 bytes, most significant first (the order Flink and Parquet store). */
+  public static byte[] uuidBytes(UUID uuid) {
+    return ByteBuffer.allocate(16)
+        .putLong(uuid.getMostSignificantBits())
+        .putLong(uuid.getLeastSignificantBits())
+        .array();
+  }
+}

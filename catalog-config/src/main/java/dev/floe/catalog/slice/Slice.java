@@ -1,0 +1,131 @@
+package dev.floe.catalog.slice;
+
+import java.io.Serializable;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+
+/**
+ * The half-open interval {@code [start, end)} on one source column of a table's partition spec that
+ * one run owns. Bounds are kept in Iceberg's internal representation of the column (days since
+ * epoch for {@code date}, microseconds since epoch UTC for timestamps), so the same slice drives
+ * the overwrite filter, the row guard and the query parameters without conversions.
+ *
+ * @param column the source column, e.g. {@code order_date}
+ * @param kind the column's temporal type
+ * @param unit the slice's length
+ * @param start the first instant of the slice, as a UTC wall time
+ * @param end the first instant after the slice
+ */
+public record Slice(
+    String column, ColumnKind kind, SliceUnit unit, LocalDateTime start, LocalDateTime end)
+    implements Serializable {
+
+  /** The temporal column types a slice can be cut on. */
+  public enum ColumnKind {
+    DATE,
+    TIMESTAMP,
+    TIMESTAMPTZ
+  }
+
+  public long startInternal() {
+    return toInternal(start);
+  }
+
+  public long endInternal() {
+    return toInternal(end);
+  }
+
+  /** True when a value of the column (internal representation) lies inside the slice. */
+  public boolean contains(long internalValue) {
+    return internalValue >= startInternal() && internalValue < endInternal();
+  }
+
+  /** The overwrite and conflict-detection filter: {@code column >= start AND column < end}. */
+  public Expression toExpression() {
+    if (kind == ColumnKind.DATE) {
+      return Expressions.and(
+          Expressions.greaterThanOrEqual(column, (int) startInternal()),
+          Expressions.lessThan(column, (int) endInternal()));
+    }
+    return Expressions.and(
+        Expressions.greaterThanOrEqual(column, startInternal()),
+        Expressions.lessThan(column, endInternal()));
+  }
+
+  /** The value as the user wrote it, e.g. {@code 2026-10-03}. */
+  public String value() {
+    return switch (unit) {
+      case HOUR -> start.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH"));
+      case DAY -> start.toLocalDate().toString();
+      case MONTH -> start.format(DateTimeFormatter.ofPattern("yyyy-MM"));
+      case YEAR -> String.valueOf(start.getYear());
+    };
+  }
+
+  /**
+   * The slice as recorded in lineage, e.g. {@code order_date=[2026-10-03,2026-10-04)}. Two runs own
+   * the same slice exactly when their labels are equal.
+   */
+  public String label() {
+    return column + "=[" + boundText(start) + "," + boundText(end) + ")";
+  }
+
+  /** True when the two slices share at least one instant of the same column. */
+  public boolean overlaps(Slice other) {
+    return column.equals(other.column) && start.isBefore(other.end) && other.start.isBefore(end);
+  }
+
+  /**
+   * True when two slice labels (as recorded in lineage) share an instant of the same column. A
+   * label that cannot be read counts as overlapping: when unsure, assume the slice was touched.
+   */
+  public static boolean labelsOverlap(String a, String b) {
+    Matcher ma = LABEL.matcher(a == null ? "" : a);
+    Matcher mb = LABEL.matcher(b == null ? "" : b);
+    if (!ma.matches() || !mb.matches()) {
+      return true;
+    }
+    if (!ma.group(1).equals(mb.group(1))) {
+      return false;
+    }
+    try {
+      return parseBound(ma.group(2)).isBefore(parseBound(mb.group(3)))
+          && parseBound(mb.group(2)).isBefore(parseBound(ma.group(3)));
+    } catch (DateTimeException e) {
+      return true;
+    }
+  }
+
+  private static final Pattern LABEL = Pattern.compile("(.+)=\\[([^,]+),([^)]+)\\)");
+
+  private static LocalDateTime parseBound(String text) {
+    return text.contains("T") ? LocalDateTime.parse(text) : LocalDate.parse(text).atStartOfDay();
+  }
+
+  private String boundText(LocalDateTime bound) {
+    if (kind == ColumnKind.DATE || unit != SliceUnit.HOUR) {
+      return bound.toLocalDate().toString();
+    }
+    return bound.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm"));
+  }
+
+  private long toInternal(LocalDateTime bound) {
+    if (kind == ColumnKind.DATE) {
+      return bound.toLocalDate().toEpochDay();
+    }
+    long seconds = bound.toEpochSecond(ZoneOffset.UTC);
+    return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), bound.getNano() / 1000);
+  }
+
+  @Override
+  public String toString() {
+    return label();
+  }
+}

@@ -1,0 +1,162 @@
+package dev.floe.catalog.slice;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Turns {@code --slice 2026-10-03} into a {@link Slice} of a table, refusing anything that would
+ * not replace whole partitions: a column that is not a partition source, a transform that is not
+ * temporal, or a slice finer than the partitions (an hour on a day-partitioned table).
+ */
+public final class SliceResolver {
+  private static final Pattern HOUR =
+      Pattern.compile("(\\d{4})-(\\d{2})-(\\d{2})[T ](\\d{2})(?::00(?::00)?)?");
+  private static final Pattern DAY = Pattern.compile("(\\d{4})-(\\d{2})-(\\d{2})");
+  private static final Pattern MONTH = Pattern.compile("(\\d{4})-(\\d{2})");
+  private static final Pattern YEAR = Pattern.compile("(\\d{4})");
+
+  private SliceResolver() {}
+
+  /**
+   * @param tableName the table's name for messages
+   * @param table the target table (its current schema and partition spec decide)
+   * @param column the manifest's {@code slice.column}
+   * @param value the {@code --slice} value
+   */
+  public static Slice resolve(String tableName, Table table, String column, String value) {
+    Types.NestedField field = table.schema().findField(column);
+    if (field == null) {
+      throw InvalidInputException.of(
+          "Cannot slice %s by '%s': no such column (columns: %s)",
+          tableName, column, columnNames(table));
+    }
+    Slice.ColumnKind kind = kindOf(tableName, column, field.type());
+    SliceUnit partitionUnit = partitionUnit(tableName, table.spec(), field);
+    ParsedValue parsed = parse(value, column);
+    if (!parsed.unit().alignsWith(partitionUnit)) {
+      throw InvalidInputException.of(
+          "Cannot use --slice %s on %s: a %s slice does not cover whole partitions of spec %s;"
+              + " give a %s (%s) or coarser",
+          value,
+          tableName,
+          parsed.unit().name().toLowerCase(),
+          describe(table.spec()),
+          partitionUnit.name().toLowerCase(),
+          partitionUnit.format());
+    }
+    LocalDateTime end = parsed.unit().next(parsed.start());
+    return new Slice(column, kind, parsed.unit(), parsed.start(), end);
+  }
+
+  /** A partition spec in one line, e.g. {@code [day(order_ts), bucket[16](id)]}. */
+  public static String describe(PartitionSpec spec) {
+    if (spec.isUnpartitioned()) {
+      return "[] (unpartitioned)";
+    }
+    return spec.fields().stream()
+        .map(f -> f.transform() + "(" + spec.schema().findColumnName(f.sourceId()) + ")")
+        .collect(Collectors.joining(", ", "[", "]"));
+  }
+
+  private record ParsedValue(SliceUnit unit, LocalDateTime start) {}
+
+  private static ParsedValue parse(String value, String column) {
+    if (value == null || value.isBlank()) {
+      throw InvalidInputException.of("Cannot run: missing --slice for slice column %s", column);
+    }
+    String text = value.trim();
+    try {
+      Matcher m;
+      if ((m = HOUR.matcher(text)).matches()) {
+        return new ParsedValue(
+            SliceUnit.HOUR, LocalDate.of(num(m, 1), num(m, 2), num(m, 3)).atTime(num(m, 4), 0));
+      } else if ((m = DAY.matcher(text)).matches()) {
+        return new ParsedValue(
+            SliceUnit.DAY, LocalDate.of(num(m, 1), num(m, 2), num(m, 3)).atStartOfDay());
+      } else if ((m = MONTH.matcher(text)).matches()) {
+        return new ParsedValue(
+            SliceUnit.MONTH, LocalDate.of(num(m, 1), num(m, 2), 1).atStartOfDay());
+      } else if ((m = YEAR.matcher(text)).matches()) {
+        return new ParsedValue(SliceUnit.YEAR, LocalDate.of(num(m, 1), 1, 1).atStartOfDay());
+      }
+    } catch (DateTimeException e) {
+      throw InvalidInputException.of("Cannot parse --slice '%s': %s", value, e.getMessage());
+    }
+    throw InvalidInputException.of(
+        "Cannot parse --slice '%s': expected %s, %s, %s or %s",
+        value,
+        SliceUnit.DAY.format(),
+        SliceUnit.HOUR.format(),
+        SliceUnit.MONTH.format(),
+        SliceUnit.YEAR.format());
+  }
+
+  private static int num(Matcher m, int group) {
+    return Integer.parseInt(m.group(group));
+  }
+
+  private static Slice.ColumnKind kindOf(String tableName, String column, Type type) {
+    if (type.typeId() == Type.TypeID.DATE) {
+      return Slice.ColumnKind.DATE;
+    } else if (type.typeId() == Type.TypeID.TIMESTAMP) {
+      return ((Types.TimestampType) type).shouldAdjustToUTC()
+          ? Slice.ColumnKind.TIMESTAMPTZ
+          : Slice.ColumnKind.TIMESTAMP;
+    }
+    throw InvalidInputException.of(
+        "Cannot slice %s by '%s': its type is %s; a slice column must be a date or timestamp",
+        tableName, column, type);
+  }
+
+  private static SliceUnit partitionUnit(
+      String tableName, PartitionSpec spec, Types.NestedField field) {
+    List<SliceUnit> units = new ArrayList<>();
+    for (PartitionField partitionField : spec.fields()) {
+      if (partitionField.sourceId() != field.fieldId()) {
+        continue;
+      }
+      String transform = partitionField.transform().toString();
+      SliceUnit unit =
+          switch (transform) {
+            case "hour" -> SliceUnit.HOUR;
+            case "day" -> SliceUnit.DAY;
+            case "month" -> SliceUnit.MONTH;
+            case "year" -> SliceUnit.YEAR;
+            case "identity" -> field.type().typeId() == Type.TypeID.DATE ? SliceUnit.DAY : null;
+            default -> null;
+          };
+      if (unit == null) {
+        throw InvalidInputException.of(
+            "Cannot slice %s by '%s': its partition transform %s does not cut time into"
+                + " slices; partition spec is %s",
+            tableName, field.name(), transform, describe(spec));
+      }
+      units.add(unit);
+    }
+    if (units.isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot slice %s by '%s': it is not a partition source column; partition spec is %s",
+          tableName, field.name(), describe(spec));
+    }
+    // With two transforms on one column (e.g. day and hour) the finest one decides alignment.
+    return units.stream().min(SliceUnit::compareTo).orElseThrow();
+  }
+
+  private static String columnNames(Table table) {
+    return table.schema().columns().stream()
+        .map(Types.NestedField::name)
+        .collect(Collectors.joining(", "));
+  }
+}

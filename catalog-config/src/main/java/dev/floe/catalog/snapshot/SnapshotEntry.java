@@ -1,0 +1,29 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.lineage.Lineage;
+import java.util.Optional;
+
+/**
+ * One snapshot as operators see it in `floe snapshots`.
+ *
+ * @param snapshotId the snapshot's id
+ * @param parentId its parent, or null for the first snapshot
+ * @param timestampMillis commit time
+ * @param operation Iceberg's operation: append, overwrite, delete (an empty slice), replace
+ * @param current true for the table's current snapshot
+ * @param onMain true when the snapshot is the current one or one of its ancestors (false after a
+ *     rollback moved the head away from it)
+ * @param addedRows rows added, from the summary
+ * @param deletedRows rows deleted, from the summary
+ * @param lineage Floe's lineage, empty for snapshots other writers made
+ */
+public record SnapshotEntry(
+    long snapshotId,
+    Long parentId,
+    long timestampMillis,
+    String operation,
+    boolean current,
+    boolean onMain,
+    long addedRows,
+    long deletedRows,
+    Optional<Lineage> lineage) {}

@@ -1,0 +1,53 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.lineage.Lineage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+
+/** Reads a table's snapshots with their lineage, newest first. Metadata only; no Flink. */
+public final class SnapshotHistory {
+
+  private SnapshotHistory() {}
+
+  public static List<SnapshotEntry> list(Table table) {
+    Snapshot current = table.currentSnapshot();
+    Set<Long> mainLine = new HashSet<>();
+    for (Snapshot s = current;
+        s != null;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      mainLine.add(s.snapshotId());
+    }
+    List<SnapshotEntry> entries = new ArrayList<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      Map<String, String> summary = snapshot.summary();
+      entries.add(
+          new SnapshotEntry(
+              snapshot.snapshotId(),
+              snapshot.parentId(),
+              snapshot.timestampMillis(),
+              snapshot.operation(),
+              current != null && current.snapshotId() == snapshot.snapshotId(),
+              mainLine.contains(snapshot.snapshotId()),
+              count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
+              count(summary, SnapshotSummary.DELETED_RECORDS_PROP),
+              Lineage.fromSummary(summary)));
+    }
+    entries.sort(
+        Comparator.comparingLong(SnapshotEntry::timestampMillis)
+            .thenComparingLong(e -> table.snapshot(e.snapshotId()).sequenceNumber())
+            .reversed());
+    return entries;
+  }
+
+  private static long count(Map<String, String> summary, String key) {
+    String value = summary == null ? null : summary.get(key);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+}

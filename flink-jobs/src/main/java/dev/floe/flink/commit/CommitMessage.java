@@ -1,0 +1,18 @@
+package dev.floe.flink.commit;
+
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.flink.check.CheckStats;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+
+/** What flows into the single committer: each writer's result, and duplicated keys. */
+public sealed interface CommitMessage extends Serializable {
+
+  /** One writer subtask's finished output: its data files, content hash and check stats. */
+  record Written(int subtask, List<DataFile> files, ContentHash hash, CheckStats stats)
+      implements CommitMessage {}
+
+  /** A key that occurs more than once, for the unique check at {@code checkIndex}. */
+  record DuplicateKey(int checkIndex, String key) implements CommitMessage {}
+}

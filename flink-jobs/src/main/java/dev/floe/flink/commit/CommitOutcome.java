@@ -1,0 +1,23 @@
+package dev.floe.flink.commit;
+
+import java.io.Serializable;
+
+/**
+ * How a run ended when it did not fail.
+ *
+ * @param status COMMITTED (a new snapshot) or NO_OP (the slice already held this content)
+ * @param snapshotId the new snapshot, or the current one for a no-op
+ * @param rows rows in the new slice
+ * @param contentHash the new slice's content hash
+ * @param attempts commit attempts made (more than 1 after a conflict with an older run)
+ * @param detail a sentence for the operator
+ */
+public record CommitOutcome(
+    Status status, Long snapshotId, long rows, String contentHash, int attempts, String detail)
+    implements Serializable {
+
+  public enum Status {
+    COMMITTED,
+    NO_OP
+  }
+}

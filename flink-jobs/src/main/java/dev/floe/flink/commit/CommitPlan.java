@@ -1,0 +1,38 @@
+package dev.floe.flink.commit;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Slice;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Everything the committer needs, fixed when the job is planned.
+ *
+ * @param catalog the catalog holding the target
+ * @param target the target table
+ * @param slice the slice this run replaces
+ * @param lineage the run's lineage (rows and content hash are filled in at commit)
+ * @param startSnapshotId the target's current snapshot when the run started, or null if empty
+ * @param checks the manifest's checks
+ * @param forceCommit commit even when the slice already holds exactly this content
+ * @param maxConflictRetries how often to re-commit over runs that read older source data
+ * @param failAt a failure to inject, for atomicity tests
+ */
+public record CommitPlan(
+    CatalogConfig catalog,
+    String target,
+    Slice slice,
+    Lineage lineage,
+    Long startSnapshotId,
+    List<CheckSpec> checks,
+    boolean forceCommit,
+    int maxConflictRetries,
+    FailurePoint failAt)
+    implements Serializable {
+
+  public CommitPlan {
+    checks = List.copyOf(checks);
+  }
+}

@@ -1,0 +1,142 @@
+package dev.floe.flink.commit;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Slice;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Decides what to do when our commit failed validation because another commit touched the slice
+ * after this run started (DESIGN.md rule 7). Never overwrite a run that read newer source data;
+ * re-commit over one that read older data; report no-op when the content is the same.
+ */
+final class ConflictResolver {
+
+  enum Action {
+    /** The newer commit holds exactly our content: nothing to do. */
+    NO_OP,
+    /** The newer commit read the same or newer sources with other content: ours is stale. */
+    STALE,
+    /** The newer commit read older sources: commit ours on top of it. */
+    RETRY
+  }
+
+  record Resolution(Action action, Long conflictingSnapshotId, String reason) {}
+
+  private ConflictResolver() {}
+
+  static Resolution resolve(
+      Catalog catalog,
+      Table target,
+      Long baseSnapshotId,
+      Slice slice,
+      Lineage ours,
+      ContentHash content) {
+    Snapshot newest = newestConflicting(target, baseSnapshotId, slice);
+    if (newest == null) {
+      return new Resolution(Action.STALE, null, "the table changed in a way Floe cannot attribute");
+    }
+    Optional<Lineage> theirs = Lineage.fromSummary(newest.summary());
+    if (theirs.isEmpty()) {
+      return new Resolution(
+          Action.STALE,
+          newest.snapshotId(),
+          "a writer other than Floe changed the slice in snapshot "
+              + newest.snapshotId()
+              + " (operation "
+              + newest.operation()
+              + ")");
+    }
+    Lineage other = theirs.get();
+    SourceOrder order = compareSources(catalog, ours.sourceSnapshots(), other.sourceSnapshots());
+    if (order == SourceOrder.THEIRS_OLDER) {
+      return new Resolution(
+          Action.RETRY,
+          newest.snapshotId(),
+          "run " + other.runId() + " committed the slice from older source data");
+    }
+    if (slice.label().equals(other.slice()) && content.encode().equals(other.contentHash())) {
+      return new Resolution(
+          Action.NO_OP,
+          newest.snapshotId(),
+          "run "
+              + other.runId()
+              + " already committed identical content in snapshot "
+              + newest.snapshotId());
+    }
+    return new Resolution(
+        Action.STALE,
+        newest.snapshotId(),
+        "run "
+            + other.runId()
+            + " (job "
+            + other.job()
+            + ") committed the slice in snapshot "
+            + newest.snapshotId()
+            + " from the same or newer source data ("
+            + "their sources "
+            + other.sourceSnapshots()
+            + ", ours "
+            + ours.sourceSnapshots()
+            + ") with different content");
+  }
+
+  /** The newest snapshot after {@code base} on the current branch that touched the slice. */
+  private static Snapshot newestConflicting(Table table, Long base, Slice slice) {
+    for (Snapshot s = table.currentSnapshot();
+        s != null && (base == null || s.snapshotId() != base);
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      Optional<Lineage> lineage = Lineage.fromSummary(s.summary());
+      if (lineage.isEmpty() || lineage.get().slice() == null) {
+        return s; // not attributable: treat as touching the slice
+      }
+      if (Slice.labelsOverlap(lineage.get().slice(), slice.label())) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private enum SourceOrder {
+    THEIRS_OLDER,
+    SAME_OR_NEWER_OR_UNKNOWN
+  }
+
+  /**
+   * THEIRS_OLDER only when, for every source both runs read, theirs is ours or an ancestor of ours,
+   * and for at least one it is a strict ancestor. Anything unclear counts as newer: we do not
+   * overwrite what we cannot prove is older.
+   */
+  private static SourceOrder compareSources(
+      Catalog catalog, Map<String, Long> ours, Map<String, Long> theirs) {
+    boolean strictlyOlder = false;
+    for (Map.Entry<String, Long> source : ours.entrySet()) {
+      Long theirId = theirs.get(source.getKey());
+      if (theirId == null) {
+        return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+      }
+      if (theirId.equals(source.getValue())) {
+        continue;
+      }
+      try {
+        Table sourceTable = Catalogs.loadTable(catalog, source.getKey());
+        if (SnapshotUtil.isAncestorOf(sourceTable, source.getValue(), theirId)) {
+          strictlyOlder = true;
+        } else {
+          return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+        }
+      } catch (RuntimeException e) {
+        return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+      }
+    }
+    return strictlyOlder && theirs.size() == ours.size()
+        ? SourceOrder.THEIRS_OLDER
+        : SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+  }
+}

@@ -1,0 +1,227 @@
+package dev.floe.flink.commit;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CheckFailedException;
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.snapshot.SliceContent;
+import dev.floe.flink.check.CheckEvaluator;
+import dev.floe.flink.check.CheckStats;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expression;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits one slice: checks, then no-op detection, then ONE snapshot that replaces exactly the
+ * slice ({@code overwriteByRowFilter}) with Iceberg's validations, then conflict resolution. Until
+ * a commit is attempted the written files belong to nobody and are deleted on every exit path;
+ * after an attempt whose outcome is unknown they are kept, because they may be live.
+ *
+ * <p>Plain Iceberg API and no Flink, so it is tested directly against a real catalog.
+ */
+public final class SliceCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(SliceCommitter.class);
+
+  private final Catalog catalog;
+  private final CommitPlan plan;
+
+  public SliceCommitter(Catalog catalog, CommitPlan plan) {
+    this.catalog = catalog;
+    this.plan = plan;
+  }
+
+  /**
+   * @param files the data files the writers wrote (not yet part of any snapshot)
+   * @param content the content hash of all rows written
+   * @param stats per-row check violations
+   * @param duplicateKeys duplicated keys per unique check
+   * @throws CheckFailedException when a check failed (files deleted, nothing committed)
+   * @throws CommitConflictException when a run with the same or newer sources committed other
+   *     content for the slice (files deleted, nothing committed)
+   * @throws dev.floe.catalog.error.CommitStateUnknownException when the catalog did not say whether
+   *     the commit happened and the run id is not in the history (files kept)
+   */
+  public CommitOutcome commit(
+      List<DataFile> files, ContentHash content, CheckStats stats, CheckStats duplicateKeys) {
+    boolean filesMayBeLive = false;
+    try {
+      Table table = Catalogs.loadTable(catalog, plan.target());
+      List<String> failures =
+          CheckEvaluator.failures(plan.checks(), stats, duplicateKeys, content.rows());
+      if (!failures.isEmpty()) {
+        throw new CheckFailedException(
+            String.format(
+                "Cannot commit slice %s of %s: %d check(s) failed: %s",
+                plan.slice().label(),
+                plan.target(),
+                failures.size(),
+                String.join(" | ", failures)));
+      }
+      if (!plan.forceCommit()) {
+        SliceContent.Current current = SliceContent.current(table, plan.slice());
+        if (current.hash().equals(content)) {
+          deleteQuietly(table, files);
+          return new CommitOutcome(
+              CommitOutcome.Status.NO_OP,
+              headId(table),
+              content.rows(),
+              content.encode(),
+              0,
+              "the slice already holds exactly this content (found by " + current.method() + ")");
+        }
+      }
+      Lineage lineage = plan.lineage().withContent(content);
+      Long base = plan.startSnapshotId();
+      for (int attempt = 1; attempt <= plan.maxConflictRetries() + 1; attempt++) {
+        OverwriteFiles overwrite = newOverwrite(table, files, base, lineage);
+        if (plan.failAt() == FailurePoint.BEFORE_COMMIT) {
+          throw new IllegalStateException("Injected failure before the commit of " + plan.slice());
+        }
+        try {
+          filesMayBeLive = true;
+          overwrite.commit();
+          return committed(table, lineage, content, attempt);
+        } catch (ValidationException conflict) {
+          filesMayBeLive = false;
+          table.refresh();
+          ConflictResolver.Resolution resolution =
+              ConflictResolver.resolve(catalog, table, base, plan.slice(), lineage, content);
+          LOG.info(
+              "Commit of {} hit a conflict: {} ({})",
+              plan.slice(),
+              resolution.action(),
+              resolution.reason());
+          switch (resolution.action()) {
+            case NO_OP -> {
+              deleteQuietly(table, files);
+              return new CommitOutcome(
+                  CommitOutcome.Status.NO_OP,
+                  headId(table),
+                  content.rows(),
+                  content.encode(),
+                  attempt,
+                  resolution.reason());
+            }
+            case STALE ->
+                throw new CommitConflictException(
+                    String.format(
+                        "Cannot commit slice %s of %s: %s; nothing was committed, rerun to load"
+                            + " the current source data",
+                        plan.slice().label(), plan.target(), resolution.reason()),
+                    conflict);
+            case RETRY -> base = headId(table);
+          }
+        } catch (CommitStateUnknownException unknown) {
+          return resolveUnknown(table, lineage, content, attempt, unknown);
+        }
+      }
+      throw new CommitConflictException(
+          String.format(
+              "Cannot commit slice %s of %s: still conflicting after %d attempts",
+              plan.slice().label(), plan.target(), plan.maxConflictRetries() + 1));
+    } catch (RuntimeException e) {
+      if (!filesMayBeLive) {
+        deleteQuietly(null, files);
+      }
+      throw e;
+    }
+  }
+
+  private OverwriteFiles newOverwrite(
+      Table table, List<DataFile> files, Long base, Lineage lineage) {
+    Expression slice = plan.slice().toExpression();
+    OverwriteFiles overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(slice)
+            .validateAddedFilesMatchOverwriteFilter()
+            .conflictDetectionFilter(slice)
+            .validateNoConflictingData()
+            .validateNoConflictingDeletes();
+    if (base != null) {
+      overwrite.validateFromSnapshot(base);
+    }
+    files.forEach(overwrite::addFile);
+    lineage.toSummary().forEach(overwrite::set);
+    return overwrite;
+  }
+
+  private CommitOutcome committed(Table table, Lineage lineage, ContentHash content, int attempt) {
+    table.refresh();
+    Snapshot snapshot = findRun(table, lineage.runId());
+    return new CommitOutcome(
+        CommitOutcome.Status.COMMITTED,
+        snapshot == null ? headId(table) : snapshot.snapshotId(),
+        content.rows(),
+        content.encode(),
+        attempt,
+        attempt == 1 ? "committed" : "committed after re-committing over a run with older sources");
+  }
+
+  /** The catalog did not answer: look the run up by id before saying anything. */
+  private CommitOutcome resolveUnknown(
+      Table table,
+      Lineage lineage,
+      ContentHash content,
+      int attempt,
+      CommitStateUnknownException e) {
+    try {
+      table.refresh();
+      if (findRun(table, lineage.runId()) != null) {
+        return committed(table, lineage, content, attempt);
+      }
+    } catch (RuntimeException lookupFailed) {
+      e.addSuppressed(lookupFailed);
+    }
+    throw new dev.floe.catalog.error.CommitStateUnknownException(
+        String.format(
+            "Cannot tell whether slice %s of %s was committed: run %s is not in the history yet;"
+                + " the data files were kept; check `floe snapshots %s` before rerunning",
+            plan.slice().label(), plan.target(), lineage.runId(), plan.target()),
+        e);
+  }
+
+  private static Snapshot findRun(Table table, String runId) {
+    for (Snapshot s = table.currentSnapshot();
+        s != null;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private static Long headId(Table table) {
+    Snapshot head = table.currentSnapshot();
+    return head == null ? null : head.snapshotId();
+  }
+
+  private void deleteQuietly(Table table, List<DataFile> files) {
+    Table io = table;
+    try {
+      if (io == null) {
+        io = Catalogs.loadTable(catalog, plan.target());
+      }
+      for (DataFile file : files) {
+        io.io().deleteFile(file.location());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot delete {} uncommitted data files of {}: {}",
+          files.size(),
+          plan.target(),
+          e.toString());
+    }
+  }
+}

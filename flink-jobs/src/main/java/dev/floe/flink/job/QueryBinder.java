@@ -1,0 +1,98 @@
+package dev.floe.flink.job;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.slice.Slice;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Binds {@code :slice_start} and {@code :slice_end} in a manifest query. Flink SQL has no bind
+ * parameters, so each one is replaced by a typed literal that Floe renders from the parsed slice
+ * ({@code DATE '2026-10-03'}, {@code TIMESTAMP '…'}, {@code TO_TIMESTAMP_LTZ(…)}) — never by text
+ * the user supplied. Parameters inside string literals, quoted identifiers and comments are left
+ * alone, so a comment cannot smuggle a parameter and a literal cannot be broken out of.
+ */
+public final class QueryBinder {
+  public static final String SLICE_START = "slice_start";
+  public static final String SLICE_END = "slice_end";
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  private QueryBinder() {}
+
+  /**
+   * @param query the manifest's query
+   * @param slice the run's slice
+   * @param source the manifest's path, for messages
+   * @return the query with every parameter replaced by a typed literal
+   */
+  public static String bind(String query, Slice slice, String source) {
+    StringBuilder out = new StringBuilder(query.length() + 64);
+    int i = 0;
+    int n = query.length();
+    while (i < n) {
+      char c = query.charAt(i);
+      if (c == '\'' || c == '`' || c == '"') {
+        int end = closing(query, i, c);
+        out.append(query, i, end);
+        i = end;
+      } else if (c == '-' && i + 1 < n && query.charAt(i + 1) == '-') {
+        int end = query.indexOf('\n', i);
+        end = end < 0 ? n : end; // the newline itself is kept, so the comment ends where it did
+        out.append(query, i, end);
+        i = end;
+      } else if (c == '/' && i + 1 < n && query.charAt(i + 1) == '*') {
+        int end = query.indexOf("*/", i + 2);
+        end = end < 0 ? n : end + 2;
+        out.append(query, i, end);
+        i = end;
+      } else if (c == ':' && i + 1 < n && Character.isJavaIdentifierStart(query.charAt(i + 1))) {
+        int end = i + 1;
+        while (end < n && Character.isJavaIdentifierPart(query.charAt(end))) {
+          end++;
+        }
+        String name = query.substring(i + 1, end);
+        out.append(literal(name, slice, source));
+        i = end;
+      } else {
+        out.append(c);
+        i++;
+      }
+    }
+    return out.toString();
+  }
+
+  private static int closing(String query, int start, char quote) {
+    int i = start + 1;
+    while (i < query.length()) {
+      if (query.charAt(i) == quote) {
+        if (i + 1 < query.length() && query.charAt(i + 1) == quote) {
+          i += 2; // doubled quote: an escaped quote inside the literal
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return query.length();
+  }
+
+  private static String literal(String name, Slice slice, String source) {
+    LocalDateTime value =
+        switch (name) {
+          case SLICE_START -> slice.start();
+          case SLICE_END -> slice.end();
+          default ->
+              throw InvalidInputException.of(
+                  "Cannot bind the query of %s: unknown parameter ':%s' (available: :%s, :%s)",
+                  source, name, SLICE_START, SLICE_END);
+        };
+    return switch (slice.kind()) {
+      case DATE -> "DATE '" + value.toLocalDate() + "'";
+      case TIMESTAMP -> "TIMESTAMP '" + value.format(TIMESTAMP) + "'";
+      case TIMESTAMPTZ ->
+          "TO_TIMESTAMP_LTZ(" + value.toInstant(ZoneOffset.UTC).toEpochMilli() + ", 3)";
+    };
+  }
+}

@@ -1,0 +1,99 @@
+package dev.floe.flink.job;
+
+import java.lang.reflect.Method;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.operations.QueryOperation;
+
+/**
+ * Reads what a query really does from its planned form, not its text: the planner has already
+ * dropped comments, resolved functions (also inside views) and quoted every literal, so a comment
+ * or a string that mentions {@code NOW()} cannot fool it, and a call hidden in a view cannot hide.
+ */
+public final class QueryInspector {
+  /**
+   * Functions whose result depends on when or how often the query runs: the seed's first "common
+   * mistake" (a job that scopes itself by the current date).
+   */
+  public static final List<String> NONDETERMINISTIC =
+      List.of(
+          "CURRENT_DATE",
+          "CURRENT_TIME",
+          "CURRENT_TIMESTAMP",
+          "CURRENT_ROW_TIMESTAMP",
+          "NOW",
+          "LOCALTIME",
+          "LOCALTIMESTAMP",
+          "PROCTIME",
+          "PROCTIME_MATERIALIZE",
+          "RAND",
+          "RAND_INTEGER",
+          "UUID",
+          "UNIX_TIMESTAMP()");
+
+  // Literals in the plan look like 'text' or _UTF-16LE'text' (with '' as an escaped quote).
+  private static final Pattern LITERAL = Pattern.compile("(_[A-Za-z0-9-]+)?'(?:[^']|'')*'");
+  private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
+  private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]+)\\]");
+
+  /**
+   * @param nondeterministicCalls the nondeterministic functions the query calls, as named above
+   * @param scannedTables every table the query reads, as {@code catalog.namespace.table}
+   * @param plan the planned query (Calcite's logical plan), for messages and debugging
+   */
+  public record Inspection(
+      Set<String> nondeterministicCalls, Set<String> scannedTables, String plan) {}
+
+  private QueryInspector() {}
+
+  public static Inspection inspect(Table query) {
+    String plan = logicalPlan(query);
+    String withoutLiterals = LITERAL.matcher(plan).replaceAll("''");
+    Set<String> calls = new LinkedHashSet<>();
+    Matcher call = CALL.matcher(withoutLiterals);
+    while (call.find()) {
+      String name = call.group(1);
+      boolean noArguments = withoutLiterals.startsWith(name + "()", call.start());
+      if (NONDETERMINISTIC.contains(name)) {
+        calls.add(name);
+      } else if (noArguments && NONDETERMINISTIC.contains(name + "()")) {
+        calls.add(name + "()");
+      }
+    }
+    Set<String> tables = new LinkedHashSet<>();
+    Matcher scan = SCAN.matcher(withoutLiterals);
+    while (scan.find()) {
+      String[] parts = scan.group(1).split(",\\s*");
+      // Flink prints table=[[catalog, database, table, filter=..., project=...]] after pushdown.
+      List<String> names =
+          java.util.Arrays.stream(parts).filter(p -> !p.contains("=")).limit(3).toList();
+      tables.add(String.join(".", names));
+    }
+    return new Inspection(calls, tables, plan);
+  }
+
+  /**
+   * Calcite's unoptimized logical plan. It is read through the planner's own classes (reflectively,
+   * since Flink loads its planner in a separate class loader): that costs milliseconds, while
+   * {@link Table#explain} also optimizes and costs seconds.
+   */
+  static String logicalPlan(Table query) {
+    QueryOperation operation = query.getQueryOperation();
+    try {
+      Method tree = operation.getClass().getMethod("getCalciteTree");
+      Object relNode = tree.invoke(operation);
+      ClassLoader loader = relNode.getClass().getClassLoader();
+      Class<?> relNodeClass = Class.forName("org.apache.calcite.rel.RelNode", false, loader);
+      Class<?> relOptUtil = Class.forName("org.apache.calcite.plan.RelOptUtil", false, loader);
+      return (String) relOptUtil.getMethod("toString", relNodeClass).invoke(null, relNode);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      String explained = query.explain();
+      int optimized = explained.indexOf("== Optimized");
+      return optimized > 0 ? explained.substring(0, optimized) : explained;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.floe.flink.job;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.flink.commit.FailurePoint;
+
+/**
+ * One run of a job manifest for one slice.
+ *
+ * @param catalog the catalog to run against
+ * @param job the parsed manifest
+ * @param sliceValue the {@code --slice} value, e.g. {@code 2026-10-03}
+ * @param parallelism writer parallelism; 0 takes the manifest's, then Flink's default
+ * @param forceCommit commit even when the slice already holds exactly this content
+ * @param maxConflictRetries re-commits allowed over runs that read older source data
+ * @param failAt a failure to inject (tests and rehearsals)
+ */
+public record RunRequest(
+    CatalogConfig catalog,
+    JobSpec job,
+    String sliceValue,
+    int parallelism,
+    boolean forceCommit,
+    int maxConflictRetries,
+    FailurePoint failAt) {
+
+  public static RunRequest of(CatalogConfig catalog, JobSpec job, String sliceValue) {
+    return new RunRequest(
+        catalog,
+        job,
+        sliceValue,
+        0,
+        false,
+        JobOptions.defaultMaxConflictRetries(),
+        FailurePoint.NONE);
+  }
+
+  public RunRequest withForceCommit(boolean force) {
+    return new RunRequest(catalog, job, sliceValue, parallelism, force, maxConflictRetries, failAt);
+  }
+
+  public RunRequest withParallelism(int value) {
+    return new RunRequest(catalog, job, sliceValue, value, forceCommit, maxConflictRetries, failAt);
+  }
+
+  public RunRequest withFailAt(FailurePoint point) {
+    return new RunRequest(
+        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, point);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.floe.flink.job;
+
+import dev.floe.flink.commit.CommitOutcome;
+import java.util.Map;
+
+/**
+ * What a finished run reports (also as {@code --json}).
+ *
+ * @param job the job's name
+ * @param target the target table
+ * @param slice the slice label
+ * @param runKey the deterministic run key
+ * @param runId this attempt's id
+ * @param sourceSnapshots source table to snapshot id read
+ * @param outcome committed or no-op, with snapshot, rows and content hash
+ * @param elapsedMillis wall time of the whole run
+ */
+public record RunResult(
+    String job,
+    String target,
+    String slice,
+    String runKey,
+    String runId,
+    Map<String, Long> sourceSnapshots,
+    CommitOutcome outcome,
+    long elapsedMillis) {}

@@ -1,0 +1,289 @@
+package dev.floe.flink.job;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.lineage.CodeVersion;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.flink.check.DuplicateKeyFinder;
+import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.commit.SliceCommitterOperator;
+import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.write.RowGuard;
+import dev.floe.flink.write.SliceWriterOperator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.SerializedThrowable;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.types.Types.NestedField;
+
+/**
+ * Runs one job manifest for one slice as a Flink batch job: bounded query (slice bound as typed
+ * literals) → parallel writers (slice guard, checks, content hash, Parquet files) → one committer
+ * that replaces exactly the slice in one snapshot. The same code runs in a local MiniCluster and
+ * under {@code flink run}.
+ */
+public final class SliceJob {
+  private static final TypeInformation<byte[]> BYTES =
+      PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
+  private SliceJob() {}
+
+  public static RunResult run(RunRequest request) {
+    long started = System.nanoTime(); // timing for the report only
+    JobSpec spec = request.job();
+    Catalog catalog = Catalogs.open(request.catalog());
+    try {
+      org.apache.iceberg.Table target = Catalogs.loadTable(catalog, spec.target());
+      Slice slice =
+          SliceResolver.resolve(spec.target(), target, spec.sliceColumn(), request.sliceValue());
+      validateChecks(spec, target.schema());
+      target.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+      Snapshot head = target.currentSnapshot();
+      Long startSnapshotId = head == null ? null : head.snapshotId();
+
+      int parallelism = request.parallelism() > 0 ? request.parallelism() : spec.parallelism();
+      StreamExecutionEnvironment env =
+          FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
+      StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, request.catalog());
+
+      String boundQuery = QueryBinder.bind(spec.query(), slice, spec.source());
+      Table query = plan(tableEnv, boundQuery, spec);
+      QueryInspector.Inspection inspection = QueryInspector.inspect(query);
+      if (!spec.allowNondeterministic() && !inspection.nondeterministicCalls().isEmpty()) {
+        throw InvalidInputException.of(
+            "Cannot run %s: its query calls %s, whose result depends on when the job runs; pass"
+                + " the slice as :slice_start/:slice_end instead, or set allow_nondeterministic:"
+                + " true if the result is still rerun-safe",
+            spec.source(), String.join(", ", inspection.nondeterministicCalls()));
+      }
+      RowType rowType = FlinkSchemaUtil.convert(target.schema());
+      Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
+      Map<String, Long> sources = sourceSnapshots(catalog, request, inspection);
+
+      String runKey =
+          RunKey.of(spec.job(), spec.target(), slice.label(), spec.text(), CodeVersion.current());
+      String runId = UUID.randomUUID().toString();
+      Lineage lineage =
+          new Lineage(
+              runKey,
+              runId,
+              spec.job(),
+              spec.mode().text(),
+              slice.label(),
+              CodeVersion.current(),
+              0,
+              null,
+              sources,
+              null);
+      CommitPlan commitPlan =
+          new CommitPlan(
+              request.catalog(),
+              spec.target(),
+              slice,
+              lineage,
+              startSnapshotId,
+              spec.checks(),
+              request.forceCommit(),
+              request.maxConflictRetries(),
+              request.failAt());
+
+      buildPipeline(
+          tableEnv, aligned, target, rowType, slice, spec, commitPlan, env.getParallelism());
+      CommitOutcome outcome = execute(env, spec, slice);
+      return new RunResult(
+          spec.job(),
+          spec.target(),
+          slice.label(),
+          runKey,
+          runId,
+          sources,
+          outcome,
+          (System.nanoTime() - started) / 1_000_000);
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  private static Configuration jobConfiguration() {
+    Configuration conf = new Configuration();
+    // Rows are declared with Flink's typed RowData serializer; a Kryo fallback anywhere in the
+    // pipeline is a bug (it cost a quarter of a 10M-row load), so it fails the job instead.
+    conf.set(PipelineOptions.GENERIC_TYPES, false);
+    // The writers keep no reference to a row after writing it, so Flink need not copy rows.
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
+    return conf;
+  }
+
+  private static Table plan(StreamTableEnvironment tableEnv, String boundQuery, JobSpec spec) {
+    try {
+      return tableEnv.sqlQuery(boundQuery);
+    } catch (org.apache.flink.table.api.SqlParserException
+        | org.apache.flink.table.api.ValidationException e) {
+      throw new InvalidInputException(
+          "Cannot plan the query of " + spec.source() + ": " + firstLine(e.getMessage()), e);
+    }
+  }
+
+  private static void buildPipeline(
+      StreamTableEnvironment tableEnv,
+      Table aligned,
+      org.apache.iceberg.Table target,
+      RowType rowType,
+      Slice slice,
+      JobSpec spec,
+      CommitPlan commitPlan,
+      int parallelism) {
+    DataStream<RowData> rows =
+        tableEnv.toDataStream(
+            aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+    List<String> required =
+        target.schema().columns().stream()
+            .filter(NestedField::isRequired)
+            .map(NestedField::name)
+            .toList();
+    RowGuard guard = new RowGuard(spec.target(), slice, rowType, required);
+    SingleOutputStreamOperator<byte[]> written =
+        rows.transform(
+                "floe-write " + spec.target(),
+                BYTES,
+                new SliceWriterOperator(
+                    SerializableTable.copyOf(target), rowType, guard, spec.checks()))
+            .setParallelism(parallelism);
+    DataStream<byte[]> toCommit = written;
+    if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {
+      DataStream<byte[]> duplicates =
+          written
+              .getSideOutput(SliceWriterOperator.UNIQUE_KEYS)
+              .keyBy(
+                  key -> Tuple3.of(key.f0, key.f1, key.f2),
+                  Types.TUPLE(Types.INT, Types.LONG, Types.LONG))
+              .process(new DuplicateKeyFinder(), BYTES)
+              .name("floe-unique-check")
+              .setParallelism(parallelism);
+      toCommit = written.union(duplicates);
+    }
+    toCommit
+        .transform(
+            "floe-commit " + spec.target(), Types.VOID, new SliceCommitterOperator(commitPlan))
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .sinkTo(new DiscardingSink<>())
+        .setParallelism(1);
+  }
+
+  private static CommitOutcome execute(StreamExecutionEnvironment env, JobSpec spec, Slice slice) {
+    JobExecutionResult result;
+    try {
+      result = env.execute("floe " + spec.job() + " " + slice.value());
+    } catch (Exception e) {
+      FloeException floe = findFloeException(e);
+      if (floe != null) {
+        throw floe;
+      }
+      throw new IllegalStateException(
+          "Cannot run " + spec.job() + " for slice " + slice.value() + ": " + rootMessage(e), e);
+    }
+    if (result.getClass().getSimpleName().startsWith("Detached")) {
+      return null; // `flink run -d`: the committer reports in the job's log, not here
+    }
+    List<byte[]> outcomes = result.getAccumulatorResult(SliceCommitterOperator.OUTCOME_ACCUMULATOR);
+    if (outcomes == null || outcomes.isEmpty()) {
+      throw new IllegalStateException(
+          "Cannot read the outcome of " + spec.job() + ": the committer reported nothing");
+    }
+    return CommitMessages.decode(outcomes.get(0), SliceJob.class.getClassLoader());
+  }
+
+  private static Map<String, Long> sourceSnapshots(
+      Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
+    Map<String, Long> sources = new TreeMap<>();
+    String prefix = request.catalog().name() + ".";
+    for (String scanned : inspection.scannedTables()) {
+      if (!scanned.startsWith(prefix)) {
+        continue; // not an Iceberg table of our catalog: nothing to pin
+      }
+      String name = scanned.substring(prefix.length());
+      Snapshot current = Catalogs.loadTable(catalog, name).currentSnapshot();
+      if (current != null) {
+        sources.put(name, current.snapshotId());
+      }
+    }
+    return sources;
+  }
+
+  private static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {
+    for (CheckSpec check : spec.checks()) {
+      for (String column : check.columns()) {
+        if (schema.findField(column) == null) {
+          throw InvalidInputException.of(
+              "Cannot read %s at 'checks': %s names column '%s', which %s does not have",
+              spec.source(), check.describe(), column, spec.target());
+        }
+      }
+    }
+  }
+
+  /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
+  static FloeException findFloeException(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof FloeException floe) {
+        return floe;
+      }
+      if (t instanceof SerializedThrowable serialized) {
+        Throwable original = serialized.deserializeError(SliceJob.class.getClassLoader());
+        if (original != serialized) {
+          FloeException floe = findFloeException(original);
+          if (floe != null) {
+            return floe;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return firstLine(root.getMessage() == null ? root.toString() : root.getMessage());
+  }
+
+  static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

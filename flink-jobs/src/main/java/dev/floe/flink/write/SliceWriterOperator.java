@@ -1,0 +1,131 @@
+package dev.floe.flink.write;
+
+import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.flink.check.CheckStats;
+import dev.floe.flink.check.RowChecks;
+import dev.floe.flink.commit.CommitMessage;
+import dev.floe.flink.commit.CommitMessages;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.api.java.tuple.Tuple4;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.OutputTag;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.io.WriteResult;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * One parallel writer: guards every row (inside the slice, required columns set), hashes it,
+ * collects check violations and writes it to Parquet data files. At end of input it sends its
+ * files, hash and stats to the committer. It never commits; if the job fails, its files are aborted
+ * (deleted).
+ *
+ * <p>Iceberg's Flink writer classes are public but not API-checked; their use stays in this
+ * package.
+ */
+public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
+    implements OneInputStreamOperator<RowData, byte[]>, BoundedOneInput {
+
+  /** Side output of unique-key hashes: (check index, hash high, hash low, key as text). */
+  public static final OutputTag<Tuple4<Integer, Long, Long, String>> UNIQUE_KEYS =
+      new OutputTag<>("floe-unique-keys", UniqueKeys.TYPE);
+
+  private final Table table;
+  private final RowType rowType;
+  private final RowGuard guard;
+  private final List<CheckSpec> checks;
+
+  private transient TaskWriter<RowData> writer;
+  private transient RowDataHasher hasher;
+  private transient ContentHash hash;
+  private transient CheckStats stats;
+  private transient RowChecks rowChecks;
+  private transient UniqueKeys uniqueKeys;
+  private transient boolean completed;
+
+  /**
+   * @param table a serializable, read-only copy of the target (schema, spec, location, IO)
+   * @param rowType the target's row type, in the table's column order
+   * @param guard the slice and required-column guard
+   * @param checks the manifest's checks
+   */
+  public SliceWriterOperator(Table table, RowType rowType, RowGuard guard, List<CheckSpec> checks) {
+    this.table = table;
+    this.rowType = rowType;
+    this.guard = guard;
+    this.checks = checks;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    FileFormat format =
+        FileFormat.fromString(
+            table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    // No equality fields and no upsert: Floe writes plain data files whatever the table's key.
+    RowDataTaskWriterFactory factory =
+        new RowDataTaskWriterFactory(
+            table, rowType, targetFileSize, format, table.properties(), List.of(), false);
+    factory.initialize(
+        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        getRuntimeContext().getTaskInfo().getAttemptNumber());
+    writer = factory.create();
+    hasher = new RowDataHasher(rowType);
+    hash = ContentHash.empty();
+    stats = new CheckStats();
+    rowChecks = new RowChecks(checks, rowType);
+    uniqueKeys = new UniqueKeys(checks, rowType);
+  }
+
+  @Override
+  public void processElement(StreamRecord<RowData> element) throws Exception {
+    RowData row = element.getValue();
+    guard.check(row);
+    hasher.add(row, hash);
+    rowChecks.accept(row, stats);
+    uniqueKeys.emit(row, key -> output.collect(UNIQUE_KEYS, new StreamRecord<>(key)));
+    writer.write(row);
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    WriteResult result = writer.complete();
+    completed = true;
+    CommitMessage.Written written =
+        new CommitMessage.Written(
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            Arrays.asList(result.dataFiles()),
+            hash,
+            stats);
+    output.collect(new StreamRecord<>(CommitMessages.encode(written)));
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (writer != null && !completed) {
+        writer.abort(); // the job failed: these files will never be committed
+      }
+      if (writer != null) {
+        writer.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}
