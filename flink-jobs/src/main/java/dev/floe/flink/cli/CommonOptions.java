@@ -1,0 +1,49 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.CatalogOptions;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options every command shares: where the catalog is, and how to print. */
+public final class CommonOptions {
+  static final String HOME_ENV = "FLOE_HOME";
+
+  @Option(
+      names = "--home",
+      paramLabel = "DIR",
+      description = "Floe home for the embedded catalog (default: $FLOE_HOME, else ./.floe).")
+  Path home;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Catalog configuration file (default: ./floe.yaml when it exists).")
+  Path config;
+
+  @Option(
+      names = "--catalog-property",
+      paramLabel = "KEY=VALUE",
+      description = "An Iceberg catalog property; repeatable; wins over floe.yaml.")
+  Map<String, String> catalogProperties = new LinkedHashMap<>();
+
+  @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
+  boolean json;
+
+  /** The home directory: --home, then $FLOE_HOME, then ./.floe. */
+  public Path home() {
+    if (home != null) {
+      return home;
+    }
+    String fromEnv = System.getenv(HOME_ENV);
+    return Path.of(
+        fromEnv != null && !fromEnv.isBlank() ? fromEnv : CatalogOptions.HOME.defaultValue());
+  }
+
+  public CatalogConfig catalog() {
+    return CatalogConfigLoader.load(config, home(), catalogProperties, System.getenv());
+  }
+}

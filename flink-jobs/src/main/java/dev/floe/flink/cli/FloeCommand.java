@@ -1,0 +1,40 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.lineage.CodeVersion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** `floe`: the top-level command. */
+@Command(
+    name = "floe",
+    mixinStandardHelpOptions = true,
+    versionProvider = FloeCommand.Version.class,
+    description = {
+      "Idempotent Apache Iceberg batch pipelines on Apache Flink:",
+      "run any task twice for the same slice and get the same table."
+    },
+    subcommands = {RunCommand.class, SnapshotsCommand.class, CommandLine.HelpCommand.class},
+    footerHeading = "%nExit codes:%n",
+    footer = {
+      "  0  ok (also a rerun that changed nothing: no-op)",
+      "  1  unexpected failure",
+      "  2  bad usage, manifest, slice or query (nothing committed)",
+      "  3  a check failed (nothing committed)",
+      "  4  commit conflict: a run from the same or newer data committed first",
+      "  5  commit state unknown: look the run id up with `floe snapshots`"
+    })
+public final class FloeCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"floe " + CodeVersion.current()};
+    }
+  }
+}

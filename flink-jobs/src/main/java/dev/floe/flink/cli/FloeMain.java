@@ -1,0 +1,54 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * The entry point of `bin/floe` and of the shaded jar under {@code flink run}. Maps Floe's
+ * exceptions to exit codes scripts can trust: 0 ok (also a no-op rerun), 1 unexpected, 2 bad usage
+ * or manifest, 3 a check failed, 4 commit conflict, 5 commit state unknown.
+ */
+public final class FloeMain {
+
+  private FloeMain() {}
+
+  public static void main(String[] args) {
+    int code = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+    System.exit(code);
+  }
+
+  /** Runs a command line and returns its exit code, without exiting (for tests and embedding). */
+  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine commandLine = new CommandLine(new FloeCommand());
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler(
+        (exception, cmd, parseResult) -> {
+          if (exception instanceof FloeException floe) {
+            err.println("floe: " + floe.getMessage());
+            return floe.exitCode();
+          }
+          err.println("floe: " + describe(exception));
+          if (System.getenv("FLOE_DEBUG") != null) {
+            exception.printStackTrace(err);
+          } else {
+            err.println("(run with FLOE_DEBUG=1 for the stack trace)");
+          }
+          return ExitCodes.UNEXPECTED;
+        });
+    commandLine.setParameterExceptionHandler(
+        (exception, params) -> {
+          err.println("floe: " + exception.getMessage());
+          exception.getCommandLine().usage(err);
+          return ExitCodes.INVALID_INPUT;
+        });
+    return commandLine.execute(args);
+  }
+
+  private static String describe(Throwable exception) {
+    String message = exception.getMessage();
+    return message == null ? exception.toString() : message;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.snapshot.SnapshotEntry;
+import dev.floe.catalog.snapshot.SnapshotHistory;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe snapshots <table>`: the history with Floe's lineage. Metadata only; no Flink job. */
+@Command(
+    name = "snapshots",
+    mixinStandardHelpOptions = true,
+    description = "List a table's snapshots, newest first, with the lineage of Floe's commits.")
+public final class SnapshotsCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Show at most N snapshots (default: all).")
+  int limit;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    List<SnapshotEntry> entries;
+    try {
+      entries = SnapshotHistory.list(Catalogs.loadTable(catalog, table));
+    } finally {
+      Catalogs.close(catalog);
+    }
+    if (limit > 0 && entries.size() > limit) {
+      entries = entries.subList(0, limit);
+    }
+    print(entries, spec.commandLine().getOut());
+    return ExitCodes.OK;
+  }
+
+  private void print(List<SnapshotEntry> entries, PrintWriter out) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (SnapshotEntry entry : entries) {
+      rows.add(toMap(entry));
+    }
+    if (common.json) {
+      out.println(Json.write(rows));
+      return;
+    }
+    if (rows.isEmpty()) {
+      out.println(table + " has no snapshots yet.");
+      return;
+    }
+    List<String> columns =
+        List.of(
+            "snapshot_id",
+            "committed_at",
+            "operation",
+            "job",
+            "slice",
+            "rows",
+            "added",
+            "deleted",
+            "run_id");
+    List<List<Object>> cells = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      List<Object> line = new ArrayList<>();
+      for (String column : columns) {
+        Object value = row.get(column);
+        if (column.equals("snapshot_id") && Boolean.TRUE.equals(row.get("current"))) {
+          value = value + " *";
+        }
+        line.add(value == null ? "-" : value);
+      }
+      cells.add(line);
+    }
+    out.print(TextTable.render(columns, cells));
+    out.println("(* current snapshot; " + rows.size() + " snapshots)");
+  }
+
+  static Map<String, Object> toMap(SnapshotEntry entry) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("snapshot_id", entry.snapshotId());
+    map.put("parent_id", entry.parentId());
+    map.put("committed_at", Instant.ofEpochMilli(entry.timestampMillis()).toString());
+    map.put("operation", entry.operation());
+    map.put("current", entry.current());
+    map.put("on_main", entry.onMain());
+    map.put("added", entry.addedRows());
+    map.put("deleted", entry.deletedRows());
+    Lineage lineage = entry.lineage().orElse(null);
+    map.put("job", lineage == null ? null : lineage.job());
+    map.put("mode", lineage == null ? null : lineage.mode());
+    map.put("slice", lineage == null ? null : lineage.slice());
+    map.put("rows", lineage == null ? null : lineage.rows());
+    map.put("run_id", lineage == null ? null : lineage.runId());
+    map.put("run_key", lineage == null ? null : lineage.runKey());
+    map.put("code_version", lineage == null ? null : lineage.codeVersion());
+    map.put("content_hash", lineage == null ? null : lineage.contentHash());
+    map.put("source_snapshots", lineage == null ? null : lineage.sourceSnapshots());
+    map.put("backfill_id", lineage == null ? null : lineage.backfillId());
+    return map;
+  }
+}
