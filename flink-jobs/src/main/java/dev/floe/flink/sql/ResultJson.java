@@ -1,0 +1,89 @@
+package dev.floe.flink.sql;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The {@code --json} form of {@code floe sql} results: an array with one object per statement, e.g.
+ *
+ * <pre>{@code
+ * [ { "statement": 1, "line": 1, "sql": "CREATE ...", "kind": "ok" },
+ *   { "statement": 2, "line": 3, "sql": "INSERT ...", "kind": "insert" },
+ *   { "statement": 3, "line": 5, "sql": "SELECT ...", "kind": "query",
+ *     "columns": [ { "name": "total", "type": "DECIMAL(38, 2)" } ],
+ *     "rows": [ { "total": 70.00 } ], "rowCount": 1 } ]
+ * }</pre>
+ *
+ * Numbers are JSON numbers, decimals written exactly with their scale (a reader that must keep the
+ * scale reads BigDecimals without stripping zeros); dates, times and timestamps are ISO 8601
+ * strings, TIMESTAMP_LTZ in UTC with a {@code Z}; BYTES are hex strings; SQL NULL is {@code null}.
+ */
+public final class ResultJson {
+
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          // 1E+3 is a valid JSON number but not how a DECIMAL column is written.
+          .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .build();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+
+  private ResultJson() {}
+
+  /** The JSON text of {@code results}, indented. */
+  public static String render(List<? extends StatementResult> results) {
+    try {
+      return MAPPER.writeValueAsString(toJson(results));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException("Cannot write SQL results as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /** The JSON tree of {@code results}, for callers that embed it in a larger document. */
+  public static ArrayNode toJson(List<? extends StatementResult> results) {
+    ArrayNode array = NODES.arrayNode();
+    for (StatementResult result : results) {
+      array.add(toJson(result));
+    }
+    return array;
+  }
+
+  private static ObjectNode toJson(StatementResult result) {
+    ObjectNode object = NODES.objectNode();
+    object.put("statement", result.statement().number());
+    object.put("line", result.statement().line());
+    object.put("sql", result.statement().text());
+    if (result instanceof QueryResult query) {
+      object.put("kind", "query");
+      ArrayNode columns = object.putArray("columns");
+      for (int i = 0; i < query.columnNames().size(); i++) {
+        columns
+            .addObject()
+            .put("name", query.columnNames().get(i))
+            .put("type", query.columnTypes().get(i));
+      }
+      ArrayNode rows = object.putArray("rows");
+      for (List<Object> row : query.rows()) {
+        // Flink makes output column names unique (id, id0), so no value is overwritten.
+        ObjectNode rowObject = rows.addObject();
+        for (int i = 0; i < row.size(); i++) {
+          rowObject.set(query.columnNames().get(i), SqlValues.json(row.get(i), NODES));
+        }
+      }
+      object.put("rowCount", query.rowCount());
+    } else if (result instanceof InsertResult) {
+      object.put("kind", "insert");
+    } else {
+      object.put("kind", "ok");
+    }
+    return object;
+  }
+}

@@ -1,0 +1,129 @@
+package dev.floe.flink.sql;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Turns Flink's multi-line, nested failures into Floe's one-line messages. */
+final class SqlErrors {
+
+  // Calcite's position of the offending text, relative to the statement.
+  private static final Pattern SPAN =
+      Pattern.compile("From line (\\d+), column (\\d+) to line (\\d+), column (\\d+)");
+  private static final int MAX_QUOTED_SPAN = 80;
+  private static final int MAX_CONTINUATION = 300;
+
+  private SqlErrors() {}
+
+  /** The statement is wrong: exit code 2. */
+  static InvalidInputException invalidStatement(
+      String source, SqlStatement statement, Throwable failure) {
+    String reason = statementReason(failure);
+    return new InvalidInputException(
+        prefix(source, statement) + reason + quotedSpan(reason, statement.text()), failure);
+  }
+
+  /**
+   * The statement was accepted but running it failed; the root cause is what the user can act on (a
+   * cast that fails on a value, an unreachable file system).
+   */
+  static IllegalStateException statementFailed(
+      String source, SqlStatement statement, Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return new IllegalStateException(prefix(source, statement) + oneLine(root), failure);
+  }
+
+  private static String prefix(String source, SqlStatement statement) {
+    return String.format(
+        "Cannot run SQL statement %d (line %d of %s): ",
+        statement.number(), statement.line(), source);
+  }
+
+  /**
+   * Flink's "Could not execute CreateTable in path ..." wrappers say which operation failed, which
+   * the user knows already; the reason is in the cause.
+   */
+  private static String statementReason(Throwable failure) {
+    String message = failure.getMessage();
+    Throwable cause = failure.getCause();
+    if (message != null
+        && message.startsWith("Could not execute")
+        && cause != null
+        && cause.getMessage() != null) {
+      return oneLine(cause);
+    }
+    return oneLine(failure);
+  }
+
+  /**
+   * The first line of the message; when that line only introduces what follows (ends with ':'), the
+   * following lines are joined on, within limits (parser errors list every expected token).
+   */
+  static String oneLine(Throwable failure) {
+    String message = failure.getMessage();
+    if (message == null || message.isBlank()) {
+      return failure.getClass().getSimpleName();
+    }
+    String[] lines = message.strip().split("\\R");
+    StringBuilder result = new StringBuilder(lines[0].strip());
+    for (int i = 1; i < lines.length && result.toString().endsWith(":"); i++) {
+      String line = lines[i].strip();
+      if (!line.isEmpty()) {
+        if (result.length() + line.length() > MAX_CONTINUATION) {
+          break;
+        }
+        result.append(' ').append(line);
+      }
+    }
+    return result.toString();
+  }
+
+  /**
+   * Calcite names only the first unresolved part of an identifier ("Object 'sales' not found" for
+   * {@code sales.nope}), so the text at the reported position is added when the message lacks it.
+   */
+  private static String quotedSpan(String reason, String statementText) {
+    Matcher matcher = SPAN.matcher(reason);
+    if (!matcher.find()) {
+      return "";
+    }
+    String span =
+        textBetween(
+            statementText,
+            Integer.parseInt(matcher.group(1)),
+            Integer.parseInt(matcher.group(2)),
+            Integer.parseInt(matcher.group(3)),
+            Integer.parseInt(matcher.group(4)));
+    if (span == null || span.length() > MAX_QUOTED_SPAN || reason.contains("'" + span + "'")) {
+      return "";
+    }
+    return " (at '" + span + "')";
+  }
+
+  /** 1-based, end column inclusive; null when the position does not fit the text. */
+  private static String textBetween(
+      String text, int fromLine, int fromColumn, int toLine, int toColumn) {
+    int from = offset(text, fromLine, fromColumn);
+    int to = offset(text, toLine, toColumn);
+    if (from < 0 || to < from || to >= text.length()) {
+      return null;
+    }
+    return text.substring(from, to + 1).replaceAll("\\s+", " ").strip();
+  }
+
+  private static int offset(String text, int line, int column) {
+    int lineStart = 0;
+    for (int current = 1; current < line; current++) {
+      lineStart = text.indexOf('\n', lineStart) + 1;
+      if (lineStart == 0) {
+        return -1;
+      }
+    }
+    int lineEnd = text.indexOf('\n', lineStart);
+    int offset = lineStart + column - 1;
+    return column < 1 || offset >= (lineEnd < 0 ? text.length() : lineEnd) ? -1 : offset;
+  }
+}

@@ -1,0 +1,175 @@
+package dev.floe.flink.sql;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.reflect.Array;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import org.apache.flink.types.Row;
+
+/**
+ * The canonical text and JSON form of one SQL value as Flink returns it. Values must read the same
+ * on every machine: DECIMAL keeps its scale, TIMESTAMP_LTZ is shown in UTC, nothing is rounded.
+ */
+final class SqlValues {
+
+  static final String NULL_TEXT = "NULL";
+
+  private SqlValues() {}
+
+  /** For the text table: SQL style, {@code 2026-10-03 12:00:00} and {@code ...12:00:00Z}. */
+  static String text(Object value) {
+    if (value == null) {
+      return NULL_TEXT;
+    }
+    if (value instanceof LocalDateTime timestamp) {
+      return timestamp(timestamp, ' ');
+    }
+    if (value instanceof Instant instant) {
+      return timestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), ' ') + "Z";
+    }
+    return scalarText(value, SqlValues::text);
+  }
+
+  /** For JSON: ISO 8601 strings, {@code 2026-10-03T12:00:00} and {@code ...12:00:00Z}. */
+  static String isoText(Object value) {
+    if (value instanceof LocalDateTime timestamp) {
+      return timestamp(timestamp, 'T');
+    }
+    if (value instanceof Instant instant) {
+      return timestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), 'T') + "Z";
+    }
+    return scalarText(value, SqlValues::isoText);
+  }
+
+  /** Numbers stay JSON numbers (decimals exact, with their scale); the rest as {@link #isoText}. */
+  static JsonNode json(Object value, JsonNodeFactory nodes) {
+    if (value == null) {
+      return nodes.nullNode();
+    }
+    if (value instanceof BigDecimal decimal) {
+      return nodes.numberNode(decimal);
+    }
+    if (value instanceof Long || value instanceof Integer) {
+      return nodes.numberNode(((Number) value).longValue());
+    }
+    if (value instanceof Short || value instanceof Byte) {
+      return nodes.numberNode(((Number) value).intValue());
+    }
+    if (value instanceof BigInteger integer) {
+      return nodes.numberNode(integer);
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double number = ((Number) value).doubleValue();
+      // JSON has no NaN or Infinity.
+      if (Double.isFinite(number)) {
+        return value instanceof Float f ? nodes.numberNode(f) : nodes.numberNode(number);
+      }
+      return nodes.textNode(value.toString());
+    }
+    if (value instanceof Boolean bool) {
+      return nodes.booleanNode(bool);
+    }
+    if (value instanceof Row row) {
+      ArrayNode fields = nodes.arrayNode();
+      for (int i = 0; i < row.getArity(); i++) {
+        fields.add(json(row.getField(i), nodes));
+      }
+      return fields;
+    }
+    if (value instanceof Map<?, ?> map) {
+      ObjectNode object = nodes.objectNode();
+      map.forEach((k, v) -> object.set(isoText(k), json(v, nodes)));
+      return object;
+    }
+    if (value.getClass().isArray() && !(value instanceof byte[])) {
+      ArrayNode elements = nodes.arrayNode();
+      for (int i = 0; i < Array.getLength(value); i++) {
+        elements.add(json(Array.get(value, i), nodes));
+      }
+      return elements;
+    }
+    return nodes.textNode(isoText(value));
+  }
+
+  private interface Renderer {
+    String render(Object value);
+  }
+
+  private static String scalarText(Object value, Renderer nested) {
+    if (value == null) {
+      return NULL_TEXT;
+    }
+    if (value instanceof BigDecimal decimal) {
+      return decimal.toPlainString();
+    }
+    if (value instanceof LocalTime time) {
+      return time(time);
+    }
+    if (value instanceof LocalDate date) {
+      return date.toString();
+    }
+    if (value instanceof Boolean bool) {
+      return bool ? "TRUE" : "FALSE";
+    }
+    if (value instanceof byte[] bytes) {
+      return HexFormat.of().formatHex(bytes);
+    }
+    if (value instanceof Row row) {
+      StringJoiner fields = new StringJoiner(", ", "(", ")");
+      for (int i = 0; i < row.getArity(); i++) {
+        fields.add(nested.render(row.getField(i)));
+      }
+      return fields.toString();
+    }
+    if (value instanceof Map<?, ?> map) {
+      StringJoiner entries = new StringJoiner(", ", "{", "}");
+      map.forEach((k, v) -> entries.add(nested.render(k) + "=" + nested.render(v)));
+      return entries.toString();
+    }
+    if (value.getClass().isArray()) {
+      StringJoiner elements = new StringJoiner(", ", "[", "]");
+      for (int i = 0; i < Array.getLength(value); i++) {
+        elements.add(nested.render(Array.get(value, i)));
+      }
+      return elements.toString();
+    }
+    return value.toString();
+  }
+
+  private static String timestamp(LocalDateTime timestamp, char separator) {
+    return timestamp.toLocalDate() + String.valueOf(separator) + time(timestamp.toLocalTime());
+  }
+
+  /**
+   * Seconds always, fractions only when present and in groups of three digits: {@code 12:00:00},
+   * {@code 12:00:00.123}, {@code 12:00:00.123456}. ({@code LocalTime.toString} drops zero seconds.)
+   */
+  private static String time(LocalTime time) {
+    String hms =
+        String.format(
+            Locale.ROOT, "%02d:%02d:%02d", time.getHour(), time.getMinute(), time.getSecond());
+    int nanos = time.getNano();
+    if (nanos == 0) {
+      return hms;
+    }
+    if (nanos % 1_000_000 == 0) {
+      return hms + String.format(Locale.ROOT, ".%03d", nanos / 1_000_000);
+    }
+    if (nanos % 1_000 == 0) {
+      return hms + String.format(Locale.ROOT, ".%06d", nanos / 1_000);
+    }
+    return hms + String.format(Locale.ROOT, ".%09d", nanos);
+  }
+}
