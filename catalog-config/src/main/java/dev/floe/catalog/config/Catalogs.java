@@ -18,9 +18,7 @@ public final class Catalogs {
   private Catalogs() {}
 
   public static Catalog open(CatalogConfig config) {
-    if (config.type().equals(CatalogOptions.EMBEDDED)) {
-      createEmbeddedHome(config);
-    }
+    prepare(config);
     return CatalogUtil.buildIcebergCatalog(config.name(), config.properties(), new Configuration());
   }
 
@@ -55,7 +53,14 @@ public final class Catalogs {
     return TableIdentifier.parse(name);
   }
 
-  private static void createEmbeddedHome(CatalogConfig config) {
+  /**
+   * Creates what a catalog needs locally before anything opens it (the embedded catalog's home
+   * directory); Flink's catalog factory and {@link #open} both call it.
+   */
+  public static void prepare(CatalogConfig config) {
+    if (!config.type().equals(CatalogOptions.EMBEDDED)) {
+      return;
+    }
     String uri = config.properties().get("uri");
     if (uri != null && uri.startsWith("jdbc:sqlite:")) {
       try {

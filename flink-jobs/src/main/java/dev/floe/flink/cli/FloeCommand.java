@@ -13,7 +13,12 @@ import picocli.CommandLine.Command;
       "Idempotent Apache Iceberg batch pipelines on Apache Flink:",
       "run any task twice for the same slice and get the same table."
     },
-    subcommands = {RunCommand.class, SnapshotsCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      SqlCommand.class,
+      RunCommand.class,
+      SnapshotsCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footerHeading = "%nExit codes:%n",
     footer = {
       "  0  ok (also a rerun that changed nothing: no-op)",

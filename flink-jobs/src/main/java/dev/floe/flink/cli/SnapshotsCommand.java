@@ -5,6 +5,7 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.snapshot.SnapshotEntry;
 import dev.floe.catalog.snapshot.SnapshotHistory;
+import dev.floe.flink.sql.ResultTable;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,12 +86,12 @@ public final class SnapshotsCommand implements Callable<Integer> {
         if (column.equals("snapshot_id") && Boolean.TRUE.equals(row.get("current"))) {
           value = value + " *";
         }
-        line.add(value == null ? "-" : value);
+        line.add(value);
       }
       cells.add(line);
     }
-    out.print(TextTable.render(columns, cells));
-    out.println("(* current snapshot; " + rows.size() + " snapshots)");
+    out.println(ResultTable.render(columns, cells));
+    out.println("* = current snapshot");
   }
 
   static Map<String, Object> toMap(SnapshotEntry entry) {

@@ -1,6 +1,7 @@
 package dev.floe.flink.session;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Catalogs;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
@@ -47,8 +48,28 @@ public final class FlinkSessions {
     tableEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
     Map<String, String> options = new HashMap<>(catalog.properties());
     options.put("type", "iceberg");
-    tableEnv.createCatalog(
-        catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));
+    Catalogs.prepare(catalog);
+    try {
+      tableEnv.createCatalog(
+          catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));
+    } catch (RuntimeException e) {
+      // Flink's own message lists every catalog option, secrets included: never pass it on.
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      throw new IllegalStateException(
+          "Cannot open catalog "
+              + catalog.name()
+              + " (type "
+              + catalog.type()
+              + ", properties "
+              + catalog.redactedProperties()
+              + "): "
+              + root.getClass().getSimpleName()
+              + ": "
+              + root.getMessage());
+    }
     tableEnv.useCatalog(catalog.name());
     return tableEnv;
   }

@@ -34,16 +34,21 @@ public final class ResultTable {
   }
 
   private static String render(QueryResult query) {
-    int columnCount = query.columnNames().size();
+    return render(query.columnNames(), query.rows());
+  }
+
+  /** Any rows under a header (e.g. `floe snapshots`), in the same form as query results. */
+  public static String render(List<String> columnNames, List<List<Object>> rows) {
+    int columnCount = columnNames.size();
     List<List<String[]>> cells = new ArrayList<>();
-    for (List<Object> row : query.rows()) {
+    for (List<Object> row : rows) {
       cells.add(row.stream().map(ResultTable::lines).toList());
     }
     int[] widths = new int[columnCount];
     boolean[] numeric = new boolean[columnCount];
     for (int column = 0; column < columnCount; column++) {
-      widths[column] = width(query.columnNames().get(column));
-      numeric[column] = isNumeric(query, column);
+      widths[column] = width(columnNames.get(column));
+      numeric[column] = isNumeric(rows, column);
       for (List<String[]> row : cells) {
         for (String line : row.get(column)) {
           widths[column] = Math.max(widths[column], width(line));
@@ -52,7 +57,7 @@ public final class ResultTable {
     }
 
     StringBuilder out = new StringBuilder();
-    appendLine(out, query.columnNames(), widths, numeric);
+    appendLine(out, columnNames, widths, numeric);
     List<String> rules = new ArrayList<>();
     for (int width : widths) {
       rules.add("-".repeat(width));
@@ -68,7 +73,7 @@ public final class ResultTable {
         appendLine(out, line, widths, numeric);
       }
     }
-    out.append(footer(query.rowCount()));
+    out.append(footer(rows.size()));
     return out.toString();
   }
 
@@ -93,9 +98,9 @@ public final class ResultTable {
   }
 
   /** A column is numeric when every non-NULL value in it is a number. */
-  private static boolean isNumeric(QueryResult query, int column) {
+  private static boolean isNumeric(List<List<Object>> rows, int column) {
     boolean anyNumber = false;
-    for (List<Object> row : query.rows()) {
+    for (List<Object> row : rows) {
       Object value = row.get(column);
       if (value != null && !(value instanceof Number)) {
         return false;

@@ -1,0 +1,81 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.sql.ResultJson;
+import dev.floe.flink.sql.ResultTable;
+import dev.floe.flink.sql.SqlRunner;
+import dev.floe.flink.sql.SqlScript;
+import dev.floe.flink.sql.StatementResult;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe sql "<Flink SQL>"` or `floe sql -f file.sql`: batch Flink SQL against the catalog. */
+@Command(
+    name = "sql",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run Flink SQL statements (DDL, INSERT, SELECT, SHOW, DESCRIBE) in batch mode against the",
+      "configured Iceberg catalog, e.g. to seed staging data or inspect results. Name tables",
+      "as namespace.table (or USE a namespace first)."
+    })
+public final class SqlCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "SQL",
+      description = "Statements separated by ';' (or use -f).")
+  String sql;
+
+  @Option(
+      names = {"-f", "--file"},
+      paramLabel = "FILE",
+      description = "Read statements from a file.")
+  Path file;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description = "Parallelism of the jobs the statements run (default: Flink's).")
+  int parallelism;
+
+  @Override
+  public Integer call() {
+    if ((sql == null) == (file == null)) {
+      throw InvalidInputException.of(
+          "Cannot run SQL: give either statements or -f FILE, not %s",
+          sql == null ? "neither" : "both");
+    }
+    SqlScript script = file != null ? SqlScript.fromFile(file) : SqlScript.fromCommandLine(sql);
+    SqlRunner runner =
+        new SqlRunner(
+            FlinkSessions.tableEnvironment(
+                FlinkSessions.batchEnvironment(parallelism), common.catalog()));
+    PrintWriter out = spec.commandLine().getOut();
+    if (common.json) {
+      List<StatementResult> results = runner.run(script);
+      out.println(ResultJson.render(results));
+    } else {
+      boolean[] first = {true};
+      runner.run(
+          script,
+          result -> {
+            out.println((first[0] ? "" : "\n") + ResultTable.render(result));
+            out.flush();
+            first[0] = false;
+          });
+    }
+    return ExitCodes.OK;
+  }
+}
