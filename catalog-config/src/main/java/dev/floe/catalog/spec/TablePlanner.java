@@ -1,0 +1,196 @@
+package dev.floe.catalog.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Compares a spec with its existing table and lists the changes that make the table match, in the
+ * order {@link TableEvolution} applies them, plus the differences that must not be applied. Reads
+ * only: planning never changes the catalog.
+ */
+final class TablePlanner {
+  private final TableSpec spec;
+  private final Table table;
+  private final ApplyOptions options;
+  private final String name;
+  private final List<TableChange> changes = new ArrayList<>();
+  private final List<RefusedChange> refusals = new ArrayList<>();
+
+  private TablePlanner(TableSpec spec, Table table, ApplyOptions options) {
+    this.spec = spec;
+    this.table = table;
+    this.options = options;
+    this.name = spec.table();
+  }
+
+  static TablePlan plan(TableSpec spec, Table table, ApplyOptions options) {
+    TablePlanner planner = new TablePlanner(spec, table, options);
+    planner.planColumns();
+    planner.planKey();
+    planner.planPartitioning();
+    planner.planDrops();
+    planner.planProperties();
+    return new TablePlan(planner.name, planner.changes, planner.refusals);
+  }
+
+  private void planColumns() {
+    Schema schema = table.schema();
+    for (ColumnSpec column : spec.columns()) {
+      // Top-level lookup by exact name: a spec column never matches a nested field.
+      Types.NestedField field = schema.asStruct().field(column.name());
+      if (field == null) {
+        planAdd(column);
+      } else {
+        planUpdate(column, field);
+      }
+    }
+  }
+
+  private void planAdd(ColumnSpec column) {
+    String type = ColumnTypes.format(column.type());
+    if (column.required()) {
+      refuse(
+          column.name(),
+          null,
+          "Cannot add required column %s %s: existing rows have no value for it"
+              + " (declare it without required: true)",
+          qualified(column.name()),
+          type);
+    } else {
+      changes.add(new TableChange.AddColumn(name, column.name(), type));
+    }
+  }
+
+  private void planUpdate(ColumnSpec column, Types.NestedField field) {
+    if (!field.type().equals(column.type())) {
+      String from = ColumnTypes.format(field.type());
+      String to = ColumnTypes.format(column.type());
+      if (TypeWidening.isWidening(field.type(), column.type())) {
+        changes.add(new TableChange.WidenColumn(name, column.name(), from, to));
+      } else {
+        refuse(
+            column.name(),
+            null,
+            "Cannot change type of column %s from %s to %s: existing files could not be read as"
+                + " %s (allowed widenings: %s)",
+            qualified(column.name()),
+            from,
+            to,
+            to,
+            TypeWidening.ALLOWED);
+      }
+    }
+    if (field.isRequired() && !column.required()) {
+      changes.add(new TableChange.MakeColumnOptional(name, column.name()));
+    } else if (field.isOptional() && column.required()) {
+      refuse(
+          column.name(),
+          null,
+          "Cannot make column %s required: existing rows may hold nulls (keep it optional)",
+          qualified(column.name()));
+    }
+    if (column.doc().isPresent() && !column.doc().get().equals(field.doc())) {
+      changes.add(new TableChange.SetColumnDoc(name, column.name(), column.doc().get()));
+    }
+  }
+
+  private void planKey() {
+    Schema schema = table.schema();
+    Set<String> current = schema.identifierFieldNames();
+    if (!current.equals(Set.copyOf(spec.key()))) {
+      List<String> from =
+          schema.columns().stream().map(Types.NestedField::name).filter(current::contains).toList();
+      changes.add(new TableChange.ChangeKey(name, from, spec.key()));
+    }
+  }
+
+  private void planPartitioning() {
+    List<String> current = TablePartitioning.describe(table.spec());
+    List<String> desired = spec.describePartitioning();
+    if (current.equals(desired)) {
+      return;
+    }
+    long records = recordCount(table);
+    if (records == 0 || options.allowRepartition()) {
+      changes.add(new TableChange.Repartition(name, current, desired));
+    } else {
+      String holds =
+          records < 0 ? "holds data" : "holds " + records + (records == 1 ? " row" : " rows");
+      refuse(
+          null,
+          TableSpecApplier.ALLOW_REPARTITION,
+          "Cannot repartition %s from %s to %s: the table %s, whose files keep the old layout"
+              + " (use %s to partition only new data the new way)",
+          name,
+          current,
+          desired,
+          holds,
+          TableSpecApplier.ALLOW_REPARTITION);
+    }
+  }
+
+  private void planDrops() {
+    for (Types.NestedField field : table.schema().columns()) {
+      if (spec.column(field.name()).isPresent()) {
+        continue;
+      }
+      String type = ColumnTypes.format(field.type());
+      if (options.allowDropColumns()) {
+        changes.add(new TableChange.DropColumn(name, field.name(), type));
+      } else {
+        refuse(
+            field.name(),
+            TableSpecApplier.ALLOW_DROP_COLUMNS,
+            "Cannot drop %s column %s %s: it is in the table but not in the spec, and dropping it"
+                + " deletes its data (use %s to drop it)",
+            field.isRequired() ? "required" : "optional",
+            qualified(field.name()),
+            type,
+            TableSpecApplier.ALLOW_DROP_COLUMNS);
+      }
+    }
+  }
+
+  private void planProperties() {
+    Map<String, String> current = table.properties();
+    // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
+    spec.properties()
+        .forEach(
+            (property, value) -> {
+              String previous = current.get(property);
+              if (!Objects.equals(previous, value)) {
+                changes.add(new TableChange.SetProperty(name, property, value, previous));
+              }
+            });
+  }
+
+  /** Rows in the current snapshot; -1 when the snapshot does not say (treated as not empty). */
+  private static long recordCount(Table table) {
+    Snapshot snapshot = table.currentSnapshot();
+    if (snapshot == null) {
+      return 0;
+    }
+    String total = snapshot.summary().get(SnapshotSummary.TOTAL_RECORDS_PROP);
+    try {
+      return total == null ? -1 : Long.parseLong(total);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private String qualified(String column) {
+    return name + "." + column;
+  }
+
+  private void refuse(String column, String allowedBy, String format, Object... args) {
+    refusals.add(new RefusedChange(name, column, String.format(format, args), allowedBy));
+  }
+}

@@ -1,0 +1,232 @@
+package dev.floe.catalog.spec;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
+
+/**
+ * Makes the catalog match a set of table specs: {@code floe tables apply}. Like Iceberg's {@code
+ * PendingUpdate}, {@link #apply()} computes the plan without changing anything ({@code --dry-run})
+ * and {@link #commit()} persists it.
+ *
+ * <p>Rerun-safe: once the catalog matches the specs, the plan is empty and commit writes nothing
+ * (no metadata file, no snapshot). Compatible changes are made (new optional columns, widening,
+ * required to optional, docs, key, spec properties); destructive ones are refused unless an option
+ * allows them, and data-losing ones always. A refusal anywhere stops the whole apply before any
+ * table is changed.
+ *
+ * <pre>{@code
+ * TableSpecApplier applier = new TableSpecApplier(catalog, TableSpecLoader.load(dir))
+ *     .allowDropColumns(allowDrop);
+ * ApplyPlan plan = dryRun ? applier.apply() : applier.commit();
+ * plan.describe().forEach(System.out::println);
+ * }</pre>
+ */
+public final class TableSpecApplier {
+  /** The CLI option that allows dropping columns a spec no longer declares. */
+  public static final String ALLOW_DROP_COLUMNS = "--allow-drop-columns";
+
+  /** The CLI option that allows repartitioning a table that holds data. */
+  public static final String ALLOW_REPARTITION = "--allow-repartition";
+
+  /** The Iceberg format version of tables Floe creates (row-level deletes for merge). */
+  public static final int FORMAT_VERSION = 2;
+
+  private final Catalog catalog;
+  private final List<TableSpec> specs;
+  private boolean allowDropColumns;
+  private boolean allowRepartition;
+
+  /**
+   * @param catalog the catalog to change; namespaces are created only when it is also a {@link
+   *     SupportsNamespaces}
+   * @param specs one spec per table
+   * @throws InvalidInputException when two specs declare the same table
+   */
+  public TableSpecApplier(Catalog catalog, List<TableSpec> specs) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.specs = List.copyOf(specs);
+    Map<String, String> sourceByTable = new HashMap<>();
+    for (TableSpec spec : this.specs) {
+      String earlier = sourceByTable.putIfAbsent(spec.table(), spec.source());
+      if (earlier != null) {
+        throw InvalidInputException.of(
+            "Cannot apply table specs: table %s is declared twice, in %s and in %s",
+            spec.table(), earlier, spec.source());
+      }
+    }
+  }
+
+  /** Allows dropping columns (required ones too) that are in a table but not in its spec. */
+  public TableSpecApplier allowDropColumns(boolean allow) {
+    this.allowDropColumns = allow;
+    return this;
+  }
+
+  /** Allows changing the partitioning of tables that hold data; empty tables never need it. */
+  public TableSpecApplier allowRepartition(boolean allow) {
+    this.allowRepartition = allow;
+    return this;
+  }
+
+  /**
+   * Computes what {@link #commit()} would do, without changing the catalog. Refusals do not throw
+   * here: they are in the plan, so a dry run can show all of them at once.
+   */
+  public ApplyPlan apply() {
+    return new ApplyPlan(plan().stream().map(Planned::plan).toList());
+  }
+
+  /**
+   * Plans, then applies the plan: creates missing namespaces and tables, and evolves existing
+   * tables, one transaction per table. Every table's changes are staged and validated before the
+   * first one is persisted. An empty plan persists nothing.
+   *
+   * @return the plan that was applied
+   * @throws InvalidInputException when any change is refused, or Iceberg rejects a staged change;
+   *     then no table was changed
+   */
+  public ApplyPlan commit() {
+    List<Planned> planned = plan();
+    ApplyPlan plan = new ApplyPlan(planned.stream().map(Planned::plan).toList());
+    if (plan.hasRefusals()) {
+      throw plan.refusalError();
+    }
+    List<Transaction> staged = new ArrayList<>();
+    for (Planned table : planned) {
+      if (!table.plan().changes().isEmpty()) {
+        staged.add(stageValidated(table));
+      }
+    }
+    createNamespaces(planned);
+    // A failure past this point leaves earlier tables applied; rerunning applies the rest.
+    staged.forEach(Transaction::commitTransaction);
+    return plan;
+  }
+
+  /**
+   * One spec, its table as loaded (null when it does not exist yet), the namespaces to create
+   * before it and its plan.
+   */
+  private record Planned(
+      TableSpec spec, Table table, List<Namespace> newNamespaces, TablePlan plan) {}
+
+  private List<Planned> plan() {
+    ApplyOptions options = new ApplyOptions(allowDropColumns, allowRepartition);
+    Set<Namespace> plannedNamespaces = new HashSet<>();
+    List<Planned> planned = new ArrayList<>();
+    for (TableSpec spec : specs) {
+      Table table = loadIfExists(spec.identifier());
+      if (table != null) {
+        planned.add(new Planned(spec, table, List.of(), TablePlanner.plan(spec, table, options)));
+      } else {
+        // Several specs may share a new namespace; it is created once, before the first table.
+        List<Namespace> newNamespaces =
+            missingNamespaces(spec.identifier().namespace()).stream()
+                .filter(plannedNamespaces::add)
+                .toList();
+        planned.add(new Planned(spec, null, newNamespaces, planCreate(spec, newNamespaces)));
+      }
+    }
+    return planned;
+  }
+
+  private Table loadIfExists(TableIdentifier identifier) {
+    try {
+      return catalog.loadTable(identifier);
+    } catch (NoSuchTableException | NoSuchNamespaceException e) {
+      // Some catalogs (REST) report a missing namespace rather than a missing table.
+      return null;
+    }
+  }
+
+  private static TablePlan planCreate(TableSpec spec, List<Namespace> newNamespaces) {
+    List<TableChange> changes = new ArrayList<>();
+    newNamespaces.forEach(
+        namespace ->
+            changes.add(new TableChange.CreateNamespace(spec.table(), namespace.toString())));
+    changes.add(
+        new TableChange.CreateTable(
+            spec.table(),
+            spec.columns().size(),
+            spec.describePartitioning(),
+            spec.key(),
+            FORMAT_VERSION));
+    return new TablePlan(spec.table(), changes, List.of());
+  }
+
+  /** The namespace and its missing ancestors, outermost first. */
+  private List<Namespace> missingNamespaces(Namespace namespace) {
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      return List.of();
+    }
+    List<Namespace> missing = new ArrayList<>();
+    String[] levels = namespace.levels();
+    for (int depth = 1; depth <= levels.length; depth++) {
+      Namespace level = Namespace.of(Arrays.copyOf(levels, depth));
+      if (!namespaces.namespaceExists(level)) {
+        missing.add(level);
+      }
+    }
+    return missing;
+  }
+
+  /** Stages one table; Iceberg's own validation failures name the table and its spec file. */
+  private Transaction stageValidated(Planned planned) {
+    try {
+      return stage(planned);
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw new InvalidInputException(
+          String.format(
+              "Cannot apply the spec of %s (%s): Iceberg refused it: %s; no table was changed",
+              planned.spec().table(), planned.spec().source(), e.getMessage()),
+          e);
+    }
+  }
+
+  private Transaction stage(Planned planned) {
+    TableSpec spec = planned.spec();
+    if (planned.table() == null) {
+      Map<String, String> properties = new LinkedHashMap<>(spec.properties());
+      properties.put(TableProperties.FORMAT_VERSION, String.valueOf(FORMAT_VERSION));
+      return catalog
+          .buildTable(spec.identifier(), spec.schema())
+          .withPartitionSpec(spec.partitionSpec())
+          .withProperties(properties)
+          .createTransaction();
+    }
+    Transaction transaction = planned.table().newTransaction();
+    TableEvolution.stage(transaction, spec, planned.plan());
+    return transaction;
+  }
+
+  private void createNamespaces(List<Planned> planned) {
+    for (Planned table : planned) {
+      for (Namespace namespace : table.newNamespaces()) {
+        try {
+          ((SupportsNamespaces) catalog).createNamespace(namespace);
+        } catch (AlreadyExistsException e) {
+          // Created meanwhile by someone else: the goal is met.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,315 @@
+package dev.floe.catalog.spec;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.ManifestNode;
+import dev.floe.catalog.manifest.Manifests;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.types.Type;
+
+/**
+ * Reads one table spec (YAML, one table per file) into a {@link TableSpec}. Everything the catalog
+ * would reject later (unknown types, partition fields on missing columns, keys on optional
+ * columns...) is rejected here, with the file and key path, so {@code floe tables apply} never
+ * fails half-way on a spec mistake.
+ */
+public final class TableSpecParser {
+  private static final Set<String> TABLE_KEYS =
+      Set.of("table", "schema", "partition", "key", "late_data", "retention", "properties");
+  private static final Set<String> COLUMN_KEYS = Set.of("name", "type", "required", "doc");
+  private static final Set<String> LATE_DATA_KEYS = Set.of("window", "after_window");
+  private static final Set<String> RETENTION_KEYS = Set.of("keep_last", "max_age");
+  private static final Pattern TRANSFORM_CALL =
+      Pattern.compile("([A-Za-z_]+)\\(\\s*(?:(-?\\d+)\\s*,\\s*)?([^(),\\s]+)\\s*\\)");
+
+  private TableSpecParser() {}
+
+  /** Parses spec text; {@code source} names it in errors (usually the file path). */
+  public static TableSpec parse(String source, String text) {
+    return parse(Manifests.parse(source, text));
+  }
+
+  /**
+   * Parses the root mapping of a spec file.
+   *
+   * @throws InvalidInputException naming the file, the key path and the offending value
+   */
+  public static TableSpec parse(ManifestNode root) {
+    root.requireOnlyKeys(TABLE_KEYS);
+    String table = tableName(root.required("table"));
+    List<ColumnSpec> columns = columns(root.required("schema"));
+    List<PartitionFieldSpec> partitioning =
+        root.has("partition") ? partitioning(root.child("partition"), columns) : List.of();
+    List<String> key = root.has("key") ? key(root.child("key"), columns) : List.of();
+    Optional<LateDataSpec> lateData =
+        root.has("late_data") ? Optional.of(lateData(root.child("late_data"))) : Optional.empty();
+    Optional<RetentionSpec> retention =
+        root.has("retention") ? Optional.of(retention(root.child("retention"))) : Optional.empty();
+    Map<String, String> properties =
+        root.has("properties") ? properties(root.child("properties")) : Map.of();
+
+    TableSpec spec =
+        new TableSpec(
+            table, columns, partitioning, key, lateData, retention, properties, root.source());
+    checkIcebergAccepts(spec, root);
+    return spec;
+  }
+
+  private static String tableName(ManifestNode node) {
+    String name = node.asText();
+    try {
+      Catalogs.identifier(name);
+    } catch (InvalidInputException e) {
+      throw node.error("expected <namespace>.<table>, e.g. sales.fact_orders, got '%s'", name);
+    }
+    return name;
+  }
+
+  private static List<ColumnSpec> columns(ManifestNode schema) {
+    List<ManifestNode> items = schema.items();
+    if (items.isEmpty()) {
+      throw schema.error("expected at least one column");
+    }
+    List<ColumnSpec> columns = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (ManifestNode item : items) {
+      item.requireOnlyKeys(COLUMN_KEYS);
+      ManifestNode nameNode = item.required("name");
+      String name = nameNode.asText();
+      if (name.isBlank() || name.contains(".")) {
+        // '.' separates nested field names in Iceberg, so such a name could not be looked up.
+        throw nameNode.error("expected a column name without '.', got '%s'", name);
+      }
+      String earlier = seen.putIfAbsent(name, item.path());
+      if (earlier != null) {
+        throw nameNode.error("duplicate column '%s' (already declared at %s)", name, earlier);
+      }
+      ManifestNode typeNode = item.required("type");
+      Type.PrimitiveType type =
+          ColumnTypes.parse(typeNode.asText())
+              .orElseThrow(
+                  () ->
+                      typeNode.error(
+                          "unknown type '%s' (expected one of %s, with 1 <= P <= 38 and S <= P)",
+                          typeNode.asText(), ColumnTypes.ACCEPTED));
+      boolean required = item.optionalBoolean("required", false);
+      Optional<String> doc =
+          item.has("doc") ? Optional.of(item.child("doc").asText()) : Optional.empty();
+      columns.add(new ColumnSpec(name, type, required, doc));
+    }
+    return columns;
+  }
+
+  private static List<PartitionFieldSpec> partitioning(
+      ManifestNode partition, List<ColumnSpec> columns) {
+    List<PartitionFieldSpec> fields = new ArrayList<>();
+    for (ManifestNode item : partition.items()) {
+      PartitionFieldSpec field = partitionField(item);
+      ColumnSpec column = find(columns, field.sourceColumn());
+      if (column == null) {
+        throw item.error(
+            "unknown column '%s' in partition field '%s' (columns: %s)",
+            field.sourceColumn(), item.asText(), names(columns));
+      }
+      if (!field.appliesTo(column.type())) {
+        throw item.error(
+            "%s does not apply to column %s of type %s (%s works on %s)",
+            field.describe(),
+            column.name(),
+            ColumnTypes.format(column.type()),
+            field.transform().specName(),
+            acceptedTypes(field));
+      }
+      if (fields.stream().anyMatch(f -> f.describe().equals(field.describe()))) {
+        throw item.error("duplicate partition field '%s'", field.describe());
+      }
+      fields.add(field);
+    }
+    return fields;
+  }
+
+  private static PartitionFieldSpec partitionField(ManifestNode item) {
+    String text = item.asText().trim();
+    if (!text.contains("(") && !text.contains(")") && !text.contains(",")) {
+      return PartitionFieldSpec.of(PartitionTransform.IDENTITY, text);
+    }
+    Matcher call = TRANSFORM_CALL.matcher(text);
+    if (!call.matches()) {
+      throw item.error(
+          "cannot parse partition field '%s' (expected column, day(column), bucket(N, column)..."
+              + "; quote fields that hold a comma: \"bucket(16, id)\")",
+          text);
+    }
+    String name = call.group(1).toLowerCase(Locale.ROOT);
+    PartitionTransform transform =
+        PartitionTransform.fromSpecName(name)
+            .orElseThrow(
+                () ->
+                    item.error(
+                        "unknown partition transform '%s' in '%s' (expected identity, year,"
+                            + " month, day, hour, bucket(N, column) or truncate(W, column))",
+                        name, text));
+    String column = call.group(3);
+    boolean hasParameter = call.group(2) != null;
+    if (transform.takesParameter() != hasParameter) {
+      String expected = transform.takesParameter() ? name + "(N, column)" : name + "(column)";
+      throw item.error("expected %s, got '%s'", expected, text);
+    }
+    if (!hasParameter) {
+      return PartitionFieldSpec.of(transform, column);
+    }
+    int parameter;
+    try {
+      parameter = Integer.parseInt(call.group(2));
+    } catch (NumberFormatException e) {
+      parameter = 0;
+    }
+    if (parameter <= 0) {
+      throw item.error("expected a positive %s in '%s'", parameterName(transform), text);
+    }
+    return new PartitionFieldSpec(transform, column, OptionalInt.of(parameter));
+  }
+
+  private static String parameterName(PartitionTransform transform) {
+    return transform == PartitionTransform.BUCKET ? "bucket count" : "width";
+  }
+
+  private static String acceptedTypes(PartitionFieldSpec field) {
+    return String.join(
+        ", ",
+        ColumnTypes.examples().stream()
+            .filter(field::appliesTo)
+            .map(ColumnTypes::format)
+            .map(name -> name.replaceAll("^fixed\\(.*", "fixed(N)"))
+            .map(name -> name.replaceAll("^decimal\\(.*", "decimal(P,S)"))
+            .toList());
+  }
+
+  private static List<String> key(ManifestNode keyNode, List<ColumnSpec> columns) {
+    List<String> key = new ArrayList<>();
+    for (ManifestNode item : keyNode.items()) {
+      String name = item.asText();
+      ColumnSpec column = find(columns, name);
+      if (column == null) {
+        throw item.error("unknown key column '%s' (columns: %s)", name, names(columns));
+      }
+      if (!column.required()) {
+        throw item.error(
+            "key column '%s' must be required (set required: true on it): a key cannot be null",
+            name);
+      }
+      Type.TypeID typeId = column.type().typeId();
+      if (typeId == Type.TypeID.FLOAT || typeId == Type.TypeID.DOUBLE) {
+        throw item.error(
+            "key column '%s' cannot be %s: Iceberg keys cannot be float or double",
+            name, ColumnTypes.format(column.type()));
+      }
+      if (key.contains(name)) {
+        throw item.error("duplicate key column '%s'", name);
+      }
+      key.add(name);
+    }
+    return key;
+  }
+
+  private static LateDataSpec lateData(ManifestNode node) {
+    node.requireOnlyKeys(LATE_DATA_KEYS);
+    Duration window = duration(node.required("window"));
+    LateDataSpec.AfterWindow afterWindow = LateDataSpec.AfterWindow.REPORT;
+    if (node.has("after_window")) {
+      ManifestNode after = node.child("after_window");
+      String text = after.asText();
+      try {
+        afterWindow = LateDataSpec.AfterWindow.valueOf(text.toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw after.error("unknown after_window '%s' (expected report or reopen)", text);
+      }
+    }
+    return new LateDataSpec(window, afterWindow);
+  }
+
+  private static RetentionSpec retention(ManifestNode node) {
+    node.requireOnlyKeys(RETENTION_KEYS);
+    Integer keepLast = null;
+    if (node.has("keep_last")) {
+      ManifestNode keepNode = node.child("keep_last");
+      long value = keepNode.asLong();
+      if (value < 1 || value > Integer.MAX_VALUE) {
+        throw keepNode.error("expected a positive number of snapshots, got %d", value);
+      }
+      keepLast = (int) value;
+    }
+    Duration maxAge = node.has("max_age") ? duration(node.child("max_age")) : null;
+    if (keepLast == null && maxAge == null) {
+      throw node.error("expected keep_last, max_age or both");
+    }
+    return new RetentionSpec(keepLast, maxAge);
+  }
+
+  private static Duration duration(ManifestNode node) {
+    String text = node.asText();
+    Duration duration;
+    try {
+      duration = Duration.parse(text);
+    } catch (DateTimeParseException e) {
+      throw node.error(
+          "invalid ISO-8601 duration '%s' (expected e.g. P3D or PT6H; weeks, months and years"
+              + " have no fixed length, use days)",
+          text);
+    }
+    if (duration.isNegative() || duration.isZero()) {
+      throw node.error("expected a positive duration, got '%s'", text);
+    }
+    return duration;
+  }
+
+  private static Map<String, String> properties(ManifestNode node) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    node.entries()
+        .forEach(
+            (name, value) -> {
+              if (TableProperties.RESERVED_PROPERTIES.contains(name)) {
+                // Iceberg derives these from the metadata itself; Floe creates tables as v2.
+                throw value.error("property '%s' is reserved by Iceberg and cannot be set", name);
+              }
+              properties.put(name, value.asText());
+            });
+    return properties;
+  }
+
+  /** Last line of defence: whatever Iceberg itself refuses, reported against the spec file. */
+  private static void checkIcebergAccepts(TableSpec spec, ManifestNode root) {
+    try {
+      spec.schema();
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw root.child("key").error("%s", e.getMessage());
+    }
+    try {
+      spec.partitionSpec();
+    } catch (IllegalArgumentException | ValidationException e) {
+      throw root.child("partition").error("%s", e.getMessage());
+    }
+  }
+
+  private static ColumnSpec find(List<ColumnSpec> columns, String name) {
+    return columns.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+  }
+
+  private static String names(List<ColumnSpec> columns) {
+    return String.join(", ", columns.stream().map(ColumnSpec::name).toList());
+  }
+}

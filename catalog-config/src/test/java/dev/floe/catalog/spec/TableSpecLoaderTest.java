@@ -1,0 +1,67 @@
+package dev.floe.catalog.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableSpecLoaderTest {
+  @TempDir Path dir;
+
+  @Test
+  void loadsEveryYamlAndYmlFileOfADirectoryInNameOrder() throws IOException {
+    write("b_orders.yml", "sales.orders");
+    write("a_customers.yaml", "sales.customers");
+    Files.writeString(dir.resolve("README.md"), "not a spec");
+    Files.createDirectory(dir.resolve("nested.yaml"));
+
+    assertThat(TableSpecLoader.load(dir))
+        .extracting(TableSpec::table, TableSpec::source)
+        .containsExactly(
+            tuple("sales.customers", dir.resolve("a_customers.yaml").toString()),
+            tuple("sales.orders", dir.resolve("b_orders.yml").toString()));
+  }
+
+  @Test
+  void loadsASingleFile() throws IOException {
+    Path file = write("orders.yaml", "sales.orders");
+
+    assertThat(TableSpecLoader.load(file))
+        .extracting(TableSpec::table)
+        .containsExactly("sales.orders");
+  }
+
+  @Test
+  void rejectsTwoSpecsForTheSameTable() throws IOException {
+    write("a.yaml", "sales.orders");
+    write("b.yaml", "sales.orders");
+
+    assertThatThrownBy(() -> TableSpecLoader.load(dir))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read %s: table sales.orders is already declared in %s",
+            dir.resolve("b.yaml"), dir.resolve("a.yaml"));
+  }
+
+  @Test
+  void rejectsADirectoryWithoutSpecsAndAMissingFile() {
+    assertThatThrownBy(() -> TableSpecLoader.load(dir))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("holds no *.yaml or *.yml table spec");
+    assertThatThrownBy(() -> TableSpecLoader.load(dir.resolve("missing.yaml")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no such file");
+  }
+
+  private Path write(String fileName, String table) throws IOException {
+    Path file = dir.resolve(fileName);
+    Files.writeString(file, "table: " + table + "\nschema: [{name: id, type: long}]\n");
+    return file;
+  }
+}

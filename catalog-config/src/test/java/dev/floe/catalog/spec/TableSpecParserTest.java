@@ -1,0 +1,331 @@
+package dev.floe.catalog.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+class TableSpecParserTest {
+  private static final String SOURCE = "tables/fact_orders.yaml";
+
+  private static final String FACT_ORDERS =
+      """
+      table: sales.fact_orders
+      schema:
+        - {name: order_id,    type: long, required: true}
+        - {name: customer_id, type: long}
+        - {name: amount,      type: "decimal(10,2)", doc: "order total"}
+        - {name: order_date,  type: date, required: true}
+      partition: [order_date]
+      key: [order_id]
+      late_data: {window: P3D, after_window: reopen}
+      retention: {keep_last: 20, max_age: P7D}
+      properties: {write.parquet.compression-codec: zstd, commit.retry.num-retries: 4}
+      """;
+
+  @Test
+  void parsesTheDocumentedExample() {
+    TableSpec spec = TableSpecParser.parse(SOURCE, FACT_ORDERS);
+
+    assertThat(spec.table()).isEqualTo("sales.fact_orders");
+    assertThat(spec.source()).isEqualTo(SOURCE);
+    assertThat(spec.columns())
+        .containsExactly(
+            new ColumnSpec("order_id", Types.LongType.get(), true, Optional.empty()),
+            new ColumnSpec("customer_id", Types.LongType.get(), false, Optional.empty()),
+            new ColumnSpec(
+                "amount", Types.DecimalType.of(10, 2), false, Optional.of("order total")),
+            new ColumnSpec("order_date", Types.DateType.get(), true, Optional.empty()));
+    assertThat(spec.partitioning())
+        .containsExactly(PartitionFieldSpec.of(PartitionTransform.IDENTITY, "order_date"));
+    assertThat(spec.key()).containsExactly("order_id");
+    assertThat(spec.lateData())
+        .contains(new LateDataSpec(Duration.ofDays(3), LateDataSpec.AfterWindow.REOPEN));
+    assertThat(spec.retention()).contains(new RetentionSpec(20, Duration.ofDays(7)));
+    assertThat(spec.properties())
+        .containsExactly(
+            entry("write.parquet.compression-codec", "zstd"),
+            entry("commit.retry.num-retries", "4"));
+  }
+
+  @Test
+  void leavesOptionalSectionsEmpty() {
+    TableSpec spec =
+        TableSpecParser.parse(SOURCE, "table: a.b\nschema:\n  - {name: id, type: long}\n");
+
+    assertThat(spec.partitioning()).isEmpty();
+    assertThat(spec.key()).isEmpty();
+    assertThat(spec.lateData()).isEmpty();
+    assertThat(spec.retention()).isEmpty();
+    assertThat(spec.properties()).isEmpty();
+  }
+
+  @Test
+  void lateDataReportsAfterTheWindowUnlessToldToReopen() {
+    TableSpec spec =
+        TableSpecParser.parse(
+            SOURCE, "table: a.b\nschema: [{name: id, type: long}]\nlate_data: {window: PT6H}\n");
+
+    assertThat(spec.lateData())
+        .contains(new LateDataSpec(Duration.ofHours(6), LateDataSpec.AfterWindow.REPORT));
+  }
+
+  @Test
+  void parsesEveryPartitionTransform() {
+    TableSpec spec =
+        TableSpecParser.parse(
+            SOURCE,
+            """
+            table: a.every_transform
+            schema:
+              - {name: d,    type: date}
+              - {name: ts,   type: timestamp}
+              - {name: tz,   type: timestamptz}
+              - {name: id,   type: long}
+              - {name: name, type: string}
+              - {name: kind, type: string}
+            partition: [kind, "year(d)", "month(tz)", "day(ts)", "bucket(16, id)", "truncate(4, name)"]
+            """);
+
+    assertThat(spec.partitioning())
+        .containsExactly(
+            PartitionFieldSpec.of(PartitionTransform.IDENTITY, "kind"),
+            PartitionFieldSpec.of(PartitionTransform.YEAR, "d"),
+            PartitionFieldSpec.of(PartitionTransform.MONTH, "tz"),
+            PartitionFieldSpec.of(PartitionTransform.DAY, "ts"),
+            PartitionFieldSpec.of(PartitionTransform.BUCKET, "id", 16),
+            PartitionFieldSpec.of(PartitionTransform.TRUNCATE, "name", 4));
+    assertThat(spec.describePartitioning())
+        .containsExactly(
+            "kind", "year(d)", "month(tz)", "day(ts)", "bucket(16, id)", "truncate(4, name)");
+
+    TableSpec hourly =
+        TableSpecParser.parse(
+            SOURCE, "table: a.b\nschema: [{name: ts, type: timestamptz}]\npartition: hour(ts)\n");
+    assertThat(hourly.partitioning())
+        .containsExactly(PartitionFieldSpec.of(PartitionTransform.HOUR, "ts"));
+  }
+
+  @Test
+  void parsesEveryColumnType() {
+    TableSpec spec =
+        TableSpecParser.parse(
+            SOURCE,
+            """
+            table: a.every_type
+            schema:
+              - {name: c1,  type: boolean}
+              - {name: c2,  type: int}
+              - {name: c3,  type: long}
+              - {name: c4,  type: float}
+              - {name: c5,  type: double}
+              - {name: c6,  type: date}
+              - {name: c7,  type: time}
+              - {name: c8,  type: timestamp}
+              - {name: c9,  type: timestamptz}
+              - {name: c10, type: string}
+              - {name: c11, type: uuid}
+              - {name: c12, type: binary}
+              - {name: c13, type: "fixed(16)"}
+              - {name: c14, type: "decimal(38,10)"}
+            """);
+
+    assertThat(spec.columns().stream().map(c -> ColumnTypes.format(c.type())))
+        .containsExactly(
+            "boolean",
+            "int",
+            "long",
+            "float",
+            "double",
+            "date",
+            "time",
+            "timestamp",
+            "timestamptz",
+            "string",
+            "uuid",
+            "binary",
+            "fixed(16)",
+            "decimal(38,10)");
+  }
+
+  @Test
+  void buildsTheIcebergSchemaWithKeyAsIdentifierFieldsAndTheBoundPartitionSpec() {
+    TableSpec spec = TableSpecParser.parse(SOURCE, FACT_ORDERS);
+
+    Schema schema = spec.schema();
+    assertThat(schema.columns())
+        .containsExactly(
+            Types.NestedField.required(1, "order_id", Types.LongType.get()),
+            Types.NestedField.optional(2, "customer_id", Types.LongType.get()),
+            Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2), "order total"),
+            Types.NestedField.required(4, "order_date", Types.DateType.get()));
+    assertThat(schema.identifierFieldIds()).containsExactly(1);
+
+    PartitionSpec partitionSpec = spec.partitionSpec();
+    assertThat(partitionSpec.fields()).hasSize(1);
+    assertThat(partitionSpec.fields().get(0).sourceId()).isEqualTo(4);
+    assertThat(partitionSpec.fields().get(0).transform().isIdentity()).isTrue();
+  }
+
+  @Test
+  void rejectsAnUnknownTopLevelKeyNamingTheKeyAndTheFile() {
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, FACT_ORDERS + "partitions: [x]\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read tables/fact_orders.yaml: unknown key 'partitions'");
+  }
+
+  @Test
+  void rejectsAnUnknownKeyInsideAColumnNamingItsPath() {
+    String text = "table: a.b\nschema:\n  - {name: id, type: long, nullable: false}\n";
+
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'schema[0]': unknown key 'nullable'");
+  }
+
+  @Test
+  void rejectsUnknownKeysInLateDataAndRetention() {
+    assertThatThrownBy(() -> parseWith("late_data: {window: P1D, grace: P1D}"))
+        .hasMessageContaining("at 'late_data': unknown key 'grace'");
+    assertThatThrownBy(() -> parseWith("retention: {keep: 3}"))
+        .hasMessageContaining("at 'retention': unknown key 'keep'");
+  }
+
+  @Test
+  void rejectsABadTypeShowingTheValueAndTheAcceptedTypes() {
+    String text = "table: a.b\nschema:\n  - {name: id, type: long}\n  - {name: n, type: bigint}\n";
+
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'schema[1].type': unknown type 'bigint'")
+        .hasMessageContaining("decimal(P,S)");
+  }
+
+  @Test
+  void rejectsDuplicateColumnNames() {
+    String text = "table: a.b\nschema:\n  - {name: id, type: long}\n  - {name: id, type: int}\n";
+
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, text))
+        .hasMessage(
+            "Cannot read tables/fact_orders.yaml at 'schema[1].name': duplicate column 'id'"
+                + " (already declared at schema[0])");
+  }
+
+  @Test
+  void rejectsAPartitionOnAnUnknownColumn() {
+    assertThatThrownBy(() -> parseWith("partition: [\"day(created_at)\"]"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'partition[0]': unknown column 'created_at'"
+                + " in partition field 'day(created_at)'");
+  }
+
+  @Test
+  void rejectsATransformThatDoesNotApplyToTheColumnType() {
+    assertThatThrownBy(() -> parseWith("partition: [\"day(amount)\"]"))
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'partition[0]': day(amount) does not apply to"
+                + " column amount of type decimal(10,2) (day works on date, timestamp,"
+                + " timestamptz)");
+    assertThatThrownBy(() -> parseWith("partition: [\"hour(order_date)\"]"))
+        .hasMessageContaining("hour(order_date) does not apply to column order_date of type date");
+    assertThatThrownBy(() -> parseWith("partition: [\"truncate(4, order_date)\"]"))
+        .hasMessageContaining("truncate(4, order_date) does not apply");
+  }
+
+  @Test
+  void rejectsUnknownTransformsBadParametersAndUnquotedCommas() {
+    assertThatThrownBy(() -> parseWith("partition: [\"week(order_date)\"]"))
+        .hasMessageContaining("unknown partition transform 'week' in 'week(order_date)'");
+    assertThatThrownBy(() -> parseWith("partition: [\"bucket(order_id)\"]"))
+        .hasMessageContaining("expected bucket(N, column), got 'bucket(order_id)'");
+    assertThatThrownBy(() -> parseWith("partition: [\"bucket(0, order_id)\"]"))
+        .hasMessageContaining("expected a positive bucket count in 'bucket(0, order_id)'");
+    assertThatThrownBy(() -> parseWith("partition: [bucket(16, order_id)]"))
+        .hasMessageContaining("cannot parse partition field 'bucket(16'")
+        .hasMessageContaining("quote");
+  }
+
+  @Test
+  void rejectsDuplicateAndRedundantPartitionFields() {
+    assertThatThrownBy(() -> parseWith("partition: [order_date, order_date]"))
+        .hasMessageContaining("at 'partition[1]': duplicate partition field 'order_date'");
+    String redundant =
+        "table: a.b\nschema: [{name: ts, type: timestamp}]\npartition: [\"day(ts)\", \"hour(ts)\"]\n";
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, redundant))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read tables/fact_orders.yaml at 'partition': ")
+        .hasMessageContaining("redundant");
+  }
+
+  @Test
+  void rejectsAKeyColumnThatIsMissingOptionalOrFloatingPoint() {
+    assertThatThrownBy(() -> parseWith("key: [line_id]"))
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'key[0]': unknown key column 'line_id'");
+    assertThatThrownBy(() -> parseWith("key: [customer_id]"))
+        .hasMessageContaining("at 'key[0]': key column 'customer_id' must be required");
+    String floating = "table: a.b\nschema: [{name: x, type: double, required: true}]\nkey: [x]\n";
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, floating))
+        .hasMessageContaining("key column 'x' cannot be double");
+  }
+
+  @Test
+  void rejectsBadDurationsShowingTheValue() {
+    assertThatThrownBy(() -> parseWith("late_data: {window: 3 days}"))
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'late_data.window': invalid ISO-8601"
+                + " duration '3 days'");
+    assertThatThrownBy(() -> parseWith("retention: {max_age: P1M}"))
+        .hasMessageContaining("at 'retention.max_age': invalid ISO-8601 duration 'P1M'");
+    assertThatThrownBy(() -> parseWith("late_data: {window: PT0S}"))
+        .hasMessageContaining("expected a positive duration, got 'PT0S'");
+  }
+
+  @Test
+  void rejectsBadLateDataAndRetentionValues() {
+    assertThatThrownBy(() -> parseWith("late_data: {window: P1D, after_window: drop}"))
+        .hasMessageContaining("at 'late_data.after_window': unknown after_window 'drop'");
+    assertThatThrownBy(() -> parseWith("retention: {keep_last: 0}"))
+        .hasMessageContaining("at 'retention.keep_last': expected a positive number");
+    assertThatThrownBy(() -> parseWith("retention: {}"))
+        .hasMessageContaining("at 'retention': expected keep_last, max_age or both");
+  }
+
+  @Test
+  void rejectsABadTableNameAndReservedProperties() {
+    assertThatThrownBy(
+            () -> TableSpecParser.parse(SOURCE, "table: orders\nschema: [{name: id, type: int}]"))
+        .hasMessage(
+            "Cannot read tables/fact_orders.yaml at 'table': expected <namespace>.<table>,"
+                + " e.g. sales.fact_orders, got 'orders'");
+    assertThatThrownBy(() -> parseWith("properties: {format-version: 3}"))
+        .hasMessageContaining("at 'properties.format-version': property 'format-version' is");
+  }
+
+  @Test
+  void rejectsAMissingOrEmptySchema() {
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, "table: a.b\n"))
+        .hasMessage("Cannot read tables/fact_orders.yaml: missing required key 'schema'");
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, "table: a.b\nschema: []\n"))
+        .hasMessage(
+            "Cannot read tables/fact_orders.yaml at 'schema': expected at least one column");
+  }
+
+  /** The documented example with the top-level section of {@code section} replaced by it. */
+  private static TableSpec parseWith(String section) {
+    String key = section.substring(0, section.indexOf(':'));
+    List<String> kept = FACT_ORDERS.lines().filter(line -> !line.startsWith(key + ":")).toList();
+    return TableSpecParser.parse(SOURCE, String.join("\n", kept) + "\n" + section + "\n");
+  }
+}
