@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
       "run any task twice for the same slice and get the same table."
     },
     subcommands = {
+      QuickstartCommand.class,
+      TablesCommand.class,
       SqlCommand.class,
       RunCommand.class,
       SnapshotsCommand.class,

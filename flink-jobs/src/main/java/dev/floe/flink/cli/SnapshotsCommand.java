@@ -67,6 +67,15 @@ public final class SnapshotsCommand implements Callable<Integer> {
       out.println(table + " has no snapshots yet.");
       return;
     }
+    printTable(entries, out, "");
+  }
+
+  /** The text table of `floe snapshots`, each line prefixed with {@code indent}. */
+  static void printTable(List<SnapshotEntry> entries, PrintWriter out, String indent) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (SnapshotEntry entry : entries) {
+      rows.add(toMap(entry));
+    }
     List<String> columns =
         List.of(
             "snapshot_id",
@@ -90,8 +99,8 @@ public final class SnapshotsCommand implements Callable<Integer> {
       }
       cells.add(line);
     }
-    out.println(ResultTable.render(columns, cells));
-    out.println("* = current snapshot");
+    String table = ResultTable.render(columns, cells) + "\n* = current snapshot";
+    out.println(indent + table.replace("\n", "\n" + indent));
   }
 
   static Map<String, Object> toMap(SnapshotEntry entry) {
