@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.testing.TableRows;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -144,10 +144,14 @@ public final class SliceCommitter {
         table
             .newOverwrite()
             .overwriteByRowFilter(slice)
-            .validateAddedFilesMatchOverwriteFilter()
             .conflictDetectionFilter(slice)
             .validateNoConflictingData()
             .validateNoConflictingDeletes();
+    if (!files.isEmpty()) {
+      // Iceberg cannot run this validation without an added file ("Cannot determine partition
+      // specs"); an empty slice adds none and must still commit, clearing the slice.
+      overwrite.validateAddedFilesMatchOverwriteFilter();
+    }
     if (base != null) {
       overwrite.validateFromSnapshot(base);
     }

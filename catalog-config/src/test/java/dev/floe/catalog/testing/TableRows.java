@@ -1,8 +1,9 @@
-package dev.floe.catalog.spec;
+package dev.floe.catalog.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Table;
@@ -14,20 +15,28 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.parquet.Parquet;
 
-/** Writes real rows into test tables: one Parquet data file, appended in one snapshot. */
-final class TableRows {
+/** Writes real rows into test tables: one Parquet data file, appended or handed over. */
+public final class TableRows {
 
   private TableRows() {}
 
   /** A row of {@code table}'s current schema with the given column values, the rest null. */
-  static Record row(Table table, Map<String, Object> values) {
+  public static Record row(Table table, Map<String, Object> values) {
     GenericRecord record = GenericRecord.create(table.schema());
     values.forEach(record::setField);
     return record;
   }
 
   /** Appends {@code rows}, which must all fall into the same partition. */
-  static void append(Table table, Record... rows) {
+  public static void append(Table table, Record... rows) {
+    table.newAppend().appendFile(write(table, rows)).commit();
+  }
+
+  /**
+   * Writes {@code rows} (all in one partition) into one Parquet data file of {@code table} without
+   * committing it: the input of a committer under test.
+   */
+  public static DataFile write(Table table, Record... rows) {
     PartitionKey partition = null;
     if (table.spec().isPartitioned()) {
       partition = new PartitionKey(table.spec(), table.schema());
@@ -57,6 +66,6 @@ final class TableRows {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    table.newAppend().appendFile(writer.toDataFile()).commit();
+    return writer.toDataFile();
   }
 }

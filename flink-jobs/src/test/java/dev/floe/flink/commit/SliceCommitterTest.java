@@ -1,0 +1,371 @@
+package dev.floe.flink.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CheckFailedException;
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.TableRows;
+import dev.floe.flink.check.CheckStats;
+import java.io.File;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The committer against a real embedded catalog and real Parquet files; no Flink needed. */
+class SliceCommitterTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "order_id", Types.LongType.get()),
+          Types.NestedField.optional(2, "amount", Types.DecimalType.of(10, 2)),
+          Types.NestedField.required(3, "order_date", Types.DateType.get()));
+
+  @TempDir Path home;
+  private CatalogConfig config;
+  private Catalog catalog;
+  private Table fact;
+  private Table staging;
+  private Slice day3;
+
+  @BeforeEach
+  void createTables() {
+    config = CatalogConfigLoader.embedded(home);
+    catalog = Catalogs.open(config);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    fact =
+        catalog.createTable(
+            TableIdentifier.of("sales", "fact_orders"),
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").build(),
+            Map.of("format-version", "2"));
+    staging = catalog.createTable(TableIdentifier.of("sales", "staging_orders"), SCHEMA);
+    day3 = SliceResolver.resolve("sales.fact_orders", fact, "order_date", "2026-10-03");
+  }
+
+  @AfterEach
+  void closeCatalog() {
+    Catalogs.close(catalog);
+  }
+
+  @Test
+  void commitsOneSnapshotThatReplacesExactlyTheSlice() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"), row(2, "2.00", "2026-10-03"));
+    TableRows.append(fact, row(3, "3.00", "2026-10-04"));
+    ContentHash day4Before = slice("2026-10-04");
+    long before = fact.currentSnapshot().snapshotId();
+
+    Written written = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
+    CommitOutcome outcome =
+        committer(plan("run-a", before, Map.of()))
+            .commit(written.files, written.hash, new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(fact.currentSnapshot().parentId()).isEqualTo(before);
+    assertThat(fact.currentSnapshot().summary())
+        .containsEntry("floe.run-id", "run-a")
+        .containsEntry("floe.rows", "2");
+    assertThat(slice("2026-10-03")).isEqualTo(written.hash);
+    assertThat(slice("2026-10-04")).isEqualTo(day4Before);
+  }
+
+  @Test
+  void anEmptySliceStillCommitsAndClearsThePartition() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    TableRows.append(fact, row(3, "3.00", "2026-10-04"));
+    long before = fact.currentSnapshot().snapshotId();
+
+    CommitOutcome outcome =
+        committer(plan("run-empty", before, Map.of()))
+            .commit(List.of(), ContentHash.empty(), new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(fact.currentSnapshot().snapshotId()).isNotEqualTo(before);
+    assertThat(fact.currentSnapshot().operation()).isEqualTo("delete");
+    assertThat(slice("2026-10-03").rows()).isZero();
+    assertThat(slice("2026-10-04").rows()).isEqualTo(1);
+  }
+
+  @Test
+  void unchangedContentIsANoOpThatDeletesTheWrittenFiles() {
+    Written first = write(row(10, "50.00", "2026-10-03"));
+    committer(plan("run-1", null, Map.of()))
+        .commit(first.files, first.hash, new CheckStats(), new CheckStats());
+    fact.refresh();
+    long head = fact.currentSnapshot().snapshotId();
+
+    Written again = write(row(10, "50.00", "2026-10-03"));
+    CommitOutcome outcome =
+        committer(plan("run-2", head, Map.of()))
+            .commit(again.files, again.hash, new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(new File(again.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  @Test
+  void forceCommitCommitsUnchangedContentAnyway() {
+    Written first = write(row(10, "50.00", "2026-10-03"));
+    committer(plan("run-1", null, Map.of()))
+        .commit(first.files, first.hash, new CheckStats(), new CheckStats());
+    fact.refresh();
+    long head = fact.currentSnapshot().snapshotId();
+
+    Written again = write(row(10, "50.00", "2026-10-03"));
+    CommitPlan forced = withForce(plan("run-2", head, Map.of()));
+    CommitOutcome outcome =
+        committer(forced).commit(again.files, again.hash, new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(fact.currentSnapshot().snapshotId()).isNotEqualTo(head);
+    assertThat(slice("2026-10-03")).isEqualTo(first.hash);
+  }
+
+  @Test
+  void aRunFromTheSameSourcesWithOtherContentIsRefusedAsStale() {
+    long source = appendSource(1);
+    Written a = write(row(10, "50.00", "2026-10-03"));
+    Written b = write(row(10, "99.00", "2026-10-03"));
+    committer(plan("run-a", null, Map.of("sales.staging_orders", source)))
+        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-b", null, Map.of("sales.staging_orders", source)))
+                    .commit(b.files, b.hash, new CheckStats(), new CheckStats()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("run-a")
+        .hasMessageContaining("nothing was committed");
+
+    fact.refresh();
+    assertThat(slice("2026-10-03")).isEqualTo(a.hash);
+    assertThat(new File(b.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  @Test
+  void aRunFromNewerSourcesRecommitsOverARunFromOlderSourcesWithoutDuplicates() {
+    long older = appendSource(1);
+    long newer = appendSource(2);
+    Written a = write(row(10, "50.00", "2026-10-03"));
+    Written b = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
+    committer(plan("run-a", null, Map.of("sales.staging_orders", older)))
+        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+
+    CommitOutcome outcome =
+        committer(plan("run-b", null, Map.of("sales.staging_orders", newer)))
+            .commit(b.files, b.hash, new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(slice("2026-10-03")).isEqualTo(b.hash);
+  }
+
+  @Test
+  void aRunFromOlderSourcesNeverOverwritesARunFromNewerSources() {
+    long older = appendSource(1);
+    long newer = appendSource(2);
+    Written fresh = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
+    Written stale = write(row(10, "50.00", "2026-10-03"));
+    committer(plan("run-new", null, Map.of("sales.staging_orders", newer)))
+        .commit(fresh.files, fresh.hash, new CheckStats(), new CheckStats());
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-old", null, Map.of("sales.staging_orders", older)))
+                    .commit(stale.files, stale.hash, new CheckStats(), new CheckStats()))
+        .isInstanceOf(CommitConflictException.class);
+
+    fact.refresh();
+    assertThat(slice("2026-10-03")).isEqualTo(fresh.hash);
+  }
+
+  @Test
+  void aConcurrentRunWithIdenticalContentEndsAsANoOp() {
+    long source = appendSource(1);
+    Written a = write(row(10, "50.00", "2026-10-03"));
+    Written b = write(row(10, "50.00", "2026-10-03"));
+    committer(plan("run-a", null, Map.of("sales.staging_orders", source)))
+        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+    fact.refresh();
+    long head = fact.currentSnapshot().snapshotId();
+
+    CommitOutcome outcome =
+        committer(plan("run-b", null, Map.of("sales.staging_orders", source)))
+            .commit(b.files, b.hash, new CheckStats(), new CheckStats());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(slice("2026-10-03")).isEqualTo(a.hash);
+  }
+
+  @Test
+  void aFailedCheckCommitsNothingAndDeletesTheWrittenFiles() {
+    Written written = write(row(10, null, "2026-10-03"));
+    CheckStats stats = new CheckStats();
+    stats.of(0).add("{order_id=10, amount=NULL}");
+    CommitPlan plan =
+        withChecks(
+            plan("run-a", null, Map.of()), List.of(new CheckSpec.NotNull(List.of("amount"))));
+
+    assertThatThrownBy(
+            () -> committer(plan).commit(written.files, written.hash, stats, new CheckStats()))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageContaining("not_null: [amount]")
+        .hasMessageContaining("amount=NULL");
+
+    fact.refresh();
+    assertThat(fact.currentSnapshot()).isNull();
+    assertThat(new File(written.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  @Test
+  void aFailureInjectedBeforeTheCommitLeavesTheTableUnchanged() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    long before = fact.currentSnapshot().snapshotId();
+    ContentHash content = TableContent.hash(fact);
+    Written written = write(row(10, "50.00", "2026-10-03"));
+    CommitPlan plan = withFailure(plan("run-a", before, Map.of()));
+
+    assertThatThrownBy(
+            () ->
+                committer(plan)
+                    .commit(written.files, written.hash, new CheckStats(), new CheckStats()))
+        .hasMessageContaining("Injected failure");
+
+    fact.refresh();
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(before);
+    assertThat(TableContent.hash(fact)).isEqualTo(content);
+    assertThat(new File(written.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  private record Written(List<DataFile> files, ContentHash hash) {}
+
+  private Written write(Record... rows) {
+    ContentHash hash = ContentHash.empty();
+    RecordHasher hasher = new RecordHasher(SCHEMA);
+    for (Record row : rows) {
+      hasher.add(row, hash);
+    }
+    return new Written(new ArrayList<>(List.of(TableRows.write(fact, rows))), hash);
+  }
+
+  private long appendSource(long orderId) {
+    TableRows.append(staging, row(orderId, "1.00", "2026-10-03"));
+    staging.refresh();
+    return staging.currentSnapshot().snapshotId();
+  }
+
+  private ContentHash slice(String day) {
+    fact.refresh();
+    LocalDate date = LocalDate.parse(day);
+    return TableContent.hash(fact, Expressions.equal("order_date", (int) date.toEpochDay()));
+  }
+
+  private Record row(long orderId, String amount, String day) {
+    return TableRows.row(
+        fact,
+        amount == null
+            ? Map.of("order_id", orderId, "order_date", LocalDate.parse(day))
+            : Map.of(
+                "order_id",
+                orderId,
+                "amount",
+                new BigDecimal(amount),
+                "order_date",
+                LocalDate.parse(day)));
+  }
+
+  private CommitPlan plan(String runId, Long start, Map<String, Long> sources) {
+    Lineage lineage =
+        new Lineage(
+            "key",
+            runId,
+            "fact_orders_daily",
+            "overwrite",
+            day3.label(),
+            "test",
+            0,
+            null,
+            sources,
+            null);
+    return new CommitPlan(
+        config, "sales.fact_orders", day3, lineage, start, List.of(), false, 3, FailurePoint.NONE);
+  }
+
+  private static CommitPlan withForce(CommitPlan p) {
+    return new CommitPlan(
+        p.catalog(),
+        p.target(),
+        p.slice(),
+        p.lineage(),
+        p.startSnapshotId(),
+        p.checks(),
+        true,
+        p.maxConflictRetries(),
+        p.failAt());
+  }
+
+  private static CommitPlan withChecks(CommitPlan p, List<CheckSpec> checks) {
+    return new CommitPlan(
+        p.catalog(),
+        p.target(),
+        p.slice(),
+        p.lineage(),
+        p.startSnapshotId(),
+        checks,
+        p.forceCommit(),
+        p.maxConflictRetries(),
+        p.failAt());
+  }
+
+  private static CommitPlan withFailure(CommitPlan p) {
+    return new CommitPlan(
+        p.catalog(),
+        p.target(),
+        p.slice(),
+        p.lineage(),
+        p.startSnapshotId(),
+        p.checks(),
+        p.forceCommit(),
+        p.maxConflictRetries(),
+        FailurePoint.BEFORE_COMMIT);
+  }
+
+  private SliceCommitter committer(CommitPlan plan) {
+    return new SliceCommitter(catalog, plan);
+  }
+}
