@@ -1,24 +1,36 @@
 package dev.floe.flink.write;
 
 import java.io.Serializable;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.StringJoiner;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
-/** Renders a row as {@code name=value, ...} for error messages (only ever on the failure path). */
+/**
+ * Renders values as people write them ({@code 2026-10-04}, not Flink's internal day number): for
+ * error messages, and for comparing against {@code accepted_values} from a manifest.
+ */
 public final class RowFormatter implements Serializable {
   private final List<String> names;
+  private final List<LogicalType> types;
   private final RowData.FieldGetter[] getters;
 
   public RowFormatter(RowType rowType) {
     names = rowType.getFieldNames();
+    types = rowType.getChildren();
     getters = new RowData.FieldGetter[names.size()];
     for (int i = 0; i < getters.length; i++) {
       getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
     }
   }
 
+  /** The row as {@code {name=value, ...}}. */
   public String format(RowData row) {
     StringJoiner joiner = new StringJoiner(", ", "{", "}");
     for (int i = 0; i < getters.length; i++) {
@@ -30,6 +42,17 @@ public final class RowFormatter implements Serializable {
   /** One column's value as text, {@code NULL} for null. */
   public String value(RowData row, int pos) {
     Object value = getters[pos].getFieldOrNull(row);
-    return value == null ? "NULL" : value.toString();
+    if (value == null) {
+      return "NULL";
+    }
+    LogicalTypeRoot root = types.get(pos).getTypeRoot();
+    return switch (root) {
+      case DATE -> LocalDate.ofEpochDay((Integer) value).toString();
+      case TIME_WITHOUT_TIME_ZONE -> LocalTime.ofNanoOfDay((Integer) value * 1_000_000L).toString();
+      case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampData) value).toLocalDateTime().toString();
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((TimestampData) value).toInstant().toString();
+      case BINARY, VARBINARY -> HexFormat.of().formatHex((byte[]) value);
+      default -> value.toString();
+    };
   }
 }

@@ -107,6 +107,12 @@ final class SeedTables {
     }
   }
 
+  /** The filter of one day of order_date (Iceberg's internal date: days since epoch). */
+  static org.apache.iceberg.expressions.Expression day(String day) {
+    return org.apache.iceberg.expressions.Expressions.equal(
+        "order_date", (int) java.time.LocalDate.parse(day).toEpochDay());
+  }
+
   static JobSpec job(String yaml) {
     return JobSpecParser.parse(Manifests.parse("jobs/test.yaml", yaml), yaml);
   }
