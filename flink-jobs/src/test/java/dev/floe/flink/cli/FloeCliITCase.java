@@ -1,0 +1,229 @@
+package dev.floe.flink.cli;
+
+import static dev.floe.flink.cli.CliRun.examples;
+import static dev.floe.flink.cli.CliRun.floe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI as a user drives it, on the manifests in examples/ (this keeps them working): one catalog
+ * for the class, commands in the order of the README's tour, then bad input.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FloeCliITCase {
+  @TempDir static Path home;
+  @TempDir static Path work;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @BeforeAll
+  static void applyTheExampleTables() {
+    CliRun dryRun =
+        floe(home, "tables", "apply", examples().resolve("tables").toString(), "--dry-run");
+    assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out())
+        .contains("Plan (dry run, nothing changed)", "create table sales.fact_orders");
+
+    CliRun apply = floe(home, "tables", "apply", examples().resolve("tables").toString());
+    assertThat(apply.exitCode()).as(apply.err()).isZero();
+    assertThat(apply.out()).contains("Applied:", "create namespace sales");
+  }
+
+  @Test
+  @Order(1)
+  void applyingTheExampleTablesAgainChangesNothing() {
+    CliRun again = floe(home, "tables", "apply", examples().resolve("tables").toString());
+    assertThat(again.exitCode()).isZero();
+    assertThat(again.out()).contains("No changes");
+  }
+
+  @Test
+  @Order(2)
+  void theTourLoadsTheSliceTwiceAndTheTableHoldsTwoRowsTotalling70() throws Exception {
+    CliRun seed = floe(home, "sql", "-f", examples().resolve("sql/seed_staging.sql").toString());
+    assertThat(seed.exitCode()).as(seed.err()).isZero();
+    String job = examples().resolve("jobs/fact_orders_daily.yaml").toString();
+
+    CliRun first = floe(home, "run", job, "--slice", "2026-10-03");
+    CliRun second = floe(home, "run", job, "--slice", "2026-10-03", "--json");
+    CliRun totals =
+        floe(
+            home,
+            "sql",
+            "SELECT count(*) AS rows_for_day, sum(amount) AS total FROM sales.fact_orders");
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(first.out()).contains("status    committed", "rows      2");
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    JsonNode result = JSON.readTree(second.out());
+    assertThat(result.get("status").asText()).isEqualTo("no-op");
+    assertThat(result.get("rows").asLong()).isEqualTo(2);
+    assertThat(totals.out()).containsPattern("\\s2 \\| 70\\.00");
+
+    CliRun history = floe(home, "snapshots", "sales.fact_orders", "--json");
+    JsonNode snapshots = JSON.readTree(history.out());
+    assertThat(snapshots).hasSize(1);
+    assertThat(snapshots.get(0).get("job").asText()).isEqualTo("fact_orders_daily");
+    assertThat(snapshots.get(0).get("slice").asText())
+        .isEqualTo("order_date=[2026-10-03,2026-10-04)");
+    assertThat(snapshots.get(0).get("run_id").asText()).isNotBlank();
+    assertThat(snapshots.get(0).get("current").asBoolean()).isTrue();
+    assertThat(floe(home, "snapshots", "sales.fact_orders").out())
+        .contains("fact_orders_daily", "* = current snapshot");
+  }
+
+  @Test
+  @Order(3)
+  void aMissingSliceIsAUsageErrorThatExplainsWhy() {
+    CliRun run = floe(home, "run", examples().resolve("jobs/fact_orders_daily.yaml").toString());
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("missing --slice", "fact_orders_daily.yaml");
+  }
+
+  @Test
+  @Order(4)
+  void aMalformedSliceIsAUsageErrorNamingTheValue() {
+    CliRun run =
+        floe(
+            home,
+            "run",
+            examples().resolve("jobs/fact_orders_daily.yaml").toString(),
+            "--slice",
+            "2026-13-01");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Cannot parse --slice '2026-13-01'");
+    assertThat(run.err().lines().count()).isEqualTo(1);
+  }
+
+  @Test
+  @Order(5)
+  void anHourSliceOnADayTableIsRefusedNamingThePartitionSpec() {
+    CliRun run =
+        floe(
+            home,
+            "run",
+            examples().resolve("jobs/fact_orders_daily.yaml").toString(),
+            "--slice",
+            "2026-10-03T05");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("2026-10-03T05", "identity(order_date)");
+  }
+
+  @Test
+  @Order(6)
+  void anUnknownManifestKeyIsAUsageErrorNamingKeyAndFile() throws Exception {
+    Path manifest = work.resolve("typo.yaml");
+    Files.writeString(
+        manifest,
+        Files.readString(examples().resolve("jobs/fact_orders_daily.yaml"))
+            .replace("mode:", "modee:"));
+    CliRun run = floe(home, "run", manifest.toString(), "--slice", "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("typo.yaml", "unknown key 'modee'");
+  }
+
+  @Test
+  @Order(7)
+  void anUnknownTargetTableIsAUsageError() throws Exception {
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest("target: sales.fact_orders", "target: sales.nope").toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("sales.nope", "does not exist");
+  }
+
+  @Test
+  @Order(8)
+  void aQueryThatDoesNotParseIsAUsageErrorAndCommitsNothing() throws Exception {
+    long before = snapshotCount();
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest("FROM sales.staging_orders", "FROMM sales.staging_orders").toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Cannot plan the query of", "bad.yaml");
+    assertThat(snapshotCount()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(9)
+  void anUnknownColumnInTheQueryIsAUsageError() throws Exception {
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest("SELECT order_id,", "SELECT order_idd,").toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("order_idd");
+  }
+
+  @Test
+  @Order(10)
+  void aQueryWhoseTypesDoNotMatchTheTargetIsRefused() throws Exception {
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest("SELECT order_id,", "SELECT CAST(order_id AS INT) AS order_id,").toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("column order_id is INT", "expects BIGINT");
+  }
+
+  @Test
+  @Order(11)
+  void aFailingCheckExitsWith3() throws Exception {
+    long before = snapshotCount();
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest("row_count: {min: 0}", "row_count: {min: 5}").toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).isEqualTo(3);
+    assertThat(run.err()).contains("row_count", "the slice has 2 rows");
+    assertThat(snapshotCount()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(12)
+  void everyCommandHasHelp() {
+    for (String command : new String[] {"quickstart", "tables", "sql", "run", "snapshots"}) {
+      CliRun help = floe(home, command, "--help");
+      assertThat(help.exitCode()).as(command).isZero();
+      assertThat(help.out()).as(command).contains("Usage: floe " + command);
+    }
+  }
+
+  private static Path manifest(String find, String replace) throws Exception {
+    Path manifest = work.resolve("bad.yaml");
+    String text = Files.readString(examples().resolve("jobs/fact_orders_daily.yaml"));
+    assertThat(text).contains(find);
+    Files.writeString(manifest, text.replace(find, replace));
+    return manifest;
+  }
+
+  private static long snapshotCount() throws Exception {
+    return JSON.readTree(floe(home, "snapshots", "sales.fact_orders", "--json").out()).size();
+  }
+}
