@@ -1,0 +1,73 @@
+package dev.floe.flink.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.flink.session.FlinkSessions;
+import java.nio.file.Path;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Planning only (no job runs): what the inspector finds in real Flink plans. */
+class QueryInspectorITCase {
+  @TempDir static Path home;
+  private static StreamTableEnvironment tableEnv;
+
+  @BeforeAll
+  static void createTables() throws Exception {
+    tableEnv =
+        FlinkSessions.tableEnvironment(
+            FlinkSessions.batchEnvironment(1), CatalogConfigLoader.embedded(home));
+    tableEnv.executeSql("CREATE DATABASE sales").await();
+    tableEnv.executeSql("CREATE TABLE sales.orders (id BIGINT, d DATE, s STRING)").await();
+    tableEnv
+        .executeSql("CREATE VIEW sales.recent AS SELECT id, d FROM sales.orders WHERE d > CURRENT_DATE")
+        .await();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT id FROM sales.orders WHERE d = CURRENT_DATE | CURRENT_DATE",
+        "SELECT id, NOW() AS t FROM sales.orders | NOW",
+        "SELECT id FROM sales.orders WHERE RAND() < 0.5 | RAND",
+        "SELECT UUID() AS u FROM sales.orders | UUID",
+        "SELECT id, LOCALTIMESTAMP AS t FROM sales.orders | LOCALTIMESTAMP",
+        "SELECT id, UNIX_TIMESTAMP() AS t FROM sales.orders | UNIX_TIMESTAMP()",
+        "SELECT id FROM sales.recent | CURRENT_DATE",
+      })
+  void findsNondeterministicCallsInThePlannedQuery(String query, String expected) {
+    assertThat(QueryInspector.inspect(tableEnv.sqlQuery(query)).nondeterministicCalls())
+        .containsExactly(expected);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "SELECT id FROM sales.orders -- NOW()",
+        "SELECT id, 'RAND()' AS s FROM sales.orders /* CURRENT_DATE */",
+        "SELECT id, UNIX_TIMESTAMP('2026-10-03 00:00:00') AS t FROM sales.orders",
+        "SELECT id AS `now` FROM sales.orders WHERE s <> 'it''s UUID()'",
+      })
+  void commentsLiteralsAliasesAndDeterministicOverloadsAreNotCalls(String query) {
+    assertThat(QueryInspector.inspect(tableEnv.sqlQuery(query)).nondeterministicCalls()).isEmpty();
+  }
+
+  @Test
+  void namesEveryScannedTableAndReadsCalcitesPlanDirectly() {
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery(
+                "SELECT o.id FROM sales.orders o JOIN sales.recent r ON o.id = r.id WHERE o.d >= DATE '2026-10-03'"));
+
+    assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
+    // Read through the planner's classes, not Table#explain (which also optimizes: seconds).
+    assertThat(inspection.plan()).contains("LogicalTableScan").doesNotContain("== Abstract Syntax Tree ==");
+  }
+}
