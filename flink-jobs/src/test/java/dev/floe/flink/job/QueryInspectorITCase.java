@@ -25,7 +25,8 @@ class QueryInspectorITCase {
     tableEnv.executeSql("CREATE DATABASE sales").await();
     tableEnv.executeSql("CREATE TABLE sales.orders (id BIGINT, d DATE, s STRING)").await();
     tableEnv
-        .executeSql("CREATE VIEW sales.recent AS SELECT id, d FROM sales.orders WHERE d > CURRENT_DATE")
+        .executeSql(
+            "CREATE TEMPORARY VIEW sales.recent AS SELECT id, d FROM sales.orders WHERE d > CURRENT_DATE")
         .await();
   }
 
@@ -68,6 +69,8 @@ class QueryInspectorITCase {
 
     assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
     // Read through the planner's classes, not Table#explain (which also optimizes: seconds).
-    assertThat(inspection.plan()).contains("LogicalTableScan").doesNotContain("== Abstract Syntax Tree ==");
+    assertThat(inspection.plan())
+        .contains("LogicalTableScan")
+        .doesNotContain("== Abstract Syntax Tree ==");
   }
 }
