@@ -34,4 +34,11 @@ class OptionGroupTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot list keys: no option of 'Example' lies under 'windwo'");
   }
+
+  @Test
+  void floeYamlAcceptsExactlyTheCatalogKeys() {
+    assertThat(CatalogOptions.GROUP.keysUnder("")).containsExactly("catalog");
+    assertThat(CatalogOptions.GROUP.keysUnder("catalog"))
+        .containsExactly("type", "name", "properties");
+  }
 }
