@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Builds a {@link CatalogConfig} from floe.yaml, FLOE_CATALOG_* environment variables and
@@ -16,7 +15,7 @@ import java.util.Set;
  */
 public final class CatalogConfigLoader {
   public static final String CONFIG_FILE = "floe.yaml";
-  private static final String ENV_PREFIX = "FLOE_CATALOG_";
+  private static final String ENV_PREFIX = EnvironmentVariables.CATALOG_PREFIX;
   private static final Map<String, String> IMPLEMENTATIONS =
       Map.of(
           "embedded", "org.apache.iceberg.jdbc.JdbcCatalog",
@@ -41,9 +40,11 @@ public final class CatalogConfigLoader {
 
     Path file = configFile != null ? configFile : Path.of(CONFIG_FILE);
     if (configFile != null || Files.exists(file)) {
-      ManifestNode root = Manifests.load(file).root().requireOnlyKeys(Set.of("catalog"));
+      // The accepted keys are the documented ones (CatalogOptions), never a second list.
+      ManifestNode root =
+          Manifests.load(file).root().requireOnlyKeys(CatalogOptions.GROUP.keysUnder(""));
       ManifestNode catalog =
-          root.required("catalog").requireOnlyKeys(Set.of("type", "name", "properties"));
+          root.required("catalog").requireOnlyKeys(CatalogOptions.GROUP.keysUnder("catalog"));
       type = catalog.optionalString("type", type);
       name = catalog.optionalString("name", name);
       if (catalog.has("properties")) {

@@ -2,9 +2,18 @@ package dev.floe.catalog.config;
 
 import java.util.List;
 
-/** Options that choose and configure the Iceberg catalog Floe works against. */
+/**
+ * Options that choose and configure the Iceberg catalog Floe works against: the keys of {@code
+ * floe.yaml}, which {@link CatalogConfigLoader} accepts exactly.
+ */
 public final class CatalogOptions {
   public static final String EMBEDDED = "embedded";
+
+  /**
+   * Where the embedded catalog lives unless {@code --home} or {@code FLOE_HOME} say otherwise. A
+   * constant, so picocli descriptions can quote it.
+   */
+  public static final String DEFAULT_HOME = "./.floe";
 
   public static final FloeOption TYPE =
       FloeOption.of(
@@ -20,13 +29,6 @@ public final class CatalogOptions {
           "floe",
           "The catalog's name in Flink SQL: tables are `<name>.<namespace>.<table>`; the catalog"
               + " is also the current one, so `<namespace>.<table>` works too.");
-  public static final FloeOption HOME =
-      FloeOption.of(
-          "home",
-          "path",
-          "./.floe",
-          "Where the embedded catalog keeps its SQLite database (`catalog.db`) and warehouse."
-              + " Set with `--home` or the `FLOE_HOME` environment variable.");
   public static final FloeOption PROPERTIES =
       FloeOption.of(
           "catalog.properties.<key>",
@@ -35,21 +37,13 @@ public final class CatalogOptions {
           "Any Iceberg catalog property (`uri`, `warehouse`, `io-impl`, `s3.endpoint`, ...),"
               + " in floe.yaml under `catalog.properties` or as `--catalog-property key=value`."
               + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
-  public static final FloeOption ENV_PROPERTIES =
-      FloeOption.of(
-          "FLOE_CATALOG_<KEY>",
-          "environment",
-          null,
-          "Catalog properties from the environment, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY`:"
-              + " `_` becomes `.`, `__` becomes `-`, lower-cased. Values never appear in logs.");
-
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Catalog",
           "Read from `floe.yaml` in the working directory (or `--config FILE`), then"
               + " `FLOE_CATALOG_*` environment variables, then `--catalog-property` flags;"
               + " later sources win.",
-          List.of(TYPE, NAME, HOME, PROPERTIES, ENV_PROPERTIES));
+          List.of(TYPE, NAME, PROPERTIES));
 
   private CatalogOptions() {}
 }

@@ -9,22 +9,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads job manifests (see README, "Job manifest"). Unknown keys are errors naming key and file.
+ * Reads job manifests, whose keys are declared in {@link JobManifestKeys}. Unknown keys are errors
+ * naming key and file.
  */
 public final class JobSpecParser {
-  private static final Set<String> KEYS =
-      Set.of(
-          "job",
-          "description",
-          "target",
-          "mode",
-          "slice",
-          "query",
-          "checks",
-          "allow_nondeterministic",
-          "parallelism");
-  private static final Set<String> CHECKS =
-      Set.of("not_null", "unique", "row_count", "accepted_values");
+  // Accepted keys come from the documented declarations, never from a second list here.
+  private static final Set<String> KEYS = JobManifestKeys.GROUP.keysUnder("");
+  private static final Set<String> SLICE_KEYS = JobManifestKeys.GROUP.keysUnder("slice");
+  private static final Set<String> CHECKS = JobManifestKeys.GROUP.keysUnder("checks[]");
+  private static final Set<String> ROW_COUNT_KEYS =
+      JobManifestKeys.GROUP.keysUnder("checks[].row_count");
+  private static final Set<String> ACCEPTED_VALUES_KEYS =
+      JobManifestKeys.GROUP.keysUnder("checks[].accepted_values");
 
   private JobSpecParser() {}
 
@@ -37,8 +33,10 @@ public final class JobSpecParser {
     root.requireOnlyKeys(KEYS);
     String job = root.requiredString("job");
     String target = root.requiredString("target");
-    WriteMode mode = WriteMode.parse(root.optionalString("mode", "overwrite"), root.source());
-    ManifestNode slice = root.required("slice").requireOnlyKeys(Set.of("column"));
+    WriteMode mode =
+        WriteMode.parse(
+            root.optionalString("mode", JobManifestKeys.MODE.defaultValue()), root.source());
+    ManifestNode slice = root.required("slice").requireOnlyKeys(SLICE_KEYS);
     ManifestNode column = slice.required("column");
     if (!column.isScalar()) {
       throw column.error(
@@ -60,7 +58,9 @@ public final class JobSpecParser {
         column.asText(),
         query,
         parseChecks(root.child("checks")),
-        root.optionalBoolean("allow_nondeterministic", false),
+        root.optionalBoolean(
+            "allow_nondeterministic",
+            Boolean.parseBoolean(JobManifestKeys.ALLOW_NONDETERMINISTIC.defaultValue())),
         parallelism,
         root.source(),
         text);
@@ -99,7 +99,7 @@ public final class JobSpecParser {
   }
 
   private static CheckSpec rowCount(ManifestNode body) {
-    body.requireOnlyKeys(Set.of("min", "max"));
+    body.requireOnlyKeys(ROW_COUNT_KEYS);
     Long min = body.has("min") ? body.child("min").asLong() : null;
     Long max = body.has("max") ? body.child("max").asLong() : null;
     if (min != null && max != null && min > max) {
@@ -109,7 +109,7 @@ public final class JobSpecParser {
   }
 
   private static CheckSpec acceptedValues(ManifestNode body) {
-    body.requireOnlyKeys(Set.of("column", "values"));
+    body.requireOnlyKeys(ACCEPTED_VALUES_KEYS);
     List<String> values = body.required("values").strings();
     if (values.isEmpty()) {
       throw body.child("values").error("expected at least one value");

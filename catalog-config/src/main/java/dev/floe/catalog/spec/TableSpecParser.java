@@ -22,17 +22,17 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.types.Type;
 
 /**
- * Reads one table spec (YAML, one table per file) into a {@link TableSpec}. Everything the catalog
- * would reject later (unknown types, partition fields on missing columns, keys on optional
- * columns...) is rejected here, with the file and key path, so {@code floe tables apply} never
- * fails half-way on a spec mistake.
+ * Reads one table spec (YAML, one table per file; keys in {@link TableSpecKeys}) into a {@link
+ * TableSpec}. Everything the catalog would reject later (unknown types, partition fields on missing
+ * columns, keys on optional columns...) is rejected here, with the file and key path, so {@code
+ * floe tables apply} never fails half-way on a spec mistake.
  */
 public final class TableSpecParser {
-  private static final Set<String> TABLE_KEYS =
-      Set.of("table", "schema", "partition", "key", "late_data", "retention", "properties");
-  private static final Set<String> COLUMN_KEYS = Set.of("name", "type", "required", "doc");
-  private static final Set<String> LATE_DATA_KEYS = Set.of("window", "after_window");
-  private static final Set<String> RETENTION_KEYS = Set.of("keep_last", "max_age");
+  // Accepted keys come from the documented declarations, never from a second list here.
+  private static final Set<String> TABLE_KEYS = TableSpecKeys.GROUP.keysUnder("");
+  private static final Set<String> COLUMN_KEYS = TableSpecKeys.GROUP.keysUnder("schema[]");
+  private static final Set<String> LATE_DATA_KEYS = TableSpecKeys.GROUP.keysUnder("late_data");
+  private static final Set<String> RETENTION_KEYS = TableSpecKeys.GROUP.keysUnder("retention");
   private static final Pattern TRANSFORM_CALL =
       Pattern.compile("([A-Za-z_]+)\\(\\s*(?:(-?\\d+)\\s*,\\s*)?([^(),\\s]+)\\s*\\)");
 

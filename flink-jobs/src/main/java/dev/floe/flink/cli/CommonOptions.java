@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
+import dev.floe.catalog.config.EnvironmentVariables;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,12 +11,13 @@ import picocli.CommandLine.Option;
 
 /** Options every command shares: where the catalog is, and how to print. */
 public final class CommonOptions {
-  static final String HOME_ENV = "FLOE_HOME";
-
   @Option(
       names = "--home",
       paramLabel = "DIR",
-      description = "Floe home for the embedded catalog (default: $FLOE_HOME, else ./.floe).")
+      description =
+          "Floe home for the embedded catalog (default: $FLOE_HOME, else "
+              + CatalogOptions.DEFAULT_HOME
+              + ").")
   Path home;
 
   @Option(
@@ -38,9 +40,9 @@ public final class CommonOptions {
     if (home != null) {
       return home;
     }
-    String fromEnv = System.getenv(HOME_ENV);
+    String fromEnv = System.getenv(EnvironmentVariables.HOME.key());
     return Path.of(
-        fromEnv != null && !fromEnv.isBlank() ? fromEnv : CatalogOptions.HOME.defaultValue());
+        fromEnv != null && !fromEnv.isBlank() ? fromEnv : EnvironmentVariables.HOME.defaultValue());
   }
 
   public CatalogConfig catalog() {

@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import java.io.PrintWriter;
@@ -31,10 +32,11 @@ public final class FloeMain {
             return floe.exitCode();
           }
           err.println("floe: " + describe(exception));
-          if (System.getenv("FLOE_DEBUG") != null) {
+          if (System.getenv(EnvironmentVariables.DEBUG.key()) != null) {
             exception.printStackTrace(err);
           } else {
-            err.println("(run with FLOE_DEBUG=1 for the stack trace)");
+            err.println(
+                "(run with " + EnvironmentVariables.DEBUG.key() + "=1 for the stack trace)");
           }
           return ExitCodes.UNEXPECTED;
         });

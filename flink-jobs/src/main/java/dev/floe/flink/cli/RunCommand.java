@@ -6,6 +6,7 @@ import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.FailurePoint;
+import dev.floe.flink.job.JobOptions;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
@@ -38,7 +39,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--slice",
       paramLabel = "VALUE",
-      description = "The slice: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10 (month), 2026.")
+      description =
+          "Required. The slice to replace: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10"
+              + " (month) or 2026 (year); it must cover whole partitions of the target. A job"
+              + " never derives its slice from the clock.")
   String slice;
 
   @Option(
@@ -49,14 +53,19 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(
       names = "--force-commit",
-      description = "Commit even when the slice already holds exactly this content.")
+      description =
+          "Commit a new snapshot even when the slice already holds exactly this content"
+              + " (otherwise such a rerun is a no-op and commits nothing).")
   boolean forceCommit;
 
   @Option(
       names = "--max-conflict-retries",
       paramLabel = "N",
-      defaultValue = "3",
-      description = "Re-commits allowed over runs that read older source data (default: 3).")
+      defaultValue = JobOptions.DEFAULT_MAX_CONFLICT_RETRIES,
+      description =
+          "How often to re-commit after another run committed the same slice from older source"
+              + " data; a run from the same or newer data is never overwritten (default:"
+              + " ${DEFAULT-VALUE}).")
   int maxConflictRetries;
 
   @Option(

@@ -1,0 +1,123 @@
+package dev.floe.catalog.job;
+
+import dev.floe.catalog.config.FloeOption;
+import dev.floe.catalog.config.OptionGroup;
+import java.util.List;
+
+/**
+ * The keys of a job manifest, declared once. {@link JobSpecParser} accepts exactly these keys, so a
+ * key cannot be added without a description in docs/configuration.md.
+ */
+public final class JobManifestKeys {
+  public static final FloeOption JOB =
+      FloeOption.of(
+          "job",
+          "string",
+          null,
+          "Required. The job's name; recorded in the lineage of every commit (`floe.job`) and part"
+              + " of the run key.");
+  public static final FloeOption DESCRIPTION =
+      FloeOption.of(
+          "description", "string", null, "Free text for the people who read the manifest.");
+  public static final FloeOption TARGET =
+      FloeOption.of(
+          "target",
+          "string",
+          null,
+          "Required. The Iceberg table the job writes, `<namespace>.<table>`; it must exist.");
+  public static final FloeOption MODE =
+      FloeOption.of(
+          "mode",
+          "string",
+          "overwrite",
+          "How the result replaces what the target holds. `overwrite` replaces exactly the slice"
+              + " in one snapshot; `merge`, `insert-if-absent` and `swap` are planned. There is no"
+              + " append mode, because an append is not rerun-safe.");
+  public static final FloeOption SLICE_COLUMN =
+      FloeOption.of(
+          "slice.column",
+          "string",
+          null,
+          "Required. The target column the slice is cut on, e.g. `order_date`. The slice's unit"
+              + " (hour, day, month, year) follows from `--slice` and must cover whole partitions"
+              + " of the target.");
+  public static final FloeOption QUERY =
+      FloeOption.of(
+          "query",
+          "string",
+          null,
+          "Required. A Flink SQL query producing the slice's rows with the target's column names"
+              + " and types. `:slice_start` and `:slice_end` are bound as typed literals of the"
+              + " half-open slice `[start, end)`; a row outside the slice fails the run.");
+  public static final FloeOption CHECKS =
+      FloeOption.of(
+          "checks",
+          "list",
+          null,
+          "Data checks that gate the commit: when one fails, nothing is committed (exit code 3)."
+              + " Each item is a mapping with exactly one of the check kinds below.");
+  public static final FloeOption NOT_NULL =
+      FloeOption.of(
+          "checks[].not_null", "list of columns", null, "No row of the slice has a null here.");
+  public static final FloeOption UNIQUE =
+      FloeOption.of(
+          "checks[].unique",
+          "list of columns",
+          null,
+          "No two rows of the slice share a value of these columns (taken together).");
+  public static final FloeOption ROW_COUNT_MIN =
+      FloeOption.of(
+          "checks[].row_count.min", "int", null, "The slice has at least this many rows.");
+  public static final FloeOption ROW_COUNT_MAX =
+      FloeOption.of("checks[].row_count.max", "int", null, "The slice has at most this many rows.");
+  public static final FloeOption ACCEPTED_VALUES_COLUMN =
+      FloeOption.of(
+          "checks[].accepted_values.column",
+          "string",
+          null,
+          "The column whose non-null values must be one of `values`.");
+  public static final FloeOption ACCEPTED_VALUES_VALUES =
+      FloeOption.of(
+          "checks[].accepted_values.values",
+          "list",
+          null,
+          "The accepted values, compared as text.");
+  public static final FloeOption ALLOW_NONDETERMINISTIC =
+      FloeOption.of(
+          "allow_nondeterministic",
+          "boolean",
+          "false",
+          "Allow wall-clock and random functions (`CURRENT_DATE`, `NOW`, `RAND`, `UUID`, ...) in"
+              + " the query. Off by default, because such a query is not rerun-safe.");
+  public static final FloeOption PARALLELISM =
+      FloeOption.of(
+          "parallelism",
+          "int",
+          null,
+          "Writer parallelism; `floe run --parallelism` wins. Absent or 0: Flink's default.");
+
+  public static final OptionGroup GROUP =
+      new OptionGroup(
+          "Job manifest keys",
+          "A job manifest (YAML) says what one slice of a target table holds. Keys are written as"
+              + " paths: `slice.column` is `column` inside `slice`, `checks[]` is an item of the"
+              + " `checks` list. An unknown key is an error that names the key and the file.",
+          List.of(
+              JOB,
+              DESCRIPTION,
+              TARGET,
+              MODE,
+              SLICE_COLUMN,
+              QUERY,
+              CHECKS,
+              NOT_NULL,
+              UNIQUE,
+              ROW_COUNT_MIN,
+              ROW_COUNT_MAX,
+              ACCEPTED_VALUES_COLUMN,
+              ACCEPTED_VALUES_VALUES,
+              ALLOW_NONDETERMINISTIC,
+              PARALLELISM));
+
+  private JobManifestKeys() {}
+}
