@@ -70,12 +70,10 @@ public final class SliceCommitter {
       if (!plan.forceCommit()) {
         SliceContent.Current current = SliceContent.current(table, plan.slice());
         if (current.hash().equals(content)) {
-          deleteQuietly(table, files);
-          return new CommitOutcome(
-              CommitOutcome.Status.NO_OP,
-              headId(table),
-              content.rows(),
-              content.encode(),
+          return noOp(
+              table,
+              files,
+              content,
               0,
               "the slice already holds exactly this content (found by " + current.method() + ")");
         }
@@ -103,14 +101,7 @@ public final class SliceCommitter {
               resolution.reason());
           switch (resolution.action()) {
             case NO_OP -> {
-              deleteQuietly(table, files);
-              return new CommitOutcome(
-                  CommitOutcome.Status.NO_OP,
-                  headId(table),
-                  content.rows(),
-                  content.encode(),
-                  attempt,
-                  resolution.reason());
+              return noOp(table, files, content, attempt, resolution.reason());
             }
             case STALE ->
                 throw new CommitConflictException(
@@ -158,6 +149,19 @@ public final class SliceCommitter {
     files.forEach(overwrite::addFile);
     lineage.toSummary().forEach(overwrite::set);
     return overwrite;
+  }
+
+  /** Nothing to commit: the written files are deleted, the head stays. */
+  private CommitOutcome noOp(
+      Table table, List<DataFile> files, ContentHash content, int attempts, String detail) {
+    deleteQuietly(table, files);
+    return new CommitOutcome(
+        CommitOutcome.Status.NO_OP,
+        headId(table),
+        content.rows(),
+        content.encode(),
+        attempts,
+        detail);
   }
 
   private CommitOutcome committed(Table table, Lineage lineage, ContentHash content, int attempt) {
