@@ -40,8 +40,9 @@ public final class CatalogOptions {
           "FLOE_CATALOG_<KEY>",
           "environment",
           null,
-          "Catalog properties from the environment, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY`:"
-              + " `_` becomes `.`, `__` becomes `-`, lower-cased. Values never appear in logs.");
+          "Catalog properties from the environment, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY`"
+              + " for `s3.secret-access-key`: `__` becomes `.`, `_` becomes `-`, lower-cased."
+              + " Values never appear in logs.");
 
   public static final OptionGroup GROUP =
       new OptionGroup(
