@@ -239,6 +239,18 @@ class CatalogConfigLoaderTest {
         .hasMessageNotContaining(SECRET);
   }
 
+  @Test
+  void aFloeYamlThatIsNotValidYamlIsRefusedWithoutEchoingItsLines() {
+    Path file = write("catalog:\n  properties:\n    jdbc.password: " + PASSWORD + ": oops\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("not valid YAML: mapping values are not allowed here")
+        .hasMessageContaining("line 3, column")
+        .hasMessageNotContaining(PASSWORD)
+        .hasMessageNotContaining("hunter2");
+  }
+
   private Path write(String text) {
     try {
       Path file = dir.resolve("floe.yaml");

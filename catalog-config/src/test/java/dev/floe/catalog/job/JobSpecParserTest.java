@@ -202,6 +202,7 @@ class JobSpecParserTest {
     assertThatThrownBy(() -> JobSpecParser.load(file))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("not valid YAML")
+        .hasMessageContaining("(line 2, column")
         .hasMessageContaining(file.toString());
   }
 
