@@ -52,7 +52,15 @@ public final class SliceContent {
       } else if (touches(table, snapshot, slice, evaluators)) {
         return scan(table, slice);
       }
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+      if (snapshot.parentId() == null) {
+        break;
+      }
+      Snapshot parent = table.snapshot(snapshot.parentId());
+      if (parent == null) {
+        // The older history was expired, but what it wrote may still be live: read the slice.
+        return scan(table, slice);
+      }
+      snapshot = parent;
     }
     return new Current(ContentHash.empty(), null, "empty");
   }
