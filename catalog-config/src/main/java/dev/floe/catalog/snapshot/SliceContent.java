@@ -49,6 +49,12 @@ public final class SliceContent {
         if (Slice.labelsOverlap(label, slice.label())) {
           return scan(table, slice);
         }
+        // A slice of another column (on a table partitioned by order_date and ship_date, say)
+        // can rewrite this slice's partitions: its label cannot tell, its files can.
+        if (!label.startsWith(slice.column() + "=[")
+            && touches(table, snapshot, slice, evaluators)) {
+          return scan(table, slice);
+        }
       } else if (touches(table, snapshot, slice, evaluators)) {
         return scan(table, slice);
       }

@@ -191,6 +191,18 @@ class SliceContentTest {
   }
 
   @Test
+  void aFloeCommitOnAnotherSliceColumnThatRewroteTheSliceIsNotSkipped() {
+    // Rows of order_date 2026-10-03 shipped on 2026-10-05: a ship_date job owns them too.
+    floeCommit(oct3, order(1, "ann", OCT_3, OCT_5));
+    floeCommit(slice("ship_date", "2026-10-05"), order(1, "ann-corrected", OCT_3, OCT_5));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann-corrected", OCT_3, OCT_5)));
+    assertThat(current.method()).isEqualTo("scan");
+  }
+
+  @Test
   void aFloeCommitOnAnotherSliceColumnInOtherPartitionsIsSkipped() {
     long commit = floeCommit(oct3, order(1, "ann", OCT_3, OCT_5));
     floeCommit(slice("ship_date", "2026-10-04"), order(2, "bob", OCT_4, OCT_4));
