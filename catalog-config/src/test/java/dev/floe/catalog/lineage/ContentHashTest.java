@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -228,6 +229,27 @@ class ContentHashTest {
     assertThatThrownBy(() -> new RecordHasher(nested))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot hash column tags");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"timestamp_ns", "timestamptz_ns", "variant", "geometry", "unknown"})
+  void refusesColumnTypesTheEncodingDoesNotCoverEarly(String typeName) {
+    Type type =
+        switch (typeName) {
+          case "timestamp_ns" -> Types.TimestampNanoType.withoutZone();
+          case "timestamptz_ns" -> Types.TimestampNanoType.withZone();
+          case "variant" -> Types.VariantType.get();
+          case "geometry" -> Types.GeometryType.crs84();
+          default -> Types.UnknownType.get();
+        };
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "odd", type));
+
+    assertThatThrownBy(() -> new RecordHasher(schema))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot hash column odd of type " + type);
   }
 
   @Test
