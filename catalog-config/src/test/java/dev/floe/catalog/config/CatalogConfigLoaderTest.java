@@ -229,6 +229,24 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void redactsKeysAndAuthorizationHeadersThatDoNotSaySecret() {
+    CatalogConfig config =
+        new CatalogConfig(
+            "floe",
+            "rest",
+            Map.of(
+                "uri", "http://rest:8181",
+                "s3.sse.key", "c3NlLWMtY3VzdG9tZXIta2V5",
+                "adls.auth.shared-key.account.key", "YWRscy1zaGFyZWQta2V5",
+                "header.Authorization", "Bearer eyJhbGciOi",
+                "s3.access-key-id", "AKIAEXAMPLE"));
+
+    assertThat(config.toString())
+        .doesNotContain("c3NlLWMtY3VzdG9tZXIta2V5", "YWRscy1zaGFyZWQta2V5", "eyJhbGciOi")
+        .contains("s3.access-key-id=AKIAEXAMPLE", "uri=http://rest:8181");
+  }
+
+  @Test
   void errorsNeverEchoASecretFromTheEnvironment() {
     Map<String, String> env =
         Map.of("FLOE_CATALOG_TYPE", "nessie", "FLOE_CATALOG_S3__SECRET_ACCESS_KEY", SECRET);
