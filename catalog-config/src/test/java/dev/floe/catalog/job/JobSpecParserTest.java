@@ -232,6 +232,14 @@ class JobSpecParserTest {
   }
 
   @Test
+  void refusesAParallelismTooLargeForAnIntInsteadOfWrappingIt() {
+    assertThatThrownBy(() -> parse(MINIMAL + "parallelism: 4294967297\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("parallelism")
+        .hasMessageContaining("4294967297");
+  }
+
+  @Test
   void refusesAllowNondeterministicThatIsNotABoolean() {
     assertThatThrownBy(() -> parse(MINIMAL + "allow_nondeterministic: sometimes\n"))
         .isInstanceOf(InvalidInputException.class)
