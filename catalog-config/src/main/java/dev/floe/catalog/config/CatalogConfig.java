@@ -32,13 +32,20 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
                 TreeMap::new));
   }
 
+  /**
+   * True for properties whose value must not be shown. Errs on the side of hiding: besides the
+   * obvious names, any key ending in {@code key} (S3 SSE-C {@code s3.sse.key}, ADLS {@code
+   * adls.auth.shared-key.account.key}) and REST {@code header.authorization}.
+   */
   public static boolean isSecret(String key) {
     String k = key.toLowerCase(Locale.ROOT);
     return k.contains("secret")
         || k.contains("password")
         || k.contains("token")
         || k.contains("credential")
-        || k.contains("session-key");
+        || k.contains("session-key")
+        || k.contains("authorization")
+        || k.endsWith("key");
   }
 
   @Override

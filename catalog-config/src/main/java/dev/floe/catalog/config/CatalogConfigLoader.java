@@ -96,11 +96,15 @@ public final class CatalogConfigLoader {
     return new CatalogConfig(name, type, properties);
   }
 
+  /**
+   * {@code S3__SECRET_ACCESS_KEY} to {@code s3.secret-access-key}: {@code __} separates the parts
+   * of a property name, {@code _} joins the words of one part, as Iceberg spells its properties.
+   */
   static String envToProperty(String suffix) {
     return suffix
         .toLowerCase(Locale.ROOT)
         .replace("__", "\u0000")
-        .replace('_', '.')
-        .replace('\u0000', '-');
+        .replace('_', '-')
+        .replace('\u0000', '.');
   }
 }

@@ -47,8 +47,8 @@ public final class JobSpecParser {
     if (query.isBlank()) {
       throw root.child("query").error("the query is empty");
     }
-    int parallelism = root.has("parallelism") ? (int) root.child("parallelism").asLong() : 0;
-    if (parallelism < 0) {
+    long parallelism = root.has("parallelism") ? root.child("parallelism").asLong() : 0;
+    if (parallelism < 0 || parallelism > Integer.MAX_VALUE) {
       throw root.child("parallelism").error("expected a positive number, got %d", parallelism);
     }
     return new JobSpec(
@@ -61,7 +61,7 @@ public final class JobSpecParser {
         root.optionalBoolean(
             "allow_nondeterministic",
             Boolean.parseBoolean(JobManifestKeys.ALLOW_NONDETERMINISTIC.defaultValue())),
-        parallelism,
+        (int) parallelism,
         root.source(),
         text);
   }

@@ -1,5 +1,6 @@
 package dev.floe.catalog.manifest;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads YAML manifests (table specs, job manifests, floe.yaml) into strict {@link ManifestNode}s.
@@ -39,12 +44,31 @@ public final class Manifests {
     try {
       node = YAML.readTree(text);
     } catch (JsonProcessingException e) {
-      throw InvalidInputException.of(
-          "Cannot read %s: not valid YAML: %s", source, e.getOriginalMessage());
+      throw InvalidInputException.of("Cannot read %s: not valid YAML: %s", source, problem(e));
     }
     if (node == null || !node.isObject()) {
       throw InvalidInputException.of("Cannot read %s: expected a YAML mapping at the top", source);
     }
     return new ManifestNode(source, "", node);
+  }
+
+  /**
+   * What the parser found wrong and where, without the source line SnakeYAML quotes under its
+   * message: that line may hold a value that must never reach a log (a password in floe.yaml).
+   */
+  private static String problem(JsonProcessingException e) {
+    String problem;
+    if (e.getCause() instanceof MarkedYAMLException marked) {
+      problem =
+          Stream.of(marked.getContext(), marked.getProblem())
+              .filter(Objects::nonNull)
+              .collect(Collectors.joining(": "));
+    } else {
+      problem = e.getOriginalMessage().lines().findFirst().orElse("").strip();
+    }
+    JsonLocation where = e.getLocation();
+    return where == null || where.getLineNr() < 1
+        ? problem
+        : problem + " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")";
   }
 }

@@ -49,10 +49,24 @@ public final class SliceContent {
         if (Slice.labelsOverlap(label, slice.label())) {
           return scan(table, slice);
         }
+        // A slice of another column (on a table partitioned by order_date and ship_date, say)
+        // can rewrite this slice's partitions: its label cannot tell, its files can.
+        if (!label.startsWith(slice.column() + "=[")
+            && touches(table, snapshot, slice, evaluators)) {
+          return scan(table, slice);
+        }
       } else if (touches(table, snapshot, slice, evaluators)) {
         return scan(table, slice);
       }
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+      if (snapshot.parentId() == null) {
+        break;
+      }
+      Snapshot parent = table.snapshot(snapshot.parentId());
+      if (parent == null) {
+        // The older history was expired, but what it wrote may still be live: read the slice.
+        return scan(table, slice);
+      }
+      snapshot = parent;
     }
     return new Current(ContentHash.empty(), null, "empty");
   }

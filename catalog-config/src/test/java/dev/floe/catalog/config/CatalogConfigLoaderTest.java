@@ -1,0 +1,281 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CatalogConfigLoaderTest {
+  private static final String SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+  private static final String PASSWORD = "hunter2-but-longer";
+
+  @TempDir Path dir;
+
+  @Test
+  void theEmbeddedDefaultIsSqliteUnderTheHomeWithAWarehouseBesideIt() {
+    Path home = dir.resolve("floe-home");
+
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+
+    Path absolute = home.toAbsolutePath().normalize();
+    assertThat(config.name()).isEqualTo("floe");
+    assertThat(config.type()).isEqualTo("embedded");
+    assertThat(config.properties())
+        .contains(
+            entry("uri", "jdbc:sqlite:" + absolute.resolve("catalog.db")),
+            entry("warehouse", absolute.resolve("warehouse").toUri().toString()),
+            entry("jdbc.schema-version", "V1"),
+            entry("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog"));
+  }
+
+  @Test
+  void aRelativeHomeIsMadeAbsolute() {
+    CatalogConfig config = CatalogConfigLoader.embedded(Path.of(".floe"));
+
+    assertThat(config.properties().get("uri"))
+        .isEqualTo("jdbc:sqlite:" + Path.of(".floe").toAbsolutePath().normalize() + "/catalog.db");
+  }
+
+  @Test
+  void withoutAnySettingTheLoaderGivesTheEmbeddedDefault() throws IOException {
+    Path file = write("catalog: {}\n");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config).isEqualTo(CatalogConfigLoader.embedded(dir));
+  }
+
+  @Test
+  void readsTypeNameAndPropertiesFromFloeYaml() throws IOException {
+    Path file =
+        write(
+            """
+            catalog:
+              type: rest
+              name: lake
+              properties:
+                uri: http://rest:8181
+                warehouse: s3://warehouse/
+                s3.path-style-access: true
+                client.max-retries: 3
+            """);
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config.name()).isEqualTo("lake");
+    assertThat(config.type()).isEqualTo("rest");
+    assertThat(config.properties())
+        .containsExactly(
+            entry("catalog-impl", "org.apache.iceberg.rest.RESTCatalog"),
+            entry("client.max-retries", "3"),
+            entry("s3.path-style-access", "true"),
+            entry("uri", "http://rest:8181"),
+            entry("warehouse", "s3://warehouse/"));
+  }
+
+  @Test
+  void mapsFloeCatalogEnvironmentVariablesToIcebergProperties() throws IOException {
+    Path file = write("catalog: {type: rest, properties: {uri: http://rest:8181}}\n");
+    Map<String, String> env =
+        Map.of(
+            "FLOE_CATALOG_S3__SECRET_ACCESS_KEY", SECRET,
+            "FLOE_CATALOG_S3__ACCESS_KEY_ID", "AKIAEXAMPLE",
+            "FLOE_CATALOG_S3__ENDPOINT", "http://minio:9000",
+            "FLOE_CATALOG_IO_IMPL", "org.apache.iceberg.aws.s3.S3FileIO",
+            "FLOE_CATALOG_", "ignored: no key",
+            "FLOE_HOME", "/elsewhere",
+            "PATH", "/usr/bin");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), env);
+
+    assertThat(config.properties())
+        .containsExactly(
+            entry("catalog-impl", "org.apache.iceberg.rest.RESTCatalog"),
+            entry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO"),
+            entry("s3.access-key-id", "AKIAEXAMPLE"),
+            entry("s3.endpoint", "http://minio:9000"),
+            entry("s3.secret-access-key", SECRET),
+            entry("uri", "http://rest:8181"));
+  }
+
+  @Test
+  void laterSourcesWinFileThenEnvironmentThenCommandLine() throws IOException {
+    Path file =
+        write(
+            """
+            catalog:
+              type: jdbc
+              properties: {uri: "jdbc:postgresql://file/db", warehouse: s3://file/, jdbc.user: file}
+            """);
+    Map<String, String> env =
+        Map.of("FLOE_CATALOG_URI", "jdbc:postgresql://env/db", "FLOE_CATALOG_JDBC__USER", "env");
+    Map<String, String> overrides = Map.of("uri", "jdbc:postgresql://flag/db");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, overrides, env);
+
+    assertThat(config.type()).isEqualTo("jdbc");
+    assertThat(config.properties())
+        .contains(
+            entry("uri", "jdbc:postgresql://flag/db"),
+            entry("jdbc.user", "env"),
+            entry("warehouse", "s3://file/"));
+  }
+
+  @Test
+  void aCatalogPropertyCanChooseTheType() throws IOException {
+    Path file = write("catalog: {type: embedded}\n");
+
+    CatalogConfig config =
+        CatalogConfigLoader.load(
+            file, dir, Map.of("type", "hadoop", "warehouse", "file:///tmp/wh"), Map.of());
+
+    assertThat(config.type()).isEqualTo("hadoop");
+    assertThat(config.properties())
+        .containsExactly(
+            entry("catalog-impl", "org.apache.iceberg.hadoop.HadoopCatalog"),
+            entry("warehouse", "file:///tmp/wh"));
+  }
+
+  @Test
+  void anEmbeddedCatalogKeepsUserPropertiesOverItsDefaults() throws IOException {
+    Path file = write("catalog: {properties: {jdbc.busy_timeout: '1000'}}\n");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config.properties()).containsEntry("jdbc.busy_timeout", "1000");
+    assertThat(config.properties()).containsEntry("jdbc.schema-version", "V1");
+  }
+
+  @Test
+  void refusesAnUnknownCatalogType() throws IOException {
+    Path file = write("catalog: {type: hive}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown catalog.type 'hive'")
+        .hasMessageContaining("embedded, glue, hadoop, jdbc, rest");
+  }
+
+  @Test
+  void refusesARestCatalogWithoutAUri() throws IOException {
+    Path file = write("catalog: {type: rest, properties: {warehouse: s3://w/}}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("catalog.type 'rest' needs the property 'uri'");
+  }
+
+  @Test
+  void refusesAnUnknownKeyInFloeYamlNamingTheKeyAndTheFile() throws IOException {
+    Path file = write("catalog: {type: embedded, warehouse: /tmp/w}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown key 'warehouse'")
+        .hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void refusesAnUnknownTopLevelKeyInFloeYaml() throws IOException {
+    Path file = write("catalog: {type: embedded}\nflink: {parallelism: 2}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown key 'flink'")
+        .hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void refusesAConfigFileThatDoesNotExist() {
+    Path file = dir.resolve("missing.yaml");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no such file");
+  }
+
+  @Test
+  void neverShowsSecretValuesInToStringOrRedactedProperties() throws IOException {
+    Path file = write("catalog: {type: jdbc, properties: {uri: 'jdbc:postgresql://db/c'}}\n");
+    Map<String, String> env =
+        Map.of(
+            "FLOE_CATALOG_S3__SECRET_ACCESS_KEY",
+            SECRET,
+            "FLOE_CATALOG_JDBC__PASSWORD",
+            PASSWORD,
+            "FLOE_CATALOG_S3__SESSION_TOKEN",
+            "session-token-value",
+            "FLOE_CATALOG_CREDENTIAL",
+            "client:credential-value");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), env);
+
+    assertThat(config.properties()).containsEntry("s3.secret-access-key", SECRET);
+    assertThat(config.properties()).containsEntry("jdbc.password", PASSWORD);
+    assertThat(config.toString())
+        .doesNotContain(SECRET, PASSWORD, "session-token-value", "credential-value")
+        .contains("s3.secret-access-key=******", "jdbc.password=******")
+        .contains("uri=jdbc:postgresql://db/c");
+    assertThat(config.redactedProperties().values())
+        .doesNotContain(SECRET, PASSWORD, "session-token-value", "client:credential-value");
+    assertThat(config.redactedProperties()).containsEntry("uri", "jdbc:postgresql://db/c");
+  }
+
+  @Test
+  void redactsKeysAndAuthorizationHeadersThatDoNotSaySecret() {
+    CatalogConfig config =
+        new CatalogConfig(
+            "floe",
+            "rest",
+            Map.of(
+                "uri", "http://rest:8181",
+                "s3.sse.key", "c3NlLWMtY3VzdG9tZXIta2V5",
+                "adls.auth.shared-key.account.key", "YWRscy1zaGFyZWQta2V5",
+                "header.Authorization", "Bearer eyJhbGciOi",
+                "s3.access-key-id", "AKIAEXAMPLE"));
+
+    assertThat(config.toString())
+        .doesNotContain("c3NlLWMtY3VzdG9tZXIta2V5", "YWRscy1zaGFyZWQta2V5", "eyJhbGciOi")
+        .contains("s3.access-key-id=AKIAEXAMPLE", "uri=http://rest:8181");
+  }
+
+  @Test
+  void errorsNeverEchoASecretFromTheEnvironment() {
+    Map<String, String> env =
+        Map.of("FLOE_CATALOG_TYPE", "nessie", "FLOE_CATALOG_S3__SECRET_ACCESS_KEY", SECRET);
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(write("catalog: {}\n"), dir, Map.of(), env))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown catalog.type 'nessie'")
+        .hasMessageNotContaining(SECRET);
+  }
+
+  @Test
+  void aFloeYamlThatIsNotValidYamlIsRefusedWithoutEchoingItsLines() {
+    Path file = write("catalog:\n  properties:\n    jdbc.password: " + PASSWORD + ": oops\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("not valid YAML: mapping values are not allowed here")
+        .hasMessageContaining("line 3, column")
+        .hasMessageNotContaining(PASSWORD)
+        .hasMessageNotContaining("hunter2");
+  }
+
+  private Path write(String text) {
+    try {
+      Path file = dir.resolve("floe.yaml");
+      Files.writeString(file, text);
+      return file;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

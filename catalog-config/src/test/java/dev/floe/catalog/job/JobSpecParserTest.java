@@ -1,0 +1,252 @@
+package dev.floe.catalog.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.Manifests;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobSpecParserTest {
+  private static final String SOURCE = "jobs/fact_orders.yaml";
+
+  private static final String QUERY =
+      """
+      SELECT order_id, customer_id, amount, order_date, status
+      FROM sales.staging_orders
+      WHERE order_date >= :slice_start AND order_date < :slice_end
+      """;
+
+  /** The README example (mode left to its default) with one check of every kind. */
+  private static final String FACT_ORDERS =
+      """
+      job: fact_orders_daily
+      description: One day of orders, replaced as a whole.
+      target: sales.fact_orders
+      slice: {column: order_date}
+      query: |
+        SELECT order_id, customer_id, amount, order_date, status
+        FROM sales.staging_orders
+        WHERE order_date >= :slice_start AND order_date < :slice_end
+      checks:
+        - not_null: [order_id, amount]
+        - unique: [order_id]
+        - row_count: {min: 1, max: 1000000}
+        - accepted_values: {column: status, values: [open, shipped, 3]}
+      allow_nondeterministic: true
+      parallelism: 4
+      """;
+
+  /** The smallest valid manifest; tests replace one line of it. */
+  private static final String MINIMAL =
+      """
+      job: fact_orders_daily
+      target: sales.fact_orders
+      mode: overwrite
+      slice: {column: order_date}
+      query: SELECT 1
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void parsesTheReadmeExampleWithEveryKindOfCheck() {
+    JobSpec spec = parse(FACT_ORDERS);
+
+    assertThat(spec.job()).isEqualTo("fact_orders_daily");
+    assertThat(spec.target()).isEqualTo("sales.fact_orders");
+    assertThat(spec.mode()).isEqualTo(WriteMode.OVERWRITE);
+    assertThat(spec.sliceColumn()).isEqualTo("order_date");
+    assertThat(spec.query()).isEqualTo(QUERY);
+    assertThat(spec.checks())
+        .containsExactly(
+            new CheckSpec.NotNull(List.of("order_id", "amount")),
+            new CheckSpec.Unique(List.of("order_id")),
+            new CheckSpec.RowCount(1L, 1_000_000L),
+            new CheckSpec.AcceptedValues("status", List.of("open", "shipped", "3")));
+    assertThat(spec.allowNondeterministic()).isTrue();
+    assertThat(spec.parallelism()).isEqualTo(4);
+    assertThat(spec.source()).isEqualTo(SOURCE);
+    assertThat(spec.text()).isEqualTo(FACT_ORDERS);
+  }
+
+  @Test
+  void defaultsToOverwriteNoChecksDeterministicAndDefaultParallelism() {
+    JobSpec spec = parse(MINIMAL.replace("mode: overwrite\n", ""));
+
+    assertThat(spec.mode()).isEqualTo(WriteMode.OVERWRITE);
+    assertThat(spec.checks()).isEmpty();
+    assertThat(spec.allowNondeterministic()).isFalse();
+    assertThat(spec.parallelism()).isZero();
+  }
+
+  @Test
+  void loadsTheBundledExampleFromItsFileAndKeepsTheExactText() throws IOException {
+    Path example = Path.of("../examples/jobs/fact_orders_daily.yaml");
+
+    JobSpec spec = JobSpecParser.load(example);
+
+    assertThat(spec.job()).isEqualTo("fact_orders_daily");
+    assertThat(spec.sliceColumn()).isEqualTo("order_date");
+    assertThat(spec.checks()).hasSize(3);
+    assertThat(spec.source()).isEqualTo(example.toString());
+    assertThat(spec.text()).isEqualTo(Files.readString(example));
+  }
+
+  @Test
+  void refusesAnUnknownTopLevelKeyNamingTheKeyAndTheFile() {
+    assertThatThrownBy(() -> parse(MINIMAL + "schedule: daily\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown key 'schedule'")
+        .hasMessageContaining(SOURCE);
+  }
+
+  @Test
+  void refusesAnUnknownCheckKindNamingItAndWhereItIs() {
+    String manifest = MINIMAL + "checks:\n  - not_null: [order_id]\n  - freshness: {max: PT1H}\n";
+
+    assertThatThrownBy(() -> parse(manifest))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown key 'freshness'")
+        .hasMessageContaining("checks[1]")
+        .hasMessageContaining(SOURCE);
+  }
+
+  @Test
+  void refusesACheckWithTwoKinds() {
+    String manifest = MINIMAL + "checks:\n  - {not_null: [a], unique: [a]}\n";
+
+    assertThatThrownBy(() -> parse(manifest))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("exactly one of");
+  }
+
+  @Test
+  void refusesAMultiColumnSlice() {
+    String manifest = MINIMAL.replace("{column: order_date}", "{column: [order_date, region]}");
+
+    assertThatThrownBy(() -> parse(manifest))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("slice.column")
+        .hasMessageContaining("[order_date, region]")
+        .hasMessageContaining("multi-column slices are not supported");
+  }
+
+  @Test
+  void refusesAMissingSlice() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("slice: {column: order_date}\n", "")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("missing required key 'slice'")
+        .hasMessageContaining(SOURCE);
+  }
+
+  @Test
+  void refusesASliceWithoutAColumn() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("{column: order_date}", "{}")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("missing required key 'column'");
+  }
+
+  @Test
+  void refusesAMissingQuery() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("query: SELECT 1\n", "")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("missing required key 'query'");
+  }
+
+  @Test
+  void refusesAMissingTarget() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("target: sales.fact_orders\n", "")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("missing required key 'target'");
+  }
+
+  @Test
+  void refusesAppendModeExplainingThatAppendIsNotRerunSafe() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("mode: overwrite", "mode: append")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("unknown mode 'append'")
+        .hasMessageContaining("there is no append mode")
+        .hasMessageContaining("not rerun-safe")
+        .hasMessageContaining(SOURCE);
+  }
+
+  @Test
+  void refusesMergeModeAsNotAvailableYet() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("mode: overwrite", "mode: merge")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("mode 'merge' is not available")
+        .hasMessageContaining("available: overwrite");
+  }
+
+  @Test
+  void refusesARowCountWhoseMinimumExceedsItsMaximum() {
+    String manifest = MINIMAL + "checks:\n  - row_count: {min: 10, max: 5}\n";
+
+    assertThatThrownBy(() -> parse(manifest))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("min 10 is greater than max 5")
+        .hasMessageContaining("checks[0].row_count");
+  }
+
+  @Test
+  void refusesAFileThatIsNotValidYaml() throws IOException {
+    Path file = dir.resolve("broken.yaml");
+    Files.writeString(file, "job: [unclosed\ntarget: x\n");
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("not valid YAML")
+        .hasMessageContaining("(line 2, column")
+        .hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void refusesAMissingFile() {
+    Path file = dir.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no such file")
+        .hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void refusesAnEmptyQuery() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("query: SELECT 1", "query: \"  \"")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the query is empty")
+        .hasMessageContaining("'query'");
+  }
+
+  @Test
+  void refusesANegativeParallelism() {
+    assertThatThrownBy(() -> parse(MINIMAL + "parallelism: -2\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("parallelism");
+  }
+
+  @Test
+  void refusesAParallelismTooLargeForAnIntInsteadOfWrappingIt() {
+    assertThatThrownBy(() -> parse(MINIMAL + "parallelism: 4294967297\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("parallelism")
+        .hasMessageContaining("4294967297");
+  }
+
+  @Test
+  void refusesAllowNondeterministicThatIsNotABoolean() {
+    assertThatThrownBy(() -> parse(MINIMAL + "allow_nondeterministic: sometimes\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("expected true or false, got 'sometimes'");
+  }
+
+  private static JobSpec parse(String text) {
+    return JobSpecParser.parse(Manifests.parse(SOURCE, text), text);
+  }
+}

@@ -1,0 +1,272 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.TableRows;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a slice holds, found from lineage or by reading it, on a real table. */
+class SliceContentTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "order_id", Types.LongType.get()),
+          Types.NestedField.optional(2, "customer", Types.StringType.get()),
+          Types.NestedField.required(3, "order_date", Types.DateType.get()),
+          Types.NestedField.required(4, "ship_date", Types.DateType.get()));
+  private static final LocalDate OCT_3 = LocalDate.of(2026, 10, 3);
+  private static final LocalDate OCT_4 = LocalDate.of(2026, 10, 4);
+  private static final LocalDate OCT_5 = LocalDate.of(2026, 10, 5);
+
+  @TempDir Path home;
+  private Catalog catalog;
+  private Table table;
+  private Slice oct3;
+
+  @BeforeEach
+  void createTable() {
+    catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("sales", "orders"),
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").identity("ship_date").build(),
+            Map.of());
+    oct3 = slice("order_date", "2026-10-03");
+  }
+
+  @AfterEach
+  void closeCatalog() {
+    Catalogs.close(catalog);
+  }
+
+  @Test
+  void aSliceNeverWrittenIsEmpty() {
+    assertThat(SliceContent.current(table, oct3))
+        .isEqualTo(new SliceContent.Current(ContentHash.empty(), null, "empty"));
+  }
+
+  @Test
+  void aSliceOnlyOtherPartitionsWereWrittenToIsEmpty() {
+    TableRows.append(table, order(1, "ann", OCT_4));
+
+    assertThat(SliceContent.current(table, oct3))
+        .isEqualTo(new SliceContent.Current(ContentHash.empty(), null, "empty"));
+  }
+
+  @Test
+  void aFloeCommitForTheSameSliceGivesItsRecordedHash() {
+    long commit = floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(commit);
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3), order(2, "bob", OCT_3)));
+    assertThat(current.hash()).isEqualTo(TableContent.hash(table, oct3.toExpression()));
+  }
+
+  @Test
+  void aForeignAppendToTheSliceAfterTheFloeCommitIsReadAndHashed() {
+    floeCommit(oct3, order(1, "ann", OCT_3));
+    TableRows.append(table, order(2, "late", OCT_3));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("scan");
+    assertThat(current.definedBy()).isNull();
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3), order(2, "late", OCT_3)));
+  }
+
+  @Test
+  void aForeignAppendToAnotherPartitionKeepsTheLineageAnswer() {
+    long commit = floeCommit(oct3, order(1, "ann", OCT_3));
+    TableRows.append(table, order(2, "other", OCT_4));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(commit);
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3)));
+  }
+
+  @Test
+  void aFloeCommitForAnAdjacentSliceIsSkipped() {
+    long commit = floeCommit(oct3, order(1, "ann", OCT_3));
+    floeCommit(slice("order_date", "2026-10-04"), order(2, "bob", OCT_4));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(commit);
+  }
+
+  @Test
+  void aFloeCommitForAnOverlappingMonthIsReadAndHashed() {
+    floeCommit(oct3, order(1, "ann", OCT_3));
+    floeCommit(slice("order_date", "2026-10"), order(2, "month", OCT_3), order(3, "x", OCT_4));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("scan");
+    assertThat(current.hash()).isEqualTo(hash(order(2, "month", OCT_3)));
+  }
+
+  @Test
+  void aFloeCommitThatEmptiedTheSliceGivesTheEmptyHashFromLineage() {
+    floeCommit(oct3, order(1, "ann", OCT_3));
+    long emptied = floeCommit(oct3);
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(emptied);
+    assertThat(current.hash()).isEqualTo(ContentHash.empty());
+    assertThat(TableContent.hash(table, oct3.toExpression())).isEqualTo(ContentHash.empty());
+  }
+
+  @Test
+  void walksFromTheHeadSoARollbackBringsBackTheEarlierCommitsHash() {
+    long first = floeCommit(oct3, order(1, "first", OCT_3));
+    floeCommit(oct3, order(1, "second", OCT_3));
+
+    table.manageSnapshots().rollbackTo(first).commit();
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(first);
+    assertThat(current.hash()).isEqualTo(hash(order(1, "first", OCT_3)));
+  }
+
+  @Test
+  void aSliceOnlyForeignWritersTouchedIsReadAndHashed() {
+    TableRows.append(table, order(1, "ann", OCT_3));
+    TableRows.append(table, order(2, "bob", OCT_4));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("scan");
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3)));
+  }
+
+  @Test
+  void aSliceWrittenBeforeExpiredSnapshotsIsReadNotReportedEmpty() {
+    TableRows.append(table, order(1, "ann", OCT_3));
+    long oldest = table.currentSnapshot().snapshotId();
+    TableRows.append(table, order(2, "bob", OCT_4));
+
+    table.expireSnapshots().expireSnapshotId(oldest).commit();
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3)));
+    assertThat(current.method()).isEqualTo("scan");
+  }
+
+  @Test
+  void aFloeCommitOnAnotherSliceColumnThatRewroteTheSliceIsNotSkipped() {
+    // Rows of order_date 2026-10-03 shipped on 2026-10-05: a ship_date job owns them too.
+    floeCommit(oct3, order(1, "ann", OCT_3, OCT_5));
+    floeCommit(slice("ship_date", "2026-10-05"), order(1, "ann-corrected", OCT_3, OCT_5));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann-corrected", OCT_3, OCT_5)));
+    assertThat(current.method()).isEqualTo("scan");
+  }
+
+  @Test
+  void aFloeCommitOnAnotherSliceColumnInOtherPartitionsIsSkipped() {
+    long commit = floeCommit(oct3, order(1, "ann", OCT_3, OCT_5));
+    floeCommit(slice("ship_date", "2026-10-04"), order(2, "bob", OCT_4, OCT_4));
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(commit);
+  }
+
+  /** Commits like Floe's committer: one overwrite of the slice, with lineage in the summary. */
+  private long floeCommit(Slice slice, Record... rows) {
+    OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(slice.toExpression());
+    // One file per partition, as the writers would produce.
+    Map<List<Object>, List<Record>> partitions = new LinkedHashMap<>();
+    for (Record row : rows) {
+      partitions
+          .computeIfAbsent(
+              List.of(row.getField("order_date"), row.getField("ship_date")),
+              k -> new ArrayList<>())
+          .add(row);
+    }
+    partitions
+        .values()
+        .forEach(p -> overwrite.addFile(TableRows.write(table, p.toArray(Record[]::new))));
+    Lineage lineage =
+        new Lineage(
+                "key-" + slice.label(),
+                UUID.randomUUID().toString(),
+                "orders",
+                "overwrite",
+                slice.label(),
+                "test",
+                0,
+                null,
+                Map.of("sales.staging_orders", 1L),
+                null)
+            .withContent(hash(rows));
+    lineage.toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    return table.currentSnapshot().snapshotId();
+  }
+
+  private Slice slice(String column, String value) {
+    return SliceResolver.resolve("sales.orders", table, column, value);
+  }
+
+  private static ContentHash hash(Record... rows) {
+    RecordHasher hasher = new RecordHasher(SCHEMA);
+    ContentHash hash = ContentHash.empty();
+    for (Record row : rows) {
+      hasher.add(row, hash);
+    }
+    return hash;
+  }
+
+  private Record order(long id, String customer, LocalDate orderDate) {
+    return order(id, customer, orderDate, orderDate);
+  }
+
+  private Record order(long id, String customer, LocalDate orderDate, LocalDate shipDate) {
+    return TableRows.row(
+        table,
+        Map.of(
+            "order_id", id, "customer", customer, "order_date", orderDate, "ship_date", shipDate));
+  }
+}

@@ -1,0 +1,153 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.testing.TableRows;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SnapshotHistoryTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "order_id", Types.LongType.get()),
+          Types.NestedField.required(2, "order_date", Types.DateType.get()));
+  private static final LocalDate OCT_3 = LocalDate.of(2026, 10, 3);
+  private static final Lineage LINEAGE =
+      new Lineage(
+          "key",
+          "run-1",
+          "fact_orders_daily",
+          "overwrite",
+          "order_date=[2026-10-03,2026-10-04)",
+          "test",
+          2,
+          "2:0123456789abcdef0123456789abcdef",
+          Map.of("sales.staging_orders", 5L),
+          null);
+
+  @TempDir Path home;
+  private Catalog catalog;
+  private Table table;
+
+  @BeforeEach
+  void createTable() {
+    catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    table =
+        catalog.createTable(
+            TableIdentifier.of("sales", "orders"),
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").build(),
+            Map.of());
+  }
+
+  @AfterEach
+  void closeCatalog() {
+    Catalogs.close(catalog);
+  }
+
+  @Test
+  void aTableWithoutSnapshotsHasNoHistory() {
+    assertThat(SnapshotHistory.list(table)).isEmpty();
+  }
+
+  @Test
+  void listsSnapshotsNewestFirstWithTheirLineage() {
+    TableRows.append(table, row(1));
+    long first = table.currentSnapshot().snapshotId();
+    AppendFiles append = table.newAppend().appendFile(TableRows.write(table, row(2), row(3)));
+    LINEAGE.toSummary().forEach(append::set);
+    append.commit();
+    long second = table.currentSnapshot().snapshotId();
+
+    List<SnapshotEntry> entries = SnapshotHistory.list(table);
+
+    assertThat(entries)
+        .extracting(
+            SnapshotEntry::snapshotId,
+            SnapshotEntry::parentId,
+            SnapshotEntry::operation,
+            SnapshotEntry::current,
+            SnapshotEntry::onMain,
+            SnapshotEntry::addedRows)
+        .containsExactly(
+            tuple(second, first, "append", true, true, 2L),
+            tuple(first, null, "append", false, true, 1L));
+    assertThat(entries.get(0).lineage()).contains(LINEAGE);
+    assertThat(entries.get(1).lineage()).isEmpty();
+  }
+
+  @Test
+  void countsDeletedRows() {
+    TableRows.append(table, row(1), row(2));
+
+    table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue()).commit();
+
+    SnapshotEntry delete = SnapshotHistory.list(table).get(0);
+    assertThat(delete.operation()).isEqualTo("delete");
+    assertThat(delete.deletedRows()).isEqualTo(2);
+    assertThat(delete.addedRows()).isZero();
+  }
+
+  @Test
+  void afterARollbackTheLaterSnapshotIsOffTheMainLine() {
+    TableRows.append(table, row(1));
+    long first = table.currentSnapshot().snapshotId();
+    TableRows.append(table, row(2));
+    long second = table.currentSnapshot().snapshotId();
+
+    table.manageSnapshots().rollbackTo(first).commit();
+
+    assertThat(SnapshotHistory.list(table))
+        .extracting(SnapshotEntry::snapshotId, SnapshotEntry::current, SnapshotEntry::onMain)
+        .containsExactly(tuple(second, false, false), tuple(first, true, true));
+  }
+
+  @Test
+  void aCommitAfterARollbackIsNewestAndTheAbandonedSnapshotStaysOffTheMainLine() {
+    TableRows.append(table, row(1));
+    long first = table.currentSnapshot().snapshotId();
+    TableRows.append(table, row(2));
+    long abandoned = table.currentSnapshot().snapshotId();
+    table.manageSnapshots().rollbackTo(first).commit();
+
+    TableRows.append(table, row(3));
+    long third = table.currentSnapshot().snapshotId();
+
+    assertThat(SnapshotHistory.list(table))
+        .extracting(
+            SnapshotEntry::snapshotId,
+            SnapshotEntry::parentId,
+            SnapshotEntry::current,
+            SnapshotEntry::onMain)
+        .containsExactly(
+            tuple(third, first, true, true),
+            tuple(abandoned, first, false, false),
+            tuple(first, null, false, true));
+  }
+
+  private Record row(long id) {
+    return TableRows.row(table, Map.of("order_id", id, "order_date", OCT_3));
+  }
+}
