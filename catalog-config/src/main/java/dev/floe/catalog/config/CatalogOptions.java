@@ -37,18 +37,6 @@ public final class CatalogOptions {
           "Any Iceberg catalog property (`uri`, `warehouse`, `io-impl`, `s3.endpoint`, ...),"
               + " in floe.yaml under `catalog.properties` or as `--catalog-property key=value`."
               + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
-<<<<<<< HEAD
-=======
-  public static final FloeOption ENV_PROPERTIES =
-      FloeOption.of(
-          "FLOE_CATALOG_<KEY>",
-          "environment",
-          null,
-          "Catalog properties from the environment, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY`"
-              + " for `s3.secret-access-key`: `__` becomes `.`, `_` becomes `-`, lower-cased."
-              + " Values never appear in logs.");
-
->>>>>>> unit
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Catalog",

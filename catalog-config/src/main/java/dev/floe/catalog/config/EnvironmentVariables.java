@@ -24,7 +24,7 @@ public final class EnvironmentVariables {
           "string",
           null,
           "A catalog property, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY` for"
-              + " `s3.secret-access-key`: lower-cased, `_` becomes `.` and `__` becomes `-`. The"
+              + " `s3.secret-access-key`: lower-cased, `__` becomes `.` and `_` becomes `-`. The"
               + " place for secrets; values never appear in logs.");
   public static final FloeOption LOG_LEVEL =
       FloeOption.of(
