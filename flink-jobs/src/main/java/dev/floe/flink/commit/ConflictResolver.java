@@ -4,6 +4,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.snapshot.SliceFootprint;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
@@ -89,14 +90,11 @@ final class ConflictResolver {
 
   /** The newest snapshot after {@code base} on the current branch that touched the slice. */
   private static Snapshot newestConflicting(Table table, Long base, Slice slice) {
+    SliceFootprint footprint = new SliceFootprint(table, slice);
     for (Snapshot s = table.currentSnapshot();
         s != null && (base == null || s.snapshotId() != base);
         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
-      Optional<Lineage> lineage = Lineage.fromSummary(s.summary());
-      if (lineage.isEmpty() || lineage.get().slice() == null) {
-        return s; // not attributable: treat as touching the slice
-      }
-      if (Slice.labelsOverlap(lineage.get().slice(), slice.label())) {
+      if (footprint.touchedBy(s)) {
         return s;
       }
     }

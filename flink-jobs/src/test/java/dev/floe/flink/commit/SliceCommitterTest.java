@@ -213,6 +213,25 @@ class SliceCommitterTest {
   }
 
   @Test
+  void anotherWritersChangeToTheSliceIsRefusedNamingThatSnapshotNotALaterOneElsewhere() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    long base = fact.currentSnapshot().snapshotId();
+    TableRows.append(fact, row(2, "2.00", "2026-10-03"));
+    fact.refresh();
+    long intoOurSlice = fact.currentSnapshot().snapshotId();
+    TableRows.append(fact, row(3, "3.00", "2026-10-04"));
+    Written ours = write(row(10, "50.00", "2026-10-03"));
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-a", base, Map.of()))
+                    .commit(ours.files, ours.hash, new CheckStats(), new CheckStats()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining(
+            "a writer other than Floe changed the slice in snapshot " + intoOurSlice);
+  }
+
+  @Test
   void aConcurrentRunWithIdenticalContentEndsAsANoOp() {
     long source = appendSource(1);
     Written a = write(row(10, "50.00", "2026-10-03"));

@@ -1,0 +1,71 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Slice;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Tells whether a snapshot may have changed a slice's rows. A Floe commit on the same column
+ * answers from its lineage (its slice label); anything else — another writer, or a Floe slice of
+ * another column, which can rewrite this slice's partitions — answers from the partitions of the
+ * files it added or removed. When unsure (an expired manifest), the answer is yes.
+ */
+public final class SliceFootprint {
+  private final Table table;
+  private final Slice slice;
+  private final Map<Integer, Evaluator> evaluators = new HashMap<>();
+
+  public SliceFootprint(Table table, Slice slice) {
+    this.table = table;
+    this.slice = slice;
+  }
+
+  public boolean touchedBy(Snapshot snapshot) {
+    Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+    String label = lineage.map(Lineage::slice).orElse(null);
+    if (label != null && label.startsWith(slice.column() + "=[")) {
+      return Slice.labelsOverlap(label, slice.label());
+    }
+    return filesTouchSlice(snapshot);
+  }
+
+  private boolean filesTouchSlice(Snapshot snapshot) {
+    FileIO io = table.io();
+    try {
+      for (Iterable<? extends ContentFile<?>> files :
+          List.<Iterable<? extends ContentFile<?>>>of(
+              snapshot.addedDataFiles(io),
+              snapshot.removedDataFiles(io),
+              snapshot.addedDeleteFiles(io),
+              snapshot.removedDeleteFiles(io))) {
+        for (ContentFile<?> file : files) {
+          Evaluator evaluator =
+              evaluators.computeIfAbsent(file.specId(), id -> evaluator(table.specs().get(id)));
+          if (evaluator.eval(file.partition())) {
+            return true;
+          }
+        }
+      }
+    } catch (UncheckedIOException | NotFoundException e) {
+      return true; // an expired manifest cannot tell us
+    }
+    return false;
+  }
+
+  private Evaluator evaluator(PartitionSpec spec) {
+    return new Evaluator(
+        spec.partitionType(), Projections.inclusive(spec).project(slice.toExpression()));
+  }
+}
