@@ -6,11 +6,15 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -56,8 +60,50 @@ public final class SliceResolver {
           partitionUnit.name().toLowerCase(),
           partitionUnit.format());
     }
+    requireAlignedWithLiveSpecs(tableName, table, field, value, parsed.unit());
     LocalDateTime end = parsed.unit().next(parsed.start());
     return new Slice(column, kind, parsed.unit(), parsed.start(), end);
+  }
+
+  /**
+   * Data files written under an older partition spec stay in that spec. A day slice cannot be cut
+   * out of a file of a month partition: Iceberg would refuse to delete it in part, on every rerun.
+   * Refuse up front, naming the spec and the way out.
+   */
+  private static void requireAlignedWithLiveSpecs(
+      String tableName, Table table, Types.NestedField field, String value, SliceUnit unit) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return;
+    }
+    Set<Integer> liveSpecs = new TreeSet<>();
+    for (ManifestFile manifest : current.allManifests(table.io())) {
+      if (manifest.hasAddedFiles() || manifest.hasExistingFiles()) {
+        liveSpecs.add(manifest.partitionSpecId());
+      }
+    }
+    for (int specId : liveSpecs) {
+      PartitionSpec spec = table.specs().get(specId);
+      if (specId == table.spec().specId()) {
+        continue;
+      }
+      SliceUnit older = unitOrNull(spec, field);
+      if (older == null || !unit.alignsWith(older)) {
+        throw InvalidInputException.of(
+            "Cannot use --slice %s on %s: files written under the older partition spec %s still"
+                + " hold data, and a %s slice does not cover whole partitions of it; rewrite"
+                + " those files into the current spec %s first",
+            value, tableName, describe(spec), unit.name().toLowerCase(), describe(table.spec()));
+      }
+    }
+  }
+
+  private static SliceUnit unitOrNull(PartitionSpec spec, Types.NestedField field) {
+    try {
+      return partitionUnit("", spec, field);
+    } catch (InvalidInputException e) {
+      return null;
+    }
   }
 
   /** A partition spec in one line, e.g. {@code [day(order_ts), bucket[16](id)]}. */

@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.TableContent;
@@ -25,6 +26,12 @@ public final class SliceContent {
    */
   public record Current(ContentHash hash, Long definedBy, String method) {}
 
+  /**
+   * Only a commit that replaced the whole slice records the slice's whole content; a mode that
+   * writes part of it (merge, insert-if-absent) hashes only what it wrote.
+   */
+  private static final String REPLACES_SLICE = WriteMode.OVERWRITE.text();
+
   private SliceContent() {}
 
   public static Current current(Table table, Slice slice) {
@@ -34,6 +41,7 @@ public final class SliceContent {
       Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
       if (lineage.isPresent()
           && slice.label().equals(lineage.get().slice())
+          && REPLACES_SLICE.equals(lineage.get().mode())
           && lineage.get().contentHash() != null) {
         return new Current(
             ContentHash.decode(lineage.get().contentHash()), snapshot.snapshotId(), "lineage");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.testing.TableRows;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -289,5 +290,28 @@ class SliceResolverTest {
     record.setField("id", 1L);
     record.setField("ts", ts);
     return new InternalRecordWrapper(EVENTS_TZ.asStruct()).wrap(record);
+  }
+
+  @Test
+  void aDaySliceIsRefusedWhileFilesOfAnOlderMonthSpecStillHoldData() {
+    Table evolved = create("sales.evolved", ORDERS, spec(ORDERS).month("order_date").build());
+    TableRows.append(
+        evolved,
+        TableRows.row(
+            evolved, Map.of("order_id", 1L, "order_date", LocalDate.parse("2026-10-03"))));
+    evolved
+        .updateSpec()
+        .removeField(org.apache.iceberg.expressions.Expressions.month("order_date"))
+        .addField("order_date")
+        .commit();
+    evolved.refresh();
+
+    assertThatThrownBy(
+            () -> SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-10-03"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("older partition spec [month(order_date)] still hold data")
+        .hasMessageContaining("current spec [identity(order_date)]");
+    assertThat(SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-10").unit())
+        .isEqualTo(SliceUnit.MONTH);
   }
 }

@@ -83,7 +83,7 @@ public final class QuickstartCommand implements Callable<Integer> {
       CommitOutcome outcome = result.outcome();
       out.printf(
           "   %s: %d rows, snapshot %s, content %s%n   %s%n",
-          outcome.status() == CommitOutcome.Status.NO_OP ? "no-op" : "committed",
+          outcome.status().text(),
           outcome.rows(),
           outcome.snapshotId(),
           outcome.contentHash(),

@@ -69,6 +69,13 @@ public final class RunCommand implements Callable<Integer> {
   int maxConflictRetries;
 
   @Option(
+      names = "--dry-run",
+      description =
+          "Run the query, the slice guard, the checks and the no-op detection, then commit"
+              + " nothing: report what a real run would do.")
+  boolean dryRun;
+
+  @Option(
       names = "--inject-failure",
       hidden = true,
       description = "Fail on purpose at this point (BEFORE_COMMIT), to rehearse atomicity.")
@@ -82,10 +89,6 @@ public final class RunCommand implements Callable<Integer> {
               + " the scheduler's logical date, e.g. --slice 2026-10-03)",
           manifest);
     }
-    InvalidInputException.check(
-        maxConflictRetries >= 0,
-        "Cannot run: --max-conflict-retries must be >= 0, got %d",
-        maxConflictRetries);
     JobSpec job = JobSpecParser.load(manifest);
     RunResult result =
         SliceJob.run(
@@ -96,6 +99,7 @@ public final class RunCommand implements Callable<Integer> {
                 parallelism,
                 forceCommit,
                 maxConflictRetries,
+                dryRun,
                 failAt));
     print(result, spec.commandLine().getOut());
     return ExitCodes.OK;
@@ -110,7 +114,7 @@ public final class RunCommand implements Callable<Integer> {
     String status =
         outcome == null
             ? "submitted (detached: see the job's log for the outcome)"
-            : outcome.status() == CommitOutcome.Status.NO_OP ? "no-op" : "committed";
+            : outcome.status().text();
     out.printf("%s  %s  %s%n", result.job(), result.target(), result.slice());
     out.printf("  status    %s%n", status);
     if (outcome != null) {
@@ -132,11 +136,7 @@ public final class RunCommand implements Callable<Integer> {
     map.put("job", result.job());
     map.put("target", result.target());
     map.put("slice", result.slice());
-    map.put(
-        "status",
-        outcome == null
-            ? "submitted"
-            : outcome.status() == CommitOutcome.Status.NO_OP ? "no-op" : "committed");
+    map.put("status", outcome == null ? "submitted" : outcome.status().text());
     map.put("snapshot_id", outcome == null ? null : outcome.snapshotId());
     map.put("rows", outcome == null ? null : outcome.rows());
     map.put("content_hash", outcome == null ? null : outcome.contentHash());

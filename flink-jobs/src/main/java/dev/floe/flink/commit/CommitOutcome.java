@@ -5,7 +5,8 @@ import java.io.Serializable;
 /**
  * How a run ended when it did not fail.
  *
- * @param status COMMITTED (a new snapshot) or NO_OP (the slice already held this content)
+ * @param status COMMITTED (a new snapshot), NO_OP (the slice already held this content) or DRY_RUN
+ *     (nothing committed on purpose; the detail says what a real run would do)
  * @param snapshotId the new snapshot, or the current one for a no-op
  * @param rows rows in the new slice
  * @param contentHash the new slice's content hash
@@ -17,7 +18,19 @@ public record CommitOutcome(
     implements Serializable {
 
   public enum Status {
-    COMMITTED,
-    NO_OP
+    COMMITTED("committed"),
+    NO_OP("no-op"),
+    DRY_RUN("dry-run");
+
+    private final String text;
+
+    Status(String text) {
+      this.text = text;
+    }
+
+    /** How the CLI and --json name the status. */
+    public String text() {
+      return text;
+    }
   }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * @param checks the manifest's checks
  * @param forceCommit commit even when the slice already holds exactly this content
  * @param maxConflictRetries how often to re-commit over runs that read older source data
+ * @param dryRun do everything but the commit: report what would happen, then delete the files
  * @param failAt a failure to inject, for atomicity tests
  */
 public record CommitPlan(
@@ -29,10 +30,67 @@ public record CommitPlan(
     List<CheckSpec> checks,
     boolean forceCommit,
     int maxConflictRetries,
+    boolean dryRun,
     FailurePoint failAt)
     implements Serializable {
 
   public CommitPlan {
     checks = List.copyOf(checks);
+  }
+
+  public CommitPlan withChecks(List<CheckSpec> value) {
+    return new CommitPlan(
+        catalog,
+        target,
+        slice,
+        lineage,
+        startSnapshotId,
+        value,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt);
+  }
+
+  public CommitPlan withForceCommit(boolean value) {
+    return new CommitPlan(
+        catalog,
+        target,
+        slice,
+        lineage,
+        startSnapshotId,
+        checks,
+        value,
+        maxConflictRetries,
+        dryRun,
+        failAt);
+  }
+
+  public CommitPlan withDryRun(boolean value) {
+    return new CommitPlan(
+        catalog,
+        target,
+        slice,
+        lineage,
+        startSnapshotId,
+        checks,
+        forceCommit,
+        maxConflictRetries,
+        value,
+        failAt);
+  }
+
+  public CommitPlan withFailAt(FailurePoint value) {
+    return new CommitPlan(
+        catalog,
+        target,
+        slice,
+        lineage,
+        startSnapshotId,
+        checks,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        value);
   }
 }

@@ -1,6 +1,7 @@
 package dev.floe.flink.commit;
 
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Slice;
@@ -32,6 +33,7 @@ final class ConflictResolver {
 
   private ConflictResolver() {}
 
+  /** The resolution, or null when no commit since {@code baseSnapshotId} touched the slice. */
   static Resolution resolve(
       Catalog catalog,
       Table target,
@@ -41,7 +43,7 @@ final class ConflictResolver {
       ContentHash content) {
     Snapshot newest = newestConflicting(target, baseSnapshotId, slice);
     if (newest == null) {
-      return new Resolution(Action.STALE, null, "the table changed in a way Floe cannot attribute");
+      return null; // nothing touched the slice since the run started: not a conflict at all
     }
     Optional<Lineage> theirs = Lineage.fromSummary(newest.summary());
     if (theirs.isEmpty()) {
@@ -62,7 +64,9 @@ final class ConflictResolver {
           newest.snapshotId(),
           "run " + other.runId() + " committed the slice from older source data");
     }
-    if (slice.label().equals(other.slice()) && content.encode().equals(other.contentHash())) {
+    if (slice.label().equals(other.slice())
+        && WriteMode.OVERWRITE.text().equals(other.mode())
+        && content.encode().equals(other.contentHash())) {
       return new Resolution(
           Action.NO_OP,
           newest.snapshotId(),

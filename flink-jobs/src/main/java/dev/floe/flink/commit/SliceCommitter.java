@@ -15,6 +15,7 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
@@ -78,6 +79,21 @@ public final class SliceCommitter {
               "the slice already holds exactly this content (found by " + current.method() + ")");
         }
       }
+      if (plan.dryRun()) {
+        deleteQuietly(table, files);
+        return new CommitOutcome(
+            CommitOutcome.Status.DRY_RUN,
+            headId(table),
+            content.rows(),
+            content.encode(),
+            0,
+            "dry run: checks passed; a real run would replace slice "
+                + plan.slice().label()
+                + " with "
+                + content.rows()
+                + " rows in one snapshot"
+                + (plan.forceCommit() ? " (forced)" : ""));
+      }
       Lineage lineage = plan.lineage().withContent(content);
       Long base = plan.startSnapshotId();
       for (int attempt = 1; attempt <= plan.maxConflictRetries() + 1; attempt++) {
@@ -94,6 +110,15 @@ public final class SliceCommitter {
           table.refresh();
           ConflictResolver.Resolution resolution =
               ConflictResolver.resolve(catalog, table, base, plan.slice(), lineage, content);
+          if (resolution == null) {
+            // Iceberg refused the commit for a reason of its own, e.g. live files written under
+            // an older, coarser partition spec that the slice would only partly delete.
+            throw new IllegalStateException(
+                String.format(
+                    "Cannot commit slice %s of %s: Iceberg refused it: %s",
+                    plan.slice().label(), plan.target(), conflict.getMessage()),
+                conflict);
+          }
           LOG.info(
               "Commit of {} hit a conflict: {} ({})",
               plan.slice(),
@@ -112,6 +137,15 @@ public final class SliceCommitter {
                     conflict);
             case RETRY -> base = headId(table);
           }
+        } catch (CommitFailedException retriesExhausted) {
+          // Iceberg retried its metadata race and gave up: the commit certainly did not happen.
+          filesMayBeLive = false;
+          throw new CommitConflictException(
+              String.format(
+                  "Cannot commit slice %s of %s: the catalog kept rejecting the commit (%s);"
+                      + " nothing was committed",
+                  plan.slice().label(), plan.target(), retriesExhausted.getMessage()),
+              retriesExhausted);
         } catch (CommitStateUnknownException unknown) {
           return resolveUnknown(table, lineage, content, attempt, unknown);
         }
@@ -154,6 +188,17 @@ public final class SliceCommitter {
   /** Nothing to commit: the written files are deleted, the head stays. */
   private CommitOutcome noOp(
       Table table, List<DataFile> files, ContentHash content, int attempts, String detail) {
+    Snapshot own = findRun(table, plan.lineage().runId());
+    if (own != null) {
+      // This very run already committed (a re-executed committer): its files are live.
+      return new CommitOutcome(
+          CommitOutcome.Status.COMMITTED,
+          own.snapshotId(),
+          content.rows(),
+          content.encode(),
+          attempts,
+          "committed");
+    }
     deleteQuietly(table, files);
     return new CommitOutcome(
         CommitOutcome.Status.NO_OP,

@@ -1,6 +1,7 @@
 package dev.floe.flink.job;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.flink.commit.FailurePoint;
 
@@ -13,6 +14,7 @@ import dev.floe.flink.commit.FailurePoint;
  * @param parallelism writer parallelism; 0 takes the manifest's, then Flink's default
  * @param forceCommit commit even when the slice already holds exactly this content
  * @param maxConflictRetries re-commits allowed over runs that read older source data
+ * @param dryRun run query, guards, checks and no-op detection, but commit nothing
  * @param failAt a failure to inject (tests and rehearsals)
  */
 public record RunRequest(
@@ -22,7 +24,19 @@ public record RunRequest(
     int parallelism,
     boolean forceCommit,
     int maxConflictRetries,
+    boolean dryRun,
     FailurePoint failAt) {
+
+  public RunRequest {
+    InvalidInputException.check(
+        parallelism >= 0,
+        "Cannot run: parallelism must be 0 (default) or more, got %d",
+        parallelism);
+    InvalidInputException.check(
+        maxConflictRetries >= 0,
+        "Cannot run: max conflict retries must be 0 or more, got %d",
+        maxConflictRetries);
+  }
 
   public static RunRequest of(CatalogConfig catalog, JobSpec job, String sliceValue) {
     return new RunRequest(
@@ -32,19 +46,27 @@ public record RunRequest(
         0,
         false,
         JobOptions.defaultMaxConflictRetries(),
+        false,
         FailurePoint.NONE);
   }
 
-  public RunRequest withForceCommit(boolean force) {
-    return new RunRequest(catalog, job, sliceValue, parallelism, force, maxConflictRetries, failAt);
+  public RunRequest withForceCommit(boolean value) {
+    return new RunRequest(
+        catalog, job, sliceValue, parallelism, value, maxConflictRetries, dryRun, failAt);
   }
 
   public RunRequest withParallelism(int value) {
-    return new RunRequest(catalog, job, sliceValue, value, forceCommit, maxConflictRetries, failAt);
+    return new RunRequest(
+        catalog, job, sliceValue, value, forceCommit, maxConflictRetries, dryRun, failAt);
   }
 
-  public RunRequest withFailAt(FailurePoint point) {
+  public RunRequest withDryRun(boolean value) {
     return new RunRequest(
-        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, point);
+        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, value, failAt);
+  }
+
+  public RunRequest withFailAt(FailurePoint value) {
+    return new RunRequest(
+        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, dryRun, value);
   }
 }

@@ -114,6 +114,7 @@ public final class SliceJob {
               spec.checks(),
               request.forceCommit(),
               request.maxConflictRetries(),
+              request.dryRun(),
               request.failAt());
 
       buildPipeline(
@@ -212,7 +213,7 @@ public final class SliceJob {
       throw new IllegalStateException(
           "Cannot run " + spec.job() + " for slice " + slice.value() + ": " + rootMessage(e), e);
     }
-    if (result.getClass().getSimpleName().startsWith("Detached")) {
+    if (!result.isJobExecutionResult()) {
       return null; // `flink run -d`: the committer reports in the job's log, not here
     }
     List<byte[]> outcomes = result.getAccumulatorResult(SliceCommitterOperator.OUTCOME_ACCUMULATOR);

@@ -37,6 +37,9 @@ final class UniqueKeys {
 
   void emit(RowData row, Consumer<Tuple4<Integer, Long, Long, String>> out) {
     for (KeyCheck check : keyChecks) {
+      if (hasNull(row, check.positions())) {
+        continue; // like SQL UNIQUE and dbt's unique test: NULL keys are not duplicates
+      }
       long[] hash = check.hasher().hash128(row);
       StringBuilder key = new StringBuilder();
       for (int i = 0; i < check.positions().length; i++) {
@@ -49,5 +52,14 @@ final class UniqueKeys {
       out.accept(
           Tuple4.of(check.index(), hash[0] ^ (31L * check.index()), hash[1], key.toString()));
     }
+  }
+
+  private static boolean hasNull(RowData row, int[] positions) {
+    for (int pos : positions) {
+      if (row.isNullAt(pos)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

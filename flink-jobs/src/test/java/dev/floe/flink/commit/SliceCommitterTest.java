@@ -342,46 +342,28 @@ class SliceCommitterTest {
             sources,
             null);
     return new CommitPlan(
-        config, "sales.fact_orders", day3, lineage, start, List.of(), false, 3, FailurePoint.NONE);
+        config,
+        "sales.fact_orders",
+        day3,
+        lineage,
+        start,
+        List.of(),
+        false,
+        3,
+        false,
+        FailurePoint.NONE);
   }
 
   private static CommitPlan withForce(CommitPlan p) {
-    return new CommitPlan(
-        p.catalog(),
-        p.target(),
-        p.slice(),
-        p.lineage(),
-        p.startSnapshotId(),
-        p.checks(),
-        true,
-        p.maxConflictRetries(),
-        p.failAt());
+    return p.withForceCommit(true);
   }
 
   private static CommitPlan withChecks(CommitPlan p, List<CheckSpec> checks) {
-    return new CommitPlan(
-        p.catalog(),
-        p.target(),
-        p.slice(),
-        p.lineage(),
-        p.startSnapshotId(),
-        checks,
-        p.forceCommit(),
-        p.maxConflictRetries(),
-        p.failAt());
+    return p.withChecks(checks);
   }
 
   private static CommitPlan withFailure(CommitPlan p) {
-    return new CommitPlan(
-        p.catalog(),
-        p.target(),
-        p.slice(),
-        p.lineage(),
-        p.startSnapshotId(),
-        p.checks(),
-        p.forceCommit(),
-        p.maxConflictRetries(),
-        FailurePoint.BEFORE_COMMIT);
+    return p.withFailAt(FailurePoint.BEFORE_COMMIT);
   }
 
   private SliceCommitter committer(CommitPlan plan) {
