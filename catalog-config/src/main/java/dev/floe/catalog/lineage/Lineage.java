@@ -18,8 +18,12 @@ import java.util.stream.Collectors;
  * @param codeVersion the Floe build that ran
  * @param rows rows written
  * @param contentHash order-independent hash of the rows written
- * @param sourceSnapshots source table name to the snapshot id the run read (Iceberg sources)
+ * @param sourceSnapshots source table name to the snapshot id current when the run was planned:
+ *     what it read, or an ancestor of what it read (a lower bound)
  * @param backfillId the backfill this run belongs to, or null
+ * @param sourceSnapshotsUntil for sources that committed while the run was in flight, their
+ *     snapshot at commit time: the run read something after the planned snapshot and up to this one
+ *     (an upper bound). Empty when every source stood still, i.e. the lineage is exact.
  */
 public record Lineage(
     String runKey,
@@ -31,11 +35,60 @@ public record Lineage(
     long rows,
     String contentHash,
     Map<String, Long> sourceSnapshots,
-    String backfillId)
+    String backfillId,
+    Map<String, Long> sourceSnapshotsUntil)
     implements Serializable {
 
   public Lineage {
     sourceSnapshots = new TreeMap<>(sourceSnapshots);
+    sourceSnapshotsUntil = new TreeMap<>(sourceSnapshotsUntil);
+  }
+
+  /** A lineage whose sources stood still while the run was in flight. */
+  public Lineage(
+      String runKey,
+      String runId,
+      String job,
+      String mode,
+      String slice,
+      String codeVersion,
+      long rows,
+      String contentHash,
+      Map<String, Long> sourceSnapshots,
+      String backfillId) {
+    this(
+        runKey,
+        runId,
+        job,
+        mode,
+        slice,
+        codeVersion,
+        rows,
+        contentHash,
+        sourceSnapshots,
+        backfillId,
+        Map.of());
+  }
+
+  /** The newest snapshot of {@code source} the run may have read. */
+  public Long latestPossiblyRead(String source) {
+    return sourceSnapshotsUntil.getOrDefault(source, sourceSnapshots.get(source));
+  }
+
+  /** This lineage with upper bounds for the sources that moved during the run. */
+  public Lineage withSourcesUntil(Map<String, Long> until) {
+    return new Lineage(
+        runKey,
+        runId,
+        job,
+        mode,
+        slice,
+        codeVersion,
+        rows,
+        contentHash,
+        sourceSnapshots,
+        backfillId,
+        until);
   }
 
   /** This lineage with the written content filled in (known only after the writers finished). */
@@ -50,7 +103,8 @@ public record Lineage(
         content.rows(),
         content.encode(),
         sourceSnapshots,
-        backfillId);
+        backfillId,
+        sourceSnapshotsUntil);
   }
 
   public Map<String, String> toSummary() {
@@ -66,6 +120,9 @@ public record Lineage(
     summary.put(LineageKeys.SOURCE_SNAPSHOTS, encodeSources(sourceSnapshots));
     if (backfillId != null) {
       summary.put(LineageKeys.BACKFILL_ID, backfillId);
+    }
+    if (!sourceSnapshotsUntil.isEmpty()) {
+      summary.put(LineageKeys.SOURCE_SNAPSHOTS_UNTIL, encodeSources(sourceSnapshotsUntil));
     }
     return summary;
   }
@@ -86,7 +143,8 @@ public record Lineage(
             Long.parseLong(summary.getOrDefault(LineageKeys.ROWS, "0")),
             summary.get(LineageKeys.CONTENT_HASH),
             decodeSources(summary.getOrDefault(LineageKeys.SOURCE_SNAPSHOTS, "")),
-            summary.get(LineageKeys.BACKFILL_ID)));
+            summary.get(LineageKeys.BACKFILL_ID),
+            decodeSources(summary.getOrDefault(LineageKeys.SOURCE_SNAPSHOTS_UNTIL, ""))));
   }
 
   static String encodeSources(Map<String, Long> sources) {

@@ -16,5 +16,8 @@ public final class LineageKeys {
   public static final String SOURCE_SNAPSHOTS = PREFIX + "source-snapshots";
   public static final String BACKFILL_ID = PREFIX + "backfill-id";
 
+  /** Only when a source committed during the run: its snapshot at commit time. */
+  public static final String SOURCE_SNAPSHOTS_UNTIL = PREFIX + "source-snapshots-until";
+
   private LineageKeys() {}
 }

@@ -30,6 +30,16 @@ class LineageTest {
   }
 
   @Test
+  void upperBoundsOfSourcesThatMovedRoundTripAndAnswerTheLatestPossiblyRead() {
+    Lineage moved = LINEAGE.withSourcesUntil(Map.of("sales.staging_orders", 9_000_000_000L));
+
+    assertThat(LINEAGE.toSummary()).doesNotContainKey(LineageKeys.SOURCE_SNAPSHOTS_UNTIL);
+    assertThat(Lineage.fromSummary(moved.toSummary())).contains(moved);
+    assertThat(moved.latestPossiblyRead("sales.staging_orders")).isEqualTo(9_000_000_000L);
+    assertThat(moved.latestPossiblyRead("sales.customers")).isEqualTo(17L);
+  }
+
+  @Test
   void writesEveryKeyUnderTheFloePrefix() {
     Map<String, String> summary = LINEAGE.toSummary();
 

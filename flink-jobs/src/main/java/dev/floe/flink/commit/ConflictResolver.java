@@ -57,7 +57,7 @@ final class ConflictResolver {
               + ")");
     }
     Lineage other = theirs.get();
-    SourceOrder order = compareSources(catalog, ours.sourceSnapshots(), other.sourceSnapshots());
+    SourceOrder order = compareSources(catalog, ours, other);
     if (order == SourceOrder.THEIRS_OLDER) {
       return new Resolution(
           Action.RETRY,
@@ -111,24 +111,24 @@ final class ConflictResolver {
   }
 
   /**
-   * THEIRS_OLDER only when, for every source both runs read, theirs is ours or an ancestor of ours,
-   * and for at least one it is a strict ancestor. Anything unclear counts as newer: we do not
-   * overwrite what we cannot prove is older.
+   * THEIRS_OLDER only when, for every source, the newest snapshot the other run may have read is
+   * ours or an ancestor of the oldest we may have read, and strictly older for at least one.
+   * Anything unclear counts as newer: we do not overwrite what we cannot prove is older.
    */
-  private static SourceOrder compareSources(
-      Catalog catalog, Map<String, Long> ours, Map<String, Long> theirs) {
+  private static SourceOrder compareSources(Catalog catalog, Lineage ours, Lineage theirs) {
     boolean strictlyOlder = false;
-    for (Map.Entry<String, Long> source : ours.entrySet()) {
-      Long theirId = theirs.get(source.getKey());
-      if (theirId == null) {
-        return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
-      }
-      if (theirId.equals(source.getValue())) {
+    if (!theirs.sourceSnapshots().keySet().equals(ours.sourceSnapshots().keySet())) {
+      return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+    }
+    for (Map.Entry<String, Long> source : ours.sourceSnapshots().entrySet()) {
+      Long theirLatest = theirs.latestPossiblyRead(source.getKey());
+      if (theirLatest.equals(source.getValue())) {
         continue;
       }
       try {
         Table sourceTable = Catalogs.loadTable(catalog, source.getKey());
-        if (SnapshotUtil.isAncestorOf(sourceTable, source.getValue(), theirId)) {
+        // isAncestorOf(table, snapshot, ancestor): is theirLatest an ancestor of ours?
+        if (SnapshotUtil.isAncestorOf(sourceTable, source.getValue(), theirLatest)) {
           strictlyOlder = true;
         } else {
           return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
@@ -137,8 +137,6 @@ final class ConflictResolver {
         return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
       }
     }
-    return strictlyOlder && theirs.size() == ours.size()
-        ? SourceOrder.THEIRS_OLDER
-        : SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
+    return strictlyOlder ? SourceOrder.THEIRS_OLDER : SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;
   }
 }

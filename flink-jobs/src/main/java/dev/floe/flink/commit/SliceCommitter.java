@@ -10,6 +10,8 @@ import dev.floe.catalog.snapshot.SliceContent;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
@@ -94,7 +96,8 @@ public final class SliceCommitter {
                 + " rows in one snapshot"
                 + (plan.forceCommit() ? " (forced)" : ""));
       }
-      Lineage lineage = plan.lineage().withContent(content);
+      Lineage lineage =
+          plan.lineage().withContent(content).withSourcesUntil(sourcesMovedSincePlanning());
       Long base = plan.startSnapshotId();
       for (int attempt = 1; attempt <= plan.maxConflictRetries() + 1; attempt++) {
         OverwriteFiles overwrite = newOverwrite(table, files, base, lineage);
@@ -160,6 +163,26 @@ public final class SliceCommitter {
       }
       throw e;
     }
+  }
+
+  /**
+   * The snapshot ids were taken when the job was planned; Flink's Iceberg source picks its snapshot
+   * a little later. A source that committed in between may have been read at any snapshot up to its
+   * current one: record that upper bound, so no later run mistakes this one for a run on older
+   * data.
+   */
+  private Map<String, Long> sourcesMovedSincePlanning() {
+    Map<String, Long> moved = new TreeMap<>();
+    plan.lineage()
+        .sourceSnapshots()
+        .forEach(
+            (source, planned) -> {
+              Snapshot head = Catalogs.loadTable(catalog, source).currentSnapshot();
+              if (head != null && head.snapshotId() != planned) {
+                moved.put(source, head.snapshotId());
+              }
+            });
+    return moved;
   }
 
   private OverwriteFiles newOverwrite(

@@ -177,11 +177,11 @@ class SliceCommitterTest {
   @Test
   void aRunFromNewerSourcesRecommitsOverARunFromOlderSourcesWithoutDuplicates() {
     long older = appendSource(1);
-    long newer = appendSource(2);
     Written a = write(row(10, "50.00", "2026-10-03"));
     Written b = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
     committer(plan("run-a", null, Map.of("sales.staging_orders", older)))
         .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+    long newer = appendSource(2); // the source moves only after run A committed
 
     CommitOutcome outcome =
         committer(plan("run-b", null, Map.of("sales.staging_orders", newer)))
@@ -191,6 +191,31 @@ class SliceCommitterTest {
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(outcome.attempts()).isEqualTo(2);
     assertThat(slice("2026-10-03")).isEqualTo(b.hash);
+  }
+
+  @Test
+  void aRunWhoseSourceMovedWhileItRanIsNeverTakenForARunOnOlderData() {
+    long planned = appendSource(1);
+    long between = appendSource(2);
+    long atCommit = appendSource(3);
+    // Run A was planned at the first source snapshot, but the source moved before A committed:
+    // A may have read anything up to the third.
+    Written a = write(row(10, "50.00", "2026-10-03"));
+    committer(plan("run-a", null, Map.of("sales.staging_orders", planned)))
+        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+    fact.refresh();
+    assertThat(fact.currentSnapshot().summary())
+        .containsEntry("floe.source-snapshots", "sales.staging_orders@" + planned)
+        .containsEntry("floe.source-snapshots-until", "sales.staging_orders@" + atCommit);
+
+    // Run B read the second snapshot: it cannot prove A's data is older, so it must not replace it.
+    Written b = write(row(11, "20.00", "2026-10-03"));
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-b", null, Map.of("sales.staging_orders", between)))
+                    .commit(b.files, b.hash, new CheckStats(), new CheckStats()))
+        .isInstanceOf(CommitConflictException.class);
+    assertThat(slice("2026-10-03")).isEqualTo(a.hash);
   }
 
   @Test
