@@ -207,6 +207,29 @@ class FloeCliITCase {
 
   @Test
   @Order(12)
+  void aDryRunReportsWhatARealRunWouldDoAndCommitsNothing() throws Exception {
+    long before = snapshotCount();
+    CliRun run =
+        floe(
+            home,
+            "run",
+            examples().resolve("jobs/fact_orders_daily.yaml").toString(),
+            "--slice",
+            "2026-10-04",
+            "--dry-run",
+            "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonNode result = JSON.readTree(run.out());
+    assertThat(result.get("status").asText()).isEqualTo("dry-run");
+    assertThat(result.get("rows").asLong()).isEqualTo(1);
+    assertThat(result.get("detail").asText())
+        .contains("a real run would replace slice order_date=[2026-10-04,2026-10-05)");
+    assertThat(snapshotCount()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(13)
   void everyCommandHasHelp() {
     for (String command : new String[] {"quickstart", "tables", "sql", "run", "snapshots"}) {
       CliRun help = floe(home, command, "--help");
