@@ -50,6 +50,11 @@ final class BaselinePath implements WritePath {
   }
 
   @Override
+  public String entryMethod() {
+    return BaselinePath.class.getName() + ".execute";
+  }
+
+  @Override
   public void execute() throws Exception {
     StreamTableEnvironment sql =
         FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(parallelism), catalog);

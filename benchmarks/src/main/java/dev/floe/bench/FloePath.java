@@ -60,6 +60,11 @@ final class FloePath implements WritePath {
   }
 
   @Override
+  public String entryMethod() {
+    return SliceJob.class.getName() + ".run";
+  }
+
+  @Override
   public void execute() {
     last = SliceJob.run(request);
   }

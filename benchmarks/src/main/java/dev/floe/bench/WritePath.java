@@ -11,6 +11,9 @@ interface WritePath {
   /** Rows one run loads (0 for the empty slice). */
   long rows();
 
+  /** The method whose calls the profiler reports as client-side phases, {@code class.method}. */
+  String entryMethod();
+
   /** Loads the slice once; this is what is timed. */
   void execute() throws Exception;
 

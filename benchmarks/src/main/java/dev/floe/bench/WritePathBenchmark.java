@@ -60,15 +60,17 @@ public final class WritePathBenchmark {
       for (long rows : options.rows()) {
         resetHeapPeaks();
         SliceBenchmark.Outcome outcome =
-            new SliceBenchmark(root.resolve("rows-" + rows), rows, options, System.err).run();
+            new SliceBenchmark(
+                    root.resolve("rows-" + rows), rows, options, outcomes.isEmpty(), System.err)
+                .run();
         outcomes.add(outcome);
         out.printf(Locale.ROOT, "%n### %,d rows%n%n", rows);
-        ResultTable.print(out, outcome.results());
+        ResultTable.print(out, List.of(outcome.results()));
         printFooter(out, outcome);
       }
       if (outcomes.size() > 1) {
         out.printf("%n### All sizes%n%n");
-        ResultTable.print(out, outcomes.stream().flatMap(o -> o.results().stream()).toList());
+        ResultTable.print(out, outcomes.stream().map(SliceBenchmark.Outcome::results).toList());
       }
     } finally {
       if (options.keep()) {
@@ -117,6 +119,13 @@ public final class WritePathBenchmark {
 
   private static void printFooter(PrintStream out, SliceBenchmark.Outcome outcome) {
     out.println();
+    if (!Double.isNaN(outcome.coldSeconds())) {
+      out.printf(
+          Locale.ROOT,
+          "Cold start: the JVM's first Floe run (warm-up, not in the table) took %.2f s; every"
+              + " `floe run` from the command line starts a fresh JVM.%n",
+          outcome.coldSeconds());
+    }
     out.printf(
         Locale.ROOT,
         "Kryo fallback in Floe runs: none. SliceJob runs with pipeline.generic-types=false, where a"
@@ -125,7 +134,7 @@ public final class WritePathBenchmark {
         outcome.kryoSamples() < 0
             ? ""
             : String.format(
-                Locale.ROOT, "; Kryo frames in the profiled run: %d", outcome.kryoSamples()));
+                Locale.ROOT, "; Kryo frames in its profiled runs: %d", outcome.kryoSamples()));
     out.printf(
         Locale.ROOT,
         "Heap: max %.1f GiB; peak used while measuring this size ≤ %.1f GiB (sum of pool peaks).%n",
