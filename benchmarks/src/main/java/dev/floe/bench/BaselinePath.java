@@ -24,7 +24,11 @@ final class BaselinePath implements WritePath {
   private final long rows;
   private Long previousSnapshot;
 
-  BaselinePath(CatalogConfig catalog, String target, String day, int parallelism, long rows) {
+  /**
+   * @param hint a read hint for the staging table (same as Floe's query), or empty
+   */
+  BaselinePath(
+      CatalogConfig catalog, String target, String hint, String day, int parallelism, long rows) {
     this.catalog = catalog;
     this.target = target;
     this.statement =
@@ -32,6 +36,7 @@ final class BaselinePath implements WritePath {
             + target
             + " SELECT order_id, customer_id, amount, order_date FROM "
             + BenchTables.STAGING
+            + hint
             + " WHERE order_date = DATE '"
             + day
             + "'";

@@ -17,6 +17,9 @@ import java.util.Locale;
  * @param workDir where the catalogs go; null means a fresh temp directory
  * @param keep keep the catalogs afterwards (to inspect them)
  * @param waitQuiet before each measured run, wait (up to 3 min) until other processes are idle
+ * @param splitPerFile make each staging file its own read split (a read hint on both queries), so
+ *     the source really reads with {@code parallelism} tasks; by default Iceberg packs up to 128 MB
+ *     of files into one split, and its Flink source then reads a whole day with one task
  */
 record BenchOptions(
     List<Long> rows,
@@ -27,18 +30,21 @@ record BenchOptions(
     boolean deepVerify,
     Path workDir,
     boolean keep,
-    boolean waitQuiet) {
+    boolean waitQuiet,
+    boolean splitPerFile) {
 
   static final String USAGE =
       """
       Usage: benchmarks/run.sh [--rows 1000000,10000000] [--repeat 3] [--warmup 1]
                                [--parallelism 2] [--profile] [--no-deep-verify]
-                               [--dir DIR] [--keep] [--no-wait-quiet]
+                               [--split-per-file] [--dir DIR] [--keep] [--no-wait-quiet]
         --rows          slice sizes, comma-separated; 1_000_000, 1M and 500k are accepted
         --repeat        measured runs per path (median reported)
         --warmup        unmeasured runs per path first
         --parallelism   Flink parallelism of every path (also the number of source files)
         --profile       sample stacks of one extra run per path and print where time goes
+        --split-per-file  one read split per staging file (default: Iceberg's packing, which
+                        puts a day of up to 128 MB into ONE split, so the source runs with 1 task)
         --no-deep-verify  skip re-reading the targets at the end (row counts are still checked)
         --dir           put the catalogs under DIR instead of a temp directory
         --keep          do not delete the catalogs afterwards
@@ -47,7 +53,7 @@ record BenchOptions(
 
   static BenchOptions defaults() {
     return new BenchOptions(
-        List.of(1_000_000L, 10_000_000L), 3, 1, 2, false, true, null, false, true);
+        List.of(1_000_000L, 10_000_000L), 3, 1, 2, false, true, null, false, true, false);
   }
 
   static BenchOptions parse(String... args) {
@@ -64,6 +70,7 @@ record BenchOptions(
         case "--dir" -> o = o.withWorkDir(Path.of(value(args, ++i, arg)));
         case "--keep" -> o = o.withKeep(true);
         case "--no-wait-quiet" -> o = o.withWaitQuiet(false);
+        case "--split-per-file" -> o = o.withSplitPerFile(true);
         default -> throw new IllegalArgumentException("Cannot use argument '" + arg + "'");
       }
     }
@@ -122,45 +129,69 @@ record BenchOptions(
 
   BenchOptions withRows(List<Long> v) {
     return new BenchOptions(
-        v, repeat, warmup, parallelism, profile, deepVerify, workDir, keep, waitQuiet);
+        v,
+        repeat,
+        warmup,
+        parallelism,
+        profile,
+        deepVerify,
+        workDir,
+        keep,
+        waitQuiet,
+        splitPerFile);
   }
 
   BenchOptions withRepeat(int v) {
     return new BenchOptions(
-        rows, v, warmup, parallelism, profile, deepVerify, workDir, keep, waitQuiet);
+        rows, v, warmup, parallelism, profile, deepVerify, workDir, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withWarmup(int v) {
     return new BenchOptions(
-        rows, repeat, v, parallelism, profile, deepVerify, workDir, keep, waitQuiet);
+        rows, repeat, v, parallelism, profile, deepVerify, workDir, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withParallelism(int v) {
-    return new BenchOptions(rows, repeat, warmup, v, profile, deepVerify, workDir, keep, waitQuiet);
+    return new BenchOptions(
+        rows, repeat, warmup, v, profile, deepVerify, workDir, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withProfile(boolean v) {
     return new BenchOptions(
-        rows, repeat, warmup, parallelism, v, deepVerify, workDir, keep, waitQuiet);
+        rows, repeat, warmup, parallelism, v, deepVerify, workDir, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withDeepVerify(boolean v) {
     return new BenchOptions(
-        rows, repeat, warmup, parallelism, profile, v, workDir, keep, waitQuiet);
+        rows, repeat, warmup, parallelism, profile, v, workDir, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withWorkDir(Path v) {
     return new BenchOptions(
-        rows, repeat, warmup, parallelism, profile, deepVerify, v, keep, waitQuiet);
+        rows, repeat, warmup, parallelism, profile, deepVerify, v, keep, waitQuiet, splitPerFile);
   }
 
   BenchOptions withKeep(boolean v) {
     return new BenchOptions(
-        rows, repeat, warmup, parallelism, profile, deepVerify, workDir, v, waitQuiet);
+        rows,
+        repeat,
+        warmup,
+        parallelism,
+        profile,
+        deepVerify,
+        workDir,
+        v,
+        waitQuiet,
+        splitPerFile);
   }
 
   BenchOptions withWaitQuiet(boolean v) {
     return new BenchOptions(
-        rows, repeat, warmup, parallelism, profile, deepVerify, workDir, keep, v);
+        rows, repeat, warmup, parallelism, profile, deepVerify, workDir, keep, v, splitPerFile);
+  }
+
+  BenchOptions withSplitPerFile(boolean v) {
+    return new BenchOptions(
+        rows, repeat, warmup, parallelism, profile, deepVerify, workDir, keep, waitQuiet, v);
   }
 }

@@ -8,7 +8,9 @@ import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.manifest.Manifests;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -16,9 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.iceberg.CombinedScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 
 /** All paths for one slice size, on a fresh embedded catalog of its own. */
 final class SliceBenchmark {
@@ -27,7 +33,8 @@ final class SliceBenchmark {
   /** A day with no staging rows: loading it measures Floe's fixed cost. */
   static final LocalDate EMPTY_DAY = DAY.plusDays(1);
 
-  static final String JOB_WITH_CHECKS =
+  /** The manifest of the Floe paths; {@code %s} is the staging table's optional read hint. */
+  private static final String JOB =
       """
       job: bench_fact_orders
       target: bench.fact_orders
@@ -35,26 +42,26 @@ final class SliceBenchmark {
       slice: {column: order_date}
       query: |
         SELECT order_id, customer_id, amount, order_date
-        FROM bench.staging_orders
+        FROM bench.staging_orders%s
         WHERE order_date >= :slice_start AND order_date < :slice_end
+      """;
+
+  private static final String CHECKS =
+      """
       checks:
         - not_null: [order_id, amount]
         - unique: [order_id]
         - row_count: {min: 0}
       """;
 
-  /** The same job without checks: the difference is what checking costs. */
-  static final String JOB_WITHOUT_CHECKS =
-      """
-      job: bench_fact_orders_nochecks
-      target: bench.fact_orders
-      mode: overwrite
-      slice: {column: order_date}
-      query: |
-        SELECT order_id, customer_id, amount, order_date
-        FROM bench.staging_orders
-        WHERE order_date >= :slice_start AND order_date < :slice_end
-      """;
+  /**
+   * With --split-per-file: a split size below one file's size, so Iceberg's Flink source gets one
+   * split per staging file and reads with that many tasks. It has to be a read option (a hint):
+   * Iceberg 1.11's Flink reader ignores the table property {@code read.split.target-size}, because
+   * the default of its Flink option {@code connector.iceberg.split-size} (128 MB) wins over table
+   * properties.
+   */
+  static final String SPLIT_PER_FILE_HINT = " /*+ OPTIONS('split-size'='1048576') */";
 
   /** Runs during which other processes took more CPU than this are measured again. */
   private static final double MAX_OTHER_CORES = 0.3;
@@ -67,6 +74,7 @@ final class SliceBenchmark {
   private final boolean coldStart;
   private final PrintStream log;
   private int floeRuns;
+  private int sourceSplits;
   private int kryoSamples = -1;
 
   /**
@@ -85,26 +93,23 @@ final class SliceBenchmark {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
     ContentHash expected = prepare(config);
     int p = options.parallelism();
+    String hint = options.splitPerFile() ? SPLIT_PER_FILE_HINT : "";
+    JobSpec withChecks = job(String.format(JOB, hint) + CHECKS);
+    JobSpec withoutChecks =
+        job(String.format(JOB, hint).replace("bench_fact_orders", "bench_nochecks"));
     FloePath floeChecks =
-        new FloePath(
-            "floe (checks)", config, job(JOB_WITH_CHECKS), DAY.toString(), p, rows, expected, rows);
+        new FloePath("floe (checks)", config, withChecks, DAY.toString(), p, rows, expected, rows);
     FloePath floePlain =
         new FloePath(
-            "floe (no checks)",
-            config,
-            job(JOB_WITHOUT_CHECKS),
-            DAY.toString(),
-            p,
-            rows,
-            expected,
-            rows);
-    BaselinePath baseline = new BaselinePath(config, BenchTables.BASELINE, DAY.toString(), p, rows);
+            "floe (no checks)", config, withoutChecks, DAY.toString(), p, rows, expected, rows);
+    BaselinePath baseline =
+        new BaselinePath(config, BenchTables.BASELINE, hint, DAY.toString(), p, rows);
     // Runs after floe (checks) has loaded DAY, so the table still holds those rows afterwards.
     FloePath floeEmpty =
         new FloePath(
             "floe empty slice (fixed cost)",
             config,
-            job(JOB_WITH_CHECKS),
+            withChecks,
             EMPTY_DAY.toString(),
             p,
             0,
@@ -147,7 +152,7 @@ final class SliceBenchmark {
     }
     List<PathResult> results = new ArrayList<>();
     samples.forEach((path, list) -> results.add(new PathResult(path.name(), path.rows(), list)));
-    return new Outcome(rows, results, floeRuns, kryoSamples, coldSeconds);
+    return new Outcome(rows, results, floeRuns, kryoSamples, coldSeconds, sourceSplits);
   }
 
   /**
@@ -179,9 +184,15 @@ final class SliceBenchmark {
    * @param floeRuns Floe runs that succeeded, all with {@code pipeline.generic-types=false}
    * @param kryoSamples Kryo frames seen in profiled Floe runs, or -1 when none was profiled
    * @param coldSeconds the JVM's first Floe run, when this size had it and profiled it, else NaN
+   * @param sourceSplits read splits of the staging table (the source's inferred parallelism)
    */
   record Outcome(
-      long rows, List<PathResult> results, int floeRuns, int kryoSamples, double coldSeconds) {}
+      long rows,
+      List<PathResult> results,
+      int floeRuns,
+      int kryoSamples,
+      double coldSeconds,
+      int sourceSplits) {}
 
   private ContentHash prepare(CatalogConfig config) {
     Catalog catalog = Catalogs.open(config);
@@ -197,6 +208,7 @@ final class SliceBenchmark {
           (System.nanoTime() - start) / 1e9,
           staging.currentSnapshot().summary().get("total-data-files"),
           Long.parseLong(staging.currentSnapshot().summary().get("total-files-size")) / 1048576.0);
+      sourceSplits = splits(staging, options.splitPerFile() ? 1048576 : null);
       return expected;
     } finally {
       Catalogs.close(catalog);
@@ -244,6 +256,26 @@ final class SliceBenchmark {
       kryoSamples = Math.max(0, kryoSamples) + sampler.kryoSamples();
     }
     return s;
+  }
+
+  /**
+   * Read splits of the staging table: Iceberg's Flink source infers its parallelism from this
+   * number (capped by the job's settings), for Floe's query and the baseline alike.
+   */
+  private static int splits(Table staging, Integer splitSize) {
+    int splits = 0;
+    TableScan scan = staging.newScan();
+    if (splitSize != null) {
+      scan = scan.option(TableProperties.SPLIT_SIZE, splitSize.toString());
+    }
+    try (CloseableIterable<CombinedScanTask> tasks = scan.planTasks()) {
+      for (CombinedScanTask ignored : tasks) {
+        splits++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot plan a scan of " + staging.name(), e);
+    }
+    return splits;
   }
 
   private void countFloeRun(WritePath path) {

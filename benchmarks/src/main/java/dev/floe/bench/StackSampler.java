@@ -44,6 +44,7 @@ final class StackSampler implements AutoCloseable {
   private final Map<String, Integer> topFrames = new HashMap<>();
   private final Map<String, Integer> clientPhases = new HashMap<>();
   private final Map<String, Integer> forks = new HashMap<>();
+  private final Map<String, Integer> tasks = new HashMap<>();
   private final Map<String, Integer> buckets = new HashMap<>();
   private volatile boolean running = true;
   private int samples;
@@ -100,6 +101,10 @@ final class StackSampler implements AutoCloseable {
           continue;
         }
         taskThreadSamples++;
+        // The thread name lists the operators chained into the task: shows what runs together.
+        String task =
+            e.getKey().getName().replaceAll(" \\(\\d+/(\\d+)\\)#\\d+$", " [parallelism $1]");
+        tasks.merge(task, 1, Integer::sum);
         topFrames.merge(stack[0].getClassName() + "." + stack[0].getMethodName(), 1, Integer::sum);
         for (Map.Entry<String, String> marker : MARKERS.entrySet()) {
           if (onStack(stack, marker.getValue())) {
@@ -167,6 +172,11 @@ final class StackSampler implements AutoCloseable {
         title,
         samples,
         taskThreadSamples);
+    out.println("  tasks (operator chains; % of task-thread stacks):");
+    tasks.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .forEach(
+            e -> out.printf(Locale.ROOT, "    %5.1f %%  %s%n", percent(e.getValue()), e.getKey()));
     out.println("  on the stack (inclusive, % of task-thread stacks):");
     for (String bucket : MARKERS.keySet()) {
       out.printf(

@@ -66,7 +66,7 @@ public final class WritePathBenchmark {
         outcomes.add(outcome);
         out.printf(Locale.ROOT, "%n### %,d rows%n%n", rows);
         ResultTable.print(out, List.of(outcome.results()));
-        printFooter(out, outcome);
+        printFooter(out, options, outcome);
       }
       if (outcomes.size() > 1) {
         out.printf("%n### All sizes%n%n");
@@ -110,15 +110,30 @@ public final class WritePathBenchmark {
         IcebergBuild.version());
     out.printf(
         Locale.ROOT,
-        "- parallelism %d, %d warm-up + %d measured runs per path, median reported%n",
+        "- parallelism %d%s, %d warm-up + %d measured runs per path, median reported%n",
         options.parallelism(),
+        options.splitPerFile() ? ", one read split per staging file" : "",
         options.warmup(),
         options.repeat());
     out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
   }
 
-  private static void printFooter(PrintStream out, SliceBenchmark.Outcome outcome) {
+  private static void printFooter(
+      PrintStream out, BenchOptions options, SliceBenchmark.Outcome outcome) {
     out.println();
+    out.printf(
+        Locale.ROOT,
+        "Source: %d staging file(s) in %d read split(s)%s. Iceberg's Flink source infers its"
+            + " parallelism from the split count, so the slice is read by %d task(s) in every"
+            + " loading path; Floe's writers run with parallelism %d (chained to the source only"
+            + " when both match), the baseline's writer with its input's.%n",
+        options.parallelism(),
+        outcome.sourceSplits(),
+        options.splitPerFile()
+            ? " (--split-per-file)"
+            : " (Iceberg's default packing: up to 128 MB per split)",
+        outcome.sourceSplits(),
+        options.parallelism());
     if (!Double.isNaN(outcome.coldSeconds())) {
       out.printf(
           Locale.ROOT,
