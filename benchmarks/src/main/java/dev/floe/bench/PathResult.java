@@ -1,0 +1,57 @@
+package dev.floe.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** The measured runs of one path for one slice size, summarised by medians. */
+record PathResult(String name, long rows, List<Sample> samples) {
+
+  PathResult {
+    samples = List.copyOf(samples);
+  }
+
+  double medianSeconds() {
+    return median(Sample::wallSeconds);
+  }
+
+  double medianCpuSeconds() {
+    return median(Sample::cpuSeconds);
+  }
+
+  double medianGcSeconds() {
+    return median(Sample::gcSeconds);
+  }
+
+  double medianOtherCores() {
+    return median(Sample::otherCores);
+  }
+
+  double minSeconds() {
+    return samples.stream().mapToDouble(Sample::wallSeconds).min().orElse(Double.NaN);
+  }
+
+  double maxSeconds() {
+    return samples.stream().mapToDouble(Sample::wallSeconds).max().orElse(Double.NaN);
+  }
+
+  /** Rows per second of wall time, or NaN for the empty slice. */
+  double rowsPerSecond() {
+    return rows == 0 ? Double.NaN : rows / medianSeconds();
+  }
+
+  private double median(ToDoubleFunction<Sample> value) {
+    return median(samples.stream().mapToDouble(value).boxed().toList());
+  }
+
+  /** The median; the mean of the two middle values for an even count. */
+  static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    int mid = sorted.size() / 2;
+    return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
+  }
+}

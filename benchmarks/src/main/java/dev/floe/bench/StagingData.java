@@ -1,0 +1,124 @@
+package dev.floe.bench;
+
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.RecordHasher;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.DataWriter;
+
+/**
+ * Fills the staging table with one day of orders by writing Parquet files directly with Iceberg's
+ * generic writer, one file per thread, appended in one commit.
+ *
+ * <p>Why not Flink SQL over the {@code datagen} connector: the data would need a unique {@code
+ * order_id}, and datagen's {@code sequence} kind materialises every value of a subtask in a {@code
+ * Deque} (10 M boxed longs) before emitting; on top of that a Flink job adds its own start-up and
+ * row conversion. Writing directly costs about as much as writing Parquet does, is deterministic
+ * (same rows every time), and lets us compute the expected content hash on the way, with the same
+ * {@link RecordHasher} that {@code floe verify} uses and independently of Floe's Flink writer.
+ */
+final class StagingData {
+  /** Distinct customers: enough to defeat Parquet's dictionary for that column, like real data. */
+  private static final long CUSTOMERS = 1_000_000;
+
+  /** Amounts up to 9 999.99 (unscaled cents), within decimal(10,2). */
+  private static final long MAX_CENTS = 1_000_000;
+
+  private StagingData() {}
+
+  /**
+   * Writes {@code rows} orders dated {@code day} in {@code files} files of near-equal size.
+   *
+   * @return the content hash of all rows written (what a correct load of the day must produce)
+   */
+  static ContentHash write(Table staging, long rows, LocalDate day, int files) {
+    ExecutorService pool = Executors.newFixedThreadPool(files);
+    try {
+      List<Future<Part>> parts = new ArrayList<>();
+      for (int f = 0; f < files; f++) {
+        long from = rows * f / files;
+        long to = rows * (f + 1) / files;
+        int index = f;
+        parts.add(pool.submit(() -> writePart(staging, index, from, to, day)));
+      }
+      AppendFiles append = staging.newAppend();
+      ContentHash hash = ContentHash.empty();
+      for (Future<Part> part : parts) {
+        Part written = part.get();
+        append.appendFile(written.file());
+        hash.merge(written.hash());
+      }
+      append.commit();
+      return hash;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while writing " + staging.name(), e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Cannot write " + staging.name(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private record Part(DataFile file, ContentHash hash) {}
+
+  /** Rows {@code [from, to)}: order_id is {@code i + 1}, so ids are unique across parts. */
+  private static Part writePart(Table staging, int index, long from, long to, LocalDate day) {
+    String name = String.format("staging-%05d.parquet", index);
+    RecordHasher hasher = new RecordHasher(staging.schema());
+    ContentHash hash = ContentHash.empty();
+    // One reused record: the Parquet writer copies values into its column buffers.
+    GenericRecord record = GenericRecord.create(staging.schema());
+    DataWriter<Record> writer =
+        new GenericFileWriterFactory.Builder(staging)
+            .dataFileFormat(FileFormat.PARQUET)
+            .writerProperties(staging.properties()) // zstd, like the targets
+            .build()
+            .newDataWriter(
+                staging
+                    .encryption()
+                    .encrypt(
+                        staging
+                            .io()
+                            .newOutputFile(staging.locationProvider().newDataLocation(name))),
+                staging.spec(),
+                null);
+    try (writer) {
+      for (long i = from; i < to; i++) {
+        long mixed = mix(i);
+        record.set(0, i + 1);
+        record.set(1, 1 + Long.remainderUnsigned(mixed, CUSTOMERS));
+        record.set(2, BigDecimal.valueOf(Long.remainderUnsigned(mixed >>> 20, MAX_CENTS), 2));
+        record.set(3, day);
+        writer.write(record);
+        hasher.add(record, hash);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + name, e);
+    }
+    return new Part(writer.toDataFile(), hash);
+  }
+
+  /** SplitMix64's finaliser: cheap, deterministic, well-spread values from a counter. */
+  static long mix(long i) {
+    long z = i * 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

@@ -1,0 +1,191 @@
+package dev.floe.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.iceberg.IcebergBuild;
+
+/**
+ * Measures Floe's write path against Iceberg's own Flink SQL {@code INSERT OVERWRITE} for slices of
+ * N rows and prints the medians and ratios. Run it with {@code benchmarks/run.sh}; it is never part
+ * of the build's tests (project rule: speed goals live in benchmarks, not in timed tests).
+ *
+ * <p>Paths, each on the same catalog, source data and parallelism:
+ *
+ * <ol>
+ *   <li>Floe {@code SliceJob.run} with checks not_null + unique(order_id) + row_count;
+ *   <li>the same job without checks;
+ *   <li>Iceberg's Flink SQL {@code INSERT OVERWRITE ... WHERE order_date = day} (the baseline);
+ *   <li>Floe with an empty slice: the fixed cost of a run.
+ * </ol>
+ *
+ * Results go to stdout (Markdown), progress to stderr.
+ */
+public final class WritePathBenchmark {
+
+  private WritePathBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.print(BenchOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    PrintStream out = System.out;
+    printEnvironment(out, options, args);
+    Path root =
+        options.workDir() != null
+            ? Files.createDirectories(options.workDir())
+            : Files.createTempDirectory("floe-bench-");
+    List<SliceBenchmark.Outcome> outcomes = new ArrayList<>();
+    try {
+      for (long rows : options.rows()) {
+        resetHeapPeaks();
+        SliceBenchmark.Outcome outcome =
+            new SliceBenchmark(
+                    root.resolve("rows-" + rows), rows, options, outcomes.isEmpty(), System.err)
+                .run();
+        outcomes.add(outcome);
+        out.printf(Locale.ROOT, "%n### %,d rows%n%n", rows);
+        ResultTable.print(out, List.of(outcome.results()));
+        printFooter(out, options, outcome);
+      }
+      if (outcomes.size() > 1) {
+        out.printf("%n### All sizes%n%n");
+        ResultTable.print(out, outcomes.stream().map(SliceBenchmark.Outcome::results).toList());
+      }
+    } finally {
+      if (options.keep()) {
+        System.err.println("Catalogs kept under " + root);
+      } else {
+        deleteTree(root);
+      }
+    }
+    // Flink's MiniCluster leaves non-daemon threads behind; the results are out, so end here.
+    System.exit(0);
+  }
+
+  private static void printEnvironment(PrintStream out, BenchOptions options, String[] args) {
+    out.println("## Floe write-path benchmark");
+    out.println();
+    out.println(
+        "- date: "
+            + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+            + " UTC");
+    out.printf(
+        Locale.ROOT,
+        "- machine: %d CPUs (availableProcessors), %s %s%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"),
+        System.getProperty("os.arch"));
+    out.printf(
+        Locale.ROOT,
+        "- java: %s (%s %s), heap max %.1f GiB%n",
+        System.getProperty("java.version"),
+        System.getProperty("java.vm.name"),
+        System.getProperty("java.vm.version"),
+        Runtime.getRuntime().maxMemory() / 1073741824.0);
+    out.printf(
+        Locale.ROOT,
+        "- Flink %s (local MiniCluster per run), Iceberg %s, embedded catalog (SQLite + local FS)%n",
+        EnvironmentInformation.getVersion(),
+        IcebergBuild.version());
+    out.printf(
+        Locale.ROOT,
+        "- parallelism %d%s, %d warm-up + %d measured runs per path, median reported%n",
+        options.parallelism(),
+        options.splitPerFile() ? ", one read split per staging file" : "",
+        options.warmup(),
+        options.repeat());
+    out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
+  }
+
+  private static void printFooter(
+      PrintStream out, BenchOptions options, SliceBenchmark.Outcome outcome) {
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "Source: %d staging file(s) in %d read split(s)%s. Iceberg's Flink source infers its"
+            + " parallelism from the split count, so the slice is read by %d task(s) in every"
+            + " loading path; Floe's writers run with parallelism %d (chained to the source only"
+            + " when both match), the baseline's writer with its input's.%n",
+        options.parallelism(),
+        outcome.sourceSplits(),
+        options.splitPerFile()
+            ? " (--split-per-file)"
+            : " (Iceberg's default packing: up to 128 MB per split)",
+        outcome.sourceSplits(),
+        options.parallelism());
+    if (!Double.isNaN(outcome.coldSeconds())) {
+      out.printf(
+          Locale.ROOT,
+          "Cold start: the JVM's first Floe run (warm-up, not in the table) took %.2f s; every"
+              + " `floe run` from the command line starts a fresh JVM.%n",
+          outcome.coldSeconds());
+    }
+    out.printf(
+        Locale.ROOT,
+        "Kryo fallback in Floe runs: none. SliceJob runs with pipeline.generic-types=false, where a"
+            + " fallback fails the job, and all %d Floe runs succeeded%s.%n",
+        outcome.floeRuns(),
+        outcome.kryoSamples() < 0
+            ? ""
+            : String.format(
+                Locale.ROOT, "; Kryo frames in its profiled runs: %d", outcome.kryoSamples()));
+    out.printf(
+        Locale.ROOT,
+        "Heap: max %.1f GiB; peak used while measuring this size ≤ %.1f GiB (sum of pool peaks).%n",
+        Runtime.getRuntime().maxMemory() / 1073741824.0,
+        heapPeakBytes() / 1073741824.0);
+    out.println(
+        "Every run was verified: a new snapshot holding exactly the slice's rows (Floe: run id,"
+            + " floe.rows, content hash and total-records; baseline: added- and total-records).");
+  }
+
+  private static void resetHeapPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        pool.resetPeakUsage();
+      }
+    }
+  }
+
+  /** An upper bound: each pool's peak may come from a different moment. */
+  private static long heapPeakBytes() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + root, e);
+    }
+  }
+}
