@@ -62,11 +62,21 @@ public final class RecordHasher {
   }
 
   public void add(Record record, ContentHash hash) {
+    encode(record);
+    encoder.addTo(hash);
+  }
+
+  /** The record's 128-bit hash, {@code {high, low}}: the same as the writers' for the same row. */
+  public long[] hash128(Record record) {
+    encode(record);
+    return encoder.hash128();
+  }
+
+  private void encode(Record record) {
     encoder.reset();
     for (int i = 0; i < columns.size(); i++) {
       put(record.get(i), columns.get(i).type());
     }
-    encoder.addTo(hash);
   }
 
   private void put(Object value, Type type) {

@@ -7,7 +7,6 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple3;
-import org.apache.flink.api.java.tuple.Tuple4;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -16,8 +15,7 @@ import org.apache.flink.util.Collector;
  * Flink sorts by key, so the state is small and the check scales with the slice.
  */
 public final class DuplicateKeyFinder
-    extends KeyedProcessFunction<
-        Tuple3<Integer, Long, Long>, Tuple4<Integer, Long, Long, String>, byte[]> {
+    extends KeyedProcessFunction<Tuple3<Integer, Long, Long>, Tuple3<Integer, Long, Long>, byte[]> {
   private transient ValueState<Boolean> seen;
   private transient ValueState<Boolean> reported;
 
@@ -29,13 +27,12 @@ public final class DuplicateKeyFinder
 
   @Override
   public void processElement(
-      Tuple4<Integer, Long, Long, String> key, Context context, Collector<byte[]> out)
-      throws Exception {
+      Tuple3<Integer, Long, Long> key, Context context, Collector<byte[]> out) throws Exception {
     if (seen.value() == null) {
       seen.update(true);
     } else if (reported.value() == null) {
       reported.update(true);
-      out.collect(CommitMessages.encode(new CommitMessage.DuplicateKey(key.f0, key.f3)));
+      out.collect(CommitMessages.encode(new CommitMessage.DuplicateKey(key.f0, key.f1, key.f2)));
     }
   }
 }

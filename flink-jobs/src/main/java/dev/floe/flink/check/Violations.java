@@ -18,6 +18,11 @@ public final class Violations implements Serializable {
     }
   }
 
+  /** Counts {@code more} violations that have no sample. */
+  public void addUnsampled(long more) {
+    count += more;
+  }
+
   public void merge(Violations other) {
     count += other.count;
     for (String sample : other.samples) {

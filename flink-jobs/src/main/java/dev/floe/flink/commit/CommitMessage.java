@@ -13,6 +13,6 @@ public sealed interface CommitMessage extends Serializable {
   record Written(int subtask, List<DataFile> files, ContentHash hash, CheckStats stats)
       implements CommitMessage {}
 
-  /** A key that occurs more than once, for the unique check at {@code checkIndex}. */
-  record DuplicateKey(int checkIndex, String key) implements CommitMessage {}
+  /** A key (by its 128-bit hash) that occurs more than once, for the unique check at an index. */
+  record DuplicateKey(int checkIndex, long hashHigh, long hashLow) implements CommitMessage {}
 }

@@ -9,6 +9,7 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.snapshot.SliceContent;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
+import dev.floe.flink.check.DuplicateKeys;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,7 +48,7 @@ public final class SliceCommitter {
    * @param files the data files the writers wrote (not yet part of any snapshot)
    * @param content the content hash of all rows written
    * @param stats per-row check violations
-   * @param duplicateKeys duplicated keys per unique check
+   * @param duplicateKeys duplicated key hashes per unique check
    * @throws CheckFailedException when a check failed (files deleted, nothing committed)
    * @throws CommitConflictException when a run with the same or newer sources committed other
    *     content for the slice (files deleted, nothing committed)
@@ -55,12 +56,14 @@ public final class SliceCommitter {
    *     the commit happened and the run id is not in the history (files kept)
    */
   public CommitOutcome commit(
-      List<DataFile> files, ContentHash content, CheckStats stats, CheckStats duplicateKeys) {
+      List<DataFile> files, ContentHash content, CheckStats stats, DuplicateKeys duplicateKeys) {
     boolean filesMayBeLive = false;
     try {
       Table table = Catalogs.loadTable(catalog, plan.target());
+      CheckStats duplicates =
+          DuplicateKeySamples.describe(table, files, plan.checks(), duplicateKeys);
       List<String> failures =
-          CheckEvaluator.failures(plan.checks(), stats, duplicateKeys, content.rows());
+          CheckEvaluator.failures(plan.checks(), stats, duplicates, content.rows());
       if (!failures.isEmpty()) {
         throw new CheckFailedException(
             String.format(

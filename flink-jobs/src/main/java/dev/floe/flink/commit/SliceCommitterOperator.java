@@ -3,6 +3,7 @@ package dev.floe.flink.commit;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
+import dev.floe.flink.check.DuplicateKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
@@ -27,7 +28,7 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
   private transient List<DataFile> files;
   private transient ContentHash hash;
   private transient CheckStats stats;
-  private transient CheckStats duplicates;
+  private transient DuplicateKeys duplicates;
   private transient ListAccumulator<byte[]> outcome;
 
   public SliceCommitterOperator(CommitPlan plan) {
@@ -40,7 +41,7 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
     files = new ArrayList<>();
     hash = ContentHash.empty();
     stats = new CheckStats();
-    duplicates = new CheckStats();
+    duplicates = new DuplicateKeys();
     outcome = new ListAccumulator<>();
     getRuntimeContext().addAccumulator(OUTCOME_ACCUMULATOR, outcome);
   }
@@ -53,7 +54,7 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
       hash.merge(written.hash());
       stats.merge(written.stats());
     } else if (message instanceof CommitMessage.DuplicateKey duplicate) {
-      duplicates.of(duplicate.checkIndex()).add(duplicate.key());
+      duplicates.add(duplicate.checkIndex(), duplicate.hashHigh(), duplicate.hashLow());
     }
   }
 

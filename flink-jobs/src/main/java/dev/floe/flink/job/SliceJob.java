@@ -27,7 +27,6 @@ import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -184,9 +183,7 @@ public final class SliceJob {
       DataStream<byte[]> duplicates =
           written
               .getSideOutput(SliceWriterOperator.UNIQUE_KEYS)
-              .keyBy(
-                  key -> Tuple3.of(key.f0, key.f1, key.f2),
-                  Types.TUPLE(Types.INT, Types.LONG, Types.LONG))
+              .keyBy(key -> key, Types.TUPLE(Types.INT, Types.LONG, Types.LONG))
               .process(new DuplicateKeyFinder(), BYTES)
               .name("floe-unique-check")
               .setParallelism(parallelism);

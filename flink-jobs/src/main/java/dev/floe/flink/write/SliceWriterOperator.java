@@ -8,7 +8,7 @@ import dev.floe.flink.commit.CommitMessage;
 import dev.floe.flink.commit.CommitMessages;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.flink.api.java.tuple.Tuple4;
+import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -36,8 +36,8 @@ import org.apache.iceberg.util.PropertyUtil;
 public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<RowData, byte[]>, BoundedOneInput {
 
-  /** Side output of unique-key hashes: (check index, hash high, hash low, key as text). */
-  public static final OutputTag<Tuple4<Integer, Long, Long, String>> UNIQUE_KEYS =
+  /** Side output of unique-key hashes: (check index, hash high, hash low). */
+  public static final OutputTag<Tuple3<Integer, Long, Long>> UNIQUE_KEYS =
       new OutputTag<>("floe-unique-keys", UniqueKeys.TYPE);
 
   private final Table table;

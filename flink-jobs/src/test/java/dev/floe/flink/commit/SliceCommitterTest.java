@@ -17,6 +17,7 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.check.CheckStats;
+import dev.floe.flink.check.DuplicateKeys;
 import java.io.File;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ class SliceCommitterTest {
     Written written = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
     CommitOutcome outcome =
         committer(plan("run-a", before, Map.of()))
-            .commit(written.files, written.hash, new CheckStats(), new CheckStats());
+            .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -105,7 +106,7 @@ class SliceCommitterTest {
 
     CommitOutcome outcome =
         committer(plan("run-empty", before, Map.of()))
-            .commit(List.of(), ContentHash.empty(), new CheckStats(), new CheckStats());
+            .commit(List.of(), ContentHash.empty(), new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -119,14 +120,14 @@ class SliceCommitterTest {
   void unchangedContentIsANoOpThatDeletesTheWrittenFiles() {
     Written first = write(row(10, "50.00", "2026-10-03"));
     committer(plan("run-1", null, Map.of()))
-        .commit(first.files, first.hash, new CheckStats(), new CheckStats());
+        .commit(first.files, first.hash, new CheckStats(), new DuplicateKeys());
     fact.refresh();
     long head = fact.currentSnapshot().snapshotId();
 
     Written again = write(row(10, "50.00", "2026-10-03"));
     CommitOutcome outcome =
         committer(plan("run-2", head, Map.of()))
-            .commit(again.files, again.hash, new CheckStats(), new CheckStats());
+            .commit(again.files, again.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
@@ -138,14 +139,14 @@ class SliceCommitterTest {
   void forceCommitCommitsUnchangedContentAnyway() {
     Written first = write(row(10, "50.00", "2026-10-03"));
     committer(plan("run-1", null, Map.of()))
-        .commit(first.files, first.hash, new CheckStats(), new CheckStats());
+        .commit(first.files, first.hash, new CheckStats(), new DuplicateKeys());
     fact.refresh();
     long head = fact.currentSnapshot().snapshotId();
 
     Written again = write(row(10, "50.00", "2026-10-03"));
     CommitPlan forced = withForce(plan("run-2", head, Map.of()));
     CommitOutcome outcome =
-        committer(forced).commit(again.files, again.hash, new CheckStats(), new CheckStats());
+        committer(forced).commit(again.files, again.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -159,12 +160,12 @@ class SliceCommitterTest {
     Written a = write(row(10, "50.00", "2026-10-03"));
     Written b = write(row(10, "99.00", "2026-10-03"));
     committer(plan("run-a", null, Map.of("sales.staging_orders", source)))
-        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+        .commit(a.files, a.hash, new CheckStats(), new DuplicateKeys());
 
     assertThatThrownBy(
             () ->
                 committer(plan("run-b", null, Map.of("sales.staging_orders", source)))
-                    .commit(b.files, b.hash, new CheckStats(), new CheckStats()))
+                    .commit(b.files, b.hash, new CheckStats(), new DuplicateKeys()))
         .isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("run-a")
         .hasMessageContaining("nothing was committed");
@@ -180,12 +181,12 @@ class SliceCommitterTest {
     Written a = write(row(10, "50.00", "2026-10-03"));
     Written b = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
     committer(plan("run-a", null, Map.of("sales.staging_orders", older)))
-        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+        .commit(a.files, a.hash, new CheckStats(), new DuplicateKeys());
     long newer = appendSource(2); // the source moves only after run A committed
 
     CommitOutcome outcome =
         committer(plan("run-b", null, Map.of("sales.staging_orders", newer)))
-            .commit(b.files, b.hash, new CheckStats(), new CheckStats());
+            .commit(b.files, b.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -202,7 +203,7 @@ class SliceCommitterTest {
     // A may have read anything up to the third.
     Written a = write(row(10, "50.00", "2026-10-03"));
     committer(plan("run-a", null, Map.of("sales.staging_orders", planned)))
-        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+        .commit(a.files, a.hash, new CheckStats(), new DuplicateKeys());
     fact.refresh();
     assertThat(fact.currentSnapshot().summary())
         .containsEntry("floe.source-snapshots", "sales.staging_orders@" + planned)
@@ -213,7 +214,7 @@ class SliceCommitterTest {
     assertThatThrownBy(
             () ->
                 committer(plan("run-b", null, Map.of("sales.staging_orders", between)))
-                    .commit(b.files, b.hash, new CheckStats(), new CheckStats()))
+                    .commit(b.files, b.hash, new CheckStats(), new DuplicateKeys()))
         .isInstanceOf(CommitConflictException.class);
     assertThat(slice("2026-10-03")).isEqualTo(a.hash);
   }
@@ -225,12 +226,12 @@ class SliceCommitterTest {
     Written fresh = write(row(10, "50.00", "2026-10-03"), row(11, "20.00", "2026-10-03"));
     Written stale = write(row(10, "50.00", "2026-10-03"));
     committer(plan("run-new", null, Map.of("sales.staging_orders", newer)))
-        .commit(fresh.files, fresh.hash, new CheckStats(), new CheckStats());
+        .commit(fresh.files, fresh.hash, new CheckStats(), new DuplicateKeys());
 
     assertThatThrownBy(
             () ->
                 committer(plan("run-old", null, Map.of("sales.staging_orders", older)))
-                    .commit(stale.files, stale.hash, new CheckStats(), new CheckStats()))
+                    .commit(stale.files, stale.hash, new CheckStats(), new DuplicateKeys()))
         .isInstanceOf(CommitConflictException.class);
 
     fact.refresh();
@@ -250,7 +251,7 @@ class SliceCommitterTest {
     assertThatThrownBy(
             () ->
                 committer(plan("run-a", base, Map.of()))
-                    .commit(ours.files, ours.hash, new CheckStats(), new CheckStats()))
+                    .commit(ours.files, ours.hash, new CheckStats(), new DuplicateKeys()))
         .isInstanceOf(CommitConflictException.class)
         .hasMessageContaining(
             "a writer other than Floe changed the slice in snapshot " + intoOurSlice);
@@ -262,13 +263,13 @@ class SliceCommitterTest {
     Written a = write(row(10, "50.00", "2026-10-03"));
     Written b = write(row(10, "50.00", "2026-10-03"));
     committer(plan("run-a", null, Map.of("sales.staging_orders", source)))
-        .commit(a.files, a.hash, new CheckStats(), new CheckStats());
+        .commit(a.files, a.hash, new CheckStats(), new DuplicateKeys());
     fact.refresh();
     long head = fact.currentSnapshot().snapshotId();
 
     CommitOutcome outcome =
         committer(plan("run-b", null, Map.of("sales.staging_orders", source)))
-            .commit(b.files, b.hash, new CheckStats(), new CheckStats());
+            .commit(b.files, b.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
@@ -286,7 +287,7 @@ class SliceCommitterTest {
             plan("run-a", null, Map.of()), List.of(new CheckSpec.NotNull(List.of("amount"))));
 
     assertThatThrownBy(
-            () -> committer(plan).commit(written.files, written.hash, stats, new CheckStats()))
+            () -> committer(plan).commit(written.files, written.hash, stats, new DuplicateKeys()))
         .isInstanceOf(CheckFailedException.class)
         .hasMessageContaining("not_null: [amount]")
         .hasMessageContaining("amount=NULL");
@@ -307,7 +308,7 @@ class SliceCommitterTest {
     assertThatThrownBy(
             () ->
                 committer(plan)
-                    .commit(written.files, written.hash, new CheckStats(), new CheckStats()))
+                    .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys()))
         .hasMessageContaining("Injected failure");
 
     fact.refresh();
