@@ -2,28 +2,21 @@ package dev.floe.catalog.lineage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.config.CatalogConfigLoader;
-import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Hashes real Parquet rows of a real table and compares with hashing the records directly. */
 class TableContentTest {
@@ -37,25 +30,16 @@ class TableContentTest {
   private static final LocalDate OCT_3 = LocalDate.of(2026, 10, 3);
   private static final LocalDate OCT_4 = LocalDate.of(2026, 10, 4);
 
-  @TempDir Path home;
-  private Catalog catalog;
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
   private Table table;
 
   @BeforeEach
   void createTable() {
-    catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
     table =
-        catalog.createTable(
-            TableIdentifier.of("sales", "orders"),
+        catalog.create(
+            "sales.orders",
             SCHEMA,
-            PartitionSpec.builderFor(SCHEMA).identity("order_date").build(),
-            Map.of());
-  }
-
-  @AfterEach
-  void closeCatalog() {
-    Catalogs.close(catalog);
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").build());
   }
 
   @Test

@@ -2,16 +2,14 @@ package dev.floe.catalog.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.config.CatalogConfigLoader;
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,16 +20,11 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What a slice holds, found from lineage or by reading it, on a real table. */
 class SliceContentTest {
@@ -45,27 +38,18 @@ class SliceContentTest {
   private static final LocalDate OCT_4 = LocalDate.of(2026, 10, 4);
   private static final LocalDate OCT_5 = LocalDate.of(2026, 10, 5);
 
-  @TempDir Path home;
-  private Catalog catalog;
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
   private Table table;
   private Slice oct3;
 
   @BeforeEach
   void createTable() {
-    catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
     table =
-        catalog.createTable(
-            TableIdentifier.of("sales", "orders"),
+        catalog.create(
+            "sales.orders",
             SCHEMA,
-            PartitionSpec.builderFor(SCHEMA).identity("order_date").identity("ship_date").build(),
-            Map.of());
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").identity("ship_date").build());
     oct3 = slice("order_date", "2026-10-03");
-  }
-
-  @AfterEach
-  void closeCatalog() {
-    Catalogs.close(catalog);
   }
 
   @Test

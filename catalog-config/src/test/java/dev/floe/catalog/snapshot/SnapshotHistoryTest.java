@@ -3,11 +3,9 @@ package dev.floe.catalog.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.floe.catalog.config.CatalogConfigLoader;
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +13,12 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SnapshotHistoryTest {
   private static final Schema SCHEMA =
@@ -46,25 +39,16 @@ class SnapshotHistoryTest {
           Map.of("sales.staging_orders", 5L),
           null);
 
-  @TempDir Path home;
-  private Catalog catalog;
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
   private Table table;
 
   @BeforeEach
   void createTable() {
-    catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
     table =
-        catalog.createTable(
-            TableIdentifier.of("sales", "orders"),
+        catalog.create(
+            "sales.orders",
             SCHEMA,
-            PartitionSpec.builderFor(SCHEMA).identity("order_date").build(),
-            Map.of());
-  }
-
-  @AfterEach
-  void closeCatalog() {
-    Catalogs.close(catalog);
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").build());
   }
 
   @Test

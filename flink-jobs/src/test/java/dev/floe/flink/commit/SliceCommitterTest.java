@@ -3,9 +3,6 @@ package dev.floe.flink.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.floe.catalog.config.CatalogConfig;
-import dev.floe.catalog.config.CatalogConfigLoader;
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.CheckSpec;
@@ -15,12 +12,12 @@ import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
 import java.io.File;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,17 +26,12 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The committer against a real embedded catalog and real Parquet files; no Flink needed. */
 class SliceCommitterTest {
@@ -49,31 +41,20 @@ class SliceCommitterTest {
           Types.NestedField.optional(2, "amount", Types.DecimalType.of(10, 2)),
           Types.NestedField.required(3, "order_date", Types.DateType.get()));
 
-  @TempDir Path home;
-  private CatalogConfig config;
-  private Catalog catalog;
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
   private Table fact;
   private Table staging;
   private Slice day3;
 
   @BeforeEach
   void createTables() {
-    config = CatalogConfigLoader.embedded(home);
-    catalog = Catalogs.open(config);
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
     fact =
-        catalog.createTable(
-            TableIdentifier.of("sales", "fact_orders"),
+        catalog.create(
+            "sales.fact_orders",
             SCHEMA,
-            PartitionSpec.builderFor(SCHEMA).identity("order_date").build(),
-            Map.of("format-version", "2"));
-    staging = catalog.createTable(TableIdentifier.of("sales", "staging_orders"), SCHEMA);
+            PartitionSpec.builderFor(SCHEMA).identity("order_date").build());
+    staging = catalog.create("sales.staging_orders", SCHEMA, PartitionSpec.unpartitioned());
     day3 = SliceResolver.resolve("sales.fact_orders", fact, "order_date", "2026-10-03");
-  }
-
-  @AfterEach
-  void closeCatalog() {
-    Catalogs.close(catalog);
   }
 
   @Test
@@ -368,7 +349,7 @@ class SliceCommitterTest {
             sources,
             null);
     return new CommitPlan(
-        config,
+        catalog.config(),
         "sales.fact_orders",
         day3,
         lineage,
@@ -393,6 +374,6 @@ class SliceCommitterTest {
   }
 
   private SliceCommitter committer(CommitPlan plan) {
-    return new SliceCommitter(catalog, plan);
+    return new SliceCommitter(catalog.catalog(), plan);
   }
 }
