@@ -10,6 +10,7 @@ import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /** Reads a table's snapshots with their lineage, newest first. Metadata only; no Flink. */
 public final class SnapshotHistory {
@@ -19,9 +20,7 @@ public final class SnapshotHistory {
   public static List<SnapshotEntry> list(Table table) {
     Snapshot current = table.currentSnapshot();
     Set<Long> mainLine = new HashSet<>();
-    for (Snapshot s = current;
-        s != null;
-        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
       mainLine.add(s.snapshotId());
     }
     List<SnapshotEntry> entries = new ArrayList<>();

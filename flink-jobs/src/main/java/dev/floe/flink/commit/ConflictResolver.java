@@ -95,9 +95,11 @@ final class ConflictResolver {
   /** The newest snapshot after {@code base} on the current branch that touched the slice. */
   private static Snapshot newestConflicting(Table table, Long base, Slice slice) {
     SliceFootprint footprint = new SliceFootprint(table, slice);
-    for (Snapshot s = table.currentSnapshot();
-        s != null && (base == null || s.snapshotId() != base);
-        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+    Snapshot head = table.currentSnapshot();
+    if (head == null) {
+      return null;
+    }
+    for (Snapshot s : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), base)) {
       if (footprint.touchedBy(s)) {
         return s;
       }

@@ -22,6 +22,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -271,9 +272,7 @@ public final class SliceCommitter {
   }
 
   private static Snapshot findRun(Table table, String runId) {
-    for (Snapshot s = table.currentSnapshot();
-        s != null;
-        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
       if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
         return s;
       }
