@@ -66,20 +66,6 @@ public record CommitPlan(
         failAt);
   }
 
-  public CommitPlan withDryRun(boolean value) {
-    return new CommitPlan(
-        catalog,
-        target,
-        slice,
-        lineage,
-        startSnapshotId,
-        checks,
-        forceCommit,
-        maxConflictRetries,
-        value,
-        failAt);
-  }
-
   public CommitPlan withFailAt(FailurePoint value) {
     return new CommitPlan(
         catalog,

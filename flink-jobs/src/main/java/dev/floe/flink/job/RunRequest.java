@@ -60,11 +60,6 @@ public record RunRequest(
         catalog, job, sliceValue, value, forceCommit, maxConflictRetries, dryRun, failAt);
   }
 
-  public RunRequest withDryRun(boolean value) {
-    return new RunRequest(
-        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, value, failAt);
-  }
-
   public RunRequest withFailAt(FailurePoint value) {
     return new RunRequest(
         catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, dryRun, value);

@@ -125,7 +125,7 @@ class SliceCommitterTest {
     long head = fact.currentSnapshot().snapshotId();
 
     Written again = write(row(10, "50.00", "2026-10-03"));
-    CommitPlan forced = withForce(plan("run-2", head, Map.of()));
+    CommitPlan forced = plan("run-2", head, Map.of()).withForceCommit(true);
     CommitOutcome outcome =
         committer(forced).commit(again.files, again.hash, new CheckStats(), new DuplicateKeys());
 
@@ -264,8 +264,7 @@ class SliceCommitterTest {
     CheckStats stats = new CheckStats();
     stats.of(0).add("{order_id=10, amount=NULL}");
     CommitPlan plan =
-        withChecks(
-            plan("run-a", null, Map.of()), List.of(new CheckSpec.NotNull(List.of("amount"))));
+        plan("run-a", null, Map.of()).withChecks(List.of(new CheckSpec.NotNull(List.of("amount"))));
 
     assertThatThrownBy(
             () -> committer(plan).commit(written.files, written.hash, stats, new DuplicateKeys()))
@@ -284,7 +283,7 @@ class SliceCommitterTest {
     long before = fact.currentSnapshot().snapshotId();
     ContentHash content = TableContent.hash(fact);
     Written written = write(row(10, "50.00", "2026-10-03"));
-    CommitPlan plan = withFailure(plan("run-a", before, Map.of()));
+    CommitPlan plan = plan("run-a", before, Map.of()).withFailAt(FailurePoint.BEFORE_COMMIT);
 
     assertThatThrownBy(
             () ->
@@ -359,18 +358,6 @@ class SliceCommitterTest {
         3,
         false,
         FailurePoint.NONE);
-  }
-
-  private static CommitPlan withForce(CommitPlan p) {
-    return p.withForceCommit(true);
-  }
-
-  private static CommitPlan withChecks(CommitPlan p, List<CheckSpec> checks) {
-    return p.withChecks(checks);
-  }
-
-  private static CommitPlan withFailure(CommitPlan p) {
-    return p.withFailAt(FailurePoint.BEFORE_COMMIT);
   }
 
   private SliceCommitter committer(CommitPlan plan) {
