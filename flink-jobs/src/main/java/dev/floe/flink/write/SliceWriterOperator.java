@@ -8,6 +8,7 @@ import dev.floe.flink.commit.CommitMessage;
 import dev.floe.flink.commit.CommitMessages;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -51,6 +52,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private transient CheckStats stats;
   private transient RowChecks rowChecks;
   private transient UniqueKeys uniqueKeys;
+  private transient Consumer<Tuple3<Integer, Long, Long>> uniqueKeyOutput;
   private transient boolean completed;
 
   /**
@@ -90,6 +92,8 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     stats = new CheckStats();
     rowChecks = new RowChecks(checks, rowType);
     uniqueKeys = new UniqueKeys(checks, rowType);
+    // Built once: a lambda capturing the operator, created per row, would allocate per row.
+    uniqueKeyOutput = key -> output.collect(UNIQUE_KEYS, new StreamRecord<>(key));
   }
 
   @Override
@@ -98,7 +102,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     guard.check(row);
     hasher.add(row, hash);
     rowChecks.accept(row, stats);
-    uniqueKeys.emit(row, key -> output.collect(UNIQUE_KEYS, new StreamRecord<>(key)));
+    uniqueKeys.emit(row, uniqueKeyOutput);
     writer.write(row);
   }
 
