@@ -30,17 +30,53 @@ public final class JobManifestKeys {
           "mode",
           "string",
           "overwrite",
-          "How the result replaces what the target holds. `overwrite` replaces exactly the slice"
-              + " in one snapshot; `merge`, `insert-if-absent` and `swap` are planned. There is no"
-              + " append mode, because an append is not rerun-safe.");
+          "How the result replaces what the target holds, always in one snapshot. `overwrite`"
+              + " replaces exactly the slice. `merge` upserts by key: the source is reduced to the"
+              + " newest row per key (by `ordering`), and a target row changes only when that"
+              + " value is strictly newer. `insert-if-absent` adds the rows whose key the target"
+              + " does not hold yet. `swap` replaces the whole table. There is no append mode,"
+              + " because an append is not rerun-safe.");
   public static final FloeOption SLICE_COLUMN =
       FloeOption.of(
           "slice.column",
           "string",
           null,
-          "Required. The target column the slice is cut on, e.g. `order_date`. The slice's unit"
-              + " (hour, day, month, year) follows from `--slice` and must cover whole partitions"
-              + " of the target.");
+          "The target column the slice is cut on, e.g. `order_date`. The slice's unit (hour,"
+              + " day, month, year) follows from `--slice` and must cover whole partitions of the"
+              + " target. Required for `overwrite`; optional for `merge` and `insert-if-absent`"
+              + " (with a slice, the run owns only the target's rows in it and every source row"
+              + " must lie in it); refused for `swap`.");
+  public static final FloeOption KEY =
+      FloeOption.of(
+          "key",
+          "list of columns",
+          null,
+          "`merge` and `insert-if-absent`: the columns that identify a row. Absent: the target's"
+              + " identifier fields (the table spec's `key`). A source row with a NULL key fails"
+              + " the run.");
+  public static final FloeOption ORDERING =
+      FloeOption.of(
+          "ordering",
+          "string",
+          null,
+          "Required for `merge`: the column whose greater value wins, e.g. `updated_at`. Two"
+              + " source rows with the same key and the same ordering value but different content"
+              + " fail the run, naming the key. Optional for `insert-if-absent`: among source rows"
+              + " with the same key, the one with the smallest value is kept.");
+  public static final FloeOption DELETE_MISSING =
+      FloeOption.of(
+          "delete_missing",
+          "boolean",
+          "false",
+          "`merge` with a slice: also delete the target rows of the slice whose key the source"
+              + " does not have.");
+  public static final FloeOption ALLOW_EMPTY =
+      FloeOption.of(
+          "allow_empty",
+          "boolean",
+          "false",
+          "`swap`: let an empty result empty the table. Off by default, because an empty"
+              + " rebuild is more often a broken source than an empty truth.");
   public static final FloeOption QUERY =
       FloeOption.of(
           "query",
@@ -109,6 +145,10 @@ public final class JobManifestKeys {
               MODE,
               SLICE_COLUMN,
               QUERY,
+              KEY,
+              ORDERING,
+              DELETE_MISSING,
+              ALLOW_EMPTY,
               CHECKS,
               NOT_NULL,
               UNIQUE,

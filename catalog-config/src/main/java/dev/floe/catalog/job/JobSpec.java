@@ -9,9 +9,16 @@ import java.util.List;
  * @param job the job's name (part of the run key and lineage)
  * @param target the target table, {@code namespace.table}
  * @param mode how the result replaces the target's content
- * @param sliceColumn the target column the slice is cut on
+ * @param sliceColumn the target column the slice is cut on, or null when the run owns the whole
+ *     table (swap, or merge/insert-if-absent without a slice)
  * @param query Flink SQL producing the slice's rows; may use {@code :slice_start}/{@code
  *     :slice_end}
+ * @param key the key columns of merge and insert-if-absent; empty means the target's identifier
+ *     fields
+ * @param ordering the column whose greater value wins in a merge (and whose smaller value is kept
+ *     among duplicates in insert-if-absent), or null
+ * @param deleteMissing merge only: delete target rows of the slice whose key the source lacks
+ * @param allowEmpty swap only: an empty result empties the table instead of failing
  * @param checks checks that gate the commit
  * @param allowNondeterministic true to allow wall-clock and random functions in the query
  * @param parallelism writer parallelism, or 0 for the default
@@ -24,6 +31,10 @@ public record JobSpec(
     WriteMode mode,
     String sliceColumn,
     String query,
+    List<String> key,
+    String ordering,
+    boolean deleteMissing,
+    boolean allowEmpty,
     List<CheckSpec> checks,
     boolean allowNondeterministic,
     int parallelism,
@@ -32,6 +43,11 @@ public record JobSpec(
     implements Serializable {
 
   public JobSpec {
+    key = List.copyOf(key);
     checks = List.copyOf(checks);
+  }
+
+  public boolean hasSlice() {
+    return sliceColumn != null;
   }
 }

@@ -36,13 +36,7 @@ public final class JobSpecParser {
     WriteMode mode =
         WriteMode.parse(
             root.optionalString("mode", JobManifestKeys.MODE.defaultValue()), root.source());
-    ManifestNode slice = root.required("slice").requireOnlyKeys(SLICE_KEYS);
-    ManifestNode column = slice.required("column");
-    if (!column.isScalar()) {
-      throw column.error(
-          "a slice is cut on exactly one column, got %s; multi-column slices are not supported",
-          column.isSequence() ? column.strings() : "a mapping");
-    }
+    String sliceColumn = sliceColumn(root, mode);
     String query = root.requiredString("query");
     if (query.isBlank()) {
       throw root.child("query").error("the query is empty");
@@ -51,12 +45,21 @@ public final class JobSpecParser {
     if (parallelism < 0 || parallelism > Integer.MAX_VALUE) {
       throw root.child("parallelism").error("expected a positive number, got %d", parallelism);
     }
+    List<String> key = root.has("key") ? nonEmpty(root.child("key")) : List.of();
+    String ordering = root.has("ordering") ? root.requiredString("ordering") : null;
+    boolean deleteMissing = root.optionalBoolean("delete_missing", false);
+    boolean allowEmpty = root.optionalBoolean("allow_empty", false);
+    requireModeKeys(root, mode, sliceColumn, deleteMissing);
     return new JobSpec(
         job,
         target,
         mode,
-        column.asText(),
+        sliceColumn,
         query,
+        key,
+        ordering,
+        deleteMissing,
+        allowEmpty,
         parseChecks(root.child("checks")),
         root.optionalBoolean(
             "allow_nondeterministic",
@@ -64,6 +67,65 @@ public final class JobSpecParser {
         (int) parallelism,
         root.source(),
         text);
+  }
+
+  /** The slice column: required to overwrite, optional for keyed modes, refused for swap. */
+  private static String sliceColumn(ManifestNode root, WriteMode mode) {
+    if (!root.has("slice")) {
+      if (mode == WriteMode.OVERWRITE) {
+        throw root.error(
+            "missing required key 'slice': an overwrite replaces one slice (use mode: swap to"
+                + " replace a whole table)");
+      }
+      return null;
+    }
+    if (mode == WriteMode.SWAP) {
+      throw root.child("slice")
+          .error("mode swap replaces the whole table, so it takes no slice (use mode: overwrite)");
+    }
+    ManifestNode slice = root.required("slice").requireOnlyKeys(SLICE_KEYS);
+    ManifestNode column = slice.required("column");
+    if (!column.isScalar()) {
+      throw column.error(
+          "a slice is cut on exactly one column, got %s; multi-column slices are not supported",
+          column.isSequence() ? column.strings() : "a mapping");
+    }
+    return column.asText();
+  }
+
+  /** Keys that only mean something in one mode are refused elsewhere, not silently ignored. */
+  private static void requireModeKeys(
+      ManifestNode root, WriteMode mode, String sliceColumn, boolean deleteMissing) {
+    if (!mode.isKeyed()) {
+      for (String keyed : List.of("key", "ordering")) {
+        if (root.has(keyed)) {
+          throw root.child(keyed)
+              .error(
+                  "'%s' applies to modes merge and insert-if-absent, not %s", keyed, mode.text());
+        }
+      }
+    }
+    if (mode == WriteMode.MERGE && !root.has("ordering")) {
+      throw root.error(
+          "missing required key 'ordering' for mode merge: the column whose greater value wins"
+              + " (e.g. updated_at), so that replaying an older batch changes nothing");
+    }
+    if (root.has("delete_missing") && mode != WriteMode.MERGE) {
+      throw root.child("delete_missing")
+          .error("'delete_missing' applies to mode merge, not %s", mode.text());
+    }
+    if (deleteMissing && sliceColumn == null) {
+      throw root.child("delete_missing")
+          .error(
+              "delete_missing needs a slice: without one, an empty source would delete every row"
+                  + " of the table (use mode: swap to rebuild a whole table)");
+    }
+    if (root.has("allow_empty") && mode != WriteMode.SWAP) {
+      throw root.child("allow_empty")
+          .error(
+              "'allow_empty' applies to mode swap, not %s (an empty slice is always allowed)",
+              mode.text());
+    }
   }
 
   private static List<CheckSpec> parseChecks(ManifestNode checks) {

@@ -8,20 +8,36 @@ import java.util.stream.Collectors;
 /** How a job's result replaces what the target holds. Every mode is rerun-safe; none appends. */
 public enum WriteMode {
   /** Replace exactly the slice, in one snapshot. */
-  OVERWRITE("overwrite", true),
-  /** Upsert by key with an ordering guard (planned). */
-  MERGE("merge", false),
-  /** Insert rows whose key is absent (planned). */
-  INSERT_IF_ABSENT("insert-if-absent", false),
-  /** Rebuild a small table and replace it whole (planned). */
-  SWAP("swap", false);
+  OVERWRITE("overwrite"),
+  /** Upsert by key; a target row changes only when the source's ordering value is newer. */
+  MERGE("merge"),
+  /** Insert the rows whose key the target does not hold yet; never change a row. */
+  INSERT_IF_ABSENT("insert-if-absent"),
+  /** Rebuild a small table and replace its whole content in one snapshot. */
+  SWAP("swap");
 
   private final String text;
-  private final boolean implemented;
 
-  WriteMode(String text, boolean implemented) {
+  WriteMode(String text) {
     this.text = text;
-    this.implemented = implemented;
+  }
+
+  /**
+   * True when a commit leaves its scope holding exactly the rows it wrote, so the content hash in
+   * its lineage is the scope's whole content; merge and insert-if-absent hash only their batch.
+   */
+  public boolean replacesScope() {
+    return this == OVERWRITE || this == SWAP;
+  }
+
+  /** {@link #replacesScope()} for a mode as recorded in lineage; false for an unknown text. */
+  public static boolean replacesScope(String recordedMode) {
+    return Arrays.stream(values()).anyMatch(m -> m.text.equals(recordedMode) && m.replacesScope());
+  }
+
+  /** True for the modes that match source and target rows by key. */
+  public boolean isKeyed() {
+    return this == MERGE || this == INSERT_IF_ABSENT;
   }
 
   public String text() {
@@ -31,12 +47,6 @@ public enum WriteMode {
   public static WriteMode parse(String value, String source) {
     for (WriteMode mode : values()) {
       if (mode.text.equals(value.toLowerCase(Locale.ROOT))) {
-        if (!mode.implemented) {
-          throw InvalidInputException.of(
-              "Cannot read %s at 'mode': mode '%s' is not available in this version (available:"
-                  + " overwrite)",
-              source, value);
-        }
         return mode;
       }
     }

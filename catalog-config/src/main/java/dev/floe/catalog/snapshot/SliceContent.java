@@ -4,17 +4,18 @@ import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
 /**
- * What a slice holds right now, as a content hash. Walks back from the current snapshot (never from
- * a remembered one: a rollback moves the head) to the newest snapshot that touched the slice. When
- * that is a Floe commit for exactly this slice, its recorded hash is the answer without reading
- * data; otherwise the slice is read and hashed. Either way the answer is the same: lineage only
- * makes it cheaper.
+ * What a slice (or any {@link Scope}) holds right now, as a content hash. Walks back from the
+ * current snapshot (never from a remembered one: a rollback moves the head) to the newest snapshot
+ * that touched the slice. When that is a Floe commit for exactly this slice, its recorded hash is
+ * the answer without reading data; otherwise the slice is read and hashed. Either way the answer is
+ * the same: lineage only makes it cheaper.
  */
 public final class SliceContent {
 
@@ -26,28 +27,26 @@ public final class SliceContent {
    */
   public record Current(ContentHash hash, Long definedBy, String method) {}
 
-  /**
-   * Only a commit that replaced the whole slice records the slice's whole content; a mode that
-   * writes part of it (merge, insert-if-absent) hashes only what it wrote.
-   */
-  private static final String REPLACES_SLICE = WriteMode.OVERWRITE.text();
-
   private SliceContent() {}
 
   public static Current current(Table table, Slice slice) {
-    SliceFootprint footprint = new SliceFootprint(table, slice);
+    return current(table, Scope.of(slice));
+  }
+
+  public static Current current(Table table, Scope scope) {
+    SliceFootprint footprint = new SliceFootprint(table, scope);
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
       Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
       if (lineage.isPresent()
-          && slice.label().equals(lineage.get().slice())
-          && REPLACES_SLICE.equals(lineage.get().mode())
+          && scope.label().equals(lineage.get().slice())
+          && WriteMode.replacesScope(lineage.get().mode())
           && lineage.get().contentHash() != null) {
         return new Current(
             ContentHash.decode(lineage.get().contentHash()), snapshot.snapshotId(), "lineage");
       }
       if (footprint.touchedBy(snapshot)) {
-        return scan(table, slice);
+        return scan(table, scope);
       }
       if (snapshot.parentId() == null) {
         break;
@@ -55,14 +54,14 @@ public final class SliceContent {
       Snapshot parent = table.snapshot(snapshot.parentId());
       if (parent == null) {
         // The older history was expired, but what it wrote may still be live: read the slice.
-        return scan(table, slice);
+        return scan(table, scope);
       }
       snapshot = parent;
     }
     return new Current(ContentHash.empty(), null, "empty");
   }
 
-  private static Current scan(Table table, Slice slice) {
-    return new Current(TableContent.hash(table, slice.toExpression()), null, "scan");
+  private static Current scan(Table table, Scope scope) {
+    return new Current(TableContent.hash(table, scope.toExpression()), null, "scan");
   }
 }

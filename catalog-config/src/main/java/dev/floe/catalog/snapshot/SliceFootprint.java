@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -17,22 +18,27 @@ import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Tells whether a snapshot may have changed a slice's rows. A Floe commit on the same column
- * answers from its lineage (its slice label); anything else — another writer, or a Floe slice of
- * another column, which can rewrite this slice's partitions — answers from the partitions of the
- * files it added or removed. When unsure (an expired manifest), the answer is yes.
+ * Tells whether a snapshot may have changed a slice's rows (for the whole-table scope: always). A
+ * Floe commit on the same column answers from its lineage (its slice label); anything else —
+ * another writer, or a Floe slice of another column, which can rewrite this slice's partitions —
+ * answers from the partitions of the files it added or removed. When unsure (an expired manifest),
+ * the answer is yes.
  */
 public final class SliceFootprint {
   private final Table table;
-  private final Slice slice;
+  private final Scope scope;
   private final Map<Integer, Evaluator> evaluators = new HashMap<>();
 
-  public SliceFootprint(Table table, Slice slice) {
+  public SliceFootprint(Table table, Scope scope) {
     this.table = table;
-    this.slice = slice;
+    this.scope = scope;
   }
 
   public boolean touchedBy(Snapshot snapshot) {
+    if (scope.isWholeTable()) {
+      return true; // every snapshot may change some row of the table
+    }
+    Slice slice = scope.slice();
     Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
     String label = lineage.map(Lineage::slice).orElse(null);
     if (label != null && label.startsWith(slice.column() + "=[")) {
@@ -66,6 +72,6 @@ public final class SliceFootprint {
 
   private Evaluator evaluator(PartitionSpec spec) {
     return new Evaluator(
-        spec.partitionType(), Projections.inclusive(spec).project(slice.toExpression()));
+        spec.partitionType(), Projections.inclusive(spec).project(scope.toExpression()));
   }
 }

@@ -27,6 +27,10 @@ class JobManifestKeysTest {
             "mode",
             "slice",
             "query",
+            "key",
+            "ordering",
+            "delete_missing",
+            "allow_empty",
             "checks",
             "allow_nondeterministic",
             "parallelism");
@@ -74,8 +78,8 @@ class JobManifestKeysTest {
     assertThatThrownBy(() -> parse(MINIMAL + "owner: me\n"))
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml: unknown key 'owner' (allowed:"
-                + " allow_nondeterministic, checks, description, job, mode, parallelism, query,"
-                + " slice, target)");
+                + " allow_empty, allow_nondeterministic, checks, delete_missing, description, job,"
+                + " key, mode, ordering, parallelism, query, slice, target)");
     assertThatThrownBy(() -> parse(MINIMAL.replace("{column: order_date}", "{col: d}")))
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml at 'slice': unknown key 'col' (allowed: column)");

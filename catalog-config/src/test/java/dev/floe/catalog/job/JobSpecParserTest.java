@@ -176,12 +176,96 @@ class JobSpecParserTest {
         .hasMessageContaining(SOURCE);
   }
 
+  /** The seed's dimension job: merge by key with an ordering guard, no slice. */
+  private static final String MERGE =
+      """
+      job: dim_customer_merge
+      target: sales.dim_customer
+      mode: merge
+      key: [customer_id]
+      ordering: updated_at
+      query: SELECT customer_id, tier, updated_at FROM sales.staging_customer
+      """;
+
   @Test
-  void refusesMergeModeAsNotAvailableYet() {
-    assertThatThrownBy(() -> parse(MINIMAL.replace("mode: overwrite", "mode: merge")))
+  void parsesAMergeWithKeyOrderingAndNoSlice() {
+    JobSpec spec = parse(MERGE);
+
+    assertThat(spec.mode()).isEqualTo(WriteMode.MERGE);
+    assertThat(spec.key()).containsExactly("customer_id");
+    assertThat(spec.ordering()).isEqualTo("updated_at");
+    assertThat(spec.hasSlice()).isFalse();
+    assertThat(spec.deleteMissing()).isFalse();
+  }
+
+  @Test
+  void refusesAMergeWithoutOrderingNamingTheMissingKey() {
+    assertThatThrownBy(() -> parse(MERGE.replace("ordering: updated_at\n", "")))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("mode 'merge' is not available")
-        .hasMessageContaining("available: overwrite");
+        .hasMessageContaining("missing required key 'ordering' for mode merge")
+        .hasMessageContaining(SOURCE);
+  }
+
+  @Test
+  void refusesDeleteMissingWithoutASliceBecauseAnEmptySourceWouldEmptyTheTable() {
+    assertThatThrownBy(() -> parse(MERGE + "delete_missing: true\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("delete_missing needs a slice")
+        .hasMessageContaining("'delete_missing'");
+  }
+
+  @Test
+  void acceptsDeleteMissingWithASlice() {
+    JobSpec spec = parse(MERGE + "slice: {column: updated_at}\ndelete_missing: true\n");
+
+    assertThat(spec.deleteMissing()).isTrue();
+    assertThat(spec.sliceColumn()).isEqualTo("updated_at");
+  }
+
+  @Test
+  void refusesKeyOrderingOnAnOverwriteInsteadOfIgnoringThem() {
+    assertThatThrownBy(() -> parse(MINIMAL + "ordering: updated_at\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'ordering' applies to modes merge and insert-if-absent")
+        .hasMessageContaining("not overwrite");
+  }
+
+  @Test
+  void requiresASliceToOverwriteAndRefusesOneToSwap() {
+    assertThatThrownBy(() -> parse(MINIMAL.replace("slice: {column: order_date}\n", "")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("missing required key 'slice'")
+        .hasMessageContaining("mode: swap");
+    assertThatThrownBy(() -> parse(MINIMAL.replace("mode: overwrite", "mode: swap")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("mode swap replaces the whole table, so it takes no slice");
+  }
+
+  @Test
+  void parsesASwapWithAllowEmptyAndInsertIfAbsentWithoutOrdering() {
+    JobSpec swap =
+        parse(
+            MINIMAL
+                .replace("mode: overwrite", "mode: swap")
+                .replace("slice: {column: order_date}\n", "allow_empty: true\n"));
+    JobSpec insert = parse(MERGE.replace("mode: merge", "mode: insert-if-absent"));
+    JobSpec insertWithoutOrdering =
+        parse(
+            MERGE
+                .replace("mode: merge", "mode: insert-if-absent")
+                .replace("ordering: updated_at\n", ""));
+
+    assertThat(swap.mode()).isEqualTo(WriteMode.SWAP);
+    assertThat(swap.allowEmpty()).isTrue();
+    assertThat(insert.mode()).isEqualTo(WriteMode.INSERT_IF_ABSENT);
+    assertThat(insertWithoutOrdering.ordering()).isNull();
+  }
+
+  @Test
+  void refusesAllowEmptyOutsideSwap() {
+    assertThatThrownBy(() -> parse(MINIMAL + "allow_empty: true\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'allow_empty' applies to mode swap, not overwrite");
   }
 
   @Test

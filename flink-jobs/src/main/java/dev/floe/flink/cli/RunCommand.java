@@ -1,7 +1,6 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
-import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.flink.commit.CommitOutcome;
@@ -26,8 +25,9 @@ import picocli.CommandLine.Parameters;
     name = "run",
     mixinStandardHelpOptions = true,
     description = {
-      "Run a job manifest for one slice as a Flink batch job and commit ONE Iceberg snapshot that",
-      "replaces exactly that slice. A rerun with unchanged input commits nothing (no-op)."
+      "Run a job manifest as a Flink batch job and commit ONE Iceberg snapshot: overwrite replaces",
+      "exactly the slice, merge upserts by key behind an ordering guard, insert-if-absent adds",
+      "new keys, swap replaces the whole table. A rerun with unchanged input commits nothing."
     })
 public final class RunCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -40,9 +40,10 @@ public final class RunCommand implements Callable<Integer> {
       names = "--slice",
       paramLabel = "VALUE",
       description =
-          "Required. The slice to replace: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10"
-              + " (month) or 2026 (year); it must cover whole partitions of the target. A job"
-              + " never derives its slice from the clock.")
+          "The slice the run owns: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10 (month) or"
+              + " 2026 (year); it must cover whole partitions of the target. Required when the"
+              + " manifest has a slice, refused when it has none. A job never derives its slice"
+              + " from the clock.")
   String slice;
 
   @Option(
@@ -54,8 +55,8 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--force-commit",
       description =
-          "Commit a new snapshot even when the slice already holds exactly this content"
-              + " (otherwise such a rerun is a no-op and commits nothing).")
+          "overwrite and swap: commit a new snapshot even when the target already holds exactly"
+              + " this content (otherwise such a rerun is a no-op and commits nothing).")
   boolean forceCommit;
 
   @Option(
@@ -83,12 +84,6 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (slice == null || slice.isBlank()) {
-      throw InvalidInputException.of(
-          "Cannot run %s: missing --slice (a job never derives its slice from the clock; pass"
-              + " the scheduler's logical date, e.g. --slice 2026-10-03)",
-          manifest);
-    }
     JobSpec job = JobSpecParser.load(manifest);
     RunResult result =
         SliceJob.run(

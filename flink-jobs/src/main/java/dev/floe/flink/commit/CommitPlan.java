@@ -2,8 +2,9 @@ package dev.floe.flink.commit;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.Scope;
 import java.io.Serializable;
 import java.util.List;
 
@@ -12,7 +13,9 @@ import java.util.List;
  *
  * @param catalog the catalog holding the target
  * @param target the target table
- * @param slice the slice this run replaces
+ * @param scope the slice (or whole table) this run owns
+ * @param mode the write mode, for messages
+ * @param allowEmpty swap: an empty result may empty the table
  * @param lineage the run's lineage (rows and content hash are filled in at commit)
  * @param startSnapshotId the target's current snapshot when the run started, or null if empty
  * @param checks the manifest's checks
@@ -24,7 +27,9 @@ import java.util.List;
 public record CommitPlan(
     CatalogConfig catalog,
     String target,
-    Slice slice,
+    Scope scope,
+    WriteMode mode,
+    boolean allowEmpty,
     Lineage lineage,
     Long startSnapshotId,
     List<CheckSpec> checks,
@@ -42,7 +47,9 @@ public record CommitPlan(
     return new CommitPlan(
         catalog,
         target,
-        slice,
+        scope,
+        mode,
+        allowEmpty,
         lineage,
         startSnapshotId,
         value,
@@ -56,7 +63,9 @@ public record CommitPlan(
     return new CommitPlan(
         catalog,
         target,
-        slice,
+        scope,
+        mode,
+        allowEmpty,
         lineage,
         startSnapshotId,
         checks,
@@ -70,7 +79,9 @@ public record CommitPlan(
     return new CommitPlan(
         catalog,
         target,
-        slice,
+        scope,
+        mode,
+        allowEmpty,
         lineage,
         startSnapshotId,
         checks,

@@ -4,7 +4,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.SliceFootprint;
 import java.util.Map;
 import java.util.Optional;
@@ -38,10 +38,10 @@ final class ConflictResolver {
       Catalog catalog,
       Table target,
       Long baseSnapshotId,
-      Slice slice,
+      Scope scope,
       Lineage ours,
       ContentHash content) {
-    Snapshot newest = newestConflicting(target, baseSnapshotId, slice);
+    Snapshot newest = newestConflicting(target, baseSnapshotId, scope);
     if (newest == null) {
       return null; // nothing touched the slice since the run started: not a conflict at all
     }
@@ -64,8 +64,8 @@ final class ConflictResolver {
           newest.snapshotId(),
           "run " + other.runId() + " committed the slice from older source data");
     }
-    if (slice.label().equals(other.slice())
-        && WriteMode.OVERWRITE.text().equals(other.mode())
+    if (scope.label().equals(other.slice())
+        && WriteMode.replacesScope(other.mode())
         && content.encode().equals(other.contentHash())) {
       return new Resolution(
           Action.NO_OP,
@@ -93,8 +93,8 @@ final class ConflictResolver {
   }
 
   /** The newest snapshot after {@code base} on the current branch that touched the slice. */
-  private static Snapshot newestConflicting(Table table, Long base, Slice slice) {
-    SliceFootprint footprint = new SliceFootprint(table, slice);
+  private static Snapshot newestConflicting(Table table, Long base, Scope scope) {
+    SliceFootprint footprint = new SliceFootprint(table, scope);
     Snapshot head = table.currentSnapshot();
     if (head == null) {
       return null;

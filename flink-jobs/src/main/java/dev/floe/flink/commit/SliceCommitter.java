@@ -3,16 +3,14 @@ package dev.floe.flink.commit;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.snapshot.SliceContent;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
@@ -22,7 +20,6 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,14 +65,18 @@ public final class SliceCommitter {
       if (!failures.isEmpty()) {
         throw new CheckFailedException(
             String.format(
-                "Cannot commit slice %s of %s: %d check(s) failed: %s",
-                plan.slice().label(),
-                plan.target(),
-                failures.size(),
-                String.join(" | ", failures)));
+                "Cannot commit %s: %d check(s) failed: %s",
+                subject(), failures.size(), String.join(" | ", failures)));
+      }
+      if (plan.mode() == WriteMode.SWAP && content.rows() == 0 && !plan.allowEmpty()) {
+        throw new CheckFailedException(
+            String.format(
+                "Cannot swap the content of %s: the query returned no rows; set allow_empty: true"
+                    + " in the job manifest if an empty table is right",
+                plan.target()));
       }
       if (!plan.forceCommit()) {
-        SliceContent.Current current = SliceContent.current(table, plan.slice());
+        SliceContent.Current current = SliceContent.current(table, plan.scope());
         if (current.hash().equals(content)) {
           return noOp(
               table,
@@ -89,24 +90,26 @@ public final class SliceCommitter {
         deleteQuietly(table, files);
         return new CommitOutcome(
             CommitOutcome.Status.DRY_RUN,
-            headId(table),
+            RunHistory.headId(table),
             content.rows(),
             content.encode(),
             0,
-            "dry run: checks passed; a real run would replace slice "
-                + plan.slice().label()
+            "dry run: checks passed; a real run would replace "
+                + subject()
                 + " with "
                 + content.rows()
                 + " rows in one snapshot"
                 + (plan.forceCommit() ? " (forced)" : ""));
       }
       Lineage lineage =
-          plan.lineage().withContent(content).withSourcesUntil(sourcesMovedSincePlanning());
+          plan.lineage()
+              .withContent(content)
+              .withSourcesUntil(RunHistory.sourcesMovedSincePlanning(catalog, plan.lineage()));
       Long base = plan.startSnapshotId();
       for (int attempt = 1; attempt <= plan.maxConflictRetries() + 1; attempt++) {
         OverwriteFiles overwrite = newOverwrite(table, files, base, lineage);
         if (plan.failAt() == FailurePoint.BEFORE_COMMIT) {
-          throw new IllegalStateException("Injected failure before the commit of " + plan.slice());
+          throw new IllegalStateException("Injected failure before the commit of " + subject());
         }
         try {
           filesMayBeLive = true;
@@ -116,19 +119,18 @@ public final class SliceCommitter {
           filesMayBeLive = false;
           table.refresh();
           ConflictResolver.Resolution resolution =
-              ConflictResolver.resolve(catalog, table, base, plan.slice(), lineage, content);
+              ConflictResolver.resolve(catalog, table, base, plan.scope(), lineage, content);
           if (resolution == null) {
             // Iceberg refused the commit for a reason of its own, e.g. live files written under
             // an older, coarser partition spec that the slice would only partly delete.
             throw new IllegalStateException(
                 String.format(
-                    "Cannot commit slice %s of %s: Iceberg refused it: %s",
-                    plan.slice().label(), plan.target(), conflict.getMessage()),
+                    "Cannot commit %s: Iceberg refused it: %s", subject(), conflict.getMessage()),
                 conflict);
           }
           LOG.info(
               "Commit of {} hit a conflict: {} ({})",
-              plan.slice(),
+              subject(),
               resolution.action(),
               resolution.reason());
           switch (resolution.action()) {
@@ -138,20 +140,20 @@ public final class SliceCommitter {
             case STALE ->
                 throw new CommitConflictException(
                     String.format(
-                        "Cannot commit slice %s of %s: %s; nothing was committed, rerun to load"
+                        "Cannot commit %s: %s; nothing was committed, rerun to load"
                             + " the current source data",
-                        plan.slice().label(), plan.target(), resolution.reason()),
+                        subject(), resolution.reason()),
                     conflict);
-            case RETRY -> base = headId(table);
+            case RETRY -> base = RunHistory.headId(table);
           }
         } catch (CommitFailedException retriesExhausted) {
           // Iceberg retried its metadata race and gave up: the commit certainly did not happen.
           filesMayBeLive = false;
           throw new CommitConflictException(
               String.format(
-                  "Cannot commit slice %s of %s: the catalog kept rejecting the commit (%s);"
+                  "Cannot commit %s: the catalog kept rejecting the commit (%s);"
                       + " nothing was committed",
-                  plan.slice().label(), plan.target(), retriesExhausted.getMessage()),
+                  subject(), retriesExhausted.getMessage()),
               retriesExhausted);
         } catch (CommitStateUnknownException unknown) {
           return resolveUnknown(table, lineage, content, attempt, unknown);
@@ -159,8 +161,8 @@ public final class SliceCommitter {
       }
       throw new CommitConflictException(
           String.format(
-              "Cannot commit slice %s of %s: still conflicting after %d attempts",
-              plan.slice().label(), plan.target(), plan.maxConflictRetries() + 1));
+              "Cannot commit %s: still conflicting after %d attempts",
+              subject(), plan.maxConflictRetries() + 1));
     } catch (RuntimeException e) {
       if (!filesMayBeLive) {
         deleteQuietly(null, files);
@@ -169,29 +171,9 @@ public final class SliceCommitter {
     }
   }
 
-  /**
-   * The snapshot ids were taken when the job was planned; Flink's Iceberg source picks its snapshot
-   * a little later. A source that committed in between may have been read at any snapshot up to its
-   * current one: record that upper bound, so no later run mistakes this one for a run on older
-   * data.
-   */
-  private Map<String, Long> sourcesMovedSincePlanning() {
-    Map<String, Long> moved = new TreeMap<>();
-    plan.lineage()
-        .sourceSnapshots()
-        .forEach(
-            (source, planned) -> {
-              Snapshot head = Catalogs.loadTable(catalog, source).currentSnapshot();
-              if (head != null && head.snapshotId() != planned) {
-                moved.put(source, head.snapshotId());
-              }
-            });
-    return moved;
-  }
-
   private OverwriteFiles newOverwrite(
       Table table, List<DataFile> files, Long base, Lineage lineage) {
-    Expression slice = plan.slice().toExpression();
+    Expression slice = plan.scope().toExpression();
     OverwriteFiles overwrite =
         table
             .newOverwrite()
@@ -215,7 +197,7 @@ public final class SliceCommitter {
   /** Nothing to commit: the written files are deleted, the head stays. */
   private CommitOutcome noOp(
       Table table, List<DataFile> files, ContentHash content, int attempts, String detail) {
-    Snapshot own = findRun(table, plan.lineage().runId());
+    Snapshot own = RunHistory.findRun(table, plan.lineage().runId());
     if (own != null) {
       // This very run already committed (a re-executed committer): its files are live.
       return new CommitOutcome(
@@ -229,7 +211,7 @@ public final class SliceCommitter {
     deleteQuietly(table, files);
     return new CommitOutcome(
         CommitOutcome.Status.NO_OP,
-        headId(table),
+        RunHistory.headId(table),
         content.rows(),
         content.encode(),
         attempts,
@@ -238,10 +220,10 @@ public final class SliceCommitter {
 
   private CommitOutcome committed(Table table, Lineage lineage, ContentHash content, int attempt) {
     table.refresh();
-    Snapshot snapshot = findRun(table, lineage.runId());
+    Snapshot snapshot = RunHistory.findRun(table, lineage.runId());
     return new CommitOutcome(
         CommitOutcome.Status.COMMITTED,
-        snapshot == null ? headId(table) : snapshot.snapshotId(),
+        snapshot == null ? RunHistory.headId(table) : snapshot.snapshotId(),
         content.rows(),
         content.encode(),
         attempt,
@@ -257,7 +239,7 @@ public final class SliceCommitter {
       CommitStateUnknownException e) {
     try {
       table.refresh();
-      if (findRun(table, lineage.runId()) != null) {
+      if (RunHistory.findRun(table, lineage.runId()) != null) {
         return committed(table, lineage, content, attempt);
       }
     } catch (RuntimeException lookupFailed) {
@@ -265,41 +247,25 @@ public final class SliceCommitter {
     }
     throw new dev.floe.catalog.error.CommitStateUnknownException(
         String.format(
-            "Cannot tell whether slice %s of %s was committed: run %s is not in the history yet;"
+            "Cannot tell whether %s was committed: run %s is not in the history yet;"
                 + " the data files were kept; check `floe snapshots %s` before rerunning",
-            plan.slice().label(), plan.target(), lineage.runId(), plan.target()),
+            subject(), lineage.runId(), plan.target()),
         e);
   }
 
-  private static Snapshot findRun(Table table, String runId) {
-    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
-      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
-        return s;
-      }
-    }
-    return null;
-  }
-
-  private static Long headId(Table table) {
-    Snapshot head = table.currentSnapshot();
-    return head == null ? null : head.snapshotId();
+  /** What this run replaces, for messages: "slice order_date=[...) of t" or "the whole t". */
+  private String subject() {
+    return plan.scope().isWholeTable()
+        ? "the whole table " + plan.target()
+        : "slice " + plan.scope().label() + " of " + plan.target();
   }
 
   private void deleteQuietly(Table table, List<DataFile> files) {
-    Table io = table;
     try {
-      if (io == null) {
-        io = Catalogs.loadTable(catalog, plan.target());
-      }
-      for (DataFile file : files) {
-        io.io().deleteFile(file.location());
-      }
+      RunHistory.deleteQuietly(
+          table == null ? Catalogs.loadTable(catalog, plan.target()) : table, files);
     } catch (RuntimeException e) {
-      LOG.warn(
-          "Cannot delete {} uncommitted data files of {}: {}",
-          files.size(),
-          plan.target(),
-          e.toString());
+      LOG.warn("Cannot load {} to delete uncommitted files: {}", plan.target(), e.toString());
     }
   }
 }

@@ -23,7 +23,7 @@ public final class QueryBinder {
 
   /**
    * @param query the manifest's query
-   * @param slice the run's slice
+   * @param slice the run's slice, or null when the job has none
    * @param source the manifest's path, for messages
    * @return the query with every parameter replaced by a typed literal
    */
@@ -79,6 +79,12 @@ public final class QueryBinder {
   }
 
   private static String literal(String name, Slice slice, String source) {
+    if (slice == null && (SLICE_START.equals(name) || SLICE_END.equals(name))) {
+      throw InvalidInputException.of(
+          "Cannot bind :%s in the query of %s: the job has no slice (add slice: {column: ...} to"
+              + " the manifest and pass --slice)",
+          name, source);
+    }
     LocalDateTime value =
         switch (name) {
           case SLICE_START -> slice.start();

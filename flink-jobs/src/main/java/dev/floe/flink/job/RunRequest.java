@@ -10,7 +10,8 @@ import dev.floe.flink.commit.FailurePoint;
  *
  * @param catalog the catalog to run against
  * @param job the parsed manifest
- * @param sliceValue the {@code --slice} value, e.g. {@code 2026-10-03}
+ * @param sliceValue the {@code --slice} value, e.g. {@code 2026-10-03}; null when the manifest has
+ *     no slice
  * @param parallelism writer parallelism; 0 takes the manifest's, then Flink's default
  * @param forceCommit commit even when the slice already holds exactly this content
  * @param maxConflictRetries re-commits allowed over runs that read older source data
@@ -28,6 +29,27 @@ public record RunRequest(
     FailurePoint failAt) {
 
   public RunRequest {
+    if (job.hasSlice()) {
+      InvalidInputException.check(
+          sliceValue != null && !sliceValue.isBlank(),
+          "Cannot run %s: missing --slice (a job never derives its slice from the clock; pass"
+              + " the scheduler's logical date, e.g. --slice 2026-10-03)",
+          job.source());
+    } else {
+      InvalidInputException.check(
+          sliceValue == null,
+          "Cannot run %s with --slice %s: the manifest has no slice, so the run owns the whole"
+              + " table (mode %s); drop --slice, or add slice: {column: ...} to the manifest",
+          job.source(),
+          sliceValue,
+          job.mode().text());
+    }
+    InvalidInputException.check(
+        !forceCommit || !job.mode().isKeyed(),
+        "Cannot run %s with --force-commit: mode %s commits only rows that change, so a run with"
+            + " nothing to change has nothing to commit",
+        job.source(),
+        job.mode().text());
     InvalidInputException.check(
         parallelism >= 0,
         "Cannot run: parallelism must be 0 (default) or more, got %d",

@@ -9,13 +9,15 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.RunKey;
-import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.flink.check.DuplicateKeyFinder;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.commit.SliceCommitterOperator;
+import dev.floe.flink.merge.MergePipeline;
+import dev.floe.flink.merge.MergePlan;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
@@ -45,10 +47,12 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Types.NestedField;
 
 /**
- * Runs one job manifest for one slice as a Flink batch job: bounded query (slice bound as typed
- * literals) → parallel writers (slice guard, checks, content hash, Parquet files) → one committer
- * that replaces exactly the slice in one snapshot. The same code runs in a local MiniCluster and
- * under {@code flink run}.
+ * Runs one job manifest as a Flink batch job: bounded query (slice bound as typed literals) → row
+ * guard → for overwrite and swap, parallel writers (checks, content hash, Parquet files) and one
+ * committer that replaces exactly the slice (or the whole table) in one snapshot; for merge and
+ * insert-if-absent, one keyed committer that rewrites only the files holding matched keys (see
+ * {@link MergePipeline}). Every mode ends in one atomic commit. The same code runs in a local
+ * MiniCluster and under {@code flink run}.
  */
 public final class SliceJob {
   private static final TypeInformation<byte[]> BYTES =
@@ -62,9 +66,14 @@ public final class SliceJob {
     Catalog catalog = Catalogs.open(request.catalog());
     try {
       org.apache.iceberg.Table target = Catalogs.loadTable(catalog, spec.target());
-      Slice slice =
-          SliceResolver.resolve(spec.target(), target, spec.sliceColumn(), request.sliceValue());
+      Scope scope =
+          spec.hasSlice()
+              ? Scope.of(
+                  SliceResolver.resolve(
+                      spec.target(), target, spec.sliceColumn(), request.sliceValue()))
+              : Scope.wholeTable();
       validateChecks(spec, target.schema());
+      List<String> key = spec.mode().isKeyed() ? KeyColumns.resolve(spec, target) : List.of();
       target.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
@@ -74,7 +83,7 @@ public final class SliceJob {
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
       StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, request.catalog());
 
-      String boundQuery = QueryBinder.bind(spec.query(), slice, spec.source());
+      String boundQuery = QueryBinder.bind(spec.query(), scope.slice(), spec.source());
       Table query = plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
       if (!spec.allowNondeterministic() && !inspection.nondeterministicCalls().isEmpty()) {
@@ -89,7 +98,7 @@ public final class SliceJob {
       Map<String, Long> sources = sourceSnapshots(catalog, request, inspection);
 
       String runKey =
-          RunKey.of(spec.job(), spec.target(), slice.label(), spec.text(), CodeVersion.current());
+          RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
       String runId = UUID.randomUUID().toString();
       Lineage lineage =
           new Lineage(
@@ -97,7 +106,7 @@ public final class SliceJob {
               runId,
               spec.job(),
               spec.mode().text(),
-              slice.label(),
+              scope.label(),
               CodeVersion.current(),
               0,
               null,
@@ -107,7 +116,9 @@ public final class SliceJob {
           new CommitPlan(
               request.catalog(),
               spec.target(),
-              slice,
+              scope,
+              spec.mode(),
+              spec.allowEmpty(),
               lineage,
               startSnapshotId,
               spec.checks(),
@@ -116,13 +127,25 @@ public final class SliceJob {
               request.dryRun(),
               request.failAt());
 
-      buildPipeline(
-          tableEnv, aligned, target, rowType, slice, spec, commitPlan, env.getParallelism());
-      CommitOutcome outcome = execute(env, spec, slice);
+      DataStream<RowData> rows =
+          tableEnv.toDataStream(
+              aligned,
+              aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+      RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
+      if (spec.mode().isKeyed()) {
+        MergePipeline.build(
+            rows,
+            new MergePlan(commitPlan, key, spec.ordering(), spec.deleteMissing()),
+            guard,
+            rowType);
+      } else {
+        buildPipeline(rows, target, rowType, guard, spec, commitPlan, env.getParallelism());
+      }
+      CommitOutcome outcome = execute(env, spec, scope);
       return new RunResult(
           spec.job(),
           spec.target(),
-          slice.label(),
+          scope.label(),
           runKey,
           runId,
           sources,
@@ -153,24 +176,22 @@ public final class SliceJob {
     }
   }
 
+  private static List<String> requiredColumns(org.apache.iceberg.Table target) {
+    return target.schema().columns().stream()
+        .filter(NestedField::isRequired)
+        .map(NestedField::name)
+        .toList();
+  }
+
+  /** Overwrite and swap: parallel writers, then the single committer. */
   private static void buildPipeline(
-      StreamTableEnvironment tableEnv,
-      Table aligned,
+      DataStream<RowData> rows,
       org.apache.iceberg.Table target,
       RowType rowType,
-      Slice slice,
+      RowGuard guard,
       JobSpec spec,
       CommitPlan commitPlan,
       int parallelism) {
-    DataStream<RowData> rows =
-        tableEnv.toDataStream(
-            aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
-    List<String> required =
-        target.schema().columns().stream()
-            .filter(NestedField::isRequired)
-            .map(NestedField::name)
-            .toList();
-    RowGuard guard = new RowGuard(spec.target(), slice, rowType, required);
     SingleOutputStreamOperator<byte[]> written =
         rows.transform(
                 "floe-write " + spec.target(),
@@ -198,17 +219,17 @@ public final class SliceJob {
         .setParallelism(1);
   }
 
-  private static CommitOutcome execute(StreamExecutionEnvironment env, JobSpec spec, Slice slice) {
+  private static CommitOutcome execute(StreamExecutionEnvironment env, JobSpec spec, Scope scope) {
     JobExecutionResult result;
     try {
-      result = env.execute("floe " + spec.job() + " " + slice.value());
+      result = env.execute("floe " + spec.job() + " " + scope.value());
     } catch (Exception e) {
       FloeException floe = findFloeException(e);
       if (floe != null) {
         throw floe;
       }
       throw new IllegalStateException(
-          "Cannot run " + spec.job() + " for slice " + slice.value() + ": " + rootMessage(e), e);
+          "Cannot run " + spec.job() + " for " + scope.value() + ": " + rootMessage(e), e);
     }
     if (!result.isJobExecutionResult()) {
       return null; // `flink run -d`: the committer reports in the job's log, not here

@@ -116,7 +116,7 @@ public final class RowDataHasher {
   }
 
   /** Microseconds since epoch UTC, as Iceberg stores timestamps. */
-  static long micros(TimestampData timestamp) {
+  public static long micros(TimestampData timestamp) {
     return Math.addExact(
         Math.multiplyExact(timestamp.getMillisecond(), 1000L),
         timestamp.getNanoOfMillisecond() / 1000);

@@ -1,9 +1,9 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.error.CheckFailedException;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
@@ -12,8 +12,9 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
- * Stops the job at the first row that would land outside the run's slice (someone else's partition)
- * or put NULL into a required column. Nothing is committed then.
+ * Stops the job at the first row that would land outside the run's slice (someone else's
+ * partition), put NULL into a required column, or carry a NULL key (merge and insert-if-absent
+ * cannot match such a row to anything). Nothing is committed then.
  */
 public final class RowGuard implements Serializable {
   private final String target;
@@ -21,24 +22,43 @@ public final class RowGuard implements Serializable {
   private final int slicePos;
   private final int timestampPrecision;
   private final int[] requiredPositions;
+  private final int[] keyPositions;
   private final RowFormatter formatter;
   private final List<String> names;
 
-  public RowGuard(String target, Slice slice, RowType rowType, List<String> requiredColumns) {
+  /**
+   * @param target the target's name, for messages
+   * @param scope the run's scope; rows are guarded against its slice, if any
+   * @param rowType the target's row type
+   * @param requiredColumns the target's required columns
+   * @param keyColumns the key columns of a keyed mode, else empty
+   */
+  public RowGuard(
+      String target,
+      Scope scope,
+      RowType rowType,
+      List<String> requiredColumns,
+      List<String> keyColumns) {
     this.target = target;
-    this.slice = slice;
-    this.slicePos = rowType.getFieldIndex(slice.column());
-    this.timestampPrecision = precision(rowType.getTypeAt(slicePos));
-    List<Integer> positions = new ArrayList<>();
-    for (String column : requiredColumns) {
-      positions.add(rowType.getFieldIndex(column));
-    }
-    this.requiredPositions = positions.stream().mapToInt(Integer::intValue).toArray();
+    this.slice = scope.slice();
+    this.slicePos = slice == null ? -1 : rowType.getFieldIndex(slice.column());
+    this.timestampPrecision = slice == null ? 0 : precision(rowType.getTypeAt(slicePos));
+    this.requiredPositions = requiredColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
+    this.keyPositions = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
     this.formatter = new RowFormatter(rowType);
-    this.names = new ArrayList<>(rowType.getFieldNames());
+    this.names = List.copyOf(rowType.getFieldNames());
   }
 
   public void check(RowData row) {
+    for (int pos : keyPositions) {
+      if (row.isNullAt(pos)) {
+        throw new CheckFailedException(
+            String.format(
+                "Cannot match a row with a NULL key (%s) against %s: row %s; filter or fix such"
+                    + " rows in the query",
+                names.get(pos), target, formatter.format(row)));
+      }
+    }
     for (int pos : requiredPositions) {
       if (row.isNullAt(pos)) {
         throw new CheckFailedException(
@@ -47,7 +67,7 @@ public final class RowGuard implements Serializable {
                 names.get(pos), target, formatter.format(row)));
       }
     }
-    if (row.isNullAt(slicePos) || !slice.contains(sliceValue(row))) {
+    if (slice != null && (row.isNullAt(slicePos) || !slice.contains(sliceValue(row)))) {
       throw new CheckFailedException(
           String.format(
               "Cannot commit slice %s of %s: a row lies outside the slice (%s=%s): %s; filter the"

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.testing.EmbeddedCatalog;
@@ -350,7 +352,9 @@ class SliceCommitterTest {
     return new CommitPlan(
         catalog.config(),
         "sales.fact_orders",
-        day3,
+        Scope.of(day3),
+        WriteMode.OVERWRITE,
+        false,
         lineage,
         start,
         List.of(),

@@ -1,0 +1,130 @@
+package dev.floe.flink.merge;
+
+import dev.floe.catalog.slice.Scope;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Comparators;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types.NestedField;
+
+/**
+ * The target's data files that may hold one of the batch's keys, found from metadata only: the
+ * scope's partitions, Iceberg's partition pruning on the key values (a bucketed or identity key),
+ * and each file's lower/upper bounds of every key column. A file is a candidate unless its bounds
+ * exclude every key of the batch; a file without bounds is always a candidate.
+ */
+final class CandidateFiles {
+  /** Beyond this many values, an IN filter costs Iceberg more than it prunes. */
+  private static final int MAX_IN_FILTER_VALUES = 1000;
+
+  /**
+   * @param candidates the files to read, with their delete files
+   * @param filesInScope every live data file in the scope
+   */
+  record Selection(List<FileScanTask> candidates, int filesInScope) {}
+
+  private CandidateFiles() {}
+
+  /**
+   * @param table the target
+   * @param snapshotId the snapshot to plan at, or null for an empty table
+   * @param scope the part of the table the run owns
+   * @param keyValues per key column, the batch's distinct values (Iceberg's Java representation)
+   * @param everyFile true to return every file of the scope (delete_missing must see all keys)
+   */
+  static Selection select(
+      Table table,
+      Long snapshotId,
+      Scope scope,
+      Map<String, ? extends Collection<Comparable<?>>> keyValues,
+      boolean everyFile) {
+    if (snapshotId == null) {
+      return new Selection(List.of(), 0);
+    }
+    List<KeyRange> ranges = new ArrayList<>();
+    TableScan scan = table.newScan().useSnapshot(snapshotId).filter(scope.toExpression());
+    int filesInScope = count(scan);
+    if (everyFile) {
+      return new Selection(plan(scan, ranges), filesInScope);
+    }
+    scan = scan.includeColumnStats();
+    for (Map.Entry<String, ? extends Collection<Comparable<?>>> column : keyValues.entrySet()) {
+      if (column.getValue().isEmpty()) {
+        return new Selection(List.of(), filesInScope); // an empty batch matches nothing
+      }
+      NestedField field = table.schema().findField(column.getKey());
+      ranges.add(new KeyRange(field, column.getValue()));
+      if (column.getValue().size() <= MAX_IN_FILTER_VALUES) {
+        scan = scan.filter(Expressions.in(column.getKey(), column.getValue().toArray()));
+      }
+    }
+    return new Selection(plan(scan, ranges), filesInScope);
+  }
+
+  private static int count(TableScan scan) {
+    int count = 0;
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+      for (FileScanTask ignored : tasks) {
+        count++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of the merge target", e);
+    }
+    return count;
+  }
+
+  private static List<FileScanTask> plan(TableScan scan, List<KeyRange> ranges) {
+    List<FileScanTask> candidates = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (ranges.stream().allMatch(range -> range.mayHold(task.file()))) {
+          candidates.add(task);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot plan the files of the merge target", e);
+    }
+    return candidates;
+  }
+
+  /** The batch's sorted values of one key column, tested against a file's bounds. */
+  private static final class KeyRange {
+    private final int fieldId;
+    private final Type type;
+    private final TreeSet<Object> values;
+
+    @SuppressWarnings("unchecked")
+    KeyRange(NestedField field, Collection<Comparable<?>> batchValues) {
+      this.fieldId = field.fieldId();
+      this.type = field.type();
+      this.values = new TreeSet<>((Comparator<Object>) Comparators.forType(type.asPrimitiveType()));
+      this.values.addAll(batchValues);
+    }
+
+    boolean mayHold(DataFile file) {
+      ByteBuffer lower = file.lowerBounds() == null ? null : file.lowerBounds().get(fieldId);
+      ByteBuffer upper = file.upperBounds() == null ? null : file.upperBounds().get(fieldId);
+      if (lower == null || upper == null) {
+        return true; // no statistics: only reading the file can tell
+      }
+      Object from = Conversions.fromByteBuffer(type, lower);
+      Object to = Conversions.fromByteBuffer(type, upper);
+      Object first = values.ceiling(from);
+      return first != null && values.comparator().compare(first, to) <= 0;
+    }
+  }
+}

@@ -1,0 +1,412 @@
+package dev.floe.flink.merge;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CheckFailedException;
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.flink.check.DuplicateKeys.KeyHash;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.commit.FailurePoint;
+import dev.floe.flink.commit.RunHistory;
+import dev.floe.flink.write.RowDataHasher;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.BaseCombinedScanTask;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.encryption.InputFilesDecryptor;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
+import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.util.PropertyUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a merge or insert-if-absent batch copy-on-write, as ONE snapshot:
+ *
+ * <ol>
+ *   <li>checks on the batch (the source reduced to one row per key);
+ *   <li>probe: from the target's current snapshot, select the files of the scope whose key bounds
+ *       could hold a key of the batch, and read only their key (and ordering) columns, to find
+ *       which keys exist and which rows the batch replaces (merge: strictly newer ordering only);
+ *   <li>nothing to change: no-op, nothing written;
+ *   <li>rewrite: the files holding a replaced or deleted row are rewritten whole, with the batch's
+ *       rows in place of the replaced ones; new keys go to new files;
+ *   <li>commit: remove the rewritten files and add the new ones, validated from the probed snapshot
+ *       with conflict detection on the touched partitions.
+ * </ol>
+ *
+ * A conflict re-runs the probe on the new head: the ordering guard makes that safe, because a newer
+ * value committed meanwhile is never replaced. With delete_missing it is not (a newer run may have
+ * added keys this batch lacks), so the run stops with a conflict instead.
+ *
+ * <p>Plain Iceberg and Flink's row classes, no Flink runtime: tested directly against a catalog.
+ */
+public final class KeyedCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyedCommitter.class);
+
+  private final Catalog catalog;
+  private final MergePlan plan;
+  private final CommitPlan commit;
+  private final RowType rowType;
+
+  public KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType) {
+    this.catalog = catalog;
+    this.plan = plan;
+    this.commit = plan.commit();
+    this.rowType = rowType;
+  }
+
+  /** What the probe found: the files to rewrite and the keys they replace. */
+  private record Probe(
+      List<FileScanTask> candidates,
+      List<FileScanTask> touched,
+      Set<KeyHash> replaced,
+      Set<KeyHash> matched,
+      MergeCounts counts) {}
+
+  /**
+   * @throws CheckFailedException when a check fails on the batch (nothing committed)
+   * @throws CommitConflictException when conflicts outlast the retries, or hit a delete_missing run
+   * @throws dev.floe.catalog.error.CommitStateUnknownException when the catalog did not say whether
+   *     the commit happened and the run id is not in the history (files kept)
+   */
+  public CommitOutcome commit(SourceBatch batch) {
+    Table table = Catalogs.loadTable(catalog, commit.target());
+    List<String> failures = BatchChecks.failures(commit.checks(), rowType, batch.winners());
+    if (!failures.isEmpty()) {
+      throw new CheckFailedException(
+          String.format(
+              "Cannot %s %s: %d check(s) failed: %s",
+              verb(), subject(), failures.size(), String.join(" | ", failures)));
+    }
+    ContentHash content = batch.contentHash();
+    Lineage lineage =
+        commit
+            .lineage()
+            .withContent(content)
+            .withSourcesUntil(RunHistory.sourcesMovedSincePlanning(catalog, commit.lineage()));
+    Map<String, Collection<Comparable<?>>> keyValues = keyValues(batch);
+    int attempts = commit.maxConflictRetries() + 1;
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      table.refresh();
+      Long base = RunHistory.headId(table);
+      Probe probe = probe(table, base, batch, keyValues);
+      if (probe.counts().changesNothing()) {
+        return outcome(
+            CommitOutcome.Status.NO_OP,
+            base,
+            content,
+            attempt,
+            "nothing to change: " + probe.counts().describe());
+      }
+      if (commit.dryRun()) {
+        return outcome(
+            CommitOutcome.Status.DRY_RUN,
+            base,
+            content,
+            attempt,
+            "dry run: checks passed; a real run would commit one snapshot: "
+                + probe.counts().describe());
+      }
+      List<DataFile> written = rewrite(table, probe, batch, attempt);
+      boolean mayBeLive = false;
+      try {
+        OverwriteFiles overwrite = newOverwrite(table, base, probe, written, lineage);
+        if (commit.failAt() == FailurePoint.BEFORE_COMMIT) {
+          throw new IllegalStateException("Injected failure before the commit of " + subject());
+        }
+        mayBeLive = true;
+        overwrite.commit();
+        table.refresh();
+        Snapshot own = RunHistory.findRun(table, lineage.runId());
+        return outcome(
+            CommitOutcome.Status.COMMITTED,
+            own == null ? RunHistory.headId(table) : own.snapshotId(),
+            content,
+            attempt,
+            (attempt == 1 ? "committed: " : "committed after re-probing a newer head: ")
+                + probe.counts().describe());
+      } catch (ValidationException conflict) {
+        RunHistory.deleteQuietly(table, written);
+        if (plan.deleteMissing()) {
+          throw new CommitConflictException(
+              String.format(
+                  "Cannot %s %s: another commit changed it after this run started (%s); with"
+                      + " delete_missing a re-merge could delete rows that newer source data"
+                      + " added, so nothing was committed; rerun to merge the current source",
+                  verb(), subject(), conflict.getMessage()),
+              conflict);
+        }
+        LOG.info("{} of {} conflicted, probing the new head: {}", verb(), subject(), conflict);
+      } catch (CommitFailedException retriesExhausted) {
+        RunHistory.deleteQuietly(table, written);
+        throw new CommitConflictException(
+            String.format(
+                "Cannot %s %s: the catalog kept rejecting the commit (%s); nothing was committed",
+                verb(), subject(), retriesExhausted.getMessage()),
+            retriesExhausted);
+      } catch (CommitStateUnknownException unknown) {
+        return resolveUnknown(table, lineage, content, attempt, unknown);
+      } catch (RuntimeException e) {
+        if (!mayBeLive) {
+          RunHistory.deleteQuietly(table, written);
+        }
+        throw e;
+      }
+    }
+    throw new CommitConflictException(
+        String.format(
+            "Cannot %s %s: still conflicting after %d attempts; nothing was committed",
+            verb(), subject(), attempts));
+  }
+
+  private Probe probe(
+      Table table, Long base, SourceBatch batch, Map<String, Collection<Comparable<?>>> keyValues) {
+    CandidateFiles.Selection selection =
+        CandidateFiles.select(table, base, commit.scope(), keyValues, plan.deleteMissing());
+    List<String> columns = new ArrayList<>(plan.key());
+    boolean compareOrdering = !plan.insertOnly();
+    if (compareOrdering) {
+      columns.add(plan.ordering());
+    }
+    Schema projected = table.schema().select(columns);
+    RowType projectedType = FlinkSchemaUtil.convert(projected);
+    RowDataHasher keyHasher = new RowDataHasher(projectedType, plan.key());
+    int orderingPos = rowType.getFieldIndex(plan.ordering() == null ? "" : plan.ordering());
+    ColumnValues.Reader sourceOrdering =
+        compareOrdering ? ColumnValues.reader(rowType.getTypeAt(orderingPos), orderingPos) : null;
+    ColumnValues.Reader targetOrdering =
+        compareOrdering
+            ? ColumnValues.reader(
+                projectedType.getTypeAt(projectedType.getFieldIndex(plan.ordering())),
+                projectedType.getFieldIndex(plan.ordering()))
+            : null;
+
+    Set<KeyHash> matched = new HashSet<>();
+    Set<KeyHash> replaced = new HashSet<>();
+    List<FileScanTask> touched = new ArrayList<>();
+    long updated = 0;
+    long deleted = 0;
+    for (FileScanTask task : selection.candidates()) {
+      boolean touches = false;
+      try (CloseableIterator<RowData> rows = read(table, task, projected)) {
+        while (rows.hasNext()) {
+          RowData target = rows.next();
+          long[] hash = keyHasher.hash128(target);
+          KeyHash key = new KeyHash(hash[0], hash[1]);
+          RowData source = batch.get(key);
+          if (source == null) {
+            if (plan.deleteMissing()) {
+              deleted++;
+              touches = true;
+            }
+            continue;
+          }
+          matched.add(key);
+          if (compareOrdering && newer(sourceOrdering.read(source), targetOrdering.read(target))) {
+            replaced.add(key);
+            updated++;
+            touches = true;
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read " + task.file().location(), e);
+      }
+      if (touches) {
+        touched.add(task);
+      }
+    }
+    long inserted = batch.size() - matched.size();
+    MergeCounts counts =
+        new MergeCounts(
+            batch.received(),
+            batch.size(),
+            inserted,
+            updated,
+            matched.size() - replaced.size(),
+            deleted,
+            selection.filesInScope(),
+            selection.candidates().size(),
+            touched.size());
+    return new Probe(selection.candidates(), touched, replaced, matched, counts);
+  }
+
+  /** The ordering guard: the source replaces a target row only when strictly newer. */
+  private static boolean newer(Comparable<?> source, Comparable<?> target) {
+    return target == null || ColumnValues.compare(source, target) > 0;
+  }
+
+  private List<DataFile> rewrite(Table table, Probe probe, SourceBatch batch, int attempt) {
+    TaskWriter<RowData> writer = newWriter(table, attempt);
+    try {
+      RowDataHasher keyHasher = new RowDataHasher(rowType, plan.key());
+      for (FileScanTask task : probe.touched()) {
+        try (CloseableIterator<RowData> rows = read(table, task, table.schema())) {
+          while (rows.hasNext()) {
+            RowData target = rows.next();
+            long[] hash = keyHasher.hash128(target);
+            KeyHash key = new KeyHash(hash[0], hash[1]);
+            if (probe.replaced().contains(key)) {
+              writer.write(batch.get(key));
+            } else if (!plan.deleteMissing() || batch.get(key) != null) {
+              writer.write(target);
+            }
+          }
+        }
+      }
+      for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
+        if (!probe.matched().contains(row.getKey())) {
+          writer.write(row.getValue());
+        }
+      }
+      return Arrays.asList(writer.complete().dataFiles());
+    } catch (IOException | RuntimeException e) {
+      try {
+        writer.abort();
+      } catch (IOException abortFailed) {
+        e.addSuppressed(abortFailed);
+      }
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("Cannot write the merged files of " + subject(), io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private OverwriteFiles newOverwrite(
+      Table table, Long base, Probe probe, List<DataFile> written, Lineage lineage) {
+    OverwriteFiles overwrite = table.newOverwrite();
+    List<ContentFile<?>> footprint = new ArrayList<>();
+    for (FileScanTask task : probe.touched()) {
+      overwrite.deleteFile(task.file());
+      footprint.add(task.file());
+    }
+    written.forEach(overwrite::addFile);
+    footprint.addAll(written);
+    overwrite
+        .conflictDetectionFilter(PartitionFilters.touched(table, commit.scope(), footprint))
+        .validateNoConflictingData()
+        .validateNoConflictingDeletes();
+    if (base != null) {
+      overwrite.validateFromSnapshot(base);
+    }
+    lineage.toSummary().forEach(overwrite::set);
+    return overwrite;
+  }
+
+  private TaskWriter<RowData> newWriter(Table table, int attempt) {
+    FileFormat format =
+        FileFormat.fromString(
+            table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    RowDataTaskWriterFactory factory =
+        new RowDataTaskWriterFactory(
+            table, rowType, targetFileSize, format, table.properties(), List.of(), false);
+    factory.initialize(0, attempt);
+    return factory.create();
+  }
+
+  private static CloseableIterator<RowData> read(Table table, FileScanTask task, Schema projected) {
+    // Iceberg's own reader: applies the file's delete files, so a row deleted by another writer
+    // is neither matched nor resurrected by the rewrite.
+    RowDataFileScanTaskReader reader =
+        new RowDataFileScanTaskReader(
+            table.schema(),
+            projected,
+            table.properties().get(TableProperties.DEFAULT_NAME_MAPPING),
+            true,
+            List.of());
+    return reader.open(
+        task,
+        new InputFilesDecryptor(new BaseCombinedScanTask(task), table.io(), table.encryption()));
+  }
+
+  /** Per key column, the batch's distinct values, for pruning files by their bounds. */
+  private Map<String, Collection<Comparable<?>>> keyValues(SourceBatch batch) {
+    Map<String, Collection<Comparable<?>>> values = new LinkedHashMap<>();
+    for (String column : plan.key()) {
+      int pos = rowType.getFieldIndex(column);
+      ColumnValues.Reader reader = ColumnValues.reader(rowType.getTypeAt(pos), pos);
+      Set<Comparable<?>> distinct = new LinkedHashSet<>();
+      batch.winners().forEach(row -> distinct.add(reader.read(row)));
+      values.put(column, distinct);
+    }
+    return values;
+  }
+
+  private CommitOutcome resolveUnknown(
+      Table table,
+      Lineage lineage,
+      ContentHash content,
+      int attempt,
+      CommitStateUnknownException e) {
+    try {
+      table.refresh();
+      Snapshot own = RunHistory.findRun(table, lineage.runId());
+      if (own != null) {
+        return outcome(
+            CommitOutcome.Status.COMMITTED, own.snapshotId(), content, attempt, "committed");
+      }
+    } catch (RuntimeException lookupFailed) {
+      e.addSuppressed(lookupFailed);
+    }
+    throw new dev.floe.catalog.error.CommitStateUnknownException(
+        String.format(
+            "Cannot tell whether the %s into %s was committed: run %s is not in the history yet;"
+                + " the data files were kept; check `floe snapshots %s` before rerunning",
+            commit.mode().text(), commit.target(), lineage.runId(), commit.target()),
+        e);
+  }
+
+  private static CommitOutcome outcome(
+      CommitOutcome.Status status,
+      Long snapshotId,
+      ContentHash content,
+      int attempts,
+      String detail) {
+    return new CommitOutcome(
+        status, snapshotId, content.rows(), content.encode(), attempts, detail);
+  }
+
+  private String verb() {
+    return plan.insertOnly() ? "insert into" : "merge into";
+  }
+
+  private String subject() {
+    return commit.scope().isWholeTable()
+        ? commit.target()
+        : "slice " + commit.scope().label() + " of " + commit.target();
+  }
+}

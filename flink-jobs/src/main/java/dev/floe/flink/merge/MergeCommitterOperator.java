@@ -1,0 +1,71 @@
+package dev.floe.flink.merge;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.SliceCommitterOperator;
+import dev.floe.flink.write.RowGuard;
+import org.apache.flink.api.common.accumulators.ListAccumulator;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalSerializers;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * The keyed modes' single committer (parallelism 1): guards every source row, reduces the source to
+ * one row per key as rows arrive, and at end of input hands the batch to {@link KeyedCommitter}.
+ * Like the overwrite committer, it commits inside the job, so detached {@code flink run} stays
+ * correct, and reports its outcome as an accumulator.
+ */
+public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<RowData, Void>, BoundedOneInput {
+
+  private final MergePlan plan;
+  private final RowType rowType;
+  private final RowGuard guard;
+
+  private transient SourceBatch batch;
+  private transient TypeSerializer<RowData> serializer;
+  private transient ListAccumulator<byte[]> outcome;
+
+  public MergeCommitterOperator(MergePlan plan, RowType rowType, RowGuard guard) {
+    this.plan = plan;
+    this.rowType = rowType;
+    this.guard = guard;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    batch =
+        new SourceBatch(
+            plan.commit().target(), rowType, plan.key(), plan.ordering(), !plan.insertOnly());
+    serializer = InternalSerializers.create(rowType);
+    outcome = new ListAccumulator<>();
+    getRuntimeContext().addAccumulator(SliceCommitterOperator.OUTCOME_ACCUMULATOR, outcome);
+  }
+
+  @Override
+  public void processElement(StreamRecord<RowData> element) {
+    RowData row = element.getValue();
+    guard.check(row);
+    // Object reuse is on: the batch keeps rows, so it keeps copies.
+    batch.add(serializer.copy(row));
+  }
+
+  @Override
+  public void endInput() {
+    Catalog catalog = Catalogs.open(plan.commit().catalog());
+    try {
+      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType).commit(batch);
+      outcome.add(CommitMessages.encode(result));
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}
