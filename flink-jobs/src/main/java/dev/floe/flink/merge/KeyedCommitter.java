@@ -76,12 +76,22 @@ public final class KeyedCommitter {
   private final MergePlan plan;
   private final CommitPlan commit;
   private final RowType rowType;
+  private final Runnable beforeCommit;
 
   public KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType) {
+    this(catalog, plan, rowType, () -> {});
+  }
+
+  /**
+   * @param beforeCommit runs between the probe and the commit: tests commit a concurrent change
+   *     there, to drive the conflict path deterministically
+   */
+  KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType, Runnable beforeCommit) {
     this.catalog = catalog;
     this.plan = plan;
     this.commit = plan.commit();
     this.rowType = rowType;
+    this.beforeCommit = beforeCommit;
   }
 
   /** What the probe found: the files to rewrite and the keys they replace. */
@@ -143,6 +153,7 @@ public final class KeyedCommitter {
         if (commit.failAt() == FailurePoint.BEFORE_COMMIT) {
           throw new IllegalStateException("Injected failure before the commit of " + subject());
         }
+        beforeCommit.run();
         mayBeLive = true;
         overwrite.commit();
         table.refresh();

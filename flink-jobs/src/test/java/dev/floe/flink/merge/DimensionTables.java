@@ -87,6 +87,23 @@ final class DimensionTables {
     sql("INSERT OVERWRITE sales.staging_customer VALUES " + values);
   }
 
+  /**
+   * Empties the staging table through Iceberg: Flink's INSERT OVERWRITE of an empty result leaves
+   * the old rows (Iceberg's Flink sink replaces partitions, and an empty result has none) — the
+   * very bug Floe's overwrite exists to avoid.
+   */
+  void clearStaging() {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Catalogs.loadTable(catalog, "sales.staging_customer")
+          .newDelete()
+          .deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
   static String ts(String utc) {
     return "CAST(TIMESTAMP '" + utc + "' AS TIMESTAMP_LTZ(6))";
   }

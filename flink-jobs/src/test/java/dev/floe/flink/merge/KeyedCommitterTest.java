@@ -1,0 +1,215 @@
+package dev.floe.flink.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.job.WriteMode;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.commit.FailurePoint;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The keyed committer's conflict paths, against a real embedded catalog, with a concurrent commit
+ * made at the exact moment between probe and commit.
+ */
+class KeyedCommitterTest {
+  private static final OffsetDateTime NINE = OffsetDateTime.parse("2026-10-03T09:00:00Z");
+  private static final OffsetDateTime NOON = OffsetDateTime.parse("2026-10-03T12:00:00Z");
+  private static final OffsetDateTime ONE_PM = OffsetDateTime.parse("2026-10-03T13:00:00Z");
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+
+  @Test
+  void aConcurrentNewerValueSurvivesTheRetryAndTheRestOfTheBatchIsCommitted() {
+    Table dim =
+        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+    DataFile nine = TableRows.write(dim, customer(dim, 10, "free", NINE));
+    dim.newAppend().appendFile(nine).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(10, "pro", NOON));
+    batch.add(row(11, "free", NINE));
+    // Another merge rewrites customer 10 to a newer value while ours is in flight.
+    Runnable newerMerge =
+        once(
+            () ->
+                catalog
+                    .load("sales.dim_customer")
+                    .newOverwrite()
+                    .deleteFile(nine)
+                    .addFile(TableRows.write(dim, customer(dim, 10, "gold", ONE_PM)))
+                    .commit());
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType, newerMerge)
+            .commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(outcome.detail()).contains("1 inserted, 0 updated, 1 unchanged");
+    assertThat(customers()).containsExactly("10 gold " + ONE_PM, "11 free " + NINE);
+  }
+
+  @Test
+  void aConflictWithDeleteMissingStopsAndLeavesNoFileBehind() throws IOException {
+    Table events =
+        catalog.create(
+            "sales.events",
+            EventTables.EVENTS,
+            PartitionSpec.builderFor(EventTables.EVENTS).identity("event_day").build());
+    events.newAppend().appendFile(TableRows.write(events, event(events, 1, "v1"))).commit();
+    Set<Path> filesBefore = dataFiles();
+    Scope day0 =
+        Scope.of(
+            SliceResolver.resolve(
+                "sales.events", events, "event_day", EventTables.FIRST_DAY.toString()));
+    RowType rowType = FlinkSchemaUtil.convert(events.schema());
+    SourceBatch batch = new SourceBatch("sales.events", rowType, List.of("id"), "version", true);
+    batch.add(
+        GenericRowData.of(
+            2L, (int) EventTables.FIRST_DAY.toEpochDay(), StringData.fromString("v1"), 1L));
+    Runnable concurrentLoad =
+        once(
+            () ->
+                catalog
+                    .load("sales.events")
+                    .newAppend()
+                    .appendFile(TableRows.write(events, event(events, 3, "v1")))
+                    .commit());
+    Set<Path> concurrentFiles = new TreeSet<>();
+
+    assertThatThrownBy(
+            () ->
+                new KeyedCommitter(
+                        catalog.catalog(),
+                        plan(day0, true, "sales.events"),
+                        rowType,
+                        () -> {
+                          concurrentLoad.run();
+                          concurrentFiles.addAll(dataFiles());
+                        })
+                    .commit(batch))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("with delete_missing a re-merge could delete rows")
+        .hasMessageContaining("nothing was committed");
+
+    assertThat(catalog.load("sales.events").currentSnapshot().summary())
+        .doesNotContainKey("floe.run-id");
+    // Our rewritten file was written, then deleted; only the two loads' files remain.
+    assertThat(dataFiles()).hasSize(filesBefore.size() + 1);
+    assertThat(concurrentFiles).hasSize(filesBefore.size() + 2);
+  }
+
+  private MergePlan plan(Scope scope, boolean deleteMissing) {
+    return plan(scope, deleteMissing, "sales.dim_customer");
+  }
+
+  private MergePlan plan(Scope scope, boolean deleteMissing, String target) {
+    Lineage lineage =
+        new Lineage(
+            "key", "run-1", "test", "merge", scope.label(), "test", 0, null, Map.of(), null);
+    CommitPlan commit =
+        new CommitPlan(
+            catalog.config(),
+            target,
+            scope,
+            WriteMode.MERGE,
+            false,
+            lineage,
+            null,
+            List.of(),
+            false,
+            3,
+            false,
+            FailurePoint.NONE);
+    return new MergePlan(
+        commit,
+        target.equals("sales.events") ? List.of("id") : key(),
+        target.equals("sales.events") ? "version" : "updated_at",
+        deleteMissing);
+  }
+
+  private static List<String> key() {
+    return List.of("customer_id");
+  }
+
+  private static Record customer(Table table, long id, String tier, OffsetDateTime at) {
+    return TableRows.row(table, Map.of("customer_id", id, "tier", tier, "updated_at", at));
+  }
+
+  private static Record event(Table table, long id, String v) {
+    return TableRows.row(
+        table, Map.of("id", id, "event_day", EventTables.FIRST_DAY, "v", v, "version", 1L));
+  }
+
+  private static GenericRowData row(long id, String tier, OffsetDateTime at) {
+    return GenericRowData.of(
+        id, StringData.fromString(tier), TimestampData.fromInstant(at.toInstant()));
+  }
+
+  private List<String> customers() {
+    List<String> rows = new java.util.ArrayList<>();
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(catalog.load("sales.dim_customer")).build()) {
+      records.forEach(
+          r ->
+              rows.add(
+                  r.getField("customer_id")
+                      + " "
+                      + r.getField("tier")
+                      + " "
+                      + r.getField("updated_at")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  private Set<Path> dataFiles() {
+    try (Stream<Path> files = Files.walk(catalog.home())) {
+      return new TreeSet<>(files.filter(f -> f.toString().endsWith(".parquet")).toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Runnable once(Runnable action) {
+    boolean[] done = {false};
+    return () -> {
+      if (!done[0]) {
+        done[0] = true;
+        action.run();
+      }
+    };
+  }
+}
