@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +14,7 @@ class BinFloeITCase {
   @TempDir Path work;
 
   @Test
-  void quickstartShowsTwoRowsTotalling70AndIsItselfRerunSafe() throws Exception {
+  void quickstartShowsBothSeedExamplesAndIsItselfRerunSafe() throws Exception {
     BinFloe.Result first = BinFloe.run(work, "quickstart");
     BinFloe.Result second = BinFloe.run(work, "quickstart");
 
@@ -29,6 +31,10 @@ class BinFloeITCase {
     assertThat(second.out()).contains("no changes").containsPattern("\\s2 \\| 70\\.00");
     // Still exactly one snapshot: the second quickstart committed nothing to the fact table.
     assertThat(second.out()).contains("(1 row)\n   * = current snapshot");
+
+    String merged = assertTheDimensionHalf(first.out(), "committed");
+    // The second quickstart reseeds the same rows: its first merge is a no-op on the same snapshot.
+    assertThat(assertTheDimensionHalf(second.out(), "no-op")).isEqualTo(merged);
   }
 
   @Test
@@ -53,5 +59,50 @@ class BinFloeITCase {
     assertThat(rerun.out()).contains("status    no-op");
     assertThat(missingSlice.exitCode()).isEqualTo(2);
     assertThat(missingSlice.err()).contains("missing --slice");
+  }
+
+  /**
+   * The seed's dimension example: the merge keeps customer 10's newer 'pro' row, its rerun and the
+   * replay of the older 09:00 row commit nothing, and 10 is still 'pro' afterwards. Returns the
+   * dimension's snapshot id.
+   */
+  private static String assertTheDimensionHalf(String out, String firstMergeStatus) {
+    QuickstartOutput steps = QuickstartOutput.of(out);
+    List<String> merges = steps.running("floe run examples/jobs/dim_customer_merge.yaml");
+    List<String> dimensions =
+        steps.running("floe sql \"SELECT customer_id, tier, updated_at FROM sales.dim_customer");
+    List<String> replays = steps.running("floe sql -f examples/sql/replay_old_customer_batch.sql");
+
+    assertThat(merges).as(out).hasSize(3);
+    assertThat(merges.get(0)).contains(firstMergeStatus + ": snapshot", "3 source rows, 2 keys");
+    assertThat(merges.get(1)).contains("no-op: snapshot", "0 inserted, 0 updated, 2 unchanged");
+    assertThat(replays).hasSize(1);
+    assertThat(merges.get(2)).contains("no-op: snapshot", "0 inserted, 0 updated, 1 unchanged");
+    String snapshot = QuickstartOutput.snapshot(merges.get(0));
+    assertThat(merges)
+        .allSatisfy(merge -> assertThat(QuickstartOutput.snapshot(merge)).isEqualTo(snapshot));
+    // The same rows after the first merge and after the replay, as the seed prints them.
+    assertThat(dimensions).as(out).hasSize(2);
+    for (String dimension : dimensions) {
+      assertThat(QuickstartOutput.lines(dimension))
+          .containsSubsequence(
+              "customer_id tier updated_at",
+              "10 pro 2026-10-03 12:00:00+00",
+              "11 free 2026-10-03 10:00:00+00",
+              "(2 rows)");
+    }
+    // In the seed's order: merge, look, merge again, replay the older row, merge, look again.
+    assertThat(
+            Stream.of(
+                    merges.get(0),
+                    dimensions.get(0),
+                    merges.get(1),
+                    replays.get(0),
+                    merges.get(2),
+                    dimensions.get(1))
+                .map(out::indexOf)
+                .toList())
+        .isSorted();
+    return snapshot;
   }
 }

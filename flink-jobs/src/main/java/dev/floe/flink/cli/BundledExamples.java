@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** The examples/ folder as bundled into the jar under {@code floe-examples/}. */
 final class BundledExamples {
@@ -11,6 +12,16 @@ final class BundledExamples {
   static final String FACT_SPEC = "tables/fact_orders.yaml";
   static final String FACT_JOB = "jobs/fact_orders_daily.yaml";
   static final String SEED_SQL = "sql/seed_staging.sql";
+
+  static final String CUSTOMER_STAGING_SPEC = "tables/staging_customer.yaml";
+  static final String DIM_SPEC = "tables/dim_customer.yaml";
+  static final String DIM_JOB = "jobs/dim_customer_merge.yaml";
+  static final String SEED_CUSTOMER_SQL = "sql/seed_staging_customer.sql";
+  static final String REPLAY_CUSTOMER_SQL = "sql/replay_old_customer_batch.sql";
+
+  /** Every table spec in examples/tables, as `floe tables apply examples/tables` reads them. */
+  static final List<String> TABLE_SPECS =
+      List.of(STAGING_SPEC, FACT_SPEC, CUSTOMER_STAGING_SPEC, DIM_SPEC);
 
   private BundledExamples() {}
 

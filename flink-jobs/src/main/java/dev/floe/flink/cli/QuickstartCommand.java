@@ -3,23 +3,11 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
-import dev.floe.catalog.job.JobSpec;
-import dev.floe.catalog.job.JobSpecParser;
-import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.snapshot.SnapshotHistory;
 import dev.floe.catalog.spec.ApplyPlan;
 import dev.floe.catalog.spec.TableSpecApplier;
 import dev.floe.catalog.spec.TableSpecParser;
-import dev.floe.flink.commit.CommitOutcome;
-import dev.floe.flink.job.RunRequest;
-import dev.floe.flink.job.RunResult;
-import dev.floe.flink.job.SliceJob;
-import dev.floe.flink.session.FlinkSessions;
-import dev.floe.flink.sql.ResultTable;
-import dev.floe.flink.sql.SqlRunner;
-import dev.floe.flink.sql.SqlScript;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
@@ -27,22 +15,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * `floe quickstart`: the seed document's fact example, end to end, on the embedded catalog. It is
- * rerun-safe itself: a second quickstart ends with the same tables and the same answer.
+ * `floe quickstart`: the seed document's two examples, end to end, on the embedded catalog: the
+ * daily fact partition, then the dimension maintained by key. It is rerun-safe itself: a second
+ * quickstart ends with the same tables and the same answers.
  */
 @Command(
     name = "quickstart",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the idempotency example end to end on the configured catalog (the embedded one by",
-      "default): create sales.staging_orders and sales.fact_orders from examples/tables, seed",
-      "three staging rows, load the slice 2026-10-03 TWICE and show that the table holds",
-      "2 rows totalling 70.00, then the snapshot history with its lineage."
+      "Run the idempotency examples end to end on the configured catalog (the embedded one by",
+      "default), creating the sales.* tables from examples/tables. Facts: seed three staging",
+      "rows, load the slice 2026-10-03 TWICE and show that the table holds 2 rows totalling",
+      "70.00, then the snapshot history with its lineage. Dimension: seed three customer rows,",
+      "merge them by customer_id (newest updated_at wins) and show customer 10 'pro' and 11",
+      "'free', then merge again and replay customer 10's older row: nothing changes."
     })
 public final class QuickstartCommand implements Callable<Integer> {
   static final String SLICE = "2026-10-03";
   static final String TOTALS =
       "SELECT count(*) AS rows_for_day, sum(amount) AS total FROM sales.fact_orders";
+  static final String DIMENSION =
+      "SELECT customer_id, tier, updated_at FROM sales.dim_customer ORDER BY customer_id";
 
   @Mixin CommonOptions common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -52,57 +45,34 @@ public final class QuickstartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     CatalogConfig config = common.catalog();
     out.printf(
-        "Floe quickstart on catalog '%s' (%s) at %s%n%n",
+        "Floe quickstart on catalog '%s' (%s) at %s%n",
         config.name(), config.type(), common.home().toAbsolutePath().normalize());
+    QuickstartSteps steps = new QuickstartSteps(config, out);
 
-    out.println("1. floe tables apply examples/tables");
+    steps.header("floe tables apply examples/tables", null);
     applyTables(config, out);
 
+    out.printf("%n-- A daily fact partition, replaced whole by each run of its slice%n");
+    steps.sqlFile(BundledExamples.SEED_SQL, "three staging rows, rerun-safe");
+    steps.run(BundledExamples.FACT_JOB, SLICE, "load the day");
+    steps.run(BundledExamples.FACT_JOB, SLICE, "the retry: same slice again");
+    steps.query(TOTALS);
+    steps.header("floe snapshots sales.fact_orders", null);
+    printSnapshots(config, "sales.fact_orders", out);
+
+    out.printf("%n-- A dimension maintained by key, where the source repeats or corrects rows%n");
+    steps.sqlFile(
+        BundledExamples.SEED_CUSTOMER_SQL, "customer 10 at 09:00 and at 12:00, 11 at 10:00");
+    steps.run(BundledExamples.DIM_JOB, null, "merge by customer_id, newest updated_at wins");
+    steps.query(DIMENSION);
+    steps.run(BundledExamples.DIM_JOB, null, "the retry: merge the same rows again");
+    steps.sqlFile(BundledExamples.REPLAY_CUSTOMER_SQL, "replay customer 10's older 09:00 row");
+    steps.run(BundledExamples.DIM_JOB, null, "09:00 is not newer than 12:00: nothing to change");
+    steps.query(DIMENSION);
+
     out.println(
-        "\n2. floe sql -f examples/sql/seed_staging.sql   (three staging rows, rerun-safe)");
-    SqlRunner sql =
-        new SqlRunner(FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config));
-    sql.run(
-        SqlScript.parse(
-            "examples/" + BundledExamples.SEED_SQL,
-            BundledExamples.read(BundledExamples.SEED_SQL)));
-    out.println("   OK");
-
-    String manifest = BundledExamples.read(BundledExamples.FACT_JOB);
-    JobSpec job =
-        JobSpecParser.parse(
-            Manifests.parse("examples/" + BundledExamples.FACT_JOB, manifest), manifest);
-    for (int attempt = 1; attempt <= 2; attempt++) {
-      out.printf(
-          "%n%d. floe run examples/%s --slice %s   (%s)%n",
-          attempt + 2,
-          BundledExamples.FACT_JOB,
-          SLICE,
-          attempt == 1 ? "load the day" : "the retry: same slice again");
-      RunResult result = SliceJob.run(RunRequest.of(config, job, SLICE));
-      CommitOutcome outcome = result.outcome();
-      out.printf(
-          "   %s: %d rows, snapshot %s, content %s%n   %s%n",
-          outcome.status().text(),
-          outcome.rows(),
-          outcome.snapshotId(),
-          outcome.contentHash(),
-          outcome.detail());
-    }
-
-    out.println("\n5. floe sql \"" + TOTALS + "\"");
-    out.println(indent(ResultTable.render(sql.run(SqlScript.parse("quickstart", TOTALS)))));
-
-    out.println("\n6. floe snapshots sales.fact_orders");
-    Catalog catalog = Catalogs.open(config);
-    try {
-      SnapshotsCommand.printTable(
-          SnapshotHistory.list(Catalogs.loadTable(catalog, "sales.fact_orders")), out, "   ");
-    } finally {
-      Catalogs.close(catalog);
-    }
-    out.println(
-        "\nRun `bin/floe quickstart` again: the table, its totals and its history stay the same.");
+        "\nRun `bin/floe quickstart` again: the tables, their answers and their history stay the"
+            + " same.");
     return ExitCodes.OK;
   }
 
@@ -112,24 +82,28 @@ public final class QuickstartCommand implements Callable<Integer> {
       ApplyPlan plan =
           new TableSpecApplier(
                   catalog,
-                  List.of(
-                      TableSpecParser.parse(
-                          "examples/" + BundledExamples.STAGING_SPEC,
-                          BundledExamples.read(BundledExamples.STAGING_SPEC)),
-                      TableSpecParser.parse(
-                          "examples/" + BundledExamples.FACT_SPEC,
-                          BundledExamples.read(BundledExamples.FACT_SPEC))))
+                  BundledExamples.TABLE_SPECS.stream()
+                      .map(
+                          path ->
+                              TableSpecParser.parse("examples/" + path, BundledExamples.read(path)))
+                      .toList())
               .commit();
       if (plan.isEmpty()) {
-        out.println("   no changes: both tables already match their specs");
+        out.println(QuickstartSteps.INDENT + "no changes: every table already matches its spec");
       }
-      plan.describe().forEach(line -> out.println("   " + line));
+      plan.describe().forEach(line -> out.println(QuickstartSteps.INDENT + line));
     } finally {
       Catalogs.close(catalog);
     }
   }
 
-  private static String indent(String text) {
-    return "   " + text.replace("\n", "\n   ");
+  private static void printSnapshots(CatalogConfig config, String table, PrintWriter out) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      SnapshotsCommand.printTable(
+          SnapshotHistory.list(Catalogs.loadTable(catalog, table)), out, QuickstartSteps.INDENT);
+    } finally {
+      Catalogs.close(catalog);
+    }
   }
 }

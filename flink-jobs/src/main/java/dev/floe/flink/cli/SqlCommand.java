@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Run Flink SQL statements (DDL, INSERT, SELECT, SHOW, DESCRIBE) in batch mode against the",
       "configured Iceberg catalog, e.g. to seed staging data or inspect results. Name tables",
-      "as namespace.table (or USE a namespace first)."
+      "as namespace.table (or USE a namespace first). TIMESTAMP_LTZ values print in UTC as",
+      "PostgreSQL prints timestamptz, 2026-10-03 12:00:00+00; --json writes them as ISO 8601,",
+      "2026-10-03T12:00:00Z, which JSON consumers parse as is."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

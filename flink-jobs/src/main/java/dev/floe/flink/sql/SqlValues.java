@@ -21,14 +21,24 @@ import org.apache.flink.types.Row;
 /**
  * The canonical text and JSON form of one SQL value as Flink returns it. Values must read the same
  * on every machine: DECIMAL keeps its scale, TIMESTAMP_LTZ is shown in UTC, nothing is rounded.
+ *
+ * <p>TIMESTAMP_LTZ (a Java {@link Instant}) reads differently in the two forms, on purpose. The
+ * text table is for people comparing with SQL databases, so it prints the UTC offset as PostgreSQL
+ * prints a timestamptz in a UTC session: {@code 2026-10-03 12:00:00+00}. JSON is for programs, so
+ * it stays ISO 8601 with {@code Z} ({@code 2026-10-03T12:00:00Z}): Java's {@code Instant.parse} and
+ * JavaScript's {@code Date} read that as is but refuse {@code +00} (hours without minutes), and
+ * scripts already parsing {@code --json} output keep working.
  */
 final class SqlValues {
 
   static final String NULL_TEXT = "NULL";
 
+  /** PostgreSQL's spelling of the UTC offset of a timestamptz: hours only, as {@code +00}. */
+  static final String UTC_OFFSET_TEXT = "+00";
+
   private SqlValues() {}
 
-  /** For the text table: SQL style, {@code 2026-10-03 12:00:00} and {@code ...12:00:00Z}. */
+  /** For the text table: SQL style, {@code 2026-10-03 12:00:00} and {@code ...12:00:00+00}. */
   static String text(Object value) {
     if (value == null) {
       return NULL_TEXT;
@@ -37,7 +47,7 @@ final class SqlValues {
       return timestamp(timestamp, ' ');
     }
     if (value instanceof Instant instant) {
-      return timestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), ' ') + "Z";
+      return timestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), ' ') + UTC_OFFSET_TEXT;
     }
     return scalarText(value, SqlValues::text);
   }

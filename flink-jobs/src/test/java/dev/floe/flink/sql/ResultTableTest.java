@@ -59,7 +59,27 @@ class ResultTableTest {
 
     assertThat(ResultTable.render(result))
         .contains(
-            "2026-10-03 | 2026-10-03 12:00:00 | 2026-10-03 12:00:00.123456 | 2026-10-03 12:00:00Z");
+            "2026-10-03 | 2026-10-03 12:00:00 | 2026-10-03 12:00:00.123456 |"
+                + " 2026-10-03 12:00:00+00");
+  }
+
+  @Test
+  void rendersTheSeedDimensionAsPostgreSqlPrintsIt() {
+    QueryResult result =
+        query(
+            List.of("customer_id", "tier", "updated_at"),
+            List.of(10L, "pro", Instant.parse("2026-10-03T12:00:00Z")),
+            List.of(11L, "free", Instant.parse("2026-10-03T10:00:00Z")));
+
+    assertThat(ResultTable.render(result))
+        .isEqualTo(
+            String.join(
+                "\n",
+                "customer_id | tier | updated_at",
+                "------------+------+-----------------------",
+                "         10 | pro  | 2026-10-03 12:00:00+00",
+                "         11 | free | 2026-10-03 10:00:00+00",
+                "(2 rows)"));
   }
 
   @Test
