@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.job.JobOptions;
@@ -111,11 +112,15 @@ public final class RunCommand implements Callable<Integer> {
             ? "submitted (detached: see the job's log for the outcome)"
             : outcome.status().text();
     out.printf("%s  %s  %s%n", result.job(), result.target(), result.slice());
+    out.printf("  mode      %s%n", result.mode());
     out.printf("  status    %s%n", status);
     if (outcome != null) {
       out.printf("  detail    %s%n", outcome.detail());
       out.printf("  snapshot  %s%n", outcome.snapshotId());
-      out.printf("  rows      %d%n", outcome.rows());
+      boolean keyed = WriteMode.parse(result.mode(), "run result").isKeyed();
+      // A keyed run's rows and hash describe its batch, not the table: say so.
+      out.printf(
+          keyed ? "  batch     %d rows (one per key)%n" : "  rows      %d%n", outcome.rows());
       out.printf("  content   %s%n", outcome.contentHash());
     }
     out.printf(
@@ -130,6 +135,7 @@ public final class RunCommand implements Callable<Integer> {
     CommitOutcome outcome = result.outcome();
     map.put("job", result.job());
     map.put("target", result.target());
+    map.put("mode", result.mode());
     map.put("slice", result.slice());
     map.put("status", outcome == null ? "submitted" : outcome.status().text());
     map.put("snapshot_id", outcome == null ? null : outcome.snapshotId());

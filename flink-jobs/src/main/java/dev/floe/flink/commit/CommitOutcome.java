@@ -8,8 +8,10 @@ import java.io.Serializable;
  * @param status COMMITTED (a new snapshot), NO_OP (the slice already held this content) or DRY_RUN
  *     (nothing committed on purpose; the detail says what a real run would do)
  * @param snapshotId the new snapshot, or the current one for a no-op
- * @param rows rows in the new slice
- * @param contentHash the new slice's content hash
+ * @param rows overwrite and swap: the rows of the new slice (or table); merge and insert-if-absent:
+ *     the rows of the batch, i.e. the source reduced to one row per key
+ * @param contentHash the content hash of those rows (what lineage records as {@code
+ *     floe.content-hash})
  * @param attempts commit attempts made (more than 1 after a conflict with an older run)
  * @param detail a sentence for the operator
  */

@@ -8,6 +8,7 @@ import java.util.Map;
  *
  * @param job the job's name
  * @param target the target table
+ * @param mode the write mode, e.g. {@code merge}
  * @param slice the slice label
  * @param runKey the deterministic run key
  * @param runId this attempt's id
@@ -18,6 +19,7 @@ import java.util.Map;
 public record RunResult(
     String job,
     String target,
+    String mode,
     String slice,
     String runKey,
     String runId,

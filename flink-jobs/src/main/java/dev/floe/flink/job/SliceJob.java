@@ -145,6 +145,7 @@ public final class SliceJob {
       return new RunResult(
           spec.job(),
           spec.target(),
+          spec.mode().text(),
           scope.label(),
           runKey,
           runId,

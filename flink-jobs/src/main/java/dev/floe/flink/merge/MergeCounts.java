@@ -29,17 +29,24 @@ record MergeCounts(
   }
 
   String describe() {
+    String files =
+        filesInScope == 0
+            ? "the target held no rows in scope"
+            : String.format(
+                "read %d and rewrote %d of %s in scope",
+                filesRead, filesRewritten, plural(filesInScope, "file"));
     return String.format(
-        "%d source rows, %d keys: %d inserted, %d updated, %d unchanged (target as new or newer),"
-            + " %d deleted; read %d and rewrote %d of %d files in scope",
-        received,
-        keys,
+        "%s, %s: %d inserted, %d updated, %d unchanged (target as new or newer), %d deleted; %s",
+        plural(received, "source row"),
+        plural(keys, "key"),
         inserted,
         updated,
         unchanged,
         deleted,
-        filesRead,
-        filesRewritten,
-        filesInScope);
+        files);
+  }
+
+  private static String plural(long count, String noun) {
+    return count + " " + noun + (count == 1 ? "" : "s");
   }
 }

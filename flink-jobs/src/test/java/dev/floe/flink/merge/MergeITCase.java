@@ -122,7 +122,7 @@ class MergeITCase {
 
     RunResult result = merge();
 
-    assertThat(result.outcome().detail()).contains("2 source rows, 1 keys: 1 inserted");
+    assertThat(result.outcome().detail()).contains("2 source rows, 1 key: 1 inserted");
     assertThat(seed.dimension()).containsExactly("10 gold 2026-10-05 12:00");
   }
 
