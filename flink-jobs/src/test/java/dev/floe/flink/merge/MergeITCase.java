@@ -9,6 +9,7 @@ import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
@@ -137,6 +138,35 @@ class MergeITCase {
         .hasMessageContaining("sales.dim_customer");
 
     assertThat(dim().currentSnapshot()).isNull();
+  }
+
+  @Test
+  void aFailureBeforeTheCommitLeavesTheTableAndTheWarehouseAsTheyWere() throws Exception {
+    merge();
+    Snapshot before = dim().currentSnapshot();
+    ContentHash checksum = TableContent.hash(dim());
+    long filesBefore = parquetFiles();
+    seed.staging("(10, 'gold', " + DimensionTables.ts("2026-10-05 12:00:00") + ")");
+
+    assertThatThrownBy(
+            () ->
+                SliceJob.run(
+                    RunRequest.of(config, DimensionTables.job(DimensionTables.MERGE_JOB), null)
+                        .withFailAt(FailurePoint.BEFORE_COMMIT)))
+        .hasMessageContaining("Injected failure before the commit of sales.dim_customer");
+
+    assertThat(dim().currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
+    assertThat(TableContent.hash(dim())).isEqualTo(checksum);
+    // The staging overwrite added one file; the merge's rewritten file was deleted again.
+    assertThat(parquetFiles()).isEqualTo(filesBefore + 1);
+    assertThat(merge().outcome().detail()).contains("1 updated");
+    assertThat(seed.dimension()).startsWith("10 gold 2026-10-05 12:00");
+  }
+
+  private long parquetFiles() throws java.io.IOException {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(home)) {
+      return files.filter(f -> f.toString().endsWith(".parquet")).count();
+    }
   }
 
   private RunResult merge() {
