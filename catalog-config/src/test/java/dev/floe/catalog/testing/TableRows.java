@@ -38,7 +38,9 @@ public final class TableRows {
    */
   public static DataFile write(Table table, Record... rows) {
     PartitionKey partition = null;
-    if (table.spec().isPartitioned()) {
+    // Not isPartitioned(): a v1 table's dropped field stays as a void transform and still needs
+    // a partition tuple (of nulls).
+    if (!table.spec().fields().isEmpty()) {
       partition = new PartitionKey(table.spec(), table.schema());
       // Partition transforms read Iceberg's internal values (days for dates, micros for times).
       partition.partition(new InternalRecordWrapper(table.schema().asStruct()).wrap(rows[0]));

@@ -14,7 +14,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
@@ -28,9 +27,6 @@ import org.apache.iceberg.types.Types.NestedField;
  * exclude every key of the batch; a file without bounds is always a candidate.
  */
 final class CandidateFiles {
-  /** Beyond this many values, an IN filter costs Iceberg more than it prunes. */
-  private static final int MAX_IN_FILTER_VALUES = 1000;
-
   /**
    * @param candidates the files to read, with their delete files
    * @param filesInScope every live data file in the scope
@@ -61,17 +57,17 @@ final class CandidateFiles {
     if (everyFile) {
       return new Selection(plan(scan, ranges), filesInScope);
     }
-    scan = scan.includeColumnStats();
+    scan = scan.includeColumnStats(keyValues.keySet());
     for (Map.Entry<String, ? extends Collection<Comparable<?>>> column : keyValues.entrySet()) {
       if (column.getValue().isEmpty()) {
         return new Selection(List.of(), filesInScope); // an empty batch matches nothing
       }
       NestedField field = table.schema().findField(column.getKey());
       ranges.add(new KeyRange(field, column.getValue()));
-      if (column.getValue().size() <= MAX_IN_FILTER_VALUES) {
-        scan = scan.filter(Expressions.in(column.getKey(), column.getValue().toArray()));
-      }
     }
+    // Iceberg prunes by partition (a bucketed or identity key) and bounds; the ranges above also
+    // prune by bounds when the batch is too large for an IN list.
+    scan = scan.filter(KeyFilters.of(table, keyValues));
     return new Selection(plan(scan, ranges), filesInScope);
   }
 

@@ -25,12 +25,16 @@ import java.util.Set;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.BaseCombinedScanTask;
+import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -39,6 +43,9 @@ import org.apache.iceberg.encryption.InputFilesDecryptor;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
@@ -109,6 +116,7 @@ public final class KeyedCommitter {
    *     the commit happened and the run id is not in the history (files kept)
    */
   public CommitOutcome commit(SourceBatch batch) {
+    batch.requireUnambiguous();
     Table table = Catalogs.loadTable(catalog, commit.target());
     List<String> failures = BatchChecks.failures(commit.checks(), rowType, batch.winners());
     if (!failures.isEmpty()) {
@@ -130,6 +138,12 @@ public final class KeyedCommitter {
       Long base = RunHistory.headId(table);
       Probe probe = probe(table, base, batch, keyValues);
       if (probe.counts().changesNothing()) {
+        Snapshot own = RunHistory.findRun(table, lineage.runId());
+        if (own != null) {
+          // This very run already committed (a re-executed committer): report that commit.
+          return outcome(
+              CommitOutcome.Status.COMMITTED, own.snapshotId(), content, attempt, "committed");
+        }
         return outcome(
             CommitOutcome.Status.NO_OP,
             base,
@@ -149,7 +163,7 @@ public final class KeyedCommitter {
       List<DataFile> written = rewrite(table, probe, batch, attempt);
       boolean mayBeLive = false;
       try {
-        OverwriteFiles overwrite = newOverwrite(table, base, probe, written, lineage);
+        OverwriteFiles overwrite = newOverwrite(table, base, probe, written, lineage, keyValues);
         if (commit.failAt() == FailurePoint.BEFORE_COMMIT) {
           throw new IllegalStateException("Injected failure before the commit of " + subject());
         }
@@ -167,6 +181,15 @@ public final class KeyedCommitter {
                 + probe.counts().describe());
       } catch (ValidationException conflict) {
         RunHistory.deleteQuietly(table, written);
+        table.refresh();
+        if (java.util.Objects.equals(RunHistory.headId(table), base)) {
+          // Nothing was committed meanwhile: Iceberg refused the commit for a reason of its own.
+          throw new IllegalStateException(
+              String.format(
+                  "Cannot %s %s: Iceberg refused the commit: %s",
+                  verb(), subject(), conflict.getMessage()),
+              conflict);
+        }
         if (plan.deleteMissing()) {
           throw new CommitConflictException(
               String.format(
@@ -280,7 +303,7 @@ public final class KeyedCommitter {
     try {
       RowDataHasher keyHasher = new RowDataHasher(rowType, plan.key());
       for (FileScanTask task : probe.touched()) {
-        try (CloseableIterator<RowData> rows = read(table, task, table.schema())) {
+        try (CloseableIterator<RowData> rows = read(table, wholeFile(task), table.schema())) {
           while (rows.hasNext()) {
             RowData target = rows.next();
             long[] hash = keyHasher.hash128(target);
@@ -313,7 +336,12 @@ public final class KeyedCommitter {
   }
 
   private OverwriteFiles newOverwrite(
-      Table table, Long base, Probe probe, List<DataFile> written, Lineage lineage) {
+      Table table,
+      Long base,
+      Probe probe,
+      List<DataFile> written,
+      Lineage lineage,
+      Map<String, Collection<Comparable<?>>> keyValues) {
     OverwriteFiles overwrite = table.newOverwrite();
     List<ContentFile<?>> footprint = new ArrayList<>();
     for (FileScanTask task : probe.touched()) {
@@ -322,8 +350,16 @@ public final class KeyedCommitter {
     }
     written.forEach(overwrite::addFile);
     footprint.addAll(written);
+    // A concurrent commit conflicts when it touched a partition we rewrite or add to, or added
+    // rows that may hold one of our keys anywhere in the scope: partitioning by a non-key column
+    // (a dimension by region) must not let another run insert the same key elsewhere.
+    Expression conflicts =
+        Expressions.and(
+            commit.scope().toExpression(),
+            Expressions.or(
+                PartitionFilters.touched(table, footprint), KeyFilters.of(table, keyValues)));
     overwrite
-        .conflictDetectionFilter(PartitionFilters.touched(table, commit.scope(), footprint))
+        .conflictDetectionFilter(conflicts)
         .validateNoConflictingData()
         .validateNoConflictingDeletes();
     if (base != null) {
@@ -347,6 +383,20 @@ public final class KeyedCommitter {
             table, rowType, targetFileSize, format, table.properties(), List.of(), false);
     factory.initialize(0, attempt);
     return factory.create();
+  }
+
+  /**
+   * The task without its residual filter. The probe's task carries the key filter, with which
+   * Parquet skips row groups holding no batch key: right for finding keys, but a rewrite that
+   * skipped them would drop their rows.
+   */
+  private static FileScanTask wholeFile(FileScanTask task) {
+    return new BaseFileScanTask(
+        task.file(),
+        task.deletes().toArray(DeleteFile[]::new),
+        SchemaParser.toJson(task.schema()),
+        PartitionSpecParser.toJson(task.spec()),
+        ResidualEvaluator.unpartitioned(Expressions.alwaysTrue()));
   }
 
   private static CloseableIterator<RowData> read(Table table, FileScanTask task, Schema projected) {

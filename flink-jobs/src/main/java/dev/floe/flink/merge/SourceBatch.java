@@ -28,7 +28,12 @@ import org.apache.flink.table.types.logical.RowType;
  * not the table.
  */
 final class SourceBatch {
-  private record Entry(RowData row, long hashHigh, long hashLow) {}
+  /**
+   * A key's current winner; {@code rival} is another row with the same ordering value but other
+   * content (merge only), judged when the batch is complete: a newer row arriving later settles the
+   * tie, so the verdict does not depend on the order rows arrive in.
+   */
+  private record Entry(RowData row, long hashHigh, long hashLow, RowData rival) {}
 
   private final String target;
   private final boolean keepNewest;
@@ -74,51 +79,77 @@ final class SourceBatch {
   /**
    * Adds a row the batch may keep; the caller hands over a row it will not reuse.
    *
-   * @throws CheckFailedException for a merge, when two rows share key and ordering value but
-   *     differ, or a row has no ordering value
+   * @throws CheckFailedException when a row has no ordering value
    */
   void add(RowData row) {
     received++;
-    if (ordering != null && keepNewest && ordering.read(row) == null) {
+    if (ordering != null && ordering.read(row) == null) {
       throw new CheckFailedException(
           String.format(
-              "Cannot merge into %s: a source row has no %s, so it cannot be ordered against"
-                  + " the target: %s",
-              target, orderingColumn, formatter.format(row)));
+              "Cannot %s %s: a source row has no %s, so it cannot be ordered: %s",
+              keepNewest ? "merge into" : "insert into",
+              target,
+              orderingColumn,
+              formatter.format(row)));
     }
     long[] key = keyHasher.hash128(row);
     long[] hash = rowHasher.hash128(row);
     KeyHash keyHash = new KeyHash(key[0], key[1]);
-    Entry candidate = new Entry(row, hash[0], hash[1]);
+    Entry candidate = new Entry(row, hash[0], hash[1], null);
     Entry current = winners.get(keyHash);
-    if (current == null || wins(candidate, current)) {
+    if (current == null) {
       winners.put(keyHash, candidate);
+      return;
     }
-  }
-
-  private boolean wins(Entry candidate, Entry current) {
-    int byOrdering = ordering == null ? 0 : compareOrdering(candidate.row(), current.row());
+    int byOrdering =
+        ordering == null ? 0 : ColumnValues.compare(orderingOf(row), orderingOf(current.row()));
     if (byOrdering != 0) {
-      return keepNewest ? byOrdering > 0 : byOrdering < 0;
+      if (keepNewest ? byOrdering > 0 : byOrdering < 0) {
+        winners.put(keyHash, candidate);
+      }
+      return;
     }
     boolean identical =
         candidate.hashHigh() == current.hashHigh() && candidate.hashLow() == current.hashLow();
     if (identical) {
-      return false; // an exact duplicate: collapsed
+      return; // an exact duplicate: collapsed
     }
     if (keepNewest) {
-      throw new CheckFailedException(
-          String.format(
-              "Cannot merge into %s: two source rows have key %s and the same %s but different"
-                  + " content, so neither is newer: %s and %s; make the source deliver one row"
-                  + " per key and %s (nothing was committed)",
-              target,
-              describeKey(current.row()),
-              orderingColumn,
-              formatter.format(current.row()),
-              formatter.format(candidate.row()),
-              orderingColumn));
+      if (current.rival() == null) {
+        winners.put(keyHash, new Entry(current.row(), current.hashHigh(), current.hashLow(), row));
+      }
+      return;
     }
+    if (winsTie(candidate, current)) {
+      winners.put(keyHash, candidate);
+    }
+  }
+
+  /**
+   * Refuses the batch when a key's newest ordering value belongs to two rows with different content
+   * (the seed's "MERGE command cannot affect row a second time").
+   *
+   * @throws CheckFailedException naming the key and both rows
+   */
+  void requireUnambiguous() {
+    for (Entry entry : winners.values()) {
+      if (entry.rival() != null) {
+        throw new CheckFailedException(
+            String.format(
+                "Cannot merge into %s: two source rows have key %s and the same %s but different"
+                    + " content, so neither is newer: %s and %s; make the source deliver one row"
+                    + " per key and %s (nothing was committed)",
+                target,
+                describeKey(entry.row()),
+                orderingColumn,
+                formatter.format(entry.row()),
+                formatter.format(entry.rival()),
+                orderingColumn));
+      }
+    }
+  }
+
+  private boolean winsTie(Entry candidate, Entry current) {
     // Insert-if-absent keeps one of two different versions; the smaller hash wins, so the choice
     // is the same whatever order the rows arrive in.
     int byHash = Long.compareUnsigned(candidate.hashHigh(), current.hashHigh());
@@ -128,13 +159,8 @@ final class SourceBatch {
     return byHash < 0;
   }
 
-  private int compareOrdering(RowData a, RowData b) {
-    Comparable<?> va = ordering.read(a);
-    Comparable<?> vb = ordering.read(b);
-    if (va == null || vb == null) {
-      return va == null ? (vb == null ? 0 : -1) : 1; // a missing value is the oldest
-    }
-    return ColumnValues.compare(va, vb);
+  private Comparable<?> orderingOf(RowData row) {
+    return ordering.read(row); // never null: add() refuses rows without one
   }
 
   String describeKey(RowData row) {

@@ -77,15 +77,19 @@ class InsertIfAbsentITCase {
     String sliced =
         INSERT.replace(
             "mode: insert-if-absent", "mode: insert-if-absent\nslice: {column: event_day}");
-    tables.staging(new Object[] {30, 3, "v1", 1}, new Object[] {3_000, 3, "late", 1});
+    // 30 is on day 3 already; 55 exists, but on day 5, outside this run's slice; 3000 is new.
+    tables.staging(
+        new Object[] {30, 3, "v1", 1},
+        new Object[] {55, 3, "moved", 1},
+        new Object[] {3_000, 3, "late", 1});
 
     RunResult result =
         SliceJob.run(RunRequest.of(config, DimensionTables.job(sliced), EventTables.day(3)));
 
     assertThat(result.outcome().detail())
-        .contains("2 keys: 1 inserted, 0 updated, 1 unchanged")
-        .contains("of 1 files in scope");
-    assertThat(tables.rows()).contains("3000:late:1").hasSize(1001);
+        .contains("3 keys: 2 inserted, 0 updated, 1 unchanged")
+        .contains("of 1 file in scope");
+    assertThat(tables.rows()).contains("3000:late:1", "55:moved:1", "55:v1:1").hasSize(1002);
   }
 
   private RunResult run() {

@@ -15,6 +15,7 @@ import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.commit.FailurePoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
@@ -23,17 +24,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -127,6 +132,171 @@ class KeyedCommitterTest {
     // Our rewritten file was written, then deleted; only the two loads' files remain.
     assertThat(dataFiles()).hasSize(filesBefore.size() + 1);
     assertThat(concurrentFiles).hasSize(filesBefore.size() + 2);
+  }
+
+  @Test
+  void aRewriteKeepsEveryRowGroupOfATouchedFile() {
+    Table dim =
+        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+    // One row per Parquet row group: the key filter lets the probe skip row groups, the rewrite
+    // must not.
+    dim.updateProperties()
+        .set("write.parquet.row-group-size-bytes", "1")
+        .set("write.parquet.row-group-check-min-record-count", "1")
+        .set("write.parquet.row-group-check-max-record-count", "1")
+        .commit();
+    Record[] rows = new Record[20];
+    for (int i = 0; i < 20; i++) {
+      rows[i] = customer(dim, i + 1, "free", NINE);
+    }
+    dim.newAppend().appendFile(TableRows.write(dim, rows)).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(5, "pro", NOON));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(customers()).hasSize(20).contains("5 pro " + NOON, "4 free " + NINE);
+  }
+
+  @Test
+  void aConcurrentInsertOfTheSameKeyInAnotherPartitionIsAConflict() {
+    Table dim =
+        catalog.create(
+            "sales.dim_customer",
+            DimensionTables.DIM,
+            PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build());
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(2, "pro", NOON));
+    Runnable concurrent =
+        once(
+            () ->
+                catalog
+                    .load("sales.dim_customer")
+                    .newAppend()
+                    .appendFile(TableRows.write(dim, customer(dim, 2, "gold", ONE_PM)))
+                    .commit());
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType, concurrent)
+            .commit(batch);
+
+    assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(customers()).containsExactly("1 free " + NINE, "2 gold " + ONE_PM);
+  }
+
+  @Test
+  void aVoidPartitionDoesNotNarrowTheConflictFilter() {
+    Table dim =
+        catalog
+            .catalog()
+            .createTable(
+                TableIdentifier.of("sales", "dim_customer"),
+                DimensionTables.DIM,
+                PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build(),
+                Map.of("format-version", "1"));
+    dim.updateSpec().removeField("tier").commit(); // v1: the field stays, as a void transform
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(2, "pro", NOON));
+    Runnable concurrent =
+        once(
+            () ->
+                catalog
+                    .load("sales.dim_customer")
+                    .newAppend()
+                    .appendFile(TableRows.write(dim, customer(dim, 2, "gold", ONE_PM)))
+                    .commit());
+
+    new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType, concurrent)
+        .commit(batch);
+
+    assertThat(customers()).containsExactly("1 free " + NINE, "2 gold " + ONE_PM);
+  }
+
+  @Test
+  void aMergeIntoATruncatePartitionedTableCommits() {
+    Table dim =
+        catalog.create(
+            "sales.dim_customer",
+            DimensionTables.DIM,
+            PartitionSpec.builderFor(DimensionTables.DIM).truncate("tier", 1).build());
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(1, "fancy", NOON));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(customers()).containsExactly("1 fancy " + NOON);
+  }
+
+  @Test
+  void longStringDecimalAndTimestamptzKeysMatchTheirRowsSoARerunIsANoOp() {
+    Schema typedKeys =
+        new Schema(
+            List.of(
+                Types.NestedField.required(1, "k", Types.StringType.get()),
+                Types.NestedField.required(2, "amount", Types.DecimalType.of(10, 2)),
+                Types.NestedField.required(3, "at", Types.TimestampType.withZone()),
+                Types.NestedField.required(4, "v", Types.LongType.get())),
+            Set.of(1, 2, 3));
+    Table table = catalog.create("sales.typed", typedKeys, PartitionSpec.unpartitioned());
+    RowType rowType = FlinkSchemaUtil.convert(table.schema());
+    SourceBatch batch =
+        new SourceBatch("sales.typed", rowType, List.of("k", "amount", "at"), "v", true);
+    Record[] rows = new Record[5];
+    for (int i = 0; i < 5; i++) {
+      // Longer than the 16 characters Iceberg keeps of a string bound.
+      String key = "customer-identifier-long-prefix-" + i;
+      OffsetDateTime at = NOON.plusNanos(1000L * i);
+      rows[i] =
+          TableRows.row(
+              table, Map.of("k", key, "amount", new BigDecimal("12.30"), "at", at, "v", 1L));
+      batch.add(
+          GenericRowData.of(
+              StringData.fromString(key),
+              DecimalData.fromBigDecimal(new BigDecimal("12.30"), 10, 2),
+              TimestampData.fromInstant(at.toInstant()),
+              1L));
+    }
+    table.newAppend().appendFile(TableRows.write(table, rows)).commit();
+    CommitPlan commit = plan(Scope.wholeTable(), false).commit();
+
+    CommitOutcome outcome =
+        new KeyedCommitter(
+                catalog.catalog(),
+                new MergePlan(
+                    new CommitPlan(
+                        commit.catalog(),
+                        "sales.typed",
+                        commit.scope(),
+                        commit.mode(),
+                        false,
+                        commit.lineage(),
+                        null,
+                        List.of(),
+                        false,
+                        3,
+                        false,
+                        FailurePoint.NONE),
+                    List.of("k", "amount", "at"),
+                    "v",
+                    false),
+                rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(outcome.detail()).contains("5 unchanged");
   }
 
   private MergePlan plan(Scope scope, boolean deleteMissing) {

@@ -2,7 +2,6 @@ package dev.floe.flink.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
@@ -40,7 +39,7 @@ class PartitionFiltersTest {
     Record inside = row(table, LocalDate.parse("2026-10-03"), "2026-10-03T23:59:59Z", "eu");
     DataFile file = TableRows.write(table, inside);
 
-    Expression filter = PartitionFilters.touched(table, Scope.wholeTable(), List.of(file));
+    Expression filter = PartitionFilters.touched(table, List.of(file));
 
     assertThat(matches(table, filter, inside)).isTrue();
     assertThat(matches(table, filter, row(table, null, "2026-10-04T00:00:00Z", "eu"))).isFalse();
@@ -55,12 +54,8 @@ class PartitionFiltersTest {
         catalog.create("s.y", SCHEMA, PartitionSpec.builderFor(SCHEMA).year("d").build());
     Record march = row(byMonth, LocalDate.parse("2026-03-15"), "2026-01-01T00:00:00Z", null);
 
-    Expression month =
-        PartitionFilters.touched(
-            byMonth, Scope.wholeTable(), List.of(TableRows.write(byMonth, march)));
-    Expression year =
-        PartitionFilters.touched(
-            byYear, Scope.wholeTable(), List.of(TableRows.write(byYear, march)));
+    Expression month = PartitionFilters.touched(byMonth, List.of(TableRows.write(byMonth, march)));
+    Expression year = PartitionFilters.touched(byYear, List.of(TableRows.write(byYear, march)));
 
     assertThat(matches(byMonth, month, row(byMonth, LocalDate.parse("2026-03-31"), null, null)))
         .isTrue();
@@ -73,13 +68,52 @@ class PartitionFiltersTest {
   }
 
   @Test
+  void anHourPartitionCoversItsHourAndANullIdentityValueOnlyNulls() {
+    Table table =
+        catalog.create(
+            "s.h", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("region").hour("ts").build());
+    Record five = row(table, null, "2026-10-03T05:30:00Z", null);
+
+    Expression filter = PartitionFilters.touched(table, List.of(TableRows.write(table, five)));
+
+    assertThat(matches(table, filter, row(table, null, "2026-10-03T05:59:59Z", null))).isTrue();
+    assertThat(matches(table, filter, row(table, null, "2026-10-03T06:00:00Z", null))).isFalse();
+    assertThat(matches(table, filter, row(table, null, "2026-10-03T05:00:00Z", "eu"))).isFalse();
+  }
+
+  @Test
+  void truncateAndVoidPartitionsWidenInsteadOfFailingOrNarrowing() {
+    Table truncated =
+        catalog.create(
+            "s.tr", SCHEMA, PartitionSpec.builderFor(SCHEMA).truncate("region", 1).build());
+    Table dropped =
+        catalog
+            .catalog()
+            .createTable(
+                org.apache.iceberg.catalog.TableIdentifier.of("s", "v1"),
+                SCHEMA,
+                PartitionSpec.builderFor(SCHEMA).identity("region").build(),
+                Map.of("format-version", "1"));
+    dropped.updateSpec().removeField("region").commit(); // v1 keeps it as a void transform
+    Record eu = row(truncated, null, null, "eu");
+
+    Expression byTruncate =
+        PartitionFilters.touched(truncated, List.of(TableRows.write(truncated, eu)));
+    Expression byVoid =
+        PartitionFilters.touched(
+            dropped, List.of(TableRows.write(dropped, row(dropped, null, null, "eu"))));
+
+    assertThat(matches(truncated, byTruncate, row(truncated, null, null, "us"))).isTrue();
+    assertThat(matches(dropped, byVoid, row(dropped, null, null, "us"))).isTrue();
+  }
+
+  @Test
   void aBucketPartitionWidensToTheWholeScope() {
     Table table =
         catalog.create("s.b", SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 4).build());
     Record one = row(table, LocalDate.parse("2026-10-03"), "2026-10-03T00:00:00Z", null);
 
-    Expression filter =
-        PartitionFilters.touched(table, Scope.wholeTable(), List.of(TableRows.write(table, one)));
+    Expression filter = PartitionFilters.touched(table, List.of(TableRows.write(table, one)));
 
     one.setField("id", 999_999L);
     assertThat(matches(table, filter, one)).isTrue();

@@ -99,7 +99,7 @@ class PartitionedMergeITCase {
 
     assertThat(result.outcome().detail())
         .contains("0 inserted, 0 updated, 9 unchanged (target as new or newer), 1 deleted")
-        .contains("rewrote 1 of 1 files in scope");
+        .contains("rewrote 1 of 1 file in scope");
     assertThat(tables.rows()).hasSize(999).doesNotContain("37:v1:1").contains("36:v1:1");
     assertThat(
             TableContent.hash(

@@ -50,12 +50,35 @@ class SourceBatchTest {
     identical.add(row(1, "a", 5));
     SourceBatch ambiguous = merge();
     ambiguous.add(row(7, "a", 5));
+    ambiguous.add(row(7, "b", 5));
 
     assertThat(identical.size()).isEqualTo(1);
-    assertThatThrownBy(() -> ambiguous.add(row(7, "b", 5)))
+    identical.requireUnambiguous();
+    assertThatThrownBy(ambiguous::requireUnambiguous)
         .isInstanceOf(CheckFailedException.class)
         .hasMessageContaining("two source rows have key id=7 and the same version")
         .hasMessageContaining("neither is newer");
+  }
+
+  @Test
+  void aTieIsJudgedOnTheFinalWinnerWhateverTheArrivalOrder() {
+    RowData tiedA = row(1, "a", 1);
+    RowData tiedB = row(1, "b", 1);
+    RowData newer = row(1, "c", 2);
+    SourceBatch newestFirst = merge();
+    List.of(newer, tiedA, tiedB).forEach(newestFirst::add);
+    SourceBatch newestLast = merge();
+    List.of(tiedA, tiedB, newer).forEach(newestLast::add);
+    SourceBatch tieOnTop = merge();
+    List.of(newer, row(1, "d", 2)).forEach(tieOnTop::add);
+
+    newestFirst.requireUnambiguous();
+    newestLast.requireUnambiguous();
+    assertThat(newestLast.winners())
+        .extracting(r -> r.getString(1).toString())
+        .containsExactly("c");
+    assertThatThrownBy(tieOnTop::requireUnambiguous)
+        .hasMessageContaining("two source rows have key id=1");
   }
 
   @Test
