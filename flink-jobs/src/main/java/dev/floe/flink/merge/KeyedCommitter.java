@@ -136,6 +136,15 @@ public final class KeyedCommitter {
     for (int attempt = 1; attempt <= attempts; attempt++) {
       table.refresh();
       Long base = RunHistory.headId(table);
+      if (!FlinkSchemaUtil.convert(table.schema()).equals(rowType)) {
+        // The batch was shaped for the schema the job was planned with; rows read now would not
+        // line up with it.
+        throw new CommitConflictException(
+            String.format(
+                "Cannot %s %s: its schema changed while the run was in flight (now %s);"
+                    + " nothing was committed, rerun",
+                verb(), subject(), table.schema().asStruct()));
+      }
       Probe probe = probe(table, base, batch, keyValues);
       if (probe.counts().changesNothing()) {
         Snapshot own = RunHistory.findRun(table, lineage.runId());
