@@ -40,7 +40,7 @@ final class BatchChecks {
           }
           long[] hash = hasher.hash128(row);
           if (!seen.add(new KeyHash(hash[0], hash[1]))) {
-            duplicates.of(i).add(describe(unique.columns(), positions, row, formatter));
+            duplicates.of(i).add(formatter.columns(row, unique.columns()));
           }
         }
       }
@@ -55,17 +55,5 @@ final class BatchChecks {
       }
     }
     return false;
-  }
-
-  private static String describe(
-      List<String> columns, int[] positions, RowData row, RowFormatter formatter) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < positions.length; i++) {
-      text.append(i == 0 ? "" : ", ")
-          .append(columns.get(i))
-          .append('=')
-          .append(formatter.value(row, positions[i]));
-    }
-    return text.toString();
   }
 }

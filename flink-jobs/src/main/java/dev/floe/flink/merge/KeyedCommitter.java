@@ -10,6 +10,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.commit.RunHistory;
+import dev.floe.flink.write.DataFileWriters;
 import dev.floe.flink.write.RowDataHasher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,7 +30,6 @@ import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpecParser;
@@ -47,11 +47,9 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
-import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.TaskWriter;
-import org.apache.iceberg.util.PropertyUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -308,7 +306,7 @@ public final class KeyedCommitter {
   }
 
   private List<DataFile> rewrite(Table table, Probe probe, SourceBatch batch, int attempt) {
-    TaskWriter<RowData> writer = newWriter(table, attempt);
+    TaskWriter<RowData> writer = DataFileWriters.create(table, rowType, 0, attempt);
     try {
       RowDataHasher keyHasher = new RowDataHasher(rowType, plan.key());
       for (FileScanTask task : probe.touched()) {
@@ -376,22 +374,6 @@ public final class KeyedCommitter {
     }
     lineage.toSummary().forEach(overwrite::set);
     return overwrite;
-  }
-
-  private TaskWriter<RowData> newWriter(Table table, int attempt) {
-    FileFormat format =
-        FileFormat.fromString(
-            table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
-    long targetFileSize =
-        PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    RowDataTaskWriterFactory factory =
-        new RowDataTaskWriterFactory(
-            table, rowType, targetFileSize, format, table.properties(), List.of(), false);
-    factory.initialize(0, attempt);
-    return factory.create();
   }
 
   /**

@@ -40,7 +40,6 @@ final class SourceBatch {
   private final RowDataHasher keyHasher;
   private final RowDataHasher rowHasher;
   private final ColumnValues.Reader ordering;
-  private final int[] keyPositions;
   private final RowFormatter formatter;
   private final List<String> keyColumns;
   private final String orderingColumn;
@@ -70,7 +69,6 @@ final class SourceBatch {
             : ColumnValues.reader(
                 rowType.getTypeAt(rowType.getFieldIndex(orderingColumn)),
                 rowType.getFieldIndex(orderingColumn));
-    this.keyPositions = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
     this.formatter = new RowFormatter(rowType);
     this.keyColumns = List.copyOf(keyColumns);
     this.orderingColumn = orderingColumn;
@@ -163,15 +161,8 @@ final class SourceBatch {
     return ordering.read(row); // never null: add() refuses rows without one
   }
 
-  String describeKey(RowData row) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < keyPositions.length; i++) {
-      text.append(i == 0 ? "" : ", ")
-          .append(keyColumns.get(i))
-          .append('=')
-          .append(formatter.value(row, keyPositions[i]));
-    }
-    return text.toString();
+  private String describeKey(RowData row) {
+    return formatter.columns(row, keyColumns);
   }
 
   /** The winning row for a key hash, or null. */

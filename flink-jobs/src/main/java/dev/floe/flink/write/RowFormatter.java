@@ -39,6 +39,15 @@ public final class RowFormatter implements Serializable {
     return joiner.toString();
   }
 
+  /** Some columns as {@code name=value, ...}, e.g. a key: {@code customer_id=10}. */
+  public String columns(RowData row, List<String> columns) {
+    StringJoiner joiner = new StringJoiner(", ");
+    for (String column : columns) {
+      joiner.add(column + "=" + value(row, names.indexOf(column)));
+    }
+    return joiner.toString();
+  }
+
   /** One column's value as text, {@code NULL} for null. */
   public String value(RowData row, int pos) {
     Object value = getters[pos].getFieldOrNull(row);

@@ -17,13 +17,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.OutputTag;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
-import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * One parallel writer: guards every row (inside the slice, required columns set), hashes it,
@@ -71,22 +67,12 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   @Override
   public void open() throws Exception {
     super.open();
-    FileFormat format =
-        FileFormat.fromString(
-            table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
-    long targetFileSize =
-        PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    // No equality fields and no upsert: Floe writes plain data files whatever the table's key.
-    RowDataTaskWriterFactory factory =
-        new RowDataTaskWriterFactory(
-            table, rowType, targetFileSize, format, table.properties(), List.of(), false);
-    factory.initialize(
-        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-        getRuntimeContext().getTaskInfo().getAttemptNumber());
-    writer = factory.create();
+    writer =
+        DataFileWriters.create(
+            table,
+            rowType,
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+            getRuntimeContext().getTaskInfo().getAttemptNumber());
     hasher = new RowDataHasher(rowType);
     hash = ContentHash.empty();
     stats = new CheckStats();
