@@ -80,7 +80,11 @@ final class DimData {
 
   private record Part(List<DataFile> files, ContentHash merged) {}
 
-  /** Days {@code thread, thread + threads, ...}; rows of a day in ascending id order. */
+  /**
+   * Days {@code thread, thread + threads, ...}. Clustered: a day's rows in ascending id order, a
+   * new file every {@code rowsPerFile} rows. Random: each row into one of the day's files by a
+   * hash, so every file holds ids from the whole range (ascending within the file).
+   */
   private static Part writeDays(
       Table dim, DimRows rows, long rowsPerFile, int thread, int threads) {
     RecordHasher hasher = new RecordHasher(dim.schema());
@@ -89,11 +93,17 @@ final class DimData {
     // Reused records: the Parquet writer copies values into its column buffers.
     GenericRecord record = GenericRecord.create(dim.schema());
     GenericRecord update = GenericRecord.create(dim.schema());
+    boolean random = rows.layout() == Layout.RANDOM;
+    int slots = random ? Layout.randomFilesPerDay(rows.rows(), rows.days(), rowsPerFile) : 1;
     for (int day = thread; day < rows.days(); day += threads) {
-      try (DayWriter writer = new DayWriter(dim, day, rowsPerFile, files)) {
+      DayWriter[] writers = new DayWriter[slots];
+      for (int slot = 0; slot < slots; slot++) {
+        writers[slot] = new DayWriter(dim, day, slot, random ? 0 : rowsPerFile, files);
+      }
+      try {
         long from = 0;
         long to = rows.rows();
-        if (rows.layout() == Layout.CLUSTERED) {
+        if (!random) {
           from = Layout.firstIndexOfDay(day, rows.rows(), rows.days());
           to = Layout.firstIndexOfDay(day + 1, rows.rows(), rows.days());
         }
@@ -102,13 +112,17 @@ final class DimData {
             continue; // random layout: another thread's or another pass's day
           }
           rows.fill(record, i, 1);
-          writer.write(record);
+          writers[slots == 1 ? 0 : Layout.randomFile(i, slots)].write(record);
           if (rows.isUpdated(i)) {
             rows.fill(update, i, 2);
             hasher.add(update, merged);
           } else {
             hasher.add(record, merged);
           }
+        }
+      } finally {
+        for (DayWriter writer : writers) {
+          writer.close();
         }
       }
     }
@@ -151,7 +165,7 @@ final class DimData {
     return batch;
   }
 
-  /** The files of one day: a new file every {@code rowsPerFile} rows (0: never). */
+  /** Files of one day, one at a time: a new file every {@code rowsPerFile} rows (0: never). */
   private static final class DayWriter implements AutoCloseable {
     private final Table table;
     private final long rowsPerFile;
@@ -162,12 +176,16 @@ final class DimData {
     private DataWriter<Record> current;
     private long rowsInFile;
 
-    DayWriter(Table table, int day, long rowsPerFile, List<DataFile> files) {
+    /**
+     * @param slot which of the day's writers this is (random layout), 0 otherwise
+     */
+    DayWriter(Table table, int day, int slot, long rowsPerFile, List<DataFile> files) {
       this.table = table;
       this.rowsPerFile = rowsPerFile;
       this.files = files;
-      // Partition id = day: file names are unique across the writing threads.
-      this.names = OutputFileFactory.builderFor(table, day, 0).format(FileFormat.PARQUET).build();
+      // Partition id = day, task id = slot: file names are unique across threads and writers.
+      this.names =
+          OutputFileFactory.builderFor(table, day, slot).format(FileFormat.PARQUET).build();
       this.factory =
           new GenericFileWriterFactory.Builder(table)
               .dataFileFormat(FileFormat.PARQUET)

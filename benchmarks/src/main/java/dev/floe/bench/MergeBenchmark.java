@@ -81,7 +81,10 @@ public final class MergeBenchmark {
         options.days(),
         options.rowsPerFile() == 0
             ? "one file per day"
-            : String.format(Locale.ROOT, "files of at most %,d rows", options.rowsPerFile()),
+            : String.format(
+                Locale.ROOT,
+                "files of %,d rows (clustered: at most; random: about)",
+                options.rowsPerFile()),
         String.join(", ", options.layouts().stream().map(Layout::text).toList()));
     out.printf(
         Locale.ROOT,

@@ -12,7 +12,8 @@ import java.util.Locale;
  * @param targetRows target sizes to measure, one fresh catalog per size and layout
  * @param layouts how keys are laid out in the target's files
  * @param days day partitions of the target
- * @param rowsPerFile rows per data file at most; 0 writes one file per day
+ * @param rowsPerFile rows per data file (clustered: at most; random: about, files of a day get rows
+ *     by a hash); 0 writes one file per day
  * @param batchKeys keys in the staging batch: the first half update existing keys, the rest are new
  * @param hotDays the updated keys come from this many days (clustered: that many files)
  * @param repeat measured runs per path; the median is reported
@@ -51,7 +52,8 @@ record MergeOptions(
         --layouts       clustered (ids ascending across days and files: key bounds prune),
                         random (every day holds ids from the whole range: nothing prunes)
         --days          day partitions of the target
-        --rows-per-file rows per data file at most; 0 = one file per day
+        --rows-per-file rows per data file (clustered: at most, random: about); 0 = one
+                        file per day
         --batch-keys    staging batch: half updates of existing keys, half new keys
         --hot-days      the updated keys come from this many of the newest days
         --repeat        measured runs per path (median reported)

@@ -44,6 +44,32 @@ class DimRowsTest {
   }
 
   @Test
+  void randomFilesOfADaySplitItsRowsEvenlyAndEachSpansTheWholeIdRange() {
+    long rows = 1_000_000;
+    int files = Layout.randomFilesPerDay(rows, 100, 1_000);
+    long[] count = new long[files];
+    long[] min = new long[files];
+    long[] max = new long[files];
+    Arrays.fill(min, Long.MAX_VALUE);
+    for (long i = 0; i < rows; i++) {
+      if (Layout.RANDOM.day(i, rows, 100) == 7) {
+        int file = Layout.randomFile(i, files);
+        count[file]++;
+        min[file] = Math.min(min[file], i);
+        max[file] = Math.max(max[file], i);
+      }
+    }
+
+    assertThat(files).isEqualTo(10);
+    assertThat(Arrays.stream(count).min().getAsLong()).isGreaterThan(850);
+    assertThat(Arrays.stream(min).max().getAsLong()).isLessThan(rows / 100);
+    assertThat(Arrays.stream(max).min().getAsLong()).isGreaterThan(rows - rows / 100);
+    assertThat(Layout.randomFilesPerDay(rows, 100, 0)).isEqualTo(1);
+    assertThat(Layout.randomFilesPerDay(rows, 100, 3_000)).isEqualTo(4);
+    assertThat(Layout.randomFilesPerDay(rows, 100, 20_000)).isEqualTo(1);
+  }
+
+  @Test
   void updatesAreEveryOtherIdFromTheStartOfTheNewestDays() {
     // 7 updates over 3 hot days of 10 days of 100 rows: 3 + 2 + 2, from days 9, 8 and 7.
     long[] updated = DimRows.updatedIndexes(1_000, 10, 7, 3);
