@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs Floe's write-path benchmark: builds the benchmarks module (and what it depends on) with the
-# Maven wrapper, then starts the harness with `java -cp` on the module's runtime classpath
-# (`mvn exec:java` cannot run a Flink MiniCluster, STACK.md). Arguments go to the harness, e.g.
-#   benchmarks/run.sh --rows 1000000,10000000 --repeat 3 --parallelism 2 [--profile]
+# Runs Floe's benchmarks: builds the benchmarks module (and what it depends on) with the Maven
+# wrapper, then starts a harness with `java -cp` on the module's runtime classpath (`mvn exec:java`
+# cannot run a Flink MiniCluster, STACK.md). The first argument picks the harness; the rest go to it:
+#   benchmarks/run.sh [write] --rows 1000000,10000000 --repeat 3 --parallelism 2 [--profile]
+#   benchmarks/run.sh merge --target-rows 100k,1M,5M --repeat 3 [--profile]
+# (no harness named: the write-path benchmark). An unknown option prints the harness's usage.
 # Results (Markdown) go to stdout, progress to stderr:
 #   benchmarks/run.sh ... | tee bench-result.md
 # Environment:
@@ -12,6 +14,12 @@
 #   BENCH_SKIP_BUILD=1 reuse the last build
 #   BENCH_LOG_LEVEL    WARN by default; INFO shows Flink and Iceberg (and slows them down)
 set -euo pipefail
+
+main=dev.floe.bench.WritePathBenchmark
+case "${1:-}" in
+  write) shift ;;
+  merge) main=dev.floe.bench.MergeBenchmark; shift ;;
+esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="$root/benchmarks/target"
@@ -30,4 +38,4 @@ read -r -a extra_opts <<< "${BENCH_JAVA_OPTS:-}"
 
 exec java -Xmx"${BENCH_HEAP:-8g}" "${jvm_flags[@]}" "${extra_opts[@]}" \
   -Dlog4j.configurationFile="$root/benchmarks/log4j2-bench.properties" \
-  -cp "$classpath" dev.floe.bench.WritePathBenchmark "$@"
+  -cp "$classpath" "$main" "$@"

@@ -6,13 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * CPU used by other processes on this host, from {@code /proc/stat} minus this JVM's own CPU time.
- * Benchmarks run on shared 2-core machines where a neighbour's Maven build can double a run's wall
- * time; this number says when that happened, and {@link #awaitQuiet} lets the harness wait it out.
- * Linux only; elsewhere it reports NaN and never waits.
+ * CPU used by other processes on this host, from {@code /proc/stat} minus this JVM's own CPU time
+ * (its threads and the child processes it started). Benchmarks run on shared 2-core machines where
+ * a neighbour's Maven build can double a run's wall time; this number says when that happened, and
+ * {@link #awaitQuiet} lets the harness wait it out. Linux only; elsewhere it reports NaN and never
+ * waits.
  */
 final class HostLoad {
   private static final Path PROC_STAT = Path.of("/proc/stat");
+  private static final Path PROC_SELF_STAT = Path.of("/proc/self/stat");
 
   /** Linux reports /proc/stat in USER_HZ, which is 100 on every mainstream kernel. */
   private static final double TICKS_PER_SECOND = 100.0;
@@ -78,11 +80,33 @@ final class HostLoad {
     }
   }
 
+  /**
+   * CPU time of this JVM plus that of the child processes it started and reaped. Hadoop's local
+   * file system forks {@code chmod} (and sometimes {@code ls}) for every file it creates when its
+   * native library is absent, ≈ 13 ms of CPU per file on the 2-core dev box; without the children a
+   * run that writes many files looks as if a neighbour had been busy.
+   */
   static double ownCpuSeconds() {
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
-      return os.getProcessCpuTime() / 1e9;
+      return os.getProcessCpuTime() / 1e9 + childCpuSeconds();
     }
     return Double.NaN;
+  }
+
+  /** Reaped children's user + system time ({@code cutime}, {@code cstime}), 0 when unknown. */
+  static double childCpuSeconds() {
+    try {
+      return childCpuSeconds(Files.readString(PROC_SELF_STAT));
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** From a {@code /proc/<pid>/stat} line; the command name in parentheses may hold spaces. */
+  static double childCpuSeconds(String stat) {
+    // Fields after "(comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / TICKS_PER_SECOND;
   }
 }

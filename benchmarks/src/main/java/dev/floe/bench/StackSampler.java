@@ -17,27 +17,37 @@ final class StackSampler implements AutoCloseable {
   /** Flink names task threads "{operator chain} (i/n)#attempt". */
   private static final Pattern TASK_THREAD = Pattern.compile(".*\\(\\d+/\\d+\\)#\\d+$");
 
-  /** Inclusive buckets: a sample counts in every bucket whose code is anywhere on its stack. */
-  private static final Map<String, String> MARKERS = new LinkedHashMap<>();
+  /**
+   * The write path's inclusive buckets: a sample counts in every bucket whose code is anywhere on
+   * its stack. A marker is a class-name prefix, {@code Class#method} for one method, or {@code
+   * kryo}.
+   */
+  private static final Map<String, String> WRITE_PATH_MARKERS = new LinkedHashMap<>();
 
   static {
-    MARKERS.put("Iceberg source (read + decode Parquet)", "org.apache.iceberg.flink.source.");
-    MARKERS.put("Flink SQL runtime (calc, conversion)", "org.apache.flink.table.runtime.");
-    MARKERS.put("Flink records over the network", "org.apache.flink.runtime.io.network.");
-    MARKERS.put("Floe writer operator (all of it)", "dev.floe.flink.write.SliceWriterOperator");
-    MARKERS.put("  Floe slice guard", "dev.floe.flink.write.RowGuard");
-    MARKERS.put("  Floe content hash", "dev.floe.flink.write.RowDataHasher");
-    MARKERS.put("  Floe row checks", "dev.floe.flink.check.RowChecks");
-    MARKERS.put("  Floe unique keys (emit)", "dev.floe.flink.write.UniqueKeys");
-    MARKERS.put("Floe duplicate-key finder", "dev.floe.flink.check.DuplicateKeyFinder");
-    MARKERS.put(
+    WRITE_PATH_MARKERS.put(
+        "Iceberg source (read + decode Parquet)", "org.apache.iceberg.flink.source.");
+    WRITE_PATH_MARKERS.put(
+        "Flink SQL runtime (calc, conversion)", "org.apache.flink.table.runtime.");
+    WRITE_PATH_MARKERS.put(
+        "Flink records over the network", "org.apache.flink.runtime.io.network.");
+    WRITE_PATH_MARKERS.put(
+        "Floe writer operator (all of it)", "dev.floe.flink.write.SliceWriterOperator");
+    WRITE_PATH_MARKERS.put("  Floe slice guard", "dev.floe.flink.write.RowGuard");
+    WRITE_PATH_MARKERS.put("  Floe content hash", "dev.floe.flink.write.RowDataHasher");
+    WRITE_PATH_MARKERS.put("  Floe row checks", "dev.floe.flink.check.RowChecks");
+    WRITE_PATH_MARKERS.put("  Floe unique keys (emit)", "dev.floe.flink.write.UniqueKeys");
+    WRITE_PATH_MARKERS.put("Floe duplicate-key finder", "dev.floe.flink.check.DuplicateKeyFinder");
+    WRITE_PATH_MARKERS.put(
         "Iceberg sink writer (baseline)", "org.apache.iceberg.flink.sink.IcebergStreamWriter");
-    MARKERS.put("Iceberg task writer (write Parquet)", "org.apache.iceberg.io.BaseTaskWriter");
-    MARKERS.put("zstd compression", "com.github.luben.zstd.");
-    MARKERS.put("Flink batch sort", "org.apache.flink.runtime.operators.sort.");
-    MARKERS.put("Kryo", "kryo");
+    WRITE_PATH_MARKERS.put(
+        "Iceberg task writer (write Parquet)", "org.apache.iceberg.io.BaseTaskWriter");
+    WRITE_PATH_MARKERS.put("zstd compression", "com.github.luben.zstd.");
+    WRITE_PATH_MARKERS.put("Flink batch sort", "org.apache.flink.runtime.operators.sort.");
+    WRITE_PATH_MARKERS.put("Kryo", "kryo");
   }
 
+  private final Map<String, String> markers;
   private final Thread thread;
   private final Thread client;
   private final String entry;
@@ -51,7 +61,9 @@ final class StackSampler implements AutoCloseable {
   private int taskThreadSamples;
   private int clientSamples;
 
-  private StackSampler(long intervalMillis, Thread client, String entry) {
+  private StackSampler(
+      long intervalMillis, Thread client, String entry, Map<String, String> markers) {
+    this.markers = markers;
     this.client = client;
     this.entry = entry;
     thread =
@@ -75,7 +87,15 @@ final class StackSampler implements AutoCloseable {
    * @param entry the path's entry method, {@code class.method}: phases are what it is calling
    */
   static StackSampler start(long intervalMillis, Thread client, String entry) {
-    StackSampler sampler = new StackSampler(intervalMillis, client, entry);
+    return start(intervalMillis, client, entry, WRITE_PATH_MARKERS);
+  }
+
+  /**
+   * @param markers bucket name to marker (see {@link #WRITE_PATH_MARKERS}), in printing order
+   */
+  static StackSampler start(
+      long intervalMillis, Thread client, String entry, Map<String, String> markers) {
+    StackSampler sampler = new StackSampler(intervalMillis, client, entry, markers);
     sampler.thread.start();
     return sampler;
   }
@@ -106,7 +126,7 @@ final class StackSampler implements AutoCloseable {
             e.getKey().getName().replaceAll(" \\(\\d+/(\\d+)\\)#\\d+$", " [parallelism $1]");
         tasks.merge(task, 1, Integer::sum);
         topFrames.merge(stack[0].getClassName() + "." + stack[0].getMethodName(), 1, Integer::sum);
-        for (Map.Entry<String, String> marker : MARKERS.entrySet()) {
+        for (Map.Entry<String, String> marker : markers.entrySet()) {
           if (onStack(stack, marker.getValue())) {
             buckets.merge(marker.getKey(), 1, Integer::sum);
           }
@@ -142,11 +162,20 @@ final class StackSampler implements AutoCloseable {
   }
 
   private static boolean onStack(StackTraceElement[] stack, String marker) {
+    int hash = marker.indexOf('#');
     for (StackTraceElement frame : stack) {
       String cls = frame.getClassName();
-      if (marker.equals("kryo")
-          ? cls.toLowerCase(Locale.ROOT).contains("kryo")
-          : cls.startsWith(marker)) {
+      boolean matches;
+      if (marker.equals("kryo")) {
+        matches = cls.toLowerCase(Locale.ROOT).contains("kryo");
+      } else if (hash >= 0) {
+        matches =
+            cls.equals(marker.substring(0, hash))
+                && frame.getMethodName().equals(marker.substring(hash + 1));
+      } else {
+        matches = cls.startsWith(marker);
+      }
+      if (matches) {
         return true;
       }
     }
@@ -178,7 +207,7 @@ final class StackSampler implements AutoCloseable {
         .forEach(
             e -> out.printf(Locale.ROOT, "    %5.1f %%  %s%n", percent(e.getValue()), e.getKey()));
     out.println("  on the stack (inclusive, % of task-thread stacks):");
-    for (String bucket : MARKERS.keySet()) {
+    for (String bucket : markers.keySet()) {
       out.printf(
           Locale.ROOT, "    %-42s %5.1f %%%n", bucket, percent(buckets.getOrDefault(bucket, 0)));
     }

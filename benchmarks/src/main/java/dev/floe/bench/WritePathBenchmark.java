@@ -1,23 +1,11 @@
 package dev.floe.bench;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
-import org.apache.flink.runtime.util.EnvironmentInformation;
-import org.apache.iceberg.IcebergBuild;
 
 /**
  * Measures Floe's write path against Iceberg's own Flink SQL {@code INSERT OVERWRITE} for slices of
@@ -58,7 +46,7 @@ public final class WritePathBenchmark {
     List<SliceBenchmark.Outcome> outcomes = new ArrayList<>();
     try {
       for (long rows : options.rows()) {
-        resetHeapPeaks();
+        BenchRuntime.resetHeapPeaks();
         SliceBenchmark.Outcome outcome =
             new SliceBenchmark(
                     root.resolve("rows-" + rows), rows, options, outcomes.isEmpty(), System.err)
@@ -76,7 +64,7 @@ public final class WritePathBenchmark {
       if (options.keep()) {
         System.err.println("Catalogs kept under " + root);
       } else {
-        deleteTree(root);
+        BenchRuntime.deleteTree(root);
       }
     }
     // Flink's MiniCluster leaves non-daemon threads behind; the results are out, so end here.
@@ -84,30 +72,7 @@ public final class WritePathBenchmark {
   }
 
   private static void printEnvironment(PrintStream out, BenchOptions options, String[] args) {
-    out.println("## Floe write-path benchmark");
-    out.println();
-    out.println(
-        "- date: "
-            + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-            + " UTC");
-    out.printf(
-        Locale.ROOT,
-        "- machine: %d CPUs (availableProcessors), %s %s%n",
-        Runtime.getRuntime().availableProcessors(),
-        System.getProperty("os.name"),
-        System.getProperty("os.arch"));
-    out.printf(
-        Locale.ROOT,
-        "- java: %s (%s %s), heap max %.1f GiB%n",
-        System.getProperty("java.version"),
-        System.getProperty("java.vm.name"),
-        System.getProperty("java.vm.version"),
-        Runtime.getRuntime().maxMemory() / 1073741824.0);
-    out.printf(
-        Locale.ROOT,
-        "- Flink %s (local MiniCluster per run), Iceberg %s, embedded catalog (SQLite + local FS)%n",
-        EnvironmentInformation.getVersion(),
-        IcebergBuild.version());
+    BenchRuntime.printHeader(out, "Floe write-path benchmark");
     out.printf(
         Locale.ROOT,
         "- parallelism %d%s, %d warm-up + %d measured runs per path, median reported%n",
@@ -153,39 +118,10 @@ public final class WritePathBenchmark {
     out.printf(
         Locale.ROOT,
         "Heap: max %.1f GiB; peak used while measuring this size ≤ %.1f GiB (sum of pool peaks).%n",
-        Runtime.getRuntime().maxMemory() / 1073741824.0,
-        heapPeakBytes() / 1073741824.0);
+        BenchRuntime.maxHeapGib(),
+        BenchRuntime.heapPeakBytes() / 1073741824.0);
     out.println(
         "Every run was verified: a new snapshot holding exactly the slice's rows (Floe: run id,"
             + " floe.rows, content hash and total-records; baseline: added- and total-records).");
-  }
-
-  private static void resetHeapPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        pool.resetPeakUsage();
-      }
-    }
-  }
-
-  /** An upper bound: each pool's peak may come from a different moment. */
-  private static long heapPeakBytes() {
-    long sum = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        sum += pool.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
-  }
-
-  private static void deleteTree(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + root, e);
-    }
   }
 }

@@ -1,0 +1,85 @@
+package dev.floe.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.iceberg.IcebergBuild;
+
+/** What every benchmark main needs around its runs: the machine header, heap peaks, clean-up. */
+final class BenchRuntime {
+
+  private BenchRuntime() {}
+
+  /** The title and the lines that say where the numbers come from (date, machine, versions). */
+  static void printHeader(PrintStream out, String title) {
+    out.println("## " + title);
+    out.println();
+    out.println(
+        "- date: "
+            + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+            + " UTC");
+    out.printf(
+        Locale.ROOT,
+        "- machine: %d CPUs (availableProcessors), %s %s%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"),
+        System.getProperty("os.arch"));
+    out.printf(
+        Locale.ROOT,
+        "- java: %s (%s %s), heap max %.1f GiB%n",
+        System.getProperty("java.version"),
+        System.getProperty("java.vm.name"),
+        System.getProperty("java.vm.version"),
+        maxHeapGib());
+    out.printf(
+        Locale.ROOT,
+        "- Flink %s (local MiniCluster per run), Iceberg %s, embedded catalog (SQLite + local FS)%n",
+        EnvironmentInformation.getVersion(),
+        IcebergBuild.version());
+  }
+
+  static double maxHeapGib() {
+    return Runtime.getRuntime().maxMemory() / 1073741824.0;
+  }
+
+  static void resetHeapPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        pool.resetPeakUsage();
+      }
+    }
+  }
+
+  /** An upper bound: each pool's peak may come from a different moment. */
+  static long heapPeakBytes() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + root, e);
+    }
+  }
+}
