@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -101,7 +102,6 @@ public final class KeyedCommitter {
 
   /** What the probe found: the files to rewrite and the keys they replace. */
   private record Probe(
-      List<FileScanTask> candidates,
       List<FileScanTask> touched,
       Set<KeyHash> replaced,
       Set<KeyHash> matched,
@@ -189,7 +189,7 @@ public final class KeyedCommitter {
       } catch (ValidationException conflict) {
         RunHistory.deleteQuietly(table, written);
         table.refresh();
-        if (java.util.Objects.equals(RunHistory.headId(table), base)) {
+        if (Objects.equals(RunHistory.headId(table), base)) {
           // Nothing was committed meanwhile: Iceberg refused the commit for a reason of its own.
           throw new IllegalStateException(
               String.format(
@@ -297,7 +297,7 @@ public final class KeyedCommitter {
             selection.filesInScope(),
             selection.candidates().size(),
             touched.size());
-    return new Probe(selection.candidates(), touched, replaced, matched, counts);
+    return new Probe(touched, replaced, matched, counts);
   }
 
   /** The ordering guard: the source replaces a target row only when strictly newer. */
