@@ -92,6 +92,21 @@ class FloeCliITCase {
   }
 
   @Test
+  @Order(3)
+  void aSliceOrForceCommitOnAMergeIsAUsageErrorThatSaysWhy() {
+    String merge = examples().resolve("jobs/dim_customer_merge.yaml").toString();
+
+    CliRun sliced = floe(home, "run", merge, "--slice", "2026-10-03");
+    CliRun forced = floe(home, "run", merge, "--force-commit");
+
+    assertThat(sliced.exitCode()).isEqualTo(2);
+    assertThat(sliced.err())
+        .contains("with --slice 2026-10-03", "the manifest has no slice", "(mode merge)");
+    assertThat(forced.exitCode()).isEqualTo(2);
+    assertThat(forced.err()).contains("--force-commit", "commits only rows that change");
+  }
+
+  @Test
   @Order(4)
   void aMalformedSliceIsAUsageErrorNamingTheValue() {
     CliRun run =

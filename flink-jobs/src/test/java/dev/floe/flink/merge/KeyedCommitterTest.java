@@ -135,6 +135,46 @@ class KeyedCommitterTest {
   }
 
   @Test
+  void aDryRunReportsTheCountsAndWritesNothing() {
+    Table dim =
+        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "free", NINE))).commit();
+    long snapshot = dim.currentSnapshot().snapshotId();
+    Set<Path> files = dataFiles();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(10, "pro", NOON));
+    batch.add(row(11, "free", NINE));
+    MergePlan plan = plan(Scope.wholeTable(), false);
+    MergePlan dryRun =
+        new MergePlan(
+            new CommitPlan(
+                plan.commit().catalog(),
+                plan.commit().target(),
+                plan.commit().scope(),
+                plan.commit().mode(),
+                false,
+                plan.commit().lineage(),
+                null,
+                List.of(),
+                false,
+                3,
+                true,
+                FailurePoint.NONE),
+            plan.key(),
+            plan.ordering(),
+            false);
+
+    CommitOutcome outcome = new KeyedCommitter(catalog.catalog(), dryRun, rowType).commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.DRY_RUN);
+    assertThat(outcome.detail()).contains("1 inserted, 1 updated, 0 unchanged");
+    assertThat(catalog.load("sales.dim_customer").currentSnapshot().snapshotId())
+        .isEqualTo(snapshot);
+    assertThat(dataFiles()).isEqualTo(files);
+  }
+
+  @Test
   void aRewriteKeepsEveryRowGroupOfATouchedFile() {
     Table dim =
         catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
