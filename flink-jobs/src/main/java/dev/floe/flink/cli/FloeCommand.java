@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       SqlCommand.class,
       RunCommand.class,
       SnapshotsCommand.class,
+      RollbackCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

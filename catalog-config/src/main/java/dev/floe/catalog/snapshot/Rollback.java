@@ -1,0 +1,176 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.LineageKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Moves a table's current snapshot back, reversibly: in the same metadata commit the current head
+ * is tagged {@code floe-before-rollback-<n>}, so rolling back to that tag undoes the rollback. Like
+ * Iceberg's pending updates, {@link #apply()} says what would happen ({@code --dry-run}) and {@link
+ * #commit()} does it. Metadata only; no data is read or written.
+ */
+public final class Rollback {
+  static final String TAG_PREFIX = "floe-before-rollback-";
+
+  private final Table table;
+  private final String name;
+  private Long toSnapshotId;
+  private Instant toTime;
+  private String beforeRun;
+  private boolean allowNonAncestor;
+
+  private Rollback(Table table, String name) {
+    this.table = table;
+    this.name = name;
+  }
+
+  /**
+   * @param table the table
+   * @param name its name, for messages
+   */
+  public static Rollback of(Table table, String name) {
+    return new Rollback(table, name);
+  }
+
+  /** Roll back to this snapshot. */
+  public Rollback toSnapshot(long snapshotId) {
+    this.toSnapshotId = snapshotId;
+    return this;
+  }
+
+  /** Roll back to the snapshot that was current at this instant. */
+  public Rollback toTime(Instant time) {
+    this.toTime = time;
+    return this;
+  }
+
+  /** Roll back to the parent of the snapshot this Floe run committed. */
+  public Rollback beforeRun(String runId) {
+    this.beforeRun = runId;
+    return this;
+  }
+
+  /** Allow a target that is not an ancestor of the current snapshot (e.g. undoing a rollback). */
+  public Rollback allowNonAncestor(boolean allow) {
+    this.allowNonAncestor = allow;
+    return this;
+  }
+
+  /**
+   * What the rollback would do; changes nothing.
+   *
+   * @throws InvalidInputException for a target that cannot be found, none or several targets, or a
+   *     non-ancestor target without {@link #allowNonAncestor}
+   */
+  public RollbackPlan apply() {
+    long target = target();
+    Snapshot head = table.currentSnapshot();
+    boolean ancestor = head != null && SnapshotUtil.isAncestorOf(table, head.snapshotId(), target);
+    if (!ancestor && !allowNonAncestor) {
+      throw InvalidInputException.of(
+          "Cannot roll %s back to snapshot %d: it is not an ancestor of the current snapshot %s;"
+              + " pass --allow-non-ancestor to make it current anyway (e.g. to undo a rollback)",
+          name, target, head == null ? "(none)" : head.snapshotId());
+    }
+    return new RollbackPlan(
+        name,
+        head == null ? null : head.snapshotId(),
+        target,
+        nextTag(),
+        ancestor,
+        head == null ? Map.of() : rowsPerPartition(head.snapshotId()),
+        rowsPerPartition(target));
+  }
+
+  /** Tags the current head and makes the target current, in one metadata commit. */
+  public RollbackPlan commit() {
+    RollbackPlan plan = apply();
+    var update = table.manageSnapshots();
+    if (plan.fromSnapshotId() != null) {
+      update = update.createTag(plan.tag(), plan.fromSnapshotId());
+    }
+    update =
+        plan.ancestor()
+            ? update.rollbackTo(plan.toSnapshotId())
+            : update.setCurrentSnapshot(plan.toSnapshotId());
+    update.commit();
+    return plan;
+  }
+
+  private long target() {
+    int given =
+        (toSnapshotId != null ? 1 : 0) + (toTime != null ? 1 : 0) + (beforeRun != null ? 1 : 0);
+    if (given != 1) {
+      throw InvalidInputException.of(
+          "Cannot roll %s back: give exactly one of --to-snapshot, --to-time, --before-run (got %d)",
+          name, given);
+    }
+    if (toSnapshotId != null) {
+      if (table.snapshot(toSnapshotId) == null) {
+        throw InvalidInputException.of(
+            "Cannot roll %s back to snapshot %d: no such snapshot (expired, or of another table)",
+            name, toSnapshotId);
+      }
+      return toSnapshotId;
+    }
+    if (toTime != null) {
+      try {
+        return SnapshotUtil.snapshotIdAsOfTime(table, toTime.toEpochMilli());
+      } catch (IllegalArgumentException e) {
+        throw InvalidInputException.of(
+            "Cannot roll %s back to %s: no snapshot was current then (%s)",
+            name, toTime, e.getMessage());
+      }
+    }
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+      if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        if (s.parentId() == null) {
+          throw InvalidInputException.of(
+              "Cannot roll %s back to before run %s: it made the table's first snapshot %d",
+              name, beforeRun, s.snapshotId());
+        }
+        return s.parentId();
+      }
+    }
+    throw InvalidInputException.of(
+        "Cannot roll %s back to before run %s: no snapshot of the current history has that run id"
+            + " (see `floe snapshots %s`)",
+        name, beforeRun, name);
+  }
+
+  private String nextTag() {
+    int n = 1;
+    while (table.refs().containsKey(TAG_PREFIX + n)) {
+      n++;
+    }
+    return TAG_PREFIX + n;
+  }
+
+  /** Rows per partition path at a snapshot, from data file metadata (no data read). */
+  private Map<String, Long> rowsPerPartition(long snapshotId) {
+    Map<String, Long> rows = new TreeMap<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
+      for (FileScanTask task : tasks) {
+        String partition =
+            task.spec().isPartitioned()
+                ? task.spec().partitionToPath(task.file().partition())
+                : "(table)";
+        rows.merge(partition, task.file().recordCount(), Long::sum);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of " + name, e);
+    }
+    return rows;
+  }
+}

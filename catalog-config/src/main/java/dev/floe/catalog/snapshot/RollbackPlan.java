@@ -1,0 +1,29 @@
+package dev.floe.catalog.snapshot;
+
+import java.util.Map;
+
+/**
+ * What a rollback does, before or after it is done.
+ *
+ * @param table the table's name
+ * @param fromSnapshotId the current snapshot, which the rollback leaves (null for an empty table)
+ * @param toSnapshotId the snapshot that becomes current
+ * @param tag the tag that keeps {@code fromSnapshotId} reachable, so the rollback can be undone
+ * @param ancestor true when {@code toSnapshotId} is an ancestor of the current snapshot
+ * @param rowsBefore rows per partition now (from file metadata), by partition path
+ * @param rowsAfter rows per partition after the rollback
+ */
+public record RollbackPlan(
+    String table,
+    Long fromSnapshotId,
+    long toSnapshotId,
+    String tag,
+    boolean ancestor,
+    Map<String, Long> rowsBefore,
+    Map<String, Long> rowsAfter) {
+
+  public RollbackPlan {
+    rowsBefore = Map.copyOf(rowsBefore);
+    rowsAfter = Map.copyOf(rowsAfter);
+  }
+}

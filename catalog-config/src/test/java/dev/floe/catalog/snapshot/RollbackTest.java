@@ -1,0 +1,116 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Rollback on a real table: reversible through its tag, refused where it would surprise. */
+class RollbackTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "d", Types.DateType.get()));
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+  private long first;
+  private long second;
+  private long third;
+
+  /** Three appends: day 1 (1 row), day 2 (2 rows), then day 1 again (1 more row, run "r3"). */
+  @BeforeEach
+  void threeSnapshots() {
+    table = catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    TableRows.append(table, row(1, "2026-10-01"));
+    first = table.currentSnapshot().snapshotId();
+    TableRows.append(table, row(2, "2026-10-02"), row(3, "2026-10-02"));
+    second = table.currentSnapshot().snapshotId();
+    table
+        .newAppend()
+        .appendFile(TableRows.write(table, row(4, "2026-10-01")))
+        .set("floe.run-id", "r3")
+        .commit();
+    third = table.currentSnapshot().snapshotId();
+  }
+
+  @Test
+  void aRollbackAndItsUndoRestoreTheExactContent() {
+    ContentHash atThird = TableContent.hash(table);
+
+    RollbackPlan rollback = Rollback.of(table, "s.t").toSnapshot(first).commit();
+    table.refresh();
+    ContentHash atFirst = TableContent.hash(table);
+    RollbackPlan undo =
+        Rollback.of(table, "s.t")
+            .toSnapshot(table.refs().get(rollback.tag()).snapshotId())
+            .allowNonAncestor(true)
+            .commit();
+    table.refresh();
+
+    assertThat(rollback.tag()).isEqualTo("floe-before-rollback-1");
+    assertThat(rollback.fromSnapshotId()).isEqualTo(third);
+    assertThat(atFirst).isNotEqualTo(atThird);
+    assertThat(atFirst.rows()).isEqualTo(1);
+    assertThat(undo.ancestor()).isFalse();
+    assertThat(undo.tag()).isEqualTo("floe-before-rollback-2");
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(third);
+    assertThat(TableContent.hash(table)).isEqualTo(atThird);
+  }
+
+  @Test
+  void aDryRunChangesNothingAndCountsRowsPerPartition() {
+    RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(second).apply();
+    table.refresh();
+
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(third);
+    assertThat(table.refs()).doesNotContainKey(plan.tag());
+    assertThat(plan.rowsBefore()).isEqualTo(Map.of("d=2026-10-01", 2L, "d=2026-10-02", 2L));
+    assertThat(plan.rowsAfter()).isEqualTo(Map.of("d=2026-10-01", 1L, "d=2026-10-02", 2L));
+  }
+
+  @Test
+  void beforeRunAndToTimeFindTheirSnapshots() {
+    long secondAt = table.snapshot(second).timestampMillis();
+
+    assertThat(Rollback.of(table, "s.t").beforeRun("r3").apply().toSnapshotId()).isEqualTo(second);
+    assertThat(
+            Rollback.of(table, "s.t").toTime(Instant.ofEpochMilli(secondAt)).apply().toSnapshotId())
+        .isIn(second, third); // two commits may share a millisecond
+  }
+
+  @Test
+  void aNonAncestorUnknownSnapshotOrAmbiguousTargetIsRefused() {
+    Rollback.of(table, "s.t").toSnapshot(first).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").toSnapshot(third).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("is not an ancestor of the current snapshot " + first)
+        .hasMessageContaining("--allow-non-ancestor");
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").toSnapshot(42L).apply())
+        .hasMessageContaining("snapshot 42: no such snapshot");
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").beforeRun("nope").apply())
+        .hasMessageContaining("no snapshot of the current history has that run id");
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").apply())
+        .hasMessageContaining("give exactly one of --to-snapshot, --to-time, --before-run");
+  }
+
+  private org.apache.iceberg.data.Record row(long id, String day) {
+    return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
+  }
+}

@@ -1,0 +1,138 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.snapshot.Rollback;
+import dev.floe.catalog.snapshot.RollbackPlan;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe rollback <table> --to-snapshot ID`: move the current snapshot back, reversibly. */
+@Command(
+    name = "rollback",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Move a table's current snapshot back to an older one. The current head is tagged",
+      "floe-before-rollback-<n> in the same commit, so `floe rollback TABLE --to-snapshot <tagged",
+      "id> --allow-non-ancestor` undoes it. Metadata only; no data is read or written."
+    })
+public final class RollbackCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(names = "--to-snapshot", paramLabel = "ID", description = "The snapshot to make current.")
+  Long toSnapshot;
+
+  @Option(
+      names = "--to-time",
+      paramLabel = "ISO-8601",
+      description = "The snapshot that was current at this instant, e.g. 2026-10-04T02:00:00Z.")
+  String toTime;
+
+  @Option(
+      names = "--before-run",
+      paramLabel = "RUN_ID",
+      description = "The parent of the snapshot this Floe run committed (see `floe snapshots`).")
+  String beforeRun;
+
+  @Option(
+      names = "--allow-non-ancestor",
+      description =
+          "Allow a target that is not an ancestor of the current snapshot (undoing a rollback).")
+  boolean allowNonAncestor;
+
+  @Option(
+      names = "--dry-run",
+      description =
+          "Print what would change (rows per partition before and after); change nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    RollbackPlan plan;
+    try {
+      Rollback rollback =
+          Rollback.of(Catalogs.loadTable(catalog, table), table).allowNonAncestor(allowNonAncestor);
+      if (toSnapshot != null) {
+        rollback.toSnapshot(toSnapshot);
+      }
+      if (toTime != null) {
+        rollback.toTime(parseTime(toTime));
+      }
+      if (beforeRun != null) {
+        rollback.beforeRun(beforeRun);
+      }
+      plan = dryRun ? rollback.apply() : rollback.commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    print(plan, spec.commandLine().getOut());
+    return ExitCodes.OK;
+  }
+
+  private static Instant parseTime(String text) {
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      throw InvalidInputException.of(
+          "Cannot parse --to-time '%s': expected ISO-8601 with an offset, e.g."
+              + " 2026-10-04T02:00:00Z",
+          text);
+    }
+  }
+
+  private void print(RollbackPlan plan, PrintWriter out) {
+    if (common.json) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      map.put("table", plan.table());
+      map.put("dry_run", dryRun);
+      map.put("from_snapshot_id", plan.fromSnapshotId());
+      map.put("to_snapshot_id", plan.toSnapshotId());
+      map.put("tag", plan.tag());
+      map.put("ancestor", plan.ancestor());
+      map.put("rows_before", plan.rowsBefore());
+      map.put("rows_after", plan.rowsAfter());
+      out.println(Json.write(map));
+      return;
+    }
+    out.printf(
+        "%s %s: snapshot %s -> %d%s%n",
+        dryRun ? "would roll back" : "rolled back",
+        plan.table(),
+        plan.fromSnapshotId(),
+        plan.toSnapshotId(),
+        plan.ancestor() ? "" : " (not an ancestor)");
+    out.printf(
+        "  %s %s (undo: floe rollback %s --to-snapshot %s --allow-non-ancestor)%n",
+        dryRun ? "would tag the current head" : "tagged the previous head",
+        plan.tag(),
+        plan.table(),
+        plan.fromSnapshotId());
+    out.println("  rows per partition (before -> after):");
+    TreeSet<String> partitions = new TreeSet<>(plan.rowsBefore().keySet());
+    partitions.addAll(plan.rowsAfter().keySet());
+    for (String partition : partitions) {
+      long before = plan.rowsBefore().getOrDefault(partition, 0L);
+      long after = plan.rowsAfter().getOrDefault(partition, 0L);
+      out.printf(
+          "    %-30s %8d -> %-8d%s%n", partition, before, after, before == after ? "" : " changed");
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.floe.flink.cli;
+
+import static dev.floe.flink.cli.CliRun.floe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.testing.TableRows;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `floe rollback` as an operator types it, on the embedded catalog (no Flink job). */
+class RollbackCommandTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  @TempDir Path home;
+  private long first;
+  private long second;
+
+  @BeforeEach
+  void twoSnapshots() {
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("s"));
+      Table table =
+          catalog.createTable(TableIdentifier.of("s", "t"), SCHEMA, PartitionSpec.unpartitioned());
+      TableRows.append(table, TableRows.row(table, Map.of("id", 1L)));
+      first = table.currentSnapshot().snapshotId();
+      TableRows.append(table, TableRows.row(table, Map.of("id", 2L)));
+      second = table.currentSnapshot().snapshotId();
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  @Test
+  void aDryRunPrintsTheChangeAndTheUndoRestoresTheChecksum() {
+    ContentHash before = checksum();
+
+    CliRun dryRun = floe(home, "rollback", "s.t", "--to-snapshot", "" + first, "--dry-run");
+    ContentHash afterDryRun = checksum();
+    CliRun rollback = floe(home, "rollback", "s.t", "--to-snapshot", "" + first);
+    ContentHash afterRollback = checksum();
+    CliRun undo =
+        floe(
+            home,
+            "rollback",
+            "s.t",
+            "--to-snapshot",
+            "" + second,
+            "--allow-non-ancestor",
+            "--json");
+
+    assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out())
+        .contains("would roll back s.t: snapshot " + second + " -> " + first)
+        .contains("floe-before-rollback-1")
+        .containsPattern("\\(table\\)\\s+2 -> 1\\s+ changed");
+    assertThat(afterDryRun).isEqualTo(before);
+    assertThat(rollback.exitCode()).as(rollback.err()).isZero();
+    assertThat(afterRollback.rows()).isEqualTo(1);
+    assertThat(undo.exitCode()).as(undo.err()).isZero();
+    assertThat(undo.out()).contains("\"tag\" : \"floe-before-rollback-2\"", "\"ancestor\" : false");
+    assertThat(checksum()).isEqualTo(before);
+  }
+
+  @Test
+  void aNonAncestorOrABadTimeIsAUsageError() {
+    floe(home, "rollback", "s.t", "--to-snapshot", "" + first);
+
+    CliRun forward = floe(home, "rollback", "s.t", "--to-snapshot", "" + second);
+    CliRun badTime = floe(home, "rollback", "s.t", "--to-time", "yesterday");
+
+    assertThat(forward.exitCode()).isEqualTo(2);
+    assertThat(forward.err()).contains("is not an ancestor", "--allow-non-ancestor");
+    assertThat(badTime.exitCode()).isEqualTo(2);
+    assertThat(badTime.err()).contains("Cannot parse --to-time 'yesterday'");
+  }
+
+  private ContentHash checksum() {
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      return TableContent.hash(Catalogs.loadTable(catalog, "s.t"));
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}
