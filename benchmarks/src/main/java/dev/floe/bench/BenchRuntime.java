@@ -50,6 +50,11 @@ final class BenchRuntime {
         IcebergBuild.version());
   }
 
+  /** The given work directory (created), or a fresh temporary one named with {@code prefix}. */
+  static Path workDir(Path given, String prefix) throws IOException {
+    return given != null ? Files.createDirectories(given) : Files.createTempDirectory(prefix);
+  }
+
   static double maxHeapGib() {
     return Runtime.getRuntime().maxMemory() / 1073741824.0;
   }

@@ -1,7 +1,6 @@
 package dev.floe.bench;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +32,7 @@ public final class MergeBenchmark {
     }
     PrintStream out = System.out;
     printEnvironment(out, options, args);
-    Path root =
-        options.workDir() != null
-            ? Files.createDirectories(options.workDir())
-            : Files.createTempDirectory("floe-bench-merge-");
+    Path root = BenchRuntime.workDir(options.workDir(), "floe-bench-merge-");
     List<MergeResult> results = new ArrayList<>();
     try {
       for (long rows : options.targetRows()) {

@@ -1,7 +1,6 @@
 package dev.floe.bench;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +38,7 @@ public final class WritePathBenchmark {
     }
     PrintStream out = System.out;
     printEnvironment(out, options, args);
-    Path root =
-        options.workDir() != null
-            ? Files.createDirectories(options.workDir())
-            : Files.createTempDirectory("floe-bench-");
+    Path root = BenchRuntime.workDir(options.workDir(), "floe-bench-");
     List<SliceBenchmark.Outcome> outcomes = new ArrayList<>();
     try {
       for (long rows : options.rows()) {
