@@ -16,6 +16,12 @@ public final class LineageKeys {
   public static final String SOURCE_SNAPSHOTS = PREFIX + "source-snapshots";
   public static final String BACKFILL_ID = PREFIX + "backfill-id";
 
+  /** On a `floe revert` commit: the run id whose effect it undid. */
+  public static final String REVERTS = PREFIX + "reverts";
+
+  /** On a `floe publish` commit that re-applied an audit branch's snapshot: that snapshot's id. */
+  public static final String PUBLISHED_FROM = PREFIX + "published-from";
+
   /** Only when a source committed during the run: its snapshot at commit time. */
   public static final String SOURCE_SNAPSHOTS_UNTIL = PREFIX + "source-snapshots-until";
 

@@ -162,7 +162,7 @@ final class TablePlanner {
   private void planProperties() {
     Map<String, String> current = table.properties();
     // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
-    spec.properties()
+    FloeTableProperties.of(spec)
         .forEach(
             (property, value) -> {
               String previous = current.get(property);

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -205,7 +204,7 @@ public final class TableSpecApplier {
   private Transaction stage(Planned planned) {
     TableSpec spec = planned.spec();
     if (planned.table() == null) {
-      Map<String, String> properties = new LinkedHashMap<>(spec.properties());
+      Map<String, String> properties = FloeTableProperties.of(spec);
       properties.put(TableProperties.FORMAT_VERSION, String.valueOf(FORMAT_VERSION));
       return catalog
           .buildTable(spec.identifier(), spec.schema())

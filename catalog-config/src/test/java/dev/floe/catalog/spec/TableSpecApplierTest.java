@@ -270,6 +270,43 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void writesRetentionAndLateDataAsTablePropertiesThatReadBackAsTheSpec() {
+    String base = simple("sales.t");
+    applier(base + "late_data: {window: P3D, after_window: reopen}\nretention: {keep_last: 20}\n")
+        .commit();
+    String changed =
+        base + "late_data: {window: PT36H}\nretention: {keep_last: 20, max_age: P7D}\n";
+
+    ApplyPlan plan = applier(changed).commit();
+
+    assertThat(plan.describe())
+        .containsExactly(
+            "set property sales.t floe.retention.max-age=P7D",
+            "set property sales.t floe.late-data.window=PT36H (was P3D)",
+            "set property sales.t floe.late-data.after-window=report (was reopen)");
+    Map<String, String> properties = load("sales.t").properties();
+    assertThat(FloeTableProperties.retention(properties))
+        .contains(new RetentionSpec(20, java.time.Duration.ofDays(7)));
+    assertThat(FloeTableProperties.lateData(properties))
+        .contains(
+            new LateDataSpec(java.time.Duration.ofHours(36), LateDataSpec.AfterWindow.REPORT));
+    assertThat(applier(changed).commit().isEmpty()).isTrue();
+  }
+
+  @Test
+  void refusesUnreadablePolicyPropertiesWithTheValue() {
+    assertThat(FloeTableProperties.retention(Map.of())).isEmpty();
+    assertThatThrownBy(
+            () -> FloeTableProperties.retention(Map.of("floe.retention.max-age", "7 days")))
+        .hasMessageContaining("floe.retention.max-age=7 days: expected an ISO-8601 duration");
+    assertThatThrownBy(
+            () ->
+                FloeTableProperties.lateData(
+                    Map.of("floe.late-data.window", "P1D", "floe.late-data.after-window", "drop")))
+        .hasMessageContaining("after-window=drop: expected report or reopen");
+  }
+
+  @Test
   void refusesToDropAColumnAndChangesNoTableOfTheBatch() {
     applier(simple("sales.t") + "  - {name: legacy, type: string}\n", simple("sales.u")).commit();
     String metadataT = metadataLocation("sales.t");

@@ -1,0 +1,119 @@
+package dev.floe.catalog.spec;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The table properties through which a table spec's {@code late_data} and {@code retention} reach
+ * the table. {@code floe tables apply} writes them; commands that only get a table name ({@code
+ * floe maintain}, {@code floe report}, {@code floe late}) read them back, so the table itself
+ * carries its policy and no spec file has to be found again at 02:00.
+ */
+public final class FloeTableProperties {
+  public static final String RETENTION_KEEP_LAST = "floe.retention.keep-last";
+  public static final String RETENTION_MAX_AGE = "floe.retention.max-age";
+  public static final String LATE_DATA_WINDOW = "floe.late-data.window";
+  public static final String LATE_DATA_AFTER_WINDOW = "floe.late-data.after-window";
+
+  private FloeTableProperties() {}
+
+  /** The properties a spec manages: its own {@code properties} plus the policies above. */
+  public static Map<String, String> of(TableSpec spec) {
+    Map<String, String> properties = new LinkedHashMap<>(spec.properties());
+    spec.retention()
+        .ifPresent(
+            retention -> {
+              if (retention.keepLast() != null) {
+                properties.put(RETENTION_KEEP_LAST, String.valueOf(retention.keepLast()));
+              }
+              if (retention.maxAge() != null) {
+                properties.put(RETENTION_MAX_AGE, iso(retention.maxAge()));
+              }
+            });
+    spec.lateData()
+        .ifPresent(
+            late -> {
+              properties.put(LATE_DATA_WINDOW, iso(late.window()));
+              properties.put(
+                  LATE_DATA_AFTER_WINDOW, late.afterWindow().name().toLowerCase(Locale.ROOT));
+            });
+    return properties;
+  }
+
+  /**
+   * The retention a table carries, if any.
+   *
+   * @throws IllegalArgumentException when a property holds a value that cannot be read
+   */
+  public static Optional<RetentionSpec> retention(Map<String, String> properties) {
+    String keepLast = properties.get(RETENTION_KEEP_LAST);
+    String maxAge = properties.get(RETENTION_MAX_AGE);
+    if (keepLast == null && maxAge == null) {
+      return Optional.empty();
+    }
+    Integer count = null;
+    if (keepLast != null) {
+      try {
+        count = Integer.parseInt(keepLast.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "Cannot read table property "
+                + RETENTION_KEEP_LAST
+                + "="
+                + keepLast
+                + ": not a number");
+      }
+    }
+    return Optional.of(
+        new RetentionSpec(count, maxAge == null ? null : duration(RETENTION_MAX_AGE, maxAge)));
+  }
+
+  /**
+   * The late-data policy a table carries, if any.
+   *
+   * @throws IllegalArgumentException when a property holds a value that cannot be read
+   */
+  public static Optional<LateDataSpec> lateData(Map<String, String> properties) {
+    String window = properties.get(LATE_DATA_WINDOW);
+    if (window == null) {
+      return Optional.empty();
+    }
+    String after = properties.getOrDefault(LATE_DATA_AFTER_WINDOW, "report");
+    LateDataSpec.AfterWindow afterWindow;
+    try {
+      afterWindow = LateDataSpec.AfterWindow.valueOf(after.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Cannot read table property "
+              + LATE_DATA_AFTER_WINDOW
+              + "="
+              + after
+              + ": expected report or reopen");
+    }
+    return Optional.of(new LateDataSpec(duration(LATE_DATA_WINDOW, window), afterWindow));
+  }
+
+  /** {@code P7D} rather than Java's {@code PT168H}, so the property reads as the spec wrote it. */
+  static String iso(Duration duration) {
+    boolean wholeDays =
+        !duration.isNegative() && duration.equals(Duration.ofDays(duration.toDays()));
+    return wholeDays && !duration.isZero() ? "P" + duration.toDays() + "D" : duration.toString();
+  }
+
+  private static Duration duration(String property, String value) {
+    try {
+      return Duration.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "Cannot read table property "
+              + property
+              + "="
+              + value
+              + ": expected an ISO-8601 duration such as P7D");
+    }
+  }
+}
