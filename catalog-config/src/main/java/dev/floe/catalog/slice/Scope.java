@@ -48,6 +48,17 @@ public record Scope(Slice slice) implements Serializable {
     return slice == null ? "whole table" : slice.value();
   }
 
+  /**
+   * The scope a lineage label names ({@link #label()}'s inverse), read against the table's schema.
+   * Empty when a slice label cannot be read (see {@link Slice#fromLabel}).
+   */
+  public static Optional<Scope> fromLabel(String label, org.apache.iceberg.Schema schema) {
+    if (WHOLE_TABLE_LABEL.equals(label)) {
+      return Optional.of(wholeTable());
+    }
+    return Slice.fromLabel(label, schema).map(Scope::of);
+  }
+
   @Override
   public String toString() {
     return label();

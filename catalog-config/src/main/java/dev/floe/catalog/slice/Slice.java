@@ -6,10 +6,13 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
 
 /**
  * The half-open interval {@code [start, end)} on one source column of a table's partition spec that
@@ -101,6 +104,46 @@ public record Slice(
     } catch (DateTimeException e) {
       return true;
     }
+  }
+
+  /**
+   * The slice a lineage label names, read against the table's schema for the column's type: the
+   * inverse of {@link #label()}. Empty when the label cannot be read, its column is gone or not
+   * temporal, or its length is not one {@link SliceUnit}.
+   */
+  public static Optional<Slice> fromLabel(String label, Schema schema) {
+    Matcher m = LABEL.matcher(label == null ? "" : label);
+    if (!m.matches()) {
+      return Optional.empty();
+    }
+    Types.NestedField field = schema.findField(m.group(1));
+    if (field == null) {
+      return Optional.empty();
+    }
+    ColumnKind kind =
+        switch (field.type().typeId()) {
+          case DATE -> ColumnKind.DATE;
+          case TIMESTAMP ->
+              ((Types.TimestampType) field.type()).shouldAdjustToUTC()
+                  ? ColumnKind.TIMESTAMPTZ
+                  : ColumnKind.TIMESTAMP;
+          default -> null;
+        };
+    if (kind == null) {
+      return Optional.empty();
+    }
+    try {
+      LocalDateTime start = parseBound(m.group(2));
+      LocalDateTime end = parseBound(m.group(3));
+      for (SliceUnit unit : SliceUnit.values()) {
+        if (unit.next(start).equals(end)) {
+          return Optional.of(new Slice(m.group(1), kind, unit, start, end));
+        }
+      }
+    } catch (DateTimeException e) {
+      return Optional.empty();
+    }
+    return Optional.empty();
   }
 
   private static final Pattern LABEL = Pattern.compile("(.+)=\\[([^,]+),([^)]+)\\)");

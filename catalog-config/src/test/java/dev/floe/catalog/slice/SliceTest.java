@@ -66,6 +66,34 @@ class SliceTest {
   }
 
   @Test
+  void readsItsOwnLabelBackAgainstTheSchema() {
+    org.apache.iceberg.Schema schema =
+        new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.required(
+                1, "order_date", org.apache.iceberg.types.Types.DateType.get()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                2, "ts", org.apache.iceberg.types.Types.TimestampType.withoutZone()),
+            org.apache.iceberg.types.Types.NestedField.optional(
+                3, "name", org.apache.iceberg.types.Types.StringType.get()));
+    Slice month =
+        new Slice(
+            "ts",
+            Slice.ColumnKind.TIMESTAMP,
+            SliceUnit.MONTH,
+            LocalDateTime.of(2026, 10, 1, 0, 0),
+            LocalDateTime.of(2026, 11, 1, 0, 0));
+
+    assertThat(Slice.fromLabel(OCT_3.label(), schema)).contains(OCT_3);
+    assertThat(Slice.fromLabel(HOUR_5.label(), schema)).contains(HOUR_5);
+    assertThat(Slice.fromLabel(month.label(), schema)).contains(month);
+    assertThat(Scope.fromLabel("*", schema)).contains(Scope.wholeTable());
+    assertThat(Slice.fromLabel("name=[2026-10-03,2026-10-04)", schema)).isEmpty();
+    assertThat(Slice.fromLabel("gone=[2026-10-03,2026-10-04)", schema)).isEmpty();
+    assertThat(Slice.fromLabel("order_date=[2026-10-03,2026-10-05)", schema)).isEmpty();
+    assertThat(Slice.fromLabel("order_date=2026-10-03", schema)).isEmpty();
+  }
+
+  @Test
   void equalLabelsOverlap() {
     assertThat(Slice.labelsOverlap(OCT_3.label(), OCT_3.label())).isTrue();
   }
