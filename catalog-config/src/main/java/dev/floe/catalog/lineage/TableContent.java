@@ -27,13 +27,18 @@ public final class TableContent {
   /** The hash of the rows matching {@code filter} at the table's current snapshot. */
   public static ContentHash hash(Table table, Expression filter) {
     Snapshot current = table.currentSnapshot();
+    return current == null ? ContentHash.empty() : hash(table, current.snapshotId(), filter);
+  }
+
+  /**
+   * The hash of the rows matching {@code filter} at one snapshot (e.g. a branch head or a tag),
+   * read with the table's current schema.
+   */
+  public static ContentHash hash(Table table, long snapshotId, Expression filter) {
     ContentHash hash = ContentHash.empty();
-    if (current == null) {
-      return hash;
-    }
     RecordHasher hasher = new RecordHasher(table.schema());
     try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table).useSnapshot(current.snapshotId()).where(filter).build()) {
+        IcebergGenerics.read(table).useSnapshot(snapshotId).where(filter).build()) {
       for (Record record : records) {
         hasher.add(record, hash);
       }

@@ -7,6 +7,7 @@ import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.job.JobOptions;
+import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
@@ -78,6 +79,16 @@ public final class RunCommand implements Callable<Integer> {
   boolean dryRun;
 
   @Option(
+      names = "--publish",
+      paramLabel = "auto|manual",
+      defaultValue = "auto",
+      description =
+          "auto: commit to main. manual: write-audit-publish — commit to the branch"
+              + " audit-<run-id>, leave main unchanged, and let `floe publish` (or `floe discard`)"
+              + " decide (default: ${DEFAULT-VALUE}).")
+  String publish;
+
+  @Option(
       names = "--inject-failure",
       hidden = true,
       description = "Fail on purpose at this point (BEFORE_COMMIT), to rehearse atomicity.")
@@ -96,7 +107,8 @@ public final class RunCommand implements Callable<Integer> {
                 forceCommit,
                 maxConflictRetries,
                 dryRun,
-                failAt));
+                failAt,
+                PublishMode.parse(publish)));
     print(result, spec.commandLine().getOut());
     return ExitCodes.OK;
   }
@@ -117,6 +129,12 @@ public final class RunCommand implements Callable<Integer> {
     if (outcome != null) {
       out.printf("  detail    %s%n", outcome.detail());
       out.printf("  snapshot  %s%n", outcome.snapshotId());
+      if (result.branch() != null) {
+        out.printf(
+            "  branch    %s (main unchanged; audit it, then `floe publish %s --run %s` or"
+                + " `floe discard %s --run %s`)%n",
+            result.branch(), result.target(), result.runId(), result.target(), result.runId());
+      }
       boolean keyed = WriteMode.parse(result.mode(), "run result").isKeyed();
       // A keyed run's rows and hash describe its batch, not the table: say so.
       out.printf(
@@ -139,6 +157,7 @@ public final class RunCommand implements Callable<Integer> {
     map.put("slice", result.slice());
     map.put("status", outcome == null ? "submitted" : outcome.status().text());
     map.put("snapshot_id", outcome == null ? null : outcome.snapshotId());
+    map.put("branch", result.branch());
     map.put("rows", outcome == null ? null : outcome.rows());
     map.put("content_hash", outcome == null ? null : outcome.contentHash());
     map.put("attempts", outcome == null ? null : outcome.attempts());

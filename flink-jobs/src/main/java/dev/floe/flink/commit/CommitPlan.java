@@ -23,6 +23,8 @@ import java.util.List;
  * @param maxConflictRetries how often to re-commit over runs that read older source data
  * @param dryRun do everything but the commit: report what would happen, then delete the files
  * @param failAt a failure to inject, for atomicity tests
+ * @param branch the branch to commit to (write-audit-publish: {@code audit-<run-id>}), or null for
+ *     main; the run still reads, probes and validates against main
  */
 public record CommitPlan(
     CatalogConfig catalog,
@@ -36,7 +38,8 @@ public record CommitPlan(
     boolean forceCommit,
     int maxConflictRetries,
     boolean dryRun,
-    FailurePoint failAt)
+    FailurePoint failAt,
+    String branch)
     implements Serializable {
 
   public CommitPlan {
@@ -56,7 +59,8 @@ public record CommitPlan(
         forceCommit,
         maxConflictRetries,
         dryRun,
-        failAt);
+        failAt,
+        branch);
   }
 
   public CommitPlan withForceCommit(boolean value) {
@@ -72,7 +76,8 @@ public record CommitPlan(
         value,
         maxConflictRetries,
         dryRun,
-        failAt);
+        failAt,
+        branch);
   }
 
   public CommitPlan withFailAt(FailurePoint value) {
@@ -88,6 +93,29 @@ public record CommitPlan(
         forceCommit,
         maxConflictRetries,
         dryRun,
+        value,
+        branch);
+  }
+
+  public CommitPlan withBranch(String value) {
+    return new CommitPlan(
+        catalog,
+        target,
+        scope,
+        mode,
+        allowEmpty,
+        lineage,
+        startSnapshotId,
+        checks,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
         value);
+  }
+
+  /** Where the commit goes, for messages: "main" or "audit branch audit-…". */
+  public String destination() {
+    return branch == null ? "main" : "audit branch " + branch;
   }
 }

@@ -22,7 +22,19 @@ public final class RunHistory {
 
   /** The snapshot on the current branch that run {@code runId} committed, or null. */
   public static Snapshot findRun(Table table, String runId) {
-    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+    return findRun(table, runId, null);
+  }
+
+  /**
+   * The snapshot on {@code branch} (null: main) that run {@code runId} committed, or null; also
+   * null when the branch does not exist.
+   */
+  public static Snapshot findRun(Table table, String runId, String branch) {
+    Snapshot head = branch == null ? table.currentSnapshot() : table.snapshot(branch);
+    if (head == null) {
+      return null;
+    }
+    for (Snapshot s : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
       if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
         return s;
       }

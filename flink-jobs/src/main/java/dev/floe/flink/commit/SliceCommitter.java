@@ -98,7 +98,8 @@ public final class SliceCommitter {
                 + subject()
                 + " with "
                 + content.rows()
-                + " rows in one snapshot"
+                + " rows in one snapshot on "
+                + plan.destination()
                 + (plan.forceCommit() ? " (forced)" : ""));
       }
       Lineage lineage =
@@ -189,6 +190,11 @@ public final class SliceCommitter {
     if (base != null) {
       overwrite.validateFromSnapshot(base);
     }
+    if (plan.branch() != null) {
+      // A new branch forks from main's head at commit time, so the validations above still
+      // compare against everything main committed since the run started.
+      overwrite.toBranch(plan.branch());
+    }
     files.forEach(overwrite::addFile);
     lineage.toSummary().forEach(overwrite::set);
     return overwrite;
@@ -197,7 +203,7 @@ public final class SliceCommitter {
   /** Nothing to commit: the written files are deleted, the head stays. */
   private CommitOutcome noOp(
       Table table, List<DataFile> files, ContentHash content, int attempts, String detail) {
-    Snapshot own = RunHistory.findRun(table, plan.lineage().runId());
+    Snapshot own = RunHistory.findRun(table, plan.lineage().runId(), plan.branch());
     if (own != null) {
       // This very run already committed (a re-executed committer): its files are live.
       return new CommitOutcome(
@@ -220,7 +226,7 @@ public final class SliceCommitter {
 
   private CommitOutcome committed(Table table, Lineage lineage, ContentHash content, int attempt) {
     table.refresh();
-    Snapshot snapshot = RunHistory.findRun(table, lineage.runId());
+    Snapshot snapshot = RunHistory.findRun(table, lineage.runId(), plan.branch());
     return new CommitOutcome(
         CommitOutcome.Status.COMMITTED,
         snapshot == null ? RunHistory.headId(table) : snapshot.snapshotId(),
@@ -239,7 +245,7 @@ public final class SliceCommitter {
       CommitStateUnknownException e) {
     try {
       table.refresh();
-      if (RunHistory.findRun(table, lineage.runId()) != null) {
+      if (RunHistory.findRun(table, lineage.runId(), plan.branch()) != null) {
         return committed(table, lineage, content, attempt);
       }
     } catch (RuntimeException lookupFailed) {

@@ -17,6 +17,7 @@ import dev.floe.flink.commit.FailurePoint;
  * @param maxConflictRetries re-commits allowed over runs that read older source data
  * @param dryRun run query, guards, checks and no-op detection, but commit nothing
  * @param failAt a failure to inject (tests and rehearsals)
+ * @param publish commit to main, or to an audit branch for write-audit-publish
  */
 public record RunRequest(
     CatalogConfig catalog,
@@ -26,7 +27,8 @@ public record RunRequest(
     boolean forceCommit,
     int maxConflictRetries,
     boolean dryRun,
-    FailurePoint failAt) {
+    FailurePoint failAt,
+    PublishMode publish) {
 
   public RunRequest {
     if (job.hasSlice()) {
@@ -50,6 +52,7 @@ public record RunRequest(
             + " nothing to change has nothing to commit",
         job.source(),
         job.mode().text());
+    java.util.Objects.requireNonNull(publish, "publish");
     InvalidInputException.check(
         parallelism >= 0,
         "Cannot run: parallelism must be 0 (default) or more, got %d",
@@ -69,21 +72,43 @@ public record RunRequest(
         false,
         JobOptions.defaultMaxConflictRetries(),
         false,
-        FailurePoint.NONE);
+        FailurePoint.NONE,
+        PublishMode.AUTO);
   }
 
   public RunRequest withForceCommit(boolean value) {
     return new RunRequest(
-        catalog, job, sliceValue, parallelism, value, maxConflictRetries, dryRun, failAt);
+        catalog, job, sliceValue, parallelism, value, maxConflictRetries, dryRun, failAt, publish);
   }
 
   public RunRequest withParallelism(int value) {
     return new RunRequest(
-        catalog, job, sliceValue, value, forceCommit, maxConflictRetries, dryRun, failAt);
+        catalog, job, sliceValue, value, forceCommit, maxConflictRetries, dryRun, failAt, publish);
+  }
+
+  public RunRequest withPublish(PublishMode value) {
+    return new RunRequest(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        value);
   }
 
   public RunRequest withFailAt(FailurePoint value) {
     return new RunRequest(
-        catalog, job, sliceValue, parallelism, forceCommit, maxConflictRetries, dryRun, value);
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        value,
+        publish);
   }
 }

@@ -11,6 +11,7 @@ import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.snapshot.AuditBranch;
 import dev.floe.flink.check.DuplicateKeyFinder;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
@@ -125,7 +126,8 @@ public final class SliceJob {
               request.forceCommit(),
               request.maxConflictRetries(),
               request.dryRun(),
-              request.failAt());
+              request.failAt(),
+              request.publish() == PublishMode.MANUAL ? AuditBranch.of(runId) : null);
 
       DataStream<RowData> rows =
           tableEnv.toDataStream(
@@ -151,7 +153,8 @@ public final class SliceJob {
           runId,
           sources,
           outcome,
-          (System.nanoTime() - started) / 1_000_000);
+          (System.nanoTime() - started) / 1_000_000,
+          commitPlan.branch());
     } finally {
       Catalogs.close(catalog);
     }

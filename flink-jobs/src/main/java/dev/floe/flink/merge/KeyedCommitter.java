@@ -145,7 +145,7 @@ public final class KeyedCommitter {
       }
       Probe probe = probe(table, base, batch, keyValues);
       if (probe.counts().changesNothing()) {
-        Snapshot own = RunHistory.findRun(table, lineage.runId());
+        Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
         if (own != null) {
           // This very run already committed (a re-executed committer): report that commit.
           return outcome(
@@ -164,7 +164,9 @@ public final class KeyedCommitter {
             base,
             content,
             attempt,
-            "dry run: checks passed; a real run would commit one snapshot: "
+            "dry run: checks passed; a real run would commit one snapshot on "
+                + commit.destination()
+                + ": "
                 + probe.counts().describe());
       }
       List<DataFile> written = rewrite(table, probe, batch, attempt);
@@ -178,7 +180,7 @@ public final class KeyedCommitter {
         mayBeLive = true;
         overwrite.commit();
         table.refresh();
-        Snapshot own = RunHistory.findRun(table, lineage.runId());
+        Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
         return outcome(
             CommitOutcome.Status.COMMITTED,
             own == null ? RunHistory.headId(table) : own.snapshotId(),
@@ -372,6 +374,9 @@ public final class KeyedCommitter {
     if (base != null) {
       overwrite.validateFromSnapshot(base);
     }
+    if (commit.branch() != null) {
+      overwrite.toBranch(commit.branch()); // forks from main's head, which the probe read
+    }
     lineage.toSummary().forEach(overwrite::set);
     return overwrite;
   }
@@ -426,7 +431,7 @@ public final class KeyedCommitter {
       CommitStateUnknownException e) {
     try {
       table.refresh();
-      Snapshot own = RunHistory.findRun(table, lineage.runId());
+      Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
       if (own != null) {
         return outcome(
             CommitOutcome.Status.COMMITTED, own.snapshotId(), content, attempt, "committed");

@@ -361,7 +361,8 @@ class SliceCommitterTest {
         false,
         3,
         false,
-        FailurePoint.NONE);
+        FailurePoint.NONE,
+        null);
   }
 
   private SliceCommitter committer(CommitPlan plan) {

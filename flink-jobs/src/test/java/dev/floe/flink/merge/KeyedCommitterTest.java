@@ -160,7 +160,8 @@ class KeyedCommitterTest {
                 false,
                 3,
                 true,
-                FailurePoint.NONE),
+                FailurePoint.NONE,
+                null),
             plan.key(),
             plan.ordering(),
             false);
@@ -328,7 +329,8 @@ class KeyedCommitterTest {
                         false,
                         3,
                         false,
-                        FailurePoint.NONE),
+                        FailurePoint.NONE,
+                        null),
                     List.of("k", "amount", "at"),
                     "v",
                     false),
@@ -360,7 +362,8 @@ class KeyedCommitterTest {
             false,
             3,
             false,
-            FailurePoint.NONE);
+            FailurePoint.NONE,
+            null);
     return new MergePlan(
         commit,
         target.equals("sales.events") ? List.of("id") : key(),

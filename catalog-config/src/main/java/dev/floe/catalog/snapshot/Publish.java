@@ -1,0 +1,240 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.slice.Scope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Publishes a run that {@code floe run --publish manual} committed to its audit branch: main is
+ * fast-forwarded to the run's snapshot when main has not moved since the run forked from it;
+ * otherwise the run's file changes are cherry-picked onto main, but only when nothing main
+ * committed meanwhile touched the run's slice. The audit branch is removed in the same commit.
+ * {@link #apply()} says what would happen; {@link #commit()} does it.
+ */
+public final class Publish {
+  private final Table table;
+  private final String name;
+  private String runId;
+
+  private Publish(Table table, String name) {
+    this.table = table;
+    this.name = name;
+  }
+
+  /**
+   * @param table the table
+   * @param name its name, for messages
+   */
+  public static Publish of(Table table, String name) {
+    return new Publish(table, name);
+  }
+
+  /** The run to publish. */
+  public Publish run(String value) {
+    this.runId = value;
+    return this;
+  }
+
+  /**
+   * What publishing would do; changes nothing.
+   *
+   * @throws InvalidInputException when the run has no audit branch and is not on main
+   * @throws CommitConflictException when main changed the run's slice since the run forked
+   */
+  public PublishPlan apply() {
+    InvalidInputException.check(
+        runId != null && !runId.isBlank(), "Cannot publish to %s: give --run RUN_ID", name);
+    String branch = AuditBranch.of(runId);
+    SnapshotRef ref = table.refs().get(branch);
+    Snapshot head = table.currentSnapshot();
+    Long mainId = head == null ? null : head.snapshotId();
+    if (ref == null || !ref.isBranch()) {
+      Snapshot published = onMain(head);
+      if (published != null) {
+        return plan(PublishPlan.Method.ALREADY_PUBLISHED, published, mainId, Map.of());
+      }
+      throw InvalidInputException.of(
+          "Cannot publish run %s of %s: there is no audit branch %s and the run is not on main"
+              + " (was it run with --publish manual? discarded? `floe tags %s` lists the"
+              + " branches)",
+          runId, name, branch, name);
+    }
+    Snapshot run = table.snapshot(ref.snapshotId());
+    Map<String, PublishPlan.RowChange> changes =
+        SnapshotChanges.of(table, run).rowsPerPartition(table);
+    if (head == null || SnapshotUtil.isAncestorOf(table, run.snapshotId(), head.snapshotId())) {
+      return plan(PublishPlan.Method.FAST_FORWARD, run, mainId, changes);
+    }
+    checkCherryPick(run, head);
+    return plan(PublishPlan.Method.CHERRY_PICK, run, mainId, changes);
+  }
+
+  /** Publishes the run and removes its audit branch, in one metadata commit. */
+  public PublishPlan commit() {
+    PublishPlan plan = apply();
+    switch (plan.method()) {
+      case ALREADY_PUBLISHED -> {}
+      case FAST_FORWARD -> fastForward(plan);
+      case CHERRY_PICK -> cherryPick(plan);
+    }
+    return plan;
+  }
+
+  private void fastForward(PublishPlan plan) {
+    try {
+      var update = table.manageSnapshots();
+      update =
+          plan.mainSnapshotId() == null
+              ? update.setCurrentSnapshot(plan.branchSnapshotId())
+              : update.fastForwardBranch(SnapshotRef.MAIN_BRANCH, plan.branch());
+      update.removeBranch(plan.branch()).commit();
+    } catch (IllegalArgumentException | ValidationException e) {
+      // Iceberg checks the fast-forward against the catalog's head, which may have moved.
+      table.refresh();
+      Snapshot head = table.currentSnapshot();
+      if (head == null || Objects.equals(head.snapshotId(), plan.mainSnapshotId())) {
+        throw e;
+      }
+      throw new CommitConflictException(
+          String.format(
+              "Cannot publish run %s of %s: main moved while publishing (now snapshot %d);"
+                  + " nothing was published — run `floe publish %s --run %s` again",
+              runId, name, head.snapshotId(), name, runId),
+          e);
+    }
+  }
+
+  /** The run's snapshot when it already is on main (published before), else null. */
+  private Snapshot onMain(Snapshot head) {
+    if (head == null) {
+      return null;
+    }
+    for (Snapshot s : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
+      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private void checkCherryPick(Snapshot run, Snapshot head) {
+    List<Snapshot> branchOnly = new ArrayList<>();
+    Snapshot fork = run;
+    while (fork != null
+        && !SnapshotUtil.isAncestorOf(table, head.snapshotId(), fork.snapshotId())) {
+      branchOnly.add(fork);
+      fork = fork.parentId() == null ? null : table.snapshot(fork.parentId());
+    }
+    if (branchOnly.size() != 1) {
+      throw InvalidInputException.of(
+          "Cannot publish run %s of %s: main moved and branch %s holds %d snapshots of its own;"
+              + " only a branch with the run's one snapshot can be re-applied on main",
+          runId, name, AuditBranch.of(runId), branchOnly.size());
+    }
+    if (SnapshotChanges.of(table, run).hasDeleteFiles()) {
+      throw InvalidInputException.of(
+          "Cannot publish run %s of %s: main moved and snapshot %d holds delete files, which"
+              + " cannot be re-applied on main",
+          runId, name, run.snapshotId());
+    }
+    Scope scope = scopeOf(run);
+    SliceFootprint footprint = new SliceFootprint(table, scope);
+    Long forkId = fork == null ? null : fork.snapshotId();
+    for (Snapshot moved : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), forkId)) {
+      if (footprint.touchedBy(moved)) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot publish run %s of %s: main moved since the run forked from snapshot %s,"
+                    + " and snapshot %d (%s) changed %s too; nothing was published — rerun the"
+                    + " job on the current data, or `floe discard %s --run %s`",
+                runId,
+                name,
+                forkId,
+                moved.snapshotId(),
+                describe(moved),
+                scope.isWholeTable() ? "the table" : "slice " + scope.label(),
+                name,
+                runId));
+      }
+    }
+  }
+
+  private Scope scopeOf(Snapshot run) {
+    String label = run.summary().get(LineageKeys.SLICE);
+    return Scope.fromLabel(label, table.schema())
+        .orElseThrow(
+            () ->
+                InvalidInputException.of(
+                    "Cannot publish run %s of %s: main moved, and the run's slice '%s' cannot be"
+                        + " read to prove main did not change it",
+                    runId, name, label));
+  }
+
+  private void cherryPick(PublishPlan plan) {
+    Snapshot run = table.snapshot(plan.branchSnapshotId());
+    SnapshotChanges changes = SnapshotChanges.of(table, run);
+    Scope scope = scopeOf(run);
+    Transaction transaction = table.newTransaction();
+    OverwriteFiles overwrite =
+        transaction
+            .newOverwrite()
+            .validateFromSnapshot(plan.mainSnapshotId())
+            .conflictDetectionFilter(scope.toExpression())
+            .validateNoConflictingData()
+            .validateNoConflictingDeletes();
+    changes.removed().forEach(overwrite::deleteFile);
+    changes.added().forEach(overwrite::addFile);
+    run.summary().entrySet().stream()
+        .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
+        .forEach(e -> overwrite.set(e.getKey(), e.getValue()));
+    overwrite.set(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
+    try {
+      overwrite.commit();
+      transaction.manageSnapshots().removeBranch(plan.branch()).commit();
+      transaction.commitTransaction();
+    } catch (ValidationException e) {
+      throw new CommitConflictException(
+          String.format(
+              "Cannot publish run %s of %s: main changed %s while publishing (%s); nothing was"
+                  + " published",
+              runId, name, scope.label(), e.getMessage()),
+          e);
+    }
+  }
+
+  private PublishPlan plan(
+      PublishPlan.Method method,
+      Snapshot run,
+      Long mainId,
+      Map<String, PublishPlan.RowChange> changes) {
+    return new PublishPlan(
+        name,
+        runId,
+        AuditBranch.of(runId),
+        method,
+        run.snapshotId(),
+        mainId,
+        run.summary().getOrDefault(LineageKeys.SLICE, Scope.WHOLE_TABLE_LABEL),
+        changes);
+  }
+
+  private static String describe(Snapshot snapshot) {
+    Map<String, String> summary = snapshot.summary();
+    String run = summary.get(LineageKeys.RUN_ID);
+    return run == null
+        ? "operation " + snapshot.operation() + ", not a Floe run"
+        : "run " + run + " of job " + summary.get(LineageKeys.JOB);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.floe.catalog.snapshot;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+
+/**
+ * The data files one snapshot removed and added, read from its own manifests: what a publish
+ * re-applies on another head.
+ *
+ * @param removed data files the snapshot removed
+ * @param added data files the snapshot added
+ * @param hasDeleteFiles true when the snapshot also added or removed delete files
+ */
+record SnapshotChanges(List<DataFile> removed, List<DataFile> added, boolean hasDeleteFiles) {
+
+  static SnapshotChanges of(Table table, Snapshot snapshot) {
+    List<DataFile> removed = copies(snapshot.removedDataFiles(table.io()));
+    List<DataFile> added = copies(snapshot.addedDataFiles(table.io()));
+    boolean deletes =
+        snapshot.addedDeleteFiles(table.io()).iterator().hasNext()
+            || snapshot.removedDeleteFiles(table.io()).iterator().hasNext();
+    return new SnapshotChanges(removed, added, deletes);
+  }
+
+  /** Rows removed and added per partition path, from file metadata (no data read). */
+  Map<String, PublishPlan.RowChange> rowsPerPartition(Table table) {
+    Map<String, long[]> counts = new TreeMap<>();
+    removed.forEach(
+        file ->
+            counts.computeIfAbsent(path(table, file), p -> new long[2])[0] += file.recordCount());
+    added.forEach(
+        file ->
+            counts.computeIfAbsent(path(table, file), p -> new long[2])[1] += file.recordCount());
+    Map<String, PublishPlan.RowChange> changes = new TreeMap<>();
+    counts.forEach((path, c) -> changes.put(path, new PublishPlan.RowChange(c[0], c[1])));
+    return changes;
+  }
+
+  private static String path(Table table, DataFile file) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    return spec.isPartitioned() ? spec.partitionToPath(file.partition()) : "(table)";
+  }
+
+  private static List<DataFile> copies(Iterable<DataFile> files) {
+    // The iterables reuse their objects; the files are kept beyond the iteration.
+    java.util.ArrayList<DataFile> copies = new java.util.ArrayList<>();
+    files.forEach(file -> copies.add(file.copy()));
+    return List.copyOf(copies);
+  }
+}

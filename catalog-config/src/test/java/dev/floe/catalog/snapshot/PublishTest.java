@@ -1,0 +1,219 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.LocalDate;
+import java.util.Map;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Write-audit-publish on a real table: runs committed to {@code audit-<run-id>} reach main by
+ * fast-forward or cherry-pick, never over a change main made to the same slice.
+ */
+class PublishTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "d", Types.DateType.get()));
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+
+  /** Main holds day 1 (run r1); run r2 replaced day 2 on its audit branch only. */
+  @BeforeEach
+  void mainAndAnAuditBranch() {
+    table = catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    commitRun("r1", "2026-10-01", null, row(1, "2026-10-01"));
+    commitRun("r2", "2026-10-02", "audit-r2", row(2, "2026-10-02"), row(3, "2026-10-02"));
+  }
+
+  @Test
+  void theAuditBranchLeavesMainUnchangedUntilPublishFastForwardsIt() {
+    long mainBefore = table.currentSnapshot().snapshotId();
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+    ContentHash audited = TableContent.hash(table, branchHead, Expressions.alwaysTrue());
+    assertThat(TableContent.hash(table).rows()).isEqualTo(1);
+
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);
+    assertThat(plan.mainSnapshotId()).isEqualTo(mainBefore);
+    assertThat(plan.changes()).isEqualTo(Map.of("d=2026-10-02", new PublishPlan.RowChange(0, 2)));
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+    assertThat(TableContent.hash(table)).isEqualTo(audited);
+  }
+
+  @Test
+  void cherryPicksOntoMainThatMovedInAnotherSliceKeepingBothChanges() {
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+    ContentHash auditedDay2 = TableContent.hash(table, branchHead, day("2026-10-02"));
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    ContentHash day1 = TableContent.hash(table, day("2026-10-01"));
+    ContentHash day3 = TableContent.hash(table, day("2026-10-03"));
+    long mainBefore = table.currentSnapshot().snapshotId();
+
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
+    assertThat(table.currentSnapshot().parentId()).isEqualTo(mainBefore);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(LineageKeys.RUN_ID, "r2")
+        .containsEntry(LineageKeys.PUBLISHED_FROM, String.valueOf(branchHead));
+    assertThat(TableContent.hash(table, day("2026-10-01"))).isEqualTo(day1);
+    assertThat(TableContent.hash(table, day("2026-10-03"))).isEqualTo(day3);
+    assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(auditedDay2);
+    assertThat(TableContent.hash(table).rows()).isEqualTo(4);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+  }
+
+  @Test
+  void refusesWhenMainChangedTheSameSliceAndChangesNothing() {
+    commitRun("r4", "2026-10-02", null, row(9, "2026-10-02"));
+    long mainBefore = table.currentSnapshot().snapshotId();
+    ContentHash before = TableContent.hash(table);
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("Cannot publish run r2 of s.t: main moved")
+        .hasMessageContaining("snapshot " + mainBefore + " (run r4 of job job-r4)")
+        .hasMessageContaining("slice d=[2026-10-02,2026-10-03)")
+        .hasMessageContaining("floe discard s.t --run r2");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(TableContent.hash(table)).isEqualTo(before);
+    assertThat(table.refs()).containsKey("audit-r2");
+  }
+
+  @Test
+  void aFastForwardRacingACommitToMainIsRefusedAsAConflict() {
+    Table stale = catalog.load("s.t");
+    commitRun("r5", "2026-10-03", null, row(5, "2026-10-03"));
+    long mainNow = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Publish.of(stale, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("main moved while publishing")
+        .hasMessageContaining("floe publish s.t --run r2");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainNow);
+    assertThat(table.refs()).containsKey("audit-r2");
+    assertThat(Publish.of(table, "s.t").run("r2").commit().method())
+        .isEqualTo(PublishPlan.Method.CHERRY_PICK);
+  }
+
+  @Test
+  void aDryRunChangesNothingAndASecondPublishSaysAlreadyPublished() {
+    long mainBefore = table.currentSnapshot().snapshotId();
+
+    PublishPlan dryRun = Publish.of(table, "s.t").run("r2").apply();
+    table.refresh();
+    assertThat(dryRun.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(table.refs()).containsKey("audit-r2");
+
+    Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    long published = table.currentSnapshot().snapshotId();
+    PublishPlan again = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(again.method()).isEqualTo(PublishPlan.Method.ALREADY_PUBLISHED);
+    assertThat(again.branchSnapshotId()).isEqualTo(published);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(published);
+  }
+
+  @Test
+  void publishesIntoAnEmptyTable() {
+    Table empty =
+        catalog.create("s.e", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    OverwriteFiles overwrite =
+        empty
+            .newOverwrite()
+            .overwriteByRowFilter(day("2026-10-05"))
+            .addFile(
+                TableRows.write(
+                    empty, TableRows.row(empty, Map.of("id", 7L, "d", LocalDate.of(2026, 10, 5)))))
+            .set(LineageKeys.RUN_ID, "e1")
+            .set(LineageKeys.SLICE, "d=[2026-10-05,2026-10-06)")
+            .toBranch("audit-e1");
+    overwrite.commit();
+    empty.refresh();
+    assertThat(empty.currentSnapshot()).isNull();
+
+    PublishPlan plan = Publish.of(empty, "s.e").run("e1").commit();
+    empty.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);
+    assertThat(TableContent.hash(empty).rows()).isEqualTo(1);
+  }
+
+  @Test
+  void discardDropsTheBranchAndLeavesMainAlone() {
+    long mainBefore = table.currentSnapshot().snapshotId();
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+
+    DiscardPlan dryRun = Discard.of(table, "s.t").run("r2").apply();
+    table.refresh();
+    assertThat(table.refs()).containsKey("audit-r2");
+    DiscardPlan plan = Discard.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(dryRun).isEqualTo(plan);
+    assertThat(plan.snapshotId()).isEqualTo(branchHead);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot discard run r2 of s.t: there is no audit branch audit-r2");
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("there is no audit branch audit-r2 and the run is not on main");
+  }
+
+  /** Replaces one day the way a Floe run does, on main or on a branch. */
+  private void commitRun(String runId, String date, String branch, Record... rows) {
+    Expression slice = day(date);
+    OverwriteFiles overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(slice)
+            .addFile(TableRows.write(table, rows))
+            .set(LineageKeys.RUN_ID, runId)
+            .set(LineageKeys.JOB, "job-" + runId)
+            .set(LineageKeys.SLICE, "d=[" + date + "," + LocalDate.parse(date).plusDays(1) + ")");
+    if (branch != null) {
+      overwrite.toBranch(branch);
+    }
+    overwrite.commit();
+    table.refresh();
+  }
+
+  private static Expression day(String date) {
+    return Expressions.equal("d", (int) LocalDate.parse(date).toEpochDay());
+  }
+
+  private Record row(long id, String date) {
+    return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(date)));
+  }
+}
