@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
+      PublishCommand.class,
+      DiscardCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

@@ -1,0 +1,72 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.snapshot.Discard;
+import dev.floe.catalog.snapshot.DiscardPlan;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe discard <table> --run RUN_ID`: drop an audited run without publishing it. */
+@Command(
+    name = "discard",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Drop the audit branch audit-<run-id> of a run made with `floe run --publish manual`,",
+      "without publishing it; main never saw the run. Its files are deleted when snapshot",
+      "expiry (`floe maintain --expire`) removes the branch's snapshot."
+    })
+public final class DiscardCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(
+      names = "--run",
+      required = true,
+      paramLabel = "RUN_ID",
+      description = "The run id `floe run --publish manual` printed.")
+  String runId;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print the branch that would be dropped; drop nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    DiscardPlan plan;
+    try {
+      Discard discard = Discard.of(Catalogs.loadTable(catalog, table), table).run(runId);
+      plan = dryRun ? discard.apply() : discard.commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (common.json) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      map.put("table", plan.table());
+      map.put("run_id", plan.runId());
+      map.put("dry_run", dryRun);
+      map.put("branch", plan.branch());
+      map.put("snapshot_id", plan.snapshotId());
+      out.println(Json.write(map));
+    } else {
+      out.printf(
+          "%s branch %s of %s (snapshot %d); main is unchanged%n",
+          dryRun ? "would drop" : "dropped", plan.branch(), plan.table(), plan.snapshotId());
+    }
+    return ExitCodes.OK;
+  }
+}

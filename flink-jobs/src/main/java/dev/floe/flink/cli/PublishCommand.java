@@ -1,0 +1,114 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.snapshot.Publish;
+import dev.floe.catalog.snapshot.PublishPlan;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe publish <table> --run RUN_ID`: make an audited run visible on main. */
+@Command(
+    name = "publish",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Publish a run that `floe run --publish manual` committed to its audit branch",
+      "audit-<run-id>: main is fast-forwarded to the run's snapshot, or, when main moved since,",
+      "the run's files are committed on top of main — refused when main changed the run's slice",
+      "meanwhile. The audit branch is removed. Publishing a published run changes nothing."
+    })
+public final class PublishCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(
+      names = "--run",
+      required = true,
+      paramLabel = "RUN_ID",
+      description = "The run id `floe run --publish manual` printed.")
+  String runId;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print how the run would be published and the rows it changes; change nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    PublishPlan plan;
+    try {
+      Publish publish = Publish.of(Catalogs.loadTable(catalog, table), table).run(runId);
+      plan = dryRun ? publish.apply() : publish.commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    print(plan, spec.commandLine().getOut());
+    return ExitCodes.OK;
+  }
+
+  private void print(PublishPlan plan, PrintWriter out) {
+    if (common.json) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      map.put("table", plan.table());
+      map.put("run_id", plan.runId());
+      map.put("dry_run", dryRun);
+      map.put("method", plan.method().text());
+      map.put("branch", plan.branch());
+      map.put("run_snapshot_id", plan.branchSnapshotId());
+      map.put("main_snapshot_id_before", plan.mainSnapshotId());
+      map.put("slice", plan.slice());
+      Map<String, Object> changes = new LinkedHashMap<>();
+      plan.changes()
+          .forEach(
+              (partition, change) ->
+                  changes.put(
+                      partition, Map.of("removed", change.removed(), "added", change.added())));
+      map.put("rows_per_partition", changes);
+      out.println(Json.write(map));
+      return;
+    }
+    if (plan.method() == PublishPlan.Method.ALREADY_PUBLISHED) {
+      out.printf(
+          "run %s is already on main of %s (snapshot %d); nothing to do%n",
+          plan.runId(), plan.table(), plan.branchSnapshotId());
+      return;
+    }
+    out.printf(
+        "%s run %s of %s (slice %s) by %s%n",
+        dryRun ? "would publish" : "published",
+        plan.runId(),
+        plan.table(),
+        plan.slice(),
+        plan.method() == PublishPlan.Method.FAST_FORWARD
+            ? "fast-forwarding main from snapshot "
+                + plan.mainSnapshotId()
+                + " to "
+                + plan.branchSnapshotId()
+            : "cherry-picking snapshot "
+                + plan.branchSnapshotId()
+                + " onto main (main moved to "
+                + plan.mainSnapshotId()
+                + " in other slices)");
+    out.printf("  %s branch %s%n", dryRun ? "would remove" : "removed", plan.branch());
+    out.println("  rows per partition (removed / added):");
+    plan.changes()
+        .forEach(
+            (partition, change) ->
+                out.printf("    %-30s -%-8d +%d%n", partition, change.removed(), change.added()));
+    if (!dryRun) {
+      out.printf("  undo: floe revert %s --run %s%n", plan.table(), plan.runId());
+    }
+  }
+}
