@@ -71,6 +71,14 @@ public final class Expire implements MaintenanceAction {
     return "expire";
   }
 
+  @Override
+  public void check() {
+    if (clock == null) {
+      throw new IllegalStateException("Cannot expire snapshots of " + name + ": no clock given");
+    }
+    retention();
+  }
+
   /**
    * Which snapshots and files would go; changes nothing.
    *
@@ -78,9 +86,7 @@ public final class Expire implements MaintenanceAction {
    *     branch would be dropped
    */
   public ExpirePlan apply() {
-    if (clock == null) {
-      throw new IllegalStateException("Cannot expire snapshots of " + name + ": no clock given");
-    }
+    check();
     RetentionSpec rules = retention();
     long now = clock.millis();
     long olderThan = rules.maxAge() == null ? Long.MAX_VALUE : now - rules.maxAge().toMillis();

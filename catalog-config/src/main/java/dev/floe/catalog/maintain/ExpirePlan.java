@@ -157,11 +157,11 @@ public record ExpirePlan(
   }
 
   static String kinds(Map<String, FileKind> files) {
-    Map<String, Long> counts = byKind(files);
+    Map<FileKind, Long> counts = ReferencedFiles.countByKind(files);
     return counts.isEmpty()
         ? "none"
         : counts.entrySet().stream()
-            .map(e -> e.getValue() + " " + e.getKey().replace('_', ' '))
+            .map(e -> e.getValue() + " " + e.getKey().noun() + (e.getValue() == 1 ? "" : "s"))
             .collect(Collectors.joining(", "));
   }
 }

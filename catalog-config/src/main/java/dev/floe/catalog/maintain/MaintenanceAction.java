@@ -11,6 +11,14 @@ public interface MaintenanceAction {
   String name();
 
   /**
+   * Refuses bad input (a missing retention, a too short minimum age) without reading much, so that
+   * the command can check every action before the first one changes anything.
+   *
+   * @throws dev.floe.catalog.error.InvalidInputException when the action cannot run
+   */
+  default void check() {}
+
+  /**
    * Does the action, or with {@code dryRun} only plans it and changes nothing.
    *
    * @return statistics before and after (predicted for a dry run) and the action's outcome

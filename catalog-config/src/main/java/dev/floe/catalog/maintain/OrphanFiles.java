@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.Set;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
@@ -68,22 +68,28 @@ public final class OrphanFiles implements MaintenanceAction {
     return "orphans";
   }
 
+  @Override
+  public void check() {
+    if (clock == null) {
+      throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
+    }
+    minAge();
+    if (!(table.io() instanceof SupportsPrefixOperations)) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: its FileIO %s cannot list files",
+          name, table.io().getClass().getName());
+    }
+  }
+
   /**
    * Lists the files that would be deleted; changes nothing.
    *
    * @throws InvalidInputException for a minimum age under one hour, or a FileIO that cannot list
    */
   public OrphanFilesPlan apply() {
-    if (clock == null) {
-      throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
-    }
+    check();
     Duration age = minAge();
-    FileIO io = table.io();
-    if (!(io instanceof SupportsPrefixOperations listing)) {
-      throw InvalidInputException.of(
-          "Cannot remove orphan files of %s: its FileIO %s cannot list files",
-          name, io.getClass().getName());
-    }
+    SupportsPrefixOperations listing = (SupportsPrefixOperations) table.io();
     String location = table.location();
     String prefix = location.endsWith("/") ? location : location + "/";
     Instant now = clock.instant();
@@ -116,13 +122,18 @@ public final class OrphanFiles implements MaintenanceAction {
       }
       Instant created = Instant.ofEpochMilli(file.createdAtMillis());
       OrphanFile orphan =
-          new OrphanFile(file.location(), file.size(), created, Duration.between(created, now));
+          new OrphanFile(
+              file.location(),
+              file.size(),
+              created,
+              Duration.between(created, now).truncatedTo(ChronoUnit.SECONDS));
       (orphan.age().compareTo(age) >= 0 ? orphans : young).add(orphan);
     }
     orphans.sort(Comparator.comparing(OrphanFile::createdAt).thenComparing(OrphanFile::location));
     young.sort(Comparator.comparing(OrphanFile::createdAt).thenComparing(OrphanFile::location));
+    int listedReferenced = listed.size() - orphans.size() - young.size();
     return new OrphanFilesPlan(
-        name, location, age, now, listed.size(), referenced.size(), orphans, young, false);
+        name, location, age, now, listed.size(), listedReferenced, orphans, young, false);
   }
 
   /** Deletes the orphan files {@link #apply()} lists. */

@@ -15,7 +15,7 @@ import java.util.Map;
  * @param minAge the minimum age of a file to be deleted
  * @param now the clock's time the plan was made at
  * @param listedFiles files found under the location
- * @param referencedFiles files the table references (all snapshots, refs and metadata files)
+ * @param referencedFiles listed files the table references (any snapshot, ref or metadata file)
  * @param orphans unreferenced files old enough to delete, oldest first
  * @param youngOrphans unreferenced files younger than {@code minAge}: kept, they may belong to a
  *     job that has not committed yet
@@ -53,7 +53,7 @@ public record OrphanFilesPlan(
     List<String> lines = new ArrayList<>();
     lines.add(
         String.format(
-            "listed %d files under %s; %d referenced by the table; minimum age %s",
+            "listed %d files under %s: %d referenced by the table; minimum age %s",
             listedFiles, location, referencedFiles, minAge));
     if (orphans.isEmpty()) {
       lines.add("no orphan files older than " + minAge);
