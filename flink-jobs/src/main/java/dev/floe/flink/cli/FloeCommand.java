@@ -20,6 +20,10 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
+      TagsCommand.class,
+      TagCommand.class,
+      UntagCommand.class,
+      MaintainCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",
