@@ -22,6 +22,10 @@ import picocli.CommandLine.Command;
       RollbackCommand.class,
       PublishCommand.class,
       DiscardCommand.class,
+      TagsCommand.class,
+      TagCommand.class,
+      UntagCommand.class,
+      MaintainCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

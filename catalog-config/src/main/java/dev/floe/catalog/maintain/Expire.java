@@ -1,0 +1,281 @@
+package dev.floe.catalog.maintain;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.snapshot.AuditBranch;
+import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.spec.RetentionSpec;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.iceberg.ExpireSnapshots;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Expires snapshots by the table's retention ({@code retention: {keep_last, max_age}} of its spec,
+ * read back from the table properties {@link FloeTableProperties}) through Iceberg's own {@code
+ * table.expireSnapshots()}, which keeps every branch head and tagged snapshot and never deletes a
+ * file a kept snapshot references. A snapshot is kept while either limit keeps it: it is one of a
+ * branch's {@code keep_last} newest, or younger than {@code max_age}.
+ *
+ * <p>The plan is computed here with the injected clock, the way Iceberg's {@code RemoveSnapshots}
+ * computes it, and checked against Iceberg's own {@code apply()} before anything is committed:
+ * Iceberg judges a ref's max-ref-age ({@code floe tag --retain}) against the system clock, so if
+ * the two disagree nothing is changed.
+ */
+public final class Expire implements MaintenanceAction {
+  private final Table table;
+  private final String name;
+  private Clock clock;
+  private RetentionSpec retention;
+
+  private Expire(Table table, String name) {
+    this.table = table;
+    this.name = name;
+  }
+
+  /**
+   * @param table the table
+   * @param name its name, for messages
+   */
+  public static Expire of(Table table, String name) {
+    return new Expire(table, name);
+  }
+
+  /** The clock that says what "now" is for {@code max_age}. Required. */
+  public Expire clock(Clock clock) {
+    this.clock = clock;
+    return this;
+  }
+
+  /** Use this retention instead of the one the table's properties carry. */
+  public Expire retention(RetentionSpec retention) {
+    this.retention = retention;
+    return this;
+  }
+
+  @Override
+  public String name() {
+    return "expire";
+  }
+
+  @Override
+  public void check() {
+    if (clock == null) {
+      throw new IllegalStateException("Cannot expire snapshots of " + name + ": no clock given");
+    }
+    retention();
+  }
+
+  /**
+   * Which snapshots and files would go; changes nothing.
+   *
+   * @throws InvalidInputException when the table has no retention, GC is disabled, or an audit
+   *     branch would be dropped
+   */
+  public ExpirePlan apply() {
+    check();
+    RetentionSpec rules = retention();
+    long now = clock.millis();
+    long olderThan = rules.maxAge() == null ? Long.MAX_VALUE : now - rules.maxAge().toMillis();
+    int keepLast = rules.keepLast() == null ? 1 : rules.keepLast();
+    InvalidInputException.check(
+        keepLast >= 1,
+        "Cannot expire snapshots of %s: keep_last must be at least 1 (got %d)",
+        name,
+        keepLast);
+
+    List<String> droppedRefs = new ArrayList<>();
+    Set<Long> kept = keptSnapshots(now, olderThan, keepLast, droppedRefs);
+    List<Snapshot> expired = new ArrayList<>();
+    List<Snapshot> remaining = new ArrayList<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      (kept.contains(snapshot.snapshotId()) ? remaining : expired).add(snapshot);
+    }
+    expired.sort(Comparator.comparingLong(Snapshot::timestampMillis));
+    checkIcebergAgrees(olderThan, keepLast, expired);
+
+    Map<String, FileKind> filesToDelete =
+        expired.isEmpty()
+            ? Map.of()
+            : ReferencedFiles.snapshots(table, expired)
+                .minus(ReferencedFiles.snapshots(table, remaining));
+    return new ExpirePlan(
+        name,
+        rules,
+        Instant.ofEpochMilli(now),
+        rules.maxAge() == null ? null : Instant.ofEpochMilli(olderThan),
+        expired.stream()
+            .map(
+                s ->
+                    new ExpiredSnapshot(
+                        s.snapshotId(),
+                        Instant.ofEpochMilli(s.timestampMillis()),
+                        s.summary() == null ? null : s.summary().get(LineageKeys.RUN_ID)))
+            .toList(),
+        droppedRefs,
+        remaining.size(),
+        filesToDelete,
+        false,
+        List.of());
+  }
+
+  /** Expires the planned snapshots and deletes the files only they referenced. */
+  public ExpirePlan commit() {
+    ExpirePlan plan = apply();
+    if (plan.isEmpty()) {
+      return plan.withDeleted(List.of());
+    }
+    List<String> deleted = Collections.synchronizedList(new ArrayList<>());
+    configured(
+            olderThan(plan), plan.retention().keepLast() == null ? 1 : plan.retention().keepLast())
+        .deleteWith(
+            location -> {
+              table.io().deleteFile(location);
+              deleted.add(location);
+            })
+        .commit();
+    table.refresh();
+    return plan.withDeleted(deleted);
+  }
+
+  @Override
+  public MaintenanceReport run(boolean dryRun) {
+    TableStats before = TableStats.of(table);
+    ExpirePlan plan = dryRun ? apply() : commit();
+    if (dryRun) {
+      Set<Long> expired =
+          plan.expired().stream().map(ExpiredSnapshot::snapshotId).collect(Collectors.toSet());
+      List<Snapshot> kept = new ArrayList<>();
+      for (Snapshot snapshot : table.snapshots()) {
+        if (!expired.contains(snapshot.snapshotId())) {
+          kept.add(snapshot);
+        }
+      }
+      return new MaintenanceReport(
+          name(),
+          true,
+          before,
+          TableStats.of(table, kept),
+          plan.expired().isEmpty() ? Set.of() : Set.of("metadataBytes"),
+          plan);
+    }
+    return new MaintenanceReport(name(), false, before, TableStats.of(table), Set.of(), plan);
+  }
+
+  private RetentionSpec retention() {
+    if (retention != null) {
+      return retention;
+    }
+    try {
+      return FloeTableProperties.retention(table.properties())
+          .orElseThrow(
+              () ->
+                  InvalidInputException.of(
+                      "Cannot expire snapshots of %s: the table has no retention; add"
+                          + " `retention: {keep_last: 20, max_age: P7D}` to its table spec and run"
+                          + " `floe tables apply` (it sets the table properties %s and %s)",
+                      name,
+                      FloeTableProperties.RETENTION_KEEP_LAST,
+                      FloeTableProperties.RETENTION_MAX_AGE));
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of("Cannot expire snapshots of %s: %s", name, e.getMessage());
+    }
+  }
+
+  /**
+   * The snapshots to keep, as Iceberg's RemoveSnapshots decides them: the heads of refs that are
+   * kept, each branch's ancestors that either limit keeps, and snapshots on no branch or tag that
+   * are young enough.
+   */
+  private Set<Long> keptSnapshots(
+      long now, long olderThan, int keepLast, List<String> droppedRefs) {
+    Set<Long> kept = new HashSet<>();
+    Set<Long> onRefs = new HashSet<>();
+    for (Map.Entry<String, SnapshotRef> entry : new java.util.TreeMap<>(table.refs()).entrySet()) {
+      String refName = entry.getKey();
+      SnapshotRef ref = entry.getValue();
+      Snapshot head = table.snapshot(ref.snapshotId());
+      if (head == null) {
+        continue;
+      }
+      boolean main = refName.equals(SnapshotRef.MAIN_BRANCH);
+      boolean agedOut =
+          !main && ref.maxRefAgeMs() != null && now - head.timestampMillis() > ref.maxRefAgeMs();
+      if (agedOut && ref.isBranch() && AuditBranch.is(refName)) {
+        throw InvalidInputException.of(
+            "Cannot expire snapshots of %s: audit branch %s has a max-ref-age that has passed, and"
+                + " expiry would drop it with its unpublished run; publish or discard it first",
+            name, refName);
+      }
+      if (agedOut) {
+        droppedRefs.add(refName);
+        continue;
+      }
+      kept.add(head.snapshotId());
+      if (ref.isBranch()) {
+        long branchOlderThan =
+            ref.maxSnapshotAgeMs() != null ? now - ref.maxSnapshotAgeMs() : olderThan;
+        int branchKeep = ref.minSnapshotsToKeep() != null ? ref.minSnapshotsToKeep() : keepLast;
+        int count = 0;
+        boolean keeping = true;
+        for (Snapshot ancestor : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
+          onRefs.add(ancestor.snapshotId());
+          keeping =
+              keeping && (count < branchKeep || ancestor.timestampMillis() >= branchOlderThan);
+          if (keeping) {
+            kept.add(ancestor.snapshotId());
+            count++;
+          }
+        }
+      } else {
+        onRefs.add(head.snapshotId());
+      }
+    }
+    for (Snapshot snapshot : table.snapshots()) {
+      if (!onRefs.contains(snapshot.snapshotId()) && snapshot.timestampMillis() >= olderThan) {
+        kept.add(snapshot.snapshotId());
+      }
+    }
+    return kept;
+  }
+
+  private void checkIcebergAgrees(long olderThan, int keepLast, List<Snapshot> expired) {
+    Set<Long> ours = new TreeSet<>();
+    expired.forEach(s -> ours.add(s.snapshotId()));
+    Set<Long> iceberg = new TreeSet<>();
+    configured(olderThan, keepLast).apply().forEach(s -> iceberg.add(s.snapshotId()));
+    if (!ours.equals(iceberg)) {
+      throw new IllegalStateException(
+          String.format(
+              "Cannot expire snapshots of %s: Iceberg would expire %s where the retention says %s"
+                  + " (Iceberg judges a ref's max-ref-age and a branch's own retention by the"
+                  + " system clock; the clock given says %s); nothing was changed",
+              name, iceberg, ours, clock.instant()));
+    }
+  }
+
+  private ExpireSnapshots configured(long olderThan, int keepLast) {
+    try {
+      return table.expireSnapshots().expireOlderThan(olderThan).retainLast(keepLast);
+    } catch (ValidationException e) {
+      throw InvalidInputException.of("Cannot expire snapshots of %s: %s", name, e.getMessage());
+    }
+  }
+
+  private static long olderThan(ExpirePlan plan) {
+    return plan.expireOlderThan() == null ? Long.MAX_VALUE : plan.expireOlderThan().toEpochMilli();
+  }
+}

@@ -1,0 +1,56 @@
+package dev.floe.catalog.maintain;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One spelling per file location, so that a path from table metadata and the same path from a
+ * storage listing compare equal: {@code /w/t/a}, {@code file:/w/t/a} and {@code file:///w/t/a} are
+ * one file, as are {@code s3a://b/k} and {@code s3://b/k}. Getting this wrong would make referenced
+ * files look like orphans, which is why orphan removal also refuses when the listing misses the
+ * table's current metadata file.
+ */
+final class FileLocations {
+  private static final Pattern SCHEME = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$");
+
+  private FileLocations() {}
+
+  /** {@code scheme://authority/path} with repeated and trailing slashes removed. */
+  static String normalise(String location) {
+    String scheme = "file";
+    String rest = location;
+    Matcher matcher = SCHEME.matcher(location);
+    if (matcher.matches()) {
+      scheme = matcher.group(1).toLowerCase(Locale.ROOT);
+      rest = matcher.group(2);
+    }
+    String authority = "";
+    String path = rest;
+    if (rest.startsWith("//")) {
+      int slash = rest.indexOf('/', 2);
+      authority = slash < 0 ? rest.substring(2) : rest.substring(2, slash);
+      path = slash < 0 ? "" : rest.substring(slash);
+    }
+    if (scheme.equals("file") && authority.equalsIgnoreCase("localhost")) {
+      authority = "";
+    }
+    if (scheme.equals("s3a") || scheme.equals("s3n")) {
+      scheme = "s3";
+    }
+    path = path.replaceAll("/{2,}", "/");
+    if (path.length() > 1 && path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+    }
+    if (!path.startsWith("/")) {
+      path = "/" + path;
+    }
+    return scheme + "://" + authority + path;
+  }
+
+  /** Whether {@code location} lies strictly under the directory {@code directory}. */
+  static boolean isUnder(String location, String directory) {
+    String dir = normalise(directory);
+    return normalise(location).startsWith(dir.endsWith("/") ? dir : dir + "/");
+  }
+}

@@ -1,0 +1,228 @@
+package dev.floe.catalog.maintain;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsBulkOperations;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+
+/**
+ * Deletes files under the table's location that nothing in the table references and that are older
+ * than a minimum age: files of jobs that failed before their commit, and files left behind by
+ * earlier cleanups. "Referenced" is {@link ReferencedFiles#all}: every snapshot of every branch and
+ * tag and every retained snapshot, with their manifest lists, manifests, data, delete and
+ * statistics files, plus the metadata.json files of the metadata log. The minimum age protects the
+ * files of a job that is still running: it must be longer than the longest job, and is never below
+ * {@link #SHORTEST_MIN_AGE}.
+ */
+public final class OrphanFiles implements MaintenanceAction {
+  /** Table property holding the minimum age (ISO-8601 duration) when none is given. */
+  public static final String MIN_AGE_PROPERTY = "floe.maintain.orphan-min-age";
+
+  public static final Duration DEFAULT_MIN_AGE = Duration.ofDays(3);
+  public static final Duration SHORTEST_MIN_AGE = Duration.ofHours(1);
+
+  private final Table table;
+  private final String name;
+  private Clock clock;
+  private Duration minAge;
+
+  private OrphanFiles(Table table, String name) {
+    this.table = table;
+    this.name = name;
+  }
+
+  /**
+   * @param table the table
+   * @param name its name, for messages
+   */
+  public static OrphanFiles of(Table table, String name) {
+    return new OrphanFiles(table, name);
+  }
+
+  /** The clock file ages are measured with. Required. */
+  public OrphanFiles clock(Clock clock) {
+    this.clock = clock;
+    return this;
+  }
+
+  /** Delete only files older than this (default: the table property, else P3D). */
+  public OrphanFiles minAge(Duration minAge) {
+    this.minAge = minAge;
+    return this;
+  }
+
+  @Override
+  public String name() {
+    return "orphans";
+  }
+
+  @Override
+  public void check() {
+    if (clock == null) {
+      throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
+    }
+    minAge();
+    if (!(table.io() instanceof SupportsPrefixOperations)) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: its FileIO %s cannot list files",
+          name, table.io().getClass().getName());
+    }
+  }
+
+  /**
+   * Lists the files that would be deleted; changes nothing.
+   *
+   * @throws InvalidInputException for a minimum age under one hour, or a FileIO that cannot list
+   */
+  public OrphanFilesPlan apply() {
+    check();
+    Duration age = minAge();
+    SupportsPrefixOperations listing = (SupportsPrefixOperations) table.io();
+    String location = table.location();
+    String prefix = location.endsWith("/") ? location : location + "/";
+    Instant now = clock.instant();
+
+    // List first, then read the references: a file a job commits while we list is then known as
+    // referenced, instead of looking like an orphan.
+    List<FileInfo> listed = new ArrayList<>();
+    for (FileInfo file : listing.listPrefix(prefix)) {
+      if (FileLocations.isUnder(file.location(), location)) {
+        listed.add(file);
+      }
+    }
+    table.refresh();
+    ReferencedFiles referenced = ReferencedFiles.all(table);
+    checkListingSeesTheTable(listed);
+
+    String metadataDirectory = metadataDirectory();
+    List<OrphanFile> orphans = new ArrayList<>();
+    List<OrphanFile> young = new ArrayList<>();
+    for (FileInfo file : listed) {
+      if (referenced.contains(file.location())) {
+        continue;
+      }
+      if (file.location().endsWith(".metadata.json")
+          && !FileLocations.isUnder(file.location(), metadataDirectory)) {
+        throw InvalidInputException.of(
+            "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
+                + " location %s; nothing was deleted",
+            name, file.location(), location);
+      }
+      Instant created = Instant.ofEpochMilli(file.createdAtMillis());
+      OrphanFile orphan =
+          new OrphanFile(
+              file.location(),
+              file.size(),
+              created,
+              Duration.between(created, now).truncatedTo(ChronoUnit.SECONDS));
+      (orphan.age().compareTo(age) >= 0 ? orphans : young).add(orphan);
+    }
+    orphans.sort(Comparator.comparing(OrphanFile::createdAt).thenComparing(OrphanFile::location));
+    young.sort(Comparator.comparing(OrphanFile::createdAt).thenComparing(OrphanFile::location));
+    int listedReferenced = listed.size() - orphans.size() - young.size();
+    return new OrphanFilesPlan(
+        name, location, age, now, listed.size(), listedReferenced, orphans, young, false);
+  }
+
+  /** Deletes the orphan files {@link #apply()} lists. */
+  public OrphanFilesPlan commit() {
+    OrphanFilesPlan plan = apply();
+    List<String> locations = plan.orphans().stream().map(OrphanFile::location).toList();
+    if (!locations.isEmpty()) {
+      if (table.io() instanceof SupportsBulkOperations bulk) {
+        bulk.deleteFiles(locations);
+      } else {
+        locations.forEach(table.io()::deleteFile);
+      }
+    }
+    return new OrphanFilesPlan(
+        plan.table(),
+        plan.location(),
+        plan.minAge(),
+        plan.now(),
+        plan.listedFiles(),
+        plan.referencedFiles(),
+        plan.orphans(),
+        plan.youngOrphans(),
+        true);
+  }
+
+  @Override
+  public MaintenanceReport run(boolean dryRun) {
+    TableStats before = TableStats.of(table);
+    OrphanFilesPlan plan = dryRun ? apply() : commit();
+    // Orphans are not part of the table, so its statistics do not change.
+    return new MaintenanceReport(
+        name(), dryRun, before, dryRun ? before : TableStats.of(table), Set.of(), plan);
+  }
+
+  private Duration minAge() {
+    Duration age = minAge;
+    if (age == null) {
+      String property = table.properties().get(MIN_AGE_PROPERTY);
+      if (property == null) {
+        age = DEFAULT_MIN_AGE;
+      } else {
+        try {
+          age = Duration.parse(property.trim());
+        } catch (DateTimeParseException e) {
+          throw InvalidInputException.of(
+              "Cannot remove orphan files of %s: table property %s=%s is not an ISO-8601 duration"
+                  + " such as P3D",
+              name, MIN_AGE_PROPERTY, property);
+        }
+      }
+    }
+    if (age.compareTo(SHORTEST_MIN_AGE) < 0) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s with a minimum age of %s: it must be at least %s and"
+              + " longer than the longest job, because a running job's uncommitted files look like"
+              + " orphans",
+          name, age, SHORTEST_MIN_AGE);
+    }
+    return age;
+  }
+
+  /**
+   * Refuses when the listing does not contain the table's own current files: then locations from
+   * metadata and from the listing do not compare, and every referenced file would look orphaned.
+   */
+  private void checkListingSeesTheTable(List<FileInfo> listed) {
+    Set<String> listedLocations = new java.util.HashSet<>();
+    listed.forEach(file -> listedLocations.add(FileLocations.normalise(file.location())));
+    List<String> mustBeListed = new ArrayList<>();
+    mustBeListed.add(((HasTableOperations) table).operations().current().metadataFileLocation());
+    Snapshot current = table.currentSnapshot();
+    if (current != null && current.manifestListLocation() != null) {
+      mustBeListed.add(current.manifestListLocation());
+    }
+    for (String location : mustBeListed) {
+      if (location != null
+          && FileLocations.isUnder(location, table.location())
+          && !listedLocations.contains(FileLocations.normalise(location))) {
+        throw new IllegalStateException(
+            String.format(
+                "Cannot remove orphan files of %s: listing %s did not return the table's own file"
+                    + " %s, so listed and referenced locations do not compare; nothing was deleted",
+                name, table.location(), location));
+      }
+    }
+  }
+
+  private String metadataDirectory() {
+    String current = ((HasTableOperations) table).operations().current().metadataFileLocation();
+    return current.substring(0, current.lastIndexOf('/'));
+  }
+}

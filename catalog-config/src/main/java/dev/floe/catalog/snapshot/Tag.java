@@ -1,0 +1,128 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.time.Duration;
+import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+
+/**
+ * Names a snapshot with a tag ({@code floe tag}), so snapshot expiry keeps it and its files, and it
+ * can be read or rolled back to by name. A tag is never moved: an existing name is refused. With
+ * {@link #retain} the tag itself may be dropped by expiry once the snapshot is that old. {@link
+ * #apply()} checks and describes; {@link #commit()} creates it in one metadata commit.
+ */
+public final class Tag {
+  private final Table table;
+  private final String name;
+  private final String tag;
+  private Long snapshotId;
+  private Duration retain;
+
+  private Tag(Table table, String name, String tag) {
+    this.table = table;
+    this.name = name;
+    this.tag = tag;
+  }
+
+  /**
+   * @param table the table
+   * @param name its name, for messages
+   * @param tag the tag to create
+   */
+  public static Tag of(Table table, String name, String tag) {
+    return new Tag(table, name, tag);
+  }
+
+  /** Tag this snapshot instead of the current one. */
+  public Tag snapshot(long id) {
+    this.snapshotId = id;
+    return this;
+  }
+
+  /** Let snapshot expiry drop the tag once its snapshot is older than this (max-ref-age). */
+  public Tag retain(Duration maxRefAge) {
+    this.retain = maxRefAge;
+    return this;
+  }
+
+  /**
+   * What would be tagged; changes nothing.
+   *
+   * @throws InvalidInputException for a reserved or existing name, an unknown snapshot, an empty
+   *     table, or a retention that is not positive
+   */
+  public TagPlan apply() {
+    InvalidInputException.check(
+        tag != null && !tag.isBlank(), "Cannot tag %s: the tag name is empty", name);
+    InvalidInputException.check(
+        !tag.equals(SnapshotRef.MAIN_BRANCH),
+        "Cannot tag %s as %s: main is the table's main branch",
+        name,
+        tag);
+    InvalidInputException.check(
+        !AuditBranch.is(tag),
+        "Cannot tag %s as %s: names starting with %s are reserved for write-audit-publish"
+            + " branches",
+        name,
+        tag,
+        AuditBranch.PREFIX);
+    InvalidInputException.check(
+        !tag.startsWith(Rollback.TAG_PREFIX),
+        "Cannot tag %s as %s: names starting with %s are reserved for the tags `floe rollback`"
+            + " makes",
+        name,
+        tag,
+        Rollback.TAG_PREFIX);
+    SnapshotRef existing = table.refs().get(tag);
+    if (existing != null) {
+      throw InvalidInputException.of(
+          "Cannot tag %s as %s: a %s named %s already points at snapshot %d; tags are never moved"
+              + " (remove it first with `floe untag %s %s`)",
+          name, tag, existing.isBranch() ? "branch" : "tag", tag, existing.snapshotId(), name, tag);
+    }
+    InvalidInputException.check(
+        retain == null || retain.toMillis() > 0,
+        "Cannot tag %s as %s with --retain %s: the retention must be at least a millisecond",
+        name,
+        tag,
+        retain);
+    Snapshot snapshot = target();
+    SnapshotRef ref =
+        SnapshotRef.tagBuilder(snapshot.snapshotId())
+            .maxRefAgeMs(retain == null ? null : retain.toMillis())
+            .build();
+    return new TagPlan(name, TagPlan.Action.CREATE, Tags.entry(table, tag, ref));
+  }
+
+  /** Creates the tag (and its max-ref-age) in one metadata commit. */
+  public TagPlan commit() {
+    TagPlan plan = apply();
+    ManageSnapshots update = table.manageSnapshots().createTag(tag, plan.tag().snapshotId());
+    if (retain != null) {
+      update = update.setMaxRefAgeMs(tag, retain.toMillis());
+    }
+    update.commit();
+    return plan;
+  }
+
+  private Snapshot target() {
+    if (snapshotId == null) {
+      Snapshot current = table.currentSnapshot();
+      InvalidInputException.check(
+          current != null, "Cannot tag %s as %s: the table has no snapshots yet", name, tag);
+      return current;
+    }
+    Snapshot snapshot = table.snapshot(snapshotId);
+    InvalidInputException.check(
+        snapshot != null,
+        "Cannot tag %s as %s at snapshot %d: no such snapshot (expired, or of another table;"
+            + " see `floe snapshots %s`)",
+        name,
+        tag,
+        snapshotId,
+        name);
+    return snapshot;
+  }
+}

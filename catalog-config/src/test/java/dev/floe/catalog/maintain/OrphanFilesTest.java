@@ -1,0 +1,216 @@
+package dev.floe.catalog.maintain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.snapshot.Tag;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.GenericStatisticsFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Orphan removal on a table with history, a tag, a branch, rewritten manifests, a statistics file
+ * and expired metadata.json files: it deletes exactly the old unreferenced files, and every file
+ * any snapshot, ref or metadata file references (computed here by scanning) survives.
+ */
+class OrphanFilesTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "d", Types.DateType.get()));
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+  private Set<Path> oldOrphans;
+  private Set<Path> youngOrphans;
+  private Instant now;
+
+  @BeforeEach
+  void aTableWithHistoryAndOrphans() throws IOException {
+    table = catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    // Keep only two old metadata.json files in the log: the older ones become orphans.
+    table.updateProperties().set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "2").commit();
+    DataFile replaced = TableRows.write(table, row(1, "2026-10-01"));
+    table.newAppend().appendFile(replaced).commit();
+    long first = table.currentSnapshot().snapshotId();
+    TableRows.append(table, row(2, "2026-10-02"));
+    long second = table.currentSnapshot().snapshotId();
+    table
+        .newOverwrite()
+        .deleteFile(replaced)
+        .addFile(TableRows.write(table, row(10, "2026-10-01")))
+        .commit();
+    TableRows.append(table, row(3, "2026-10-03"));
+    Tag.of(table, "s.t", "first").snapshot(first).commit();
+    table.manageSnapshots().createBranch("dev", second).commit();
+    table
+        .newAppend()
+        .appendFile(TableRows.write(table, row(5, "2026-10-05")))
+        .toBranch("dev")
+        .commit();
+    table.refresh();
+    ManifestRewrite.of(table, "s.t").commit();
+    Path statistics = TableFiles.path(table.location()).resolve("metadata/stats-1.puffin");
+    Files.writeString(statistics, "not really puffin");
+    table
+        .updateStatistics()
+        .setStatistics(
+            new GenericStatisticsFile(
+                table.currentSnapshot().snapshotId(),
+                statistics.toUri().toString(),
+                Files.size(statistics),
+                0,
+                List.of()))
+        .commit();
+    table.refresh();
+
+    Path location = TableFiles.path(table.location());
+    Set<Path> written = new HashSet<>();
+    written.add(TableFiles.path(TableRows.write(table, row(7, "2026-10-07")).location()));
+    written.add(TableFiles.path(TableRows.write(table, row(8, "2026-10-01")).location()));
+    written.add(write(location.resolve("metadata/stray-manifest.avro")));
+    written.add(write(location.resolve("data/_tmp/part-0.parquet")));
+    // Everything so far is ten days old: only references protect the table's files.
+    now = Instant.now();
+    for (Path file : TableFiles.onDisk(table)) {
+      Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+    }
+    Set<Path> unreferenced = new HashSet<>(TableFiles.onDisk(table));
+    unreferenced.removeAll(TableFiles.referenced(table));
+    oldOrphans = unreferenced;
+    assertThat(oldOrphans).containsAll(written);
+    assertThat(oldOrphans).anyMatch(p -> p.toString().endsWith(".metadata.json"));
+
+    youngOrphans = new HashSet<>();
+    youngOrphans.add(TableFiles.path(TableRows.write(table, row(9, "2026-10-09")).location()));
+    youngOrphans.add(write(location.resolve("metadata/young.avro")));
+  }
+
+  @Test
+  void removesOldOrphansAndKeepsEveryReferencedFileAndYoungOrphans() {
+    Set<Path> referenced = TableFiles.referenced(table);
+    Set<Path> before = TableFiles.onDisk(table);
+    ContentHash content = TableContent.hash(table);
+
+    OrphanFilesPlan plan = orphans().commit();
+    table.refresh();
+
+    assertThat(paths(plan.orphans())).isEqualTo(oldOrphans);
+    assertThat(paths(plan.youngOrphans())).isEqualTo(youngOrphans);
+    assertThat(referenced).allMatch(Files::exists);
+    assertThat(TableFiles.referenced(table)).isEqualTo(referenced);
+    assertThat(oldOrphans).noneMatch(Files::exists);
+    assertThat(youngOrphans).allMatch(Files::exists);
+    Set<Path> expected = new HashSet<>(before);
+    expected.removeAll(oldOrphans);
+    assertThat(TableFiles.onDisk(table)).isEqualTo(expected);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+    assertThat(TableFiles.hashAt(table, table.refs().get("first").snapshotId()).rows())
+        .isEqualTo(1);
+    assertThat(TableFiles.hashAt(table, table.refs().get("dev").snapshotId()).rows()).isEqualTo(3);
+  }
+
+  @Test
+  void aDryRunListsPathSizeAndAgeAndDeletesNothing() {
+    Set<Path> before = TableFiles.onDisk(table);
+
+    MaintenanceReport report = orphans().run(true);
+
+    OrphanFilesPlan plan = (OrphanFilesPlan) report.outcome();
+    assertThat(TableFiles.onDisk(table)).isEqualTo(before);
+    assertThat(paths(plan.orphans())).isEqualTo(oldOrphans);
+    long bytes = oldOrphans.stream().mapToLong(OrphanFilesTest::size).sum();
+    assertThat(plan.orphanBytes()).isEqualTo(bytes);
+    assertThat(plan.orphans()).allMatch(o -> o.age().compareTo(Duration.ofDays(10)) >= 0);
+    assertThat(plan.lines())
+        .anyMatch(line -> line.startsWith("would delete " + oldOrphans.size() + " orphan files"));
+    assertThat(report.after()).isEqualTo(report.before());
+  }
+
+  @Test
+  void theMinimumAgeComesFromTheTableAndIsNeverUnderAnHour() {
+    table.updateProperties().set(OrphanFiles.MIN_AGE_PROPERTY, "P20D").commit();
+    table.refresh();
+
+    OrphanFilesPlan plan = orphans().apply();
+
+    assertThat(plan.minAge()).isEqualTo(Duration.ofDays(20));
+    assertThat(plan.orphans()).isEmpty();
+    // Setting the property wrote a metadata.json and pushed an old one out of the log.
+    Set<Path> unreferenced = new HashSet<>(TableFiles.onDisk(table));
+    unreferenced.removeAll(TableFiles.referenced(table));
+    assertThat(paths(plan.youngOrphans())).isEqualTo(unreferenced).containsAll(oldOrphans);
+    assertThatThrownBy(() -> orphans().minAge(Duration.ofMinutes(59)).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("with a minimum age of PT59M: it must be at least PT1H")
+        .hasMessageContaining("longer than the longest job");
+    table.updateProperties().set(OrphanFiles.MIN_AGE_PROPERTY, "PT5M").commit();
+    table.refresh();
+    assertThatThrownBy(() -> orphans().apply()).hasMessageContaining("minimum age of PT5M");
+  }
+
+  @Test
+  void anotherTableUnderTheLocationStopsIt() {
+    Table nested =
+        catalog.create("s.t.inner", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    assertThat(FileLocations.isUnder(nested.location(), table.location())).isTrue();
+
+    assertThatThrownBy(() -> orphans().commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("looks like another table's metadata");
+    assertThat(oldOrphans).allMatch(Files::exists);
+  }
+
+  private OrphanFiles orphans() {
+    return OrphanFiles.of(table, "s.t").clock(Clock.fixed(now, ZoneOffset.UTC));
+  }
+
+  private static Set<Path> paths(List<OrphanFile> files) {
+    return files.stream().map(f -> TableFiles.path(f.location())).collect(Collectors.toSet());
+  }
+
+  private static Path write(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "orphan " + file.getFileName());
+    return file;
+  }
+
+  private static long size(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private org.apache.iceberg.data.Record row(long id, String day) {
+    return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
+  }
+}

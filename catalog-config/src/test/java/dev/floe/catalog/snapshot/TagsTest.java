@@ -1,0 +1,175 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Tags on a real table: created, listed with Floe's roles and lineage, removed, and refused. */
+class TagsTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "d", Types.DateType.get()));
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+  private long first;
+  private long second;
+
+  /** Two snapshots; the second one is a Floe commit with lineage. */
+  @BeforeEach
+  void twoSnapshots() {
+    table = catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    TableRows.append(table, row(1, "2026-10-01"));
+    first = table.currentSnapshot().snapshotId();
+    table
+        .newAppend()
+        .appendFile(TableRows.write(table, row(2, "2026-10-02")))
+        .set("floe.run-id", "r2")
+        .set("floe.job", "daily")
+        .set("floe.slice", "d=[2026-10-02,2026-10-03)")
+        .commit();
+    second = table.currentSnapshot().snapshotId();
+  }
+
+  @Test
+  void aTagNamesTheCurrentSnapshotAndRetainSetsItsMaxRefAge() {
+    TagPlan plan = Tag.of(table, "s.t", "month-end").retain(Duration.ofDays(30)).commit();
+    table.refresh();
+
+    assertThat(plan.tag().snapshotId()).isEqualTo(second);
+    assertThat(table.refs().get("month-end").isTag()).isTrue();
+    assertThat(table.refs().get("month-end").snapshotId()).isEqualTo(second);
+    assertThat(table.refs().get("month-end").maxRefAgeMs())
+        .isEqualTo(Duration.ofDays(30).toMillis());
+  }
+
+  @Test
+  void aTagCanNameAnOlderSnapshotAndADryRunCreatesNothing() {
+    TagPlan dryRun = Tag.of(table, "s.t", "before").snapshot(first).apply();
+    table.refresh();
+    assertThat(table.refs()).doesNotContainKey("before");
+    assertThat(dryRun.tag().snapshotId()).isEqualTo(first);
+
+    Tag.of(table, "s.t", "before").snapshot(first).commit();
+    table.refresh();
+    assertThat(table.refs().get("before").snapshotId()).isEqualTo(first);
+    assertThat(table.refs().get("before").maxRefAgeMs()).isNull();
+  }
+
+  @Test
+  void theListShowsTagsAndBranchesWithTheirRolesAndLineage() {
+    Rollback.of(table, "s.t").toSnapshot(first).commit();
+    table.refresh();
+    table.manageSnapshots().createBranch("audit-r9", first).commit();
+    Tag.of(table, "s.t", "mine").snapshot(second).retain(Duration.ofDays(7)).commit();
+    table.refresh();
+
+    List<RefEntry> refs = Tags.list(table);
+
+    assertThat(refs)
+        .extracting(RefEntry::name)
+        .containsExactly("main", "audit-r9", "floe-before-rollback-1", "mine");
+    assertThat(refs)
+        .extracting(RefEntry::role)
+        .containsExactly(
+            RefEntry.Role.MAIN, RefEntry.Role.AUDIT, RefEntry.Role.ROLLBACK, RefEntry.Role.USER);
+    assertThat(refs)
+        .extracting(RefEntry::kind)
+        .containsExactly(
+            RefEntry.Kind.BRANCH, RefEntry.Kind.BRANCH, RefEntry.Kind.TAG, RefEntry.Kind.TAG);
+    RefEntry mine = refs.get(3);
+    assertThat(mine.snapshotId()).isEqualTo(second);
+    assertThat(mine.snapshotTimestampMillis()).isEqualTo(table.snapshot(second).timestampMillis());
+    assertThat(mine.maxRefAge()).isEqualTo(Duration.ofDays(7));
+    assertThat(mine.expiresAt().toEpochMilli())
+        .isEqualTo(table.snapshot(second).timestampMillis() + Duration.ofDays(7).toMillis());
+    assertThat(mine.lineage()).isPresent();
+    assertThat(mine.lineage().get().runId()).isEqualTo("r2");
+    assertThat(mine.lineage().get().job()).isEqualTo("daily");
+    assertThat(refs.get(0).lineage()).isEmpty(); // main is back at the first, non-Floe snapshot
+  }
+
+  @Test
+  void aTagIsNeverMovedNorNamedLikeABranchOrAFloeTag() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    table.manageSnapshots().createBranch("dev", first).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "keep").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("a tag named keep already points at snapshot " + first)
+        .hasMessageContaining("floe untag s.t keep");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "dev").apply())
+        .hasMessageContaining("a branch named dev already points at snapshot " + first);
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "main").apply())
+        .hasMessageContaining("Cannot tag s.t as main: main is the table's main branch");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "audit-x").apply())
+        .hasMessageContaining("reserved for write-audit-publish branches");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "floe-before-rollback-7").apply())
+        .hasMessageContaining("reserved for the tags `floe rollback` makes");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "x").snapshot(42L).apply())
+        .hasMessageContaining("Cannot tag s.t as x at snapshot 42: no such snapshot");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "x").retain(Duration.ZERO).apply())
+        .hasMessageContaining("the retention must be at least a millisecond");
+    table.refresh();
+    assertThat(table.refs().get("keep").snapshotId()).isEqualTo(first);
+  }
+
+  @Test
+  void anEmptyTableCannotBeTagged() {
+    Table empty = catalog.create("s.empty", SCHEMA, PartitionSpec.unpartitioned());
+
+    assertThatThrownBy(() -> Tag.of(empty, "s.empty", "x").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot tag s.empty as x: the table has no snapshots yet");
+  }
+
+  @Test
+  void untagRemovesATagButNoBranch() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    table.manageSnapshots().createBranch("audit-r1", first).commit();
+    table.manageSnapshots().createBranch("dev", first).commit();
+    table.refresh();
+
+    TagPlan dryRun = Untag.of(table, "s.t", "keep").apply();
+    table.refresh();
+    assertThat(table.refs()).containsKey("keep");
+    assertThat(dryRun.tag().snapshotId()).isEqualTo(first);
+
+    Untag.of(table, "s.t", "keep").commit();
+    table.refresh();
+    assertThat(table.refs()).doesNotContainKey("keep");
+    assertThat(table.snapshot(first)).isNotNull();
+
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "keep").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot untag keep from s.t: no tag named keep");
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "main").apply())
+        .hasMessageContaining("main is the table's main branch, not a tag");
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "audit-r1").apply())
+        .hasMessageContaining("it is an audit branch, not a tag; use `floe discard`");
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "dev").apply())
+        .hasMessageContaining("it is a branch, not a tag");
+    table.refresh();
+    assertThat(table.refs()).containsKeys("main", "audit-r1", "dev");
+  }
+
+  private org.apache.iceberg.data.Record row(long id, String day) {
+    return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
+  }
+}

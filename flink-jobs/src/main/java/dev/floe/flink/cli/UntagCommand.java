@@ -1,0 +1,51 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.snapshot.TagPlan;
+import dev.floe.catalog.snapshot.Untag;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe untag <table> NAME`: remove a tag. Metadata only. */
+@Command(
+    name = "untag",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Remove a tag. The snapshot stays until snapshot expiry drops it. Branches are refused:",
+      "main, and audit branches (use `floe discard`)."
+    })
+public final class UntagCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Parameters(index = "1", paramLabel = "NAME", description = "The tag to remove.")
+  String name;
+
+  @Option(
+      names = "--dry-run",
+      description = "Check and print what would be removed; change nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    TagPlan plan;
+    try {
+      Untag untag = Untag.of(Catalogs.loadTable(catalog, table), table, name);
+      plan = dryRun ? untag.apply() : untag.commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    TagCommand.print(plan, spec.commandLine().getOut(), dryRun, common.json);
+    return ExitCodes.OK;
+  }
+}
