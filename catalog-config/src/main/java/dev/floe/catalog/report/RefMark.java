@@ -1,0 +1,43 @@
+package dev.floe.catalog.report;
+
+import dev.floe.catalog.snapshot.AuditBranch;
+import org.apache.iceberg.SnapshotRef;
+
+/**
+ * A branch or tag pointing at a snapshot, with what Floe uses it for.
+ *
+ * @param name the ref's name
+ * @param kind what it is
+ */
+public record RefMark(String name, Kind kind) {
+
+  /** Prefix of the tags {@code floe rollback} puts on the head it leaves. */
+  public static final String ROLLBACK_TAG_PREFIX = "floe-before-rollback-";
+
+  /** What a ref is, as the timeline shows it. */
+  public enum Kind {
+    MAIN,
+    AUDIT_BRANCH,
+    BRANCH,
+    ROLLBACK_TAG,
+    TAG
+  }
+
+  /** Classifies a table ref by its name and type. */
+  public static RefMark of(String name, SnapshotRef ref) {
+    Kind kind;
+    if (ref.isBranch()) {
+      kind =
+          SnapshotRef.MAIN_BRANCH.equals(name)
+              ? Kind.MAIN
+              : AuditBranch.is(name) ? Kind.AUDIT_BRANCH : Kind.BRANCH;
+    } else {
+      kind = name.startsWith(ROLLBACK_TAG_PREFIX) ? Kind.ROLLBACK_TAG : Kind.TAG;
+    }
+    return new RefMark(name, kind);
+  }
+
+  public boolean isBranch() {
+    return kind == Kind.MAIN || kind == Kind.AUDIT_BRANCH || kind == Kind.BRANCH;
+  }
+}
