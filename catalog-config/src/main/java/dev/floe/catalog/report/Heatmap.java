@@ -31,7 +31,7 @@ final class Heatmap {
     }
     for (Map.Entry<String, List<SliceStatus>> group : groups.entrySet()) {
       List<SliceStatus> members = group.getValue();
-      Map<LocalDateTime, SliceStatus> byStart = new TreeMap<>();
+      TreeMap<LocalDateTime, SliceStatus> byStart = new TreeMap<>();
       members.forEach(s -> byStart.put(s.slice().start(), s));
       html.append("<div class=\"group\"><h3>")
           .append(Html.escape(group.getKey()))
@@ -48,27 +48,34 @@ final class Heatmap {
     }
   }
 
-  private static void days(Map<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+  private static void days(TreeMap<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+    LocalDateTime first = byStart.firstKey();
+    LocalDateTime last = byStart.lastKey();
     TreeSet<YearMonth> months = new TreeSet<>();
     byStart.keySet().forEach(start -> months.add(YearMonth.from(start)));
     html.append("<div class=\"months\">\n");
     for (YearMonth month : months) {
       html.append("<div class=\"month\"><h4>")
-          .append(month.getMonth().getDisplayName(TextStyle.FULL, Locale.ROOT))
+          .append(month.getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH))
           .append(' ')
           .append(month.getYear())
           .append("</h4><div class=\"week\">");
       for (DayOfWeek day : DayOfWeek.values()) {
         html.append("<span class=\"dow\">")
-            .append(day.getDisplayName(TextStyle.SHORT, Locale.ROOT), 0, 2)
+            .append(day.getDisplayName(TextStyle.SHORT, Locale.ENGLISH), 0, 2)
             .append("</span>");
       }
       for (int blank = 1; blank < month.atDay(1).getDayOfWeek().getValue(); blank++) {
         html.append("<span class=\"c blank\"></span>");
       }
       for (int d = 1; d <= month.lengthOfMonth(); d++) {
-        LocalDate date = month.atDay(d);
-        cell(byStart.get(date.atStartOfDay()), String.valueOf(d), date.toString(), html);
+        LocalDateTime start = month.atDay(d).atStartOfDay();
+        if (start.isBefore(first) || start.isAfter(last)) {
+          // Before the first or after the last loaded day: not a gap, just the calendar.
+          html.append("<span class=\"c out\">").append(d).append("</span>");
+        } else {
+          cell(byStart.get(start), String.valueOf(d), start.toLocalDate().toString(), html);
+        }
       }
       html.append("</div></div>\n");
     }
@@ -104,7 +111,7 @@ final class Heatmap {
       html.append("<div class=\"row\"><span class=\"rowlabel\">").append(year).append("</span>");
       for (int m = 1; m <= 12; m++) {
         YearMonth month = YearMonth.of(year, m);
-        String name = month.getMonth().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+        String name = month.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH);
         cell(byStart.get(month.atDay(1).atStartOfDay()), name, month.toString(), html);
       }
       html.append("</div>\n");

@@ -24,13 +24,14 @@ final class ReportCss {
       .chip{border:1px solid var(--line);border-radius:14px;padding:3px 10px;background:#f7f8fa}
       .sw{display:inline-block;width:12px;height:12px;border-radius:3px;margin-right:6px;\
       vertical-align:-1px;position:relative}
-      .legend{list-style:none;padding:0;margin:0 0 6px;display:grid;\
-      grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:4px 24px}
+      .legend{list-style:none;padding:0;margin:0 0 6px;font-size:13px}
+      .legend li{margin:2px 0}
       .s-loaded{background:var(--loaded);color:#fff}
       .s-reloaded{background:var(--reloaded);color:#fff}
       .s-late{background:var(--late);color:#fff}
       .s-sealed{background:var(--sealed);color:#fff}
       .none{background:var(--none);color:#9aa3ae}
+      .c.out{background:none;color:#c3c9d1}
       .months{display:flex;flex-wrap:wrap;gap:22px}
       .week{display:grid;grid-template-columns:repeat(7,30px);gap:3px}
       .dow{font-size:11px;color:var(--muted);text-align:center}
@@ -40,9 +41,10 @@ final class ReportCss {
       .rows .row{display:flex;gap:3px;margin-bottom:3px;align-items:center}
       .rows .dow{width:30px}
       .rowlabel{width:92px;font-size:12px;color:var(--muted)}
-      .unknown::after{content:"?";position:absolute;right:1px;top:-9px;font-size:11px;\
-      font-weight:700;color:var(--ink);line-height:1}
-      .sw.unknown::after{right:-8px;top:-3px}
+      .unknown::after{content:"?";position:absolute;right:1px;top:1px;width:11px;height:11px;\
+      border-radius:50%;background:#fff;color:var(--ink);font-size:9px;font-weight:700;\
+      line-height:11px;text-align:center}
+      .sw.unknown::after{right:-4px;top:-4px}
       .reported::after{content:"";position:absolute;right:3px;top:3px;width:6px;height:6px;\
       border-radius:50%;background:var(--late)}
       .sw.reported::after{right:3px;top:3px;width:6px;height:6px}
@@ -65,7 +67,7 @@ final class ReportCss {
       time{font-variant-numeric:tabular-nums;color:var(--muted);font-size:12px}
       .id{color:var(--muted)}
       .op{font-size:12px;border:1px solid var(--line);border-radius:3px;padding:0 5px}
-      .lane{font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+      .lane{font-size:11px;color:var(--muted);letter-spacing:.04em}
       .badge{font-size:12px;border-radius:3px;padding:0 6px;color:#fff;background:var(--muted)}
       .badge.cur{background:var(--ink)}
       .badge.rev{background:var(--rev)}

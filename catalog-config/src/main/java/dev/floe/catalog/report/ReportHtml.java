@@ -108,8 +108,8 @@ public final class ReportHtml {
             : "never: this table has no late-data window (table property"
                 + " floe.late-data.window), so no slice is sealed");
     html.append(
-        "<li><span class=\"sw none\"></span><b>not loaded</b> \u2014 no Floe commit on the"
-            + " current history</li>\n");
+        "<li><span class=\"sw none\"></span><b>not loaded</b> \u2014 a gap: no Floe commit on"
+            + " the current history loaded this slice</li>\n");
     html.append(
         "<li><span class=\"sw s-sealed unknown\"></span><b>?</b> \u2014 late rows unknown (the"
             + " source lacks the column, or its history was expired or rolled back)</li>\n");

@@ -9,6 +9,7 @@ import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -75,6 +76,19 @@ public final class LineageCommits {
   /** {@link #load} onto a branch (null for main), e.g. an audit branch. */
   public static long load(
       Table target, String day, String runId, String job, Table source, int rows, String branch) {
+    return load(
+        target, day, runId, job, rows, branch, source == null ? List.of() : List.of(source));
+  }
+
+  /** {@link #load} of a run that read several sources. */
+  public static long load(
+      Table target,
+      String day,
+      String runId,
+      String job,
+      int rows,
+      String branch,
+      List<Table> sourceTables) {
     Slice slice = day(day);
     Record[] records = new Record[rows];
     ContentHash hash = ContentHash.empty();
@@ -84,7 +98,7 @@ public final class LineageCommits {
       hasher.add(records[i], hash);
     }
     Map<String, Long> sources = new HashMap<>();
-    if (source != null) {
+    for (Table source : sourceTables) {
       source.refresh();
       // Iceberg names a table <catalog>.<namespace>.<table>; lineage records <namespace>.<table>.
       String name = source.name().substring(source.name().indexOf('.') + 1);
