@@ -38,8 +38,6 @@ public final class ReportHtml {
 
   private static void header(ReportModel model, StringBuilder html) {
     Map<SliceState, Integer> counts = model.counts();
-    long rollbacks =
-        model.headMoves().stream().filter(m -> m.direction() != HeadMove.Direction.FORWARD).count();
     html.append("<header>\n<h1>")
         .append(Html.escape(model.table()))
         .append("</h1>\n<p class=\"lede\">Floe slice report as of <b>")
@@ -59,7 +57,7 @@ public final class ReportHtml {
     html.append("<span class=\"chip\">snapshots <b>")
         .append(model.snapshots().size())
         .append("</b></span><span class=\"chip\">rollbacks <b>")
-        .append(rollbacks)
+        .append(model.rollbacks())
         .append("</b></span><span class=\"chip\">reverts <b>")
         .append(model.reverts())
         .append("</b></span></div>\n</header>\n");

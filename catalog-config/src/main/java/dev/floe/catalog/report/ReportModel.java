@@ -51,6 +51,11 @@ public record ReportModel(
     return counts;
   }
 
+  /** Head moves back or aside: rollbacks (a move forward undoes one, or fast-forwards). */
+  public long rollbacks() {
+    return headMoves.stream().filter(m -> m.direction() != HeadMove.Direction.FORWARD).count();
+  }
+
   /** Snapshots that undid a run ({@code floe.reverts}). */
   public long reverts() {
     return snapshots.stream().filter(s -> s.revertsRun() != null).count();

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
+      ReportCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",
