@@ -118,14 +118,14 @@ public final class ReportCommand implements Callable<Integer> {
             .map(e -> e.getValue() + " " + e.getKey().text())
             .collect(Collectors.joining(", "));
     out.printf(
-        "wrote %s: %s as of %s: %s; %d snapshots, %d rollbacks, %d reverts%n",
+        "wrote %s: %s as of %s: %s; %s, %s, %s%n",
         this.out,
         model.table(),
         model.asOf(),
         counts,
-        model.snapshots().size(),
-        model.rollbacks(),
-        model.reverts());
+        plural(model.snapshots().size(), "snapshot"),
+        plural(model.rollbacks(), "rollback"),
+        plural(model.reverts(), "revert"));
   }
 
   private Map<String, Object> toMap(ReportModel model) {
@@ -165,5 +165,9 @@ public final class ReportCommand implements Callable<Integer> {
     }
     map.put("slices", slices);
     return map;
+  }
+
+  private static String plural(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 }
