@@ -105,6 +105,41 @@ class ReportHtmlTest {
             "never: this table has no late-data window (table property floe.late-data.window)");
   }
 
+  @Test
+  void hourSlicesAreRowsOf24PerDayAndMonthSlicesRowsOf12PerYear() {
+    org.apache.iceberg.Schema schema =
+        new org.apache.iceberg.Schema(
+            org.apache.iceberg.types.Types.NestedField.required(
+                1, "ts", org.apache.iceberg.types.Types.TimestampType.withZone()));
+    Table hourly =
+        catalog.create(
+            "s.hourly",
+            schema,
+            org.apache.iceberg.PartitionSpec.builderFor(schema).hour("ts").build());
+    commitLineage(hourly, "r1", "ts=[2026-10-03T05:00,2026-10-03T06:00)");
+    commitLineage(hourly, "r2", "ts=[2026-10-04T23:00,2026-10-05T00:00)");
+    commitLineage(hourly, "r3", "ts=[2026-01-01,2026-02-01)");
+    commitLineage(hourly, "r4", "ts=[2026-03-01,2026-04-01)");
+
+    String html =
+        ReportHtml.render(Report.of(hourly, "s.hourly", catalog::load).asOf(AS_OF).build());
+
+    assertThat(html).contains("<h3>ts \u00b7 hour slices", "<h3>ts \u00b7 month slices");
+    assertThat(count(html, "<span class=\"rowlabel\">2026-10-0")).isEqualTo(2); // two days
+    assertThat(count(html, "<span class=\"c s-loaded\"")).isEqualTo(4);
+    assertThat(count(html, "<span class=\"c none\"")).isEqualTo(2 * 24 - 2 + 12 - 2);
+    assertThat(html).contains("title=\"2026-10-03T04: not loaded\">04<");
+    assertThat(html).contains("title=\"2026-02: not loaded\">Feb<");
+  }
+
+  private static void commitLineage(Table table, String runId, String label) {
+    OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysFalse());
+    new Lineage("k-" + runId, runId, "hourly", "overwrite", label, "v", 0, "h", Map.of(), null)
+        .toSummary()
+        .forEach(overwrite::set);
+    overwrite.commit();
+  }
+
   private String render(Instant asOf) {
     return ReportHtml.render(
         Report.of(table, "s.t", name -> catalog.load(name)).asOf(asOf).build());

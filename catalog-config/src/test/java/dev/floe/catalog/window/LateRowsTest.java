@@ -56,6 +56,28 @@ class LateRowsTest {
   }
 
   @Test
+  void aDaySliceAppliesToASourceTimestampColumnUpToTheLastMicrosecond() {
+    Schema events =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "d", Types.TimestampType.withZone()));
+    Table clicks = catalog.create("s.clicks", events, PartitionSpec.unpartitioned());
+    TableRows.append(clicks, click(clicks, 1, "2026-10-03T12:00:00Z"));
+    long runRead = clicks.currentSnapshot().snapshotId();
+    TableRows.append(
+        clicks,
+        click(clicks, 2, "2026-10-02T23:59:59.999999Z"),
+        click(clicks, 3, "2026-10-03T00:00:00Z"),
+        click(clicks, 4, "2026-10-03T23:59:59.999999Z"),
+        click(clicks, 5, "2026-10-04T00:00:00Z"));
+    clicks.refresh();
+
+    assertThat(
+            LateRows.count(clicks, "s.clicks", runRead, LineageCommits.day("2026-10-03")).count())
+        .contains(2L);
+  }
+
+  @Test
   void nothingSinceTheSnapshotReadIsZero() {
     assertThat(LateRows.count(source, "s.src", read, LineageCommits.day("2026-10-03")).count())
         .contains(0L);
@@ -134,6 +156,12 @@ class LateRowsTest {
             "overwrite snapshot "
                 + partitioned.currentSnapshot().snapshotId()
                 + " of s.part may have rewritten rows of the slice");
+  }
+
+  private static Record click(Table table, long id, String instant) {
+    return TableRows.row(
+        table,
+        Map.of("id", id, "d", java.time.Instant.parse(instant).atOffset(java.time.ZoneOffset.UTC)));
   }
 
   private Record row(long id, String day) {
