@@ -20,7 +20,10 @@ import org.apache.iceberg.util.SnapshotUtil;
  * #commit()} does it. Metadata only; no data is read or written.
  */
 public final class Rollback {
-  static final String TAG_PREFIX = "floe-before-rollback-";
+  /**
+   * Prefix of the tags that keep a rolled-back head reachable: {@code floe-before-rollback-<n>}.
+   */
+  public static final String TAG_PREFIX = "floe-before-rollback-";
 
   private final Table table;
   private final String name;

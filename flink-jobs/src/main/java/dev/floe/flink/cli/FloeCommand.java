@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       TagCommand.class,
       UntagCommand.class,
       MaintainCommand.class,
+      ReportCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

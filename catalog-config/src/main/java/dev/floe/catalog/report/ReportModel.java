@@ -1,0 +1,63 @@
+package dev.floe.catalog.report;
+
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the report page shows; a pure function of the table's metadata (and its sources') and
+ * the as-of instant. {@link ReportHtml#render} turns it into the page.
+ *
+ * @param table the table's name
+ * @param asOf the instant windows are judged at
+ * @param inputs what the report was computed from
+ * @param lateDataWindow the table's late-data policy as the spec writes it, or {@code none}
+ * @param hasWindow false when the table has no late-data policy (slices are never sealed)
+ * @param slices the loaded slices, by column and start
+ * @param unplacedLoads loads that are not a slice of the table (e.g. whole-table swaps), with how
+ *     many commits each label has
+ * @param snapshots every snapshot the metadata keeps, newest first
+ * @param headMoves moves of main's head to a non-child, newest first
+ */
+public record ReportModel(
+    String table,
+    Instant asOf,
+    ReportInputs inputs,
+    String lateDataWindow,
+    boolean hasWindow,
+    List<SliceStatus> slices,
+    Map<String, Integer> unplacedLoads,
+    List<TimelineSnapshot> snapshots,
+    List<HeadMove> headMoves) {
+
+  public ReportModel {
+    slices = List.copyOf(slices);
+    unplacedLoads = java.util.Collections.unmodifiableMap(new TreeMap<>(unplacedLoads));
+    snapshots = List.copyOf(snapshots);
+    headMoves = List.copyOf(headMoves);
+  }
+
+  /** Slices per state, every state present (zero when none), in the legend's order. */
+  public Map<SliceState, Integer> counts() {
+    Map<SliceState, Integer> counts = new EnumMap<>(SliceState.class);
+    for (SliceState state : SliceState.values()) {
+      counts.put(state, 0);
+    }
+    for (SliceStatus slice : slices) {
+      counts.merge(slice.state(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /** Head moves back or aside: rollbacks (a move forward undoes one, or fast-forwards). */
+  public long rollbacks() {
+    return headMoves.stream().filter(m -> m.direction() != HeadMove.Direction.FORWARD).count();
+  }
+
+  /** Snapshots that undid a run ({@code floe.reverts}). */
+  public long reverts() {
+    return snapshots.stream().filter(s -> s.revertsRun() != null).count();
+  }
+}

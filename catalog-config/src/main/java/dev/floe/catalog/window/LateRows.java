@@ -1,0 +1,175 @@
+package dev.floe.catalog.window;
+
+import dev.floe.catalog.slice.Slice;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
+import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.formats.FormatModelRegistry;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * Counts the rows of a slice that a source table received after the snapshot a run read: rows of
+ * the append commits since then ({@code newIncrementalAppendScan().fromSnapshotExclusive(read)}),
+ * filtered by the slice on the source's column of the same name. File bounds only say which files
+ * may hold such rows, so those files are read and every row is tested: the count is exact.
+ *
+ * <p>The count is "unknown" rather than a guess when the source has no such date or timestamp
+ * column, when the snapshot read is no longer in the source's current history (expired, or the
+ * source was rolled back), or when a non-append commit since then (an overwrite) may have added
+ * rows of the slice: its rows cannot be told apart from rows it replaced. Row-level deletes
+ * committed later are not subtracted: a row that arrived counts as arrived.
+ */
+public final class LateRows {
+
+  private LateRows() {}
+
+  /**
+   * @param source the source table, as it is now
+   * @param sourceName its name, as lineage records it
+   * @param readSnapshotId the newest source snapshot the run may have read ({@link
+   *     dev.floe.catalog.lineage.Lineage#latestPossiblyRead})
+   * @param slice the slice (of the target); its interval is applied to the source's column
+   */
+  public static LateRowCount count(
+      Table source, String sourceName, long readSnapshotId, Slice slice) {
+    Snapshot current = source.currentSnapshot();
+    if (current == null) {
+      return LateRowCount.unknown(
+          sourceName, readSnapshotId, null, sourceName + " has no current snapshot");
+    }
+    long upTo = current.snapshotId();
+    Optional<Slice> onSource = SliceLabels.onSchema(slice, source.schema());
+    if (onSource.isEmpty()) {
+      return LateRowCount.unknown(
+          sourceName,
+          readSnapshotId,
+          upTo,
+          sourceName + " has no date or timestamp column " + slice.column());
+    }
+    if (upTo == readSnapshotId) {
+      return LateRowCount.exact(sourceName, readSnapshotId, upTo, 0);
+    }
+    if (!SnapshotUtil.isParentAncestorOf(source, upTo, readSnapshotId)) {
+      return LateRowCount.unknown(
+          sourceName,
+          readSnapshotId,
+          upTo,
+          "snapshot "
+              + readSnapshotId
+              + " is not in the current history of "
+              + sourceName
+              + " (expired, or the table was rolled back)");
+    }
+    Expression filter = onSource.get().toExpression();
+    try {
+      Optional<Long> rewrite = rewriteOfSlice(source, upTo, readSnapshotId, filter);
+      if (rewrite.isPresent()) {
+        return LateRowCount.unknown(
+            sourceName,
+            readSnapshotId,
+            upTo,
+            "overwrite snapshot "
+                + rewrite.get()
+                + " of "
+                + sourceName
+                + " may have rewritten rows of the slice");
+      }
+      return LateRowCount.exact(
+          sourceName,
+          readSnapshotId,
+          upTo,
+          countAppended(source, readSnapshotId, upTo, onSource.get()));
+    } catch (NotFoundException | UncheckedIOException e) {
+      return LateRowCount.unknown(
+          sourceName,
+          readSnapshotId,
+          upTo,
+          "cannot read the files of " + sourceName + ": " + e.getMessage());
+    }
+  }
+
+  private static long countAppended(Table source, long fromExclusive, long upTo, Slice slice) {
+    Expression filter = slice.toExpression();
+    Schema projection = source.schema().select(slice.column());
+    Evaluator exact = new Evaluator(projection.asStruct(), filter);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(projection.asStruct());
+    long rows = 0;
+    try (CloseableIterable<FileScanTask> tasks =
+        source
+            .newIncrementalAppendScan()
+            .fromSnapshotExclusive(fromExclusive)
+            .toSnapshot(upTo)
+            .filter(filter)
+            .planFiles()) {
+      for (FileScanTask task : tasks) {
+        try (CloseableIterable<Record> records = read(source, task, projection, filter)) {
+          for (Record record : records) {
+            if (exact.eval(wrapper.wrap(record))) {
+              rows++;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private static CloseableIterable<Record> read(
+      Table source, FileScanTask task, Schema projection, Expression filter) {
+    DataFile file = task.file();
+    return FormatModelRegistry.<Record, Object>readBuilder(
+            file.format(), Record.class, source.io().newInputFile(file))
+        .project(projection)
+        .split(task.start(), task.length())
+        .filter(filter)
+        .idToConstant(
+            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+        .build();
+  }
+
+  /** The first commit after {@code fromExclusive} other than an append that may add slice rows. */
+  private static Optional<Long> rewriteOfSlice(
+      Table source, long upTo, long fromExclusive, Expression filter) {
+    Map<Integer, Evaluator> partitions = new HashMap<>();
+    InclusiveMetricsEvaluator metrics = new InclusiveMetricsEvaluator(source.schema(), filter);
+    for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(upTo, fromExclusive, source::snapshot)) {
+      if (!DataOperations.OVERWRITE.equals(snapshot.operation())) {
+        continue; // appends are counted; replace (compaction) and delete add no new rows
+      }
+      for (DataFile file : snapshot.addedDataFiles(source.io())) {
+        Evaluator partition =
+            partitions.computeIfAbsent(
+                file.specId(), id -> partitionEvaluator(source.specs().get(id), filter));
+        if (partition.eval(file.partition()) && metrics.eval(file)) {
+          return Optional.of(snapshot.snapshotId());
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Evaluator partitionEvaluator(PartitionSpec spec, Expression filter) {
+    return new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter));
+  }
+}

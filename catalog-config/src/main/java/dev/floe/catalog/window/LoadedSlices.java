@@ -1,0 +1,91 @@
+package dev.floe.catalog.window;
+
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.slice.Slice;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * The slices Floe loaded into a table, from the lineage of the current snapshot and its ancestors
+ * (so a rolled-back run does not count). A run undone by {@code floe revert} (a later commit with
+ * {@code floe.reverts=<run id>}) does not count either, unless that revert was itself reverted.
+ * Loads older than the oldest retained snapshot are not seen. Metadata only; no data is read.
+ */
+public final class LoadedSlices {
+  private final List<LoadedSlice> slices;
+  private final Map<String, List<SliceLoad>> unplaced;
+
+  private LoadedSlices(List<LoadedSlice> slices, Map<String, List<SliceLoad>> unplaced) {
+    this.slices = List.copyOf(slices);
+    this.unplaced = unplaced;
+  }
+
+  /** Reads the loads of {@code table}'s current history. */
+  public static LoadedSlices of(Table table) {
+    Map<String, List<SliceLoad>> byLabel = new LinkedHashMap<>();
+    Set<String> reverted = new HashSet<>();
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      Map<String, String> summary = snapshot.summary();
+      String ownRun = summary == null ? null : summary.get(LineageKeys.RUN_ID);
+      if (summary != null && summary.containsKey(LineageKeys.REVERTS)) {
+        // Newest first: a revert is seen before the run it undid. A reverted revert undoes nothing.
+        if (ownRun == null || !reverted.contains(ownRun)) {
+          reverted.add(summary.get(LineageKeys.REVERTS));
+        }
+        continue;
+      }
+      Optional<Lineage> lineage = Lineage.fromSummary(summary);
+      if (lineage.isEmpty() || reverted.contains(lineage.get().runId())) {
+        continue;
+      }
+      byLabel
+          .computeIfAbsent(String.valueOf(lineage.get().slice()), label -> new ArrayList<>())
+          .add(
+              new SliceLoad(
+                  snapshot.snapshotId(),
+                  Instant.ofEpochMilli(snapshot.timestampMillis()),
+                  lineage.get()));
+    }
+    List<LoadedSlice> slices = new ArrayList<>();
+    Map<String, List<SliceLoad>> unplaced = new TreeMap<>();
+    byLabel.forEach(
+        (label, loads) -> {
+          Optional<Slice> slice = SliceLabels.parse(label, table.schema());
+          if (slice.isPresent()) {
+            slices.add(new LoadedSlice(slice.get(), loads));
+          } else {
+            unplaced.put(label, List.copyOf(loads));
+          }
+        });
+    slices.sort(
+        Comparator.comparing((LoadedSlice s) -> s.slice().column())
+            .thenComparing(s -> s.slice().start())
+            .thenComparing(s -> s.slice().end()));
+    return new LoadedSlices(slices, unplaced);
+  }
+
+  /** The loaded slices, by column and start. */
+  public List<LoadedSlice> slices() {
+    return slices;
+  }
+
+  /**
+   * Loads whose label is not a slice of the table: the whole-table scope {@code *} (swaps, merges
+   * without a slice), or a label on a column the table no longer has. By label, newest load first.
+   */
+  public Map<String, List<SliceLoad>> unplaced() {
+    return unplaced;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.floe.catalog.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.snapshot.Rollback;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Loads per slice come from the current history: rolled-back and reverted runs do not count. */
+class LoadedSlicesTest {
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+
+  @BeforeEach
+  void aTable() {
+    table = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
+  }
+
+  @Test
+  void loadsAreGroupedBySliceNewestFirstAndSortedByStart() {
+    LineageCommits.load(table, "2026-10-04", "r1", "job", null, 1);
+    LineageCommits.load(table, "2026-10-03", "r2", "job", null, 2);
+    LineageCommits.load(table, "2026-10-03", "r3", "job", null, 3);
+
+    List<LoadedSlice> slices = LoadedSlices.of(table).slices();
+
+    assertThat(slices)
+        .extracting(s -> s.slice().value())
+        .containsExactly("2026-10-03", "2026-10-04");
+    assertThat(slices.get(0).loads())
+        .extracting(l -> l.lineage().runId())
+        .containsExactly("r3", "r2");
+    assertThat(slices.get(0).latest().lineage().rows()).isEqualTo(3);
+  }
+
+  @Test
+  void aRolledBackRunDoesNotCount() {
+    LineageCommits.load(table, "2026-10-03", "r1", "job", null, 1);
+    LineageCommits.load(table, "2026-10-03", "r2", "job", null, 1);
+    Rollback.of(table, "s.t").beforeRun("r2").commit();
+    table.refresh();
+
+    assertThat(LoadedSlices.of(table).slices().get(0).loads())
+        .extracting(l -> l.lineage().runId())
+        .containsExactly("r1");
+  }
+
+  @Test
+  void aRevertedRunDoesNotCountUnlessTheRevertWasRevertedToo() {
+    LineageCommits.load(table, "2026-10-03", "r1", "job", null, 1);
+    LineageCommits.load(table, "2026-10-03", "r2", "job", null, 1);
+    LineageCommits.revert(table, "2026-10-03", "r2", 1);
+
+    assertThat(LoadedSlices.of(table).slices().get(0).loads())
+        .extracting(l -> l.lineage().runId())
+        .containsExactly("r1");
+
+    // A revert with a run id of its own undoes r1 too; reverting that revert brings r1 back.
+    table
+        .newOverwrite()
+        .overwriteByRowFilter(LineageCommits.day("2026-10-03").toExpression())
+        .set(LineageKeys.REVERTS, "r1")
+        .set(LineageKeys.RUN_ID, "revert-of-r1")
+        .commit();
+    table.refresh();
+    assertThat(LoadedSlices.of(table).slices()).isEmpty();
+
+    table
+        .newOverwrite()
+        .overwriteByRowFilter(LineageCommits.day("2026-10-03").toExpression())
+        .set(LineageKeys.REVERTS, "revert-of-r1")
+        .commit();
+    table.refresh();
+    assertThat(LoadedSlices.of(table).slices().get(0).loads())
+        .extracting(l -> l.lineage().runId())
+        .containsExactly("r1");
+  }
+
+  @Test
+  void theWholeTableScopeIsNotASlice() {
+    Lineage swap = new Lineage("k", "r-swap", "dim", "swap", "*", "v", 0, "h", Map.of(), null);
+    var overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    swap.toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
+
+    LoadedSlices loaded = LoadedSlices.of(table);
+
+    assertThat(loaded.slices()).isEmpty();
+    assertThat(loaded.unplaced()).containsOnlyKeys("*");
+  }
+}

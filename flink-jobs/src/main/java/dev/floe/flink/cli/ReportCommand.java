@@ -1,0 +1,173 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.report.Report;
+import dev.floe.catalog.report.ReportHtml;
+import dev.floe.catalog.report.ReportModel;
+import dev.floe.catalog.report.SliceState;
+import dev.floe.catalog.report.SliceStatus;
+import dev.floe.catalog.window.AsOf;
+import dev.floe.catalog.window.LateRowCount;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe report <table> --out report.html`: one self-contained HTML page about a table. */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Write one self-contained HTML page about a table: a calendar heatmap of its slices",
+      "(loaded, reloaded, late data pending, sealed; hover a cell for its lineage) and a snapshot",
+      "timeline with rollbacks, reverts, tags and audit branches. Reads metadata and the source",
+      "files that may hold late rows; changes no table. The same metadata and --as-of give the",
+      "same page, byte for byte."
+    })
+public final class ReportCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The CLI edge is the only place that reads the clock (the default --as-of). */
+  Clock clock = Clock.systemUTC();
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "FILE",
+      description = "The HTML file to write (replaced if it exists).")
+  Path out;
+
+  @Option(
+      names = "--as-of",
+      paramLabel = "ISO-8601",
+      description =
+          "Judge late-data windows at this instant (2026-10-20T02:00:00Z) or date (2026-10-20,"
+              + " its start in UTC). Default: now.")
+  String asOf;
+
+  @Override
+  public Integer call() {
+    Instant instant =
+        asOf == null
+            ? clock.instant().truncatedTo(ChronoUnit.SECONDS)
+            : AsOf.parse("--as-of", asOf);
+    Catalog catalog = Catalogs.open(common.catalog());
+    ReportModel model;
+    try {
+      model = Report.of(catalog, table).asOf(instant).build();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    write(ReportHtml.render(model));
+    print(model, spec.commandLine().getOut());
+    return ExitCodes.OK;
+  }
+
+  /** Writes next to the target, then moves it in place: a reader never sees half a page. */
+  private void write(String html) {
+    Path target = out.toAbsolutePath();
+    Path folder = target.getParent();
+    if (folder == null || !Files.isDirectory(folder)) {
+      throw InvalidInputException.of(
+          "Cannot write the report to %s: folder %s does not exist", out, folder);
+    }
+    try {
+      Path temp = Files.createTempFile(folder, ".floe-report", ".tmp");
+      try {
+        Files.writeString(temp, html, StandardCharsets.UTF_8);
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the report to " + out, e);
+    }
+  }
+
+  private void print(ReportModel model, PrintWriter out) {
+    if (common.json) {
+      out.println(Json.write(toMap(model)));
+      return;
+    }
+    String counts =
+        model.counts().entrySet().stream()
+            .map(e -> e.getValue() + " " + e.getKey().text())
+            .collect(Collectors.joining(", "));
+    out.printf(
+        "wrote %s: %s as of %s: %s; %s, %s, %s%n",
+        this.out,
+        model.table(),
+        model.asOf(),
+        counts,
+        plural(model.snapshots().size(), "snapshot"),
+        plural(model.rollbacks(), "rollback"),
+        plural(model.reverts(), "revert"));
+  }
+
+  private Map<String, Object> toMap(ReportModel model) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("table", model.table());
+    map.put("out", out.toString());
+    map.put("as_of", model.asOf().toString());
+    map.put("late_data_window", model.lateDataWindow());
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (Map.Entry<SliceState, Integer> count : model.counts().entrySet()) {
+      counts.put(count.getKey().text(), count.getValue());
+    }
+    map.put("counts", counts);
+    map.put("snapshots", model.snapshots().size());
+    map.put("rollbacks", model.rollbacks());
+    map.put("reverts", model.reverts());
+    map.put("current_snapshot_id", model.inputs().currentSnapshotId());
+    map.put("metadata_location", model.inputs().metadataLocation());
+    map.put("source_snapshots", model.inputs().sourceSnapshots());
+    List<Map<String, Object>> slices = new ArrayList<>();
+    for (SliceStatus slice : model.slices()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("slice", slice.slice().label());
+      row.put("state", slice.state().text());
+      row.put("loads", slice.loads().size());
+      row.put("latest_run_id", slice.latest().lineage().runId());
+      row.put("job", slice.latest().lineage().job());
+      row.put("seals_at", slice.sealsAt() == null ? null : slice.sealsAt().toString());
+      row.put("late_rows", slice.lateRowsUnknown() ? null : slice.knownLateRows());
+      row.put(
+          "late_rows_unknown",
+          slice.lateRows().stream()
+              .filter(c -> !c.known())
+              .map(LateRowCount::describe)
+              .collect(Collectors.toList()));
+      slices.add(row);
+    }
+    map.put("slices", slices);
+    return map;
+  }
+
+  private static String plural(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+}
