@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
+      RevertCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",
