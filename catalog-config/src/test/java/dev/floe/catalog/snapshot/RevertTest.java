@@ -460,6 +460,57 @@ class RevertTest {
     assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2), row(4, "d", DAY2)));
   }
 
+  @Test
+  void aWholeTableRunIsRevertedWholeAndAnyLaterCommitBlocksIt() {
+    swapCommit("s1", row(1, "a", DAY1), row(2, "b", DAY2));
+    ContentHash afterFirst = TableContent.hash(table);
+    Set<String> firstFiles = new TreeSet<>(files(DAY1));
+    firstFiles.addAll(files(DAY2));
+    swapCommit("s2", row(3, "c", DAY3));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("s2").commit();
+    table.refresh();
+
+    assertThat(plan.region()).isEqualTo("the whole table");
+    assertThat(TableContent.hash(table)).isEqualTo(afterFirst);
+    Set<String> live = new TreeSet<>(files(DAY1));
+    live.addAll(files(DAY2));
+    assertThat(live).isEqualTo(firstFiles);
+    assertThat(files(DAY3)).isEmpty();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.slice", "*")
+        .containsEntry("floe.content-hash", afterFirst.encode());
+
+    // A commit anywhere after a whole-table run changed "its" rows: reverting s1 is refused.
+    floeCommit("r3", DAY3, row(4, "d", DAY3));
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("s1").commit())
+        .hasMessageContaining("later commits changed the whole table")
+        .hasMessageContaining("run r3");
+  }
+
+  @Test
+  void aRunWhoseRowsAreAlreadyBackCommitsNothing() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    // Another writer put r1's file back and dropped r2's: day 2 already holds r1's content.
+    Snapshot first = table.snapshot(table.currentSnapshot().parentId());
+    List<DataFile> firstFiles = new ArrayList<>();
+    first.addedDataFiles(table.io()).forEach(firstFiles::add);
+    OverwriteFiles putBack = table.newOverwrite();
+    liveFiles(DAY2).forEach(putBack::deleteFile);
+    firstFiles.forEach(putBack::addFile);
+    putBack.commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").force(true).commit();
+
+    table.refresh();
+    assertThat(plan.changes()).isFalse();
+    assertThat(plan.revertSnapshotId()).isNull();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
   /** Commits like Floe's slice committer: one overwrite of the day, lineage in the summary. */
   private Snapshot floeCommit(String runId, String day, Record... rows) {
     Slice slice = slice(day);
@@ -471,6 +522,20 @@ class RevertTest {
     overwrite.commit();
     table.refresh();
     return table.currentSnapshot();
+  }
+
+  /** Commits like Floe's swap: replace the whole table, slice "*". */
+  private void swapCommit(String runId, Record... rows) {
+    OverwriteFiles overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    for (Record row : rows) {
+      overwrite.addFile(TableRows.write(table, row));
+    }
+    lineage(runId, "swap", Scope.WHOLE_TABLE_LABEL, hash(rows)).toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
   }
 
   /** Commits like Floe's keyed committer: swap the rewritten files, slice "*" (whole table). */

@@ -155,11 +155,15 @@ public final class RevertCommand implements Callable<Integer> {
     map.put(plan.force() ? "discarded" : "blocked_by", later(plan.later()));
     map.put("refusal", plan.refusal().orElse(null));
     map.put("revert_snapshot_id", plan.revertSnapshotId());
-    map.put("revert_run_id", plan.revertRunId());
-    map.put("undo", plan.undoCommand());
+    // Only a committed revert has a run id to revert, or a snapshot to roll back from.
+    boolean committed = plan.revertSnapshotId() != null;
+    map.put("revert_run_id", committed ? plan.revertRunId() : null);
+    map.put("undo", committed ? plan.undoCommand() : null);
     map.put(
         "undo_by_rollback",
-        "floe rollback " + plan.table() + " --to-snapshot " + plan.headSnapshotId());
+        committed
+            ? "floe rollback " + plan.table() + " --to-snapshot " + plan.headSnapshotId()
+            : null);
     return map;
   }
 
