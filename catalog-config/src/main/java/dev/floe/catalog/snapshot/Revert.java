@@ -150,7 +150,12 @@ public final class Revert {
               runId, name, retriesExhausted.getMessage()),
           retriesExhausted);
     } catch (org.apache.iceberg.exceptions.CommitStateUnknownException unknown) {
-      Snapshot landed = findRun(plan.revertRunId());
+      Snapshot landed = null;
+      try {
+        landed = findRun(plan.revertRunId());
+      } catch (RuntimeException lookupFailed) {
+        unknown.addSuppressed(lookupFailed);
+      }
       if (landed == null) {
         throw new CommitStateUnknownException(
             String.format(
