@@ -116,20 +116,8 @@ public record Slice(
     if (!m.matches()) {
       return Optional.empty();
     }
-    Types.NestedField field = schema.findField(m.group(1));
-    if (field == null) {
-      return Optional.empty();
-    }
-    ColumnKind kind =
-        switch (field.type().typeId()) {
-          case DATE -> ColumnKind.DATE;
-          case TIMESTAMP ->
-              ((Types.TimestampType) field.type()).shouldAdjustToUTC()
-                  ? ColumnKind.TIMESTAMPTZ
-                  : ColumnKind.TIMESTAMP;
-          default -> null;
-        };
-    if (kind == null) {
+    Optional<ColumnKind> kind = kindOf(schema, m.group(1));
+    if (kind.isEmpty()) {
       return Optional.empty();
     }
     try {
@@ -137,13 +125,41 @@ public record Slice(
       LocalDateTime end = parseBound(m.group(3));
       for (SliceUnit unit : SliceUnit.values()) {
         if (unit.next(start).equals(end)) {
-          return Optional.of(new Slice(m.group(1), kind, unit, start, end));
+          return Optional.of(new Slice(m.group(1), kind.get(), unit, start, end));
         }
       }
     } catch (DateTimeException e) {
       return Optional.empty();
     }
     return Optional.empty();
+  }
+
+  /**
+   * The same interval on the same-named column of another schema, e.g. a source table's: empty when
+   * that schema lacks the column or it is not a date or timestamp.
+   */
+  public Optional<Slice> onSchema(Schema schema) {
+    return kindOf(schema, column).map(other -> new Slice(column, other, unit, start, end));
+  }
+
+  /**
+   * The kind of slice a column of {@code schema} can be cut into: empty when the column is missing
+   * or is not a date or timestamp.
+   */
+  public static Optional<ColumnKind> kindOf(Schema schema, String column) {
+    Types.NestedField field = schema.findField(column);
+    if (field == null) {
+      return Optional.empty();
+    }
+    return switch (field.type().typeId()) {
+      case DATE -> Optional.of(ColumnKind.DATE);
+      case TIMESTAMP ->
+          Optional.of(
+              ((Types.TimestampType) field.type()).shouldAdjustToUTC()
+                  ? ColumnKind.TIMESTAMPTZ
+                  : ColumnKind.TIMESTAMP);
+      default -> Optional.empty();
+    };
   }
 
   private static final Pattern LABEL = Pattern.compile("(.+)=\\[([^,]+),([^)]+)\\)");

@@ -4,6 +4,7 @@ import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.SliceLabel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -172,14 +173,7 @@ public final class Publish {
   }
 
   private Scope scopeOf(Snapshot run) {
-    String label = run.summary().get(LineageKeys.SLICE);
-    return Scope.fromLabel(label, table.schema())
-        .orElseThrow(
-            () ->
-                InvalidInputException.of(
-                    "Cannot publish run %s of %s: main moved, and the run's slice '%s' cannot be"
-                        + " read to prove main did not change it",
-                    runId, name, label));
+    return SliceLabel.parse(name, table, run.summary().get(LineageKeys.SLICE));
   }
 
   private void cherryPick(PublishPlan plan) {

@@ -57,7 +57,7 @@ public final class LateRows {
           sourceName, readSnapshotId, null, sourceName + " has no current snapshot");
     }
     long upTo = current.snapshotId();
-    Optional<Slice> onSource = SliceLabels.onSchema(slice, source.schema());
+    Optional<Slice> onSource = slice.onSchema(source.schema());
     if (onSource.isEmpty()) {
       return LateRowCount.unknown(
           sourceName,

@@ -62,7 +62,7 @@ public final class LoadedSlices {
     Map<String, List<SliceLoad>> unplaced = new TreeMap<>();
     byLabel.forEach(
         (label, loads) -> {
-          Optional<Slice> slice = SliceLabels.parse(label, table.schema());
+          Optional<Slice> slice = Slice.fromLabel(label, table.schema());
           if (slice.isPresent()) {
             slices.add(new LoadedSlice(slice.get(), loads));
           } else {

@@ -91,6 +91,10 @@ class SliceTest {
     assertThat(Slice.fromLabel("gone=[2026-10-03,2026-10-04)", schema)).isEmpty();
     assertThat(Slice.fromLabel("order_date=[2026-10-03,2026-10-05)", schema)).isEmpty();
     assertThat(Slice.fromLabel("order_date=2026-10-03", schema)).isEmpty();
+    assertThat(Slice.fromLabel("order_date=[yesterday,today)", schema)).isEmpty();
+    assertThat(OCT_3.onSchema(schema)).contains(OCT_3);
+    assertThat(HOUR_5.onSchema(new org.apache.iceberg.Schema(schema.findField("order_date"))))
+        .isEmpty();
   }
 
   @Test

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       UntagCommand.class,
       MaintainCommand.class,
       ReportCommand.class,
+      RevertCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

@@ -3,16 +3,20 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.snapshot.SnapshotEntry;
 import dev.floe.catalog.snapshot.SnapshotHistory;
 import dev.floe.flink.sql.ResultTable;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,22 +46,37 @@ public final class SnapshotsCommand implements Callable<Integer> {
   public Integer call() {
     Catalog catalog = Catalogs.open(common.catalog());
     List<SnapshotEntry> entries;
+    Map<Long, String> reverts;
     try {
-      entries = SnapshotHistory.list(Catalogs.loadTable(catalog, table));
+      Table loaded = Catalogs.loadTable(catalog, table);
+      entries = SnapshotHistory.list(loaded);
+      reverts = revertedRuns(loaded);
     } finally {
       Catalogs.close(catalog);
     }
     if (limit > 0 && entries.size() > limit) {
       entries = entries.subList(0, limit);
     }
-    print(entries, spec.commandLine().getOut());
+    print(entries, reverts, spec.commandLine().getOut());
     return ExitCodes.OK;
   }
 
-  private void print(List<SnapshotEntry> entries, PrintWriter out) {
+  /** Snapshot id to the run a `floe revert` commit reverted ({@code floe.reverts}). */
+  static Map<Long, String> revertedRuns(Table table) {
+    Map<Long, String> reverts = new HashMap<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      String run = snapshot.summary() == null ? null : snapshot.summary().get(LineageKeys.REVERTS);
+      if (run != null) {
+        reverts.put(snapshot.snapshotId(), run);
+      }
+    }
+    return reverts;
+  }
+
+  private void print(List<SnapshotEntry> entries, Map<Long, String> reverts, PrintWriter out) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (SnapshotEntry entry : entries) {
-      rows.add(toMap(entry));
+      rows.add(toMap(entry, reverts.get(entry.snapshotId())));
     }
     if (common.json) {
       out.println(Json.write(rows));
@@ -67,14 +86,20 @@ public final class SnapshotsCommand implements Callable<Integer> {
       out.println(table + " has no snapshots yet.");
       return;
     }
-    printTable(entries, out, "");
+    printTable(entries, reverts, out, "");
   }
 
   /** The text table of `floe snapshots`, each line prefixed with {@code indent}. */
   static void printTable(List<SnapshotEntry> entries, PrintWriter out, String indent) {
+    printTable(entries, Map.of(), out, indent);
+  }
+
+  /** The same, marking revert commits with the run they reverted. */
+  static void printTable(
+      List<SnapshotEntry> entries, Map<Long, String> reverts, PrintWriter out, String indent) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (SnapshotEntry entry : entries) {
-      rows.add(toMap(entry));
+      rows.add(toMap(entry, reverts.get(entry.snapshotId())));
     }
     List<String> columns =
         List.of(
@@ -95,6 +120,9 @@ public final class SnapshotsCommand implements Callable<Integer> {
         if (column.equals("snapshot_id") && Boolean.TRUE.equals(row.get("current"))) {
           value = value + " *";
         }
+        if (column.equals("job") && row.get("reverts") != null) {
+          value = value + " (reverts " + row.get("reverts") + ")";
+        }
         line.add(value);
       }
       cells.add(line);
@@ -103,7 +131,10 @@ public final class SnapshotsCommand implements Callable<Integer> {
     out.println(indent + table.replace("\n", "\n" + indent));
   }
 
-  static Map<String, Object> toMap(SnapshotEntry entry) {
+  /**
+   * @param reverts for a `floe revert` commit, the run it reverted; else null
+   */
+  static Map<String, Object> toMap(SnapshotEntry entry, String reverts) {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("snapshot_id", entry.snapshotId());
     map.put("parent_id", entry.parentId());
@@ -124,6 +155,7 @@ public final class SnapshotsCommand implements Callable<Integer> {
     map.put("content_hash", lineage == null ? null : lineage.contentHash());
     map.put("source_snapshots", lineage == null ? null : lineage.sourceSnapshots());
     map.put("backfill_id", lineage == null ? null : lineage.backfillId());
+    map.put("reverts", reverts);
     return map;
   }
 }

@@ -1,0 +1,115 @@
+package dev.floe.catalog.snapshot;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What a revert of one run does, before or after it is done.
+ *
+ * @param table the table's name
+ * @param runId the run being reverted
+ * @param job that run's job (null when its lineage has none)
+ * @param snapshotId the snapshot that run committed
+ * @param parentSnapshotId its parent, whose content the revert restores (null: the run made the
+ *     table's first snapshot, and the restored content is empty)
+ * @param scope the run's scope label, e.g. {@code order_date=[2026-10-03,2026-10-04)} or {@code *}
+ * @param region what the revert restores, in words: the slice, or the partitions a keyed
+ *     whole-table run changed
+ * @param headSnapshotId the current snapshot the revert was planned on (and validates from)
+ * @param later later commits that changed the same rows, newest first: without force they block the
+ *     revert, with force the revert discards their changes to the region
+ * @param force true when the revert goes ahead over later commits
+ * @param removedFiles data files the revert removes (live now, not in the parent's region)
+ * @param restoredFiles data files of the parent's region the revert adds back (no data rewritten)
+ * @param rowsBefore rows per partition of the region now, from file metadata
+ * @param rowsAfter rows per partition of the region after the revert
+ * @param restoredContentHash the region's content hash after the revert, or null when the region is
+ *     not the run's whole scope (a keyed whole-table run: only its partitions are restored)
+ * @param revertRunId the run id the revert commit records; reverting it undoes the revert
+ * @param revertSnapshotId the snapshot the revert committed; null for a dry run or no change
+ */
+public record RevertPlan(
+    String table,
+    String runId,
+    String job,
+    long snapshotId,
+    Long parentSnapshotId,
+    String scope,
+    String region,
+    long headSnapshotId,
+    List<LaterCommit> later,
+    boolean force,
+    List<String> removedFiles,
+    List<String> restoredFiles,
+    Map<String, Long> rowsBefore,
+    Map<String, Long> rowsAfter,
+    String restoredContentHash,
+    String revertRunId,
+    Long revertSnapshotId) {
+
+  public RevertPlan {
+    later = List.copyOf(later);
+    removedFiles = List.copyOf(removedFiles);
+    restoredFiles = List.copyOf(restoredFiles);
+    rowsBefore = Map.copyOf(rowsBefore);
+    rowsAfter = Map.copyOf(rowsAfter);
+  }
+
+  /** False when the region already holds the parent's content: there is nothing to commit. */
+  public boolean changes() {
+    return !removedFiles.isEmpty() || !restoredFiles.isEmpty();
+  }
+
+  /** Why the revert may not go ahead without force, or empty when it may. */
+  public Optional<String> refusal() {
+    if (later.isEmpty() || force) {
+      return Optional.empty();
+    }
+    List<LaterCommit> reverts = later.stream().filter(c -> runId.equals(c.revertsRun())).toList();
+    if (!reverts.isEmpty()) {
+      return Optional.of(
+          String.format(
+              "Cannot revert run %s of %s: already reverted by %s; to apply the run again, revert"
+                  + " that revert: floe revert %s --run %s",
+              runId, table, describe(reverts), table, reverts.get(reverts.size() - 1).runId()));
+    }
+    return Optional.of(
+        String.format(
+            "Cannot revert run %s of %s: later commits changed %s since: %s; reverting would"
+                + " discard their changes there; pass --force to restore it to its content before"
+                + " the run anyway (see `floe snapshots %s`)",
+            runId, table, region, describe(later), table));
+  }
+
+  /** The command that undoes this revert. */
+  public String undoCommand() {
+    return "floe revert " + table + " --run " + revertRunId;
+  }
+
+  RevertPlan committedAs(Long snapshot) {
+    return new RevertPlan(
+        table,
+        runId,
+        job,
+        snapshotId,
+        parentSnapshotId,
+        scope,
+        region,
+        headSnapshotId,
+        later,
+        force,
+        removedFiles,
+        restoredFiles,
+        rowsBefore,
+        rowsAfter,
+        restoredContentHash,
+        revertRunId,
+        snapshot);
+  }
+
+  private static String describe(List<LaterCommit> commits) {
+    return commits.stream().map(LaterCommit::describe).collect(Collectors.joining("; "));
+  }
+}

@@ -1,0 +1,204 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.SliceResolver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PartitionSet;
+
+/**
+ * The rows a revert puts back: the reverted run's scope (a slice, or the whole table), or — for a
+ * keyed run without a slice (merge, insert-if-absent), which only rewrote the files holding its
+ * keys — just the partitions that run changed, so later runs on other partitions do not block it.
+ * Knows which later commits touched the region and which data files hold it at a snapshot.
+ */
+final class RevertRegion {
+  private static final int PARTITIONS_NAMED = 5;
+
+  private final Table table;
+  private final String tableName;
+  private final Scope scope;
+  private final PartitionSet partitions; // null: the whole scope
+  private final Map<Integer, Evaluator[]> evaluators = new HashMap<>();
+
+  private RevertRegion(Table table, String tableName, Scope scope, PartitionSet partitions) {
+    this.table = table;
+    this.tableName = tableName;
+    this.scope = scope;
+    this.partitions = partitions;
+  }
+
+  /** The whole scope. */
+  static RevertRegion ofScope(Table table, String tableName, Scope scope) {
+    return new RevertRegion(table, tableName, scope, null);
+  }
+
+  /**
+   * The partitions {@code run} added or removed data files in; the whole table when its manifests
+   * cannot be read.
+   */
+  static RevertRegion ofPartitionsChangedBy(Table table, String tableName, Snapshot run) {
+    PartitionSet changed = PartitionSet.create(table.specs());
+    try {
+      for (Iterable<DataFile> files :
+          List.of(run.addedDataFiles(table.io()), run.removedDataFiles(table.io()))) {
+        files.forEach(f -> changed.add(f.specId(), f.partition()));
+      }
+    } catch (UncheckedIOException | NotFoundException e) {
+      return ofScope(table, tableName, Scope.wholeTable());
+    }
+    return new RevertRegion(table, tableName, Scope.wholeTable(), changed);
+  }
+
+  /** True when the region is the run's whole scope, so its content is what lineage names. */
+  boolean isWholeScope() {
+    return partitions == null;
+  }
+
+  Scope scope() {
+    return scope;
+  }
+
+  /** Rows a concurrent commit must not add to while the revert commits. */
+  Expression conflictFilter() {
+    // Partitions cannot be named in a row filter in general (bucket, truncate): the whole table.
+    return partitions == null ? scope.toExpression() : Expressions.alwaysTrue();
+  }
+
+  /** True when {@code later} may have changed rows of the region (when unsure: true). */
+  boolean touchedBy(Snapshot later) {
+    if (partitions == null) {
+      return new SliceFootprint(table, scope).touchedBy(later);
+    }
+    try {
+      for (Iterable<? extends ContentFile<?>> files :
+          List.<Iterable<? extends ContentFile<?>>>of(
+              later.addedDataFiles(table.io()),
+              later.removedDataFiles(table.io()),
+              later.addedDeleteFiles(table.io()),
+              later.removedDeleteFiles(table.io()))) {
+        for (ContentFile<?> file : files) {
+          if (partitions.contains(file.specId(), file.partition())) {
+            return true;
+          }
+        }
+      }
+    } catch (UncheckedIOException | NotFoundException e) {
+      return true; // an expired manifest cannot tell us
+    }
+    return false;
+  }
+
+  /**
+   * The live data files of the region at {@code snapshot}, with their column statistics (they may
+   * be committed again).
+   *
+   * @throws InvalidInputException when a delete file applies to the region (Floe writes
+   *     copy-on-write; re-adding data files without their deletes would resurrect deleted rows), or
+   *     a data file holds rows both inside and outside the region
+   */
+  List<DataFile> files(Snapshot snapshot, String runId) {
+    List<DataFile> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table
+            .newScan()
+            .useSnapshot(snapshot.snapshotId())
+            .filter(scope.toExpression())
+            .includeColumnStats()
+            .planFiles()) {
+      for (FileScanTask task : tasks) {
+        DataFile file = task.file();
+        if (!contains(file)) {
+          continue;
+        }
+        if (!task.deletes().isEmpty()) {
+          throw InvalidInputException.of(
+              "Cannot revert run %s of %s: snapshot %d has %d delete file(s) for data file %s;"
+                  + " Floe reverts copy-on-write tables only (rewrite the deletes first, e.g."
+                  + " with Iceberg's rewrite_data_files)",
+              runId, tableName, snapshot.snapshotId(), task.deletes().size(), file.location());
+        }
+        files.add(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of " + tableName, e);
+    }
+    return files;
+  }
+
+  /** Partition paths of files, e.g. {@code order_date=2026-10-03}; "(table)" if unpartitioned. */
+  String partitionOf(DataFile file) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    return spec.isPartitioned() ? spec.partitionToPath(file.partition()) : "(table)";
+  }
+
+  /** The region in words, for plans and messages. */
+  String describe() {
+    if (partitions == null) {
+      return scope.isWholeTable() ? "the whole table" : "slice " + scope.label();
+    }
+    if (partitions.stream().allMatch(p -> table.specs().get(p.first()).isUnpartitioned())) {
+      return "the whole table";
+    }
+    TreeSet<String> paths = new TreeSet<>();
+    partitions.forEach(
+        p -> {
+          PartitionSpec spec = table.specs().get(p.first());
+          paths.add(spec.isPartitioned() ? spec.partitionToPath(p.second()) : "(table)");
+        });
+    List<String> named = paths.stream().limit(PARTITIONS_NAMED).toList();
+    return "the partitions the run changed ("
+        + String.join(", ", named)
+        + (paths.size() > named.size() ? ", and " + (paths.size() - named.size()) + " more" : "")
+        + ")";
+  }
+
+  private boolean contains(DataFile file) {
+    if (partitions != null) {
+      return partitions.contains(file.specId(), file.partition());
+    }
+    PartitionSpec spec = table.specs().get(file.specId());
+    Evaluator[] evaluators = evaluators(spec);
+    if (!evaluators[0].eval(file.partition())) {
+      return false;
+    }
+    if (!evaluators[1].eval(file.partition())) {
+      throw InvalidInputException.of(
+          "Cannot revert slice %s of %s: data file %s (partition spec %s) holds rows inside and"
+              + " outside the slice; rewrite it into the current spec first",
+          scope.label(), tableName, file.location(), SliceResolver.describe(spec));
+    }
+    return true;
+  }
+
+  /** The inclusive and the strict projection of the scope onto a spec's partitions. */
+  private Evaluator[] evaluators(PartitionSpec spec) {
+    return evaluators.computeIfAbsent(
+        spec.specId(),
+        id -> {
+          Expression filter = scope.toExpression();
+          return new Evaluator[] {
+            new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter)),
+            new Evaluator(spec.partitionType(), Projections.strict(spec).project(filter))
+          };
+        });
+  }
+}

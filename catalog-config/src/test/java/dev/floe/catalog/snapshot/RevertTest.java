@@ -1,0 +1,628 @@
+package dev.floe.catalog.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Revert on a real table, with commits made the way Floe's committers make them (one overwrite of
+ * the slice, or a copy-on-write file swap for a merge, with lineage in the summary). Every outcome
+ * is checked by reading the table: content hashes per slice and the live file paths.
+ */
+class RevertTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "v", Types.StringType.get()),
+          Types.NestedField.required(3, "d", Types.DateType.get()));
+  private static final String DAY1 = "2026-10-01";
+  private static final String DAY2 = "2026-10-02";
+  private static final String DAY3 = "2026-10-03";
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+
+  @BeforeEach
+  void createTable() {
+    table = catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+  }
+
+  @Test
+  void revertingTheMiddleOfThreeRunsEmptiesItsSliceAndLeavesTheOtherTwoExactlyAsTheyWere() {
+    Record[] day1 = {row(1, "a", DAY1), row(2, "b", DAY1)};
+    Record[] day3 = {row(5, "e", DAY3)};
+    floeCommit("r1", DAY1, day1);
+    ContentHash day2BeforeRun2 = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    floeCommit("r3", DAY3, day3);
+    ContentHash day1Before = sliceHash(DAY1);
+    ContentHash day3Before = sliceHash(DAY3);
+    Set<String> day1Files = files(DAY1);
+    Set<String> day3Files = files(DAY3);
+    Set<String> day2Files = files(DAY2);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(day2BeforeRun2).isEqualTo(ContentHash.empty());
+    assertThat(sliceHash(DAY2)).isEqualTo(day2BeforeRun2);
+    assertThat(sliceHash(DAY1)).isEqualTo(day1Before);
+    assertThat(sliceHash(DAY3)).isEqualTo(day3Before);
+    assertThat(TableContent.hash(table)).isEqualTo(hash(day1[0], day1[1], day3[0]));
+    assertThat(files(DAY1)).isEqualTo(day1Files);
+    assertThat(files(DAY3)).isEqualTo(day3Files);
+    assertThat(files(DAY2)).isEmpty();
+    assertThat(plan.removedFiles()).containsExactlyInAnyOrderElementsOf(day2Files);
+    assertThat(plan.restoredFiles()).isEmpty();
+    assertThat(plan.later()).isEmpty();
+    assertThat(plan.rowsBefore()).isEqualTo(Map.of("d=" + DAY2, 2L));
+    assertThat(plan.rowsAfter()).isEmpty();
+    Snapshot revert = table.currentSnapshot();
+    assertThat(plan.revertSnapshotId()).isEqualTo(revert.snapshotId());
+    assertThat(revert.summary())
+        .containsEntry("floe.reverts", "r2")
+        .containsEntry("floe.run-id", plan.revertRunId())
+        .containsEntry("floe.mode", "revert")
+        .containsEntry("floe.slice", slice(DAY2).label())
+        .containsEntry("floe.job", "orders")
+        .containsEntry("floe.content-hash", ContentHash.empty().encode())
+        .containsEntry("floe.rows", "0")
+        .containsKey("floe.code-version");
+    assertThat(plan.revertRunId()).isNotEqualTo("r2");
+  }
+
+  @Test
+  void revertingARunThatReplacedAnEarlierRunOfTheSliceBringsBackThatRunsFiles() {
+    Snapshot first = floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    ContentHash afterFirst = sliceHash(DAY2);
+    Set<String> firstFiles = files(DAY2);
+    floeCommit("r2", DAY2, row(3, "c-corrected", DAY2));
+    Set<String> secondFiles = files(DAY2);
+    floeCommit("r3", DAY3, row(5, "e", DAY3));
+    ContentHash day3 = sliceHash(DAY3);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(afterFirst).isNotEqualTo(ContentHash.empty());
+    assertThat(sliceHash(DAY2)).isEqualTo(afterFirst);
+    assertThat(files(DAY2)).isEqualTo(firstFiles);
+    assertThat(sliceHash(DAY3)).isEqualTo(day3);
+    assertThat(plan.parentSnapshotId()).isEqualTo(first.snapshotId());
+    assertThat(plan.removedFiles()).containsExactlyInAnyOrderElementsOf(secondFiles);
+    assertThat(plan.restoredFiles()).containsExactlyInAnyOrderElementsOf(firstFiles);
+    assertThat(plan.rowsBefore()).isEqualTo(Map.of("d=" + DAY2, 1L));
+    assertThat(plan.rowsAfter()).isEqualTo(Map.of("d=" + DAY2, 2L));
+    // The recorded hash (here from r1's lineage) is what a read of the slice gives, and what
+    // no-op detection now finds by reading (a revert is not trusted as a replacing commit).
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.content-hash", afterFirst.encode())
+        .containsEntry("floe.rows", "2");
+    SliceContent.Current current = SliceContent.current(table, slice(DAY2));
+    assertThat(current.hash()).isEqualTo(afterFirst);
+    assertThat(current.method()).isEqualTo("scan");
+    // Re-added files keep their column statistics (pruning, the merge probe depend on them).
+    for (DataFile file : liveFiles(DAY2)) {
+      assertThat(file.lowerBounds()).as(file.location()).isNotEmpty();
+      assertThat(file.valueCounts()).as(file.location()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void theRestoredHashIsReadFromTheParentWhenAForeignWriterMadeItsContent() {
+    TableRows.append(table, row(3, "foreign", DAY2));
+    ContentHash foreign = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "floe", DAY2));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").apply();
+
+    assertThat(plan.restoredContentHash()).isEqualTo(foreign.encode());
+    assertThat(foreign).isEqualTo(hash(row(3, "foreign", DAY2)));
+  }
+
+  @Test
+  void aLaterRunOfTheSameSliceBlocksTheRevertNamingItAndForceRestoresTheSliceAnyway() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    ContentHash afterFirst = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Snapshot third = floeCommit("r3", DAY2, row(3, "c3", DAY2));
+    floeCommit("r4", DAY3, row(5, "e", DAY3));
+    ContentHash day3 = sliceHash(DAY3);
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan blocked = Revert.of(table, "s.t").run("r2").apply();
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot revert run r2 of s.t: later commits changed slice")
+        .hasMessageContaining("run r3 (job orders, snapshot " + third.snapshotId() + ")")
+        .hasMessageContaining("--force")
+        .satisfies(e -> assertThat(((FloeException) e).exitCode()).isEqualTo(2));
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+
+    RevertPlan forced = Revert.of(table, "s.t").run("r2").force(true).commit();
+    table.refresh();
+
+    assertThat(blocked.later())
+        .containsExactly(new LaterCommit(third.snapshotId(), "r3", "orders", null));
+    assertThat(blocked.refusal()).isPresent();
+    assertThat(forced.later()).extracting(LaterCommit::runId).containsExactly("r3");
+    assertThat(forced.refusal()).isEmpty();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterFirst);
+    assertThat(sliceHash(DAY3)).isEqualTo(day3);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.content-hash", afterFirst.encode());
+  }
+
+  @Test
+  void aForeignWriteToTheSliceAfterTheRunBlocksItAsNotAFloeRun() {
+    floeCommit("r2", DAY2, row(3, "c", DAY2));
+    TableRows.append(table, row(4, "late", DAY2));
+    long foreign = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .hasMessageContaining("snapshot " + foreign + " (not a Floe run)");
+  }
+
+  @Test
+  void revertingTheTablesFirstSnapshotEmptiesItsSliceOnly() {
+    Snapshot first = floeCommit("r1", DAY1, row(1, "a", DAY1));
+    floeCommit("r2", DAY2, row(3, "c", DAY2));
+    ContentHash day2 = sliceHash(DAY2);
+    Set<String> day2Files = files(DAY2);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r1").commit();
+    table.refresh();
+
+    assertThat(first.parentId()).isNull();
+    assertThat(plan.parentSnapshotId()).isNull();
+    assertThat(sliceHash(DAY1)).isEqualTo(ContentHash.empty());
+    assertThat(files(DAY1)).isEmpty();
+    assertThat(sliceHash(DAY2)).isEqualTo(day2);
+    assertThat(files(DAY2)).isEqualTo(day2Files);
+  }
+
+  @Test
+  void aSecondRevertIsRefusedAndRevertingTheRevertAppliesTheRunAgain() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(4, "d2", DAY2));
+    floeCommit("r3", DAY3, row(5, "e", DAY3));
+    ContentHash afterRuns = TableContent.hash(table);
+    ContentHash day2AfterRun2 = sliceHash(DAY2);
+    RevertPlan revert = Revert.of(table, "s.t").run("r2").commit();
+    long revertSnapshot = revert.revertSnapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "already reverted by run "
+                + revert.revertRunId()
+                + " (a revert of run r2, snapshot "
+                + revertSnapshot
+                + ")")
+        .hasMessageContaining("floe revert s.t --run " + revert.revertRunId());
+    RevertPlan again = Revert.of(table, "s.t").run(revert.revertRunId()).commit();
+    table.refresh();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(day2AfterRun2);
+    assertThat(TableContent.hash(table)).isEqualTo(afterRuns);
+    assertThat(again.parentSnapshotId()).isNotNull();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.reverts", revert.revertRunId())
+        .containsEntry("floe.content-hash", day2AfterRun2.encode());
+    assertThat(revert.undoCommand()).isEqualTo("floe revert s.t --run " + revert.revertRunId());
+  }
+
+  @Test
+  void aConcurrentCommitToTheSliceMakesTheRevertFailAndCommitNothing() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Table other = catalog.load("s.t");
+
+    assertThatThrownBy(
+            () ->
+                Revert.of(table, "s.t")
+                    .run("r2")
+                    .beforeCommit(() -> TableRows.append(other, row(9, "concurrent", DAY2)))
+                    .commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("Cannot revert run r2 of s.t: another commit changed slice")
+        .hasMessageContaining("nothing was committed")
+        .satisfies(
+            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.COMMIT_CONFLICT));
+
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).doesNotContainKey("floe.reverts");
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c2", DAY2), row(9, "concurrent", DAY2)));
+  }
+
+  @Test
+  void aConcurrentCommitThatRemovedTheRunsFilesMakesTheRevertFail() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Table other = catalog.load("s.t");
+
+    assertThatThrownBy(
+            () ->
+                Revert.of(table, "s.t")
+                    .run("r2")
+                    .beforeCommit(
+                        () ->
+                            other
+                                .newDelete()
+                                .deleteFromRowFilter(slice(DAY2).toExpression())
+                                .commit())
+                    .commit())
+        .isInstanceOf(CommitConflictException.class);
+
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(ContentHash.empty());
+  }
+
+  @Test
+  void aConcurrentCommitToAnotherSliceDoesNotStopTheRevert() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    ContentHash afterFirst = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Table other = catalog.load("s.t");
+
+    Revert.of(table, "s.t")
+        .run("r2")
+        .beforeCommit(() -> TableRows.append(other, row(9, "elsewhere", DAY3)))
+        .commit();
+
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterFirst);
+    assertThat(sliceHash(DAY3)).isEqualTo(hash(row(9, "elsewhere", DAY3)));
+  }
+
+  @Test
+  void aFailureBeforeTheCommitLeavesTheTableUnchanged() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Snapshot before = table.currentSnapshot();
+    ContentHash content = TableContent.hash(table);
+    int snapshots = snapshotCount();
+
+    assertThatThrownBy(
+            () ->
+                Revert.of(table, "s.t")
+                    .run("r2")
+                    .beforeCommit(
+                        () -> {
+                          throw new IllegalStateException("Injected failure before the commit");
+                        })
+                    .commit())
+        .hasMessageContaining("Injected failure");
+
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+    assertThat(snapshotCount()).isEqualTo(snapshots);
+  }
+
+  @Test
+  void aDryRunChangesNothingAndSaysWhatWouldChange() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Snapshot before = table.currentSnapshot();
+    ContentHash content = TableContent.hash(table);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").apply();
+
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+    assertThat(plan.revertSnapshotId()).isNull();
+    assertThat(plan.headSnapshotId()).isEqualTo(before.snapshotId());
+    assertThat(plan.removedFiles()).hasSize(1);
+    assertThat(plan.restoredFiles()).hasSize(1);
+    assertThat(plan.rowsBefore()).isEqualTo(Map.of("d=" + DAY2, 1L));
+    assertThat(plan.rowsAfter()).isEqualTo(Map.of("d=" + DAY2, 2L));
+    assertThat(plan.region()).isEqualTo("slice " + slice(DAY2).label());
+  }
+
+  @Test
+  void anUnknownRunIsAUsageErrorPointingToTheHistory() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("nope").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot revert run nope of s.t: no snapshot of the current history")
+        .hasMessageContaining("floe snapshots s.t");
+  }
+
+  @Test
+  void aRunRolledBackOutOfTheHistoryCannotBeReverted() {
+    Snapshot first = floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    table.manageSnapshots().rollbackTo(first.snapshotId()).commit();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").apply())
+        .hasMessageContaining("no snapshot of the current history has that run id");
+  }
+
+  @Test
+  void deleteFilesARunRemovedOrThatApplyToTheRestoredRowsAreRefusedRatherThanDropped() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    DataFile file = liveFiles(DAY2).get(0);
+    table.newRowDelta().addDeletes(positionDeletes(file)).commit();
+    // A keyed run rewriting another file of the day leaves the delete file in place.
+    mergeCommit("m1", List.of(), TableRows.write(table, row(5, "new", DAY2)));
+    // A slice run removes it with the slice's files.
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    long head = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot revert run r2 of s.t: its snapshot " + head)
+        .hasMessageContaining("added or removed delete files");
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("m1").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("delete file(s) for data file " + file.location())
+        .hasMessageContaining("copy-on-write");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void aKeyedRunWithoutASliceRevertsOnlyTheFilesItRewroteAndLaterRunsElsewhereDoNotBlockIt() {
+    floeCommit("r1", DAY1, row(1, "a", DAY1));
+    floeCommit("r2", DAY2, row(3, "c", DAY2));
+    floeCommit("r3", DAY3, row(5, "e", DAY3));
+    ContentHash beforeMerge = TableContent.hash(table);
+    Set<String> day1Files = files(DAY1);
+    Set<String> day2Files = files(DAY2);
+    // The merge updates id 3 (rewrites day 2's file) and inserts id 4 into a new file of day 2.
+    mergeCommit(
+        "m1",
+        liveFiles(DAY2),
+        TableRows.write(table, row(3, "c-merged", DAY2)),
+        TableRows.write(table, row(4, "new", DAY2)));
+    Set<String> mergedFiles = files(DAY2);
+    floeCommit("r4", DAY3, row(5, "e2", DAY3));
+    ContentHash day3 = sliceHash(DAY3);
+    Set<String> day3Files = files(DAY3);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("m1").commit();
+    table.refresh();
+
+    assertThat(plan.later()).isEmpty();
+    assertThat(plan.region()).isEqualTo("the partitions the run changed (d=" + DAY2 + ")");
+    assertThat(plan.removedFiles()).containsExactlyInAnyOrderElementsOf(mergedFiles);
+    assertThat(plan.restoredFiles()).containsExactlyInAnyOrderElementsOf(day2Files);
+    assertThat(files(DAY2)).isEqualTo(day2Files);
+    assertThat(files(DAY1)).isEqualTo(day1Files);
+    assertThat(files(DAY3)).isEqualTo(day3Files);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+    assertThat(sliceHash(DAY3)).isEqualTo(day3);
+    assertThat(beforeMerge).isNotEqualTo(TableContent.hash(table)); // r4 changed day 3 since
+    // Only some partitions of the table were restored: no table-wide hash to record.
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.slice", "*")
+        .doesNotContainKey("floe.content-hash")
+        .doesNotContainKey("floe.rows");
+  }
+
+  @Test
+  void aKeyedRunIsBlockedByALaterRunInAPartitionItChanged() {
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c-merged", DAY2), row(4, "d", DAY2)));
+    mergeCommit(
+        "m2",
+        liveFiles(DAY2),
+        TableRows.write(table, row(3, "c-merged", DAY2), row(4, "d2", DAY2)));
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("m1").commit())
+        .hasMessageContaining(
+            "later commits changed the partitions the run changed (d=" + DAY2 + ")")
+        .hasMessageContaining("run m2");
+
+    Revert.of(table, "s.t").run("m1").force(true).commit();
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2), row(4, "d", DAY2)));
+  }
+
+  @Test
+  void aWholeTableRunIsRevertedWholeAndAnyLaterCommitBlocksIt() {
+    swapCommit("s1", row(1, "a", DAY1), row(2, "b", DAY2));
+    ContentHash afterFirst = TableContent.hash(table);
+    Set<String> firstFiles = new TreeSet<>(files(DAY1));
+    firstFiles.addAll(files(DAY2));
+    swapCommit("s2", row(3, "c", DAY3));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("s2").commit();
+    table.refresh();
+
+    assertThat(plan.region()).isEqualTo("the whole table");
+    assertThat(TableContent.hash(table)).isEqualTo(afterFirst);
+    Set<String> live = new TreeSet<>(files(DAY1));
+    live.addAll(files(DAY2));
+    assertThat(live).isEqualTo(firstFiles);
+    assertThat(files(DAY3)).isEmpty();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.slice", "*")
+        .containsEntry("floe.content-hash", afterFirst.encode());
+
+    // A commit anywhere after a whole-table run changed "its" rows: reverting s1 is refused.
+    floeCommit("r3", DAY3, row(4, "d", DAY3));
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("s1").commit())
+        .hasMessageContaining("later commits changed the whole table")
+        .hasMessageContaining("run r3");
+  }
+
+  @Test
+  void aRunWhoseRowsAreAlreadyBackCommitsNothing() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    // Another writer put r1's file back and dropped r2's: day 2 already holds r1's content.
+    Snapshot first = table.snapshot(table.currentSnapshot().parentId());
+    List<DataFile> firstFiles = new ArrayList<>();
+    first.addedDataFiles(table.io()).forEach(firstFiles::add);
+    OverwriteFiles putBack = table.newOverwrite();
+    liveFiles(DAY2).forEach(putBack::deleteFile);
+    firstFiles.forEach(putBack::addFile);
+    putBack.commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").force(true).commit();
+
+    table.refresh();
+    assertThat(plan.changes()).isFalse();
+    assertThat(plan.revertSnapshotId()).isNull();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  /** Commits like Floe's slice committer: one overwrite of the day, lineage in the summary. */
+  private Snapshot floeCommit(String runId, String day, Record... rows) {
+    Slice slice = slice(day);
+    OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(slice.toExpression());
+    if (rows.length > 0) {
+      overwrite.addFile(TableRows.write(table, rows));
+    }
+    lineage(runId, "overwrite", slice.label(), hash(rows)).toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
+    return table.currentSnapshot();
+  }
+
+  /** Commits like Floe's swap: replace the whole table, slice "*". */
+  private void swapCommit(String runId, Record... rows) {
+    OverwriteFiles overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue());
+    for (Record row : rows) {
+      overwrite.addFile(TableRows.write(table, row));
+    }
+    lineage(runId, "swap", Scope.WHOLE_TABLE_LABEL, hash(rows)).toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
+  }
+
+  /** Commits like Floe's keyed committer: swap the rewritten files, slice "*" (whole table). */
+  private void mergeCommit(String runId, List<DataFile> rewritten, DataFile... added) {
+    OverwriteFiles overwrite = table.newOverwrite();
+    rewritten.forEach(overwrite::deleteFile);
+    for (DataFile file : added) {
+      overwrite.addFile(file);
+    }
+    lineage(runId, "merge", Scope.WHOLE_TABLE_LABEL, ContentHash.empty())
+        .toSummary()
+        .forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
+  }
+
+  private DeleteFile positionDeletes(DataFile file) {
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .ofPositionDeletes()
+        .withPath(table.location() + "/data/deletes.parquet")
+        .withFileSizeInBytes(10)
+        .withPartition(file.partition())
+        .withRecordCount(1)
+        .withFormat("parquet")
+        .build();
+  }
+
+  private static Lineage lineage(String runId, String mode, String label, ContentHash content) {
+    return new Lineage(
+            "key-" + label,
+            runId,
+            "orders",
+            mode,
+            label,
+            "test",
+            0,
+            null,
+            Map.of("s.src", 1L),
+            null)
+        .withContent(content);
+  }
+
+  private Slice slice(String day) {
+    return SliceResolver.resolve("s.t", table, "d", day);
+  }
+
+  private ContentHash sliceHash(String day) {
+    table.refresh();
+    return TableContent.hash(table, slice(day).toExpression());
+  }
+
+  private List<DataFile> liveFiles(String day) {
+    table.refresh();
+    List<DataFile> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().filter(slice(day).toExpression()).includeColumnStats().planFiles()) {
+      tasks.forEach(t -> files.add(t.file()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  private Set<String> files(String day) {
+    Set<String> paths = new TreeSet<>();
+    liveFiles(day).forEach(f -> paths.add(f.location()));
+    return paths;
+  }
+
+  private int snapshotCount() {
+    int n = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      n++;
+    }
+    return n;
+  }
+
+  private static ContentHash hash(Record... rows) {
+    RecordHasher hasher = new RecordHasher(SCHEMA);
+    ContentHash hash = ContentHash.empty();
+    for (Record row : rows) {
+      hasher.add(row, hash);
+    }
+    return hash;
+  }
+
+  private Record row(long id, String v, String day) {
+    return TableRows.row(table, Map.of("id", id, "v", v, "d", LocalDate.parse(day)));
+  }
+}

@@ -1,0 +1,184 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.snapshot.LaterCommit;
+import dev.floe.catalog.snapshot.Revert;
+import dev.floe.catalog.snapshot.RevertPlan;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe revert <table> --run RUN_ID`: undo one run, keeping the runs after it. */
+@Command(
+    name = "revert",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Undo ONE Floe run without rolling back the runs after it: its slice (or, for a merge",
+      "without a slice, the partitions it changed) gets back the content it had before the run,",
+      "in one new snapshot that re-commits the data files the run replaced (no data rewritten).",
+      "Refused when a later commit changed the same rows, naming it, unless --force. Undo a",
+      "revert by reverting it: floe revert TABLE --run <the revert's run id>."
+    })
+public final class RevertCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  String table;
+
+  @Option(
+      names = "--run",
+      required = true,
+      paramLabel = "RUN_ID",
+      description = "The floe.run-id of the run to revert (see `floe snapshots`).")
+  String runId;
+
+  @Option(
+      names = "--force",
+      description =
+          "Revert even when later commits changed the same rows; their changes there are"
+              + " discarded (they are listed).")
+  boolean force;
+
+  @Option(
+      names = "--dry-run",
+      description =
+          "Print what would change (files removed and re-added, rows per partition before and"
+              + " after, later commits in the way); change nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    Catalog catalog = Catalogs.open(common.catalog());
+    RevertPlan plan;
+    try {
+      Revert revert = Revert.of(Catalogs.loadTable(catalog, table), table).run(runId).force(force);
+      plan = dryRun ? revert.apply() : revert.commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    print(plan, spec.commandLine().getOut());
+    if (plan.refusal().isPresent()) {
+      // A dry run of a revert that would be refused says so the way the real one would: exit 2.
+      throw InvalidInputException.of("%s", plan.refusal().get());
+    }
+    return ExitCodes.OK;
+  }
+
+  private void print(RevertPlan plan, PrintWriter out) {
+    if (common.json) {
+      out.println(Json.write(toMap(plan)));
+      return;
+    }
+    String verb =
+        dryRun
+            ? "would revert"
+            : plan.revertSnapshotId() == null ? "nothing to revert" : "reverted";
+    out.printf(
+        "%s run %s of %s (job %s, snapshot %d)%n",
+        verb, plan.runId(), plan.table(), plan.job(), plan.snapshotId());
+    out.printf(
+        "  %s: back to its content in snapshot %s%s%n",
+        plan.region(),
+        plan.parentSnapshotId() == null
+            ? "(none: the run made the first snapshot)"
+            : plan.parentSnapshotId(),
+        plan.parentSnapshotId() == null ? ", i.e. empty" : "");
+    if (!plan.changes()) {
+      out.println("  it already holds that content; nothing was committed");
+    }
+    out.printf(
+        "  files: %d removed, %d re-added from the parent's manifests (no data rewritten)%n",
+        plan.removedFiles().size(), plan.restoredFiles().size());
+    plan.removedFiles().forEach(f -> out.println("    - " + f));
+    plan.restoredFiles().forEach(f -> out.println("    + " + f));
+    out.println("  rows per partition (before -> after):");
+    TreeSet<String> partitions = new TreeSet<>(plan.rowsBefore().keySet());
+    partitions.addAll(plan.rowsAfter().keySet());
+    for (String partition : partitions) {
+      long before = plan.rowsBefore().getOrDefault(partition, 0L);
+      long after = plan.rowsAfter().getOrDefault(partition, 0L);
+      out.printf(
+          "    %-30s %8d -> %-8d%s%n", partition, before, after, before == after ? "" : " changed");
+    }
+    if (plan.restoredContentHash() != null) {
+      out.println("  content hash after: " + plan.restoredContentHash());
+    }
+    if (!plan.later().isEmpty()) {
+      out.println(
+          plan.force()
+              ? "  discarded (--force): their changes to these rows are undone too:"
+              : "  blocked by later commits that changed the same rows:");
+      plan.later().forEach(c -> out.println("    " + c.describe()));
+    }
+    if (plan.revertSnapshotId() != null) {
+      out.printf(
+          "  new snapshot %d, run %s (floe.reverts=%s)%n",
+          plan.revertSnapshotId(), plan.revertRunId(), plan.runId());
+      out.printf(
+          "  undo: %s   (or: floe rollback %s --to-snapshot %d)%n",
+          plan.undoCommand(), plan.table(), plan.headSnapshotId());
+    }
+  }
+
+  private Map<String, Object> toMap(RevertPlan plan) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("table", plan.table());
+    map.put("dry_run", dryRun);
+    map.put(
+        "status",
+        dryRun ? "dry-run" : plan.revertSnapshotId() != null ? "reverted" : "nothing-to-revert");
+    map.put("run_id", plan.runId());
+    map.put("job", plan.job());
+    map.put("snapshot_id", plan.snapshotId());
+    map.put("parent_snapshot_id", plan.parentSnapshotId());
+    map.put("scope", plan.scope());
+    map.put("region", plan.region());
+    map.put("head_snapshot_id", plan.headSnapshotId());
+    map.put("force", plan.force());
+    map.put("removed_files", plan.removedFiles());
+    map.put("restored_files", plan.restoredFiles());
+    map.put("rows_before", plan.rowsBefore());
+    map.put("rows_after", plan.rowsAfter());
+    map.put("content_hash_after", plan.restoredContentHash());
+    map.put(plan.force() ? "discarded" : "blocked_by", later(plan.later()));
+    map.put("refusal", plan.refusal().orElse(null));
+    map.put("revert_snapshot_id", plan.revertSnapshotId());
+    // Only a committed revert has a run id to revert, or a snapshot to roll back from.
+    boolean committed = plan.revertSnapshotId() != null;
+    map.put("revert_run_id", committed ? plan.revertRunId() : null);
+    map.put("undo", committed ? plan.undoCommand() : null);
+    map.put(
+        "undo_by_rollback",
+        committed
+            ? "floe rollback " + plan.table() + " --to-snapshot " + plan.headSnapshotId()
+            : null);
+    return map;
+  }
+
+  private static List<Map<String, Object>> later(List<LaterCommit> commits) {
+    return commits.stream()
+        .map(
+            c -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("snapshot_id", c.snapshotId());
+              m.put("run_id", c.runId());
+              m.put("job", c.job());
+              m.put("reverts", c.revertsRun());
+              m.put("description", c.describe());
+              return m;
+            })
+        .toList();
+  }
+}
