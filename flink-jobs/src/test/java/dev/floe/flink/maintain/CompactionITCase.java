@@ -91,6 +91,9 @@ class CompactionITCase {
             .parallelism(2)
             .commit();
     long millis = (System.nanoTime() - started) / 1_000_000;
+    java.io.StringWriter text = new java.io.StringWriter();
+    CompactionReport.print(result, new java.io.PrintWriter(text, true));
+    System.out.print(text);
     System.out.printf(
         "MEASURE compaction: %d -> %d files in %s (%d -> %d bytes), both slices %d ms%n",
         result.slices().get(0).before().files(),
