@@ -127,19 +127,41 @@ public final class Compaction {
     return execute(false);
   }
 
+  /**
+   * Refuses bad input without reading data files, so that {@code floe maintain} can check every
+   * action before the first one changes anything.
+   *
+   * @return the resolved slices, in the given order
+   * @throws InvalidInputException (exit 2) for an unknown table, a bad or overlapping slice, or a
+   *     table compaction cannot rewrite
+   */
+  public List<Slice> check() {
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      return check(Catalogs.loadTable(opened, table));
+    } finally {
+      Catalogs.close(opened);
+    }
+  }
+
+  private List<Slice> check(Table loaded) {
+    List<Slice> resolved = CompactionSlices.resolve(table, loaded, slices);
+    InvalidInputException.check(
+        !TableUtil.supportsRowLineage(loaded),
+        "Cannot compact %s: it tracks row lineage (format version %d), which a rewrite through"
+            + " Flink does not preserve",
+        table,
+        TableUtil.formatVersion(loaded));
+    loaded.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+    return resolved;
+  }
+
   private CompactionResult execute(boolean dryRun) {
     long started = System.nanoTime(); // timing for the report only
     Catalog opened = Catalogs.open(catalog);
     try {
       Table loaded = Catalogs.loadTable(opened, table);
-      List<Slice> resolved = CompactionSlices.resolve(table, loaded, slices);
-      InvalidInputException.check(
-          !TableUtil.supportsRowLineage(loaded),
-          "Cannot compact %s: it tracks row lineage (format version %d), which a rewrite through"
-              + " Flink does not preserve",
-          table,
-          TableUtil.formatVersion(loaded));
-      loaded.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+      List<Slice> resolved = check(loaded);
       long target = targetFileSizeBytes != null ? targetFileSizeBytes : tableTarget(loaded);
       Snapshot base = loaded.currentSnapshot();
       if (base == null) {

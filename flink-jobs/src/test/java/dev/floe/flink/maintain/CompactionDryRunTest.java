@@ -1,9 +1,14 @@
 package dev.floe.flink.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.util.List;
 import java.util.Set;
@@ -116,5 +121,26 @@ class CompactionDryRunTest {
         .isEqualTo("nothing to compact: no partition has two or more files below the target size");
     fact.refresh();
     assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void checkRefusesABadSliceBeforeAnyActionRunsAndApplyAndCommitToo() {
+    Compaction bad = Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of("2026-13-01"));
+
+    for (Runnable call : List.<Runnable>of(bad::check, bad::apply, bad::commit)) {
+      assertThatThrownBy(call::run)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot parse --slice '2026-13-01'");
+    }
+    assertThatThrownBy(
+            () ->
+                Compaction.of(catalog.config(), "sales.nope").slices(List.of("2026-10-03")).check())
+        .isInstanceOf(FloeException.class)
+        .satisfies(
+            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT));
+    assertThat(
+            Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of("2026-10-03")).check())
+        .extracting(Slice::label)
+        .containsExactly("order_date=[2026-10-03,2026-10-04)");
   }
 }
