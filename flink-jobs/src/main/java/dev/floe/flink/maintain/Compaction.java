@@ -196,7 +196,7 @@ public final class Compaction {
         } else if (dryRun) {
           outcomes.add(wouldCompact(slice));
         } else {
-          outcomes.add(committed.get(slice.index()));
+          outcomes.add(committed.getOrDefault(slice.index(), submitted(slice)));
         }
       }
       return new CompactionResult(
@@ -249,11 +249,25 @@ public final class Compaction {
             + rewritten.files()
             + " small file(s) ("
             + rewritten.bytes()
-            + " bytes) in "
-            + slice.groups().size()
-            + " partition(s) with about "
+            + " bytes) with about "
             + slice.expectedOutputs()
             + " file(s), in one snapshot");
+  }
+
+  private static SliceCompaction submitted(PlannedSlice slice) {
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.SUBMITTED,
+        slice.before(),
+        slice.rewritten(),
+        FileStats.NONE,
+        slice.expectedOutputs(),
+        slice.before(),
+        null,
+        slice.runId(),
+        ExitCodes.OK,
+        "submitted (detached: see the job's log for the outcome)");
   }
 
   private static long elapsed(long started) {

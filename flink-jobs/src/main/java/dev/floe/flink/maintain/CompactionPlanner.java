@@ -21,7 +21,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * Chooses, per slice, the files to rewrite, from metadata only: data files of the current partition
  * spec that lie wholly inside the slice (strict partition projection: they hold no row of another
  * slice), have no delete files and are smaller than the target size, grouped by partition; a
- * partition is rewritten only when it has at least two such files.
+ * partition is rewritten only when it has at least two such files. A partition whose small files
+ * fill several target-size files is split into that many groups, rewritten in parallel.
  */
 final class CompactionPlanner {
 
@@ -85,18 +86,55 @@ final class CompactionPlanner {
       if (files.size() < 2) {
         continue; // one small file per partition is already as compact as a rewrite makes it
       }
-      files.sort(Comparator.comparing(DataFile::location));
-      long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-      int expected = (int) Math.max(1, (bytes + target - 1) / target);
-      groups.add(
-          new RewriteGroup(
-              firstGroupIndex + groups.size(), index, runId, spec.specId(), files, expected));
+      for (List<DataFile> bin : bins(files, target)) {
+        long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        // Rounded, not ceiled: a bin a little over the target (bins are balanced, not capped)
+        // is expected to give one file; the writer still closes files at the target size.
+        int expected = (int) Math.max(1, Math.round((double) bytes / target));
+        groups.add(
+            new RewriteGroup(
+                firstGroupIndex + groups.size(), index, runId, spec.specId(), bin, expected));
+      }
     }
     String nothingToDo =
         groups.isEmpty()
             ? nothingToDo(all.size(), smallByPartition, skippedOtherSpec, skippedWithDeletes)
             : null;
     return new PlannedSlice(index, value, slice, runId, FileStats.of(all), groups, nothingToDo);
+  }
+
+  /**
+   * Splits one partition's small files into as many bins as files of the target size their bytes
+   * fill, each bin about equally full (largest file first into the emptiest bin), so that one large
+   * partition is still rewritten by parallel tasks. A bin left with a single file is dropped:
+   * rewriting one file alone gains nothing.
+   */
+  static List<List<DataFile>> bins(List<DataFile> files, long target) {
+    long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    int count = (int) Math.max(1, Math.min(files.size() / 2, (bytes + target - 1) / target));
+    List<List<DataFile>> bins = new ArrayList<>();
+    long[] filled = new long[count];
+    for (int i = 0; i < count; i++) {
+      bins.add(new ArrayList<>());
+    }
+    List<DataFile> largestFirst = new ArrayList<>(files);
+    largestFirst.sort(
+        Comparator.comparingLong(DataFile::fileSizeInBytes)
+            .reversed()
+            .thenComparing(DataFile::location));
+    for (DataFile file : largestFirst) {
+      int emptiest = 0;
+      for (int i = 1; i < count; i++) {
+        if (filled[i] < filled[emptiest]) {
+          emptiest = i;
+        }
+      }
+      bins.get(emptiest).add(file);
+      filled[emptiest] += file.fileSizeInBytes();
+    }
+    bins.removeIf(bin -> bin.size() < 2);
+    bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
+    return bins;
   }
 
   private static String nothingToDo(

@@ -14,7 +14,7 @@ import org.apache.iceberg.StructLike;
  * @param runId the slice's run id, also part of the output file names
  * @param specId the partition spec of the inputs (always the table's current one)
  * @param inputs the files to replace (without column stats: only identity, size, rows matter)
- * @param expectedOutputs how many files of the target size their bytes fill
+ * @param expectedOutputs about how many files of the target size their bytes fill (at least 1)
  */
 record RewriteGroup(
     int index, int sliceIndex, String runId, int specId, List<DataFile> inputs, int expectedOutputs)

@@ -44,7 +44,9 @@ public record SliceCompaction(
     /** Dry run: what a real run would rewrite; nothing written or committed. */
     WOULD_COMPACT("would compact"),
     /** Nothing committed for this slice (and its new files deleted); see the exit code. */
-    FAILED("failed");
+    FAILED("failed"),
+    /** Detached job ({@code flink run -d}): the outcome is in the job's log, not here. */
+    SUBMITTED("submitted");
 
     private final String text;
 

@@ -65,13 +65,13 @@ class CompactionDryRunTest {
   void theExpectedOutputsFollowTheTargetSize() {
     SmallFiles.append(fact, "2026-10-03", 10, 5, 1);
     fact.refresh();
-    SliceCompaction planned =
+    SliceCompaction whole =
         Compaction.of(catalog.config(), SmallFiles.FACT)
             .slices(List.of("2026-10-03"))
             .apply()
             .slices()
             .get(0);
-    long target = planned.rewritten().bytes() / 3 + 1; // every file stays small, three outputs
+    long target = whole.rewritten().bytes() / 3 + 1; // every file stays small, three outputs
 
     SliceCompaction smaller =
         Compaction.of(catalog.config(), SmallFiles.FACT)
@@ -83,6 +83,21 @@ class CompactionDryRunTest {
 
     assertThat(smaller.rewritten().files()).isEqualTo(10);
     assertThat(smaller.expectedOutputFiles()).isEqualTo(3);
+    // Three groups of about a target's worth each, so three tasks can rewrite the one partition.
+    fact.refresh();
+    List<PlannedSlice> planned =
+        CompactionPlanner.plan(
+            fact,
+            fact.currentSnapshot().snapshotId(),
+            List.of("2026-10-03"),
+            CompactionSlices.resolve(SmallFiles.FACT, fact, List.of("2026-10-03")),
+            target);
+    assertThat(planned.get(0).groups())
+        .hasSize(3)
+        .allSatisfy(g -> assertThat(g.inputs().size()).isBetween(3, 4))
+        // Balanced, not capped: a group exceeds the target by less than one small file.
+        .allSatisfy(g -> assertThat(g.stats().bytes()).isLessThan(2 * target));
+    assertThat(planned.get(0).rewritten().files()).isEqualTo(10);
   }
 
   @Test
