@@ -137,6 +137,34 @@ class CompactionITCase {
   }
 
   @Test
+  void aPartitionWhoseSmallFilesFillSeveralTargetsIsRewrittenByParallelGroups() {
+    SmallFiles.append(fact, DAY3, 60, 10, 1);
+    fact.refresh();
+    ContentHash content = TableContent.hash(fact);
+    int files = SmallFiles.dataFiles(fact, DAY3).size();
+    CompactionResult planned =
+        Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY3)).apply();
+    long target = planned.slices().get(0).rewritten().bytes() / 3 + 1;
+
+    CompactionResult result =
+        Compaction.of(catalog.config(), SmallFiles.FACT)
+            .slices(List.of(DAY3))
+            .targetFileSizeBytes(target)
+            .parallelism(2)
+            .commit();
+
+    fact.refresh();
+    SliceCompaction slice = result.slices().get(0);
+    assertThat(files).isEqualTo(60);
+    assertThat(slice.status()).isEqualTo(SliceCompaction.Status.COMPACTED);
+    assertThat(slice.expectedOutputFiles()).isEqualTo(3);
+    assertThat(slice.written().files()).isBetween(3, 6);
+    assertThat(SmallFiles.dataFiles(fact, DAY3)).hasSize(slice.written().files());
+    assertThat(TableContent.hash(fact)).isEqualTo(content);
+    assertThat(fact.currentSnapshot().summary()).containsEntry("deleted-data-files", "60");
+  }
+
+  @Test
   void aRerunOfTheSlicesJobAfterCompactionIsANoOpFoundByLineage() throws Exception {
     Table staging =
         catalog.create("sales.staging_orders", SmallFiles.SCHEMA, PartitionSpec.unpartitioned());
