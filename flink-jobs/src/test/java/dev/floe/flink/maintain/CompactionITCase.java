@@ -329,7 +329,8 @@ class CompactionITCase {
         false,
         3,
         false,
-        FailurePoint.NONE);
+        FailurePoint.NONE,
+        null);
   }
 
   private List<Snapshot> snapshotsAfter(long base) {
