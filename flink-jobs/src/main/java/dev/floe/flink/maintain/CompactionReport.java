@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ public final class CompactionReport {
 
   private CompactionReport() {}
 
-  /** Text: one block per slice with files, bytes and rows before and after, then the totals. */
+  /** Text: a header, one block per slice with files, bytes and rows before and after, totals. */
   public static void print(CompactionResult result, PrintWriter out) {
     out.printf(
         "%s %s (base snapshot %s, files below %s count as small)%n",
@@ -22,28 +23,39 @@ public final class CompactionReport {
         result.table(),
         result.baseSnapshotId() == null ? "-" : result.baseSnapshotId(),
         bytes(result.targetFileSizeBytes()));
+    lines(result).forEach(line -> out.println("  " + line));
+  }
+
+  /** The per-slice blocks and totals of {@link #print}, without the header and indentation. */
+  public static List<String> lines(CompactionResult result) {
+    List<String> lines = new ArrayList<>();
     for (SliceCompaction slice : result.slices()) {
-      out.printf("  %-14s %s%n", slice.slice(), slice.status().text());
-      out.printf(
-          "    files %s   bytes %s   rows %s%s%n",
-          arrow(slice.before().files(), slice.after().files()),
-          arrow(bytes(slice.before().bytes()), bytes(slice.after().bytes())),
-          arrow(slice.before().rows(), slice.after().rows()),
-          result.dryRun() && slice.status() == SliceCompaction.Status.WOULD_COMPACT
-              ? "   (expected)"
-              : "");
+      lines.add(String.format("%-14s %s", slice.slice(), slice.status().text()));
+      lines.add(
+          String.format(
+              "  files %s   bytes %s   rows %s%s",
+              arrow(slice.before().files(), slice.after().files()),
+              arrow(bytes(slice.before().bytes()), bytes(slice.after().bytes())),
+              arrow(slice.before().rows(), slice.after().rows()),
+              result.dryRun() && slice.status() == SliceCompaction.Status.WOULD_COMPACT
+                  ? "   (expected)"
+                  : ""));
       if (slice.snapshotId() != null) {
-        out.printf("    snapshot %d   run id %s%n", slice.snapshotId(), slice.runId());
+        lines.add(String.format("  snapshot %d   run id %s", slice.snapshotId(), slice.runId()));
       }
-      out.printf("    %s%n", slice.detail());
+      lines.add("  " + slice.detail());
     }
     FileStats before = result.before();
     FileStats after = result.after();
-    out.printf(
-        "  total          files %s   average file %s%n",
-        arrow(before.files(), after.files()),
-        arrow(bytes(before.averageFileBytes()), bytes(after.averageFileBytes())));
-    out.printf("  elapsed        %.1f s%n", result.elapsedMillis() / 1000.0);
+    lines.add(
+        String.format(
+            "%-14s files %s   average file %s",
+            "total",
+            arrow(before.files(), after.files()),
+            arrow(bytes(before.averageFileBytes()), bytes(after.averageFileBytes()))));
+    lines.add(
+        String.format(Locale.ROOT, "%-14s %.1f s", "elapsed", result.elapsedMillis() / 1000.0));
+    return lines;
   }
 
   /** The result as a JSON-ready map; byte counts are plain numbers. */
@@ -100,8 +112,6 @@ public final class CompactionReport {
       value /= 1024;
       unit++;
     }
-    return unit == 0
-        ? bytes + " B"
-        : String.format(java.util.Locale.ROOT, "%.1f %s", value, units[unit]);
+    return unit == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
   }
 }
