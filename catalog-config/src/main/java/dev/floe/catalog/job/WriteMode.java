@@ -16,6 +16,12 @@ public enum WriteMode {
   /** Rebuild a small table and replace its whole content in one snapshot. */
   SWAP("swap");
 
+  /**
+   * How lineage records a {@code floe maintain --compact} commit. Not a manifest mode: a compaction
+   * only rewrites files, and its commit is refused unless the rows read and written hash equal.
+   */
+  public static final String COMPACT_LINEAGE_MODE = "compact";
+
   private final String text;
 
   WriteMode(String text) {
@@ -33,6 +39,14 @@ public enum WriteMode {
   /** {@link #replacesScope()} for a mode as recorded in lineage; false for an unknown text. */
   public static boolean replacesScope(String recordedMode) {
     return Arrays.stream(values()).anyMatch(m -> m.text.equals(recordedMode) && m.replacesScope());
+  }
+
+  /**
+   * True for a commit recorded as changing no row at all (a compaction): whatever defined a slice's
+   * content before it still defines it, so history walks look through it.
+   */
+  public static boolean preservesContent(String recordedMode) {
+    return COMPACT_LINEAGE_MODE.equals(recordedMode);
   }
 
   /** True for the modes that match source and target rows by key. */

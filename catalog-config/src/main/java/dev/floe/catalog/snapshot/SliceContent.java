@@ -15,7 +15,8 @@ import org.apache.iceberg.Table;
  * current snapshot (never from a remembered one: a rollback moves the head) to the newest snapshot
  * that touched the slice. When that is a Floe commit for exactly this slice, its recorded hash is
  * the answer without reading data; otherwise the slice is read and hashed. Either way the answer is
- * the same: lineage only makes it cheaper.
+ * the same: lineage only makes it cheaper. A compaction commit rewrites files but changes no row
+ * (it is refused otherwise), so the walk looks through it to the commit that defined the content.
  */
 public final class SliceContent {
 
@@ -45,7 +46,9 @@ public final class SliceContent {
         return new Current(
             ContentHash.decode(lineage.get().contentHash()), snapshot.snapshotId(), "lineage");
       }
-      if (footprint.touchedBy(snapshot)) {
+      boolean contentPreserved =
+          lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
+      if (!contentPreserved && footprint.touchedBy(snapshot)) {
         return scan(table, scope);
       }
       if (snapshot.parentId() == null) {

@@ -197,6 +197,72 @@ class SliceContentTest {
     assertThat(current.definedBy()).isEqualTo(commit);
   }
 
+  @Test
+  void aCompactionCommitIsLookedThroughToTheRunThatDefinedTheSlice() {
+    long commit = floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
+    rewriteSlice(oct3, "compact");
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("lineage");
+    assertThat(current.definedBy()).isEqualTo(commit);
+    assertThat(current.hash()).isEqualTo(TableContent.hash(table, oct3.toExpression()));
+  }
+
+  @Test
+  void aRewriteWithoutCompactionLineageMakesTheSliceBeRead() {
+    floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
+    rewriteSlice(oct3, null);
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("scan");
+    assertThat(current.hash()).isEqualTo(hash(order(1, "ann", OCT_3), order(2, "bob", OCT_3)));
+  }
+
+  /**
+   * Rewrites the slice's files into one, rows unchanged, as `floe maintain --compact` commits it
+   * (lineage mode {@code compact}), or as a foreign rewrite without lineage ({@code mode} null).
+   */
+  private void rewriteSlice(Slice slice, String mode) {
+    table.refresh();
+    List<Record> rows = new ArrayList<>();
+    var rewrite = table.newRewrite();
+    try (var tasks = table.newScan().filter(slice.toExpression()).planFiles();
+        var records =
+            org.apache.iceberg.data.IcebergGenerics.read(table)
+                .where(slice.toExpression())
+                .build()) {
+      tasks.forEach(t -> rewrite.deleteFile(t.file()));
+      records.forEach(r -> rows.add(r.copy()));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    rewrite.addFile(TableRows.write(table, rows.toArray(Record[]::new)));
+    if (mode != null) {
+      new Lineage(
+              "key",
+              UUID.randomUUID().toString(),
+              "floe-maintain-compact",
+              mode,
+              slice.label(),
+              "test",
+              rows.size(),
+              null,
+              Map.of(),
+              null)
+          .toSummary()
+          .forEach(
+              (k, v) -> {
+                if (v != null) {
+                  rewrite.set(k, v);
+                }
+              });
+    }
+    rewrite.commit();
+    table.refresh();
+  }
+
   /** Commits like Floe's committer: one overwrite of the slice, with lineage in the summary. */
   private long floeCommit(Slice slice, Record... rows) {
     OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(slice.toExpression());

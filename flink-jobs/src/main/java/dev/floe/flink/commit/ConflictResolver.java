@@ -41,8 +41,19 @@ final class ConflictResolver {
       Scope scope,
       Lineage ours,
       ContentHash content) {
-    Snapshot newest = newestConflicting(target, baseSnapshotId, scope);
+    Snapshot newest = newestConflicting(target, baseSnapshotId, scope, false);
     if (newest == null) {
+      Snapshot compaction = newestConflicting(target, baseSnapshotId, scope, true);
+      if (compaction != null) {
+        // Iceberg refuses an overwrite whose slice files were rewritten meanwhile, but a
+        // compaction changed no row: replacing the compacted files is exactly our commit.
+        return new Resolution(
+            Action.RETRY,
+            compaction.snapshotId(),
+            "only a compaction (snapshot "
+                + compaction.snapshotId()
+                + ", no row changed) rewrote the slice's files since this run started");
+      }
       return null; // nothing touched the slice since the run started: not a conflict at all
     }
     Optional<Lineage> theirs = Lineage.fromSummary(newest.summary());
@@ -92,15 +103,24 @@ final class ConflictResolver {
             + ") with different content");
   }
 
-  /** The newest snapshot after {@code base} on the current branch that touched the slice. */
-  private static Snapshot newestConflicting(Table table, Long base, Scope scope) {
+  /**
+   * The newest snapshot after {@code base} on the current branch that touched the slice: among the
+   * compactions (which change no row, see {@link WriteMode#preservesContent}) when {@code
+   * compactions}, else among all other commits.
+   */
+  private static Snapshot newestConflicting(
+      Table table, Long base, Scope scope, boolean compactions) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
     Snapshot head = table.currentSnapshot();
     if (head == null) {
       return null;
     }
     for (Snapshot s : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), base)) {
-      if (footprint.touchedBy(s)) {
+      boolean compaction =
+          Lineage.fromSummary(s.summary())
+              .map(l -> WriteMode.preservesContent(l.mode()))
+              .orElse(false);
+      if (compaction == compactions && footprint.touchedBy(s)) {
         return s;
       }
     }

@@ -1,0 +1,276 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.slice.Slice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Compacts the small data files of given slices of a table ({@code floe maintain --compact --slice
+ * ...}), with one Flink batch job and ONE commit per slice. Like Iceberg's pending updates, {@link
+ * #apply()} says what would happen ({@code --dry-run}: files per slice, expected outputs; nothing
+ * runs) and {@link #commit()} does it.
+ *
+ * <p>Safe by construction: only data files wholly inside a slice are read, so no row of another
+ * slice is touched; a slice is committed only when the rows written hash equal to the rows read;
+ * each commit is an Iceberg {@code RewriteFiles} validated from the snapshot the job read, so a
+ * slice changed meanwhile is reported (exit 4) and the others go on; files that are not committed
+ * are deleted. The commit carries {@code floe.mode=compact} lineage, which no-op detection looks
+ * through: a rerun of the slice's job after compaction is still a no-op.
+ *
+ * <pre>{@code
+ * CompactionResult result =
+ *     Compaction.of(catalog, "sales.fact_orders").slices(List.of("2026-10-03")).commit();
+ * }</pre>
+ */
+public final class Compaction {
+  private final CatalogConfig catalog;
+  private final String table;
+  private List<String> slices = List.of();
+  private Long targetFileSizeBytes;
+  private int parallelism;
+  private CompactionFailure failAt = CompactionFailure.NONE;
+  private Runnable afterPlanning = () -> {};
+
+  private Compaction(CatalogConfig catalog, String table) {
+    this.catalog = catalog;
+    this.table = table;
+  }
+
+  /**
+   * @param catalog the catalog holding the table
+   * @param table {@code namespace.table}
+   */
+  public static Compaction of(CatalogConfig catalog, String table) {
+    return new Compaction(catalog, table);
+  }
+
+  /**
+   * The slices to compact, as an operator types {@code --slice}: {@code 2026-10-03}, {@code
+   * 2026-10}, {@code 2026-10-03T05}, or {@code column=value} on a table with several time partition
+   * columns. Resolved like {@code floe run --slice} (see {@link CompactionSlices}).
+   */
+  public Compaction slices(List<String> values) {
+    this.slices = List.copyOf(values);
+    return this;
+  }
+
+  /**
+   * Files below this size are small, and outputs are closed at it. Default: the table's {@value
+   * TableProperties#WRITE_TARGET_FILE_SIZE_BYTES} (Iceberg's default 512 MiB when unset).
+   */
+  public Compaction targetFileSizeBytes(long bytes) {
+    InvalidInputException.check(
+        bytes > 0,
+        "Cannot compact %s: the target file size must be positive, got %d",
+        table,
+        bytes);
+    this.targetFileSizeBytes = bytes;
+    return this;
+  }
+
+  /** Rewriter parallelism; 0 (default) keeps Flink's default. Never more than the groups. */
+  public Compaction parallelism(int value) {
+    InvalidInputException.check(
+        value >= 0,
+        "Cannot compact %s: parallelism must be 0 (default) or more, got %d",
+        table,
+        value);
+    this.parallelism = value;
+    return this;
+  }
+
+  /** Test seam: fail on purpose after files were written, before any commit. */
+  Compaction failAt(CompactionFailure value) {
+    this.failAt = value;
+    return this;
+  }
+
+  /** Test seam: runs after the files were planned from the base snapshot, before the job. */
+  Compaction afterPlanning(Runnable hook) {
+    this.afterPlanning = hook;
+    return this;
+  }
+
+  /**
+   * What compaction would do: per slice, the small files it would replace and the number of files
+   * it would write. Reads metadata only; runs no job and commits nothing.
+   *
+   * @throws InvalidInputException (exit 2) for an unknown table or a bad slice
+   */
+  public CompactionResult apply() {
+    return execute(true);
+  }
+
+  /**
+   * Compacts every slice that has something to compact, one commit each. A slice that fails is
+   * reported in the result (its files deleted) and the others are still committed; see {@link
+   * CompactionResult#exitCode()}.
+   *
+   * @throws InvalidInputException (exit 2) for an unknown table or a bad slice
+   * @throws IllegalStateException when the job itself failed; nothing was committed unless the
+   *     message names the slices committed before the failure, and the files written for the other
+   *     slices were deleted
+   */
+  public CompactionResult commit() {
+    return execute(false);
+  }
+
+  /**
+   * Refuses bad input without reading data files, so that {@code floe maintain} can check every
+   * action before the first one changes anything.
+   *
+   * @return the resolved slices, in the given order
+   * @throws InvalidInputException (exit 2) for an unknown table, a bad or overlapping slice, or a
+   *     table compaction cannot rewrite
+   */
+  public List<Slice> check() {
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      return check(Catalogs.loadTable(opened, table));
+    } finally {
+      Catalogs.close(opened);
+    }
+  }
+
+  private List<Slice> check(Table loaded) {
+    List<Slice> resolved = CompactionSlices.resolve(table, loaded, slices);
+    InvalidInputException.check(
+        !TableUtil.supportsRowLineage(loaded),
+        "Cannot compact %s: it tracks row lineage (format version %d), which a rewrite through"
+            + " Flink does not preserve",
+        table,
+        TableUtil.formatVersion(loaded));
+    loaded.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+    return resolved;
+  }
+
+  private CompactionResult execute(boolean dryRun) {
+    long started = System.nanoTime(); // timing for the report only
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      Table loaded = Catalogs.loadTable(opened, table);
+      List<Slice> resolved = check(loaded);
+      long target = targetFileSizeBytes != null ? targetFileSizeBytes : tableTarget(loaded);
+      Snapshot base = loaded.currentSnapshot();
+      if (base == null) {
+        List<SliceCompaction> outcomes = new ArrayList<>();
+        for (int i = 0; i < resolved.size(); i++) {
+          PlannedSlice empty =
+              new PlannedSlice(
+                  i,
+                  slices.get(i),
+                  resolved.get(i),
+                  null,
+                  FileStats.NONE,
+                  List.of(),
+                  "the table is empty");
+          outcomes.add(nothingToCompact(empty));
+        }
+        return new CompactionResult(table, dryRun, null, target, outcomes, elapsed(started));
+      }
+      List<PlannedSlice> planned =
+          CompactionPlanner.plan(loaded, base.snapshotId(), slices, resolved, target);
+      CompactionPlan plan =
+          new CompactionPlan(catalog, table, base.snapshotId(), target, planned, failAt);
+      Map<Integer, SliceCompaction> committed = Map.of();
+      if (!dryRun && !plan.groups().isEmpty()) {
+        afterPlanning.run();
+        committed = CompactionJob.run(plan, loaded, parallelism);
+      }
+      List<SliceCompaction> outcomes = new ArrayList<>();
+      for (PlannedSlice slice : planned) {
+        if (slice.groups().isEmpty()) {
+          outcomes.add(nothingToCompact(slice));
+        } else if (dryRun) {
+          outcomes.add(wouldCompact(slice));
+        } else {
+          outcomes.add(committed.getOrDefault(slice.index(), submitted(slice)));
+        }
+      }
+      return new CompactionResult(
+          table, dryRun, base.snapshotId(), target, outcomes, elapsed(started));
+    } finally {
+      Catalogs.close(opened);
+    }
+  }
+
+  private static long tableTarget(Table table) {
+    return PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  private static SliceCompaction nothingToCompact(PlannedSlice slice) {
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.NOTHING_TO_COMPACT,
+        slice.before(),
+        FileStats.NONE,
+        FileStats.NONE,
+        0,
+        slice.before(),
+        null,
+        null,
+        ExitCodes.OK,
+        "nothing to compact: " + slice.nothingToDo());
+  }
+
+  private static SliceCompaction wouldCompact(PlannedSlice slice) {
+    FileStats rewritten = slice.rewritten();
+    FileStats expected =
+        new FileStats(slice.expectedOutputs(), rewritten.bytes(), rewritten.rows());
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.WOULD_COMPACT,
+        slice.before(),
+        rewritten,
+        FileStats.NONE,
+        slice.expectedOutputs(),
+        slice.before().minus(rewritten).plus(expected),
+        null,
+        null,
+        ExitCodes.OK,
+        "dry run: would replace "
+            + rewritten.files()
+            + " small file(s) ("
+            + rewritten.bytes()
+            + " bytes) with about "
+            + slice.expectedOutputs()
+            + " file(s), in one snapshot");
+  }
+
+  private static SliceCompaction submitted(PlannedSlice slice) {
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.SUBMITTED,
+        slice.before(),
+        slice.rewritten(),
+        FileStats.NONE,
+        slice.expectedOutputs(),
+        slice.before(),
+        null,
+        slice.runId(),
+        ExitCodes.OK,
+        "submitted (detached: see the job's log for the outcome)");
+  }
+
+  private static long elapsed(long started) {
+    return (System.nanoTime() - started) / 1_000_000;
+  }
+}

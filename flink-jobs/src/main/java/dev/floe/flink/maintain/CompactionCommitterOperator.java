@@ -1,0 +1,76 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.flink.commit.CommitMessages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.accumulators.ListAccumulator;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * The compaction job's single committer (parallelism 1): gathers every rewritten group and, at end
+ * of input, commits slice after slice, one snapshot each, through {@link CompactionCommitter}. A
+ * slice that cannot be committed is reported and the next one is tried. Outcomes go back to the
+ * client as an accumulator, one entry per slice.
+ */
+final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<byte[], Void>, BoundedOneInput {
+  static final String OUTCOME_ACCUMULATOR = "floe-compaction-outcomes";
+
+  private final CompactionPlan plan;
+
+  private transient Map<Integer, List<Rewritten>> bySlice;
+  private transient ListAccumulator<byte[]> outcomes;
+
+  CompactionCommitterOperator(CompactionPlan plan) {
+    this.plan = plan;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    bySlice = new TreeMap<>();
+    outcomes = new ListAccumulator<>();
+    getRuntimeContext().addAccumulator(OUTCOME_ACCUMULATOR, outcomes);
+  }
+
+  @Override
+  public void processElement(StreamRecord<byte[]> element) {
+    Rewritten rewritten = CommitMessages.decode(element.getValue(), getUserCodeClassloader());
+    bySlice.computeIfAbsent(rewritten.sliceIndex(), i -> new ArrayList<>()).add(rewritten);
+  }
+
+  @Override
+  public void endInput() {
+    if (plan.failAt() == CompactionFailure.COMMITTER_BEFORE_COMMIT) {
+      throw new IllegalStateException(
+          "Injected failure before the first compaction commit of " + plan.table());
+    }
+    Catalog catalog = Catalogs.open(plan.catalog());
+    try {
+      CompactionCommitter committer = new CompactionCommitter(catalog, plan);
+      for (PlannedSlice slice : plan.slices()) {
+        if (slice.groups().isEmpty()) {
+          continue; // nothing to compact: reported by the client, never committed
+        }
+        SliceCompaction outcome;
+        try {
+          outcome = committer.commit(slice, bySlice.getOrDefault(slice.index(), List.of()));
+        } catch (RuntimeException e) {
+          // One slice's unexpected failure (files already cleaned up where that was safe) must
+          // not keep the other slices from being compacted.
+          outcome = committer.unexpected(slice, e);
+        }
+        outcomes.add(CommitMessages.encode(outcome));
+      }
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.FloeException;
+import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.commit.RunHistory;
+import dev.floe.flink.session.FlinkSessions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.SerializedThrowable;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The compaction as a Flink batch job: the planned groups → parallel {@link GroupRewriter}s → one
+ * {@link CompactionCommitterOperator}. When the job fails, no slice of it was committed unless its
+ * run id is in the history; the files of every other slice are found by their deterministic names
+ * and deleted.
+ */
+final class CompactionJob {
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionJob.class);
+  private static final TypeInformation<byte[]> BYTES =
+      PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
+  private CompactionJob() {}
+
+  /**
+   * @return the outcome of every slice that had groups, by slice index
+   * @throws FloeException or IllegalStateException when the job failed (after the cleanup)
+   */
+  static Map<Integer, SliceCompaction> run(CompactionPlan plan, Table table, int parallelism) {
+    List<RewriteGroup> groups = plan.groups();
+    StreamExecutionEnvironment env =
+        FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
+    int rewriters = Math.max(1, Math.min(groups.size(), env.getParallelism()));
+    List<byte[]> encoded = new ArrayList<>();
+    groups.forEach(g -> encoded.add(CommitMessages.encode(g)));
+    env.fromData(encoded, BYTES)
+        .name("floe-compact-plan " + plan.table())
+        .rebalance()
+        .transform(
+            "floe-compact-rewrite " + plan.table(),
+            BYTES,
+            new GroupRewriter(
+                SerializableTable.copyOf(table),
+                FlinkSchemaUtil.convert(table.schema()),
+                plan.targetFileSizeBytes(),
+                plan.failAt()))
+        .setParallelism(rewriters)
+        .transform(
+            "floe-compact-commit " + plan.table(),
+            Types.VOID,
+            new CompactionCommitterOperator(plan))
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .sinkTo(new DiscardingSink<>())
+        .setParallelism(1);
+    JobExecutionResult result;
+    try {
+      result = env.execute("floe maintain --compact " + plan.table());
+    } catch (Exception e) {
+      List<String> committed = deleteUncommitted(plan);
+      FloeException floe = findFloeException(e);
+      if (floe != null) {
+        throw floe;
+      }
+      throw new IllegalStateException(
+          "Cannot compact "
+              + plan.table()
+              + ": "
+              + rootMessage(e)
+              + (committed.isEmpty()
+                  ? "; nothing was committed"
+                  : "; committed before the failure: " + String.join(", ", committed)),
+          e);
+    }
+    Map<Integer, SliceCompaction> outcomes = new TreeMap<>();
+    if (!result.isJobExecutionResult()) {
+      return outcomes; // `flink run -d`: the committer reports in the job's log
+    }
+    List<byte[]> reported =
+        result.getAccumulatorResult(CompactionCommitterOperator.OUTCOME_ACCUMULATOR);
+    int next = 0;
+    for (PlannedSlice slice : plan.slices()) {
+      if (!slice.groups().isEmpty()) {
+        outcomes.put(
+            slice.index(),
+            CommitMessages.decode(reported.get(next++), CompactionJob.class.getClassLoader()));
+      }
+    }
+    return outcomes;
+  }
+
+  private static Configuration jobConfiguration() {
+    Configuration conf = new Configuration();
+    // Only byte[] crosses operators; a Kryo fallback would be a bug, so it fails the job instead.
+    conf.set(PipelineOptions.GENERIC_TYPES, false);
+    return conf;
+  }
+
+  /**
+   * Deletes the output files of every slice whose commit is not in the history. A slice the
+   * committer did commit before the job failed keeps its (live) files; its label is returned.
+   */
+  private static List<String> deleteUncommitted(CompactionPlan plan) {
+    List<String> committed = new ArrayList<>();
+    Catalog catalog = Catalogs.open(plan.catalog());
+    try {
+      Table table = Catalogs.loadTable(catalog, plan.table());
+      List<RewriteGroup> uncommitted = new ArrayList<>();
+      for (PlannedSlice slice : plan.slices()) {
+        if (RunHistory.findRun(table, slice.runId()) == null) {
+          uncommitted.addAll(slice.groups());
+        } else {
+          committed.add(slice.slice().label());
+        }
+      }
+      int deleted = OutputFiles.deleteLeftovers(table, uncommitted);
+      LOG.info("Compaction of {} failed; deleted {} uncommitted file(s)", plan.table(), deleted);
+    } catch (RuntimeException cleanupFailed) {
+      LOG.warn(
+          "Cannot delete the files of the failed compaction of {}: {}",
+          plan.table(),
+          cleanupFailed.toString());
+    } finally {
+      Catalogs.close(catalog);
+    }
+    return committed;
+  }
+
+  /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
+  private static FloeException findFloeException(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof FloeException floe) {
+        return floe;
+      }
+      if (t instanceof SerializedThrowable serialized) {
+        Throwable original = serialized.deserializeError(CompactionJob.class.getClassLoader());
+        if (original != serialized) {
+          FloeException floe = findFloeException(original);
+          if (floe != null) {
+            return floe;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.toString() : root.getMessage();
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

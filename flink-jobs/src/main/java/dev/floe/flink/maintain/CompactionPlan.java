@@ -1,0 +1,34 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.config.CatalogConfig;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Everything the compaction job needs, fixed before it starts.
+ *
+ * @param catalog the catalog holding the table
+ * @param table the table's name
+ * @param baseSnapshotId the snapshot every group's inputs were planned from; each slice's commit is
+ *     validated from it
+ * @param targetFileSizeBytes files below this size are small; outputs roll at this size
+ * @param slices the slices, in the operator's order
+ * @param failAt a failure to inject (tests)
+ */
+record CompactionPlan(
+    CatalogConfig catalog,
+    String table,
+    long baseSnapshotId,
+    long targetFileSizeBytes,
+    List<PlannedSlice> slices,
+    CompactionFailure failAt)
+    implements Serializable {
+
+  CompactionPlan {
+    slices = List.copyOf(slices);
+  }
+
+  List<RewriteGroup> groups() {
+    return slices.stream().flatMap(s -> s.groups().stream()).toList();
+  }
+}

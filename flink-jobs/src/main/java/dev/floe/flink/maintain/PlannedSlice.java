@@ -1,0 +1,43 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.slice.Slice;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What compaction will do to one slice, decided from the table's metadata at the base snapshot.
+ *
+ * @param index position in the operator's list of slices
+ * @param value the slice as the operator typed it
+ * @param slice the resolved slice
+ * @param runId the id the slice's commit will carry ({@code floe.run-id})
+ * @param before all data files of the slice at the base snapshot
+ * @param groups the partitions with small files to rewrite; empty when there is nothing to do
+ * @param nothingToDo why there is nothing to compact, or null when there are groups
+ */
+record PlannedSlice(
+    int index,
+    String value,
+    Slice slice,
+    String runId,
+    FileStats before,
+    List<RewriteGroup> groups,
+    String nothingToDo)
+    implements Serializable {
+
+  PlannedSlice {
+    groups = List.copyOf(groups);
+  }
+
+  FileStats rewritten() {
+    FileStats stats = FileStats.NONE;
+    for (RewriteGroup group : groups) {
+      stats = stats.plus(group.stats());
+    }
+    return stats;
+  }
+
+  int expectedOutputs() {
+    return groups.stream().mapToInt(RewriteGroup::expectedOutputs).sum();
+  }
+}

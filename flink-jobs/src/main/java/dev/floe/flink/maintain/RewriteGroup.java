@@ -1,0 +1,34 @@
+package dev.floe.flink.maintain;
+
+import java.io.Serializable;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.StructLike;
+
+/**
+ * The small data files of one partition of one slice, rewritten together by one task. A group never
+ * spans partitions, so its rows never leave their partition and never meet another slice's rows.
+ *
+ * @param index unique within the compaction; names the output files (see {@link OutputFiles})
+ * @param sliceIndex the slice it belongs to
+ * @param runId the slice's run id, also part of the output file names
+ * @param specId the partition spec of the inputs (always the table's current one)
+ * @param inputs the files to replace (without column stats: only identity, size, rows matter)
+ * @param expectedOutputs about how many files of the target size their bytes fill (at least 1)
+ */
+record RewriteGroup(
+    int index, int sliceIndex, String runId, int specId, List<DataFile> inputs, int expectedOutputs)
+    implements Serializable {
+
+  RewriteGroup {
+    inputs = List.copyOf(inputs);
+  }
+
+  StructLike partition() {
+    return inputs.get(0).partition();
+  }
+
+  FileStats stats() {
+    return FileStats.of(inputs);
+  }
+}
