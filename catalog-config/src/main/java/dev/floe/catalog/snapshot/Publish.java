@@ -2,6 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
@@ -74,12 +75,11 @@ public final class Publish {
     }
     Snapshot run = table.snapshot(ref.snapshotId());
     Map<String, PublishPlan.RowChange> changes =
-        SnapshotChanges.of(table, run).rowsPerPartition(table);
+        RunFileChanges.of(table, run).rowsPerPartition(table);
     if (head == null || SnapshotUtil.isAncestorOf(table, run.snapshotId(), head.snapshotId())) {
       return plan(PublishPlan.Method.FAST_FORWARD, run, mainId, changes);
     }
-    checkCherryPick(run, head);
-    return plan(PublishPlan.Method.CHERRY_PICK, run, mainId, changes);
+    return plan(checkCherryPick(run, head), run, mainId, changes);
   }
 
   /** Publishes the run and removes its audit branch, in one metadata commit. */
@@ -87,6 +87,7 @@ public final class Publish {
     PublishPlan plan = apply();
     switch (plan.method()) {
       case ALREADY_PUBLISHED -> {}
+      case IDENTICAL_ON_MAIN -> table.manageSnapshots().removeBranch(plan.branch()).commit();
       case FAST_FORWARD -> fastForward(plan);
       case CHERRY_PICK -> cherryPick(plan);
     }
@@ -130,7 +131,8 @@ public final class Publish {
     return null;
   }
 
-  private void checkCherryPick(Snapshot run, Snapshot head) {
+  /** CHERRY_PICK or IDENTICAL_ON_MAIN; throws when the run cannot reach main. */
+  private PublishPlan.Method checkCherryPick(Snapshot run, Snapshot head) {
     List<Snapshot> branchOnly = new ArrayList<>();
     Snapshot fork = run;
     while (fork != null
@@ -144,7 +146,7 @@ public final class Publish {
               + " only a branch with the run's one snapshot can be re-applied on main",
           runId, name, AuditBranch.of(runId), branchOnly.size());
     }
-    if (SnapshotChanges.of(table, run).hasDeleteFiles()) {
+    if (RunFileChanges.of(table, run).hasDeleteFiles()) {
       throw InvalidInputException.of(
           "Cannot publish run %s of %s: main moved and snapshot %d holds delete files, which"
               + " cannot be re-applied on main",
@@ -154,7 +156,13 @@ public final class Publish {
     SliceFootprint footprint = new SliceFootprint(table, scope);
     Long forkId = fork == null ? null : fork.snapshotId();
     for (Snapshot moved : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), forkId)) {
+      if (replacesScope(run) && WriteMode.preservesContent(mode(moved))) {
+        continue; // a compaction changed files, not rows; the run replaces the slice whole
+      }
       if (footprint.touchedBy(moved)) {
+        if (mainHoldsTheRunsContent(run, scope)) {
+          return PublishPlan.Method.IDENTICAL_ON_MAIN;
+        }
         throw new CommitConflictException(
             String.format(
                 "Cannot publish run %s of %s: main moved since the run forked from snapshot %s,"
@@ -170,6 +178,25 @@ public final class Publish {
                 runId));
       }
     }
+    return PublishPlan.Method.CHERRY_PICK;
+  }
+
+  private boolean mainHoldsTheRunsContent(Snapshot run, Scope scope) {
+    String runContent = run.summary().get(LineageKeys.CONTENT_HASH);
+    // A keyed run's hash describes its batch, not the slice: only replacing modes can compare.
+    return runContent != null
+        && replacesScope(run)
+        && runContent.equals(SliceContent.current(table, scope).hash().encode());
+  }
+
+  /** Overwrite and swap runs own their whole scope; keyed runs changed only some files. */
+  private static boolean replacesScope(Snapshot run) {
+    String mode = mode(run);
+    return mode != null && WriteMode.replacesScope(mode);
+  }
+
+  private static String mode(Snapshot snapshot) {
+    return snapshot.summary().get(LineageKeys.MODE);
   }
 
   private Scope scopeOf(Snapshot run) {
@@ -178,7 +205,7 @@ public final class Publish {
 
   private void cherryPick(PublishPlan plan) {
     Snapshot run = table.snapshot(plan.branchSnapshotId());
-    SnapshotChanges changes = SnapshotChanges.of(table, run);
+    RunFileChanges changes = RunFileChanges.of(table, run);
     Scope scope = scopeOf(run);
     Transaction transaction = table.newTransaction();
     OverwriteFiles overwrite =
@@ -188,7 +215,16 @@ public final class Publish {
             .conflictDetectionFilter(scope.toExpression())
             .validateNoConflictingData()
             .validateNoConflictingDeletes();
-    changes.removed().forEach(overwrite::deleteFile);
+    if (replacesScope(run)) {
+      // The run's intent is "the slice holds exactly these files", as on its branch; this also
+      // holds when a compaction on main rewrote the files the run had replaced.
+      overwrite.overwriteByRowFilter(scope.toExpression());
+      if (!changes.added().isEmpty()) {
+        overwrite.validateAddedFilesMatchOverwriteFilter();
+      }
+    } else {
+      changes.removed().forEach(overwrite::deleteFile);
+    }
     changes.added().forEach(overwrite::addFile);
     run.summary().entrySet().stream()
         .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))

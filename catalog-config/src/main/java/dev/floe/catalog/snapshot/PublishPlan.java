@@ -34,7 +34,12 @@ public record PublishPlan(
      */
     CHERRY_PICK,
     /** The run is already on main (an earlier publish): nothing to do. */
-    ALREADY_PUBLISHED;
+    ALREADY_PUBLISHED,
+    /**
+     * Main moved in the run's slice, but to exactly the run's content (e.g. the same job ran there
+     * on the same data): nothing to publish; the audit branch is removed.
+     */
+    IDENTICAL_ON_MAIN;
 
     public String text() {
       return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

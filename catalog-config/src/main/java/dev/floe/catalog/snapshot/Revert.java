@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -254,9 +255,10 @@ public final class Revert {
   private void requireNoDeleteFiles(Snapshot run) {
     boolean deletes;
     try {
+      SnapshotChanges changes = SnapshotFiles.changes(table, run);
       deletes =
-          run.addedDeleteFiles(table.io()).iterator().hasNext()
-              || run.removedDeleteFiles(table.io()).iterator().hasNext();
+          changes.addedDeleteFiles().iterator().hasNext()
+              || changes.removedDeleteFiles().iterator().hasNext();
     } catch (RuntimeException e) {
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: the manifests of its snapshot %d cannot be read (%s)",

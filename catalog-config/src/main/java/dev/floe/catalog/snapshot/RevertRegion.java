@@ -15,6 +15,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.expressions.Evaluator;
@@ -58,8 +59,9 @@ final class RevertRegion {
   static RevertRegion ofPartitionsChangedBy(Table table, String tableName, Snapshot run) {
     PartitionSet changed = PartitionSet.create(table.specs());
     try {
+      SnapshotChanges changes = SnapshotFiles.changes(table, run);
       for (Iterable<DataFile> files :
-          List.of(run.addedDataFiles(table.io()), run.removedDataFiles(table.io()))) {
+          List.of(changes.addedDataFiles(), changes.removedDataFiles())) {
         files.forEach(f -> changed.add(f.specId(), f.partition()));
       }
     } catch (UncheckedIOException | NotFoundException e) {
@@ -89,12 +91,13 @@ final class RevertRegion {
       return new SliceFootprint(table, scope).touchedBy(later);
     }
     try {
+      SnapshotChanges changes = SnapshotFiles.changes(table, later);
       for (Iterable<? extends ContentFile<?>> files :
           List.<Iterable<? extends ContentFile<?>>>of(
-              later.addedDataFiles(table.io()),
-              later.removedDataFiles(table.io()),
-              later.addedDeleteFiles(table.io()),
-              later.removedDeleteFiles(table.io()))) {
+              changes.addedDataFiles(),
+              changes.removedDataFiles(),
+              changes.addedDeleteFiles(),
+              changes.removedDeleteFiles())) {
         for (ContentFile<?> file : files) {
           if (partitions.contains(file.specId(), file.partition())) {
             return true;

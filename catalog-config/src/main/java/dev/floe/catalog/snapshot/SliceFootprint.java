@@ -11,11 +11,11 @@ import java.util.Optional;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
-import org.apache.iceberg.io.FileIO;
 
 /**
  * Tells whether a snapshot may have changed a slice's rows (for the whole-table scope: always). A
@@ -48,14 +48,14 @@ public final class SliceFootprint {
   }
 
   private boolean filesTouchSlice(Snapshot snapshot) {
-    FileIO io = table.io();
     try {
+      SnapshotChanges changes = SnapshotFiles.changes(table, snapshot);
       for (Iterable<? extends ContentFile<?>> files :
           List.<Iterable<? extends ContentFile<?>>>of(
-              snapshot.addedDataFiles(io),
-              snapshot.removedDataFiles(io),
-              snapshot.addedDeleteFiles(io),
-              snapshot.removedDeleteFiles(io))) {
+              changes.addedDataFiles(),
+              changes.removedDataFiles(),
+              changes.addedDeleteFiles(),
+              changes.removedDeleteFiles())) {
         for (ContentFile<?> file : files) {
           Evaluator evaluator =
               evaluators.computeIfAbsent(file.specId(), id -> evaluator(table.specs().get(id)));

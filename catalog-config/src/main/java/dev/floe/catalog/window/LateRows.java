@@ -1,6 +1,7 @@
 package dev.floe.catalog.window;
 
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.snapshot.SnapshotFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -157,7 +158,7 @@ public final class LateRows {
       if (!DataOperations.OVERWRITE.equals(snapshot.operation())) {
         continue; // appends are counted; replace (compaction) and delete add no new rows
       }
-      for (DataFile file : snapshot.addedDataFiles(source.io())) {
+      for (DataFile file : SnapshotFiles.changes(source, snapshot).addedDataFiles()) {
         Evaluator partition =
             partitions.computeIfAbsent(
                 file.specId(), id -> partitionEvaluator(source.specs().get(id), filter));

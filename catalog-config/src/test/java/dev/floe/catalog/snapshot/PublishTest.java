@@ -7,6 +7,7 @@ import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
@@ -123,6 +124,55 @@ class PublishTest {
   }
 
   @Test
+  void aMainRunWithTheAuditedContentLeavesNothingToPublishAndDropsTheBranch() {
+    commitRun("r6", "2026-10-02", null, row(2, "2026-10-02"), row(3, "2026-10-02"));
+    long mainBefore = table.currentSnapshot().snapshotId();
+
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.IDENTICAL_ON_MAIN);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+  }
+
+  @Test
+  void aCompactionOnMainOfTheAuditedSliceDoesNotBlockThePublish() {
+    Table other =
+        catalog.create("s.c", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    table = other;
+    commitRun("c1", "2026-10-02", null, row(1, "2026-10-02"));
+    TableRows.append(table, row(2, "2026-10-02"));
+    commitRun("c2", "2026-10-02", "audit-c2", row(7, "2026-10-02"));
+    ContentHash audited =
+        TableContent.hash(table, table.refs().get("audit-c2").snapshotId(), day("2026-10-02"));
+    ContentHash mainDay2 = TableContent.hash(table, day("2026-10-02"));
+    java.util.List<org.apache.iceberg.DataFile> small = new java.util.ArrayList<>();
+    table.currentSnapshot().addedDataFiles(table.io()).forEach(f -> small.add(f.copy()));
+    table
+        .snapshot(table.currentSnapshot().parentId())
+        .addedDataFiles(table.io())
+        .forEach(f -> small.add(f.copy()));
+    table
+        .newRewrite()
+        .rewriteFiles(
+            java.util.Set.copyOf(small),
+            java.util.Set.of(TableRows.write(table, row(1, "2026-10-02"), row(2, "2026-10-02"))))
+        .set(LineageKeys.MODE, "compact")
+        .set(LineageKeys.SLICE, "d=[2026-10-02,2026-10-03)")
+        .commit();
+    table.refresh();
+    assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(mainDay2);
+
+    PublishPlan plan = Publish.of(table, "s.c").run("c2").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
+    assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(audited);
+    assertThat(TableContent.hash(table).rows()).isEqualTo(1);
+  }
+
+  @Test
   void aDryRunChangesNothingAndASecondPublishSaysAlreadyPublished() {
     long mainBefore = table.currentSnapshot().snapshotId();
 
@@ -201,12 +251,23 @@ class PublishTest {
             .addFile(TableRows.write(table, rows))
             .set(LineageKeys.RUN_ID, runId)
             .set(LineageKeys.JOB, "job-" + runId)
+            .set(LineageKeys.MODE, "overwrite")
+            .set(LineageKeys.CONTENT_HASH, contentOf(rows).encode())
             .set(LineageKeys.SLICE, "d=[" + date + "," + LocalDate.parse(date).plusDays(1) + ")");
     if (branch != null) {
       overwrite.toBranch(branch);
     }
     overwrite.commit();
     table.refresh();
+  }
+
+  private ContentHash contentOf(Record... rows) {
+    ContentHash hash = ContentHash.empty();
+    RecordHasher hasher = new RecordHasher(table.schema());
+    for (Record row : rows) {
+      hasher.add(row, hash);
+    }
+    return hash;
   }
 
   private static Expression day(String date) {

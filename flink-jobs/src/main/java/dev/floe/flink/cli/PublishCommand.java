@@ -79,6 +79,17 @@ public final class PublishCommand implements Callable<Integer> {
       out.println(Json.write(map));
       return;
     }
+    if (plan.method() == PublishPlan.Method.IDENTICAL_ON_MAIN) {
+      out.printf(
+          "main of %s already holds run %s's content for slice %s: nothing to publish; %s"
+              + " branch %s%n",
+          plan.table(),
+          plan.runId(),
+          plan.slice(),
+          dryRun ? "would remove" : "removed",
+          plan.branch());
+      return;
+    }
     if (plan.method() == PublishPlan.Method.ALREADY_PUBLISHED) {
       out.printf(
           "run %s is already on main of %s (snapshot %d); nothing to do%n",

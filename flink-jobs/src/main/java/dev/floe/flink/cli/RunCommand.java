@@ -130,10 +130,10 @@ public final class RunCommand implements Callable<Integer> {
       out.printf("  detail    %s%n", outcome.detail());
       out.printf("  snapshot  %s%n", outcome.snapshotId());
       if (result.branch() != null) {
+        out.printf("  branch    %s (main unchanged until published)%n", result.branch());
         out.printf(
-            "  branch    %s (main unchanged; audit it, then `floe publish %s --run %s` or"
-                + " `floe discard %s --run %s`)%n",
-            result.branch(), result.target(), result.runId(), result.target(), result.runId());
+            "  next      floe publish %s --run %s   (or: floe discard ...)%n",
+            result.target(), result.runId());
       }
       boolean keyed = WriteMode.parse(result.mode(), "run result").isKeyed();
       // A keyed run's rows and hash describe its batch, not the table: say so.

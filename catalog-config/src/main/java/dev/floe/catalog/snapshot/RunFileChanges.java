@@ -16,15 +16,16 @@ import org.apache.iceberg.Table;
  * @param added data files the snapshot added
  * @param hasDeleteFiles true when the snapshot also added or removed delete files
  */
-record SnapshotChanges(List<DataFile> removed, List<DataFile> added, boolean hasDeleteFiles) {
+record RunFileChanges(List<DataFile> removed, List<DataFile> added, boolean hasDeleteFiles) {
 
-  static SnapshotChanges of(Table table, Snapshot snapshot) {
-    List<DataFile> removed = copies(snapshot.removedDataFiles(table.io()));
-    List<DataFile> added = copies(snapshot.addedDataFiles(table.io()));
+  static RunFileChanges of(Table table, Snapshot snapshot) {
+    org.apache.iceberg.SnapshotChanges changes = SnapshotFiles.changes(table, snapshot);
+    List<DataFile> removed = copies(changes.removedDataFiles());
+    List<DataFile> added = copies(changes.addedDataFiles());
     boolean deletes =
-        snapshot.addedDeleteFiles(table.io()).iterator().hasNext()
-            || snapshot.removedDeleteFiles(table.io()).iterator().hasNext();
-    return new SnapshotChanges(removed, added, deletes);
+        changes.addedDeleteFiles().iterator().hasNext()
+            || changes.removedDeleteFiles().iterator().hasNext();
+    return new RunFileChanges(removed, added, deletes);
   }
 
   /** Rows removed and added per partition path, from file metadata (no data read). */
