@@ -10,6 +10,8 @@ import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.ManifestRewrite;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.TableStats;
+import dev.floe.flink.maintain.Compaction;
+import dev.floe.flink.maintain.CompactionAction;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,14 +40,15 @@ import picocli.CommandLine.Parameters;
     name = "maintain",
     mixinStandardHelpOptions = true,
     description = {
-      "Table upkeep: expire snapshots by the table's retention, delete orphan files, rewrite",
-      "manifests. Each action prints snapshot count, data files, average data file size and",
+      "Table upkeep: compact the small files of given slices (a Flink job, one commit per",
+      "slice, content unchanged), rewrite manifests, expire snapshots by the table's retention,",
+      "delete orphan files. Each action prints snapshot count, data files, average data file size and",
       "metadata size before and after. Tagged snapshots, branch heads (audit branches included)",
       "and every file they reference are never removed. With --dry-run nothing changes and",
       "\"after\" is the prediction."
     })
 public final class MaintainCommand implements Callable<Integer> {
-  static final String ACTION_FLAGS = "--rewrite-manifests, --expire, --orphans";
+  static final String ACTION_FLAGS = "--compact, --rewrite-manifests, --expire, --orphans";
 
   @Mixin CommonOptions common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -78,6 +81,30 @@ public final class MaintainCommand implements Callable<Integer> {
   String orphanMinAge;
 
   @Option(
+      names = "--compact",
+      description =
+          "Compact the small data files of each --slice with a Flink batch job: one commit per"
+              + " slice, refused unless the rows read and written hash the same.")
+  boolean compact;
+
+  @Option(
+      names = "--slice",
+      paramLabel = "SLICE",
+      split = ",",
+      description =
+          "A slice to compact, as `floe run --slice` takes it (2026-10-03, 2026-10,"
+              + " 2026-10-03T05, or column=value); repeatable or comma-separated.")
+  List<String> slices = new ArrayList<>();
+
+  @Option(
+      names = "--target-file-size",
+      paramLabel = "BYTES",
+      description =
+          "Compaction: files below this size are small, and outputs aim at it (default: table"
+              + " property write.target-file-size-bytes).")
+  Long targetFileSize;
+
+  @Option(
       names = "--rewrite-manifests",
       description = "Rewrite the current snapshot's data manifests, clustered by partition.")
   boolean rewriteManifests;
@@ -87,6 +114,8 @@ public final class MaintainCommand implements Callable<Integer> {
       description = "Print what each action would do and the predicted numbers; change nothing.")
   boolean dryRun;
 
+  private CompactionAction compaction;
+
   /** "Now" for retention and file ages; the CLI edge is the one place that reads the clock. */
   Clock clock = Clock.systemUTC();
 
@@ -94,6 +123,15 @@ public final class MaintainCommand implements Callable<Integer> {
   public Integer call() {
     if (orphanMinAge != null && !orphans) {
       throw InvalidInputException.of("Cannot use --orphan-min-age without --orphans");
+    }
+    if ((!slices.isEmpty() || targetFileSize != null) && !compact) {
+      throw InvalidInputException.of("Cannot use --slice or --target-file-size without --compact");
+    }
+    if (compact && slices.isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot compact %s: name the slices to compact, e.g. --slice 2026-10-03 (compaction"
+              + " rewrites files, so it never picks slices on its own)",
+          table);
     }
     Duration minAge = orphanMinAge == null ? null : parse(orphanMinAge);
     List<MaintenanceReport> reports = new ArrayList<>();
@@ -115,16 +153,26 @@ public final class MaintainCommand implements Callable<Integer> {
       Catalogs.close(catalog);
     }
     print(reports, spec.commandLine().getOut());
-    return ExitCodes.OK;
+    // Compaction reports failed slices in its lines; the exit code tells scripts.
+    return compaction == null ? ExitCodes.OK : compaction.exitCode();
   }
 
   /**
-   * The actions asked for, in the order they run: rewrite manifests (new manifests are written
-   * before the expiry that may drop the old ones), expire snapshots, then delete orphans (what
-   * expiry left behind).
+   * The actions asked for, in the order they run: compact (its new files then get clustered
+   * manifests, and the snapshots it replaced can expire), rewrite manifests (new manifests are
+   * written before the expiry that may drop the old ones), expire snapshots, then delete orphans
+   * (what expiry left behind).
    */
   List<MaintenanceAction> actions(Table loaded, Duration minAge) {
     List<MaintenanceAction> actions = new ArrayList<>();
+    if (compact) {
+      Compaction job = Compaction.of(common.catalog(), table).slices(slices);
+      if (targetFileSize != null) {
+        job.targetFileSizeBytes(targetFileSize);
+      }
+      compaction = CompactionAction.of(common.catalog(), table, job);
+      actions.add(compaction);
+    }
     if (rewriteManifests) {
       actions.add(ManifestRewrite.of(loaded, table));
     }

@@ -110,7 +110,8 @@ public final class CompactionAction implements MaintenanceAction {
 
     @Override
     public Map<String, Object> details() {
-      return CompactionReport.toMap(result);
+      // Under its own key: `floe maintain --json` already has "before"/"after" table numbers.
+      return Map.of("compaction", CompactionReport.toMap(result));
     }
   }
 }
