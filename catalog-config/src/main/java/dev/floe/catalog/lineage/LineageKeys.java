@@ -19,6 +19,15 @@ public final class LineageKeys {
   /** On a `floe revert` commit: the run id whose effect it undid. */
   public static final String REVERTS = PREFIX + "reverts";
 
+  /**
+   * On a compaction commit: the rows it rewrote and their content hash. Not {@link #ROWS} / {@link
+   * #CONTENT_HASH}: a compaction may rewrite only some files of a slice, so its numbers do not
+   * describe the slice.
+   */
+  public static final String COMPACTED_ROWS = PREFIX + "compacted-rows";
+
+  public static final String COMPACTED_CONTENT_HASH = PREFIX + "compacted-content-hash";
+
   /** On a `floe publish` commit that re-applied an audit branch's snapshot: that snapshot's id. */
   public static final String PUBLISHED_FROM = PREFIX + "published-from";
 

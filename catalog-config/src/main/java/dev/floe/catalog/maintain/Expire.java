@@ -139,16 +139,37 @@ public final class Expire implements MaintenanceAction {
       return plan.withDeleted(List.of());
     }
     List<String> deleted = Collections.synchronizedList(new ArrayList<>());
+    LiveFiles live = new LiveFiles();
     configured(
             olderThan(plan), plan.retention().keepLast() == null ? 1 : plan.retention().keepLast())
         .deleteWith(
             location -> {
+              // Iceberg's incremental cleanup deletes every file an expired ancestor removed,
+              // without asking whether a later snapshot added the same path back — a revert
+              // does exactly that. The callback runs after the metadata commit, so the table's
+              // live file set is known: never delete a file in it.
+              if (live.contains(location)) {
+                return;
+              }
               table.io().deleteFile(location);
               deleted.add(location);
             })
         .commit();
     table.refresh();
     return plan.withDeleted(deleted);
+  }
+
+  /** The files the table references after the expiry committed, read on first use. */
+  private final class LiveFiles {
+    private ReferencedFiles files;
+
+    synchronized boolean contains(String location) {
+      if (files == null) {
+        table.refresh();
+        files = ReferencedFiles.all(table);
+      }
+      return files.contains(location);
+    }
   }
 
   @Override

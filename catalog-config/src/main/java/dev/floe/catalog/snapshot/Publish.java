@@ -76,7 +76,10 @@ public final class Publish {
     Snapshot run = table.snapshot(ref.snapshotId());
     Map<String, PublishPlan.RowChange> changes =
         RunFileChanges.of(table, run).rowsPerPartition(table);
-    if (head == null || SnapshotUtil.isAncestorOf(table, run.snapshotId(), head.snapshotId())) {
+    // Fast-forward only onto the very snapshot the branch forked from: "main's head is some
+    // ancestor of the run" also holds after main was rolled back behind the fork, and moving main
+    // forward then would bring the rolled-back snapshots back.
+    if (Objects.equals(run.parentId(), mainId)) {
       return plan(PublishPlan.Method.FAST_FORWARD, run, mainId, changes);
     }
     return plan(checkCherryPick(run, head), run, mainId, changes);
@@ -140,10 +143,14 @@ public final class Publish {
       branchOnly.add(fork);
       fork = fork.parentId() == null ? null : table.snapshot(fork.parentId());
     }
-    if (branchOnly.size() != 1) {
+    // An overwrite or swap run replaces its slice whole, so only its own snapshot is re-applied
+    // and the others (e.g. a run main rolled back after the fork) stay behind. A keyed run's
+    // changes were computed on the branch's base, so it needs that base on main.
+    if (branchOnly.size() != 1 && !replacesScope(run)) {
       throw InvalidInputException.of(
-          "Cannot publish run %s of %s: main moved and branch %s holds %d snapshots of its own;"
-              + " only a branch with the run's one snapshot can be re-applied on main",
+          "Cannot publish run %s of %s: branch %s holds %d snapshots that main does not (was"
+              + " main rolled back behind the run's fork?); only a branch with the run's one"
+              + " snapshot can be re-applied on main — rerun the job, or discard the branch",
           runId, name, AuditBranch.of(runId), branchOnly.size());
     }
     if (RunFileChanges.of(table, run).hasDeleteFiles()) {
@@ -165,12 +172,12 @@ public final class Publish {
         }
         throw new CommitConflictException(
             String.format(
-                "Cannot publish run %s of %s: main moved since the run forked from snapshot %s,"
-                    + " and snapshot %d (%s) changed %s too; nothing was published — rerun the"
-                    + " job on the current data, or `floe discard %s --run %s`",
+                "Cannot publish run %s of %s: main moved since the run forked from %s, and"
+                    + " snapshot %d (%s) changed %s too; nothing was published — rerun the job on"
+                    + " the current data, or `floe discard %s --run %s`",
                 runId,
                 name,
-                forkId,
+                forkId == null ? "it (the fork snapshot is gone)" : "snapshot " + forkId,
                 moved.snapshotId(),
                 describe(moved),
                 scope.isWholeTable() ? "the table" : "slice " + scope.label(),

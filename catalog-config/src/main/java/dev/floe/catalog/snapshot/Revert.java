@@ -216,8 +216,14 @@ public final class Revert {
             ? RevertRegion.ofPartitionsChangedBy(table, name, run)
             : RevertRegion.ofScope(table, name, scope);
 
+    // A compaction moved rows between files without changing them: the file diff below still
+    // restores the parent's rows, so it does not block the revert.
     List<LaterCommit> touching =
-        later.stream().filter(region::touchedBy).map(LaterCommit::of).toList();
+        later.stream()
+            .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
+            .filter(region::touchedBy)
+            .map(LaterCommit::of)
+            .toList();
     List<DataFile> now = region.files(head, runId);
     List<DataFile> before = parent == null ? List.of() : region.files(parent, runId);
     Map<String, DataFile> nowByPath = byPath(now);

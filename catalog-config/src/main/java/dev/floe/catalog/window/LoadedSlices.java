@@ -1,5 +1,6 @@
 package dev.floe.catalog.window;
 
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.slice.Slice;
@@ -47,8 +48,10 @@ public final class LoadedSlices {
         continue;
       }
       Optional<Lineage> lineage = Lineage.fromSummary(summary);
-      if (lineage.isEmpty() || reverted.contains(lineage.get().runId())) {
-        continue;
+      if (lineage.isEmpty()
+          || reverted.contains(lineage.get().runId())
+          || WriteMode.preservesContent(lineage.get().mode())) {
+        continue; // a compaction moved rows between files: not a load, and it read no source
       }
       byLabel
           .computeIfAbsent(String.valueOf(lineage.get().slice()), label -> new ArrayList<>())

@@ -53,9 +53,8 @@ class ExpireAfterRevertTest {
     ExpirePlan plan = Expire.of(table, "s.t").clock(Clock.systemUTC()).commit();
     table.refresh();
 
-    // Fails now: the plan (Floe's own reachability) deletes nothing that is live, but the commit
-    // hands deletion to Iceberg, whose incremental cleanup deletes r1's file (deleted by r2,
-    // re-added by the revert): the table's current snapshot references a file that is gone.
+    // Iceberg's incremental cleanup would delete r1's file (deleted by r2, re-added by the
+    // revert); Expire only lets it delete files the committed table no longer references.
     assertThat(plan.expired()).hasSize(2);
     assertThat(TableFiles.referenced(table)).allMatch(Files::exists);
     assertThat(TableContent.hash(table)).isEqualTo(afterRevert);

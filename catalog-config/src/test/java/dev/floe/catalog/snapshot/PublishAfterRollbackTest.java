@@ -44,13 +44,16 @@ class PublishAfterRollbackTest {
     ContentHash day2AfterRollback = TableContent.hash(table, day("2026-10-02"));
     assertThat(day2AfterRollback.rows()).isZero();
 
-    Publish.of(table, "s.t").run("r2").commit();
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
     table.refresh();
 
-    // Fails now: main (the fork's ancestor) is treated as "not moved", so publish fast-forwards
-    // main to the branch head, whose parent is the rolled-back snapshot: the bad run's day 2
-    // rows are live again on main, silently undoing the operator's rollback.
+    // Fast-forwarding main to the branch head, whose parent is the rolled-back snapshot, would
+    // make the bad run's day 2 rows live again, silently undoing the operator's rollback. Only
+    // the audited run is re-applied.
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
     assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(day2AfterRollback);
+    assertThat(TableContent.hash(table, day("2026-10-03")).rows()).isEqualTo(1);
+    assertThat(TableContent.hash(table).rows()).isEqualTo(2);
   }
 
   private void commitRun(String runId, String date, String branch, Record... rows) {

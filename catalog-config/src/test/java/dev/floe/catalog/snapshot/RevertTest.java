@@ -191,6 +191,29 @@ class RevertTest {
   }
 
   @Test
+  void aCompactionOfTheSliceAfterTheRunDoesNotBlockTheRevertAndTheParentsRowsComeBack() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    ContentHash afterFirst = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    ContentHash afterSecond = sliceHash(DAY2);
+    table
+        .newRewrite()
+        .rewriteFiles(
+            Set.copyOf(liveFiles(DAY2)), Set.of(TableRows.write(table, row(3, "c2", DAY2))))
+        .set("floe.mode", "compact")
+        .set("floe.slice", slice(DAY2).label())
+        .commit();
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterSecond);
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(plan.later()).isEmpty();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterFirst);
+  }
+
+  @Test
   void aForeignWriteToTheSliceAfterTheRunBlocksItAsNotAFloeRun() {
     floeCommit("r2", DAY2, row(3, "c", DAY2));
     TableRows.append(table, row(4, "late", DAY2));

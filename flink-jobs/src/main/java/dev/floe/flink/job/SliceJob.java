@@ -154,7 +154,10 @@ public final class SliceJob {
           sources,
           outcome,
           (System.nanoTime() - started) / 1_000_000,
-          commitPlan.branch());
+          // Only a commit creates the audit branch; a no-op or a dry run leaves none to publish.
+          outcome == null || outcome.status() == CommitOutcome.Status.COMMITTED
+              ? commitPlan.branch()
+              : null);
     } finally {
       Catalogs.close(catalog);
     }

@@ -59,6 +59,10 @@ final class CompactionCommitter {
     rewritten.forEach(r -> outputs.addAll(r.outputs()));
     boolean filesMayBeLive = false;
     try {
+      if (RunHistory.findRun(table, slice.runId()) != null) {
+        // A re-executed committer: the first attempt committed, so the outputs are live.
+        return compacted(table, slice, outputs, sum(rewritten, true));
+      }
       String refusal = contentRefusal(slice, rewritten);
       if (refusal != null) {
         return failed(slice, outputs, ExitCodes.CHECK_FAILED, refusal);
@@ -71,13 +75,17 @@ final class CompactionCommitter {
       RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(plan.baseSnapshotId());
       slice.groups().forEach(g -> g.inputs().forEach(rewrite::deleteFile));
       outputs.forEach(rewrite::addFile);
-      lineage(slice, content).toSummary().forEach(rewrite::set);
+      summary(slice, content).forEach(rewrite::set);
       try {
         filesMayBeLive = true;
         rewrite.commit();
       } catch (ValidationException | CommitFailedException conflict) {
-        filesMayBeLive = false;
         table.refresh();
+        if (RunHistory.findRun(table, slice.runId()) != null) {
+          // Iceberg retried and our commit went through before it gave up.
+          return compacted(table, slice, outputs, content);
+        }
+        filesMayBeLive = false;
         Snapshot newest = newestTouching(table, slice);
         String reason =
             newest != null
@@ -99,35 +107,41 @@ final class CompactionCommitter {
                   + "` before compacting again");
         }
       }
-      table.refresh();
-      Snapshot own = RunHistory.findRun(table, slice.runId());
-      FileStats written = FileStats.of(outputs);
-      FileStats after = slice.before().minus(slice.rewritten()).plus(written);
-      return new SliceCompaction(
-          slice.value(),
-          slice.slice().label(),
-          SliceCompaction.Status.COMPACTED,
-          slice.before(),
-          slice.rewritten(),
-          written,
-          slice.expectedOutputs(),
-          after,
-          own == null ? RunHistory.headId(table) : own.snapshotId(),
-          slice.runId(),
-          ExitCodes.OK,
-          "replaced "
-              + slice.rewritten().files()
-              + " small file(s) with "
-              + written.files()
-              + " in one snapshot; "
-              + content.rows()
-              + " rows, content hash unchanged");
+      return compacted(table, slice, outputs, sum(rewritten, true));
     } catch (RuntimeException e) {
       if (!filesMayBeLive) {
         RunHistory.deleteQuietly(table, outputs);
       }
       throw e;
     }
+  }
+
+  /** The slice's report once its run id is in the history: this run's commit happened. */
+  private SliceCompaction compacted(
+      Table table, PlannedSlice slice, List<DataFile> outputs, ContentHash content) {
+    table.refresh();
+    Snapshot own = RunHistory.findRun(table, slice.runId());
+    FileStats written = FileStats.of(outputs);
+    FileStats after = slice.before().minus(slice.rewritten()).plus(written);
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.COMPACTED,
+        slice.before(),
+        slice.rewritten(),
+        written,
+        slice.expectedOutputs(),
+        after,
+        own == null ? RunHistory.headId(table) : own.snapshotId(),
+        slice.runId(),
+        ExitCodes.OK,
+        "replaced "
+            + slice.rewritten().files()
+            + " small file(s) with "
+            + written.files()
+            + " in one snapshot; "
+            + content.rows()
+            + " rows, content hash unchanged");
   }
 
   /** Why the rewritten content must not be committed, or null when it may. */
@@ -192,7 +206,17 @@ final class CompactionCommitter {
         + " run the compaction again to compact the current files";
   }
 
-  private Lineage lineage(PlannedSlice slice, ContentHash content) {
+  /** Compaction lineage: the rewritten rows under their own keys, never as the slice's content. */
+  private Map<String, String> summary(PlannedSlice slice, ContentHash content) {
+    Map<String, String> summary = new java.util.LinkedHashMap<>(lineage(slice).toSummary());
+    summary.remove(LineageKeys.ROWS);
+    summary.remove(LineageKeys.CONTENT_HASH);
+    summary.put(LineageKeys.COMPACTED_ROWS, Long.toString(content.rows()));
+    summary.put(LineageKeys.COMPACTED_CONTENT_HASH, content.encode());
+    return summary;
+  }
+
+  private Lineage lineage(PlannedSlice slice) {
     String label = slice.slice().label();
     return new Lineage(
         RunKey.of(JOB, plan.table(), label, "", CodeVersion.current()),
@@ -201,8 +225,8 @@ final class CompactionCommitter {
         WriteMode.COMPACT_LINEAGE_MODE,
         label,
         CodeVersion.current(),
-        content.rows(),
-        content.encode(),
+        0,
+        null,
         Map.of(),
         null);
   }

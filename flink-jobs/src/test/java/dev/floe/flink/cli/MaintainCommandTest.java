@@ -101,7 +101,9 @@ class MaintainCommandTest {
 
     assertThat(none.exitCode()).isEqualTo(2);
     assertThat(none.err())
-        .contains("Cannot maintain s.t: name at least one action: --rewrite-manifests, --expire");
+        .contains(
+            "Cannot maintain s.t: name at least one action: --compact, --rewrite-manifests,"
+                + " --expire, --orphans");
     assertThat(noRetention.exitCode()).isEqualTo(2);
     assertThat(noRetention.err())
         .contains("the table has no retention", "retention: {keep_last: 20, max_age: P7D}");

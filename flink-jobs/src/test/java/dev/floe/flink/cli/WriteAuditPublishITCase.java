@@ -75,6 +75,7 @@ class WriteAuditPublishITCase {
     assertThat(again.out()).contains("is already on main");
     JsonNode rerun = run("2026-10-03", "--publish", "manual");
     assertThat(rerun.get("status").asText()).isEqualTo("no-op");
+    assertThat(rerun.get("branch").isNull()).as("no branch to publish after a no-op").isTrue();
     assertThat(refs()).noneMatch(ref -> ref.startsWith("audit-"));
   }
 

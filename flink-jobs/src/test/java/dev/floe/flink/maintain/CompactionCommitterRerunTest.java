@@ -70,10 +70,9 @@ class CompactionCommitterRerunTest {
 
     fact.refresh();
     assertThat(first.status()).isEqualTo(SliceCompaction.Status.COMPACTED);
-    // Fails now: the second attempt sees its own first commit as "a snapshot that changed the
-    // slice after compaction read it" (newestTouching does not check RunHistory.findRun for the
-    // slice's run id first), reports a conflict (exit 4) and deletes `output` — the file the
-    // table's current snapshot references. The slice's rows are gone from storage.
+    // Without looking its run id up first, the second attempt would take its own first commit for
+    // a conflicting change, report exit 4 and delete `output`, which the current snapshot
+    // references.
     assertThat(new File(URI.create(output.location()))).exists();
     assertThat(again.status()).isEqualTo(SliceCompaction.Status.COMPACTED);
     assertThat(TableContent.hash(fact)).isEqualTo(content);

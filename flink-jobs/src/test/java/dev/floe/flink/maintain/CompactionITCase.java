@@ -127,8 +127,9 @@ class CompactionITCase {
         .containsEntry("floe.mode", "compact")
         .containsEntry("floe.slice", "order_date=[2026-10-03,2026-10-04)")
         .containsEntry("floe.run-id", compacted.runId())
-        .containsEntry("floe.rows", "2000")
-        .containsEntry("floe.content-hash", day3.encode())
+        .containsEntry("floe.compacted-rows", "2000")
+        .containsEntry("floe.compacted-content-hash", day3.encode())
+        .doesNotContainKeys("floe.rows", "floe.content-hash")
         .containsEntry("deleted-data-files", "200")
         .containsEntry("added-data-files", "1");
     assertThat(added.get(1).summary())
