@@ -40,7 +40,6 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.SerializedThrowable;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
@@ -179,7 +178,11 @@ public final class SliceJob {
     } catch (org.apache.flink.table.api.SqlParserException
         | org.apache.flink.table.api.ValidationException e) {
       throw new InvalidInputException(
-          "Cannot plan the query of " + spec.source() + ": " + firstLine(e.getMessage()), e);
+          "Cannot plan the query of "
+              + spec.source()
+              + ": "
+              + JobFailures.firstLine(e.getMessage()),
+          e);
     }
   }
 
@@ -231,12 +234,13 @@ public final class SliceJob {
     try {
       result = env.execute("floe " + spec.job() + " " + scope.value());
     } catch (Exception e) {
-      FloeException floe = findFloeException(e);
+      FloeException floe = JobFailures.findFloeException(e);
       if (floe != null) {
         throw floe;
       }
       throw new IllegalStateException(
-          "Cannot run " + spec.job() + " for " + scope.value() + ": " + rootMessage(e), e);
+          "Cannot run " + spec.job() + " for " + scope.value() + ": " + JobFailures.rootMessage(e),
+          e);
     }
     if (!result.isJobExecutionResult()) {
       return null; // `flink run -d`: the committer reports in the job's log, not here
@@ -276,40 +280,5 @@ public final class SliceJob {
         }
       }
     }
-  }
-
-  /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
-  static FloeException findFloeException(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof FloeException floe) {
-        return floe;
-      }
-      if (t instanceof SerializedThrowable serialized) {
-        Throwable original = serialized.deserializeError(SliceJob.class.getClassLoader());
-        if (original != serialized) {
-          FloeException floe = findFloeException(original);
-          if (floe != null) {
-            return floe;
-          }
-        }
-      }
-    }
-    return null;
-  }
-
-  static String rootMessage(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return firstLine(root.getMessage() == null ? root.toString() : root.getMessage());
-  }
-
-  static String firstLine(String message) {
-    if (message == null) {
-      return "";
-    }
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 }

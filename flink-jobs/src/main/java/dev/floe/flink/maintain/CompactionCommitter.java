@@ -11,6 +11,7 @@ import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.SliceFootprint;
 import dev.floe.flink.commit.RunHistory;
+import dev.floe.flink.job.JobFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ final class CompactionCommitter {
         String reason =
             newest != null
                 ? changedBy(newest)
-                : "Iceberg refused the commit: " + firstLine(conflict.getMessage());
+                : "Iceberg refused the commit: " + JobFailures.firstLine(conflict.getMessage());
         return failed(slice, outputs, ExitCodes.COMMIT_CONFLICT, reason);
       } catch (CommitStateUnknownException unknown) {
         table.refresh();
@@ -258,13 +259,5 @@ final class CompactionCommitter {
   SliceCompaction unexpected(PlannedSlice slice, RuntimeException e) {
     LOG.warn("Compaction of {} of {} failed", slice.slice().label(), plan.table(), e);
     return failed(slice, List.of(), ExitCodes.UNEXPECTED, e.toString());
-  }
-
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "";
-    }
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 }

@@ -4,6 +4,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.RunHistory;
+import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.session.FlinkSessions;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.flink.util.SerializedThrowable;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -74,7 +74,7 @@ final class CompactionJob {
       result = env.execute("floe maintain --compact " + plan.table());
     } catch (Exception e) {
       List<String> committed = deleteUncommitted(plan);
-      FloeException floe = findFloeException(e);
+      FloeException floe = JobFailures.findFloeException(e);
       if (floe != null) {
         throw floe;
       }
@@ -82,7 +82,7 @@ final class CompactionJob {
           "Cannot compact "
               + plan.table()
               + ": "
-              + rootMessage(e)
+              + JobFailures.rootMessage(e)
               + (committed.isEmpty()
                   ? "; nothing was committed"
                   : "; committed before the failure: " + String.join(", ", committed)),
@@ -140,34 +140,5 @@ final class CompactionJob {
       Catalogs.close(catalog);
     }
     return committed;
-  }
-
-  /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
-  private static FloeException findFloeException(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof FloeException floe) {
-        return floe;
-      }
-      if (t instanceof SerializedThrowable serialized) {
-        Throwable original = serialized.deserializeError(CompactionJob.class.getClassLoader());
-        if (original != serialized) {
-          FloeException floe = findFloeException(original);
-          if (floe != null) {
-            return floe;
-          }
-        }
-      }
-    }
-    return null;
-  }
-
-  private static String rootMessage(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String message = root.getMessage() == null ? root.toString() : root.getMessage();
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
   }
 }
