@@ -1,5 +1,6 @@
 package dev.floe.catalog.maintain;
 
+import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.RetentionSpec;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -143,7 +144,7 @@ public record ExpirePlan(
       parts.add("keep_last=" + retention.keepLast());
     }
     if (retention.maxAge() != null) {
-      parts.add("max_age=" + retention.maxAge());
+      parts.add("max_age=" + FloeTableProperties.iso(retention.maxAge()));
     }
     return String.join(", ", parts);
   }

@@ -98,7 +98,7 @@ public final class FloeTableProperties {
   }
 
   /** {@code P7D} rather than Java's {@code PT168H}, so the property reads as the spec wrote it. */
-  static String iso(Duration duration) {
+  public static String iso(Duration duration) {
     boolean wholeDays =
         !duration.isNegative() && duration.equals(Duration.ofDays(duration.toDays()));
     return wholeDays && !duration.isZero() ? "P" + duration.toDays() + "D" : duration.toString();

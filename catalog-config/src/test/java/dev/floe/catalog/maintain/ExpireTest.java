@@ -106,6 +106,7 @@ class ExpireTest {
     table.refresh();
 
     assertThat(plan.expireOlderThan()).isEqualTo(Instant.ofEpochMilli(times[2]));
+    assertThat(plan.lines()).anyMatch(line -> line.startsWith("retention: max_age=P1D "));
     assertThat(snapshotIds()).containsExactlyInAnyOrder(ids[2], ids[3], ids[4]);
     assertThat(TableFiles.referenced(table)).allMatch(Files::exists);
   }
