@@ -3,10 +3,14 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.config.EnvironmentVariables;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine.Option;
 
 /** Options every command shares: where the catalog is, and how to print. */
@@ -47,5 +51,18 @@ public final class CommonOptions {
 
   public CatalogConfig catalog() {
     return CatalogConfigLoader.load(config, home(), catalogProperties, System.getenv());
+  }
+
+  /**
+   * Opens the catalog, loads {@code table} and applies {@code action} to it; the catalog is closed
+   * whatever happens. What the table commands do between "open" and "close".
+   */
+  public <T> T withTable(String table, Function<Table, T> action) {
+    Catalog catalog = Catalogs.open(catalog());
+    try {
+      return action.apply(Catalogs.loadTable(catalog, table));
+    } finally {
+      Catalogs.close(catalog);
+    }
   }
 }

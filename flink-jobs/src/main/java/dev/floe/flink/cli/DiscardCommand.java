@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.snapshot.Discard;
 import dev.floe.catalog.snapshot.DiscardPlan;
@@ -8,7 +7,6 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,14 +43,13 @@ public final class DiscardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    DiscardPlan plan;
-    try {
-      Discard discard = Discard.of(Catalogs.loadTable(catalog, table), table).run(runId);
-      plan = dryRun ? discard.apply() : discard.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    DiscardPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Discard discard = Discard.of(loaded, table).run(runId);
+              return dryRun ? discard.apply() : discard.commit();
+            });
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
       Map<String, Object> map = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.PublishPlan;
@@ -8,7 +7,6 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,14 +44,13 @@ public final class PublishCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    PublishPlan plan;
-    try {
-      Publish publish = Publish.of(Catalogs.loadTable(catalog, table), table).run(runId);
-      plan = dryRun ? publish.apply() : publish.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    PublishPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Publish publish = Publish.of(loaded, table).run(runId);
+              return dryRun ? publish.apply() : publish.commit();
+            });
     print(plan, spec.commandLine().getOut());
     return ExitCodes.OK;
   }

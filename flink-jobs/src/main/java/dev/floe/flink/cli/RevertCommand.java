@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.snapshot.LaterCommit;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,14 +58,13 @@ public final class RevertCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    RevertPlan plan;
-    try {
-      Revert revert = Revert.of(Catalogs.loadTable(catalog, table), table).run(runId).force(force);
-      plan = dryRun ? revert.apply() : revert.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    RevertPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Revert revert = Revert.of(loaded, table).run(runId).force(force);
+              return dryRun ? revert.apply() : revert.commit();
+            });
     print(plan, spec.commandLine().getOut());
     if (plan.refusal().isPresent()) {
       // A dry run of a revert that would be refused says so the way the real one would: exit 2.

@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.snapshot.Rollback;
@@ -13,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,24 +63,22 @@ public final class RollbackCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    RollbackPlan plan;
-    try {
-      Rollback rollback =
-          Rollback.of(Catalogs.loadTable(catalog, table), table).allowNonAncestor(allowNonAncestor);
-      if (toSnapshot != null) {
-        rollback.toSnapshot(toSnapshot);
-      }
-      if (toTime != null) {
-        rollback.toTime(parseTime(toTime));
-      }
-      if (beforeRun != null) {
-        rollback.beforeRun(beforeRun);
-      }
-      plan = dryRun ? rollback.apply() : rollback.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    RollbackPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Rollback rollback = Rollback.of(loaded, table).allowNonAncestor(allowNonAncestor);
+              if (toSnapshot != null) {
+                rollback.toSnapshot(toSnapshot);
+              }
+              if (toTime != null) {
+                rollback.toTime(parseTime(toTime));
+              }
+              if (beforeRun != null) {
+                rollback.beforeRun(beforeRun);
+              }
+              return dryRun ? rollback.apply() : rollback.commit();
+            });
     print(plan, spec.commandLine().getOut());
     return ExitCodes.OK;
   }

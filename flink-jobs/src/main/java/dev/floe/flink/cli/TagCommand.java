@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.snapshot.Tag;
@@ -9,7 +8,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,21 +55,19 @@ public final class TagCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Tag tag;
-    Catalog catalog = Catalogs.open(common.catalog());
-    TagPlan plan;
-    try {
-      tag = Tag.of(Catalogs.loadTable(catalog, table), table, name);
-      if (snapshot != null) {
-        tag.snapshot(snapshot);
-      }
-      if (retain != null) {
-        tag.retain(parse(retain));
-      }
-      plan = dryRun ? tag.apply() : tag.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    TagPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Tag tag = Tag.of(loaded, table, name);
+              if (snapshot != null) {
+                tag.snapshot(snapshot);
+              }
+              if (retain != null) {
+                tag.retain(parse(retain));
+              }
+              return dryRun ? tag.apply() : tag.commit();
+            });
     print(plan, spec.commandLine().getOut(), dryRun, common.json);
     return ExitCodes.OK;
   }

@@ -1,6 +1,5 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.snapshot.RefEntry;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,13 +37,7 @@ public final class TagsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    List<RefEntry> refs;
-    try {
-      refs = Tags.list(Catalogs.loadTable(catalog, table));
-    } finally {
-      Catalogs.close(catalog);
-    }
+    List<RefEntry> refs = common.withTable(table, Tags::list);
     PrintWriter out = spec.commandLine().getOut();
     List<Map<String, Object>> rows = refs.stream().map(TagsCommand::toMap).toList();
     if (common.json) {

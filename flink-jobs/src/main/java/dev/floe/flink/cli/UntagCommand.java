@@ -1,11 +1,9 @@
 package dev.floe.flink.cli;
 
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.snapshot.TagPlan;
 import dev.floe.catalog.snapshot.Untag;
 import java.util.concurrent.Callable;
-import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,14 +35,13 @@ public final class UntagCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Catalog catalog = Catalogs.open(common.catalog());
-    TagPlan plan;
-    try {
-      Untag untag = Untag.of(Catalogs.loadTable(catalog, table), table, name);
-      plan = dryRun ? untag.apply() : untag.commit();
-    } finally {
-      Catalogs.close(catalog);
-    }
+    TagPlan plan =
+        common.withTable(
+            table,
+            loaded -> {
+              Untag untag = Untag.of(loaded, table, name);
+              return dryRun ? untag.apply() : untag.commit();
+            });
     TagCommand.print(plan, spec.commandLine().getOut(), dryRun, common.json);
     return ExitCodes.OK;
   }
