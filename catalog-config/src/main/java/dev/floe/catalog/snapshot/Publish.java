@@ -82,6 +82,12 @@ public final class Publish {
     if (Objects.equals(run.parentId(), mainId)) {
       return plan(PublishPlan.Method.FAST_FORWARD, run, mainId, changes);
     }
+    if (head == null) {
+      throw InvalidInputException.of(
+          "Cannot publish run %s of %s: main has no snapshot, but branch %s forked from snapshot"
+              + " %d; rerun the job",
+          runId, name, branch, run.parentId());
+    }
     return plan(checkCherryPick(run, head), run, mainId, changes);
   }
 
