@@ -133,7 +133,7 @@ public final class LineageCommits {
 
   /**
    * A revert-like commit (what {@code floe revert} leaves): re-commits {@code rows} rows for the
-   * day with {@code floe.reverts=<revertedRun>} and no run lineage of its own.
+   * day with {@code floe.reverts=<revertedRun>} and the revert's own run id, mode and slice.
    */
   public static long revert(Table target, String day, String revertedRun, int rows) {
     Slice slice = day(day);
@@ -145,7 +145,14 @@ public final class LineageCommits {
     if (rows > 0) {
       overwrite.addFile(TableRows.write(target, records));
     }
-    overwrite.set(LineageKeys.REVERTS, revertedRun).commit();
+    // The keys `floe revert` writes (see snapshot/Revert): its own run id, mode and slice too.
+    overwrite
+        .set(LineageKeys.REVERTS, revertedRun)
+        .set(LineageKeys.RUN_ID, "revert-of-" + revertedRun)
+        .set(LineageKeys.MODE, "revert")
+        .set(LineageKeys.JOB, "orders_daily")
+        .set(LineageKeys.SLICE, slice.label())
+        .commit();
     target.refresh();
     return target.currentSnapshot().snapshotId();
   }

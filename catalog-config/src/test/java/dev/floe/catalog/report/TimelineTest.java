@@ -75,7 +75,8 @@ class TimelineTest {
     ReportModel model = build();
 
     assertThat(snapshot(model, revert).revertsRun()).isEqualTo("r2");
-    assertThat(snapshot(model, revert).lineage()).isEmpty();
+    assertThat(snapshot(model, revert).lineage())
+        .hasValueSatisfying(lineage -> assertThat(lineage.mode()).isEqualTo("revert"));
     assertThat(snapshot(model, r2).revertsRun()).isNull();
     assertThat(model.reverts()).isEqualTo(1);
     assertThat(model.slices()).extracting(s -> s.slice().value()).doesNotContain("2026-10-02");
