@@ -97,23 +97,6 @@ public record CommitPlan(
         branch);
   }
 
-  public CommitPlan withBranch(String value) {
-    return new CommitPlan(
-        catalog,
-        target,
-        scope,
-        mode,
-        allowEmpty,
-        lineage,
-        startSnapshotId,
-        checks,
-        forceCommit,
-        maxConflictRetries,
-        dryRun,
-        failAt,
-        value);
-  }
-
   /** Where the commit goes, for messages: "main" or "audit branch audit-…". */
   public String destination() {
     return branch == null ? "main" : "audit branch " + branch;

@@ -8,11 +8,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.PublishPlan;
+import dev.floe.flink.job.PublishMode;
+import dev.floe.flink.job.RunRequest;
+import dev.floe.flink.job.RunResult;
+import dev.floe.flink.job.SliceJob;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.function.Function;
@@ -120,16 +125,15 @@ class WriteAuditPublishITCase {
     CliRun seed =
         floe(home, "sql", "-f", examples().resolve("sql/seed_staging_customer.sql").toString());
     assertThat(seed.exitCode()).as(seed.err()).isZero();
-    CliRun merge =
-        floe(
-            home,
-            "run",
-            examples().resolve("jobs/dim_customer_merge.yaml").toString(),
-            "--publish",
-            "manual",
-            "--json");
-    assertThat(merge.exitCode()).as(merge.err()).isZero();
-    String runId = JSON.readTree(merge.out()).get("run_id").asText();
+    RunResult merge =
+        SliceJob.run(
+            RunRequest.of(
+                    CatalogConfigLoader.embedded(home),
+                    JobSpecParser.load(examples().resolve("jobs/dim_customer_merge.yaml")),
+                    null)
+                .withPublish(PublishMode.MANUAL));
+    String runId = merge.runId();
+    assertThat(merge.branch()).isEqualTo("audit-" + runId);
     assertThat(this.<Object>withTable("sales.dim_customer", Table::currentSnapshot)).isNull();
 
     PublishPlan plan =
