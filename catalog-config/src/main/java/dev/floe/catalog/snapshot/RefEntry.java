@@ -11,7 +11,8 @@ import java.util.Optional;
  *
  * @param name the ref's name
  * @param kind tag or branch
- * @param role what Floe uses it for (main, an audit branch, a rollback tag, or the operator's own)
+ * @param role what Floe uses it for (main, an audit or scratch branch, a rollback tag, or the
+ *     operator's own)
  * @param snapshotId the snapshot it points at
  * @param snapshotTimestampMillis that snapshot's commit time
  * @param maxRefAge how long after the snapshot's commit the ref itself may be dropped by snapshot
@@ -43,6 +44,11 @@ public record RefEntry(
     MAIN,
     /** A write-audit-publish branch {@code audit-<run-id>}: publish or discard it. */
     AUDIT,
+    /**
+     * A scratch branch {@code scratch-<run-id>} of {@code floe verify} or a backfill's sample: it
+     * never reaches main and is dropped when the comparison is done.
+     */
+    SCRATCH,
     /** {@code floe-before-rollback-<n>}: the head a rollback left; roll back to it to undo. */
     ROLLBACK,
     /** A tag or branch someone made by hand. */

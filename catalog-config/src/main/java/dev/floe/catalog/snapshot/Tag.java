@@ -69,6 +69,13 @@ public final class Tag {
         tag,
         AuditBranch.PREFIX);
     InvalidInputException.check(
+        !ScratchBranch.is(tag),
+        "Cannot tag %s as %s: names starting with %s are reserved for the scratch branches of"
+            + " `floe verify`",
+        name,
+        tag,
+        ScratchBranch.PREFIX);
+    InvalidInputException.check(
         !tag.startsWith(Rollback.TAG_PREFIX),
         "Cannot tag %s as %s: names starting with %s are reserved for the tags `floe rollback`"
             + " makes",

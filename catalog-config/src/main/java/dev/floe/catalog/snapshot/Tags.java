@@ -53,6 +53,9 @@ public final class Tags {
     if (kind == RefEntry.Kind.BRANCH && AuditBranch.is(name)) {
       return RefEntry.Role.AUDIT;
     }
+    if (kind == RefEntry.Kind.BRANCH && ScratchBranch.is(name)) {
+      return RefEntry.Role.SCRATCH;
+    }
     if (kind == RefEntry.Kind.TAG && name.startsWith(Rollback.TAG_PREFIX)) {
       return RefEntry.Role.ROLLBACK;
     }

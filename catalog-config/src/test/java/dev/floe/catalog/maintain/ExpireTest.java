@@ -243,6 +243,26 @@ class ExpireTest {
         .hasMessageContaining("audit branch audit-y has a max-ref-age that has passed");
   }
 
+  @Test
+  void aScratchBranchPastItsMaxRefAgeIsDroppedLikeAnyRefNotRefusedLikeAnAuditBranch()
+      throws InterruptedException {
+    retention("5", null);
+    table
+        .manageSnapshots()
+        .createBranch("scratch-z", ids[1])
+        .setMaxRefAgeMs("scratch-z", 1)
+        .commit();
+    table.refresh();
+    Thread.sleep(5);
+
+    ExpirePlan plan = expire(Clock.systemUTC()).commit();
+
+    table.refresh();
+    assertThat(plan.droppedRefs()).containsExactly("scratch-z");
+    assertThat(table.refs()).doesNotContainKey("scratch-z");
+    assertThat(snapshotIds()).hasSize(5); // all five are main's ancestors, kept by keep_last
+  }
+
   private Expire expire(Clock clock) {
     return Expire.of(table, "s.t").clock(clock);
   }

@@ -25,8 +25,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "List a table's tags and branches: where each points, how long it is kept, and the Floe run",
-      "that made its snapshot. Marks rollback tags (floe-before-rollback-<n>) and audit branches",
-      "(audit-<run-id>)."
+      "that made its snapshot. Marks rollback tags (floe-before-rollback-<n>), audit branches",
+      "(audit-<run-id>) and scratch branches (scratch-<run-id>)."
     })
 public final class TagsCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -105,6 +105,7 @@ public final class TagsCommand implements Callable<Integer> {
     return switch (ref.role()) {
       case MAIN -> "current";
       case AUDIT -> "audit branch: floe publish or floe discard";
+      case SCRATCH -> "scratch branch of floe verify: dropped when it ends";
       case ROLLBACK -> "rollback tag: roll back to it to undo";
       case USER -> null;
     };

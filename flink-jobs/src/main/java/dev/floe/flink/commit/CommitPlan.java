@@ -23,8 +23,9 @@ import java.util.List;
  * @param maxConflictRetries how often to re-commit over runs that read older source data
  * @param dryRun do everything but the commit: report what would happen, then delete the files
  * @param failAt a failure to inject, for atomicity tests
- * @param branch the branch to commit to (write-audit-publish: {@code audit-<run-id>}), or null for
- *     main; the run still reads, probes and validates against main
+ * @param branch the branch to commit to (write-audit-publish: {@code audit-<run-id>}; verify:
+ *     {@code scratch-<run-id>}), or null for main; the run still reads, probes and validates
+ *     against main
  */
 public record CommitPlan(
     CatalogConfig catalog,
@@ -97,8 +98,12 @@ public record CommitPlan(
         branch);
   }
 
-  /** Where the commit goes, for messages: "main" or "audit branch audit-…". */
+  /** Where the commit goes, for messages: "main", "audit branch audit-…" or "branch scratch-…". */
   public String destination() {
-    return branch == null ? "main" : "audit branch " + branch;
+    if (branch == null) {
+      return "main";
+    }
+    return (dev.floe.catalog.snapshot.AuditBranch.is(branch) ? "audit branch " : "branch ")
+        + branch;
   }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
  * @param sourceSnapshots source table to snapshot id read
  * @param outcome committed or no-op, with snapshot, rows and content hash
  * @param elapsedMillis wall time of the whole run
- * @param branch the audit branch the run committed to, or null for main
+ * @param branch the audit or scratch branch the run committed to, or null for main
  */
 public record RunResult(
     String job,

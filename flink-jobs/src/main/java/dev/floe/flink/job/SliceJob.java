@@ -11,7 +11,6 @@ import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
-import dev.floe.catalog.snapshot.AuditBranch;
 import dev.floe.flink.check.DuplicateKeyFinder;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
@@ -126,7 +125,7 @@ public final class SliceJob {
               request.maxConflictRetries(),
               request.dryRun(),
               request.failAt(),
-              request.publish() == PublishMode.MANUAL ? AuditBranch.of(runId) : null);
+              request.publish().branch(runId));
 
       DataStream<RowData> rows =
           tableEnv.toDataStream(

@@ -1,0 +1,136 @@
+package dev.floe.flink.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.snapshot.DropScratchPlan;
+import dev.floe.flink.commit.FailurePoint;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scratch run on a Flink MiniCluster: it commits to scratch-<run-id>, never to main, reports the
+ * slice's content as read back from the branch, and its drop leaves the table as it was.
+ */
+class ScratchRunITCase {
+  @TempDir Path home;
+  private CatalogConfig config;
+  private SeedTables seed;
+
+  @BeforeEach
+  void seedTheExample() throws Exception {
+    config = CatalogConfigLoader.embedded(home);
+    seed = new SeedTables(config).create();
+  }
+
+  @Test
+  void aRunIdenticalToMainStillCommitsToItsBranchAndTheDropRestoresEverything() {
+    SliceJob.run(request());
+    Table before = fact();
+    List<Long> snapshots = snapshotIds(before);
+    ContentHash main = TableContent.hash(before, SeedTables.day("2026-10-03"));
+    Set<Path> files = warehouseFiles();
+
+    ScratchResult scratch = ScratchRun.run(request());
+
+    Table during = fact();
+    assertThat(scratch.onBranch()).isTrue();
+    assertThat(scratch.branch()).isEqualTo("scratch-" + scratch.run().runId());
+    assertThat(during.refs().get(scratch.branch()).snapshotId()).isEqualTo(scratch.snapshotId());
+    assertThat(during.currentSnapshot().snapshotId())
+        .isEqualTo(before.currentSnapshot().snapshotId());
+    assertThat(scratch.content()).isEqualTo(main);
+    assertThat(scratch.rows()).isEqualTo(2);
+    assertThat(scratch.snapshotId()).isNotEqualTo(before.currentSnapshot().snapshotId());
+
+    Optional<DropScratchPlan> dropped = ScratchRun.drop(config, scratch);
+
+    Table after = fact();
+    assertThat(dropped).isPresent();
+    assertThat(dropped.get().deleted()).isNotEmpty();
+    assertThat(after.refs()).containsOnlyKeys("main");
+    assertThat(snapshotIds(after)).containsExactlyElementsOf(snapshots);
+    assertThat(warehouseFiles()).isEqualTo(files);
+  }
+
+  @Test
+  void theScratchContentIsTheSliceAsTheRunLeftItNotMains() throws Exception {
+    ScratchResult scratch = ScratchRun.run(request());
+
+    assertThat(fact().currentSnapshot()).isNull(); // main never saw it
+    assertThat(scratch.content())
+        .isEqualTo(TableContent.hash(fact(), scratch.snapshotId(), SeedTables.day("2026-10-03")));
+    assertThat(scratch.rows()).isEqualTo(2);
+    ScratchRun.drop(config, scratch);
+    assertThat(fact().refs()).isEmpty();
+    assertThat(fact().snapshots()).isEmpty();
+  }
+
+  @Test
+  void aFailedScratchRunLeavesNoBranchAndADryRunIsRefused() {
+    Set<Path> files = warehouseFiles();
+
+    assertThatThrownBy(() -> ScratchRun.run(request().withFailAt(FailurePoint.BEFORE_COMMIT)))
+        .hasMessageContaining("Injected failure");
+    RunRequest dryRun =
+        new RunRequest(
+            config,
+            SeedTables.job(SeedTables.FACT_JOB),
+            "2026-10-03",
+            0,
+            false,
+            0,
+            true,
+            FailurePoint.NONE,
+            PublishMode.AUTO);
+    assertThatThrownBy(() -> ScratchRun.run(dryRun))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("as a dry run");
+
+    assertThat(fact().refs()).isEmpty();
+    assertThat(warehouseFiles()).isEqualTo(files);
+  }
+
+  private RunRequest request() {
+    return RunRequest.of(config, SeedTables.job(SeedTables.FACT_JOB), "2026-10-03");
+  }
+
+  private Table fact() {
+    return seed.table("sales.fact_orders");
+  }
+
+  private static List<Long> snapshotIds(Table table) {
+    return StreamSupport.stream(table.snapshots().spliterator(), false)
+        .map(Snapshot::snapshotId)
+        .toList();
+  }
+
+  /** The fact table's data and metadata files, but the metadata.json versions commits add. */
+  private Set<Path> warehouseFiles() {
+    try (Stream<Path> walk = Files.walk(home.resolve("warehouse/sales/fact_orders"))) {
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> !p.getFileName().toString().endsWith(".metadata.json"))
+          .filter(p -> !p.getFileName().toString().endsWith(".crc"))
+          .collect(Collectors.toSet());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
