@@ -42,6 +42,14 @@ public final class SnapshotsCommand implements Callable<Integer> {
       description = "Show at most N snapshots (default: all).")
   int limit;
 
+  @Option(
+      names = "--backfill",
+      paramLabel = "ID",
+      description =
+          "Only the snapshots a backfill committed (their floe.backfill-id), e.g. to see which"
+              + " slices it rebuilt.")
+  String backfill;
+
   @Override
   public Integer call() {
     Catalog catalog = Catalogs.open(common.catalog());
@@ -53,6 +61,12 @@ public final class SnapshotsCommand implements Callable<Integer> {
       reverts = revertedRuns(loaded);
     } finally {
       Catalogs.close(catalog);
+    }
+    if (backfill != null) {
+      entries =
+          entries.stream()
+              .filter(e -> e.lineage().map(l -> backfill.equals(l.backfillId())).orElse(false))
+              .toList();
     }
     if (limit > 0 && entries.size() > limit) {
       entries = entries.subList(0, limit);
@@ -83,7 +97,10 @@ public final class SnapshotsCommand implements Callable<Integer> {
       return;
     }
     if (rows.isEmpty()) {
-      out.println(table + " has no snapshots yet.");
+      out.println(
+          backfill == null
+              ? table + " has no snapshots yet."
+              : table + " has no snapshot of backfill " + backfill + ".");
       return;
     }
     printTable(entries, reverts, out, "");

@@ -63,7 +63,9 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
     org.apache.iceberg.catalog.Catalog catalog = Catalogs.open(plan.catalog());
     try {
       CommitOutcome result =
-          new SliceCommitter(catalog, plan).commit(files, hash, stats, duplicates);
+          TableCommitLock.commitSerially(
+              plan.catalog().name() + ":" + plan.target(),
+              () -> new SliceCommitter(catalog, plan).commit(files, hash, stats, duplicates));
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

@@ -18,6 +18,7 @@ import dev.floe.flink.commit.FailurePoint;
  * @param dryRun run query, guards, checks and no-op detection, but commit nothing
  * @param failAt a failure to inject (tests and rehearsals)
  * @param publish commit to main, or to an audit branch for write-audit-publish
+ * @param backfillId the backfill this run is a slice of ({@code floe.backfill-id}), or null
  */
 public record RunRequest(
     CatalogConfig catalog,
@@ -28,7 +29,32 @@ public record RunRequest(
     int maxConflictRetries,
     boolean dryRun,
     FailurePoint failAt,
-    PublishMode publish) {
+    PublishMode publish,
+    String backfillId) {
+
+  /** A run that is not part of a backfill. */
+  public RunRequest(
+      CatalogConfig catalog,
+      JobSpec job,
+      String sliceValue,
+      int parallelism,
+      boolean forceCommit,
+      int maxConflictRetries,
+      boolean dryRun,
+      FailurePoint failAt,
+      PublishMode publish) {
+    this(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        null);
+  }
 
   public RunRequest {
     if (job.hasSlice()) {
@@ -78,12 +104,30 @@ public record RunRequest(
 
   public RunRequest withForceCommit(boolean value) {
     return new RunRequest(
-        catalog, job, sliceValue, parallelism, value, maxConflictRetries, dryRun, failAt, publish);
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        value,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId);
   }
 
   public RunRequest withParallelism(int value) {
     return new RunRequest(
-        catalog, job, sliceValue, value, forceCommit, maxConflictRetries, dryRun, failAt, publish);
+        catalog,
+        job,
+        sliceValue,
+        value,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId);
   }
 
   public RunRequest withPublish(PublishMode value) {
@@ -96,7 +140,8 @@ public record RunRequest(
         maxConflictRetries,
         dryRun,
         failAt,
-        value);
+        value,
+        backfillId);
   }
 
   public RunRequest withFailAt(FailurePoint value) {
@@ -109,6 +154,35 @@ public record RunRequest(
         maxConflictRetries,
         dryRun,
         value,
-        publish);
+        publish,
+        backfillId);
+  }
+
+  public RunRequest withSlice(String value) {
+    return new RunRequest(
+        catalog,
+        job,
+        value,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId);
+  }
+
+  public RunRequest withBackfillId(String value) {
+    return new RunRequest(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        value);
   }
 }

@@ -110,7 +110,7 @@ public final class SliceJob {
               0,
               null,
               sources,
-              null);
+              request.backfillId());
       CommitPlan commitPlan =
           new CommitPlan(
               request.catalog(),

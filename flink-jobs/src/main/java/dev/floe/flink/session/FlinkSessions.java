@@ -31,7 +31,11 @@ public final class FlinkSessions {
   public static StreamExecutionEnvironment batchEnvironment(int parallelism, Configuration extra) {
     Configuration conf = new Configuration(extra);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    LocalCluster shared = LocalCluster.active();
+    StreamExecutionEnvironment env =
+        shared != null
+            ? shared.environment(conf)
+            : StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     if (parallelism > 0) {
       env.setParallelism(parallelism);

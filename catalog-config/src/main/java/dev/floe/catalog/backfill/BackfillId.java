@@ -1,0 +1,34 @@
+package dev.floe.catalog.backfill;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.RunKey;
+import java.util.regex.Pattern;
+
+/**
+ * The id every snapshot of one backfill records as {@code floe.backfill-id}. A derived id is a pure
+ * function of the job, the range, the manifest and the code version: running the same command again
+ * resumes the same backfill, and a changed manifest or build starts a new one.
+ */
+public final class BackfillId {
+  private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+  private BackfillId() {}
+
+  /** E.g. {@code fact_orders_daily_2026-01-01_2026-04-01_3fa2c1d04b7e}. */
+  public static String derive(
+      String job, String target, String from, String to, String manifestText, String codeVersion) {
+    String hash = RunKey.of(job, target, from + "/" + to, manifestText, codeVersion);
+    String id = job + "_" + from + "_" + to + "_" + hash.substring(0, 12);
+    return id.replaceAll("[^A-Za-z0-9._-]", "-");
+  }
+
+  /** Refuses an id that would not survive a shell, a URL or a snapshot summary unchanged. */
+  public static void requireValid(String id, String source) {
+    InvalidInputException.check(
+        id != null && VALID.matcher(id).matches(),
+        "Cannot use backfill id '%s' from %s: use 1 to 128 letters, digits, '.', '_' or '-',"
+            + " starting with a letter or digit",
+        id,
+        source);
+  }
+}

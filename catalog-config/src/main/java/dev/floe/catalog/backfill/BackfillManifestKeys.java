@@ -1,0 +1,99 @@
+package dev.floe.catalog.backfill;
+
+import dev.floe.catalog.config.FloeOption;
+import dev.floe.catalog.config.OptionGroup;
+import java.util.List;
+
+/**
+ * The keys of a backfill manifest, declared once. {@link BackfillSpecParser} accepts exactly these
+ * keys; each has a command-line flag of the same meaning on {@code floe backfill}, which wins.
+ */
+public final class BackfillManifestKeys {
+  public static final FloeOption BACKFILL =
+      FloeOption.of(
+          "backfill",
+          "string",
+          null,
+          "The backfill's id, recorded as `floe.backfill-id` in every snapshot it commits (letters,"
+              + " digits, `.`, `_`, `-`). Absent: derived from the job, the range, the manifest"
+              + " and the code version, so the same command resumes the same backfill.");
+  public static final FloeOption DESCRIPTION =
+      FloeOption.of("description", "string", null, "Free text: why this backfill runs.");
+  public static final FloeOption JOB =
+      FloeOption.of(
+          "job",
+          "path",
+          null,
+          "Required. The job manifest to run for every slice, relative to this file. Its mode"
+              + " must be rerun-safe and it must have a slice.");
+  public static final FloeOption FROM =
+      FloeOption.of(
+          "from",
+          "slice value",
+          null,
+          "Required. The first slice, inclusive, e.g. `2026-01-01`; its unit (hour, day, month,"
+              + " year) is the unit of every slice of the range.");
+  public static final FloeOption TO =
+      FloeOption.of(
+          "to",
+          "slice value",
+          null,
+          "Required. The end of the range, exclusive, in the same unit as `from`, e.g."
+              + " `2026-04-01` for the first quarter.");
+  public static final FloeOption MAX_CONCURRENCY =
+      FloeOption.of(
+          "max_concurrency",
+          "int",
+          "1",
+          "Slices in flight at once. Commits are serialized per table whatever this is. The"
+              + " default of 1 leaves the cluster and the source to the daily runs.");
+  public static final FloeOption SAMPLE =
+      FloeOption.of(
+          "sample",
+          "slice value",
+          null,
+          "The slice validated end to end first, run twice (the second time into a scratch"
+              + " branch) with both content hashes compared. Absent: the last slice of the"
+              + " range.");
+  public static final FloeOption EXPECT_VERSION =
+      FloeOption.of(
+          "expect_version",
+          "string",
+          null,
+          "Refuse to start unless the running Floe build has exactly this code version (pinned"
+              + " code: backfill with the logic you intend).");
+  public static final FloeOption FAIL_FAST =
+      FloeOption.of(
+          "fail_fast",
+          "boolean",
+          "false",
+          "Stop at the first failed slice. Otherwise the other slices still run and the"
+              + " backfill exits non-zero at the end.");
+  public static final FloeOption ALLOW_EFFECTS =
+      FloeOption.of(
+          "allow_effects",
+          "boolean",
+          "false",
+          "Let each slice fire its job's `effects`. Off by default: a backfill of 300 slices"
+              + " must not send 300 webhooks.");
+
+  public static final OptionGroup GROUP =
+      new OptionGroup(
+          "Backfill manifest keys",
+          "A backfill manifest (YAML) names a job manifest and a range of slices for `floe"
+              + " backfill`. Every key has a flag of the same name that wins over the file. An"
+              + " unknown key is an error that names the key and the file.",
+          List.of(
+              BACKFILL,
+              DESCRIPTION,
+              JOB,
+              FROM,
+              TO,
+              MAX_CONCURRENCY,
+              SAMPLE,
+              EXPECT_VERSION,
+              FAIL_FAST,
+              ALLOW_EFFECTS));
+
+  private BackfillManifestKeys() {}
+}

@@ -1,0 +1,30 @@
+package dev.floe.catalog.backfill;
+
+import java.nio.file.Path;
+
+/**
+ * A parsed backfill manifest. Values the file leaves out are null, so command-line flags and
+ * defaults can fill them in one place ({@code floe backfill}).
+ *
+ * @param id the {@code backfill} id, or null to derive one
+ * @param job the job manifest, resolved against the backfill manifest's directory
+ * @param from the first slice value, inclusive
+ * @param to the end of the range, exclusive
+ * @param maxConcurrency slices in flight, or null
+ * @param sample the sample slice value, or null for the last slice
+ * @param expectVersion the pinned code version, or null
+ * @param failFast stop at the first failure, or null
+ * @param allowEffects let slices fire their job's effects, or null
+ * @param source the manifest's path, for messages
+ */
+public record BackfillSpec(
+    String id,
+    Path job,
+    String from,
+    String to,
+    Integer maxConcurrency,
+    String sample,
+    String expectVersion,
+    Boolean failFast,
+    Boolean allowEffects,
+    String source) {}

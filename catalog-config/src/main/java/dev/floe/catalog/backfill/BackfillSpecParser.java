@@ -1,0 +1,57 @@
+package dev.floe.catalog.backfill;
+
+import dev.floe.catalog.manifest.ManifestNode;
+import dev.floe.catalog.manifest.Manifests;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Reads backfill manifests, whose keys are declared in {@link BackfillManifestKeys}. Unknown keys
+ * are errors naming key and file.
+ */
+public final class BackfillSpecParser {
+  private static final Set<String> KEYS = BackfillManifestKeys.GROUP.keysUnder("");
+
+  private BackfillSpecParser() {}
+
+  /**
+   * True when {@code root} is a backfill manifest rather than a job manifest: a job manifest names
+   * its {@code target}, a backfill manifest names a {@code job} file and a range.
+   */
+  public static boolean isBackfillManifest(ManifestNode root) {
+    return !root.has("target") && (root.has("from") || root.has("to") || root.has("backfill"));
+  }
+
+  public static BackfillSpec load(Path file) {
+    return parse(Manifests.load(file).root(), file);
+  }
+
+  static BackfillSpec parse(ManifestNode root, Path file) {
+    root.requireOnlyKeys(KEYS);
+    String id = root.has("backfill") ? root.requiredString("backfill") : null;
+    if (id != null) {
+      BackfillId.requireValid(id, root.source());
+    }
+    Path parent = file.toAbsolutePath().getParent();
+    Path job = parent.resolve(root.requiredString("job")).normalize();
+    Integer maxConcurrency = null;
+    if (root.has("max_concurrency")) {
+      long value = root.child("max_concurrency").asLong();
+      if (value < 1 || value > 1024) {
+        throw root.child("max_concurrency").error("expected 1 to 1024, got %d", value);
+      }
+      maxConcurrency = (int) value;
+    }
+    return new BackfillSpec(
+        id,
+        job,
+        root.requiredString("from"),
+        root.requiredString("to"),
+        maxConcurrency,
+        root.has("sample") ? root.requiredString("sample") : null,
+        root.has("expect_version") ? root.requiredString("expect_version") : null,
+        root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,
+        root.has("allow_effects") ? root.optionalBoolean("allow_effects", false) : null,
+        root.source());
+  }
+}

@@ -1,0 +1,76 @@
+package dev.floe.catalog.backfill;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Table;
+
+/**
+ * The slices of a backfill range {@code [from, to)}: {@code from} is inclusive and {@code to}
+ * exclusive, like a slice. Both are slice values of the same unit, and each slice is resolved
+ * against the target exactly as {@code floe run --slice} would resolve it.
+ */
+public final class SliceRange {
+  /** Guards against a typo such as an hourly range over ten years. */
+  public static final int MAX_SLICES = 100_000;
+
+  private SliceRange() {}
+
+  public static List<Slice> of(
+      String tableName, Table table, String column, String from, String to) {
+    Slice first = SliceResolver.resolve(tableName, table, column, from);
+    Slice end = SliceResolver.resolve(tableName, table, column, to);
+    InvalidInputException.check(
+        first.unit() == end.unit(),
+        "Cannot backfill %s from %s to %s: both ends must be slices of the same unit, got a %s"
+            + " and a %s",
+        tableName,
+        from,
+        to,
+        first.unit().name().toLowerCase(),
+        end.unit().name().toLowerCase());
+    InvalidInputException.check(
+        first.start().isBefore(end.start()),
+        "Cannot backfill %s from %s to %s: the range is empty; --to is exclusive and must come"
+            + " after --from",
+        tableName,
+        from,
+        to);
+    List<Slice> slices = new ArrayList<>();
+    Slice slice = first;
+    while (slice.start().isBefore(end.start())) {
+      if (slices.size() == MAX_SLICES) {
+        throw InvalidInputException.of(
+            "Cannot backfill %s from %s to %s: more than %d slices; split the range",
+            tableName, from, to, MAX_SLICES);
+      }
+      slices.add(slice);
+      slice =
+          new Slice(
+              slice.column(),
+              slice.kind(),
+              slice.unit(),
+              slice.end(),
+              slice.unit().next(slice.end()));
+    }
+    return slices;
+  }
+
+  /** The slice of {@code slices} equal to {@code wanted}; refuses one outside the range. */
+  public static Slice find(List<Slice> slices, Slice wanted, String what) {
+    for (Slice slice : slices) {
+      if (slice.label().equals(wanted.label())) {
+        return slice;
+      }
+    }
+    throw InvalidInputException.of(
+        "Cannot use %s %s: it is not one of the %d slices of the range, %s to %s (inclusive)",
+        what,
+        wanted.value(),
+        slices.size(),
+        slices.get(0).value(),
+        slices.get(slices.size() - 1).value());
+  }
+}

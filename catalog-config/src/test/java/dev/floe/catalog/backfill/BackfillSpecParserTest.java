@@ -1,0 +1,93 @@
+package dev.floe.catalog.backfill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.Manifests;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BackfillSpecParserTest {
+  @TempDir Path dir;
+
+  @Test
+  void aBackfillManifestNamesItsJobRelativeToItselfAndItsRange() throws Exception {
+    Path file =
+        write(
+            "backfills/q1.yaml",
+            """
+            backfill: orders_q1_rebuild
+            description: new currency rounding
+            job: ../jobs/fact_orders.yaml
+            from: 2026-01-01
+            to: 2026-04-01
+            max_concurrency: 2
+            sample: 2026-03-31
+            expect_version: 1.4.0
+            fail_fast: true
+            """);
+
+    BackfillSpec spec = BackfillSpecParser.load(file);
+
+    assertThat(spec.id()).isEqualTo("orders_q1_rebuild");
+    assertThat(spec.job()).isEqualTo(dir.resolve("jobs/fact_orders.yaml").toAbsolutePath());
+    assertThat(spec.from()).isEqualTo("2026-01-01");
+    assertThat(spec.to()).isEqualTo("2026-04-01");
+    assertThat(spec.maxConcurrency()).isEqualTo(2);
+    assertThat(spec.sample()).isEqualTo("2026-03-31");
+    assertThat(spec.expectVersion()).isEqualTo("1.4.0");
+    assertThat(spec.failFast()).isTrue();
+    assertThat(spec.allowEffects()).isNull(); // left to the flag and the default
+    assertThat(BackfillSpecParser.isBackfillManifest(Manifests.load(file).root())).isTrue();
+  }
+
+  @Test
+  void aJobManifestIsNotABackfillManifest() {
+    assertThat(
+            BackfillSpecParser.isBackfillManifest(
+                Manifests.parse("jobs/x.yaml", "job: x\ntarget: a.b\nquery: SELECT 1\n")))
+        .isFalse();
+  }
+
+  @Test
+  void unknownKeysBadIdsAndBadConcurrencyAreRefusedNamingTheFile() throws Exception {
+    Path unknown = write("a.yaml", "job: j.yaml\nfrom: 2026-01-01\nto: 2026-02-01\nparallel: 3\n");
+    Path badId = write("b.yaml", "backfill: 'q1 rebuild'\njob: j.yaml\nfrom: 2026\nto: 2027\n");
+    Path zero = write("c.yaml", "job: j.yaml\nfrom: 2026\nto: 2027\nmax_concurrency: 0\n");
+
+    assertThatThrownBy(() -> BackfillSpecParser.load(unknown))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("a.yaml")
+        .hasMessageContaining("unknown key 'parallel'");
+    assertThatThrownBy(() -> BackfillSpecParser.load(badId))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot use backfill id 'q1 rebuild'");
+    assertThatThrownBy(() -> BackfillSpecParser.load(zero))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("expected 1 to 1024, got 0");
+  }
+
+  @Test
+  void aDerivedIdIsStableAndChangesWithTheManifestOrTheCode() {
+    String id = BackfillId.derive("fact_orders_daily", "s.f", "2026-01-01", "2026-04-01", "m", "1");
+
+    assertThat(id)
+        .startsWith("fact_orders_daily_2026-01-01_2026-04-01_")
+        .isEqualTo(
+            BackfillId.derive("fact_orders_daily", "s.f", "2026-01-01", "2026-04-01", "m", "1"));
+    assertThat(BackfillId.derive("fact_orders_daily", "s.f", "2026-01-01", "2026-04-01", "m2", "1"))
+        .isNotEqualTo(id);
+    assertThat(BackfillId.derive("fact_orders_daily", "s.f", "2026-01-01", "2026-04-01", "m", "2"))
+        .isNotEqualTo(id);
+    BackfillId.requireValid(id, "derived");
+  }
+
+  private Path write(String name, String text) throws Exception {
+    Path file = dir.resolve(name);
+    Files.createDirectories(file.getParent());
+    return Files.writeString(file, text);
+  }
+}

@@ -1,0 +1,231 @@
+package dev.floe.flink.backfill;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.JobSpec;
+import java.util.Objects;
+
+/**
+ * One backfill: a job manifest run for every slice of {@code [from, to)}, each slice its own atomic
+ * commit.
+ *
+ * @param catalog the catalog to run against
+ * @param job the job manifest
+ * @param from the first slice value, inclusive
+ * @param to the end of the range, exclusive
+ * @param backfillId the id to record, or null to derive it from job, range and code version
+ * @param maxConcurrency slices in flight at once (commits are serialized per table regardless)
+ * @param sample the slice validated twice before the others, or null for the last slice
+ * @param sampleOnly stop after the sample check
+ * @param expectVersion the code version the backfill is pinned to, or null
+ * @param failFast stop starting slices after the first failure
+ * @param allowEffects let each slice fire its job's effects
+ * @param dryRun plan only: list the slices and what would happen to each, run nothing
+ * @param parallelism writer parallelism per slice; 0 takes the manifest's, else the cores shared
+ *     among the slices in flight
+ * @param failAtSlice a slice value whose run fails on purpose before its commit (rehearsals and
+ *     tests), or null
+ */
+public record BackfillRequest(
+    CatalogConfig catalog,
+    JobSpec job,
+    String from,
+    String to,
+    String backfillId,
+    int maxConcurrency,
+    String sample,
+    boolean sampleOnly,
+    String expectVersion,
+    boolean failFast,
+    boolean allowEffects,
+    boolean dryRun,
+    int parallelism,
+    String failAtSlice) {
+
+  public BackfillRequest {
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(job, "job");
+    InvalidInputException.check(
+        from != null && !from.isBlank() && to != null && !to.isBlank(),
+        "Cannot backfill %s: give the range with --from (inclusive) and --to (exclusive)",
+        job.source());
+    InvalidInputException.check(
+        maxConcurrency >= 1,
+        "Cannot backfill %s: --max-concurrency must be 1 or more, got %d",
+        job.source(),
+        maxConcurrency);
+    InvalidInputException.check(
+        parallelism >= 0,
+        "Cannot backfill %s: --parallelism must be 0 (default) or more, got %d",
+        job.source(),
+        parallelism);
+  }
+
+  /** A backfill with the defaults: one slice at a time, last slice as sample, effects off. */
+  public static BackfillRequest of(CatalogConfig catalog, JobSpec job, String from, String to) {
+    return new BackfillRequest(
+        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null);
+  }
+
+  public BackfillRequest withMaxConcurrency(int value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        value,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withSample(String value, boolean only) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        value,
+        only,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withExpectVersion(String value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        value,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withFailFast(boolean value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        value,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withDryRun(boolean value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        value,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withParallelism(int value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        value,
+        failAtSlice);
+  }
+
+  public BackfillRequest withFailAtSlice(String value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        value);
+  }
+
+  public BackfillRequest withBackfillId(String value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        value,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  public BackfillRequest withAllowEffects(boolean value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        value,
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.floe.flink.backfill;
+
+import dev.floe.catalog.error.ExitCodes;
+import java.util.List;
+
+/**
+ * How a backfill ended.
+ *
+ * @param plan what it set out to do
+ * @param sample the sample check, or null for a dry run
+ * @param outcomes one per slice of the range, oldest first
+ * @param elapsedMillis wall time of the whole backfill
+ */
+public record BackfillResult(
+    BackfillPlan plan, SampleCheck sample, List<SliceOutcome> outcomes, long elapsedMillis) {
+
+  public BackfillResult {
+    outcomes = List.copyOf(outcomes);
+  }
+
+  public long count(SliceStatus status) {
+    return outcomes.stream().filter(o -> o.status() == status).count();
+  }
+
+  /** Rows written by the slices that ran (skipped slices count their earlier load). */
+  public long rows() {
+    return outcomes.stream().mapToLong(o -> Math.max(0, o.rows())).sum();
+  }
+
+  /**
+   * 0 when every slice is loaded; otherwise the code of the sample's failure, else of the first
+   * failed slice (3 a check failed or the sample is not reproducible, 4 a conflict, 1 anything
+   * else), so a script can tell a data problem from an outage.
+   */
+  public int exitCode() {
+    if (sample != null && !sample.passed()) {
+      return sample.exitCode();
+    }
+    for (SliceOutcome outcome : outcomes) {
+      if (outcome.failed()) {
+        return outcome.exitCode();
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,312 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.backfill.BackfillId;
+import dev.floe.catalog.backfill.BackfillSpec;
+import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.manifest.Manifests;
+import dev.floe.flink.backfill.Backfill;
+import dev.floe.flink.backfill.BackfillPlan;
+import dev.floe.flink.backfill.BackfillRequest;
+import dev.floe.flink.backfill.BackfillResult;
+import dev.floe.flink.backfill.SampleCheck;
+import dev.floe.flink.backfill.SliceOutcome;
+import dev.floe.flink.backfill.SliceStatus;
+import dev.floe.flink.sql.ResultTable;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe backfill jobs/x.yaml --from 2026-01-01 --to 2026-04-01`: every slice, one commit each. */
+@Command(
+    name = "backfill",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a job for every slice of [--from, --to), each slice in its own atomic commit that",
+      "records floe.backfill-id. First the sample slice runs twice (the second time into a",
+      "scratch branch) and must give the same content; then the other slices run, at most",
+      "--max-concurrency at once, commits serialized per table. Rerunning the same backfill",
+      "skips the slices it already loaded. MANIFEST is a job manifest (give --from and --to) or",
+      "a backfill manifest naming the job and the range; flags win over the file."
+    })
+public final class BackfillCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "MANIFEST",
+      description = "A job manifest, or a backfill manifest (YAML).")
+  Path manifest;
+
+  @Option(
+      names = "--from",
+      paramLabel = "SLICE",
+      description = "The first slice, inclusive, e.g. 2026-01-01 (its unit is every slice's).")
+  String from;
+
+  @Option(
+      names = "--to",
+      paramLabel = "SLICE",
+      description = "The end of the range, exclusive, e.g. 2026-04-01.")
+  String to;
+
+  @Option(
+      names = "--max-concurrency",
+      paramLabel = "N",
+      description =
+          "Slices in flight at once (default: the manifest's, else 1, so daily runs and the"
+              + " source are not starved).")
+  Integer maxConcurrency;
+
+  @Option(
+      names = "--sample",
+      paramLabel = "SLICE",
+      description = "The slice validated twice before the others (default: the last one).")
+  String sample;
+
+  @Option(
+      names = "--sample-only",
+      description = "Stop after the sample check: validate one partition, launch nothing else.")
+  boolean sampleOnly;
+
+  @Option(
+      names = "--expect-version",
+      paramLabel = "VERSION",
+      description =
+          "Refuse to start unless this Floe build has exactly this code version (`floe"
+              + " --version`): backfill with the logic you pinned.")
+  String expectVersion;
+
+  @Option(
+      names = "--backfill-id",
+      paramLabel = "ID",
+      description =
+          "The id recorded as floe.backfill-id (default: the manifest's, else derived from job,"
+              + " range, manifest and code version, so the same command resumes).")
+  String backfillId;
+
+  @Option(
+      names = "--fail-fast",
+      description = "Stop starting slices after the first failure (default: finish the others).")
+  Boolean failFast;
+
+  @Option(
+      names = "--allow-effects",
+      description = "Let every slice fire its job's effects (default: off during a backfill).")
+  Boolean allowEffects;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description =
+          "Writer parallelism per slice (default: the job's, else the cores shared by the slices"
+              + " in flight).")
+  int parallelism;
+
+  @Option(
+      names = "--progress",
+      paramLabel = "auto|bar|lines|none",
+      defaultValue = "auto",
+      description =
+          "Progress on stderr: a bar on a terminal, a line per slice otherwise (default:"
+              + " ${DEFAULT-VALUE}).")
+  String progress;
+
+  @Option(
+      names = "--dry-run",
+      description = "List the slices it would run or skip and the checks it would make; run none.")
+  boolean dryRun;
+
+  @Option(
+      names = "--inject-failure-at",
+      hidden = true,
+      paramLabel = "SLICE",
+      description = "Fail this slice's run before its commit, to rehearse a resume.")
+  String failAtSlice;
+
+  @Override
+  public Integer call() {
+    BackfillRequest request = request();
+    PrintWriter out = spec.commandLine().getOut();
+    BackfillProgress listener =
+        new BackfillProgress(
+            spec.commandLine().getErr(),
+            common.json || dryRun ? BackfillProgress.Style.NONE : style(),
+            System::nanoTime);
+    BackfillResult result = Backfill.run(request, listener);
+    if (common.json) {
+      out.println(Json.write(toMap(request, result)));
+    } else {
+      print(request, result, out);
+    }
+    return result.exitCode();
+  }
+
+  private BackfillRequest request() {
+    boolean isBackfillManifest =
+        BackfillSpecParser.isBackfillManifest(Manifests.load(manifest).root());
+    BackfillSpec file = isBackfillManifest ? BackfillSpecParser.load(manifest) : null;
+    JobSpec job = JobSpecParser.load(file == null ? manifest : file.job());
+    String id = backfillId != null ? backfillId : file == null ? null : file.id();
+    if (id != null) {
+      BackfillId.requireValid(id, backfillId != null ? "--backfill-id" : manifest.toString());
+    }
+    return new BackfillRequest(
+        common.catalog(),
+        job,
+        from != null ? from : file == null ? null : file.from(),
+        to != null ? to : file == null ? null : file.to(),
+        id,
+        maxConcurrency != null
+            ? maxConcurrency
+            : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1,
+        sample != null ? sample : file == null ? null : file.sample(),
+        sampleOnly,
+        expectVersion != null ? expectVersion : file == null ? null : file.expectVersion(),
+        failFast != null ? failFast : file != null && Boolean.TRUE.equals(file.failFast()),
+        allowEffects != null
+            ? allowEffects
+            : file != null && Boolean.TRUE.equals(file.allowEffects()),
+        dryRun,
+        parallelism,
+        failAtSlice);
+  }
+
+  private BackfillProgress.Style style() {
+    return switch (progress) {
+      case "bar" -> BackfillProgress.Style.BAR;
+      case "lines" -> BackfillProgress.Style.LINES;
+      case "none" -> BackfillProgress.Style.NONE;
+      case "auto" ->
+          System.console() != null ? BackfillProgress.Style.BAR : BackfillProgress.Style.LINES;
+      default ->
+          throw new CommandLine.ParameterException(
+              spec.commandLine(),
+              "Cannot show progress '" + progress + "': use auto, bar, lines or none");
+    };
+  }
+
+  private void print(BackfillRequest request, BackfillResult result, PrintWriter out) {
+    BackfillPlan plan = result.plan();
+    out.printf("backfill  %s%n", plan.backfillId());
+    out.printf("  job       %s -> %s (%s)%n", plan.job(), plan.target(), plan.mode());
+    out.printf(
+        "  range     %s to %s (exclusive): %d slices, %d already loaded by this backfill%n",
+        request.from(), request.to(), plan.slices().size(), plan.finishedCount());
+    out.printf("  code      %s%n", plan.codeVersion());
+    out.printf(
+        "  in flight at most %d slice(s), parallelism %d each; commits serialized per table%n",
+        plan.maxConcurrency(), plan.parallelism());
+    out.printf(
+        "  effects   %s%n",
+        request.allowEffects()
+            ? "on: every slice fires its job's effects (--allow-effects)"
+            : "off: slices fire no effects (--allow-effects to send them)");
+    SampleCheck sample = result.sample();
+    if (sample == null) {
+      out.printf(
+          "  sample    %s: would run on main, then again into a scratch branch, and compare%n",
+          plan.sample().value());
+    } else {
+      out.printf("  sample    %s: %s%n", sample.slice(), sample.detail());
+    }
+    out.println();
+    List<List<Object>> rows = new ArrayList<>();
+    for (SliceOutcome outcome : result.outcomes()) {
+      rows.add(
+          List.of(
+              outcome.value(),
+              outcome.status().text(),
+              outcome.rows() < 0 ? "" : outcome.rows(),
+              outcome.snapshotId() == null ? "" : outcome.snapshotId(),
+              outcome.elapsedMillis() == 0
+                  ? ""
+                  : String.format("%.1f s", outcome.elapsedMillis() / 1000.0),
+              outcome.error() == null ? "" : outcome.error()));
+    }
+    out.println(
+        ResultTable.render(List.of("slice", "status", "rows", "snapshot", "time", "error"), rows));
+    out.println();
+    out.printf(
+        "%d slices: %d committed, %d no-op, %d skipped, %d failed, %d not run%s; %d rows in"
+            + " %s%n",
+        result.outcomes().size(),
+        result.count(SliceStatus.COMMITTED),
+        result.count(SliceStatus.NO_OP),
+        result.count(SliceStatus.SKIPPED),
+        result.count(SliceStatus.FAILED),
+        result.count(SliceStatus.NOT_RUN),
+        request.dryRun()
+            ? ", " + result.count(SliceStatus.PLANNED) + " would run (dry run: nothing ran)"
+            : "",
+        result.rows(),
+        BackfillProgress.duration(result.elapsedMillis()));
+    if (result.count(SliceStatus.FAILED) > 0 || result.count(SliceStatus.NOT_RUN) > 0) {
+      out.printf(
+          "Rerun the same command to resume: slices loaded by %s are skipped.%n",
+          plan.backfillId());
+    }
+    if (!request.dryRun()) {
+      out.printf(
+          "Its snapshots: floe snapshots %s --backfill %s%n", plan.target(), plan.backfillId());
+    }
+  }
+
+  static Map<String, Object> toMap(BackfillRequest request, BackfillResult result) {
+    BackfillPlan plan = result.plan();
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("backfill_id", plan.backfillId());
+    map.put("job", plan.job());
+    map.put("target", plan.target());
+    map.put("mode", plan.mode());
+    map.put("code_version", plan.codeVersion());
+    map.put("from", request.from());
+    map.put("to", request.to());
+    map.put("dry_run", request.dryRun());
+    map.put("max_concurrency", plan.maxConcurrency());
+    map.put("parallelism", plan.parallelism());
+    map.put("allow_effects", request.allowEffects());
+    SampleCheck sample = result.sample();
+    Map<String, Object> sampleMap = new LinkedHashMap<>();
+    sampleMap.put("slice", plan.sample().value());
+    sampleMap.put("passed", sample == null ? null : sample.passed());
+    sampleMap.put("main_hash", sample == null ? null : sample.mainHash());
+    sampleMap.put("second_hash", sample == null ? null : sample.secondHash());
+    sampleMap.put("detail", sample == null ? null : sample.detail());
+    map.put("sample", sampleMap);
+    List<Map<String, Object>> slices = new ArrayList<>();
+    for (SliceOutcome outcome : result.outcomes()) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("slice", outcome.value());
+      line.put("status", outcome.status().text());
+      line.put("rows", outcome.rows() < 0 ? null : outcome.rows());
+      line.put("snapshot_id", outcome.snapshotId());
+      line.put("content_hash", outcome.contentHash());
+      line.put("elapsed_ms", outcome.elapsedMillis());
+      line.put("error", outcome.error());
+      line.put("exit_code", outcome.exitCode());
+      slices.add(line);
+    }
+    map.put("slices", slices);
+    Map<String, Object> counts = new LinkedHashMap<>();
+    for (SliceStatus status : SliceStatus.values()) {
+      counts.put(status.text(), result.count(status));
+    }
+    map.put("counts", counts);
+    map.put("rows", result.rows());
+    map.put("elapsed_ms", result.elapsedMillis());
+    map.put("exit_code", result.exitCode());
+    return map;
+  }
+}

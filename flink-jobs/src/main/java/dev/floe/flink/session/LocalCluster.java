@@ -1,0 +1,149 @@
+package dev.floe.flink.session;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.PipelineExecutor;
+import org.apache.flink.core.execution.PipelineExecutorFactory;
+import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
+import org.apache.flink.runtime.minicluster.RpcServiceSharing;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * One in-process Flink cluster that many jobs share. Outside a cluster, every {@code env.execute()}
+ * otherwise starts and stops a MiniCluster of its own, which costs more than a small slice's whole
+ * job; a backfill of a hundred slices starts this once instead. While a cluster is open, {@link
+ * FlinkSessions#batchEnvironment} submits to it (from any thread); closing it restores the per-job
+ * default. Bound to 127.0.0.1 on a free port.
+ */
+public final class LocalCluster implements AutoCloseable {
+  private static volatile LocalCluster active;
+
+  private final MiniCluster miniCluster;
+
+  private LocalCluster(MiniCluster miniCluster) {
+    this.miniCluster = miniCluster;
+  }
+
+  /**
+   * Starts the shared cluster.
+   *
+   * @param slots task slots: enough for the jobs in flight times their parallelism
+   * @throws IllegalStateException when another shared cluster is open in this JVM
+   */
+  public static synchronized LocalCluster start(int slots) {
+    if (active != null) {
+      throw new IllegalStateException("Cannot start a shared Flink cluster: one is already open");
+    }
+    Configuration conf = new Configuration();
+    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.BIND_PORT, "0");
+    conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+    conf.set(TaskManagerOptions.HOST, "127.0.0.1");
+    MiniCluster cluster =
+        new MiniCluster(
+            new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(Math.max(1, slots))
+                .setRpcServiceSharing(RpcServiceSharing.SHARED)
+                .build());
+    try {
+      cluster.start();
+    } catch (Exception e) {
+      cluster.closeAsync();
+      throw new IllegalStateException("Cannot start a local Flink cluster: " + e.getMessage(), e);
+    }
+    active = new LocalCluster(cluster);
+    return active;
+  }
+
+  /** The open shared cluster's environment factory, or null when jobs start their own. */
+  static LocalCluster active() {
+    return active;
+  }
+
+  /** A batch environment whose jobs run on this cluster. */
+  StreamExecutionEnvironment environment(Configuration extra) {
+    Configuration conf = new Configuration(extra);
+    // Wait for the job and return its result, as a local environment does: the committer's
+    // outcome arrives as an accumulator of that result.
+    conf.set(DeploymentOptions.ATTACHED, true);
+    conf.set(DeploymentOptions.TARGET, SharedExecutorLoader.NAME);
+    return new StreamExecutionEnvironment(
+        new SharedExecutorLoader(), conf, Thread.currentThread().getContextClassLoader());
+  }
+
+  @Override
+  public void close() {
+    synchronized (LocalCluster.class) {
+      if (active == this) {
+        active = null;
+      }
+    }
+    try {
+      miniCluster.closeAsync().get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot stop the local Flink cluster: " + e.getMessage(), e);
+    }
+  }
+
+  /** Hands every pipeline to the shared MiniCluster instead of a new one. */
+  private final class SharedExecutorLoader
+      implements PipelineExecutorServiceLoader, PipelineExecutorFactory, PipelineExecutor {
+    private static final String NAME = "floe-shared-local";
+
+    @Override
+    public PipelineExecutorFactory getExecutorFactory(Configuration configuration) {
+      return this;
+    }
+
+    @Override
+    public Stream<String> getExecutorNames() {
+      return Stream.of(NAME);
+    }
+
+    @Override
+    public String getName() {
+      return NAME;
+    }
+
+    @Override
+    public boolean isCompatibleWith(Configuration configuration) {
+      return true;
+    }
+
+    @Override
+    public PipelineExecutor getExecutor(Configuration configuration) {
+      return this;
+    }
+
+    @Override
+    public CompletableFuture<JobClient> execute(
+        org.apache.flink.api.dag.Pipeline pipeline, Configuration conf, ClassLoader classLoader)
+        throws Exception {
+      JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, conf, classLoader);
+      return miniCluster
+          .submitJob(jobGraph)
+          .thenApply(
+              submitted ->
+                  new MiniClusterJobClient(
+                      submitted.getJobID(),
+                      miniCluster,
+                      classLoader,
+                      MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
+    }
+  }
+}
