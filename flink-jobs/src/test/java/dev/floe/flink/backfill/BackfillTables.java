@@ -34,16 +34,16 @@ import org.apache.iceberg.util.SnapshotUtil;
  * the content of every loaded fact slice must hash exactly like the staging rows of its day, which
  * checks a backfill without trusting its lineage.
  */
-final class BackfillTables {
-  static final String SOURCE = "sales.staging_orders";
-  static final String TARGET = "sales.fact_orders";
+public final class BackfillTables {
+  public static final String SOURCE = "sales.staging_orders";
+  public static final String TARGET = "sales.fact_orders";
   static final Schema ORDERS =
       new Schema(
           Types.NestedField.optional(1, "order_id", Types.LongType.get()),
           Types.NestedField.optional(2, "customer_id", Types.LongType.get()),
           Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)),
           Types.NestedField.optional(4, "order_date", Types.DateType.get()));
-  static final String JOB =
+  public static final String JOB =
       """
       job: fact_orders_backfill
       target: sales.fact_orders
@@ -60,12 +60,12 @@ final class BackfillTables {
 
   private final CatalogConfig config;
 
-  BackfillTables(CatalogConfig config) {
+  public BackfillTables(CatalogConfig config) {
     this.config = config;
   }
 
   /** Creates both tables and {@code rowsPerDay} staging rows on each of {@code days} days. */
-  BackfillTables create(LocalDate first, int days, int rowsPerDay) {
+  public BackfillTables create(LocalDate first, int days, int rowsPerDay) {
     Catalog catalog = Catalogs.open(config);
     try {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
@@ -105,7 +105,7 @@ final class BackfillTables {
     return this;
   }
 
-  Table table(String name) {
+  public Table table(String name) {
     Catalog catalog = Catalogs.open(config);
     try {
       return Catalogs.loadTable(catalog, name);
@@ -115,12 +115,12 @@ final class BackfillTables {
   }
 
   /** The content hash of one day of {@code table}, read from its files. */
-  ContentHash day(String table, LocalDate day) {
+  public ContentHash day(String table, LocalDate day) {
     return TableContent.hash(table(table), dayFilter(day));
   }
 
   /** Per slice label, how many snapshots on main's history carry {@code backfillId}. */
-  Map<String, Integer> backfillCommitsBySlice(String backfillId) {
+  public Map<String, Integer> backfillCommitsBySlice(String backfillId) {
     Map<String, Integer> counts = new TreeMap<>();
     Table target = table(TARGET);
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(target)) {

@@ -1,0 +1,143 @@
+package dev.floe.flink.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.flink.backfill.BackfillTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `floe backfill` as an operator drives it: a backfill manifest, --json, resume, snapshots. */
+class BackfillCommandITCase {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path home;
+  @TempDir Path project;
+  private BackfillTables tables;
+  private Path job;
+
+  @BeforeEach
+  void createTablesAndManifests() throws Exception {
+    tables =
+        new BackfillTables(CatalogConfigLoader.embedded(home))
+            .create(LocalDate.parse("2026-02-01"), 6, 10);
+    job = Files.createDirectories(project.resolve("jobs")).resolve("fact_orders.yaml");
+    Files.writeString(job, BackfillTables.JOB);
+  }
+
+  @Test
+  void aBackfillManifestRunsEverySliceAndTheSnapshotsOfTheBackfillAreListed() throws Exception {
+    Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("feb.yaml");
+    Files.writeString(
+        manifest,
+        """
+        backfill: feb_rebuild
+        description: rounding fix
+        job: ../jobs/fact_orders.yaml
+        from: 2026-02-01
+        to: 2026-02-07
+        max_concurrency: 2
+        """);
+
+    CliRun run = CliRun.floe(home, "backfill", manifest.toString(), "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+    JsonNode result = JSON.readTree(run.out());
+    assertThat(result.get("backfill_id").asText()).isEqualTo("feb_rebuild");
+    assertThat(result.get("max_concurrency").asInt()).isEqualTo(2);
+    assertThat(result.get("sample").get("slice").asText()).isEqualTo("2026-02-06");
+    assertThat(result.get("sample").get("passed").asBoolean()).isTrue();
+    assertThat(result.get("counts").get("committed").asInt()).isEqualTo(6);
+    assertThat(result.get("rows").asLong()).isEqualTo(60);
+
+    CliRun snapshots =
+        CliRun.floe(
+            home, "snapshots", BackfillTables.TARGET, "--backfill", "feb_rebuild", "--json");
+
+    JsonNode listed = JSON.readTree(snapshots.out());
+    List<String> slices = new ArrayList<>();
+    listed.forEach(entry -> slices.add(entry.get("slice").asText()));
+    assertThat(slices).hasSize(6).doesNotHaveDuplicates();
+    listed.forEach(entry -> assertThat(entry.get("backfill_id").asText()).isEqualTo("feb_rebuild"));
+    assertThat(CliRun.floe(home, "snapshots", BackfillTables.TARGET, "--backfill", "other").out())
+        .contains("has no snapshot of backfill other");
+  }
+
+  @Test
+  void progressLinesGoToStderrAndARerunSkipsEverySlice() {
+    String[] args = {
+      "backfill",
+      job.toString(),
+      "--from",
+      "2026-02-01",
+      "--to",
+      "2026-02-04",
+      "--progress",
+      "lines"
+    };
+
+    CliRun first = CliRun.floe(home, args);
+    CliRun second = CliRun.floe(home, args);
+
+    assertThat(first.exitCode()).as(first.err()).isEqualTo(ExitCodes.OK);
+    assertThat(first.err())
+        .contains("floe backfill: 2026-02-03 started (sample)")
+        .contains("floe backfill: sample 2026-02-03: reproducible")
+        .contains("floe backfill: 2026-02-01 committed, 10 rows [2/3,");
+    assertThat(first.out())
+        .contains("3 slices: 3 committed, 0 no-op, 0 skipped, 0 failed, 0 not run; 30 rows")
+        .contains(
+            "Its snapshots: floe snapshots sales.fact_orders --backfill fact_orders_backfill_2026-02-01_2026-02-04_");
+    assertThat(second.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(second.out())
+        .contains("3 already loaded by this backfill")
+        .contains("3 slices: 0 committed, 0 no-op, 3 skipped");
+  }
+
+  @Test
+  void aDryRunListsWhatItWouldRunAndAWrongPinnedVersionIsRefused() {
+    CliRun dry =
+        CliRun.floe(
+            home,
+            "backfill",
+            job.toString(),
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-02-07",
+            "--dry-run");
+    CliRun pinned =
+        CliRun.floe(
+            home,
+            "backfill",
+            job.toString(),
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-02-07",
+            "--expect-version",
+            "0.0.0-other");
+    CliRun noRange = CliRun.floe(home, "backfill", job.toString());
+
+    assertThat(dry.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(dry.out())
+        .contains("2026-02-06: would run on main, then again into a scratch branch")
+        .contains("would run")
+        .contains("6 would run (dry run: nothing ran)");
+    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
+    assertThat(pinned.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(pinned.err()).contains("pinned to code version 0.0.0-other");
+    assertThat(noRange.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(noRange.err())
+        .contains("give the range with --from (inclusive) and --to (exclusive)");
+  }
+}
