@@ -1,5 +1,6 @@
 package dev.floe.flink.cli.docs;
 
+import dev.floe.catalog.backfill.BackfillManifestKeys;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.OptionGroup;
@@ -42,7 +43,8 @@ public final class ConfigurationDocs {
           new Section(CatalogOptions.GROUP, 2),
           new Section(EnvironmentVariables.GROUP, 3),
           new Section(JobManifestKeys.GROUP, 2),
-          new Section(TableSpecKeys.GROUP, 2));
+          new Section(TableSpecKeys.GROUP, 2),
+          new Section(BackfillManifestKeys.GROUP, 2));
 
   private ConfigurationDocs() {}
 
@@ -66,7 +68,7 @@ public final class ConfigurationDocs {
     out.append(
         "This file is generated from the declarations in the code: the option groups in"
             + " `catalog-config` (`CatalogOptions`, `EnvironmentVariables`, `JobManifestKeys`,"
-            + " `TableSpecKeys`) and the picocli annotations of the `floe` commands."
+            + " `TableSpecKeys`, `BackfillManifestKeys`) and the picocli annotations of the `floe` commands."
             + " `ConfigurationDocsTest` fails when the file and the code drift. After changing an"
             + " option, regenerate it from the repository root with:\n\n");
     out.append("```shell\n").append(REGENERATE_COMMAND).append("\n```\n\n");
