@@ -104,7 +104,7 @@ class BackfillCommandITCase {
   }
 
   @Test
-  void aDryRunListsWhatItWouldRunAndAWrongPinnedVersionIsRefused() {
+  void aDryRunListsWhatItWouldRunAndUnsafeBackfillsAreRefused() throws Exception {
     CliRun dry =
         CliRun.floe(
             home,
@@ -127,6 +127,11 @@ class BackfillCommandITCase {
             "--expect-version",
             "0.0.0-other");
     CliRun noRange = CliRun.floe(home, "backfill", job.toString());
+    Path appendJob = job.resolveSibling("append.yaml");
+    Files.writeString(appendJob, BackfillTables.JOB.replace("mode: overwrite", "mode: append"));
+    CliRun append =
+        CliRun.floe(
+            home, "backfill", appendJob.toString(), "--from", "2026-02-01", "--to", "2026-02-07");
 
     assertThat(dry.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(dry.out())
@@ -139,5 +144,7 @@ class BackfillCommandITCase {
     assertThat(noRange.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(noRange.err())
         .contains("give the range with --from (inclusive) and --to (exclusive)");
+    assertThat(append.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(append.err()).contains("unknown mode 'append'").contains("not rerun-safe");
   }
 }
