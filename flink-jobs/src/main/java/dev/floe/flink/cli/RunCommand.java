@@ -102,21 +102,21 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
     CatalogConfig catalog = common.catalog();
+    RunRequest request =
+        new RunRequest(
+            catalog,
+            job,
+            slice,
+            parallelism,
+            forceCommit,
+            maxConflictRetries,
+            dryRun,
+            failAt,
+            PublishMode.parse(publish));
     RunEffects effects = RunEffects.system();
     effects.requireOutbox(catalog, job); // refused before anything runs
-    RunResult result =
-        SliceJob.run(
-            new RunRequest(
-                catalog,
-                job,
-                slice,
-                parallelism,
-                forceCommit,
-                maxConflictRetries,
-                dryRun,
-                failAt,
-                PublishMode.parse(publish)));
-    EffectsReport sent = effects.deliver(catalog, job, result, true);
+    RunResult result = SliceJob.run(request);
+    EffectsReport sent = effects.deliver(request, result, true);
     print(result, sent, spec.commandLine().getOut());
     // An effect that did not arrive does not undo the commit: exit 0, and say so.
     sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));

@@ -18,6 +18,8 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.job.PublishMode;
+import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,11 +89,14 @@ public final class RunEffects {
   /**
    * Sends (or records) the effects of a finished run.
    *
+   * @param request what was run: its catalog, job, dry-run flag and publish mode
+   * @param result what the run reported
    * @param enabled false for a backfill without {@code --allow-effects}: nothing is sent, and the
    *     effects of a commit are recorded as skipped
    */
-  public EffectsReport deliver(
-      CatalogConfig catalog, JobSpec job, RunResult result, boolean enabled) {
+  public EffectsReport deliver(RunRequest request, RunResult result, boolean enabled) {
+    JobSpec job = request.job();
+    CatalogConfig catalog = request.catalog();
     if (job.effects().isEmpty()) {
       return EffectsReport.NONE;
     }
@@ -101,13 +106,18 @@ public final class RunEffects {
           "effects not sent: the run was submitted detached; the next run of this slice sends"
               + " them once it finds the commit");
     }
-    if (outcome.status() == CommitOutcome.Status.DRY_RUN) {
-      return wouldSend(job.effects(), result.runKey(), "dry run: nothing recorded or sent");
+    if (request.dryRun()) {
+      // A dry run that would be a no-op reports NO_OP: it must not recover anything either.
+      return outcome.status() == CommitOutcome.Status.DRY_RUN
+          ? wouldSend(job.effects(), result.runKey(), "dry run: nothing recorded or sent")
+          : EffectsReport.note(
+              "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
+                  + " this run key still owes)");
     }
-    if (result.branch() != null) {
+    if (request.publish() == PublishMode.MANUAL) {
       return EffectsReport.note(
-          "effects not sent: the run committed to the audit branch "
-              + result.branch()
+          "effects not sent: the run commits to an audit branch"
+              + (result.branch() == null ? "" : " (" + result.branch() + ")")
               + "; effects fire when a run commits to main");
     }
     Optional<OutboxLocation> location = OutboxLocation.of(catalog);

@@ -17,6 +17,7 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import java.nio.file.Path;
@@ -68,8 +69,9 @@ class RunEffectsITCase {
     JobSpec job = job(5);
     server.failNext(2, 503);
 
-    RunResult result = SliceJob.run(RunRequest.of(config, job, DAY));
-    EffectsReport report = effects.deliver(config, job, result, true);
+    RunRequest request = RunRequest.of(config, job, DAY);
+    RunResult result = SliceJob.run(request);
+    EffectsReport report = effects.deliver(request, result, true);
 
     assertThat(result.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(server.count()).isEqualTo(3);
@@ -110,11 +112,20 @@ class RunEffectsITCase {
     ContentHash content = TableContent.hash(seed.table("sales.fact_orders"));
     assertThat(server.count()).isZero();
 
-    RunResult retry = SliceJob.run(RunRequest.of(config, job, DAY));
-    EffectsReport recovered = effects.deliver(config, job, retry, true);
-    RunResult rerun = SliceJob.run(RunRequest.of(config, job, DAY));
-    EffectsReport again = effects.deliver(config, job, rerun, true);
+    // A dry run reports the would-be no-op as NO_OP: it must not recover (send) anything.
+    RunRequest dryRun =
+        new RunRequest(config, job, DAY, 0, false, 1, true, FailurePoint.NONE, PublishMode.AUTO);
+    EffectsReport dry = effects.deliver(dryRun, SliceJob.run(dryRun), true);
+    int afterDryRun = server.count();
+    RunRequest request = RunRequest.of(config, job, DAY);
+    RunResult retry = SliceJob.run(request);
+    EffectsReport recovered = effects.deliver(request, retry, true);
+    RunResult rerun = SliceJob.run(request);
+    EffectsReport again = effects.deliver(request, rerun, true);
 
+    assertThat(dry.deliveries()).isEmpty();
+    assertThat(dry.note()).startsWith("dry run: nothing recorded or sent");
+    assertThat(afterDryRun).isZero();
     assertThat(retry.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
     assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
     assertThat(TableContent.hash(seed.table("sales.fact_orders"))).isEqualTo(content);
@@ -135,10 +146,11 @@ class RunEffectsITCase {
   void withEffectsOffNothingIsSentNowNorByALaterRerun() throws Exception {
     JobSpec job = job(5);
 
-    RunResult backfilled = SliceJob.run(RunRequest.of(config, job, DAY));
-    EffectsReport off = effects.deliver(config, job, backfilled, false);
-    RunResult rerun = SliceJob.run(RunRequest.of(config, job, DAY));
-    EffectsReport later = effects.deliver(config, job, rerun, true);
+    RunRequest request = RunRequest.of(config, job, DAY);
+    RunResult backfilled = SliceJob.run(request);
+    EffectsReport off = effects.deliver(request, backfilled, false);
+    RunResult rerun = SliceJob.run(request);
+    EffectsReport later = effects.deliver(request, rerun, true);
 
     assertThat(backfilled.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(off.deliveries())
@@ -155,13 +167,13 @@ class RunEffectsITCase {
   void anAuditBranchRunSendsNothingAndRecordsNothing() {
     JobSpec job = job(5);
 
-    RunResult audited =
-        SliceJob.run(RunRequest.of(config, job, DAY).withPublish(PublishMode.MANUAL));
-    EffectsReport report = effects.deliver(config, job, audited, true);
+    RunRequest request = RunRequest.of(config, job, DAY).withPublish(PublishMode.MANUAL);
+    RunResult audited = SliceJob.run(request);
+    EffectsReport report = effects.deliver(request, audited, true);
 
     assertThat(audited.branch()).startsWith("audit-");
     assertThat(report.deliveries()).isEmpty();
-    assertThat(report.note()).contains("audit branch " + audited.branch());
+    assertThat(report.note()).contains("audit branch (" + audited.branch() + ")");
     assertThat(server.count()).isZero();
     assertThat(outbox()).isEmpty();
   }
