@@ -37,13 +37,29 @@ public final class CatalogOptions {
           "Any Iceberg catalog property (`uri`, `warehouse`, `io-impl`, `s3.endpoint`, ...),"
               + " in floe.yaml under `catalog.properties` or as `--catalog-property key=value`."
               + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
+  public static final FloeOption OUTBOX_URI =
+      FloeOption.of(
+          "catalog.properties.floe.outbox.uri",
+          "string",
+          null,
+          "A JDBC URL for the effect outbox (docs/operators/effects.md), e.g."
+              + " `jdbc:postgresql://host/db`. Needed for job manifests with `effects` on"
+              + " catalogs without a database (rest, hadoop, glue); the embedded and jdbc"
+              + " catalogs keep the outbox in their own database unless this is set.");
+  public static final FloeOption OUTBOX_JDBC =
+      FloeOption.of(
+          "catalog.properties.floe.outbox.jdbc.<key>",
+          "string",
+          null,
+          "A driver property for `floe.outbox.uri`, e.g. `floe.outbox.jdbc.user`; the password"
+              + " belongs in the environment (`FLOE_CATALOG_FLOE__OUTBOX__JDBC__PASSWORD`).");
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Catalog",
           "Read from `floe.yaml` in the working directory (or `--config FILE`), then"
               + " `FLOE_CATALOG_*` environment variables, then `--catalog-property` flags;"
               + " later sources win.",
-          List.of(TYPE, NAME, PROPERTIES));
+          List.of(TYPE, NAME, PROPERTIES, OUTBOX_URI, OUTBOX_JDBC));
 
   private CatalogOptions() {}
 }

@@ -132,6 +132,58 @@ public final class JobManifestKeys {
           null,
           "Writer parallelism; `floe run --parallelism` wins. Absent or 0: Flink's default.");
 
+  public static final FloeOption EFFECTS =
+      FloeOption.of(
+          "effects",
+          "list",
+          null,
+          "Side effects, each a webhook POSTed once per run key after the run committed to main"
+              + " (docs/operators/effects.md). Recorded in an outbox in the catalog's database"
+              + " first, so a retry or a rerun never sends one twice. Nothing is sent for a dry"
+              + " run, an audit-branch run (`--publish manual`) or a backfill (unless"
+              + " `--allow-effects`), nor by a no-op rerun whose effects were already sent.");
+  public static final FloeOption EFFECT_NAME =
+      FloeOption.of(
+          "effects[].name",
+          "string",
+          null,
+          "Required. The effect's name, unique in the manifest; with the run key it is the"
+              + " effect's outbox key.");
+  public static final FloeOption EFFECT_WEBHOOK_URL =
+      FloeOption.of(
+          "effects[].webhook.url",
+          "string",
+          null,
+          "Required. The http(s) URL to POST to. May reference `${env:NAME}` (a webhook URL can"
+              + " be a secret); the outbox keeps the reference, never its value.");
+  public static final FloeOption EFFECT_WEBHOOK_HEADERS =
+      FloeOption.of(
+          "effects[].webhook.headers",
+          "mapping",
+          null,
+          "Request headers, name to value. Values may reference `${env:NAME}`, resolved only when"
+              + " sending and never logged; a header whose name looks secret (`Authorization`,"
+              + " `*token*`, `*key`, ...) must take its value from the environment, e.g. `Bearer"
+              + " ${env:BI_TOKEN}`. `Content-Type` defaults to `application/json`; every POST"
+              + " also carries `Idempotency-Key: <run key>/<effect name>`.");
+  public static final FloeOption EFFECT_WEBHOOK_BODY =
+      FloeOption.of(
+          "effects[].webhook.body",
+          "string",
+          "a JSON object of every variable",
+          "The JSON body; `${variable}` takes a value of the run: `job`, `target`, `mode`,"
+              + " `slice`, `run_key`, `run_id`, `snapshot_id`, `rows`, `content_hash`. Inside a"
+              + " JSON string the value is escaped; outside one, text becomes a quoted JSON string"
+              + " and numbers stay numbers. It must be valid JSON once filled in.");
+  public static final FloeOption EFFECT_MAX_ATTEMPTS =
+      FloeOption.of(
+          "effects[].max_attempts",
+          "int",
+          Integer.toString(EffectSpec.DEFAULT_MAX_ATTEMPTS),
+          "POSTs one delivery makes, with exponential backoff (1 s, 2 s, 4 s, ... capped at"
+              + " 30 s), before the effect is left `failed` for `floe effects --retry`. A failed"
+              + " effect does not fail the committed run.");
+
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Job manifest keys",
@@ -157,7 +209,13 @@ public final class JobManifestKeys {
               ACCEPTED_VALUES_COLUMN,
               ACCEPTED_VALUES_VALUES,
               ALLOW_NONDETERMINISTIC,
-              PARALLELISM));
+              PARALLELISM,
+              EFFECTS,
+              EFFECT_NAME,
+              EFFECT_WEBHOOK_URL,
+              EFFECT_WEBHOOK_HEADERS,
+              EFFECT_WEBHOOK_BODY,
+              EFFECT_MAX_ATTEMPTS));
 
   private JobManifestKeys() {}
 }

@@ -22,6 +22,7 @@ import java.util.List;
  * @param checks checks that gate the commit
  * @param allowNondeterministic true to allow wall-clock and random functions in the query
  * @param parallelism writer parallelism, or 0 for the default
+ * @param effects webhooks sent once per run key after the run committed to main
  * @param source the manifest's path, for messages
  * @param text the manifest's exact text (hashed into the run key)
  */
@@ -38,6 +39,7 @@ public record JobSpec(
     List<CheckSpec> checks,
     boolean allowNondeterministic,
     int parallelism,
+    List<EffectSpec> effects,
     String source,
     String text)
     implements Serializable {
@@ -45,6 +47,41 @@ public record JobSpec(
   public JobSpec {
     key = List.copyOf(key);
     checks = List.copyOf(checks);
+    effects = List.copyOf(effects);
+  }
+
+  /** A job without effects. */
+  public JobSpec(
+      String job,
+      String target,
+      WriteMode mode,
+      String sliceColumn,
+      String query,
+      List<String> key,
+      String ordering,
+      boolean deleteMissing,
+      boolean allowEmpty,
+      List<CheckSpec> checks,
+      boolean allowNondeterministic,
+      int parallelism,
+      String source,
+      String text) {
+    this(
+        job,
+        target,
+        mode,
+        sliceColumn,
+        query,
+        key,
+        ordering,
+        deleteMissing,
+        allowEmpty,
+        checks,
+        allowNondeterministic,
+        parallelism,
+        List.of(),
+        source,
+        text);
   }
 
   public boolean hasSlice() {

@@ -1,5 +1,6 @@
 package dev.floe.catalog.job;
 
+import dev.floe.catalog.effects.EffectTemplate;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Path;
@@ -65,6 +66,7 @@ public final class JobSpecParser {
             "allow_nondeterministic",
             Boolean.parseBoolean(JobManifestKeys.ALLOW_NONDETERMINISTIC.defaultValue())),
         (int) parallelism,
+        EffectSpecParser.parse(root.child("effects"), EffectTemplate.RUN_VARIABLES),
         root.source(),
         text);
   }

@@ -33,8 +33,13 @@ class JobManifestKeysTest {
             "allow_empty",
             "checks",
             "allow_nondeterministic",
-            "parallelism");
+            "parallelism",
+            "effects");
     assertThat(JobManifestKeys.GROUP.keysUnder("slice")).containsExactly("column");
+    assertThat(JobManifestKeys.GROUP.keysUnder("effects[]"))
+        .containsExactly("name", "webhook", "max_attempts");
+    assertThat(JobManifestKeys.GROUP.keysUnder("effects[].webhook"))
+        .containsExactly("url", "headers", "body");
     assertThat(JobManifestKeys.GROUP.keysUnder("checks[]"))
         .containsExactly("not_null", "unique", "row_count", "accepted_values");
     assertThat(JobManifestKeys.GROUP.keysUnder("checks[].row_count")).containsExactly("min", "max");
@@ -78,8 +83,8 @@ class JobManifestKeysTest {
     assertThatThrownBy(() -> parse(MINIMAL + "owner: me\n"))
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml: unknown key 'owner' (allowed:"
-                + " allow_empty, allow_nondeterministic, checks, delete_missing, description, job,"
-                + " key, mode, ordering, parallelism, query, slice, target)");
+                + " allow_empty, allow_nondeterministic, checks, delete_missing, description,"
+                + " effects, job, key, mode, ordering, parallelism, query, slice, target)");
     assertThatThrownBy(() -> parse(MINIMAL.replace("{column: order_date}", "{col: d}")))
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml at 'slice': unknown key 'col' (allowed: column)");

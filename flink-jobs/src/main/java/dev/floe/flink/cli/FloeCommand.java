@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       MaintainCommand.class,
       ReportCommand.class,
       RevertCommand.class,
+      EffectsCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

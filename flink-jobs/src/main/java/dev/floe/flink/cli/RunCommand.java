@@ -1,11 +1,14 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.FailurePoint;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.JobOptions;
 import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
@@ -29,7 +32,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Run a job manifest as a Flink batch job and commit ONE Iceberg snapshot: overwrite replaces",
       "exactly the slice, merge upserts by key behind an ordering guard, insert-if-absent adds",
-      "new keys, swap replaces the whole table. A rerun with unchanged input commits nothing."
+      "new keys, swap replaces the whole table. A rerun with unchanged input commits nothing.",
+      "The manifest's effects (webhooks) are sent once per run key, after a commit to main."
     })
 public final class RunCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -97,26 +101,36 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    RunResult result =
-        SliceJob.run(
-            new RunRequest(
-                common.catalog(),
-                job,
-                slice,
-                parallelism,
-                forceCommit,
-                maxConflictRetries,
-                dryRun,
-                failAt,
-                PublishMode.parse(publish)));
-    print(result, spec.commandLine().getOut());
+    CatalogConfig catalog = common.catalog();
+    RunRequest request =
+        new RunRequest(
+            catalog,
+            job,
+            slice,
+            parallelism,
+            forceCommit,
+            maxConflictRetries,
+            dryRun,
+            failAt,
+            PublishMode.parse(publish));
+    RunEffects effects = RunEffects.system();
+    effects.requireOutbox(catalog, job); // refused before anything runs
+    RunResult result = SliceJob.run(request);
+    EffectsReport sent = effects.deliver(request, result, true);
+    print(result, sent, spec.commandLine().getOut());
+    // An effect that did not arrive does not undo the commit: exit 0, and say so.
+    sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));
     return ExitCodes.OK;
   }
 
-  private void print(RunResult result, PrintWriter out) {
+  private void print(RunResult result, EffectsReport effects, PrintWriter out) {
     CommitOutcome outcome = result.outcome();
     if (common.json) {
-      out.println(Json.write(toMap(result)));
+      Map<String, Object> map = toMap(result);
+      if (!effects.isEmpty()) {
+        map.put("effects", effects.toMap());
+      }
+      out.println(Json.write(map));
       return;
     }
     String status =
@@ -146,6 +160,11 @@ public final class RunCommand implements Callable<Integer> {
     out.printf("  run key   %s%n", result.runKey());
     out.printf("  run id    %s%n", result.runId());
     out.printf("  elapsed   %.1f s%n", result.elapsedMillis() / 1000.0);
+    String label = "  effects   ";
+    for (String line : effects.lines()) {
+      out.println(label + line);
+      label = "            ";
+    }
   }
 
   static Map<String, Object> toMap(RunResult result) {

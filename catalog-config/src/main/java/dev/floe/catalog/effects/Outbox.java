@@ -1,0 +1,158 @@
+package dev.floe.catalog.effects;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Records effects and sends them at most once per {@link OutboxKey}: record the row, claim it in
+ * one statement, POST it (with backoff between failed attempts), then mark it sent or failed. A
+ * process that dies after recording leaves a pending row the next run claims; one that dies while
+ * sending leaves a claim that lapses after {@link #LEASE}, and then the next run sends it (the
+ * receiver sees the same {@code Idempotency-Key} if the first POST did arrive).
+ */
+public final class Outbox implements AutoCloseable {
+  /** How long a claim holds without news from its process; covers one POST plus one wait. */
+  public static final Duration LEASE = Duration.ofMinutes(5);
+
+  /** How a row is recorded before it is sent. */
+  public enum Recording {
+    /**
+     * A run just committed: record the effect, or re-arm an unsent one (failed, skipped) of the
+     * same key for this commit. A sent effect stays sent.
+     */
+    COMMIT,
+    /**
+     * A rerun found its own run key's commit still current: record the effect only when it is not
+     * in the outbox at all (the process that committed died before recording it).
+     */
+    RECOVERY
+  }
+
+  private final OutboxStore store;
+  private final DeliverySettings settings;
+  private final WebhookPost webhook;
+  private final String claimant = "floe-" + UUID.randomUUID();
+
+  private Outbox(OutboxStore store, DeliverySettings settings) {
+    this.store = store;
+    this.settings = settings;
+    this.webhook = new WebhookPost(settings.timeout(), settings.environment());
+  }
+
+  /** Opens the outbox (creating its table when needed). */
+  public static Outbox open(OutboxLocation location, DeliverySettings settings) {
+    return new Outbox(OutboxStore.open(location), settings);
+  }
+
+  /** Records {@code entry} as {@code recording} says, then sends it if it is pending. */
+  public Delivery deliver(OutboxEntry entry, Recording recording) {
+    if (recording == Recording.COMMIT) {
+      store.insertOrRearm(entry, now());
+    } else {
+      store.insertIfAbsent(entry);
+    }
+    return send(entry.key());
+  }
+
+  /** Records a skipped effect (effects off), unless its key is in the outbox already. */
+  public Delivery skip(OutboxEntry entry) {
+    store.insertIfAbsent(entry);
+    OutboxEntry current = store.find(entry.key()).orElseThrow();
+    return current.status() == EffectStatus.SKIPPED
+        ? Delivery.of(current, Delivery.Outcome.SKIPPED, 0)
+        : settled(current);
+  }
+
+  /** An operator's retry: makes a failed or skipped effect pending again, then sends it. */
+  public Delivery retry(OutboxKey key) {
+    store.reopen(key, now());
+    return send(key);
+  }
+
+  /** The outbox's entries; see {@link OutboxStore#list}. */
+  public List<OutboxEntry> list(String target, Set<EffectStatus> statuses) {
+    return store.list(target, statuses);
+  }
+
+  /** Claims a pending row and POSTs it; reports how an unclaimable row stands. */
+  public Delivery send(OutboxKey key) {
+    Instant claimedAt = now();
+    if (!store.claim(key, claimant, claimedAt, claimedAt.plus(LEASE))) {
+      return settled(
+          store
+              .find(key)
+              .orElseThrow(() -> new IllegalStateException("Cannot find effect " + key)));
+    }
+    OutboxEntry entry = store.find(key).orElseThrow();
+    HttpRequest request;
+    try {
+      request = webhook.request(entry);
+    } catch (InvalidInputException e) {
+      // A missing variable or a bad URL does not get better by waiting: fail at once.
+      Instant now = now();
+      store.recordFailedAttempt(key, claimant, e.getMessage(), null, now, now.plus(LEASE));
+      store.markFailed(key, claimant, now);
+      return new Delivery(key, entry.url(), Delivery.Outcome.FAILED, 1, null, e.getMessage());
+    }
+    WebhookPost.Result result = null;
+    for (int attempt = 1; attempt <= entry.maxAttempts(); attempt++) {
+      try {
+        result = webhook.post(request);
+        Instant now = now();
+        if (result.ok()) {
+          store.markSent(key, claimant, result.httpStatus(), now);
+          return new Delivery(
+              key, entry.url(), Delivery.Outcome.SENT, attempt, result.httpStatus(), null);
+        }
+        store.recordFailedAttempt(
+            key, claimant, result.error(), result.httpStatus(), now, now.plus(LEASE));
+        if (attempt < entry.maxAttempts()) {
+          settings.sleeper().sleep(settings.backoff().delay(attempt));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        store.release(key, claimant, now());
+        return new Delivery(
+            key,
+            entry.url(),
+            Delivery.Outcome.INTERRUPTED,
+            attempt,
+            result == null ? null : result.httpStatus(),
+            result == null ? "interrupted" : result.error());
+      }
+    }
+    store.markFailed(key, claimant, now());
+    return new Delivery(
+        key,
+        entry.url(),
+        Delivery.Outcome.FAILED,
+        entry.maxAttempts(),
+        result.httpStatus(),
+        result.error());
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  private static Delivery settled(OutboxEntry entry) {
+    Delivery.Outcome outcome =
+        switch (entry.status()) {
+          case SENT -> Delivery.Outcome.ALREADY_SENT;
+          case FAILED -> Delivery.Outcome.FAILED_EARLIER;
+          case SKIPPED -> Delivery.Outcome.SKIPPED;
+          case PENDING -> Delivery.Outcome.IN_FLIGHT;
+        };
+    return Delivery.of(entry, outcome, 0);
+  }
+
+  private Instant now() {
+    return settings.clock().instant();
+  }
+}

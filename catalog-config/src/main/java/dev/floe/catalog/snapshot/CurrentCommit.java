@@ -1,0 +1,46 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.job.WriteMode;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Scope;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+
+/**
+ * The Floe commit whose content a scope holds on main right now: walking back from the head (a
+ * rollback moves it), the newest commit recorded for exactly this scope, unless something else
+ * (another writer, another slice's commit over the same partitions) touched the scope after it.
+ * Compactions change no row, so the walk looks through them, as {@link SliceContent} does.
+ */
+public final class CurrentCommit {
+
+  /**
+   * @param snapshotId the commit's snapshot
+   * @param lineage what the commit recorded
+   */
+  public record Found(long snapshotId, Lineage lineage) {}
+
+  private CurrentCommit() {}
+
+  public static Optional<Found> of(Table table, Scope scope) {
+    SliceFootprint footprint = new SliceFootprint(table, scope);
+    Snapshot snapshot = table.currentSnapshot();
+    while (snapshot != null) {
+      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      boolean contentPreserved =
+          lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
+      if (lineage.isPresent() && !contentPreserved && scope.label().equals(lineage.get().slice())) {
+        return Optional.of(new Found(snapshot.snapshotId(), lineage.get()));
+      }
+      if (!contentPreserved && footprint.touchedBy(snapshot)) {
+        return Optional.empty();
+      }
+      if (snapshot.parentId() == null) {
+        return Optional.empty();
+      }
+      snapshot = table.snapshot(snapshot.parentId());
+    }
+    return Optional.empty();
+  }
+}

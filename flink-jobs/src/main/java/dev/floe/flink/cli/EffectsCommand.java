@@ -1,0 +1,191 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.effects.Delivery;
+import dev.floe.catalog.effects.DeliverySettings;
+import dev.floe.catalog.effects.EffectStatus;
+import dev.floe.catalog.effects.Outbox;
+import dev.floe.catalog.effects.OutboxEntry;
+import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.sql.ResultTable;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `floe effects [TABLE] [--pending] [--retry]`: the effect outbox, and resending what failed. */
+@Command(
+    name = "effects",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List the effect outbox (webhooks a job manifest declares under `effects:`): each effect",
+      "with its run key, status (pending, sent, failed, skipped), attempts and last error. With",
+      "--retry, send the failed and pending ones again; a sent effect is never sent twice."
+    })
+public final class EffectsCommand implements Callable<Integer> {
+  @Mixin CommonOptions common;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "TABLE",
+      description = "Only the effects about this table (namespace.table); default: all.")
+  String table;
+
+  @Option(names = "--pending", description = "Only effects not delivered yet: pending or failed.")
+  boolean pending;
+
+  @Option(names = "--run-key", paramLabel = "KEY", description = "Only this run key's effects.")
+  String runKey;
+
+  @Option(names = "--effect", paramLabel = "NAME", description = "Only effects with this name.")
+  String effect;
+
+  @Option(
+      names = "--retry",
+      description =
+          "Send the selected failed and pending effects again (each up to its max_attempts, with"
+              + " backoff). Exit code 1 when one still failed.")
+  boolean retry;
+
+  @Option(
+      names = "--include-skipped",
+      description =
+          "With --retry: also send effects a backfill recorded as skipped (effects were off).")
+  boolean includeSkipped;
+
+  @Option(
+      names = "--dry-run",
+      description = "With --retry: list what would be sent, and send nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    InvalidInputException.check(
+        retry || !(dryRun || includeSkipped),
+        "Cannot use --dry-run or --include-skipped without --retry: listing sends nothing");
+    CatalogConfig catalog = common.catalog();
+    OutboxLocation location =
+        OutboxLocation.of(catalog)
+            .orElseThrow(
+                () ->
+                    InvalidInputException.of(
+                        "Cannot list effects: catalog type %s keeps no database for the effect"
+                            + " outbox; set the catalog property %s to its JDBC URL",
+                        catalog.type(), OutboxLocation.URI_PROPERTY));
+    PrintWriter out = spec.commandLine().getOut();
+    try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
+      List<OutboxEntry> selected = select(outbox);
+      if (!retry) {
+        print(selected, out);
+        return ExitCodes.OK;
+      }
+      List<OutboxEntry> owed = selected.stream().filter(this::resendable).toList();
+      List<Delivery> deliveries = new ArrayList<>();
+      for (OutboxEntry entry : owed) {
+        deliveries.add(
+            dryRun
+                ? new Delivery(entry.key(), entry.url(), Delivery.Outcome.WOULD_SEND, 0, null, null)
+                : outbox.retry(entry.key()));
+      }
+      EffectsReport report =
+          new EffectsReport(
+              deliveries, owed.isEmpty() ? "nothing to send: no failed or pending effect" : null);
+      printRetry(report, out);
+      boolean stillFailing = deliveries.stream().anyMatch(Delivery::needsAttention);
+      return stillFailing ? ExitCodes.UNEXPECTED : ExitCodes.OK;
+    }
+  }
+
+  private List<OutboxEntry> select(Outbox outbox) {
+    Set<EffectStatus> statuses =
+        pending ? EnumSet.of(EffectStatus.PENDING, EffectStatus.FAILED) : Set.of();
+    return outbox.list(table, statuses).stream()
+        .filter(e -> runKey == null || runKey.equals(e.key().runKey()))
+        .filter(e -> effect == null || effect.equals(e.key().effect()))
+        .toList();
+  }
+
+  private boolean resendable(OutboxEntry entry) {
+    return entry.status() == EffectStatus.FAILED
+        || entry.status() == EffectStatus.PENDING
+        || (includeSkipped && entry.status() == EffectStatus.SKIPPED);
+  }
+
+  private void print(List<OutboxEntry> entries, PrintWriter out) {
+    List<Map<String, Object>> rows = entries.stream().map(EffectsCommand::toMap).toList();
+    if (common.json) {
+      out.println(Json.write(rows));
+      return;
+    }
+    if (rows.isEmpty()) {
+      out.println("No effects" + (pending ? " waiting to be sent." : " in the outbox."));
+      return;
+    }
+    List<String> columns =
+        List.of(
+            "run_key",
+            "effect",
+            "status",
+            "attempts",
+            "http_status",
+            "last_error",
+            "target",
+            "slice",
+            "snapshot_id",
+            "updated_at");
+    List<List<Object>> cells = new ArrayList<>();
+    for (Map<String, Object> row : rows) {
+      List<Object> line = new ArrayList<>();
+      columns.forEach(column -> line.add(row.get(column)));
+      cells.add(line);
+    }
+    out.println(ResultTable.render(columns, cells));
+  }
+
+  private void printRetry(EffectsReport report, PrintWriter out) {
+    if (common.json) {
+      out.println(Json.write(report.toMap()));
+      return;
+    }
+    for (int i = 0; i < report.deliveries().size(); i++) {
+      out.println(report.deliveries().get(i).key().runKey() + "  " + report.lines().get(i));
+    }
+    if (report.note() != null) {
+      out.println(report.note());
+    }
+  }
+
+  static Map<String, Object> toMap(OutboxEntry entry) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("run_key", entry.key().runKey());
+    map.put("effect", entry.key().effect());
+    map.put("status", entry.status().text());
+    map.put("attempts", entry.attempts());
+    map.put("http_status", entry.httpStatus());
+    map.put("last_error", entry.lastError());
+    map.put("target", entry.target());
+    map.put("slice", entry.slice());
+    map.put("snapshot_id", entry.snapshotId());
+    map.put("run_id", entry.runId());
+    map.put("job", entry.job());
+    map.put("url", entry.url());
+    map.put("created_at", entry.createdAt().toString());
+    map.put("updated_at", entry.updatedAt().toString());
+    map.put("sent_at", entry.sentAt() == null ? null : entry.sentAt().toString());
+    return map;
+  }
+}

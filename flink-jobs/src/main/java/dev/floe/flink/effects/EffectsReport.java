@@ -1,0 +1,91 @@
+package dev.floe.flink.effects;
+
+import dev.floe.catalog.effects.Delivery;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What became of a run's effects: one {@link Delivery} per effect, or a note saying why none was
+ * considered (a dry run, an audit branch, effects off).
+ *
+ * @param deliveries one per effect handled
+ * @param note why nothing (or not everything) was sent, or null
+ */
+public record EffectsReport(List<Delivery> deliveries, String note) {
+  public static final EffectsReport NONE = new EffectsReport(List.of(), null);
+
+  public EffectsReport {
+    deliveries = List.copyOf(deliveries);
+  }
+
+  static EffectsReport note(String note) {
+    return new EffectsReport(List.of(), note);
+  }
+
+  public boolean isEmpty() {
+    return deliveries.isEmpty() && note == null;
+  }
+
+  /** Effects that have not reached their receiver: the run still succeeds, with a warning. */
+  public List<String> warnings() {
+    List<String> warnings = new ArrayList<>();
+    for (Delivery delivery : deliveries) {
+      if (delivery.needsAttention()) {
+        warnings.add(
+            String.format(
+                "effect %s was not delivered (%s after %d attempt(s): %s); the commit stands."
+                    + " Resend it with `floe effects --pending --retry`",
+                delivery.key().effect(),
+                delivery.outcome().text(),
+                delivery.attempts(),
+                delivery.error()));
+      }
+    }
+    return warnings;
+  }
+
+  /** One line per effect, e.g. {@code notify_bi sent (1 attempt, HTTP 200)}. */
+  public List<String> lines() {
+    List<String> lines = new ArrayList<>();
+    for (Delivery delivery : deliveries) {
+      StringBuilder line =
+          new StringBuilder(delivery.key().effect()).append("  ").append(delivery.outcome().text());
+      if (delivery.attempts() > 0) {
+        line.append(" (").append(delivery.attempts()).append(" attempt(s)");
+        if (delivery.httpStatus() != null) {
+          line.append(", HTTP ").append(delivery.httpStatus());
+        } else if (delivery.error() != null) {
+          line.append(", ").append(delivery.error());
+        }
+        line.append(')');
+      }
+      lines.add(line.toString());
+    }
+    if (note != null) {
+      lines.add(note);
+    }
+    return lines;
+  }
+
+  /** The report as --json shows it. */
+  public Map<String, Object> toMap() {
+    List<Map<String, Object>> effects = new ArrayList<>();
+    for (Delivery delivery : deliveries) {
+      Map<String, Object> map = new LinkedHashMap<>();
+      map.put("name", delivery.key().effect());
+      map.put("outbox_key", delivery.key().idempotencyKey());
+      map.put("status", delivery.outcome().text());
+      map.put("attempts", delivery.attempts());
+      map.put("http_status", delivery.httpStatus());
+      map.put("error", delivery.error());
+      map.put("url", delivery.url());
+      effects.add(map);
+    }
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("deliveries", effects);
+    map.put("note", note);
+    return map;
+  }
+}

@@ -1,0 +1,334 @@
+package dev.floe.flink.effects;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.effects.Delivery;
+import dev.floe.catalog.effects.DeliverySettings;
+import dev.floe.catalog.effects.EffectStatus;
+import dev.floe.catalog.effects.EffectTemplate;
+import dev.floe.catalog.effects.EnvReferences;
+import dev.floe.catalog.effects.Outbox;
+import dev.floe.catalog.effects.OutboxEntry;
+import dev.floe.catalog.effects.OutboxKey;
+import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.EffectSpec;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.snapshot.CurrentCommit;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.job.PublishMode;
+import dev.floe.flink.job.RunRequest;
+import dev.floe.flink.job.RunResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * A job's side effects around a run (DESIGN rule 8): checked before the run, sent once per (run
+ * key, effect) after a commit to main, through the outbox in the catalog's database.
+ *
+ * <p>What a finished run sends: a commit to main records and sends its effects. A no-op rerun sends
+ * only what a commit of its own run key still owes: when the slice's current commit carries the
+ * same run key and an effect of it is missing from the outbox or still pending (the process that
+ * committed died before sending), the rerun sends it. A dry run, an audit-branch run and a run with
+ * effects off send nothing; the last records its effects as skipped, so a later rerun does not send
+ * what a backfill held back.
+ */
+public final class RunEffects {
+  private final DeliverySettings settings;
+
+  public RunEffects(DeliverySettings settings) {
+    this.settings = settings;
+  }
+
+  /** The system clock, real waits and the process environment: for the CLI. */
+  public static RunEffects system() {
+    return new RunEffects(DeliverySettings.system());
+  }
+
+  /**
+   * Refuses, before anything runs, a job whose effects could not be recorded or sent: no outbox
+   * database, or an environment variable they reference is unset. Opens the outbox once, which
+   * creates its table.
+   *
+   * @throws InvalidInputException (exit code 2)
+   */
+  public void requireOutbox(CatalogConfig catalog, JobSpec job) {
+    requireOutbox(catalog, job.effects(), job.source());
+  }
+
+  /** {@link #requireOutbox(CatalogConfig, JobSpec)} for any list of effects. */
+  public void requireOutbox(CatalogConfig catalog, List<EffectSpec> effects, String source) {
+    if (effects.isEmpty()) {
+      return;
+    }
+    location(catalog, source);
+    for (EffectSpec effect : effects) {
+      List<String> names = new ArrayList<>(EnvReferences.names(effect.url()));
+      effect.headers().values().forEach(v -> names.addAll(EnvReferences.names(v)));
+      for (String name : names) {
+        InvalidInputException.check(
+            settings.environment().containsKey(name),
+            "Cannot run %s: effect %s needs the environment variable %s, which is not set",
+            source,
+            effect.name(),
+            name);
+      }
+    }
+    try (Outbox outbox = Outbox.open(location(catalog, source), settings)) {
+      // opening creates the table: a database that refuses it fails here, before the run
+    }
+  }
+
+  /**
+   * Sends (or records) the effects of a finished run.
+   *
+   * @param request what was run: its catalog, job, dry-run flag and publish mode
+   * @param result what the run reported
+   * @param enabled false for a backfill without {@code --allow-effects}: nothing is sent, and the
+   *     effects of a commit are recorded as skipped
+   */
+  public EffectsReport deliver(RunRequest request, RunResult result, boolean enabled) {
+    JobSpec job = request.job();
+    CatalogConfig catalog = request.catalog();
+    if (job.effects().isEmpty()) {
+      return EffectsReport.NONE;
+    }
+    CommitOutcome outcome = result.outcome();
+    if (outcome == null) {
+      return EffectsReport.note(
+          "effects not sent: the run was submitted detached; the next run of this slice sends"
+              + " them once it finds the commit");
+    }
+    if (request.dryRun()) {
+      // A dry run that would be a no-op reports NO_OP: it must not recover anything either.
+      return outcome.status() == CommitOutcome.Status.DRY_RUN
+          ? wouldSend(job.effects(), result.runKey(), "dry run: nothing recorded or sent")
+          : EffectsReport.note(
+              "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
+                  + " this run key still owes)");
+    }
+    if (request.publish() == PublishMode.MANUAL) {
+      return EffectsReport.note(
+          "effects not sent: the run commits to an audit branch"
+              + (result.branch() == null ? "" : " (" + result.branch() + ")")
+              + "; effects fire when a run commits to main");
+    }
+    Optional<OutboxLocation> location = OutboxLocation.of(catalog);
+    if (!enabled) {
+      if (outcome.status() != CommitOutcome.Status.COMMITTED || location.isEmpty()) {
+        return EffectsReport.note("effects off: nothing sent");
+      }
+      return record(location.get(), job.effects(), committed(result), EffectStatus.SKIPPED);
+    }
+    OutboxLocation outbox = location(catalog, job.source());
+    if (outcome.status() == CommitOutcome.Status.COMMITTED) {
+      return send(outbox, job.effects(), committed(result), Outbox.Recording.COMMIT);
+    }
+    Optional<RunValues> owed = owedByCurrentCommit(catalog, result);
+    if (owed.isEmpty()) {
+      return EffectsReport.NONE; // the slice's content is another run key's: nothing is owed
+    }
+    return send(outbox, job.effects(), owed.get(), Outbox.Recording.RECOVERY);
+  }
+
+  /**
+   * Sends {@code effects} once under an arbitrary outbox key, e.g. a backfill's {@code
+   * on_backfill_done} keyed by the backfill id. A second call with the same key sends nothing more;
+   * one after a failed delivery tries again.
+   *
+   * @param key the outbox key, e.g. {@code backfill:<id>}
+   * @param values the template values the bodies reference
+   * @param target what the effects are about, for {@code floe effects TABLE}
+   * @param slice a label for the slice(s), for {@code floe effects}
+   * @param dryRun report what would be sent; record and send nothing
+   */
+  public EffectsReport deliverOnce(
+      CatalogConfig catalog,
+      String key,
+      List<EffectSpec> effects,
+      Map<String, ?> values,
+      String target,
+      String slice,
+      boolean dryRun) {
+    if (effects.isEmpty()) {
+      return EffectsReport.NONE;
+    }
+    if (dryRun) {
+      return wouldSend(effects, key, "dry run: nothing recorded or sent");
+    }
+    Object runId = values.get("run_id");
+    Object snapshot = values.get("snapshot_id");
+    RunValues run =
+        new RunValues(
+            key,
+            runId == null ? key : runId.toString(),
+            values.get("job") == null ? key : values.get("job").toString(),
+            target,
+            slice,
+            snapshot instanceof Number number ? number.longValue() : null,
+            values);
+    return send(location(catalog, key), effects, run, Outbox.Recording.COMMIT);
+  }
+
+  /** The values of a run, and where its effects are filed. */
+  private record RunValues(
+      String runKey,
+      String runId,
+      String job,
+      String target,
+      String slice,
+      Long snapshotId,
+      Map<String, ?> values) {}
+
+  private static RunValues committed(RunResult result) {
+    CommitOutcome outcome = result.outcome();
+    return values(
+        result.runKey(),
+        result.runId(),
+        result.job(),
+        result.target(),
+        result.mode(),
+        result.slice(),
+        outcome.snapshotId(),
+        outcome.rows(),
+        outcome.contentHash());
+  }
+
+  /**
+   * The values of the slice's current commit when it carries the rerun's own run key, so its
+   * effects may still be owed; empty otherwise. A backfill's commit owes nothing here: its effects
+   * were off unless asked, and its own resume handles them.
+   */
+  private static Optional<RunValues> owedByCurrentCommit(CatalogConfig config, RunResult result) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Table table = Catalogs.loadTable(catalog, result.target());
+      Optional<Scope> scope = Scope.fromLabel(result.slice(), table.schema());
+      Optional<CurrentCommit.Found> found = scope.flatMap(s -> CurrentCommit.of(table, s));
+      if (found.isEmpty()
+          || !result.runKey().equals(found.get().lineage().runKey())
+          || found.get().lineage().backfillId() != null) {
+        return Optional.empty();
+      }
+      Lineage lineage = found.get().lineage();
+      return Optional.of(
+          values(
+              lineage.runKey(),
+              lineage.runId(),
+              lineage.job(),
+              result.target(),
+              lineage.mode(),
+              lineage.slice(),
+              found.get().snapshotId(),
+              lineage.rows(),
+              lineage.contentHash()));
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  private static RunValues values(
+      String runKey,
+      String runId,
+      String job,
+      String target,
+      String mode,
+      String slice,
+      Long snapshotId,
+      long rows,
+      String contentHash) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    values.put("job", job);
+    values.put("target", target);
+    values.put("mode", mode);
+    values.put("slice", slice);
+    values.put("run_key", runKey);
+    values.put("run_id", runId);
+    values.put("snapshot_id", snapshotId);
+    values.put("rows", rows);
+    values.put("content_hash", contentHash);
+    return new RunValues(runKey, runId, job, target, slice, snapshotId, values);
+  }
+
+  private EffectsReport send(
+      OutboxLocation location,
+      List<EffectSpec> effects,
+      RunValues run,
+      Outbox.Recording recording) {
+    List<Delivery> deliveries = new ArrayList<>();
+    try (Outbox outbox = Outbox.open(location, settings)) {
+      for (EffectSpec effect : effects) {
+        deliveries.add(outbox.deliver(entry(effect, run, EffectStatus.PENDING), recording));
+      }
+    } catch (RuntimeException e) {
+      // The commit stands whatever happens here; an effect not recorded is owed, and the next
+      // run of the slice (a no-op finding this run key's commit) records and sends it.
+      return new EffectsReport(
+          deliveries,
+          "effects not all recorded: "
+              + e.getMessage()
+              + "; the next run of this slice sends what is owed");
+    }
+    return new EffectsReport(deliveries, null);
+  }
+
+  private EffectsReport record(
+      OutboxLocation location, List<EffectSpec> effects, RunValues run, EffectStatus status) {
+    List<Delivery> deliveries = new ArrayList<>();
+    try (Outbox outbox = Outbox.open(location, settings)) {
+      for (EffectSpec effect : effects) {
+        deliveries.add(outbox.skip(entry(effect, run, status)));
+      }
+    }
+    return new EffectsReport(deliveries, "effects off: recorded as skipped, nothing sent");
+  }
+
+  private OutboxEntry entry(EffectSpec effect, RunValues run, EffectStatus status) {
+    return OutboxEntry.recorded(
+        new OutboxKey(run.runKey(), effect.name()),
+        run.runId(),
+        run.job(),
+        run.target(),
+        run.slice(),
+        run.snapshotId(),
+        effect.url(),
+        effect.headers(),
+        EffectTemplate.renderJson(effect.body(), run.values()),
+        effect.maxAttempts(),
+        status,
+        settings.clock().instant());
+  }
+
+  private static EffectsReport wouldSend(List<EffectSpec> effects, String key, String note) {
+    List<Delivery> deliveries = new ArrayList<>();
+    for (EffectSpec effect : effects) {
+      deliveries.add(
+          new Delivery(
+              new OutboxKey(key, effect.name()),
+              effect.url(),
+              Delivery.Outcome.WOULD_SEND,
+              0,
+              null,
+              null));
+    }
+    return new EffectsReport(deliveries, note);
+  }
+
+  private static OutboxLocation location(CatalogConfig catalog, String source) {
+    return OutboxLocation.of(catalog)
+        .orElseThrow(
+            () ->
+                InvalidInputException.of(
+                    "Cannot run %s with effects: catalog type %s keeps no database Floe can put"
+                        + " its effect outbox in; set the catalog property %s to a JDBC URL (e.g."
+                        + " jdbc:postgresql://host/db)",
+                    source, catalog.type(), OutboxLocation.URI_PROPERTY));
+  }
+}

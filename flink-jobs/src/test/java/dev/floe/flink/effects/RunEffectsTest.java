@@ -1,0 +1,107 @@
+package dev.floe.flink.effects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.effects.Delivery;
+import dev.floe.catalog.effects.DeliverySettings;
+import dev.floe.catalog.effects.EffectTemplate;
+import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.EffectSpec;
+import dev.floe.catalog.testing.WebhookServer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The entry points around runs that need no Flink job: the generic once-per-key delivery. */
+class RunEffectsTest {
+  @RegisterExtension final WebhookServer server = new WebhookServer();
+  @TempDir Path home;
+
+  private final RunEffects effects =
+      new RunEffects(
+          DeliverySettings.of(
+              Clock.fixed(Instant.parse("2026-10-04T02:00:00Z"), ZoneOffset.UTC),
+              d -> {
+                throw new AssertionError("no wait expected, got " + d);
+              },
+              Map.of()));
+
+  @Test
+  void deliverOnceSendsABackfillsEffectOnceUnderItsKey() throws Exception {
+    CatalogConfig catalog = CatalogConfigLoader.embedded(home);
+    List<EffectSpec> done =
+        List.of(
+            new EffectSpec(
+                "rebuilt",
+                server.url("/rebuilt"),
+                Map.of(),
+                "{\"backfill\": \"${backfill_id}\", \"slices\": ${slices}}",
+                3));
+    Map<String, Object> values = Map.of("backfill_id", "bf-1", "slices", 30L);
+
+    EffectsReport dryRun =
+        effects.deliverOnce(
+            catalog, "backfill:bf-1", done, values, "sales.fact_orders", "q1", true);
+    EffectsReport first =
+        effects.deliverOnce(
+            catalog, "backfill:bf-1", done, values, "sales.fact_orders", "q1", false);
+    EffectsReport second =
+        effects.deliverOnce(
+            catalog, "backfill:bf-1", done, values, "sales.fact_orders", "q1", false);
+
+    assertThat(dryRun.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.WOULD_SEND);
+    assertThat(first.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(second.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(1);
+    assertThat(new ObjectMapper().readTree(server.requests().get(0).body()).get("slices").asLong())
+        .isEqualTo(30);
+    assertThat(server.requests().get(0).headers())
+        .containsEntry("idempotency-key", "backfill:bf-1/rebuilt");
+  }
+
+  @Test
+  void effectsWithoutAnOutboxDatabaseAreRefusedButFloeOutboxUriProvidesOne() {
+    List<EffectSpec> one =
+        List.of(
+            new EffectSpec(
+                "p", server.url("/"), Map.of(), EffectTemplate.defaultBody(List.of("job")), 1));
+    CatalogConfig rest =
+        CatalogConfigLoader.load(
+            null, home, Map.of("type", "rest", "uri", "http://127.0.0.1:1/"), Map.of());
+    CatalogConfig restWithOutbox =
+        CatalogConfigLoader.load(
+            null,
+            home,
+            Map.of(
+                "type",
+                "rest",
+                "uri",
+                "http://127.0.0.1:1/",
+                OutboxLocation.URI_PROPERTY,
+                "jdbc:sqlite:" + home.resolve("outbox.db")),
+            Map.of());
+
+    assertThatThrownBy(() -> effects.requireOutbox(rest, one, "jobs/x.yaml"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run jobs/x.yaml with effects: catalog type rest");
+    effects.requireOutbox(restWithOutbox, one, "jobs/x.yaml");
+    assertThat(home.resolve("outbox.db")).exists();
+  }
+}
