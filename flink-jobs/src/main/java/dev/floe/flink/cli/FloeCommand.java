@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       TablesCommand.class,
       SqlCommand.class,
       RunCommand.class,
+      VerifyCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
       PublishCommand.class,
