@@ -88,9 +88,10 @@ public final class VerifyCommand implements Callable<Integer> {
       out.println("  main      matches the runs: a rerun of this slice would change nothing");
     } else {
       out.println(
-          "  main      differs from run 1"
-              + (result.reproducible() ? " and run 2" : "")
-              + ": the source or the job changed since main was loaded; a rerun would replace it");
+          result.reproducible()
+              ? "  main      differs from the runs: a rerun of this slice would replace what main"
+                  + " holds (the source or the job changed since it was loaded, or it never was)"
+              : "  main      differs from run 1");
       printDifference(result.mainDifference(), "main", "run 1", out);
     }
     out.printf("  elapsed   %.1f s%n", result.elapsedMillis() / 1000.0);
