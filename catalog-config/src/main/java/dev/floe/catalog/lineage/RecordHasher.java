@@ -66,6 +66,16 @@ public final class RecordHasher {
     encoder.addTo(hash);
   }
 
+  /**
+   * Adds the value of one column to {@code hash}, encoded as in a row: summed over rows, it is an
+   * order-independent hash of that column's multiset of values.
+   */
+  public void addColumn(Record record, int position, ContentHash hash) {
+    encoder.reset();
+    put(record.get(position), columns.get(position).type());
+    encoder.addTo(hash);
+  }
+
   /** The record's 128-bit hash, {@code {high, low}}: the same as the writers' for the same row. */
   public long[] hash128(Record record) {
     encode(record);

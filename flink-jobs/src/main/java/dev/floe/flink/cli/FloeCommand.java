@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       SqlCommand.class,
       RunCommand.class,
       BackfillCommand.class,
+      VerifyCommand.class,
       SnapshotsCommand.class,
       RollbackCommand.class,
       PublishCommand.class,
