@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       MaintainCommand.class,
       ReportCommand.class,
       RevertCommand.class,
+      LateCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",
