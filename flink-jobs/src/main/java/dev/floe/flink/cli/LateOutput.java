@@ -73,19 +73,22 @@ final class LateOutput {
     if (result.dryRun()) {
       out.printf(
           "  dry run, nothing changed: would rerun %s%n", plural(plan.reruns().size(), "slice"));
-      out.printf(ROW, "slice", "state", "late rows", "action", "");
+      if (!plan.reruns().isEmpty()) {
+        out.printf("  %-12s %-7s %-10s %s%n", "slice", "state", "late rows", "action");
+      }
       for (LateSlice slice : plan.reruns()) {
         out.printf(
-            ROW,
-            slice.slice().value(),
-            state(slice),
-            slice.lateRowsText(),
-            slice.action().text(),
-            "");
+            "  %-12s %-7s %-10s %s%n",
+            slice.slice().value(), state(slice), slice.lateRowsText(), slice.action().text());
       }
     } else {
-      out.printf("  reran %s%n", plural(result.reruns().size(), "slice"));
-      out.printf("  %-12s %-17s %-10s %-8s %s%n", "slice", "action", "status", "rows", "snapshot");
+      out.printf(
+          result.reruns().isEmpty() ? "  nothing to rerun%n" : "  reran %s%n",
+          plural(result.reruns().size(), "slice"));
+      if (!result.reruns().isEmpty()) {
+        out.printf(
+            "  %-12s %-17s %-10s %-8s %s%n", "slice", "action", "status", "rows", "snapshot");
+      }
       for (SliceRerun rerun : result.reruns()) {
         CommitOutcome outcome = rerun.failed() ? null : rerun.result().outcome();
         out.printf(
@@ -105,17 +108,28 @@ final class LateOutput {
       out.printf(
           "  reported, not loaded: %s%n",
           reported.stream()
-              .map(s -> s.slice().value() + " (" + s.lateRowsText() + ")")
+              .map(
+                  s ->
+                      s.slice().value()
+                          + " ("
+                          + s.lateRowsText()
+                          + (s.lateRowsText().equals("1") ? " late row)" : " late rows)"))
               .collect(Collectors.joining(", ")));
     }
-    out.printf(
-        "  %s: %s -> %s%s%n",
-        FloeTableProperties.SEALED_THROUGH,
-        marker(result.sealedThroughBefore(), "none"),
-        marker(result.sealedThroughAfter(), "none"),
-        result.sealedThroughMoved()
-            ? (result.dryRun() ? " (would be written)" : " (written)")
-            : " (unchanged)");
+    if (result.sealedThroughBefore() == null && result.sealedThroughAfter() == null) {
+      out.printf(
+          "  %s: none (no slice is sealed as of %s)%n",
+          FloeTableProperties.SEALED_THROUGH, plan.asOf());
+    } else {
+      out.printf(
+          "  %s: %s -> %s%s%n",
+          FloeTableProperties.SEALED_THROUGH,
+          marker(result.sealedThroughBefore(), "none"),
+          marker(result.sealedThroughAfter(), "none"),
+          result.sealedThroughMoved()
+              ? (result.dryRun() ? " (would be written)" : " (written)")
+              : " (unchanged)");
+    }
     if (!result.failures().isEmpty()) {
       out.printf(
           "  %d of %s failed (exit %d)%n",
