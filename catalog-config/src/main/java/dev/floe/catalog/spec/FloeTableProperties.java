@@ -19,6 +19,15 @@ public final class FloeTableProperties {
   public static final String LATE_DATA_WINDOW = "floe.late-data.window";
   public static final String LATE_DATA_AFTER_WINDOW = "floe.late-data.after-window";
 
+  /**
+   * The sealing marker {@code floe late apply} writes (never a spec): an ISO date such as {@code
+   * 2026-10-05}, or an instant such as {@code 2026-10-05T06:00:00Z} for hour slices. Every slice
+   * that ends at or before it is sealed and final; it never moves backwards. A scheduler reads it
+   * from Iceberg's {@code table.properties()}, or from the WITH clause of {@code floe sql "SHOW
+   * CREATE TABLE ..."}.
+   */
+  public static final String SEALED_THROUGH = "floe.sealed-through";
+
   private FloeTableProperties() {}
 
   /** The properties a spec manages: its own {@code properties} plus the policies above. */

@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       RevertCommand.class,
       EffectsCommand.class,
+      LateCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

@@ -1,0 +1,29 @@
+package dev.floe.catalog.window;
+
+/** What {@code floe late apply} does with one loaded slice. */
+public enum LateAction {
+  /** Nothing arrived after the run (or nothing the slice still takes). */
+  NONE("none"),
+  /** The window is open and late rows arrived, or their count is unknown: rerun the slice. */
+  RERUN("rerun"),
+  /** The slice is sealed and the policy is {@code after_window: report}: list, do not load. */
+  REPORT("report"),
+  /** The slice is sealed, late rows arrived, and the policy is {@code after_window: reopen}. */
+  RERUN_REOPENED("rerun (reopened)");
+
+  private final String text;
+
+  LateAction(String text) {
+    this.text = text;
+  }
+
+  /** How the CLI and {@code --json} name the action. */
+  public String text() {
+    return text;
+  }
+
+  /** True for the actions {@code floe late apply} reruns. */
+  public boolean reruns() {
+    return this == RERUN || this == RERUN_REOPENED;
+  }
+}

@@ -1,0 +1,120 @@
+package dev.floe.catalog.window;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.spec.FloeTableProperties;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.exceptions.CommitFailedException;
+
+/**
+ * The sealing marker {@link FloeTableProperties#SEALED_THROUGH}: every slice before it is sealed
+ * and final, so a scheduler can treat those partitions as immutable. It is the end of the run of
+ * sealed slices that continues the marker already written (or starts at the oldest loaded slice),
+ * without a gap: a slice that was never loaded, is still open, or still waits for a rerun stops it.
+ * It never moves backwards, also when two applies race.
+ */
+public final class SealedThrough {
+  private static final int MAX_ATTEMPTS = 10;
+
+  private SealedThrough() {}
+
+  /**
+   * The marker a table carries, if any.
+   *
+   * @throws InvalidInputException when the property holds something other than a date or instant
+   */
+  public static Optional<Instant> read(Map<String, String> properties, String table) {
+    String value = properties.get(FloeTableProperties.SEALED_THROUGH);
+    if (value == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        AsOf.parse("table property " + FloeTableProperties.SEALED_THROUGH + " of " + table, value));
+  }
+
+  /**
+   * Extends {@code current} over the sealed slices that follow it without a gap.
+   *
+   * @param current the marker now, or null
+   * @param slices the loaded slices of the plan
+   * @param unfinished slices that are not final even if sealed (their rerun is pending or failed)
+   * @return the marker after extension; empty when there is neither a marker nor a sealed slice
+   */
+  public static Optional<Instant> extend(
+      Instant current, List<LateSlice> slices, Collection<Slice> unfinished) {
+    Instant through = current;
+    List<LateSlice> byStart =
+        slices.stream().sorted(Comparator.comparing(s -> s.slice().start())).toList();
+    for (LateSlice slice : byStart) {
+      Instant start = slice.slice().start().toInstant(ZoneOffset.UTC);
+      Instant end = slice.slice().end().toInstant(ZoneOffset.UTC);
+      if (through != null && !end.isAfter(through)) {
+        continue; // already behind the marker
+      }
+      boolean isFinal = slice.state() == WindowState.SEALED && !unfinished.contains(slice.slice());
+      if (!isFinal || (through != null && start.isAfter(through))) {
+        break; // open, pending, or a gap: partitions after this are not known to be final
+      }
+      through = end;
+    }
+    return Optional.ofNullable(through);
+  }
+
+  /** A date ({@code 2026-10-05}) when the marker is a midnight UTC, else an instant. */
+  public static String format(Instant through) {
+    return through.atOffset(ZoneOffset.UTC).toLocalTime().equals(LocalTime.MIDNIGHT)
+        ? through.atOffset(ZoneOffset.UTC).toLocalDate().toString()
+        : through.toString();
+  }
+
+  /**
+   * Sets the marker to {@code through} unless the table's marker is already there or later. The
+   * check and the write are one compare-and-swap on the table metadata, retried on a concurrent
+   * commit, so a racing apply with an older as-of cannot move it back.
+   *
+   * @return the marker before and after
+   */
+  public static SealedThroughUpdate advance(Table table, String name, Instant through) {
+    if (!(table instanceof HasTableOperations hasOps)) {
+      throw new IllegalStateException(
+          "Cannot set "
+              + FloeTableProperties.SEALED_THROUGH
+              + " on "
+              + name
+              + ": not a base table");
+    }
+    TableOperations ops = hasOps.operations();
+    for (int attempt = 1; ; attempt++) {
+      TableMetadata base = ops.refresh();
+      Optional<Instant> before = read(base.properties(), name);
+      if (before.isPresent() && !through.isAfter(before.get())) {
+        return new SealedThroughUpdate(before.get(), before.get());
+      }
+      Map<String, String> set = new HashMap<>();
+      set.put(FloeTableProperties.SEALED_THROUGH, format(through));
+      TableMetadata updated = TableMetadata.buildFrom(base).setProperties(set).build();
+      try {
+        ops.commit(base, updated);
+        table.refresh();
+        return new SealedThroughUpdate(before.orElse(null), through);
+      } catch (CommitFailedException e) {
+        if (attempt >= MAX_ATTEMPTS) {
+          throw e;
+        }
+        // Another commit won: read the marker again, it may already be past ours.
+      }
+    }
+  }
+}

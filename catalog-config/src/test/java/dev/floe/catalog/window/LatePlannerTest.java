@@ -1,0 +1,162 @@
+package dev.floe.catalog.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Per loaded slice: open or sealed as of the given instant, late rows counted from the sources, and
+ * the action. A day slice of Oct k seals at Oct k+4 under the P3D window used here.
+ */
+class LatePlannerTest {
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table fact;
+  private Table staging;
+
+  /** Oct 1 to 4 loaded from staging; then 1 late row for Oct 1 and 2 for Oct 3. */
+  @BeforeEach
+  void fourLoadedDaysAndLateRows() {
+    fact = LineageCommits.create(catalog.catalog(), "s.fact", policy("P3D", "report"));
+    staging = LineageCommits.create(catalog.catalog(), "s.staging", Map.of());
+    LineageCommits.append(staging, "2026-10-01", 2);
+    for (int day = 1; day <= 4; day++) {
+      LineageCommits.load(fact, "2026-10-0" + day, "r" + day, "fact_daily", staging, 2);
+    }
+    LineageCommits.append(staging, "2026-10-01", 1);
+    LineageCommits.append(staging, "2026-10-03", 2);
+  }
+
+  @Test
+  void insideTheWindowExactlyTheSlicesWithLateRowsAreRerun() {
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), LateSlice::state, LateSlice::knownLateRows)
+        .containsExactly(
+            tuple("2026-10-01", WindowState.OPEN, 1L),
+            tuple("2026-10-02", WindowState.OPEN, 0L),
+            tuple("2026-10-03", WindowState.OPEN, 2L),
+            tuple("2026-10-04", WindowState.OPEN, 0L));
+    assertThat(actions(plan)).containsExactly("rerun", "none", "rerun", "none");
+    assertThat(plan.reruns())
+        .extracting(s -> s.slice().value())
+        .containsExactly("2026-10-01", "2026-10-03");
+    assertThat(plan.slices().get(2).note())
+        .isEqualTo("2 late rows; open until 2026-10-07T00:00:00Z");
+    assertThat(plan.slices().get(2).latest().lineage().runId()).isEqualTo("r3");
+    assertThat(plan.window()).isEqualTo("P3D (after_window: report)");
+    assertThat(plan.sourceSnapshots())
+        .containsExactly(Map.entry("s.staging", staging.currentSnapshot().snapshotId()));
+  }
+
+  @Test
+  void theAsOfInstantDecidesOpenOrSealedAndTheSameInstantGivesTheSamePlan() {
+    LatePlan early = plan("2026-10-04T12:00:00Z");
+    LatePlan late = plan("2026-10-06");
+
+    assertThat(late.slices())
+        .extracting(LateSlice::state)
+        .containsExactly(
+            WindowState.SEALED, WindowState.SEALED, WindowState.OPEN, WindowState.OPEN);
+    assertThat(actions(late)).containsExactly("report", "none", "rerun", "none");
+    assertThat(late.slices().get(0).note())
+        .isEqualTo(
+            "1 late row; sealed since 2026-10-05T00:00:00Z: reported, not loaded"
+                + " (after_window: report)");
+    assertThat(actions(early)).containsExactly("rerun", "none", "rerun", "none");
+    assertThat(plan("2026-10-06")).isEqualTo(late);
+  }
+
+  @Test
+  void reopenRerunsASealedSliceThatReceivedLateRows() {
+    fact.updateProperties().set(FloeTableProperties.LATE_DATA_AFTER_WINDOW, "reopen").commit();
+
+    LatePlan plan = plan("2026-10-06");
+
+    assertThat(actions(plan)).containsExactly("rerun (reopened)", "none", "rerun", "none");
+    assertThat(plan.reruns())
+        .extracting(s -> s.slice().value())
+        .containsExactly("2026-10-01", "2026-10-03");
+  }
+
+  @Test
+  void anUnknownCountIsRerunWhileOpenAndOnlyReportedOnceSealed() {
+    Table gone = LineageCommits.create(catalog.catalog(), "s.gone", Map.of());
+    LineageCommits.append(gone, "2026-10-01", 1);
+    LineageCommits.load(fact, "2026-10-01", "r5", "fact_daily", gone, 1);
+    LineageCommits.load(fact, "2026-10-04", "r6", "fact_daily", gone, 1);
+    catalog.catalog().dropTable(TableIdentifier.of("s", "gone"));
+    fact.updateProperties().set(FloeTableProperties.LATE_DATA_AFTER_WINDOW, "reopen").commit();
+
+    LatePlan plan = plan("2026-10-06");
+
+    LateSlice oct1 = plan.slices().get(0);
+    LateSlice oct4 = plan.slices().get(3);
+    assertThat(oct4.action()).isEqualTo(LateAction.RERUN);
+    assertThat(oct4.lateRowsText()).isEqualTo("unknown");
+    assertThat(oct4.note())
+        .startsWith("late rows unknown (s.gone: unknown (cannot load source table s.gone")
+        .contains("rerunning is always safe, so it is rerun");
+    assertThat(oct1.action()).isEqualTo(LateAction.REPORT);
+    assertThat(oct1.note())
+        .contains("a sealed slice is reopened only for rows known to have arrived");
+    assertThat(plan.sourceSnapshots()).containsEntry("s.gone", null);
+  }
+
+  @Test
+  void withoutALateDataPolicyEverySliceStaysOpen() {
+    fact.updateProperties()
+        .remove(FloeTableProperties.LATE_DATA_WINDOW)
+        .remove(FloeTableProperties.LATE_DATA_AFTER_WINDOW)
+        .commit();
+
+    LatePlan plan = plan("2030-01-01");
+
+    assertThat(plan.slices()).allSatisfy(s -> assertThat(s.state()).isEqualTo(WindowState.OPEN));
+    assertThat(actions(plan)).containsExactly("rerun", "none", "rerun", "none");
+    assertThat(plan.slices().get(1).note()).isEqualTo("no late rows; open (no late-data window)");
+    assertThat(plan.window()).isEqualTo("none");
+  }
+
+  @Test
+  void aColumnThatIsNotTemporalOrAMissingAsOfIsRefused() {
+    assertThatThrownBy(
+            () -> LatePlanner.of(catalog.catalog(), "s.fact", "id").asOf(Instant.EPOCH).plan())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot plan late data for s.fact: it has no date or timestamp column 'id' to cut"
+                + " slices on");
+    assertThatThrownBy(() -> LatePlanner.of(catalog.catalog(), "s.fact", "d").plan())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot plan late data for s.fact: no as-of instant given");
+  }
+
+  private LatePlan plan(String asOf) {
+    return LatePlanner.of(catalog.catalog(), "s.fact", "d")
+        .asOf(AsOf.parse("--as-of", asOf))
+        .plan();
+  }
+
+  private static List<String> actions(LatePlan plan) {
+    return plan.slices().stream().map(s -> s.action().text()).toList();
+  }
+
+  static Map<String, String> policy(String window, String afterWindow) {
+    return Map.of(
+        FloeTableProperties.LATE_DATA_WINDOW, window,
+        FloeTableProperties.LATE_DATA_AFTER_WINDOW, afterWindow);
+  }
+}

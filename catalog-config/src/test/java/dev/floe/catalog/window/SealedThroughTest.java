@@ -1,0 +1,112 @@
+package dev.floe.catalog.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The sealing marker covers the gap-free run of sealed, final slices and never moves back. Days Oct
+ * 1, 2, 3, 5 and 6 are loaded (Oct 4 never was); with a P1D window Oct k seals at Oct k+2.
+ */
+class SealedThroughTest {
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table fact;
+
+  @BeforeEach
+  void daysWithAGap() {
+    fact =
+        LineageCommits.create(catalog.catalog(), "s.fact", LatePlannerTest.policy("P1D", "report"));
+    for (String day : List.of("01", "02", "03", "05", "06")) {
+      LineageCommits.load(fact, "2026-10-" + day, "r" + day, "fact_daily", null, 1);
+    }
+  }
+
+  @Test
+  void theMarkerStopsAtTheFirstOpenSliceOrGap() {
+    assertThat(plan("2026-10-01").sealedThroughAfter(Set.of())).isEmpty();
+    assertThat(plan("2026-10-04").sealedThroughAfter(Set.of()))
+        .contains(Instant.parse("2026-10-03T00:00:00Z"));
+    // Everything is sealed by Oct 20, but Oct 4 was never loaded: the marker stops before it.
+    assertThat(plan("2026-10-20").sealedThroughAfter(Set.of()))
+        .contains(Instant.parse("2026-10-04T00:00:00Z"));
+  }
+
+  @Test
+  void aSliceWhoseRerunFailedStopsTheMarker() {
+    LatePlan plan = plan("2026-10-20");
+
+    assertThat(plan.sealedThroughAfter(Set.of(plan.slices().get(1).slice())))
+        .contains(Instant.parse("2026-10-02T00:00:00Z"));
+  }
+
+  @Test
+  void anExistingMarkerIsContinuedAcrossWhatItAlreadyCovers() {
+    fact.updateProperties().set(FloeTableProperties.SEALED_THROUGH, "2026-10-05").commit();
+
+    LatePlan plan = plan("2026-10-20");
+
+    assertThat(plan.sealedThrough()).isEqualTo(Instant.parse("2026-10-05T00:00:00Z"));
+    assertThat(plan.sealedThroughAfter(Set.of())).contains(Instant.parse("2026-10-07T00:00:00Z"));
+    // As of an earlier instant nothing new is sealed: the marker stays where it is.
+    assertThat(plan("2026-10-02").sealedThroughAfter(Set.of()))
+        .contains(Instant.parse("2026-10-05T00:00:00Z"));
+  }
+
+  @Test
+  void advanceWritesADateAndNeverMovesBack() {
+    SealedThroughUpdate first =
+        SealedThrough.advance(fact, "s.fact", Instant.parse("2026-10-04T00:00:00Z"));
+    SealedThroughUpdate back =
+        SealedThrough.advance(fact, "s.fact", Instant.parse("2026-10-02T00:00:00Z"));
+
+    assertThat(first)
+        .isEqualTo(new SealedThroughUpdate(null, Instant.parse("2026-10-04T00:00:00Z")));
+    assertThat(first.moved()).isTrue();
+    assertThat(back.moved()).isFalse();
+    assertThat(catalog.load("s.fact").properties())
+        .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-04");
+  }
+
+  @Test
+  void aStaleTableObjectDoesNotMoveTheMarkerBack() {
+    Table stale = catalog.load("s.fact");
+    SealedThrough.advance(fact, "s.fact", Instant.parse("2026-10-06T00:00:00Z"));
+
+    SealedThroughUpdate update =
+        SealedThrough.advance(stale, "s.fact", Instant.parse("2026-10-04T00:00:00Z"));
+
+    assertThat(update.after()).isEqualTo(Instant.parse("2026-10-06T00:00:00Z"));
+    assertThat(catalog.load("s.fact").properties())
+        .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-06");
+  }
+
+  @Test
+  void anHourMarkerIsAnInstantAndAnUnreadableOneIsRefused() {
+    assertThat(SealedThrough.format(Instant.parse("2026-10-05T06:00:00Z")))
+        .isEqualTo("2026-10-05T06:00:00Z");
+    assertThat(SealedThrough.format(Instant.parse("2026-10-05T00:00:00Z"))).isEqualTo("2026-10-05");
+    fact.updateProperties().set(FloeTableProperties.SEALED_THROUGH, "last tuesday").commit();
+
+    assertThatThrownBy(() -> plan("2026-10-20"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot parse table property floe.sealed-through of s.fact 'last tuesday'");
+  }
+
+  private LatePlan plan(String asOf) {
+    return LatePlanner.of(catalog.catalog(), "s.fact", "d")
+        .asOf(AsOf.parse("--as-of", asOf))
+        .plan();
+  }
+}

@@ -1,0 +1,44 @@
+package dev.floe.flink.late;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.window.LatePlan;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code floe late apply} did, or would do with {@code --dry-run}.
+ *
+ * @param job the job manifest's name
+ * @param plan the plan it followed
+ * @param dryRun true when nothing was run or written
+ * @param reruns the slices it reran, in plan order; empty for a dry run
+ * @param sealedThroughBefore the table's sealing marker before, or null
+ * @param sealedThroughAfter the marker after (for a dry run: what it would be), or null
+ */
+public record LateApplyResult(
+    String job,
+    LatePlan plan,
+    boolean dryRun,
+    List<SliceRerun> reruns,
+    Instant sealedThroughBefore,
+    Instant sealedThroughAfter) {
+
+  public LateApplyResult {
+    reruns = List.copyOf(reruns);
+  }
+
+  public List<SliceRerun> failures() {
+    return reruns.stream().filter(SliceRerun::failed).toList();
+  }
+
+  /** True when the marker moved (for a dry run: would move). */
+  public boolean sealedThroughMoved() {
+    return !Objects.equals(sealedThroughBefore, sealedThroughAfter);
+  }
+
+  /** 0 when every rerun finished, else the exit code of the first failure. */
+  public int exitCode() {
+    return failures().stream().map(SliceRerun::exitCode).findFirst().orElse(ExitCodes.OK);
+  }
+}
