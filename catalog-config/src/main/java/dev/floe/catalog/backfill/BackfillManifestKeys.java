@@ -77,6 +77,19 @@ public final class BackfillManifestKeys {
           "Let each slice fire its job's `effects`. Off by default: a backfill of 300 slices"
               + " must not send 300 webhooks.");
 
+  public static final FloeOption ON_BACKFILL_DONE =
+      FloeOption.of(
+          "on_backfill_done",
+          "list",
+          null,
+          "Webhooks sent once when every slice of the backfill is loaded, e.g. to tell downstream"
+              + " that these slices were rebuilt so caches and BI extracts get invalidated. Items"
+              + " take the keys of a job manifest's `effects[]`; a body may use `${backfill_id}`,"
+              + " `${job}`, `${target}`, `${mode}`, `${from}`, `${to}`, `${slices}`,"
+              + " `${committed}`, `${skipped}`, `${rows}` and `${code_version}`. Recorded in the"
+              + " outbox under `backfill:<id>`, so a resumed or repeated backfill does not send"
+              + " them again.");
+
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Backfill manifest keys",
@@ -93,7 +106,8 @@ public final class BackfillManifestKeys {
               SAMPLE,
               EXPECT_VERSION,
               FAIL_FAST,
-              ALLOW_EFFECTS));
+              ALLOW_EFFECTS,
+              ON_BACKFILL_DONE));
 
   private BackfillManifestKeys() {}
 }

@@ -1,6 +1,8 @@
 package dev.floe.catalog.backfill;
 
+import dev.floe.catalog.job.EffectSpec;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A parsed backfill manifest. Values the file leaves out are null, so command-line flags and
@@ -15,6 +17,7 @@ import java.nio.file.Path;
  * @param expectVersion the pinned code version, or null
  * @param failFast stop at the first failure, or null
  * @param allowEffects let slices fire their job's effects, or null
+ * @param onBackfillDone webhooks sent once when the backfill has loaded every slice
  * @param source the manifest's path, for messages
  */
 public record BackfillSpec(
@@ -27,4 +30,10 @@ public record BackfillSpec(
     String expectVersion,
     Boolean failFast,
     Boolean allowEffects,
-    String source) {}
+    List<EffectSpec> onBackfillDone,
+    String source) {
+
+  public BackfillSpec {
+    onBackfillDone = List.copyOf(onBackfillDone);
+  }
+}

@@ -1,5 +1,6 @@
 package dev.floe.catalog.backfill;
 
+import dev.floe.catalog.job.EffectSpecParser;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Path;
@@ -52,6 +53,7 @@ public final class BackfillSpecParser {
         root.has("expect_version") ? root.requiredString("expect_version") : null,
         root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,
         root.has("allow_effects") ? root.optionalBoolean("allow_effects", false) : null,
+        EffectSpecParser.parse(root.child("on_backfill_done"), BackfillEffects.VARIABLES),
         root.source());
   }
 }

@@ -1,6 +1,9 @@
 package dev.floe.flink.backfill;
 
+import dev.floe.catalog.backfill.BackfillEffects;
 import dev.floe.flink.commit.FailurePoint;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.session.LocalCluster;
 import java.util.ArrayList;
@@ -36,8 +39,18 @@ public final class Backfill {
   }
 
   public static BackfillResult run(BackfillRequest request, BackfillListener listener) {
+    return run(request, listener, RunEffects.system());
+  }
+
+  /**
+   * @param effects sends the slices' effects (with {@code allowEffects}) and the {@code
+   *     on_backfill_done} webhooks; tests pass one with an injected clock and sleeper
+   */
+  public static BackfillResult run(
+      BackfillRequest request, BackfillListener listener, RunEffects effects) {
     long started = System.nanoTime(); // for the summary only
     BackfillPlan plan = BackfillPlanner.plan(request);
+    requireOutbox(request, effects);
     listener.planned(plan);
     Map<String, SliceOutcome> outcomes = new LinkedHashMap<>();
     if (request.dryRun()) {
@@ -48,7 +61,13 @@ public final class Backfill {
                 ? BackfillSlices.skipped(slice)
                 : SliceOutcome.notRun(slice.value(), SliceStatus.PLANNED));
       }
-      return new BackfillResult(plan, null, List.copyOf(outcomes.values()), millisSince(started));
+      List<SliceOutcome> planned = List.copyOf(outcomes.values());
+      return new BackfillResult(
+          plan,
+          null,
+          planned,
+          millisSince(started),
+          doneEffects(request, plan, planned, effects, true));
     }
     Progress progress = new Progress(listener, plan.slices().size());
     SampleCheck sample;
@@ -56,7 +75,11 @@ public final class Backfill {
         LocalCluster.start(plan.maxConcurrency() * Math.max(1, plan.parallelism()))) {
       PlannedSlice planned = plan.sample();
       progress.started(planned);
-      sample = SampleRun.check(sliceRequest(request, plan, planned), planned, BackfillSlices::run);
+      sample =
+          SampleRun.check(
+              sliceRequest(request, plan, planned),
+              planned,
+              slice -> BackfillSlices.run(slice, effects, request.allowEffects()));
       listener.sampleChecked(sample);
       outcomes.put(planned.value(), progress.finished(sample.first()));
       List<PlannedSlice> rest = plan.slices().stream().filter(slice -> !slice.sample()).toList();
@@ -66,17 +89,82 @@ public final class Backfill {
                 outcomes.put(
                     slice.value(), SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN)));
       } else {
-        runRest(request, plan, rest, progress).forEach(o -> outcomes.put(o.value(), o));
+        runRest(request, plan, rest, progress, effects).forEach(o -> outcomes.put(o.value(), o));
       }
     }
     List<SliceOutcome> ordered = new ArrayList<>();
     plan.slices().forEach(slice -> ordered.add(outcomes.get(slice.value())));
-    return new BackfillResult(plan, sample, ordered, millisSince(started));
+    return new BackfillResult(
+        plan,
+        sample,
+        ordered,
+        millisSince(started),
+        doneEffects(request, plan, ordered, effects, false));
+  }
+
+  /** Refuses, before anything runs, effects that could not be recorded or sent. */
+  private static void requireOutbox(BackfillRequest request, RunEffects effects) {
+    if (request.allowEffects()) {
+      effects.requireOutbox(request.catalog(), request.job());
+    }
+    effects.requireOutbox(
+        request.catalog(), request.onBackfillDone(), request.job().source() + " on_backfill_done");
+  }
+
+  /**
+   * The {@code on_backfill_done} webhooks, once every slice is loaded: the checklist's "warn
+   * downstream consumers" step. Keyed by the backfill id, so a resumed or repeated backfill that
+   * finds everything loaded does not tell downstream twice.
+   */
+  private static EffectsReport doneEffects(
+      BackfillRequest request,
+      BackfillPlan plan,
+      List<SliceOutcome> outcomes,
+      RunEffects effects,
+      boolean dryRun) {
+    if (request.onBackfillDone().isEmpty()) {
+      return EffectsReport.NONE;
+    }
+    BackfillResult partial = new BackfillResult(plan, null, outcomes, 0, EffectsReport.NONE);
+    if (!dryRun && !partial.complete()) {
+      return new EffectsReport(
+          List.of(),
+          "on_backfill_done held back: not every slice is loaded; the backfill that completes"
+              + " the range sends it");
+    }
+    if (request.sampleOnly()) {
+      return new EffectsReport(
+          List.of(), "on_backfill_done held back: --sample-only loads one slice");
+    }
+    Map<String, Object> values = new LinkedHashMap<>();
+    values.put("backfill_id", plan.backfillId());
+    values.put("job", plan.job());
+    values.put("target", plan.target());
+    values.put("mode", plan.mode());
+    values.put("from", request.from());
+    values.put("to", request.to());
+    values.put("slices", outcomes.size());
+    values.put("committed", partial.count(SliceStatus.COMMITTED));
+    values.put("skipped", partial.count(SliceStatus.SKIPPED));
+    values.put("rows", partial.rows());
+    values.put("code_version", plan.codeVersion());
+    return effects.deliverOnce(
+        request.catalog(),
+        BackfillEffects.outboxKey(plan.backfillId()),
+        request.onBackfillDone(),
+        values,
+        plan.target(),
+        "[" + request.from() + ", " + request.to() + ")",
+        dryRun);
   }
 
   /** The slices after the sample, at most {@code maxConcurrency} at once, oldest first. */
   private static List<SliceOutcome> runRest(
-      BackfillRequest request, BackfillPlan plan, List<PlannedSlice> slices, Progress progress) {
+      BackfillRequest request,
+      BackfillPlan plan,
+      List<PlannedSlice> slices,
+      Progress progress,
+      RunEffects effects) {
     AtomicBoolean stop = new AtomicBoolean(false);
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -100,7 +188,9 @@ public final class Backfill {
                         SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
                   }
                   progress.started(slice);
-                  SliceOutcome outcome = BackfillSlices.run(sliceRequest(request, plan, slice));
+                  SliceOutcome outcome =
+                      BackfillSlices.run(
+                          sliceRequest(request, plan, slice), effects, request.allowEffects());
                   if (outcome.failed() && request.failFast()) {
                     stop.set(true);
                   }

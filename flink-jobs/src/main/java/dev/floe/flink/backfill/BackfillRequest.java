@@ -2,7 +2,9 @@ package dev.floe.flink.backfill;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,6 +27,8 @@ import java.util.Objects;
  *     among the slices in flight
  * @param failAtSlice a slice value whose run fails on purpose before its commit (rehearsals and
  *     tests), or null
+ * @param onBackfillDone webhooks sent once when every slice is loaded (the backfill manifest's
+ *     {@code on_backfill_done})
  */
 public record BackfillRequest(
     CatalogConfig catalog,
@@ -40,11 +44,13 @@ public record BackfillRequest(
     boolean allowEffects,
     boolean dryRun,
     int parallelism,
-    String failAtSlice) {
+    String failAtSlice,
+    List<EffectSpec> onBackfillDone) {
 
   public BackfillRequest {
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(job, "job");
+    onBackfillDone = List.copyOf(onBackfillDone);
     InvalidInputException.check(
         from != null && !from.isBlank() && to != null && !to.isBlank(),
         "Cannot backfill %s: give the range with --from (inclusive) and --to (exclusive)",
@@ -64,7 +70,8 @@ public record BackfillRequest(
   /** A backfill with the defaults: one slice at a time, last slice as sample, effects off. */
   public static BackfillRequest of(CatalogConfig catalog, JobSpec job, String from, String to) {
     return new BackfillRequest(
-        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null);
+        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null,
+        List.of());
   }
 
   public BackfillRequest withMaxConcurrency(int value) {
@@ -82,7 +89,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withSample(String value, boolean only) {
@@ -100,7 +108,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withExpectVersion(String value) {
@@ -118,7 +127,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withFailFast(boolean value) {
@@ -136,7 +146,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withDryRun(boolean value) {
@@ -154,7 +165,8 @@ public record BackfillRequest(
         allowEffects,
         value,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withParallelism(int value) {
@@ -172,7 +184,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         value,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withFailAtSlice(String value) {
@@ -190,7 +203,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        value);
+        value,
+        onBackfillDone);
   }
 
   public BackfillRequest withBackfillId(String value) {
@@ -208,7 +222,8 @@ public record BackfillRequest(
         allowEffects,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
   }
 
   public BackfillRequest withAllowEffects(boolean value) {
@@ -226,6 +241,26 @@ public record BackfillRequest(
         value,
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        onBackfillDone);
+  }
+
+  public BackfillRequest withOnBackfillDone(List<EffectSpec> value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice,
+        value);
   }
 }

@@ -1,6 +1,7 @@
 package dev.floe.flink.backfill;
 
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.flink.effects.EffectsReport;
 import java.util.List;
 
 /**
@@ -10,12 +11,28 @@ import java.util.List;
  * @param sample the sample check, or null for a dry run
  * @param outcomes one per slice of the range, oldest first
  * @param elapsedMillis wall time of the whole backfill
+ * @param doneEffects what became of the {@code on_backfill_done} webhooks: sent once every slice is
+ *     loaded, "would send" for a dry run, held back otherwise
  */
 public record BackfillResult(
-    BackfillPlan plan, SampleCheck sample, List<SliceOutcome> outcomes, long elapsedMillis) {
+    BackfillPlan plan,
+    SampleCheck sample,
+    List<SliceOutcome> outcomes,
+    long elapsedMillis,
+    EffectsReport doneEffects) {
 
   public BackfillResult {
     outcomes = List.copyOf(outcomes);
+  }
+
+  /** Whether every slice of the range holds this backfill's load (or already held its content). */
+  public boolean complete() {
+    return outcomes.stream()
+        .allMatch(
+            o ->
+                o.status() == SliceStatus.COMMITTED
+                    || o.status() == SliceStatus.NO_OP
+                    || o.status() == SliceStatus.SKIPPED);
   }
 
   public long count(SliceStatus status) {

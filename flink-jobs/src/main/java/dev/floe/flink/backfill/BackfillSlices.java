@@ -3,35 +3,31 @@ package dev.floe.flink.backfill;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Runs one slice of a backfill through the normal run path and turns its end into a line. */
 final class BackfillSlices {
 
   private BackfillSlices() {}
 
-  /** Runs the slice; a failure becomes a FAILED line, never an exception. */
-  static SliceOutcome run(RunRequest request) {
+  /**
+   * Runs the slice; a failure becomes a FAILED line, never an exception.
+   *
+   * @param effects sends the job's effects after a commit, or records them as skipped
+   * @param allowEffects whether this backfill lets slices send their job's effects
+   */
+  static SliceOutcome run(RunRequest request, RunEffects effects, boolean allowEffects) {
     long started = System.nanoTime(); // for the summary only
+    RunResult result;
     try {
-      RunResult result = SliceJob.run(request);
-      CommitOutcome outcome = result.outcome();
-      SliceStatus status =
-          outcome.status() == CommitOutcome.Status.COMMITTED
-              ? SliceStatus.COMMITTED
-              : SliceStatus.NO_OP;
-      return new SliceOutcome(
-          request.sliceValue(),
-          status,
-          outcome.rows(),
-          outcome.snapshotId(),
-          outcome.contentHash(),
-          millisSince(started),
-          null,
-          ExitCodes.OK);
+      result = SliceJob.run(request);
     } catch (RuntimeException e) {
       return new SliceOutcome(
           request.sliceValue(),
@@ -41,8 +37,48 @@ final class BackfillSlices {
           null,
           millisSince(started),
           JobFailures.firstLine(e.getMessage()),
-          exitCode(e));
+          exitCode(e),
+          null);
     }
+    return outcome(request, result, started)
+        .withEffects(effects(request, result, effects, allowEffects));
+  }
+
+  /**
+   * The slice is committed whatever its effects do: a failed webhook is a warning on the line (and
+   * pending in the outbox for `floe effects --retry`), never a failed slice.
+   */
+  private static String effects(
+      RunRequest request, RunResult result, RunEffects effects, boolean allowEffects) {
+    if (request.job().effects().isEmpty()) {
+      return null;
+    }
+    try {
+      EffectsReport report = effects.deliver(request, result, allowEffects);
+      List<String> parts = new ArrayList<>(report.lines());
+      parts.addAll(report.warnings());
+      return parts.isEmpty() ? "none" : String.join("; ", parts);
+    } catch (RuntimeException e) {
+      return "not recorded: " + JobFailures.firstLine(e.getMessage());
+    }
+  }
+
+  private static SliceOutcome outcome(RunRequest request, RunResult result, long started) {
+    CommitOutcome outcome = result.outcome();
+    SliceStatus status =
+        outcome.status() == CommitOutcome.Status.COMMITTED
+            ? SliceStatus.COMMITTED
+            : SliceStatus.NO_OP;
+    return new SliceOutcome(
+        request.sliceValue(),
+        status,
+        outcome.rows(),
+        outcome.snapshotId(),
+        outcome.contentHash(),
+        millisSince(started),
+        null,
+        ExitCodes.OK,
+        null);
   }
 
   /** The line of a slice this backfill had loaded already. */
@@ -55,7 +91,8 @@ final class BackfillSlices {
         slice.finished().lineage().contentHash(),
         0,
         null,
-        ExitCodes.OK);
+        ExitCodes.OK,
+        null);
   }
 
   static int exitCode(RuntimeException e) {

@@ -11,6 +11,8 @@ package dev.floe.flink.backfill;
  * @param elapsedMillis wall time of the slice's run, 0 when it did not run
  * @param error why it failed, or null
  * @param exitCode the exit code its failure maps to, or 0
+ * @param effects what became of the job's effects for this slice (sent, skipped, failed), or null
+ *     when the job has none
  */
 public record SliceOutcome(
     String value,
@@ -20,10 +22,16 @@ public record SliceOutcome(
     String contentHash,
     long elapsedMillis,
     String error,
-    int exitCode) {
+    int exitCode,
+    String effects) {
 
   public static SliceOutcome notRun(String value, SliceStatus status) {
-    return new SliceOutcome(value, status, -1, null, null, 0, null, 0);
+    return new SliceOutcome(value, status, -1, null, null, 0, null, 0, null);
+  }
+
+  public SliceOutcome withEffects(String value) {
+    return new SliceOutcome(
+        this.value, status, rows, snapshotId, contentHash, elapsedMillis, error, exitCode, value);
   }
 
   public boolean failed() {

@@ -180,7 +180,8 @@ public final class BackfillCommand implements Callable<Integer> {
             : file != null && Boolean.TRUE.equals(file.allowEffects()),
         dryRun,
         parallelism,
-        failAtSlice);
+        failAtSlice,
+        file == null ? List.of() : file.onBackfillDone());
   }
 
   private BackfillProgress.Style style() {
@@ -210,9 +211,13 @@ public final class BackfillCommand implements Callable<Integer> {
         plan.maxConcurrency(), plan.parallelism());
     out.printf(
         "  effects   %s%n",
-        request.allowEffects()
-            ? "on: every slice fires its job's effects (--allow-effects)"
-            : "off: slices fire no effects (--allow-effects to send them)");
+        request.job().effects().isEmpty()
+            ? "the job declares none"
+            : request.allowEffects()
+                ? "on: every slice fires its job's effects (--allow-effects)"
+                : "off: slices fire none of the job's "
+                    + request.job().effects().size()
+                    + " effect(s) (--allow-effects to send them)");
     SampleCheck sample = result.sample();
     if (sample == null) {
       out.printf(
@@ -233,10 +238,16 @@ public final class BackfillCommand implements Callable<Integer> {
               outcome.elapsedMillis() == 0
                   ? ""
                   : String.format("%.1f s", outcome.elapsedMillis() / 1000.0),
-              outcome.error() == null ? "" : outcome.error()));
+              outcome.error() == null ? "" : outcome.error(),
+              outcome.effects() == null ? "" : outcome.effects()));
     }
-    out.println(
-        ResultTable.render(List.of("slice", "status", "rows", "snapshot", "time", "error"), rows));
+    List<String> columns =
+        new ArrayList<>(List.of("slice", "status", "rows", "snapshot", "time", "error", "effects"));
+    if (request.job().effects().isEmpty()) {
+      columns.remove("effects");
+      rows.replaceAll(row -> row.subList(0, row.size() - 1));
+    }
+    out.println(ResultTable.render(columns, rows));
     out.println();
     out.printf(
         "%d slices: %d committed, %d no-op, %d skipped, %d failed, %d not run%s; %d rows in"
@@ -252,6 +263,12 @@ public final class BackfillCommand implements Callable<Integer> {
             : "",
         result.rows(),
         BackfillProgress.duration(result.elapsedMillis()));
+    for (String line : result.doneEffects().lines()) {
+      out.printf("on_backfill_done  %s%n", line);
+    }
+    for (String warning : result.doneEffects().warnings()) {
+      spec.commandLine().getErr().println("floe backfill: warning: " + warning);
+    }
     if (result.count(SliceStatus.FAILED) > 0 || result.count(SliceStatus.NOT_RUN) > 0) {
       out.printf(
           "Rerun the same command to resume: slices loaded by %s are skipped.%n",
@@ -296,6 +313,7 @@ public final class BackfillCommand implements Callable<Integer> {
       line.put("elapsed_ms", outcome.elapsedMillis());
       line.put("error", outcome.error());
       line.put("exit_code", outcome.exitCode());
+      line.put("effects", outcome.effects());
       slices.add(line);
     }
     map.put("slices", slices);
@@ -305,6 +323,8 @@ public final class BackfillCommand implements Callable<Integer> {
     }
     map.put("counts", counts);
     map.put("rows", result.rows());
+    map.put(
+        "on_backfill_done", result.doneEffects().isEmpty() ? null : result.doneEffects().toMap());
     map.put("elapsed_ms", result.elapsedMillis());
     map.put("exit_code", result.exitCode());
     return map;

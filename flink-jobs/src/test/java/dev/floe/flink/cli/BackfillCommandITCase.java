@@ -105,16 +105,17 @@ class BackfillCommandITCase {
 
   @Test
   void aDryRunListsWhatItWouldRunAndUnsafeBackfillsAreRefused() throws Exception {
-    CliRun dry =
-        CliRun.floe(
-            home,
-            "backfill",
-            job.toString(),
-            "--from",
-            "2026-02-01",
-            "--to",
-            "2026-02-07",
-            "--dry-run");
+    Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("feb.yaml");
+    Files.writeString(
+        manifest,
+        """
+        job: ../jobs/fact_orders.yaml
+        from: 2026-02-01
+        to: 2026-02-07
+        on_backfill_done:
+          - {name: tell_bi, webhook: {url: "http://127.0.0.1:9/never-contacted"}}
+        """);
+    CliRun dry = CliRun.floe(home, "backfill", manifest.toString(), "--dry-run");
     CliRun pinned =
         CliRun.floe(
             home,
@@ -137,7 +138,8 @@ class BackfillCommandITCase {
     assertThat(dry.out())
         .contains("2026-02-06: would run on main, then again into a scratch branch")
         .contains("would run")
-        .contains("6 would run (dry run: nothing ran)");
+        .contains("6 would run (dry run: nothing ran)")
+        .contains("on_backfill_done  tell_bi  would send");
     assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
     assertThat(pinned.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(pinned.err()).contains("pinned to code version 0.0.0-other");

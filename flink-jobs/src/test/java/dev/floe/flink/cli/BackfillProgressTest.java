@@ -51,7 +51,8 @@ class BackfillProgressTest {
 
     progress.sliceStarted(new PlannedSlice("2026-01-02", "d=[..)", "k", false, null));
     progress.sliceFinished(
-        new SliceOutcome("2026-01-02", SliceStatus.FAILED, -1, null, null, 5, "Cannot x: y", 1),
+        new SliceOutcome(
+            "2026-01-02", SliceStatus.FAILED, -1, null, null, 5, "Cannot x: y", 1, null),
         1,
         2);
 
@@ -65,6 +66,6 @@ class BackfillProgressTest {
   }
 
   private static SliceOutcome outcome(String value, SliceStatus status, long rows) {
-    return new SliceOutcome(value, status, rows, 1L, "h", 1, null, 0);
+    return new SliceOutcome(value, status, rows, 1L, "h", 1, null, 0, null);
   }
 }
