@@ -56,7 +56,10 @@ public final class BackfillBenchmark {
   }
 
   private static void printEnvironment(PrintStream out, BackfillOptions options, String[] args) {
-    BenchRuntime.printHeader(out, "Floe backfill benchmark");
+    BenchRuntime.printHeader(
+        out,
+        "Floe backfill benchmark",
+        "floe run loop: a local MiniCluster per run; backfill: one shared local cluster");
     out.printf(
         Locale.ROOT,
         "- range: %,d day slices × %,d rows (one staging Parquet file per day), job mode"
@@ -95,8 +98,10 @@ public final class BackfillBenchmark {
         options.parallelism(),
         options.slices() + 1);
     out.println(
-        "Median slice job s: each slice's own run as it reported it (the backfill's sample: its"
-            + " run on main); with several slices in flight it exceeds s per slice.");
+        "s per slice: the path's total over its slices, fixed costs included. Median slice job s:"
+            + " each slice's run as it reported its own time (the backfill's sample: its run on"
+            + " main); the backfill's plan, cluster start and the sample's second run fall outside"
+            + " it, and with several slices in flight it exceeds s per slice.");
     if (outcome.cliRun() != null) {
       BackfillPathResult baseline = BackfillPathResult.baselineOf(outcome.results());
       out.printf(
