@@ -4,6 +4,7 @@
 # cannot run a Flink MiniCluster, STACK.md). The first argument picks the harness; the rest go to it:
 #   benchmarks/run.sh [write] --rows 1000000,10000000 --repeat 3 --parallelism 2 [--profile]
 #   benchmarks/run.sh merge --target-rows 100k,1M,5M --repeat 3 [--profile]
+#   benchmarks/run.sh backfill --slices 100 --rows-per-slice 10k --concurrency 1,2
 # (no harness named: the write-path benchmark). An unknown option prints the harness's usage.
 # Results (Markdown) go to stdout, progress to stderr:
 #   benchmarks/run.sh ... | tee bench-result.md
@@ -19,6 +20,7 @@ main=dev.floe.bench.WritePathBenchmark
 case "${1:-}" in
   write) shift ;;
   merge) main=dev.floe.bench.MergeBenchmark; shift ;;
+  backfill) main=dev.floe.bench.BackfillBenchmark; shift ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,4 +40,5 @@ read -r -a extra_opts <<< "${BENCH_JAVA_OPTS:-}"
 
 exec java -Xmx"${BENCH_HEAP:-8g}" "${jvm_flags[@]}" "${extra_opts[@]}" \
   -Dlog4j.configurationFile="$root/benchmarks/log4j2-bench.properties" \
+  -Dfloe.bench.root="$root" \
   -cp "$classpath" "$main" "$@"

@@ -24,6 +24,13 @@ final class BenchRuntime {
 
   /** The title and the lines that say where the numbers come from (date, machine, versions). */
   static void printHeader(PrintStream out, String title) {
+    printHeader(out, title, "local MiniCluster per run");
+  }
+
+  /**
+   * @param flinkClusters how the runs get their Flink cluster, e.g. "local MiniCluster per run"
+   */
+  static void printHeader(PrintStream out, String title, String flinkClusters) {
     out.println("## " + title);
     out.println();
     out.println(
@@ -45,8 +52,9 @@ final class BenchRuntime {
         maxHeapGib());
     out.printf(
         Locale.ROOT,
-        "- Flink %s (local MiniCluster per run), Iceberg %s, embedded catalog (SQLite + local FS)%n",
+        "- Flink %s (%s), Iceberg %s, embedded catalog (SQLite + local FS)%n",
         EnvironmentInformation.getVersion(),
+        flinkClusters,
         IcebergBuild.version());
   }
 

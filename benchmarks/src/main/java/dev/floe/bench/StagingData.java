@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,8 +23,9 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.DataWriter;
 
 /**
- * Fills the staging table with one day of orders by writing Parquet files directly with Iceberg's
- * generic writer, one file per thread, appended in one commit.
+ * Fills the staging table with orders by writing Parquet files directly with Iceberg's generic
+ * writer, appended in one commit: one day in one file per thread (write path), or many days in one
+ * file each (backfill).
  *
  * <p>Why not Flink SQL over the {@code datagen} connector: the data would need a unique {@code
  * order_id}, and datagen's {@code sequence} kind materialises every value of a subtask in a {@code
@@ -47,24 +49,54 @@ final class StagingData {
    * @return the content hash of all rows written (what a correct load of the day must produce)
    */
   static ContentHash write(Table staging, long rows, LocalDate day, int files) {
-    ExecutorService pool = Executors.newFixedThreadPool(files);
+    List<Callable<Part>> tasks = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      long from = rows * f / files;
+      long to = rows * (f + 1) / files;
+      int index = f;
+      tasks.add(() -> writePart(staging, index, from, to, day));
+    }
+    ContentHash hash = ContentHash.empty();
+    appendAll(staging, tasks, files).forEach(part -> hash.merge(part.hash()));
+    return hash;
+  }
+
+  /**
+   * Writes {@code days} days of {@code rowsPerDay} orders each, one file per day (what a backfill
+   * of many small slices reads: one file per slice), appended in one commit. Order ids are unique
+   * across days: day {@code d} holds ids {@code d * rowsPerDay + 1} to {@code (d + 1) *
+   * rowsPerDay}.
+   *
+   * @param threads files written at once
+   * @return each day's content hash, oldest day first
+   */
+  static List<ContentHash> writeDays(
+      Table staging, LocalDate first, int days, long rowsPerDay, int threads) {
+    List<Callable<Part>> tasks = new ArrayList<>();
+    for (int d = 0; d < days; d++) {
+      long from = Math.multiplyExact(rowsPerDay, d);
+      LocalDate day = first.plusDays(d);
+      int index = d;
+      tasks.add(() -> writePart(staging, index, from, from + rowsPerDay, day));
+    }
+    return appendAll(staging, tasks, threads).stream().map(Part::hash).toList();
+  }
+
+  /** Runs the writers on {@code threads} threads and appends their files in one commit. */
+  private static List<Part> appendAll(Table staging, List<Callable<Part>> tasks, int threads) {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
     try {
-      List<Future<Part>> parts = new ArrayList<>();
-      for (int f = 0; f < files; f++) {
-        long from = rows * f / files;
-        long to = rows * (f + 1) / files;
-        int index = f;
-        parts.add(pool.submit(() -> writePart(staging, index, from, to, day)));
-      }
+      List<Future<Part>> futures = new ArrayList<>();
+      tasks.forEach(task -> futures.add(pool.submit(task)));
       AppendFiles append = staging.newAppend();
-      ContentHash hash = ContentHash.empty();
-      for (Future<Part> part : parts) {
-        Part written = part.get();
+      List<Part> parts = new ArrayList<>();
+      for (Future<Part> future : futures) {
+        Part written = future.get();
         append.appendFile(written.file());
-        hash.merge(written.hash());
+        parts.add(written);
       }
       append.commit();
-      return hash;
+      return parts;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while writing " + staging.name(), e);

@@ -1,0 +1,132 @@
+package dev.floe.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Measures backfills of many small slices: {@code floe backfill} ({@link
+ * dev.floe.flink.backfill.Backfill#run}, one shared local Flink cluster, at several
+ * max-concurrencies) against the baseline measured in the same run, a loop of {@code floe run}
+ * calls in one JVM (each run starting and stopping its own MiniCluster). Prints total and per-slice
+ * times and the ratios. Run it with {@code benchmarks/run.sh backfill}; it is never part of the
+ * build's tests.
+ *
+ * <p>Results go to stdout (Markdown), progress to stderr.
+ */
+public final class BackfillBenchmark {
+
+  private BackfillBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    BackfillOptions options;
+    try {
+      options = BackfillOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.print(BackfillOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    PrintStream out = System.out;
+    printEnvironment(out, options, args);
+    Path root = BenchRuntime.workDir(options.workDir(), "floe-bench-backfill-");
+    int exitCode = 0;
+    try {
+      BenchRuntime.resetHeapPeaks();
+      BackfillRounds.Outcome outcome = new BackfillRounds(root, options, System.err).run();
+      out.printf(
+          Locale.ROOT, "%n### %,d slices × %,d rows%n%n", options.slices(), options.rowsPerSlice());
+      BackfillResultTable.print(out, outcome.results());
+      printFooter(out, options, outcome);
+    } catch (Exception | Error e) {
+      // A wrong result or a failed run ends the benchmark with no table for it.
+      System.err.println("Benchmark stopped: " + e.getMessage());
+      e.printStackTrace();
+      exitCode = 1;
+    } finally {
+      if (options.keep()) {
+        System.err.println("Catalogs kept under " + root);
+      } else {
+        BenchRuntime.deleteTree(root);
+      }
+    }
+    // Flink's MiniCluster leaves non-daemon threads behind; the results are out, so end here.
+    System.exit(exitCode);
+  }
+
+  private static void printEnvironment(PrintStream out, BackfillOptions options, String[] args) {
+    BenchRuntime.printHeader(
+        out,
+        "Floe backfill benchmark",
+        "floe run loop: a local MiniCluster per run; backfill: one shared local cluster");
+    out.printf(
+        Locale.ROOT,
+        "- range: %,d day slices × %,d rows (one staging Parquet file per day), job mode"
+            + " overwrite%s, parallelism %d per slice%n",
+        options.slices(),
+        options.rowsPerSlice(),
+        options.checks() ? " with checks not_null + unique + row_count" : " without checks",
+        options.parallelism());
+    out.printf(
+        Locale.ROOT,
+        "- every path on a fresh embedded catalog with the same staging rows; %d warm-up round(s)"
+            + " of ≤ %d slices, then %d measured round(s), median reported%n",
+        options.warmup(),
+        options.warmupSlices(),
+        options.repeat());
+    out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
+  }
+
+  private static void printFooter(
+      PrintStream out, BackfillOptions options, BackfillRounds.Outcome outcome) {
+    out.println();
+    out.printf(
+        Locale.ROOT,
+        "Baseline: `SliceJob.run` (what `floe run` calls) for each of the %,d slices in turn, in"
+            + " this JVM with no shared cluster open, so each run starts and stops a MiniCluster"
+            + " of its own: %,d Flink jobs.%n",
+        options.slices(),
+        options.slices());
+    out.printf(
+        Locale.ROOT,
+        "Backfill: `Backfill.run` plans the range, runs the sample slice (the last) on main and"
+            + " once more into a scratch branch, compares both, drops the branch, then runs the"
+            + " other %,d slices with at most max-concurrency in flight, all on one shared local"
+            + " cluster of max-concurrency × %d slots: %,d Flink jobs.%n",
+        Math.max(0, options.slices() - 1),
+        options.parallelism(),
+        options.slices() + 1);
+    out.println(
+        "s per slice: the path's total over its slices, fixed costs included. Median slice job s:"
+            + " each slice's run as it reported its own time (the backfill's sample: its run on"
+            + " main); the backfill's plan, cluster start and the sample's second run fall outside"
+            + " it, and with several slices in flight it exceeds s per slice.");
+    if (outcome.cliRun() != null) {
+      BackfillPathResult baseline = BackfillPathResult.baselineOf(outcome.results());
+      out.printf(
+          Locale.ROOT,
+          "One `bin/floe run` process for one slice (a new JVM per slice, as a shell loop over the"
+              + " command would pay) took %.2f s wall, %.1f s CPU (other procs %.2f cores): %.1f×"
+              + " the in-process loop's %.3f s per slice.%n",
+          outcome.cliRun().wallSeconds(),
+          outcome.cliRun().cpuSeconds(),
+          outcome.cliRun().otherCores(),
+          outcome.cliRun().wallSeconds() / baseline.secondsPerSlice(),
+          baseline.secondsPerSlice());
+    } else {
+      out.println("`bin/floe run` in a new JVM: not measured (" + outcome.cliSkipped() + ").");
+    }
+    out.printf(
+        Locale.ROOT,
+        "Heap: max %.1f GiB; peak used ≤ %.1f GiB (sum of pool peaks).%n",
+        BenchRuntime.maxHeapGib(),
+        BenchRuntime.heapPeakBytes() / 1073741824.0);
+    out.println(
+        "Every run was verified, warm-up included: each slice committed with its rows and the"
+            + " content hash of its staging day; read back from the target, every slice's content"
+            + " hash equals its staging day's, total-records is the range's, and the target holds"
+            + " exactly one snapshot per slice and no branch but main (backfill: each snapshot"
+            + " carries the backfill id).");
+  }
+}

@@ -1,0 +1,171 @@
+package dev.floe.bench;
+
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * What the backfill benchmark measures. Parsed by hand, like {@link BenchOptions}.
+ *
+ * @param slices day slices of the range (one staging file each)
+ * @param rowsPerSlice rows of every slice
+ * @param concurrency the {@code --max-concurrency} values of the backfill paths, in table order
+ * @param parallelism Flink parallelism of every slice's job, in every path
+ * @param repeat measured rounds (every path once per round, each on a fresh catalog); the median is
+ *     reported
+ * @param warmup unmeasured rounds first, each over {@link #warmupSlices()} slices
+ * @param checks give the job not_null, unique and row_count checks (off: the bare load)
+ * @param cliRun also time one {@code bin/floe run} process for one slice (a fresh JVM)
+ * @param workDir where the catalogs go; null means a fresh temp directory
+ * @param keep keep the catalogs afterwards
+ * @param waitQuiet before each measured run, wait (up to 3 min) until other processes are idle
+ */
+record BackfillOptions(
+    int slices,
+    long rowsPerSlice,
+    List<Integer> concurrency,
+    int parallelism,
+    int repeat,
+    int warmup,
+    boolean checks,
+    boolean cliRun,
+    Path workDir,
+    boolean keep,
+    boolean waitQuiet) {
+
+  /** A warm-up round loads this many slices at most: enough to warm the JIT, not a full range. */
+  static final int WARMUP_SLICES = 4;
+
+  static final String USAGE =
+      """
+      Usage: benchmarks/run.sh backfill [--slices 100] [--rows-per-slice 10k]
+                                        [--concurrency 1,2] [--parallelism 1] [--repeat 1]
+                                        [--warmup 1] [--checks] [--no-cli] [--dir DIR] [--keep]
+                                        [--no-wait-quiet]
+        --slices          day slices in the range (one staging file per day)
+        --rows-per-slice  rows of each slice; 10_000, 10000 and 10k are accepted
+        --concurrency     --max-concurrency of the backfill paths, comma-separated
+        --parallelism     Flink parallelism of each slice's job, in every path
+        --repeat          measured rounds, each path on a fresh catalog (median reported)
+        --warmup          unmeasured rounds first (each over at most 4 slices)
+        --checks          give the job not_null + unique + row_count checks
+        --no-cli          skip timing one `bin/floe run` process for one slice
+        --dir             put the catalogs under DIR instead of a temp directory
+        --keep            do not delete the catalogs afterwards
+        --no-wait-quiet   do not wait for other processes to go idle before each measured run
+      """;
+
+  BackfillOptions {
+    concurrency = List.copyOf(concurrency);
+  }
+
+  static BackfillOptions defaults() {
+    return new BackfillOptions(100, 10_000, List.of(1, 2), 1, 1, 1, false, true, null, false, true);
+  }
+
+  static BackfillOptions parse(String... args) {
+    Builder b = new Builder(defaults());
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--slices" -> b.slices = atLeast(value(args, ++i, arg), arg, 1);
+        case "--rows-per-slice" ->
+            b.rowsPerSlice = BenchOptions.parseRowCount(value(args, ++i, arg));
+        case "--concurrency" -> b.concurrency = concurrency(value(args, ++i, arg));
+        case "--parallelism" -> b.parallelism = atLeast(value(args, ++i, arg), arg, 1);
+        case "--repeat" -> b.repeat = atLeast(value(args, ++i, arg), arg, 1);
+        case "--warmup" -> b.warmup = atLeast(value(args, ++i, arg), arg, 0);
+        case "--checks" -> b.checks = true;
+        case "--no-cli" -> b.cliRun = false;
+        case "--dir" -> b.workDir = Path.of(value(args, ++i, arg));
+        case "--keep" -> b.keep = true;
+        case "--no-wait-quiet" -> b.waitQuiet = false;
+        default -> throw new IllegalArgumentException("Cannot use argument '" + arg + "'");
+      }
+    }
+    return b.build();
+  }
+
+  /** Slices of a warm-up round. */
+  int warmupSlices() {
+    return Math.min(slices, WARMUP_SLICES);
+  }
+
+  /** Rows of the whole range. */
+  long totalRows() {
+    return Math.multiplyExact(rowsPerSlice, slices);
+  }
+
+  /** Distinct values in the order given: {@code 2,1,2} measures 2 then 1. */
+  private static List<Integer> concurrency(String text) {
+    LinkedHashSet<Integer> values = new LinkedHashSet<>();
+    for (String part : text.split(",")) {
+      values.add(atLeast(part, "--concurrency", 1));
+    }
+    return List.copyOf(values);
+  }
+
+  private static String value(String[] args, int i, String option) {
+    if (i >= args.length) {
+      throw new IllegalArgumentException("Cannot use " + option + ": it needs a value");
+    }
+    return args[i];
+  }
+
+  private static int atLeast(String text, String option, int min) {
+    try {
+      int n = Integer.parseInt(text.trim().replace("_", ""));
+      if (n < min) {
+        throw new IllegalArgumentException(
+            "Cannot use " + option + " " + text.trim() + ": must be >= " + min);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Cannot read " + option + " '" + text + "'", e);
+    }
+  }
+
+  /** A mutable copy, so parse() can set one field at a time. */
+  private static final class Builder {
+    int slices;
+    long rowsPerSlice;
+    List<Integer> concurrency;
+    int parallelism;
+    int repeat;
+    int warmup;
+    boolean checks;
+    boolean cliRun;
+    Path workDir;
+    boolean keep;
+    boolean waitQuiet;
+
+    Builder(BackfillOptions o) {
+      slices = o.slices;
+      rowsPerSlice = o.rowsPerSlice;
+      concurrency = o.concurrency;
+      parallelism = o.parallelism;
+      repeat = o.repeat;
+      warmup = o.warmup;
+      checks = o.checks;
+      cliRun = o.cliRun;
+      workDir = o.workDir;
+      keep = o.keep;
+      waitQuiet = o.waitQuiet;
+    }
+
+    BackfillOptions build() {
+      return new BackfillOptions(
+          slices,
+          rowsPerSlice,
+          concurrency,
+          parallelism,
+          repeat,
+          warmup,
+          checks,
+          cliRun,
+          workDir,
+          keep,
+          waitQuiet);
+    }
+  }
+}
