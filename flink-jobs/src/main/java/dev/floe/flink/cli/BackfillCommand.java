@@ -231,7 +231,9 @@ public final class BackfillCommand implements Callable<Integer> {
     for (SliceOutcome outcome : result.outcomes()) {
       rows.add(
           List.of(
-              outcome.value(),
+              outcome.value().equals(plan.sample().value())
+                  ? outcome.value() + " (sample)"
+                  : outcome.value(),
               outcome.status().text(),
               outcome.rows() < 0 ? "" : outcome.rows(),
               outcome.snapshotId() == null ? "" : outcome.snapshotId(),
