@@ -102,6 +102,14 @@ public final class Backfill {
         doneEffects(request, plan, ordered, effects, false));
   }
 
+  /** The loads this backfill's commits left in the range, for the done webhook's outbox key. */
+  private static List<String> loads(List<SliceOutcome> outcomes) {
+    return outcomes.stream()
+        .filter(o -> o.status() == SliceStatus.COMMITTED || o.status() == SliceStatus.SKIPPED)
+        .map(o -> o.value() + "@" + o.snapshotId())
+        .toList();
+  }
+
   /** Refuses, before anything runs, effects that could not be recorded or sent. */
   private static void requireOutbox(BackfillRequest request, RunEffects effects) {
     if (request.allowEffects()) {
@@ -150,7 +158,7 @@ public final class Backfill {
     values.put("code_version", plan.codeVersion());
     return effects.deliverOnce(
         request.catalog(),
-        BackfillEffects.outboxKey(plan.backfillId()),
+        BackfillEffects.outboxKey(plan.backfillId(), loads(outcomes)),
         request.onBackfillDone(),
         values,
         plan.target(),

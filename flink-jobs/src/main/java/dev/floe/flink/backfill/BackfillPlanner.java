@@ -66,7 +66,7 @@ final class BackfillPlanner {
       PlannedSlice plannedSample = null;
       for (Slice slice : slices) {
         String runKey = RunKey.of(job.job(), job.target(), slice.label(), job.text(), codeVersion);
-        SliceLoad done = finished.finished(slice.label(), runKey, backfillId).orElse(null);
+        SliceLoad done = finished.finished(slice, runKey, backfillId).orElse(null);
         PlannedSlice entry =
             new PlannedSlice(
                 slice.value(), slice.label(), runKey, slice.label().equals(sample.label()), done);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * creates the outbox table in the catalog's database (a dry run against a read-only database user
  * fails outright). No Flink job runs here.
  */
-class ReviewBackfillDryRunTest {
+class BackfillDryRunTest {
   @TempDir Path home;
 
   @Test

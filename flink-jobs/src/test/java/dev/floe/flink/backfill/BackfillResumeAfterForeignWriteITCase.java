@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * load. A slice whose rows another writer replaced or deleted after the backfill loaded it still
  * has the backfill's commit as its newest Floe load, and FinishedSlices looks no further.
  */
-class ReviewBackfillResumeITCase {
+class BackfillResumeAfterForeignWriteITCase {
   private static final LocalDate JAN_1 = LocalDate.parse("2026-01-01");
 
   @TempDir Path home;

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * caches". Keyed by the backfill id alone, it stays silent when the same backfill (same derived id:
  * same job, range, manifest and code) rebuilds every slice again after a rollback.
  */
-class ReviewBackfillDoneEffectITCase {
+class BackfillDoneEffectAfterRollbackITCase {
   @TempDir Path home;
   @RegisterExtension final WebhookServer server = new WebhookServer();
 
