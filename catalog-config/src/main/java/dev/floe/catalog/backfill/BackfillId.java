@@ -18,8 +18,15 @@ public final class BackfillId {
   public static String derive(
       String job, String target, String from, String to, String manifestText, String codeVersion) {
     String hash = RunKey.of(job, target, from + "/" + to, manifestText, codeVersion);
-    String id = job + "_" + from + "_" + to + "_" + hash.substring(0, 12);
-    return id.replaceAll("[^A-Za-z0-9._-]", "-");
+    // The hash keeps ids apart; the readable part is cut so any job name gives a valid id.
+    String readable = (job + "_" + from + "_" + to).replaceAll("[^A-Za-z0-9._-]", "-");
+    if (readable.length() > 100) {
+      readable = readable.substring(0, 100);
+    }
+    if (!Character.isLetterOrDigit(readable.charAt(0))) {
+      readable = "bf" + readable;
+    }
+    return readable + "_" + hash.substring(0, 12);
   }
 
   /** Refuses an id that would not survive a shell, a URL or a snapshot summary unchanged. */

@@ -83,6 +83,13 @@ class BackfillSpecParserTest {
     assertThat(BackfillId.derive("fact_orders_daily", "s.f", "2026-01-01", "2026-04-01", "m", "2"))
         .isNotEqualTo(id);
     BackfillId.requireValid(id, "derived");
+    // Any job name gives a valid id: long names are cut, the hash keeps them apart.
+    String longName = "x".repeat(200);
+    String a = BackfillId.derive(longName, "s.f", "2026-01-01", "2026-04-01", "m", "1");
+    String b = BackfillId.derive(longName + "y", "s.f", "2026-01-01", "2026-04-01", "m", "1");
+    BackfillId.requireValid(a, "derived");
+    assertThat(a).isNotEqualTo(b).hasSizeLessThanOrEqualTo(128);
+    BackfillId.requireValid(BackfillId.derive("_job", "s.f", "2026", "2027", "m", "1"), "derived");
   }
 
   private Path write(String name, String text) throws Exception {

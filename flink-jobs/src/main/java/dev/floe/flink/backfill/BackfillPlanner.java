@@ -47,7 +47,8 @@ final class BackfillPlanner {
             ? request.backfillId()
             : BackfillId.derive(
                 job.job(), job.target(), request.from(), request.to(), job.text(), codeVersion);
-    BackfillId.requireValid(backfillId, "--backfill-id");
+    BackfillId.requireValid(
+        backfillId, request.backfillId() != null ? "the backfill id" : "the derived backfill id");
 
     Catalog catalog = Catalogs.open(request.catalog());
     try {

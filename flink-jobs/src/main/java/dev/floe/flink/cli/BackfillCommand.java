@@ -98,12 +98,18 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Option(
       names = "--fail-fast",
-      description = "Stop starting slices after the first failure (default: finish the others).")
+      negatable = true,
+      description =
+          "Stop starting slices after the first failure (default: the manifest's, else finish"
+              + " the others); --no-fail-fast overrides a manifest's fail_fast: true.")
   Boolean failFast;
 
   @Option(
       names = "--allow-effects",
-      description = "Let every slice fire its job's effects (default: off during a backfill).")
+      negatable = true,
+      description =
+          "Let every slice fire its job's effects (default: the manifest's, else off during a"
+              + " backfill); --no-allow-effects overrides a manifest's allow_effects: true.")
   Boolean allowEffects;
 
   @Option(
@@ -296,6 +302,7 @@ public final class BackfillCommand implements Callable<Integer> {
     map.put("max_concurrency", plan.maxConcurrency());
     map.put("parallelism", plan.parallelism());
     map.put("allow_effects", request.allowEffects());
+    map.put("fail_fast", request.failFast());
     SampleCheck sample = result.sample();
     Map<String, Object> sampleMap = new LinkedHashMap<>();
     sampleMap.put("slice", plan.sample().value());

@@ -20,7 +20,14 @@ public final class TableCommitLock {
   /** Runs {@code commit} while holding {@code table}'s lock. */
   public static <T> T commitSerially(String table, Supplier<T> commit) {
     ReentrantLock lock = LOCKS.computeIfAbsent(table, name -> new ReentrantLock(true));
-    lock.lock();
+    try {
+      // Interruptible: a cancelled Flink task waiting for its turn stops waiting.
+      lock.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Cannot commit to " + table + ": interrupted while waiting for the commit lock", e);
+    }
     try {
       return commit.get();
     } finally {

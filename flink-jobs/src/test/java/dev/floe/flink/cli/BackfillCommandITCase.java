@@ -112,10 +112,19 @@ class BackfillCommandITCase {
         job: ../jobs/fact_orders.yaml
         from: 2026-02-01
         to: 2026-02-07
+        fail_fast: true
         on_backfill_done:
           - {name: tell_bi, webhook: {url: "http://127.0.0.1:9/never-contacted"}}
         """);
     CliRun dry = CliRun.floe(home, "backfill", manifest.toString(), "--dry-run");
+    JsonNode fromFile =
+        JSON.readTree(
+            CliRun.floe(home, "backfill", manifest.toString(), "--dry-run", "--json").out());
+    JsonNode overridden =
+        JSON.readTree(
+            CliRun.floe(
+                    home, "backfill", manifest.toString(), "--dry-run", "--json", "--no-fail-fast")
+                .out());
     CliRun pinned =
         CliRun.floe(
             home,
@@ -140,6 +149,8 @@ class BackfillCommandITCase {
         .contains("would run")
         .contains("6 would run (dry run: nothing ran)")
         .contains("on_backfill_done  tell_bi  would send");
+    assertThat(fromFile.get("fail_fast").asBoolean()).isTrue();
+    assertThat(overridden.get("fail_fast").asBoolean()).isFalse();
     assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
     assertThat(pinned.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(pinned.err()).contains("pinned to code version 0.0.0-other");
