@@ -79,7 +79,12 @@ public final class Outbox implements AutoCloseable {
     return store.list(target, statuses);
   }
 
-  /** Claims a pending row and POSTs it; reports how an unclaimable row stands. */
+  /**
+   * Claims a pending row and POSTs it; reports how an unclaimable row stands. Whatever goes wrong
+   * while sending, the row ends failed, not claimed: an exception's message is kept only when it is
+   * one of ours (which names variables, never values), since the HTTP client's own messages quote
+   * header values.
+   */
   public Delivery send(OutboxKey key) {
     Instant claimedAt = now();
     if (!store.claim(key, claimant, claimedAt, claimedAt.plus(LEASE))) {
@@ -89,20 +94,31 @@ public final class Outbox implements AutoCloseable {
               .orElseThrow(() -> new IllegalStateException("Cannot find effect " + key)));
     }
     OutboxEntry entry = store.find(key).orElseThrow();
-    HttpRequest request;
+    int[] attempts = {0};
     try {
-      request = webhook.request(entry);
+      return post(entry, attempts);
     } catch (InvalidInputException e) {
-      // A missing variable or a bad URL does not get better by waiting: fail at once.
-      Instant now = now();
-      store.recordFailedAttempt(key, claimant, e.getMessage(), null, now, now.plus(LEASE));
-      store.markFailed(key, claimant, now);
-      return new Delivery(key, entry.url(), Delivery.Outcome.FAILED, 1, null, e.getMessage());
+      // A missing variable, a bad URL or header does not get better by waiting: fail at once.
+      return fail(entry, attempts[0], e.getMessage());
+    } catch (RuntimeException e) {
+      return fail(
+          entry,
+          attempts[0],
+          String.format(
+              "Cannot send effect %s: %s (its message is withheld: it may quote a header value)",
+              key.effect(), e.getClass().getName()));
     }
+  }
+
+  private Delivery post(OutboxEntry entry, int[] attempts) {
+    OutboxKey key = entry.key();
+    HttpRequest request = webhook.request(entry);
+    List<String> secrets = webhook.secrets(entry);
     WebhookPost.Result result = null;
     for (int attempt = 1; attempt <= entry.maxAttempts(); attempt++) {
       try {
-        result = webhook.post(request);
+        attempts[0] = attempt;
+        result = webhook.post(request, secrets);
         Instant now = now();
         if (result.ok()) {
           store.markSent(key, claimant, result.httpStatus(), now);
@@ -134,6 +150,19 @@ public final class Outbox implements AutoCloseable {
         entry.maxAttempts(),
         result.httpStatus(),
         result.error());
+  }
+
+  /**
+   * Ends the claim as failed with {@code error}. An attempt in flight when the exception came is
+   * counted; one that never started (the request could not be built) counts as one, as before.
+   */
+  private Delivery fail(OutboxEntry entry, int attemptsMade, String error) {
+    OutboxKey key = entry.key();
+    Instant now = now();
+    store.recordFailedAttempt(key, claimant, error, null, now, now.plus(LEASE));
+    store.markFailed(key, claimant, now);
+    return new Delivery(
+        key, entry.url(), Delivery.Outcome.FAILED, Math.max(1, attemptsMade), null, error);
   }
 
   @Override

@@ -7,6 +7,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -38,8 +41,10 @@ final class WebhookPost {
   }
 
   /**
-   * @throws InvalidInputException when the URL or a header names an unset environment variable, or
-   *     the URL is not http(s): retrying cannot help
+   * @throws InvalidInputException when the URL or a header names an unset environment variable, a
+   *     filled-in header value is one HTTP refuses (a line break, e.g. a secret file's trailing
+   *     newline), or the URL is not http(s): retrying cannot help. The message names the header and
+   *     the variables, never a value.
    */
   HttpRequest request(OutboxEntry entry) {
     String where = "effect " + entry.key().effect();
@@ -56,17 +61,23 @@ final class WebhookPost {
         "Cannot send %s: its URL %s is not an http(s) URL with a host",
         where,
         entry.url());
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .POST(HttpRequest.BodyPublishers.ofString(entry.body()))
-            .header("Idempotency-Key", entry.key().idempotencyKey());
+    HttpRequest.Builder request;
+    try {
+      request =
+          HttpRequest.newBuilder(uri)
+              .timeout(timeout)
+              .POST(HttpRequest.BodyPublishers.ofString(entry.body()))
+              .header("Idempotency-Key", entry.key().idempotencyKey());
+    } catch (IllegalArgumentException e) {
+      // Its message would quote the filled-in URL, which may hold a token: name the template.
+      throw InvalidInputException.of(
+          "Cannot send %s: the HTTP client refuses its URL %s", where, entry.url());
+    }
     boolean contentType = false;
     for (Map.Entry<String, String> header : entry.headers().entrySet()) {
       String name = header.getKey();
       contentType |= name.equalsIgnoreCase("Content-Type");
-      request.header(
-          name, EnvReferences.resolve(header.getValue(), environment, where + " header " + name));
+      header(request, where, name, header.getValue());
     }
     if (!contentType) {
       request.header("Content-Type", "application/json");
@@ -74,7 +85,59 @@ final class WebhookPost {
     return request.build();
   }
 
-  Result post(HttpRequest request) throws InterruptedException {
+  /**
+   * Sets one header from its template. The HTTP client's own refusal quotes the value (a token, as
+   * often as not), so a value it would refuse is refused here first, and its message is dropped.
+   */
+  private void header(HttpRequest.Builder request, String where, String name, String template) {
+    String value = EnvReferences.resolve(template, environment, where + " header " + name);
+    List<String> variables = EnvReferences.names(template);
+    String source =
+        variables.isEmpty()
+            ? "its value"
+            : "the value of the environment variable(s) " + String.join(", ", variables);
+    InvalidInputException.check(
+        value.indexOf('\r') < 0 && value.indexOf('\n') < 0,
+        "Cannot send %s: header %s would hold a line break (CR or LF) from %s; remove it (a"
+            + " secret read from a file often ends in a newline)",
+        where,
+        name,
+        source);
+    try {
+      request.header(name, value);
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of(
+          "Cannot send %s: header %s is not a valid HTTP header once %s is filled in (control"
+              + " characters and characters above U+00FF are refused)",
+          where, name, source);
+    }
+  }
+
+  /**
+   * The environment values {@code entry}'s URL and headers reference, longest first: what must not
+   * appear in a message about sending it.
+   */
+  List<String> secrets(OutboxEntry entry) {
+    List<String> names = new ArrayList<>(EnvReferences.names(entry.url()));
+    entry.headers().values().forEach(v -> names.addAll(EnvReferences.names(v)));
+    List<String> values = new ArrayList<>();
+    for (String name : names) {
+      String value = environment.get(name);
+      if (value != null && !value.isEmpty()) {
+        values.add(value);
+        values.add(value.strip());
+      }
+    }
+    values.removeIf(String::isEmpty);
+    values.sort(Comparator.comparingInt(String::length).reversed());
+    return values;
+  }
+
+  /**
+   * POSTs {@code request}; an I/O error's message is kept (it says what went wrong), with every one
+   * of {@code secrets} in it replaced by {@code ***}.
+   */
+  Result post(HttpRequest request, List<String> secrets) throws InterruptedException {
     try {
       int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
       return status >= 200 && status < 300
@@ -83,7 +146,16 @@ final class WebhookPost {
     } catch (IOException e) {
       String message = e.getMessage();
       return new Result(
-          null, e.getClass().getSimpleName() + (message == null ? "" : ": " + message));
+          null,
+          e.getClass().getSimpleName() + (message == null ? "" : ": " + redact(message, secrets)));
     }
+  }
+
+  static String redact(String message, List<String> secrets) {
+    String redacted = message;
+    for (String secret : secrets) {
+      redacted = redacted.replace(secret, "***");
+    }
+    return redacted;
   }
 }

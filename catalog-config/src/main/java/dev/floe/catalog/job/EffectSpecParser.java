@@ -116,6 +116,13 @@ public final class EffectSpecParser {
       }
       String text = value.asText();
       requireOnlyEnvReferences(value, text);
+      if (!isValidHeaderText(text.replaceAll("\\$\\{[^}]*}", ""))) {
+        // Not quoted either: HTTP would refuse the value, and it may hold a token.
+        throw value.error(
+            "header '%s' holds a line break, a control character or a character above U+00FF,"
+                + " which HTTP refuses",
+            name);
+      }
       if (CatalogConfig.isSecret(name) && !EnvReferences.hasAny(text)) {
         // The value is deliberately not quoted: it may be the very token that must not be here.
         throw value.error(
@@ -157,6 +164,11 @@ public final class EffectSpecParser {
       }
     }
     return body;
+  }
+
+  /** What java.net.http accepts in a header value: visible ASCII, space, tab, obs-text. */
+  private static boolean isValidHeaderText(String text) {
+    return text.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff));
   }
 
   private static void requireOnlyEnvReferences(ManifestNode node, String text) {

@@ -134,6 +134,51 @@ class OutboxTest {
   }
 
   @Test
+  void aHeaderValueHttpRefusesFailsTheEffectAtOnceNamingHeaderAndVariableButNoValue() {
+    // A secret file's trailing newline, a header injection, and a character java.net.http refuses
+    // (above U+00FF): the client's own exception would quote the value.
+    List<String> tokens =
+        List.of("tok-secret\n", "tok-secret\r\nX-Injected: 1", "tok-secret\u20ac");
+    for (int i = 0; i < tokens.size(); i++) {
+      DeliverySettings bad =
+          DeliverySettings.of(settings.clock(), slept::add, Map.of("BI_TOKEN", tokens.get(i)));
+      try (Outbox outbox = Outbox.open(location(), bad)) {
+        OutboxEntry entry = entry("k" + i, 5);
+        Delivery delivery = outbox.deliver(entry, Outbox.Recording.COMMIT);
+
+        assertThat(delivery.outcome()).isEqualTo(Delivery.Outcome.FAILED);
+        assertThat(delivery.error())
+            .startsWith("Cannot send effect notify_bi: header Authorization ")
+            .contains("BI_TOKEN")
+            .doesNotContain("tok-secret");
+        OutboxEntry row =
+            outbox.list(null, Set.of()).stream()
+                .filter(e -> e.key().equals(entry.key()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(row.status()).isEqualTo(EffectStatus.FAILED);
+        assertThat(row.leaseUntil()).as("no claim left behind").isNull();
+        assertThat(row.lastError()).isEqualTo(delivery.error());
+      }
+    }
+    assertThat(server.count()).isZero();
+    assertThat(slept).isEmpty();
+  }
+
+  @Test
+  void anIoErrorMessageHasEveryReferencedEnvironmentValueBlanked() {
+    OutboxEntry entry = entry("k1", 1);
+    WebhookPost post =
+        new WebhookPost(Duration.ofSeconds(1), Map.of("BI_TOKEN", "tok-123\n", "OTHER", "x"));
+
+    List<String> secrets = post.secrets(entry);
+
+    assertThat(secrets).containsExactly("tok-123\n", "tok-123");
+    assertThat(WebhookPost.redact("refused: Bearer tok-123 at tok-123\n", secrets))
+        .isEqualTo("refused: Bearer *** at ***");
+  }
+
+  @Test
   void aSkippedEffectIsNotSentByRecoveryButIsReArmedByANewCommit() {
     try (Outbox outbox = open()) {
       Delivery skipped = outbox.skip(entry("k1", 1, 42L, EffectStatus.SKIPPED));

@@ -99,6 +99,19 @@ class EffectSpecParserTest {
   }
 
   @Test
+  void aHeaderValueHttpWouldRefuseIsRefusedWhenReadWithoutQuotingIt() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    JOB
+                        + "effects: [{name: p, webhook: {url: 'http://x/',"
+                        + " headers: {X-Team: \"da\\r\\nta-s3cr3t ${env:T}\"}}}]"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("header 'X-Team' holds a line break")
+        .hasMessageNotContaining("s3cr3t");
+  }
+
+  @Test
   void runVariablesInTheUrlAndRestrictedHeadersAreRefused() {
     assertRefused(
         "effects: [{name: p, webhook: {url: 'http://x/${target}'}}]",

@@ -45,7 +45,11 @@ public final class EffectsCommand implements Callable<Integer> {
       description = "Only the effects about this table (namespace.table); default: all.")
   String table;
 
-  @Option(names = "--pending", description = "Only effects not delivered yet: pending or failed.")
+  @Option(
+      names = "--pending",
+      description =
+          "Only effects not delivered yet: pending or failed (and skipped, with"
+              + " --include-skipped).")
   boolean pending;
 
   @Option(names = "--run-key", paramLabel = "KEY", description = "Only this run key's effects.")
@@ -111,8 +115,15 @@ public final class EffectsCommand implements Callable<Integer> {
   }
 
   private List<OutboxEntry> select(Outbox outbox) {
-    Set<EffectStatus> statuses =
-        pending ? EnumSet.of(EffectStatus.PENDING, EffectStatus.FAILED) : Set.of();
+    Set<EffectStatus> statuses = Set.of();
+    if (pending) {
+      // --include-skipped widens what "not delivered yet" means: without it here, --pending would
+      // filter the skipped rows out before --retry looks at them.
+      statuses = EnumSet.of(EffectStatus.PENDING, EffectStatus.FAILED);
+      if (includeSkipped) {
+        statuses.add(EffectStatus.SKIPPED);
+      }
+    }
     return outbox.list(table, statuses).stream()
         .filter(e -> runKey == null || runKey.equals(e.key().runKey()))
         .filter(e -> effect == null || effect.equals(e.key().effect()))

@@ -114,7 +114,12 @@ public final class RunCommand implements Callable<Integer> {
             failAt,
             PublishMode.parse(publish));
     RunEffects effects = RunEffects.system();
-    effects.requireOutbox(catalog, job); // refused before anything runs
+    // Refused before anything runs; a dry run checks without touching the database.
+    if (dryRun) {
+      effects.checkOutbox(catalog, job);
+    } else {
+      effects.requireOutbox(catalog, job);
+    }
     RunResult result = SliceJob.run(request);
     EffectsReport sent = effects.deliver(request, result, true);
     print(result, sent, spec.commandLine().getOut());

@@ -55,7 +55,7 @@ public final class RunEffects {
   /**
    * Refuses, before anything runs, a job whose effects could not be recorded or sent: no outbox
    * database, or an environment variable they reference is unset. Opens the outbox once, which
-   * creates its table.
+   * creates its table; a dry run calls {@link #checkOutbox(CatalogConfig, JobSpec)} instead.
    *
    * @throws InvalidInputException (exit code 2)
    */
@@ -65,6 +65,28 @@ public final class RunEffects {
 
   /** {@link #requireOutbox(CatalogConfig, JobSpec)} for any list of effects. */
   public void requireOutbox(CatalogConfig catalog, List<EffectSpec> effects, String source) {
+    if (effects.isEmpty()) {
+      return;
+    }
+    checkOutbox(catalog, effects, source);
+    try (Outbox outbox = Outbox.open(location(catalog, source), settings)) {
+      // opening creates the table: a database that refuses it fails here, before the run
+    }
+  }
+
+  /**
+   * The checks of {@link #requireOutbox(CatalogConfig, JobSpec)} that need no database: the catalog
+   * has an outbox location and every referenced environment variable is set. Connects to nothing
+   * and creates nothing, so a dry run changes nothing (and works for a read-only user).
+   *
+   * @throws InvalidInputException (exit code 2)
+   */
+  public void checkOutbox(CatalogConfig catalog, JobSpec job) {
+    checkOutbox(catalog, job.effects(), job.source());
+  }
+
+  /** {@link #checkOutbox(CatalogConfig, JobSpec)} for any list of effects. */
+  public void checkOutbox(CatalogConfig catalog, List<EffectSpec> effects, String source) {
     if (effects.isEmpty()) {
       return;
     }
@@ -80,9 +102,6 @@ public final class RunEffects {
             effect.name(),
             name);
       }
-    }
-    try (Outbox outbox = Outbox.open(location(catalog, source), settings)) {
-      // opening creates the table: a database that refuses it fails here, before the run
     }
   }
 

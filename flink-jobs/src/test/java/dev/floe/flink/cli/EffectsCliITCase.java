@@ -6,9 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.effects.OutboxStore;
 import dev.floe.catalog.testing.WebhookServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -68,7 +75,9 @@ class EffectsCliITCase {
   }
 
   @Test
-  void aDryRunSendsNothingAndRecordsNothing() {
+  void aDryRunSendsNothingAndRecordsNothing() throws Exception {
+    List<String> before = tables();
+
     CliRun dryRun = floe(home, "run", manifest(5), "--slice", "2026-10-03", "--dry-run");
 
     assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
@@ -78,6 +87,9 @@ class EffectsCliITCase {
             "effects   notify_bi  would send",
             "dry run: nothing recorded or sent");
     assertThat(server.count()).isZero();
+    // Not even the outbox table: a dry run changes nothing in the catalog's database.
+    assertThat(tables()).as("tables after a dry run").isEqualTo(before);
+    assertThat(before).doesNotContain(OutboxStore.TABLE);
     assertThat(floe(home, "effects").out()).contains("No effects in the outbox.");
   }
 
@@ -130,5 +142,22 @@ class EffectsCliITCase {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /** The tables in the embedded catalog's SQLite database. */
+  private List<String> tables() throws Exception {
+    List<String> names = new ArrayList<>();
+    String uri = CatalogConfigLoader.embedded(home).properties().get("uri");
+    try (Connection connection = DriverManager.getConnection(uri);
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      while (rows.next()) {
+        names.add(rows.getString(1));
+      }
+    }
+    return names;
   }
 }

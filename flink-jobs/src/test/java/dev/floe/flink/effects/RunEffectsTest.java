@@ -10,13 +10,18 @@ import dev.floe.catalog.effects.Delivery;
 import dev.floe.catalog.effects.DeliverySettings;
 import dev.floe.catalog.effects.EffectTemplate;
 import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.effects.OutboxStore;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.testing.WebhookServer;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -103,5 +108,54 @@ class RunEffectsTest {
         .hasMessageStartingWith("Cannot run jobs/x.yaml with effects: catalog type rest");
     effects.requireOutbox(restWithOutbox, one, "jobs/x.yaml");
     assertThat(home.resolve("outbox.db")).exists();
+  }
+
+  @Test
+  void checkOutboxRefusesWhatRequireOutboxRefusesButCreatesNothing() throws Exception {
+    CatalogConfig catalog = CatalogConfigLoader.embedded(home);
+    List<EffectSpec> withToken =
+        List.of(
+            new EffectSpec(
+                "p",
+                server.url("/"),
+                Map.of("Authorization", "Bearer ${env:BI_TOKEN}"),
+                EffectTemplate.defaultBody(List.of("job")),
+                1));
+    CatalogConfig rest =
+        CatalogConfigLoader.load(
+            null, home, Map.of("type", "rest", "uri", "http://127.0.0.1:1/"), Map.of());
+    RunEffects withBiToken =
+        new RunEffects(DeliverySettings.of(Clock.systemUTC(), d -> {}, Map.of("BI_TOKEN", "tok")));
+    List<String> before = tables(catalog);
+
+    assertThatThrownBy(() -> effects.checkOutbox(catalog, withToken, "jobs/x.yaml"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run jobs/x.yaml: effect p needs the environment variable BI_TOKEN, which is"
+                + " not set");
+    assertThatThrownBy(() -> withBiToken.checkOutbox(rest, withToken, "jobs/x.yaml"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run jobs/x.yaml with effects: catalog type rest");
+    withBiToken.checkOutbox(catalog, withToken, "jobs/x.yaml");
+
+    assertThat(tables(catalog)).isEqualTo(before).doesNotContain(OutboxStore.TABLE);
+    withBiToken.requireOutbox(catalog, withToken, "jobs/x.yaml");
+    assertThat(tables(catalog)).contains(OutboxStore.TABLE); // so the check above can fail
+  }
+
+  /** The tables in the embedded catalog's SQLite file (none when it does not exist yet). */
+  private static List<String> tables(CatalogConfig catalog) throws Exception {
+    List<String> names = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(catalog.properties().get("uri"));
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+      while (rows.next()) {
+        names.add(rows.getString(1));
+      }
+    }
+    return names;
   }
 }
