@@ -50,7 +50,7 @@ public final class Backfill {
       BackfillRequest request, BackfillListener listener, RunEffects effects) {
     long started = System.nanoTime(); // for the summary only
     BackfillPlan plan = BackfillPlanner.plan(request);
-    requireOutbox(request, effects);
+    requireOutbox(request, effects, request.dryRun());
     listener.planned(plan);
     Map<String, SliceOutcome> outcomes = new LinkedHashMap<>();
     if (request.dryRun()) {
@@ -110,13 +110,23 @@ public final class Backfill {
         .toList();
   }
 
-  /** Refuses, before anything runs, effects that could not be recorded or sent. */
-  private static void requireOutbox(BackfillRequest request, RunEffects effects) {
+  /**
+   * Refuses, before anything runs, effects that could not be recorded or sent. A dry run only
+   * checks: it must not even create the outbox table.
+   */
+  private static void requireOutbox(BackfillRequest request, RunEffects effects, boolean dryRun) {
+    String doneSource = request.job().source() + " on_backfill_done";
+    if (dryRun) {
+      if (request.allowEffects()) {
+        effects.checkOutbox(request.catalog(), request.job());
+      }
+      effects.checkOutbox(request.catalog(), request.onBackfillDone(), doneSource);
+      return;
+    }
     if (request.allowEffects()) {
       effects.requireOutbox(request.catalog(), request.job());
     }
-    effects.requireOutbox(
-        request.catalog(), request.onBackfillDone(), request.job().source() + " on_backfill_done");
+    effects.requireOutbox(request.catalog(), request.onBackfillDone(), doneSource);
   }
 
   /**
