@@ -20,10 +20,10 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 /**
  * Plans {@code floe late}: for one job (its target and slice column) finds the slices Floe loaded,
  * judges each open or sealed as of an instant under the table's late-data policy ({@code
- * floe.late-data.*} properties), counts the rows its sources received after the snapshots its
- * latest run read, and decides the action (see {@link LateSlice#of}). Reads metadata and the source
- * files that may hold late rows; writes nothing. The instant is always given: only the CLI defaults
- * it to now.
+ * floe.late-data.*} properties) — a slice behind the table's {@code floe.sealed-through} is sealed
+ * whatever the instant — counts the rows its sources received after the snapshots its latest run
+ * read, and decides the action (see {@link LateSlice#of}). Reads metadata and the source files that
+ * may hold late rows; writes nothing. The instant is always given: only the CLI defaults it to now.
  *
  * <pre>{@code
  * LatePlan plan = LatePlanner.of(catalog, "sales.fact_orders", "order_date").asOf(t).plan();
@@ -87,6 +87,7 @@ public final class LatePlanner {
         name,
         sliceColumn);
     LateDataWindow window = LateDataWindow.of(table, name);
+    Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     Map<String, Table> loaded = new HashMap<>();
     Map<String, String> missing = new HashMap<>();
     Map<String, Long> sourceSnapshots = new TreeMap<>();
@@ -105,16 +106,10 @@ public final class LatePlanner {
                 ? LateRowCount.unknown(source, read, null, missing.get(source))
                 : LateRows.count(sourceTable, source, read, slice.slice()));
       }
-      slices.add(LateSlice.of(slice.slice(), slice.latest(), late, window, asOf));
+      slices.add(LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough));
     }
     return new LatePlan(
-        name,
-        sliceColumn,
-        asOf,
-        window.describe(),
-        slices,
-        sourceSnapshots,
-        SealedThrough.read(table.properties(), name).orElse(null));
+        name, sliceColumn, asOf, window.describe(), slices, sourceSnapshots, sealedThrough);
   }
 
   private Table source(

@@ -1,8 +1,10 @@
 package dev.floe.catalog.window;
 
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.LateDataSpec;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,8 +13,9 @@ import java.util.Optional;
  * sources received after the snapshots its latest run read, and what to do about them.
  *
  * @param slice the slice
- * @param state open or sealed as of the plan's instant
- * @param sealsAt when the slice seals, or null when the table has no late-data window
+ * @param state open or sealed as of the plan's instant, or sealed because it ends at or before the
+ *     table's {@code floe.sealed-through}
+ * @param sealsAt when the slice's late-data window closes, or null when the table has none
  * @param action what {@code floe late apply} does with it
  * @param note one sentence saying why
  * @param latest the load whose content the slice holds now (its lineage names the sources read)
@@ -37,15 +40,25 @@ public record LateSlice(
    * are reported, or rerun when the policy reopens sealed slices. A sealed slice is reopened only
    * for rows known to have arrived: an unknown count there (e.g. the source's old snapshots were
    * expired) would otherwise reopen every old slice at once.
+   *
+   * <p>A slice that ends at or before {@code sealedThrough} is sealed whatever {@code asOf} says:
+   * the marker declared it final, so an apply with an older as-of (a retried or backfilled
+   * scheduler task) must not see it open again and rewrite it.
+   *
+   * @param sealedThrough the table's {@code floe.sealed-through} now, or null
    */
   public static LateSlice of(
       Slice slice,
       SliceLoad latest,
       List<LateRowCount> lateRows,
       LateDataWindow window,
-      Instant asOf) {
-    WindowState state = window.state(slice, asOf);
+      Instant asOf,
+      Instant sealedThrough) {
     Instant sealsAt = window.sealsAt(slice).orElse(null);
+    boolean windowClosed = window.state(slice, asOf) == WindowState.SEALED;
+    boolean behindMarker =
+        sealedThrough != null && !slice.end().toInstant(ZoneOffset.UTC).isAfter(sealedThrough);
+    WindowState state = windowClosed || behindMarker ? WindowState.SEALED : WindowState.OPEN;
     long known = lateRows.stream().mapToLong(c -> c.count().orElse(0L)).sum();
     Optional<String> unknown =
         lateRows.stream().filter(c -> !c.known()).map(LateRowCount::describe).findFirst();
@@ -69,7 +82,14 @@ public record LateSlice(
         note = "no late rows; " + open;
       }
     } else {
-      String sealed = "sealed since " + sealsAt;
+      String sealed =
+          windowClosed
+              ? "sealed since " + sealsAt
+              : "sealed by "
+                  + FloeTableProperties.SEALED_THROUGH
+                  + "="
+                  + SealedThrough.format(sealedThrough)
+                  + (sealsAt == null ? "" : " (its window closes at " + sealsAt + ")");
       boolean reopen =
           window
               .policy()

@@ -4,6 +4,9 @@ package dev.floe.catalog.window;
 public enum WindowState {
   /** Before slice end + late-data window, or the table has no late-data policy. */
   OPEN,
-  /** At or after slice end + late-data window: the slice is final. */
+  /**
+   * At or after slice end + late-data window, or the slice ends at or before the table's {@code
+   * floe.sealed-through}: the slice is final.
+   */
   SEALED
 }

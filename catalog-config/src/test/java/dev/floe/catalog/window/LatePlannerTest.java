@@ -81,6 +81,42 @@ class LatePlannerTest {
   }
 
   @Test
+  void aSliceBehindTheSealingMarkerIsSealedWhateverTheAsOfSays() {
+    // An apply as of Oct 8 sealed Oct 1 to 4; a retried task as of Oct 4 must not reopen them.
+    fact.updateProperties().set(FloeTableProperties.SEALED_THROUGH, "2026-10-04").commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(plan.slices())
+        .extracting(LateSlice::state)
+        .containsExactly(
+            WindowState.SEALED, WindowState.SEALED, WindowState.SEALED, WindowState.OPEN);
+    assertThat(actions(plan)).containsExactly("report", "none", "report", "none");
+    assertThat(plan.reruns()).isEmpty();
+    assertThat(plan.slices().get(2).note())
+        .isEqualTo(
+            "2 late rows; sealed by floe.sealed-through=2026-10-04 (its window closes at"
+                + " 2026-10-07T00:00:00Z): reported, not loaded (after_window: report)");
+    assertThat(plan.sealedThroughAfter(List.of())).contains(Instant.parse("2026-10-04T00:00:00Z"));
+  }
+
+  @Test
+  void onlyReopenRerunsASliceBehindTheSealingMarker() {
+    fact.updateProperties()
+        .set(FloeTableProperties.SEALED_THROUGH, "2026-10-04")
+        .set(FloeTableProperties.LATE_DATA_AFTER_WINDOW, "reopen")
+        .commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(actions(plan))
+        .containsExactly("rerun (reopened)", "none", "rerun (reopened)", "none");
+    assertThat(plan.slices().get(2).note())
+        .contains("sealed by floe.sealed-through=2026-10-04")
+        .endsWith("reopened (after_window: reopen)");
+  }
+
+  @Test
   void reopenRerunsASealedSliceThatReceivedLateRows() {
     fact.updateProperties().set(FloeTableProperties.LATE_DATA_AFTER_WINDOW, "reopen").commit();
 

@@ -88,7 +88,9 @@ public final class LateCommand implements Runnable {
         "Rerun exactly the slices `floe late plan` marks rerun, each through `floe run` (a",
         "whole-slice overwrite with checks and lineage, never a patch of rows), then move the",
         "table property floe.sealed-through to the end of the sealed slices (never backwards).",
-        "A failed slice is reported, the others still run, and the exit code is non-zero."
+        "A failed slice is reported, the others still run, and the exit code is non-zero.",
+        "A slice at or before floe.sealed-through stays sealed whatever --as-of says. Each",
+        "rerun sends the manifest's effects as `floe run` does; a failed effect fails no slice."
       })
   static final class Apply implements Callable<Integer> {
     @Mixin CommonOptions common;
@@ -107,6 +109,10 @@ public final class LateCommand implements Runnable {
       LateApplyResult result =
           LateApply.of(common.catalog(), job).asOf(target.instant()).dryRun(dryRun).run();
       LateOutput.printApply(result, common.json, spec.commandLine().getOut());
+      // An effect that did not arrive does not undo the rerun's commit: say so, as `floe run` does.
+      result.reruns().stream()
+          .flatMap(r -> r.effects().warnings().stream())
+          .forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));
       return result.exitCode();
     }
   }

@@ -101,6 +101,11 @@ final class LateOutput {
         if (rerun.failed()) {
           out.printf("    %s%n", rerun.error().replace("\n", "\n    "));
         }
+        String label = "    effects  ";
+        for (String line : rerun.effects().lines()) {
+          out.println(label + line);
+          label = "             ";
+        }
       }
     }
     List<LateSlice> reported = plan.reported();
@@ -242,6 +247,9 @@ final class LateOutput {
     row.put("run_id", rerun.failed() ? null : rerun.result().runId());
     row.put("error", rerun.error());
     row.put("exit_code", rerun.exitCode());
+    if (!rerun.effects().isEmpty()) {
+      row.put("effects", rerun.effects().toMap());
+    }
     return row;
   }
 

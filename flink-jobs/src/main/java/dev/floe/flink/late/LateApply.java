@@ -11,7 +11,10 @@ import dev.floe.catalog.window.LatePlan;
 import dev.floe.catalog.window.LatePlanner;
 import dev.floe.catalog.window.LateSlice;
 import dev.floe.catalog.window.SealedThrough;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
+import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +28,10 @@ import org.apache.iceberg.catalog.Catalog;
  * LatePlanner}); {@link #run()} reruns exactly the slices marked rerun, each through the normal run
  * path ({@link SliceJob#run}: a whole-slice overwrite with its checks and lineage, never a patch of
  * rows), then moves the sealing marker {@code floe.sealed-through}. A failed slice is reported and
- * the others still run. The as-of instant is always given; only the CLI defaults it to now.
+ * the others still run. Like {@code floe run}, a rerun sends the job's effects ({@link
+ * RunEffects}): the outbox is checked before the first rerun, and each finished rerun delivers what
+ * its run key owes; an effect that fails does not fail the slice. The as-of instant is always
+ * given; only the CLI defaults it to now.
  *
  * <pre>{@code
  * LateApplyResult result = LateApply.of(config, job).asOf(instant).run();
@@ -36,6 +42,7 @@ public final class LateApply {
   private final JobSpec job;
   private Instant asOf;
   private boolean dryRun;
+  private RunEffects effects = RunEffects.system();
 
   private LateApply(CatalogConfig catalog, JobSpec job) {
     this.catalog = catalog;
@@ -68,6 +75,12 @@ public final class LateApply {
     return this;
   }
 
+  /** How effects are sent (clock, waits, environment); default {@link RunEffects#system()}. */
+  public LateApply effects(RunEffects value) {
+    this.effects = value;
+    return this;
+  }
+
   /** The plan; changes nothing. */
   public LatePlan plan() {
     Catalog opened = Catalogs.open(catalog);
@@ -78,7 +91,12 @@ public final class LateApply {
     }
   }
 
-  /** Plans, reruns the slices marked rerun (unless a dry run), and moves the sealing marker. */
+  /**
+   * Plans, reruns the slices marked rerun (unless a dry run), and moves the sealing marker.
+   *
+   * @throws InvalidInputException before any rerun when the job's effects could not be recorded or
+   *     sent (no outbox database, an unset environment variable)
+   */
   public LateApplyResult run() {
     LatePlan plan = plan();
     if (dryRun) {
@@ -89,6 +107,9 @@ public final class LateApply {
           List.of(),
           plan.sealedThrough(),
           plan.sealedThroughAfter(List.of()).orElse(null));
+    }
+    if (!plan.reruns().isEmpty()) {
+      effects.requireOutbox(catalog, job); // refused before anything runs, as `floe run` is
     }
     List<SliceRerun> reruns = new ArrayList<>();
     List<Slice> failed = new ArrayList<>();
@@ -118,15 +139,32 @@ public final class LateApply {
   }
 
   private SliceRerun rerun(LateSlice slice) {
+    RunRequest request;
+    RunResult result;
     try {
-      return SliceRerun.done(
-          slice, SliceJob.run(RunRequest.of(catalog, job, slice.slice().value())));
+      request = RunRequest.of(catalog, job, slice.slice().value());
+      result = SliceJob.run(request);
     } catch (FloeException e) {
       return SliceRerun.failed(slice, e.getMessage(), e.exitCode());
     } catch (RuntimeException e) {
       // One slice's failure must not stop the others: report it and go on.
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       return SliceRerun.failed(slice, message, ExitCodes.UNEXPECTED);
+    }
+    return SliceRerun.done(slice, result, deliver(request, result));
+  }
+
+  /** The commit stands whatever becomes of its effects: a failure here is reported, not raised. */
+  private EffectsReport deliver(RunRequest request, RunResult result) {
+    try {
+      return effects.deliver(request, result, true);
+    } catch (RuntimeException e) {
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      return new EffectsReport(
+          List.of(),
+          "effects not sent: "
+              + message
+              + "; the next run of this slice sends what its run key still owes");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.floe.flink.late;
 
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.window.LateSlice;
+import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.job.RunResult;
 
 /**
@@ -11,15 +12,18 @@ import dev.floe.flink.job.RunResult;
  * @param result the run's result, or null when it failed
  * @param error the failure's message, or null when the run finished
  * @param exitCode the exit code the failure maps to, or 0
+ * @param effects what became of the job's effects after the run, as after {@code floe run}; {@link
+ *     EffectsReport#NONE} when the run failed
  */
-public record SliceRerun(LateSlice planned, RunResult result, String error, int exitCode) {
+public record SliceRerun(
+    LateSlice planned, RunResult result, String error, int exitCode, EffectsReport effects) {
 
-  static SliceRerun done(LateSlice planned, RunResult result) {
-    return new SliceRerun(planned, result, null, ExitCodes.OK);
+  static SliceRerun done(LateSlice planned, RunResult result, EffectsReport effects) {
+    return new SliceRerun(planned, result, null, ExitCodes.OK, effects);
   }
 
   static SliceRerun failed(LateSlice planned, String error, int exitCode) {
-    return new SliceRerun(planned, null, error, exitCode);
+    return new SliceRerun(planned, null, error, exitCode, EffectsReport.NONE);
   }
 
   public boolean failed() {

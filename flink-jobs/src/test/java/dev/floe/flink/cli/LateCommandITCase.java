@@ -79,8 +79,10 @@ class LateCommandITCase {
     ContentHash beforeSealed = checksum(Expressions.alwaysTrue());
     CliRun sealed = ok(floe(home, "late", "apply", job, "--as-of", "2026-10-08", "--json"));
     ContentHash afterSealed = checksum(Expressions.alwaysTrue());
-    // As of Oct 6 both days are open again: both are rerun (Oct 4 fails again); the marker stays.
-    CliRun earlier = floe(home, "late", "apply", job, "--as-of", "2026-10-06", "--json");
+    // As of Oct 6 both windows are open again, but both days end before the marker: they stay
+    // sealed, nothing is rerun, and the marker stays.
+    CliRun earlier = ok(floe(home, "late", "apply", job, "--as-of", "2026-10-06", "--json"));
+    ContentHash afterEarlier = checksum(Expressions.alwaysTrue());
 
     JsonNode json = JSON.readTree(sealed.out());
     assertThat(json.get("reruns")).isEmpty();
@@ -90,11 +92,16 @@ class LateCommandITCase {
     assertThat(json.get("sealed_through_before").isNull()).isTrue();
     assertThat(json.get("sealed_through_after").asText()).isEqualTo("2026-10-05");
     assertThat(afterSealed).isEqualTo(beforeSealed);
-    // An apply with an older as-of never moves the marker back.
-    assertThat(earlier.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
-    assertThat(JSON.readTree(earlier.out()).get("exit_code").asInt()).isEqualTo(3);
-    assertThat(JSON.readTree(earlier.out()).get("sealed_through_after").asText())
-        .isEqualTo("2026-10-05");
+    // An apply with an older as-of neither reruns a day behind the marker nor moves it back.
+    JsonNode earlierJson = JSON.readTree(earlier.out());
+    assertThat(earlierJson.get("reruns")).isEmpty();
+    assertThat(earlierJson.get("exit_code").asInt()).isZero();
+    for (JsonNode slice : earlierJson.get("slices")) {
+      assertThat(slice.get("state").asText()).isEqualTo("sealed");
+      assertThat(slice.get("note").asText()).contains("sealed by floe.sealed-through=2026-10-05");
+    }
+    assertThat(afterEarlier).isEqualTo(afterSealed);
+    assertThat(earlierJson.get("sealed_through_after").asText()).isEqualTo("2026-10-05");
     assertThat(fact().properties()).containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-05");
     // A scheduler reads the marker through floe sql, too.
     assertThat(ok(floe(home, "sql", "SHOW CREATE TABLE sales.fact_orders")).out())

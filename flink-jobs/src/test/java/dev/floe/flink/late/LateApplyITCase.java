@@ -193,10 +193,18 @@ class LateApplyITCase {
         LateApply.of(config, LateTables.job()).asOf(AsOf.parse("--as-of", "2026-10-06")).run();
 
     assertThat(later.sealedThroughAfter()).isEqualTo(Instant.parse("2026-10-05T00:00:00Z"));
+    assertThat(later.plan().reported()).extracting(s -> s.slice().value()).contains("2026-10-04");
+    ContentHash sealedOct4 = tables.hash("sales.fact_orders", "2026-10-04");
+    // As of Oct 6 the windows of Oct 3 and 4 are open, but the marker already declared every day
+    // up to Oct 5 final: they stay sealed, and Oct 4's late row is still only reported.
     assertThat(earlierPlan.slices())
         .extracting(LateSlice::state)
         .containsExactly(
-            WindowState.SEALED, WindowState.SEALED, WindowState.OPEN, WindowState.OPEN);
+            WindowState.SEALED, WindowState.SEALED, WindowState.SEALED, WindowState.SEALED);
+    assertThat(earlierPlan.slices().get(3).note())
+        .contains("sealed by floe.sealed-through=2026-10-05");
+    assertThat(earlier.reruns()).isEmpty();
+    assertThat(tables.hash("sales.fact_orders", "2026-10-04")).isEqualTo(sealedOct4);
     assertThat(earlier.sealedThroughMoved()).isFalse();
     assertThat(tables.table("sales.fact_orders").properties())
         .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-05");
