@@ -9,6 +9,7 @@ import dev.floe.catalog.window.LateRowCount;
 import dev.floe.catalog.window.LateRows;
 import dev.floe.catalog.window.LoadedSlice;
 import dev.floe.catalog.window.LoadedSlices;
+import dev.floe.catalog.window.SealedThrough;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -83,6 +84,7 @@ public final class Report {
     Map<String, Table> sourceTables = new HashMap<>();
     Map<String, String> missing = new HashMap<>();
     List<SliceStatus> slices = new ArrayList<>();
+    Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     for (LoadedSlice slice : loaded.slices()) {
       Lineage lineage = slice.latest().lineage();
       List<LateRowCount> late = new ArrayList<>();
@@ -94,7 +96,7 @@ public final class Report {
                 ? LateRowCount.unknown(source, read, null, missing.get(source))
                 : LateRows.count(sourceTable, source, read, slice.slice()));
       }
-      slices.add(SliceStatus.of(slice.slice(), slice.loads(), late, window, asOf));
+      slices.add(SliceStatus.of(slice.slice(), slice.loads(), late, window, asOf, sealedThrough));
     }
     Map<String, Integer> unplaced = new TreeMap<>();
     loaded.unplaced().forEach((label, loads) -> unplaced.put(label, loads.size()));

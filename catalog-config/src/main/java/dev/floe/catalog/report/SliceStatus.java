@@ -35,15 +35,23 @@ public record SliceStatus(
   /**
    * Classifies a slice. Late rows win while the slice takes them; otherwise a sealed slice is
    * sealed (late rows after the window are then only reported); otherwise the number of loads
-   * decides. An unknown late-row count never makes a slice "late": the page says "unknown".
+   * decides. An unknown late-row count never makes a slice "late": the page says "unknown". A slice
+   * at or before the table's {@code floe.sealed-through} is sealed whatever the as-of says, as
+   * {@code floe late} treats it.
+   *
+   * @param sealedThrough the table's sealing marker, or null
    */
   public static SliceStatus of(
       Slice slice,
       List<SliceLoad> loads,
       List<LateRowCount> lateRows,
       LateDataWindow policy,
-      Instant asOf) {
-    WindowState window = policy.state(slice, asOf);
+      Instant asOf,
+      Instant sealedThrough) {
+    boolean behindMarker =
+        sealedThrough != null
+            && !slice.end().toInstant(java.time.ZoneOffset.UTC).isAfter(sealedThrough);
+    WindowState window = behindMarker ? WindowState.SEALED : policy.state(slice, asOf);
     long late = lateRows.stream().mapToLong(c -> c.count().orElse(0L)).sum();
     SliceState state;
     if (late > 0 && policy.acceptsLateRows(window)) {

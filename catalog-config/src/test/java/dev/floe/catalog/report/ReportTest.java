@@ -145,6 +145,23 @@ class ReportTest {
         .hasMessageContaining("Cannot load table s.nope");
   }
 
+  @Test
+  void aSliceBehindTheSealingMarkerIsSealedWhateverTheAsOfSays() {
+    // floe late apply declared Oct 1 to 3 final; a report as of an earlier instant agrees.
+    fact.updateProperties().set(FloeTableProperties.SEALED_THROUGH, "2026-10-04").commit();
+
+    ReportModel early =
+        Report.of(catalog.catalog(), "s.fact").asOf(OCT_1_SEALS.minusSeconds(86_400)).build();
+
+    assertThat(states(early))
+        .containsExactly(
+            Map.entry("2026-10-01", SliceState.SEALED),
+            Map.entry("2026-10-02", SliceState.SEALED),
+            Map.entry("2026-10-03", SliceState.SEALED), // its 2 late rows are only reported
+            Map.entry("2026-10-04", SliceState.LOADED));
+    assertThat(early.slices().get(2).knownLateRows()).isEqualTo(2);
+  }
+
   static Map<String, String> window(String window, String after) {
     return Map.of(
         FloeTableProperties.LATE_DATA_WINDOW, window,
