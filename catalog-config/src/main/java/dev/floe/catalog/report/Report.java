@@ -1,18 +1,15 @@
 package dev.floe.catalog.report;
 
 import dev.floe.catalog.config.Catalogs;
-import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.window.LateDataWindow;
 import dev.floe.catalog.window.LateRowCount;
-import dev.floe.catalog.window.LateRows;
 import dev.floe.catalog.window.LoadedSlice;
 import dev.floe.catalog.window.LoadedSlices;
 import dev.floe.catalog.window.SealedThrough;
+import dev.floe.catalog.window.SourceLateRows;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,22 +77,11 @@ public final class Report {
     table.refresh();
     LateDataWindow window = LateDataWindow.of(table, name);
     LoadedSlices loaded = LoadedSlices.of(table);
-    Map<String, Long> sourceSnapshots = new TreeMap<>();
-    Map<String, Table> sourceTables = new HashMap<>();
-    Map<String, String> missing = new HashMap<>();
+    SourceLateRows counter = new SourceLateRows(sources);
     List<SliceStatus> slices = new ArrayList<>();
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     for (LoadedSlice slice : loaded.slices()) {
-      Lineage lineage = slice.latest().lineage();
-      List<LateRowCount> late = new ArrayList<>();
-      for (String source : lineage.sourceSnapshots().keySet()) {
-        long read = lineage.latestPossiblyRead(source);
-        Table sourceTable = source(source, sourceTables, missing, sourceSnapshots);
-        late.add(
-            sourceTable == null
-                ? LateRowCount.unknown(source, read, null, missing.get(source))
-                : LateRows.count(sourceTable, source, read, slice.slice()));
-      }
+      List<LateRowCount> late = counter.count(slice);
       slices.add(SliceStatus.of(slice.slice(), slice.loads(), late, window, asOf, sealedThrough));
     }
     Map<String, Integer> unplaced = new TreeMap<>();
@@ -105,32 +91,15 @@ public final class Report {
         name,
         asOf,
         new ReportInputs(
-            metadataLocation(), current == null ? null : current.snapshotId(), sourceSnapshots),
+            metadataLocation(),
+            current == null ? null : current.snapshotId(),
+            new TreeMap<>(counter.sourceSnapshots())),
         window.describe(),
         window.policy().isPresent(),
         slices,
         unplaced,
         Timeline.snapshots(table),
         Timeline.headMoves(table));
-  }
-
-  private Table source(
-      String source,
-      Map<String, Table> loadedTables,
-      Map<String, String> missing,
-      Map<String, Long> sourceSnapshots) {
-    if (!loadedTables.containsKey(source) && !missing.containsKey(source)) {
-      try {
-        Table loadedTable = sources.apply(source);
-        loadedTables.put(source, loadedTable);
-        Snapshot current = loadedTable.currentSnapshot();
-        sourceSnapshots.put(source, current == null ? null : current.snapshotId());
-      } catch (FloeException | org.apache.iceberg.exceptions.NoSuchTableException e) {
-        missing.put(source, "cannot load source table " + source + ": " + e.getMessage());
-        sourceSnapshots.put(source, null);
-      }
-    }
-    return loadedTables.get(source);
   }
 
   private String metadataLocation() {

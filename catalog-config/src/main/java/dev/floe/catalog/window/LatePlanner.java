@@ -1,21 +1,15 @@
 package dev.floe.catalog.window;
 
 import dev.floe.catalog.config.Catalogs;
-import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * Plans {@code floe late}: for one job (its target and slice column) finds the slices Floe loaded,
@@ -88,46 +82,22 @@ public final class LatePlanner {
         sliceColumn);
     LateDataWindow window = LateDataWindow.of(table, name);
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
-    Map<String, Table> loaded = new HashMap<>();
-    Map<String, String> missing = new HashMap<>();
-    Map<String, Long> sourceSnapshots = new TreeMap<>();
+    SourceLateRows counter = new SourceLateRows(sources);
     List<LateSlice> slices = new ArrayList<>();
     for (LoadedSlice slice : LoadedSlices.of(table).slices()) {
       if (!slice.slice().column().equals(sliceColumn)) {
         continue; // another job's slices on another column
       }
-      Lineage lineage = slice.latest().lineage();
-      List<LateRowCount> late = new ArrayList<>();
-      for (String source : lineage.sourceSnapshots().keySet()) {
-        long read = lineage.latestPossiblyRead(source);
-        Table sourceTable = source(source, loaded, missing, sourceSnapshots);
-        late.add(
-            sourceTable == null
-                ? LateRowCount.unknown(source, read, null, missing.get(source))
-                : LateRows.count(sourceTable, source, read, slice.slice()));
-      }
+      List<LateRowCount> late = counter.count(slice);
       slices.add(LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough));
     }
     return new LatePlan(
-        name, sliceColumn, asOf, window.describe(), slices, sourceSnapshots, sealedThrough);
-  }
-
-  private Table source(
-      String source,
-      Map<String, Table> loaded,
-      Map<String, String> missing,
-      Map<String, Long> sourceSnapshots) {
-    if (!loaded.containsKey(source) && !missing.containsKey(source)) {
-      try {
-        Table sourceTable = sources.apply(source);
-        loaded.put(source, sourceTable);
-        Snapshot current = sourceTable.currentSnapshot();
-        sourceSnapshots.put(source, current == null ? null : current.snapshotId());
-      } catch (FloeException | NoSuchTableException e) {
-        missing.put(source, "cannot load source table " + source + ": " + e.getMessage());
-        sourceSnapshots.put(source, null);
-      }
-    }
-    return loaded.get(source);
+        name,
+        sliceColumn,
+        asOf,
+        window.describe(),
+        slices,
+        new TreeMap<>(counter.sourceSnapshots()),
+        sealedThrough);
   }
 }
