@@ -277,7 +277,9 @@ public final class BackfillCommand implements Callable<Integer> {
     for (String warning : result.doneEffects().warnings()) {
       spec.commandLine().getErr().println("floe backfill: warning: " + warning);
     }
-    if (result.count(SliceStatus.FAILED) > 0 || result.count(SliceStatus.NOT_RUN) > 0) {
+    if (request.sampleOnly() && result.sample() != null && result.sample().passed()) {
+      out.println("Sample only: the other slices were not started; run without --sample-only.");
+    } else if (result.count(SliceStatus.FAILED) > 0 || result.count(SliceStatus.NOT_RUN) > 0) {
       out.printf(
           "Rerun the same command to resume: slices loaded by %s are skipped.%n",
           plan.backfillId());
