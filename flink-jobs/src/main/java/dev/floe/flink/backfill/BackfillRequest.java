@@ -207,25 +207,6 @@ public record BackfillRequest(
         onBackfillDone);
   }
 
-  public BackfillRequest withBackfillId(String value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        value,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone);
-  }
-
   public BackfillRequest withAllowEffects(boolean value) {
     return new BackfillRequest(
         catalog,

@@ -158,20 +158,6 @@ public record RunRequest(
         backfillId);
   }
 
-  public RunRequest withSlice(String value) {
-    return new RunRequest(
-        catalog,
-        job,
-        value,
-        parallelism,
-        forceCommit,
-        maxConflictRetries,
-        dryRun,
-        failAt,
-        publish,
-        backfillId);
-  }
-
   public RunRequest withBackfillId(String value) {
     return new RunRequest(
         catalog,
