@@ -48,7 +48,14 @@ public final class CatalogConfigLoader {
       type = catalog.optionalString("type", type);
       name = catalog.optionalString("name", name);
       if (catalog.has("properties")) {
-        catalog.child("properties").entries().forEach((k, v) -> properties.put(k, v.asText()));
+        catalog
+            .child("properties")
+            .entries()
+            .forEach(
+                (k, v) -> {
+                  refuseCredentialInFile(k, file);
+                  properties.put(k, v.asText());
+                });
       }
     }
     environment.forEach(
@@ -94,6 +101,26 @@ public final class CatalogConfigLoader {
           "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
     }
     return new CatalogConfig(name, type, properties);
+  }
+
+  /**
+   * Credentials never live in a file Floe reads (floe.yaml is committed with the jobs and baked
+   * into images): they come from FLOE_CATALOG_* variables, a mounted Secret, or, for S3, the AWS
+   * SDK's own chain (AWS_ACCESS_KEY_ID, a credentials file).
+   */
+  private static void refuseCredentialInFile(String key, Path file) {
+    if (CatalogConfig.isSecret(key) || key.toLowerCase(Locale.ROOT).endsWith("access-key-id")) {
+      throw InvalidInputException.of(
+          "Cannot read catalog property '%s' from %s: credentials never belong in files; set the"
+              + " environment variable %s instead (for S3 also AWS_ACCESS_KEY_ID or an AWS"
+              + " credentials file)",
+          key, file, propertyToEnv(key));
+    }
+  }
+
+  /** The inverse of {@link #envToProperty}: {@code s3.secret-access-key} to its variable. */
+  static String propertyToEnv(String property) {
+    return ENV_PREFIX + property.toUpperCase(Locale.ROOT).replace("-", "_").replace(".", "__");
   }
 
   /**

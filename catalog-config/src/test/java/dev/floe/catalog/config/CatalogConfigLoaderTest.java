@@ -8,6 +8,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -244,6 +245,24 @@ class CatalogConfigLoaderTest {
     assertThat(config.toString())
         .doesNotContain("c3NlLWMtY3VzdG9tZXIta2V5", "YWRscy1zaGFyZWQta2V5", "eyJhbGciOi")
         .contains("s3.access-key-id=AKIAEXAMPLE", "uri=http://rest:8181");
+  }
+
+  @Test
+  void refusesCredentialsWrittenInFloeYamlAndNamesTheVariableToUseInstead() {
+    for (String key : List.of("s3.secret-access-key", "s3.access-key-id", "jdbc.password")) {
+      Path file =
+          write("catalog: {type: jdbc, properties: {uri: x, " + key + ": " + SECRET + "}}\n");
+
+      assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("Cannot read catalog property '" + key + "'")
+          .hasMessageContaining(CatalogConfigLoader.propertyToEnv(key))
+          .hasMessageNotContaining(SECRET);
+    }
+    assertThat(CatalogConfigLoader.propertyToEnv("s3.secret-access-key"))
+        .isEqualTo("FLOE_CATALOG_S3__SECRET_ACCESS_KEY");
+    assertThat(CatalogConfigLoader.envToProperty("S3__SECRET_ACCESS_KEY"))
+        .isEqualTo("s3.secret-access-key");
   }
 
   @Test
