@@ -31,6 +31,7 @@ public final class FlinkSessions {
   public static StreamExecutionEnvironment batchEnvironment(int parallelism, Configuration extra) {
     Configuration conf = new Configuration(extra);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    LocalCluster.allowLibrariesThatOutliveAJob(conf);
     LocalCluster shared = LocalCluster.active();
     StreamExecutionEnvironment env =
         shared != null

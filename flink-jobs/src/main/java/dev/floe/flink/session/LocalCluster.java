@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
@@ -42,6 +43,17 @@ public final class LocalCluster implements AutoCloseable {
    * @param slots task slots: enough for the jobs in flight times their parallelism
    * @throws IllegalStateException when another shared cluster is open in this JVM
    */
+  /**
+   * Turns off Flink's leaked-classloader check for the in-process cluster. In one JVM the AWS SDK's
+   * HTTP client (S3FileIO) and commons-logging cache the thread's context classloader across jobs;
+   * with the check on, the second job on S3 in the same process failed with "Trying to access
+   * closed classloader". Locally every job's classloader only delegates to the application's, so
+   * nothing is lost; a real cluster keeps its own setting.
+   */
+  static void allowLibrariesThatOutliveAJob(Configuration conf) {
+    conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
+  }
+
   public static synchronized LocalCluster start(int slots) {
     if (active != null) {
       throw new IllegalStateException("Cannot start a shared Flink cluster: one is already open");
@@ -52,6 +64,7 @@ public final class LocalCluster implements AutoCloseable {
     conf.set(RestOptions.BIND_PORT, "0");
     conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
     conf.set(TaskManagerOptions.HOST, "127.0.0.1");
+    allowLibrariesThatOutliveAJob(conf);
     MiniCluster cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()
