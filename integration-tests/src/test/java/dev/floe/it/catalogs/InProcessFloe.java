@@ -11,15 +11,15 @@ import java.util.List;
  * `floe ... --config floe.yaml --home DIR` inside the test JVM, through the same entry point as
  * bin/floe (a new JVM per command would cost the catalog matrix minutes).
  */
-record InProcessFloe(Path config, Path home) {
+public record InProcessFloe(Path config, Path home) {
 
-  record Result(int exitCode, String out, String err) {
-    String both() {
+  public record Result(int exitCode, String out, String err) {
+    public String both() {
       return out + err;
     }
   }
 
-  Result run(String... args) {
+  public Result run(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--config", config.toString(), "--home", home.toString()));
     StringWriter out = new StringWriter();
