@@ -9,19 +9,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs `bin/floe` as a separate process, the way a user or a scheduler does. */
-final class BinFloe {
+public final class BinFloe {
   private static final long TIMEOUT_SECONDS = 300;
 
-  record Result(int exitCode, String out, String err) {}
+  public record Result(int exitCode, String out, String err) {}
 
   private BinFloe() {}
 
-  static Path repoRoot() {
+  public static Path repoRoot() {
     return Path.of(System.getProperty("floe.repo.root", "..")).toAbsolutePath().normalize();
   }
 
   /** Runs {@code bin/floe args} in {@code workDir}, with no FLOE_HOME (so ./.floe is used). */
-  static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+  public static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+    return run(workDir, java.util.Map.of(), args);
+  }
+
+  /** Runs {@code bin/floe args} with extra environment variables (secrets, as a scheduler sets). */
+  public static Result run(Path workDir, java.util.Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(repoRoot().resolve("bin/floe").toString());
     command.addAll(List.of(args));
@@ -35,6 +41,7 @@ final class BinFloe {
     builder.environment().remove("FLOE_HOME");
     // The jar under test is the one this Maven build just packaged; never rebuild from here.
     builder.environment().put("FLOE_SKIP_BUILD", "1");
+    builder.environment().putAll(environment);
     Process process = builder.start();
     if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       process.destroyForcibly();

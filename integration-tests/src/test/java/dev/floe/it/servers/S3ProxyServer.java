@@ -53,6 +53,11 @@ public final class S3ProxyServer implements S3Server {
     return secretAccessKey;
   }
 
+  /** Where the filesystem backend keeps the buckets (one directory per bucket). */
+  public Path dataDirectory() {
+    return dir.resolve("data");
+  }
+
   @Override
   public void kill() {
     process.kill();

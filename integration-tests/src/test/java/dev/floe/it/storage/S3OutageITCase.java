@@ -1,0 +1,193 @@
+package dev.floe.it.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.it.BinFloe;
+import dev.floe.it.catalogs.FactOrders;
+import dev.floe.it.servers.ClientCredentials;
+import dev.floe.it.servers.S3ProxyServer;
+import dev.floe.it.servers.ServerPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.iceberg.catalog.Catalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * S3 goes away while a slice is being written: the run fails with a sentence (no stack trace, no
+ * hang), the table is exactly as before, and the same command succeeds once S3 is back. Runs
+ * through bin/floe with the S3 keys in FLOE_CATALOG_* variables, and the final rerun with an AWS
+ * credentials file instead. Uses S3Proxy even when Docker runs: the test kills the server by pid
+ * the moment the first data file of the run lands, which needs the server's files on this disk.
+ */
+class S3OutageITCase {
+  private static final int ROWS = 60_000;
+
+  private static S3ProxyServer s3;
+  private static ClientCredentials credentials;
+
+  @TempDir static Path work;
+
+  @BeforeAll
+  static void startS3() {
+    s3 = S3ProxyServer.start();
+    System.out.println("S3 server: " + s3.description() + " at " + s3.endpoint());
+    s3.createBucket("warehouse");
+    credentials = ClientCredentials.install(s3, null);
+  }
+
+  @AfterAll
+  static void stopS3() {
+    credentials.close();
+    s3.close();
+  }
+
+  @Test
+  void aRunWhoseS3DiesMidWriteChangesNothingAndTheRerunAfterRestartCommits() throws Exception {
+    Path config = writeConfig();
+    Path examples = ServerPaths.repoRoot().resolve("examples");
+    String job = examples.resolve("jobs/fact_orders_daily.yaml").toString();
+    Map<String, String> env = s3.credentialEnvironment();
+    ok(BinFloe.run(work, env, "tables", "apply", examples.resolve("tables").toString()));
+    ok(BinFloe.run(work, env, "sql", "-f", examples.resolve("sql/seed_staging.sql").toString()));
+    ok(BinFloe.run(work, env, "run", job, "--slice", FactOrders.DAY.toString()));
+    FactOrders before = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(before.orderIds(FactOrders.DAY)).containsExactlyInAnyOrder(1L, 2L);
+    prepareALongWrite(config, env);
+
+    long filesBefore = dataFiles();
+    CompletableFuture<BinFloe.Result> run =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return BinFloe.run(
+                    work,
+                    env,
+                    "run",
+                    job,
+                    "--slice",
+                    FactOrders.DAY.toString(),
+                    "--parallelism",
+                    "1");
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    // Pull the plug the moment the run's first data file is in S3: more files, the manifests and
+    // the commit are still to come.
+    while (dataFiles() == filesBefore && !run.isDone()) {
+      Thread.sleep(5);
+    }
+    assertThat(run.isDone()).as("the run ended before writing a data file").isFalse();
+    s3.kill();
+    long killedAt = System.nanoTime();
+    BinFloe.Result failed = run.get(5, TimeUnit.MINUTES);
+    System.out.printf(
+        "bin/floe exited %d, %.1f s after S3 was killed:%n%s%n",
+        failed.exitCode(), (System.nanoTime() - killedAt) / 1e9, failed.err());
+
+    assertThat(failed.exitCode()).as(failed.err()).isNotZero();
+    assertThat(failed.err()).startsWith("floe: Cannot").doesNotContain("\tat ");
+    assertThat(failed.out() + failed.err()).doesNotContain(s3.secretAccessKey());
+
+    s3.restart();
+    FactOrders afterOutage = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(afterOutage.snapshotId()).isEqualTo(before.snapshotId());
+    assertThat(afterOutage.tableHash()).isEqualTo(before.tableHash());
+
+    // The same command after the restart, the keys now from an AWS credentials file.
+    Path credentialsFile = work.resolve("aws-credentials");
+    Files.writeString(
+        credentialsFile,
+        "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n"
+            .formatted(s3.accessKeyId(), s3.secretAccessKey()));
+    BinFloe.Result rerun =
+        ok(
+            BinFloe.run(
+                work,
+                Map.of("AWS_SHARED_CREDENTIALS_FILE", credentialsFile.toString()),
+                "run",
+                job,
+                "--slice",
+                FactOrders.DAY.toString()));
+    assertThat(rerun.out()).contains("committed");
+    FactOrders after = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(after.orderIds(FactOrders.DAY)).hasSize(ROWS + 2);
+    assertThat(after.dayHash(FactOrders.OTHER_DAY)).isEqualTo(before.dayHash(FactOrders.OTHER_DAY));
+  }
+
+  private static BinFloe.Result ok(BinFloe.Result result) {
+    assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+    return result;
+  }
+
+  private static Path writeConfig() throws Exception {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("warehouse", "s3://warehouse/outage");
+    properties.putAll(s3.fileIoProperties());
+    Path config = work.resolve("floe.yaml");
+    new ObjectMapper(new YAMLFactory())
+        .writeValue(
+            config.toFile(),
+            Map.of("catalog", Map.of("type", "embedded", "properties", properties)));
+    return config;
+  }
+
+  /**
+   * 60,000 more staging rows for the day (a cross join of digits, written by Floe's own Flink SQL
+   * on S3), and a tiny target file size on the fact table, so the run writes one data file per
+   * 1,000 rows, one after another: a write that takes a while.
+   */
+  private static void prepareALongWrite(Path config, Map<String, String> env) throws Exception {
+    String digits = "(VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))";
+    ok(
+        BinFloe.run(
+            work,
+            env,
+            "sql",
+            "INSERT INTO sales.staging_orders SELECT CAST(1000000 + a.d + 10 * b.d + 100 * c.d"
+                + " + 1000 * e.d + 10000 * f.d AS BIGINT), CAST(a.d AS BIGINT),"
+                + " CAST(1.00 AS DECIMAL(10, 2)), DATE '2026-10-03' FROM "
+                + String.join(
+                    ", ",
+                    digits + " a(d)",
+                    digits + " b(d)",
+                    digits + " c(d)",
+                    digits + " e(d)",
+                    "(VALUES (0), (1), (2), (3), (4), (5)) f(d)")));
+    Catalog catalog =
+        Catalogs.open(CatalogConfigLoader.load(config, work.resolve(".floe"), Map.of(), env));
+    try {
+      Catalogs.loadTable(catalog, FactOrders.TABLE)
+          .updateProperties()
+          .set("write.target-file-size-bytes", "1")
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  /** Parquet files the S3 server holds under the fact table's data directory. */
+  private static long dataFiles() throws Exception {
+    Path table = s3.dataDirectory().resolve("warehouse/outage");
+    if (!Files.exists(table)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(table)) {
+      return files
+          .filter(f -> f.toString().contains("fact_orders") && f.toString().endsWith(".parquet"))
+          .count();
+    }
+  }
+}
