@@ -65,8 +65,7 @@ public final class K8sRender {
       slice = null;
     }
     SliceRun run = run(job, inProject, slice, null, options);
-    return new Rendered(
-        List.of(), List.of(document(run, options)), warnings(project, options.submission()));
+    return new Rendered(List.of(), List.of(document(run, options)), warnings(project));
   }
 
   /**
@@ -148,7 +147,7 @@ public final class K8sRender {
     }
     List<String> header =
         backfillHeader(job, backfillId, from, to, slices, maxConcurrency, options.submission());
-    return new Rendered(header, documents, warnings(project, options.submission()));
+    return new Rendered(header, documents, warnings(project));
   }
 
   /**
@@ -273,14 +272,18 @@ public final class K8sRender {
     return lines;
   }
 
-  private static List<String> warnings(ProjectLayout project, Submission submission) {
+  private static List<String> warnings(ProjectLayout project) {
     List<String> warnings = new ArrayList<>();
     if (!project.hasConfig()) {
       warnings.add(
           String.format(
-              "project %s has no %s: the job reads --config %s, so the image must provide it"
-                  + " (or the run fails with exit code 2)",
-              project.dir(), CatalogConfigLoader.CONFIG_FILE, ImageLayout.CONFIG_FILE));
+              "project %s has no %s: the run reads --config %s, which then must come from the"
+                  + " image build (docker/Dockerfile puts docker/floe.yaml, the docker-compose"
+                  + " catalog, there); give the project its own %s for your catalog",
+              project.dir(),
+              CatalogConfigLoader.CONFIG_FILE,
+              ImageLayout.CONFIG_FILE,
+              CatalogConfigLoader.CONFIG_FILE));
     }
     return warnings;
   }

@@ -1,6 +1,8 @@
 package dev.floe.catalog.k8s;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rendered resources.
@@ -24,6 +26,21 @@ public record Rendered(List<String> header, List<K8sDocument> documents, List<St
   /** The same resources as JSON: one object, or a {@code v1 List}. */
   public String json() {
     return K8sYaml.json(documents);
+  }
+
+  /**
+   * One YAML file per resource, named {@code 001-<name>.yaml} in apply order, so {@code ls} lists a
+   * backfill's slices in order and a script can apply them in batches.
+   */
+  public Map<String, String> files() {
+    int width = Math.max(3, Integer.toString(documents.size()).length());
+    Map<String, String> files = new LinkedHashMap<>();
+    for (int i = 0; i < documents.size(); i++) {
+      K8sDocument document = documents.get(i);
+      String file = String.format("%0" + width + "d-%s.yaml", i + 1, document.name());
+      files.put(file, K8sYaml.yaml(List.of(), List.of(document)));
+    }
+    return files;
   }
 
   public List<String> names() {
