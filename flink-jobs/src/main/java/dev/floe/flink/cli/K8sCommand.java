@@ -113,8 +113,8 @@ public final class K8sCommand implements Runnable {
         "the manifest's path inside the image, or a FlinkSessionJob with --session-cluster.",
         "Name and labels carry the run key floe run computes; annotations the slice and the",
         "manifest. The slice is read without the catalog: whether it fits the table's partitions",
-        "is checked when the job runs. Example:",
-        "  floe k8s render jobs/daily.yaml --slice 2026-10-03 | kubectl apply -f -"
+        "is checked when the job runs. Typical use: floe k8s render jobs/daily.yaml --slice",
+        "2026-10-03 | kubectl apply -f -"
       })
   static final class Render implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
