@@ -1,5 +1,6 @@
 package dev.floe.catalog.k8s;
 
+import dev.floe.catalog.error.InvalidInputException;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -29,7 +30,7 @@ public record RenderOptions(
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(submission, "submission");
     Objects.requireNonNull(codeVersion, "codeVersion");
-    dev.floe.catalog.error.InvalidInputException.check(
+    InvalidInputException.check(
         parallelism >= 0,
         "Cannot render with --parallelism %d: give a positive number (or leave it out)",
         parallelism);

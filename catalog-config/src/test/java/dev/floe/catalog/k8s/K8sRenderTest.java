@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -421,10 +420,5 @@ class K8sRenderTest {
     Files.writeString(file, text);
     Files.createDirectories(project.resolve("jobs"));
     return file;
-  }
-
-  @SuppressWarnings("unused")
-  private static Set<String> keys(Map<String, Object> map) {
-    return map.keySet();
   }
 }
