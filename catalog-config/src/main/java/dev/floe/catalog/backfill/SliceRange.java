@@ -22,6 +22,17 @@ public final class SliceRange {
       String tableName, Table table, String column, String from, String to) {
     Slice first = SliceResolver.resolve(tableName, table, column, from);
     Slice end = SliceResolver.resolve(tableName, table, column, to);
+    return between(tableName, first, end, from, to);
+  }
+
+  /**
+   * The slices from {@code first} (inclusive) to {@code end} (exclusive), already resolved; {@code
+   * from} and {@code to} are the values the user gave, for messages. {@link #of} resolves them
+   * against the table first; a caller without the table (rendering Kubernetes manifests) passes
+   * slices read from the values alone.
+   */
+  public static List<Slice> between(
+      String tableName, Slice first, Slice end, String from, String to) {
     InvalidInputException.check(
         first.unit() == end.unit(),
         "Cannot backfill %s from %s to %s: both ends must be slices of the same unit, got a %s"

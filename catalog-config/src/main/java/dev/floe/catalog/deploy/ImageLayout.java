@@ -40,7 +40,12 @@ public final class ImageLayout {
    * a code version, so the commit part is left out.
    */
   public static String defaultImage() {
-    String version = CodeVersion.current();
+    return imageFor(CodeVersion.current());
+  }
+
+  /** The image a build of {@code codeVersion} is tagged with: {@code floe:<version>}. */
+  public static String imageFor(String codeVersion) {
+    String version = codeVersion;
     int plus = version.indexOf('+');
     return IMAGE_REPOSITORY + ":" + (plus < 0 ? version : version.substring(0, plus));
   }

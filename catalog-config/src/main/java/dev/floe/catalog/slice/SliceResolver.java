@@ -116,9 +116,22 @@ public final class SliceResolver {
         .collect(Collectors.joining(", ", "[", "]"));
   }
 
-  private record ParsedValue(SliceUnit unit, LocalDateTime start) {}
+  /**
+   * A {@code --slice} value read without a table: its unit and its first instant.
+   *
+   * @param unit the slice's length, from the value's form (2026-10-03 is a day)
+   * @param start the first instant of the slice, as a UTC wall time
+   */
+  public record ParsedValue(SliceUnit unit, LocalDateTime start) {}
 
-  private static ParsedValue parse(String value, String column) {
+  /**
+   * Reads a {@code --slice} value by its form alone. {@link #resolve} does this first, then checks
+   * the value against the table; a caller without the table (rendering a Kubernetes manifest) gets
+   * the same unit and start.
+   *
+   * @throws InvalidInputException when the value is missing or not one of the four forms
+   */
+  public static ParsedValue parse(String value, String column) {
     if (value == null || value.isBlank()) {
       throw InvalidInputException.of("Cannot run: missing --slice for slice column %s", column);
     }

@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       RevertCommand.class,
       EffectsCommand.class,
       LateCommand.class,
+      K8sCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

@@ -1,0 +1,325 @@
+package dev.floe.catalog.k8s;
+
+import dev.floe.catalog.backfill.BackfillId;
+import dev.floe.catalog.backfill.BackfillSpec;
+import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.deploy.ImageLayout;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.EffectSpec;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.manifest.Manifests;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Renders Flink Kubernetes Operator resources that run Floe: one slice ({@link #slice}), every
+ * slice of a backfill ({@link #backfill}), or a session cluster for session jobs ({@link
+ * #sessionCluster}). Reads only the manifests: no catalog, no cluster. Each resource runs {@code
+ * floe run MANIFEST --slice D} inside the cluster and is named from the run key that run computes.
+ */
+public final class K8sRender {
+  /** Where the runbook lives; rendered comments point to it. */
+  public static final String RUNBOOK = "docs/deploy/kubernetes.md";
+
+  private K8sRender() {}
+
+  /**
+   * One run of a job manifest: a FlinkDeployment (application cluster), or a FlinkSessionJob when
+   * {@code options.submission()} names a session cluster.
+   *
+   * @param sliceValue the {@code --slice} value; null for a manifest without a slice (the run owns
+   *     the whole table)
+   */
+  public static Rendered slice(Path manifest, String sliceValue, RenderOptions options) {
+    String what = manifest.toString();
+    JobSpec job = loadJob(manifest, what);
+    ProjectLayout project = project(manifest, options, what);
+    refusing(what, () -> project.inImage(manifest));
+    String inProject = project.relative(manifest);
+    Slice slice;
+    if (job.hasSlice()) {
+      InvalidInputException.check(
+          sliceValue != null && !sliceValue.isBlank(),
+          "Cannot render %s: missing --slice (the job is cut into slices on %s; pass the one to"
+              + " run, e.g. --slice 2026-10-03)",
+          what,
+          job.sliceColumn());
+      slice = refusing(what, () -> SliceValues.of(job.sliceColumn(), sliceValue));
+    } else {
+      InvalidInputException.check(
+          sliceValue == null,
+          "Cannot render %s with --slice %s: the manifest has no slice, so the run owns the whole"
+              + " table (mode %s); drop --slice",
+          what,
+          sliceValue,
+          job.mode().text());
+      slice = null;
+    }
+    SliceRun run = run(job, inProject, slice, null, options);
+    return new Rendered(List.of(), List.of(document(run, options)), warnings(project));
+  }
+
+  /**
+   * Every slice of a backfill, one resource each, in slice order. Unlike {@code floe backfill} the
+   * resources do not pace themselves: the header tells how many to apply at once.
+   */
+  public static Rendered backfill(BackfillRender request, RenderOptions options) {
+    String what = request.manifest().toString();
+    boolean isBackfillManifest =
+        refusing(
+            what,
+            () -> BackfillSpecParser.isBackfillManifest(Manifests.load(request.manifest()).root()));
+    BackfillSpec file =
+        isBackfillManifest
+            ? refusing(what, () -> BackfillSpecParser.load(request.manifest()))
+            : null;
+    Path jobManifest = file == null ? request.manifest() : file.job();
+    JobSpec job = loadJob(jobManifest, jobManifest.toString());
+    String from = request.from() != null ? request.from() : file == null ? null : file.from();
+    String to = request.to() != null ? request.to() : file == null ? null : file.to();
+    InvalidInputException.check(
+        from != null && to != null,
+        "Cannot render the backfill of %s: give the range, --from SLICE and --to SLICE (or a"
+            + " backfill manifest with from: and to:)",
+        what);
+    InvalidInputException.check(
+        job.hasSlice(),
+        "Cannot render the backfill of %s: mode %s without slice: {column: ...} owns the whole"
+            + " table, so there are no slices to backfill; render one run with `floe k8s render`",
+        job.source(),
+        job.mode().text());
+    String expectVersion = file == null ? null : file.expectVersion();
+    InvalidInputException.check(
+        expectVersion == null || expectVersion.equals(options.codeVersion()),
+        "Cannot render the backfill of %s: it is pinned to code version %s (expect_version) but"
+            + " these resources would run code version %s; build the image from the pinned"
+            + " version and pass --code-version %s",
+        what,
+        expectVersion,
+        options.codeVersion(),
+        expectVersion);
+    boolean allowEffects =
+        request.allowEffects() != null
+            ? request.allowEffects()
+            : file != null && Boolean.TRUE.equals(file.allowEffects());
+    InvalidInputException.check(
+        job.effects().isEmpty() || allowEffects,
+        "Cannot render the backfill of %s: the job has effects (%s), and every slice runs as its"
+            + " own `floe run`, which sends them once per slice; a backfill keeps effects off."
+            + " Render a copy of the job without effects, or pass --allow-effects",
+        job.source(),
+        String.join(", ", job.effects().stream().map(EffectSpec::name).toList()));
+    int maxConcurrency =
+        request.maxConcurrency() != null
+            ? request.maxConcurrency()
+            : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1;
+    InvalidInputException.check(
+        maxConcurrency >= 1,
+        "Cannot render the backfill of %s with --max-concurrency %d: give 1 or more",
+        what,
+        maxConcurrency);
+    String backfillId =
+        request.backfillId() != null
+            ? request.backfillId()
+            : file != null && file.id() != null
+                ? file.id()
+                : BackfillId.derive(
+                    job.job(), job.target(), from, to, job.text(), options.codeVersion());
+    BackfillId.requireValid(backfillId, request.backfillId() != null ? "--backfill-id" : what);
+
+    ProjectLayout project = project(jobManifest, options, jobManifest.toString());
+    refusing(jobManifest.toString(), () -> project.inImage(jobManifest));
+    String inProject = project.relative(jobManifest);
+    List<Slice> slices =
+        refusing(what, () -> SliceValues.range(job.target(), job.sliceColumn(), from, to));
+    List<K8sDocument> documents = new ArrayList<>();
+    for (Slice slice : slices) {
+      documents.add(document(run(job, inProject, slice, backfillId, options), options));
+    }
+    List<String> header =
+        backfillHeader(job, backfillId, from, to, slices, maxConcurrency, options.submission());
+    return new Rendered(header, documents, warnings(project));
+  }
+
+  /**
+   * A session cluster named {@code name}: a FlinkDeployment without a job, its pods running the
+   * Floe image with the credentials, for FlinkSessionJobs rendered with {@code --session-cluster}.
+   */
+  public static Rendered sessionCluster(String name, ClusterSettings cluster) {
+    InvalidInputException.check(
+        K8sNames.isOperatorName(name),
+        "Cannot render session cluster '%s': the operator accepts only names of at most %d lower"
+            + " case letters, digits and '-', starting with a letter",
+        name,
+        K8sNames.MAX_NAME_LENGTH);
+    Map<String, Object> body = FlinkResources.sessionCluster(name, cluster);
+    List<String> comment = new ArrayList<>();
+    comment.add("A Flink session cluster for Floe's FlinkSessionJobs (`floe k8s render ...");
+    comment.add(
+        "--session-cluster " + name + " --jar-uri URI`). A session job's `floe run` runs in");
+    comment.add(
+        "this cluster's JobManager, so its pods hold the project ("
+            + ImageLayout.PROJECT_DIR
+            + " in");
+    comment.add("image " + cluster.image() + ") and the catalog credentials.");
+    comment.addAll(secretLines(cluster));
+    comment.add("Runbook: " + RUNBOOK);
+    return new Rendered(List.of(), List.of(new K8sDocument(comment, body)), List.of());
+  }
+
+  private static SliceRun run(
+      JobSpec job, String inProject, Slice slice, String backfillId, RenderOptions options) {
+    String label = slice == null ? Scope.WHOLE_TABLE_LABEL : slice.label();
+    // Exactly the inputs `floe run` hashes (SliceJob): job, target, slice label, manifest text and
+    // code version, so the label on the resource finds the snapshot the run commits.
+    String runKey = RunKey.of(job.job(), job.target(), label, job.text(), options.codeVersion());
+    int parallelism =
+        options.parallelism() > 0
+            ? options.parallelism()
+            : job.parallelism() > 0 ? job.parallelism() : RenderOptions.DEFAULT_PARALLELISM;
+    return new SliceRun(
+        job.job(),
+        job.target(),
+        inProject,
+        slice == null ? null : slice.value(),
+        label,
+        runKey,
+        options.codeVersion(),
+        backfillId,
+        parallelism,
+        options.parallelism() > 0);
+  }
+
+  private static K8sDocument document(SliceRun run, RenderOptions options) {
+    Submission submission = options.submission();
+    ClusterSettings cluster = options.cluster();
+    List<String> comment = new ArrayList<>();
+    String kind;
+    if (submission.isSession()) {
+      kind = "flinksessionjob";
+      comment.add(run.commandLine());
+      comment.add(
+          "as a job of the session cluster " + submission.sessionCluster() + ", its jar from");
+      comment.add(
+          submission.jarUri() + ". The session cluster's pods must run the Floe image (the");
+      comment.add("project at " + ImageLayout.PROJECT_DIR + ") and carry the catalog credentials:");
+      comment.add(
+          "render it with `floe k8s render-session-cluster " + submission.sessionCluster() + "`.");
+    } else {
+      kind = "flinkdeployment";
+      comment.add(run.commandLine());
+      comment.add("as its own Flink application cluster, image " + cluster.image() + ".");
+      comment.addAll(secretLines(cluster));
+    }
+    comment.add("Named from the run key (job, target, slice, manifest text, code version");
+    comment.add(
+        run.codeVersion() + "): the same slice always gets this name, so applying it again");
+    comment.add("changes nothing; to rerun the slice, delete the resource first. Outcome:");
+    comment.add(
+        "  kubectl get " + kind + " " + run.name() + " -o jsonpath='{.status.jobStatus.state}'");
+    Map<String, Object> body =
+        submission.isSession()
+            ? FlinkResources.sessionJob(run, cluster, submission)
+            : FlinkResources.deployment(run, cluster, submission);
+    return new K8sDocument(comment, body);
+  }
+
+  private static List<String> backfillHeader(
+      JobSpec job,
+      String backfillId,
+      String from,
+      String to,
+      List<Slice> slices,
+      int maxConcurrency,
+      Submission submission) {
+    String kind = submission.isSession() ? "flinksessionjob" : "flinkdeployment";
+    String range = String.format("%d slices from %s to %s (exclusive)", slices.size(), from, to);
+    return List.of(
+        String.format("Backfill %s:", backfillId),
+        String.format("  %s into %s, %s, one resource each.", job.job(), job.target(), range),
+        String.format(
+            "Each resource is an independent Flink job. Apply at most %d at a time (the backfill's",
+            maxConcurrency),
+        "max concurrency) and wait for FINISHED before the next batch: commits to one table from",
+        "separate clusters race Iceberg's optimistic concurrency; Floe retries a conflicting commit,",
+        "but parallel commits to one table waste work. A batch script is in " + RUNBOOK + ".",
+        "Validate one sample slice first (`floe verify JOB --slice D`, or apply one and check it).",
+        "Each slice is a plain `floe run`: its snapshot records no floe.backfill-id. The resources:",
+        String.format(
+            "  kubectl get %s -l %s=%s",
+            kind, FlinkResources.LABEL_BACKFILL, K8sNames.labelValue(backfillId)));
+  }
+
+  private static List<String> secretLines(ClusterSettings cluster) {
+    if (cluster.secretEnv().isEmpty()) {
+      return List.of(
+          "No variables from Secrets: the catalog needs no credentials, or the image has them.");
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("Credentials come from Secrets; no secret value is written here:");
+    for (SecretEnv env : cluster.secretEnv()) {
+      lines.add("  " + env.env() + " <- Secret " + env.secret() + ", key " + env.key());
+    }
+    return lines;
+  }
+
+  private static List<String> warnings(ProjectLayout project) {
+    List<String> warnings = new ArrayList<>();
+    if (!project.hasConfig()) {
+      warnings.add(
+          String.format(
+              "project %s has no %s: the run reads --config %s, which then must come from the"
+                  + " image build (docker/Dockerfile puts docker/floe.yaml, the docker-compose"
+                  + " catalog, there); give the project its own %s for your catalog",
+              project.dir(),
+              CatalogConfigLoader.CONFIG_FILE,
+              ImageLayout.CONFIG_FILE,
+              CatalogConfigLoader.CONFIG_FILE));
+    }
+    return warnings;
+  }
+
+  private static JobSpec loadJob(Path manifest, String what) {
+    boolean isBackfill =
+        refusing(
+            what, () -> BackfillSpecParser.isBackfillManifest(Manifests.load(manifest).root()));
+    InvalidInputException.check(
+        !isBackfill,
+        "Cannot render %s: it is a backfill manifest; use `floe k8s render-backfill %s`",
+        what,
+        what);
+    return refusing(what, () -> JobSpecParser.load(manifest));
+  }
+
+  private static ProjectLayout project(Path manifest, RenderOptions options, String what) {
+    return refusing(
+        what,
+        () ->
+            options.projectDir() != null
+                ? ProjectLayout.of(options.projectDir())
+                : ProjectLayout.detect(manifest));
+  }
+
+  /** Runs {@code action}; a refusal from below is reworded as a refusal to render {@code what}. */
+  private static <T> T refusing(String what, Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (InvalidInputException e) {
+      String message = e.getMessage();
+      if (message.startsWith("Cannot render")) {
+        throw e;
+      }
+      String reason = message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
+      throw new InvalidInputException("Cannot render " + what + ": " + reason, e);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.floe.catalog.k8s;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Prints rendered resources as a multi-document YAML stream ({@code ---} between documents,
+ * comments above each) or as JSON ({@code kubectl apply -f} reads both).
+ */
+public final class K8sYaml {
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+              YAMLFactory.builder()
+                  .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                  .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                  .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+                  .stringQuotingChecker(new QuoteAmbiguous())
+                  .build())
+          .enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private K8sYaml() {}
+
+  /** {@code header} as comments, then each document after {@code ---} with its comment. */
+  public static String yaml(List<String> header, List<K8sDocument> documents) {
+    StringBuilder out = new StringBuilder();
+    comment(out, header);
+    for (K8sDocument document : documents) {
+      out.append("---\n");
+      comment(out, document.comment());
+      out.append(write(YAML, document.body()));
+    }
+    return out.toString();
+  }
+
+  /** One resource as a JSON object; several as a {@code v1 List} of them. */
+  public static String json(List<K8sDocument> documents) {
+    if (documents.size() == 1) {
+      return write(JSON, documents.get(0).body()) + "\n";
+    }
+    Map<String, Object> list = new LinkedHashMap<>();
+    list.put("apiVersion", "v1");
+    list.put("kind", "List");
+    list.put("items", documents.stream().map(K8sDocument::body).toList());
+    return write(JSON, list) + "\n";
+  }
+
+  private static void comment(StringBuilder out, List<String> lines) {
+    for (String line : lines) {
+      out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
+    }
+  }
+
+  private static String write(ObjectMapper mapper, Object value) {
+    try {
+      return mapper.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException("Cannot print a rendered resource", e);
+    }
+  }
+
+  /**
+   * Quotes what Jackson quotes, and also any string a YAML 1.1 reader (kubectl's) could take for
+   * something else: a slice such as {@code 2026-10-03} would otherwise be read as a date, {@code 2}
+   * in flinkConfiguration as a number.
+   */
+  private static final class QuoteAmbiguous extends StringQuotingChecker.Default {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean needToQuoteValue(String value) {
+      return value.isEmpty()
+          || Character.isDigit(value.charAt(0))
+          || value.length() > 1
+              && "+-.".indexOf(value.charAt(0)) >= 0
+              && (Character.isDigit(value.charAt(1)) || value.charAt(1) == '.')
+          || super.needToQuoteValue(value);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.floe.catalog.k8s;
+
+import dev.floe.catalog.backfill.SliceRange;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.slice.SliceUnit;
+import java.util.List;
+
+/**
+ * Slices read from {@code --slice} values alone, without the target table: rendering needs no
+ * catalog access. The label, and so the run key, equals what {@code floe run} computes for any
+ * value it accepts: a label spells the bounds with a time only for an hour slice, and only a
+ * timestamp column can be cut into hours. Whether the value fits the table's partitions is checked
+ * when the job runs (an unfit slice fails the job with exit code 2, before anything is written).
+ */
+final class SliceValues {
+  private SliceValues() {}
+
+  static Slice of(String column, String value) {
+    SliceResolver.ParsedValue parsed = SliceResolver.parse(value, column);
+    Slice.ColumnKind kind =
+        parsed.unit() == SliceUnit.HOUR ? Slice.ColumnKind.TIMESTAMP : Slice.ColumnKind.DATE;
+    return new Slice(
+        column, kind, parsed.unit(), parsed.start(), parsed.unit().next(parsed.start()));
+  }
+
+  /** The slices of {@code [from, to)}, as {@code floe backfill} lists them. */
+  static List<Slice> range(String target, String column, String from, String to) {
+    return SliceRange.between(target, of(column, from), of(column, to), from, to);
+  }
+}

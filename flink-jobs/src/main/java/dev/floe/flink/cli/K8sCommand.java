@@ -1,0 +1,267 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.k8s.BackfillRender;
+import dev.floe.catalog.k8s.K8sRender;
+import dev.floe.catalog.k8s.RenderOptions;
+import dev.floe.catalog.k8s.Rendered;
+import dev.floe.catalog.k8s.Submission;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * `floe k8s render|render-backfill|render-session-cluster`: print Flink Kubernetes Operator
+ * resources that run Floe, for {@code kubectl apply -f -}. Reads manifests only; talks to no
+ * catalog and no cluster.
+ */
+@Command(
+    name = "k8s",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Render Flink Kubernetes Operator (1.14) resources that run Floe in a cluster: a",
+      "FlinkDeployment per slice (application mode, the jar and project baked into the image),",
+      "or a FlinkSessionJob on a session cluster. Each is named from the slice's run key, so the",
+      "same slice of the same manifest and build always gets the same name. Credentials come from",
+      "Kubernetes Secrets, never from the manifest. Prints YAML (kubectl apply -f -); changes",
+      "nothing. Runbook: docs/deploy/kubernetes.md."
+    },
+    subcommands = {
+      K8sCommand.Render.class,
+      K8sCommand.RenderBackfill.class,
+      K8sCommand.RenderSessionCluster.class
+    })
+public final class K8sCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Where the job runs and what its run inherits: shared by render and render-backfill. */
+  static final class JobOptions {
+    @Option(
+        names = "--session-cluster",
+        paramLabel = "NAME",
+        description =
+            "Render a FlinkSessionJob for this session cluster (a FlinkDeployment without a job,"
+                + " see render-session-cluster) instead of a FlinkDeployment per run. Needs"
+                + " --jar-uri.")
+    String sessionCluster;
+
+    @Option(
+        names = "--jar-uri",
+        paramLabel = "URI",
+        description =
+            "With --session-cluster: where the operator downloads the Floe jar (https://...,"
+                + " s3://...); a local:// path inside an image is refused.")
+    String jarUri;
+
+    @Option(
+        names = "--parallelism",
+        paramLabel = "N",
+        description =
+            "The job's parallelism (default: the manifest's, else "
+                + RenderOptions.DEFAULT_PARALLELISM
+                + "); also passed to floe run.")
+    int parallelism;
+
+    @Option(
+        names = "--project-dir",
+        paramLabel = "DIR",
+        description =
+            "The project directory the image holds at /opt/floe (default: the nearest directory"
+                + " above the manifest that holds floe.yaml or a jobs/ folder). The manifest must"
+                + " lie inside it.")
+    Path projectDir;
+
+    RenderOptions options(ClusterOptions cluster) {
+      Submission submission;
+      if (sessionCluster != null) {
+        submission = Submission.session(sessionCluster, jarUri);
+      } else {
+        InvalidInputException.check(
+            jarUri == null,
+            "Cannot render with --jar-uri %s alone: a FlinkDeployment runs the jar inside the"
+                + " image; --jar-uri goes with --session-cluster",
+            jarUri);
+        submission = Submission.application();
+      }
+      return new RenderOptions(
+          projectDir, cluster.settings(), submission, parallelism, cluster.codeVersion());
+    }
+  }
+
+  @Command(
+      name = "render",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print the resource that runs `floe run MANIFEST --slice D` in the cluster: a",
+        "FlinkDeployment (upgradeMode stateless) running dev.floe.flink.cli.FloeClusterMain with",
+        "the manifest's path inside the image, or a FlinkSessionJob with --session-cluster.",
+        "Name and labels carry the run key floe run computes; annotations the slice and the",
+        "manifest. The slice is read without the catalog: whether it fits the table's partitions",
+        "is checked when the job runs. Typical use: floe k8s render jobs/daily.yaml --slice",
+        "2026-10-03 | kubectl apply -f -"
+      })
+  static final class Render implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+    @Mixin JobOptions job;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "MANIFEST", description = "The job manifest (YAML).")
+    Path manifest;
+
+    @Option(
+        names = "--slice",
+        paramLabel = "VALUE",
+        description =
+            "The slice the run owns, as for floe run: 2026-10-03, 2026-10-03T05, 2026-10 or 2026."
+                + " Required when the manifest has a slice, refused when it has none.")
+    String slice;
+
+    @Override
+    public Integer call() {
+      Rendered rendered = K8sRender.slice(manifest, slice, job.options(cluster));
+      cluster.print(rendered, spec.commandLine());
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "render-backfill",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print one resource per slice of a backfill, in slice order, each running",
+        "`floe run MANIFEST --slice D` like render. MANIFEST is a backfill manifest (job, from,",
+        "to, max_concurrency) or a job manifest with --from and --to; flags win over the file.",
+        "The resources do not pace themselves: the header says how many to apply at once (the",
+        "max concurrency), since commits to one table from separate clusters race each other.",
+        "A job with effects is refused unless --allow-effects: each slice would send them."
+      })
+  static final class RenderBackfill implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+    @Mixin JobOptions job;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "MANIFEST",
+        description = "A backfill manifest, or a job manifest (YAML).")
+    Path manifest;
+
+    @Option(
+        names = "--from",
+        paramLabel = "SLICE",
+        description = "The first slice, inclusive, e.g. 2026-01-01 (its unit is every slice's).")
+    String from;
+
+    @Option(
+        names = "--to",
+        paramLabel = "SLICE",
+        description = "The end of the range, exclusive, e.g. 2026-04-01.")
+    String to;
+
+    @Option(
+        names = "--max-concurrency",
+        paramLabel = "N",
+        description =
+            "How many resources to apply at once, printed in the header (default: the"
+                + " manifest's max_concurrency, else 1).")
+    Integer maxConcurrency;
+
+    @Option(
+        names = "--backfill-id",
+        paramLabel = "ID",
+        description =
+            "The id in the floe.dev/backfill-id label (default: the manifest's, else derived as"
+                + " floe backfill derives it).")
+    String backfillId;
+
+    @Option(
+        names = "--allow-effects",
+        negatable = true,
+        description =
+            "Render a job that has effects (webhooks): every slice's floe run sends them"
+                + " (default: the manifest's allow_effects, else refused).")
+    Boolean allowEffects;
+
+    @Option(
+        names = "--out-dir",
+        paramLabel = "DIR",
+        description =
+            "Write one file per resource, 001-<name>.yaml in slice order, into DIR (created if"
+                + " missing) instead of one stream; prints the header and the files.")
+    Path outDir;
+
+    @Override
+    public Integer call() {
+      Rendered rendered =
+          K8sRender.backfill(
+              new BackfillRender(manifest, from, to, maxConcurrency, backfillId, allowEffects),
+              job.options(cluster));
+      if (outDir == null) {
+        cluster.print(rendered, spec.commandLine());
+      } else {
+        writeFiles(rendered);
+      }
+      return ExitCodes.OK;
+    }
+
+    private void writeFiles(Rendered rendered) {
+      InvalidInputException.check(
+          cluster.output == null && !cluster.json,
+          "Cannot render with --out-dir and %s: --out-dir writes YAML files of its own",
+          cluster.output != null ? "-o" : "--json");
+      PrintWriter out = spec.commandLine().getOut();
+      try {
+        Files.createDirectories(outDir);
+        for (Map.Entry<String, String> file : rendered.files().entrySet()) {
+          Files.writeString(outDir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write the resources to " + outDir, e);
+      }
+      rendered.header().forEach(line -> out.println(line.isEmpty() ? "#" : "# " + line));
+      rendered.files().keySet().forEach(file -> out.println(outDir.resolve(file)));
+      cluster.warn(rendered, spec.commandLine());
+    }
+  }
+
+  @Command(
+      name = "render-session-cluster",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Print a FlinkDeployment without a job: a session cluster for the FlinkSessionJobs that",
+        "render --session-cluster NAME prints. Its pods run the Floe image (the project at",
+        "/opt/floe) with the same Secrets, since a session job's floe run runs inside it."
+      })
+  static final class RenderSessionCluster implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "NAME",
+        description = "The session cluster's name (what --session-cluster refers to).")
+    String name;
+
+    @Override
+    public Integer call() {
+      cluster.print(K8sRender.sessionCluster(name, cluster.settings()), spec.commandLine());
+      return ExitCodes.OK;
+    }
+  }
+}

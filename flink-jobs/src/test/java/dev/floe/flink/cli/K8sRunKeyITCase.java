@@ -1,0 +1,95 @@
+package dev.floe.flink.cli;
+
+import static dev.floe.flink.cli.CliRun.examples;
+import static dev.floe.flink.cli.CliRun.floe;
+import static dev.floe.flink.cli.K8sCommandTest.at;
+import static dev.floe.flink.cli.K8sCommandTest.k8s;
+import static dev.floe.flink.cli.K8sCommandTest.parse;
+import static dev.floe.flink.cli.K8sCommandTest.single;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run key on a rendered resource is the one a real `floe run` of the same slice records, so a
+ * resource and the snapshot its run commits find each other; the derived backfill id is the one
+ * `floe backfill` derives.
+ */
+class K8sRunKeyITCase {
+  @TempDir static Path home;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @BeforeAll
+  static void applyTheExampleTables() {
+    CliRun apply = floe(home, "tables", "apply", examples().resolve("tables").toString());
+    assertThat(apply.exitCode()).as(apply.err()).isZero();
+    CliRun seed = floe(home, "sql", "-f", examples().resolve("sql/seed_staging.sql").toString());
+    assertThat(seed.exitCode()).as(seed.err()).isZero();
+  }
+
+  @Test
+  void aSliceResourceCarriesTheRunKeyOfFloeRunAndItsSnapshot() throws Exception {
+    String job = examples().resolve("jobs/fact_orders_daily.yaml").toString();
+
+    CliRun run = floe(home, "run", job, "--slice", "2026-10-03", "--json");
+    CliRun render = k8s("k8s", "render", job, "--slice", "2026-10-03");
+    CliRun snapshots = floe(home, "snapshots", "sales.fact_orders", "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String runKey = JSON.readTree(run.out()).get("run_key").asText();
+    Map<String, Object> resource = single(render.out());
+    assertThat(((Map<?, ?>) at(resource, "metadata.labels")).get("floe.dev/run-key"))
+        .isEqualTo(runKey);
+    assertThat((String) at(resource, "metadata.name")).endsWith("-" + runKey.substring(0, 8));
+    JsonNode snapshot = JSON.readTree(snapshots.out()).get(0);
+    assertThat(snapshot.get("run_key").asText()).isEqualTo(runKey);
+    assertThat(((Map<?, ?>) at(resource, "metadata.annotations")).get("floe.dev/slice"))
+        .isEqualTo(snapshot.get("slice").asText());
+  }
+
+  @Test
+  void aWholeTableResourceCarriesTheRunKeyOfFloeRun() throws Exception {
+    String merge = examples().resolve("jobs/dim_customer_merge.yaml").toString();
+
+    CliRun run = floe(home, "run", merge, "--json");
+    CliRun render = k8s("k8s", "render", merge);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(((Map<?, ?>) at(single(render.out()), "metadata.labels")).get("floe.dev/run-key"))
+        .isEqualTo(JSON.readTree(run.out()).get("run_key").asText());
+  }
+
+  @Test
+  void aDerivedBackfillIdIsTheOneFloeBackfillDerives() throws Exception {
+    String job = examples().resolve("jobs/fact_orders_daily.yaml").toString();
+
+    CliRun plan =
+        floe(
+            home,
+            "backfill",
+            job,
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-03",
+            "--dry-run",
+            "--json");
+    CliRun render =
+        k8s("k8s", "render-backfill", job, "--from", "2026-01-01", "--to", "2026-01-03");
+
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    String backfillId = JSON.readTree(plan.out()).get("backfill_id").asText();
+    assertThat(parse(render.out()))
+        .hasSize(2)
+        .allSatisfy(
+            d ->
+                assertThat(((Map<?, ?>) at(d, "metadata.annotations")).get("floe.dev/backfill-id"))
+                    .isEqualTo(backfillId));
+  }
+}
