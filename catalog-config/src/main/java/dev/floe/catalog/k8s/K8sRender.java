@@ -64,7 +64,7 @@ public final class K8sRender {
           job.mode().text());
       slice = null;
     }
-    SliceRun run = run(job, inProject, slice, null, options);
+    SliceRun run = run(job, inProject, slice, null, false, options);
     return new Rendered(List.of(), List.of(document(run, options)), warnings(project));
   }
 
@@ -143,7 +143,8 @@ public final class K8sRender {
         refusing(what, () -> SliceValues.range(job.target(), job.sliceColumn(), from, to));
     List<K8sDocument> documents = new ArrayList<>();
     for (Slice slice : slices) {
-      documents.add(document(run(job, inProject, slice, backfillId, options), options));
+      documents.add(
+          document(run(job, inProject, slice, backfillId, allowEffects, options), options));
     }
     List<String> header =
         backfillHeader(job, backfillId, from, to, slices, maxConcurrency, options.submission());
@@ -177,7 +178,12 @@ public final class K8sRender {
   }
 
   private static SliceRun run(
-      JobSpec job, String inProject, Slice slice, String backfillId, RenderOptions options) {
+      JobSpec job,
+      String inProject,
+      Slice slice,
+      String backfillId,
+      boolean allowEffects,
+      RenderOptions options) {
     String label = slice == null ? Scope.WHOLE_TABLE_LABEL : slice.label();
     // Exactly the inputs `floe run` hashes (SliceJob): job, target, slice label, manifest text and
     // code version, so the label on the resource finds the snapshot the run commits.
@@ -196,7 +202,8 @@ public final class K8sRender {
         options.codeVersion(),
         backfillId,
         parallelism,
-        options.parallelism() > 0);
+        options.parallelism() > 0,
+        allowEffects);
   }
 
   private static K8sDocument document(SliceRun run, RenderOptions options) {

@@ -16,10 +16,13 @@ import java.util.List;
  *     order_date=[2026-10-03,2026-10-04)}
  * @param runKey the run key {@code floe run} computes for the same inputs
  * @param codeVersion the Floe build inside the image (part of the run key)
- * @param backfillId the backfill this run is a slice of, or null
+ * @param backfillId the backfill this run is a slice of, or null; passed as {@code --backfill-id}
+ *     so the commit records it and {@code floe backfill} counts the slice as loaded
  * @param parallelism the job's parallelism in the cluster
  * @param passParallelism true to pass {@code --parallelism} to {@code floe run} (it was given on
  *     the command line, and must win over the manifest's inside the run too)
+ * @param allowEffects a backfill slice that sends the job's effects ({@code --allow-effects});
+ *     without it a backfill slice records them as skipped, as {@code floe backfill} does
  */
 public record SliceRun(
     String job,
@@ -31,7 +34,8 @@ public record SliceRun(
     String codeVersion,
     String backfillId,
     int parallelism,
-    boolean passParallelism) {
+    boolean passParallelism,
+    boolean allowEffects) {
 
   /** The resource's name, see {@link K8sNames#resourceName}. */
   public String name() {
@@ -55,6 +59,12 @@ public record SliceRun(
     args.addAll(List.of("--config", ImageLayout.CONFIG_FILE));
     if (passParallelism) {
       args.addAll(List.of("--parallelism", Integer.toString(parallelism)));
+    }
+    if (backfillId != null) {
+      args.addAll(List.of("--backfill-id", backfillId));
+      if (allowEffects) {
+        args.add("--allow-effects");
+      }
     }
     return List.copyOf(args);
   }

@@ -1,7 +1,9 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.backfill.BackfillId;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.WriteMode;
@@ -93,6 +95,21 @@ public final class RunCommand implements Callable<Integer> {
   String publish;
 
   @Option(
+      names = "--backfill-id",
+      paramLabel = "ID",
+      description =
+          "Run as one slice of this backfill, the way `floe k8s render-backfill` runs each slice:"
+              + " the commit records floe.backfill-id (so `floe snapshots --backfill` lists it and"
+              + " `floe backfill` counts the slice as loaded), and the job's effects are recorded"
+              + " as skipped unless --allow-effects.")
+  String backfillId;
+
+  @Option(
+      names = "--allow-effects",
+      description = "With --backfill-id: send the job's effects as a plain run would.")
+  boolean allowEffects;
+
+  @Option(
       names = "--inject-failure",
       hidden = true,
       description = "Fail on purpose at this point (BEFORE_COMMIT), to rehearse atomicity.")
@@ -101,6 +118,14 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
+    if (backfillId != null) {
+      BackfillId.requireValid(backfillId, "--backfill-id");
+    }
+    InvalidInputException.check(
+        !allowEffects || backfillId != null,
+        "Cannot run %s with --allow-effects: it only applies to a backfill slice (--backfill-id);"
+            + " a plain run sends its effects anyway",
+        manifest);
     CatalogConfig catalog = common.catalog();
     RunRequest request =
         new RunRequest(
@@ -112,7 +137,8 @@ public final class RunCommand implements Callable<Integer> {
             maxConflictRetries,
             dryRun,
             failAt,
-            PublishMode.parse(publish));
+            PublishMode.parse(publish),
+            backfillId);
     RunEffects effects = RunEffects.system();
     // Refused before anything runs; a dry run checks without touching the database.
     if (dryRun) {
@@ -121,7 +147,8 @@ public final class RunCommand implements Callable<Integer> {
       effects.requireOutbox(catalog, job);
     }
     RunResult result = SliceJob.run(request);
-    EffectsReport sent = effects.deliver(request, result, true);
+    // A backfill slice keeps effects off (recorded as skipped), as `floe backfill` does.
+    EffectsReport sent = effects.deliver(request, result, backfillId == null || allowEffects);
     print(result, sent, spec.commandLine().getOut());
     // An effect that did not arrive does not undo the commit: exit 0, and say so.
     sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));

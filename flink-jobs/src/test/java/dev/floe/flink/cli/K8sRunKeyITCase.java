@@ -10,7 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.deploy.ImageLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,5 +94,59 @@ class K8sRunKeyITCase {
             d ->
                 assertThat(((Map<?, ?>) at(d, "metadata.annotations")).get("floe.dev/backfill-id"))
                     .isEqualTo(backfillId));
+  }
+
+  @Test
+  void renderedBackfillSlicesRecordTheBackfillIdSoFloeBackfillCountsThemLoaded(@TempDir Path home)
+      throws Exception {
+    // Its own catalog: a slice another test loaded first would make these runs no-ops.
+    assertThat(floe(home, "tables", "apply", examples().resolve("tables").toString()).exitCode())
+        .isZero();
+    assertThat(
+            floe(home, "sql", "-f", examples().resolve("sql/seed_staging.sql").toString())
+                .exitCode())
+        .isZero();
+    String job = examples().resolve("jobs/fact_orders_daily.yaml").toString();
+    CliRun render =
+        k8s("k8s", "render-backfill", job, "--from", "2026-10-03", "--to", "2026-10-05");
+    List<Map<String, Object>> resources = parse(render.out());
+    assertThat(resources).hasSize(2);
+
+    // Run each resource's own arguments, with the image's paths mapped back to this checkout.
+    for (Map<String, Object> resource : resources) {
+      List<String> args = new ArrayList<>();
+      @SuppressWarnings("unchecked")
+      List<String> rendered = (List<String>) at(resource, "spec.job.args");
+      for (int i = 0; i < rendered.size(); i++) {
+        if (rendered.get(i).equals("--config")) {
+          i++; // the image's floe.yaml; here the embedded catalog under --home
+          continue;
+        }
+        args.add(rendered.get(i).replace(ImageLayout.PROJECT_DIR + "/", examples() + "/"));
+      }
+      assertThat(args).contains("--backfill-id").doesNotContain("--allow-effects");
+      CliRun run = floe(home, args.toArray(String[]::new));
+      assertThat(run.exitCode()).as(run.err()).isZero();
+    }
+
+    CliRun plan =
+        floe(
+            home,
+            "backfill",
+            job,
+            "--from",
+            "2026-10-03",
+            "--to",
+            "2026-10-05",
+            "--dry-run",
+            "--json");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    JsonNode slices = JSON.readTree(plan.out()).get("slices");
+    assertThat(slices).hasSize(2);
+    slices.forEach(slice -> assertThat(slice.get("status").asText()).isEqualTo("skipped"));
+    String backfillId = JSON.readTree(plan.out()).get("backfill_id").asText();
+    CliRun listed =
+        floe(home, "snapshots", "sales.fact_orders", "--backfill", backfillId, "--json");
+    assertThat(JSON.readTree(listed.out())).hasSize(2);
   }
 }
