@@ -5,18 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.floe.it.servers.ClientCredentials;
+import dev.floe.it.servers.FreePort;
+import dev.floe.it.servers.LoopbackOnly;
 import dev.floe.it.servers.PostgresServer;
 import dev.floe.it.servers.RestCatalogServer;
 import dev.floe.it.servers.S3Server;
 import dev.floe.it.servers.S3Servers;
 import dev.floe.it.servers.ServerPaths;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -66,6 +71,18 @@ class CatalogIdempotencyITCase {
       } catch (Exception e) {
         System.out.println("Cannot stop " + server + ": " + e);
       }
+    }
+  }
+
+  @Test
+  void everyServerListensOn127001Only() {
+    List<Integer> ports =
+        List.of(URI.create(s3.endpoint()).getPort(), postgres.port(), rest.port());
+    System.out.println(
+        "checking ports " + ports + " from " + LoopbackOnly.otherAddresses() + " (must refuse)");
+    for (int port : ports) {
+      assertThat(FreePort.isOpen(port)).as("127.0.0.1:%d", port).isTrue();
+      assertThat(LoopbackOnly.exposures(port)).isEmpty();
     }
   }
 

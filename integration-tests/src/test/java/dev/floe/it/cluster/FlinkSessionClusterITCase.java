@@ -11,6 +11,8 @@ import dev.floe.it.servers.ChildProcess;
 import dev.floe.it.servers.ClientCredentials;
 import dev.floe.it.servers.FlinkRestSubmitter;
 import dev.floe.it.servers.FlinkSessionCluster;
+import dev.floe.it.servers.FreePort;
+import dev.floe.it.servers.LoopbackOnly;
 import dev.floe.it.servers.PostgresServer;
 import dev.floe.it.servers.S3Server;
 import dev.floe.it.servers.S3Servers;
@@ -68,6 +70,14 @@ class FlinkSessionClusterITCase {
       } catch (Exception e) {
         System.out.println("Cannot stop " + server + ": " + e);
       }
+    }
+  }
+
+  @Test
+  void theClusterListensOn127001Only() {
+    for (int port : cluster.ports()) {
+      assertThat(FreePort.isOpen(port)).as("127.0.0.1:%d", port).isTrue();
+      assertThat(LoopbackOnly.exposures(port)).isEmpty();
     }
   }
 

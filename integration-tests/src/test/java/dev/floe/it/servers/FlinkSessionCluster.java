@@ -29,6 +29,7 @@ public final class FlinkSessionCluster implements AutoCloseable {
 
   private final Path dir;
   private final int restPort;
+  private final int rpcPort = FreePort.pick();
   private final List<ChildProcess> processes = new ArrayList<>();
 
   private FlinkSessionCluster(Path dir, int restPort) {
@@ -59,6 +60,11 @@ public final class FlinkSessionCluster implements AutoCloseable {
   /** {@code host:port} for {@code flink run -m}. */
   public String address() {
     return "127.0.0.1:" + restPort;
+  }
+
+  /** The JobManager's REST and RPC ports (the others are chosen by Flink). */
+  public List<Integer> ports() {
+    return List.of(restPort, rpcPort);
   }
 
   public Path confDir() {
@@ -134,7 +140,7 @@ public final class FlinkSessionCluster implements AutoCloseable {
     return String.join(
         "\n",
         "jobmanager.rpc.address: 127.0.0.1",
-        "jobmanager.rpc.port: " + FreePort.pick(),
+        "jobmanager.rpc.port: " + rpcPort,
         "jobmanager.bind-host: 127.0.0.1",
         "taskmanager.bind-host: 127.0.0.1",
         "taskmanager.host: 127.0.0.1",

@@ -52,6 +52,10 @@ public final class RestCatalogServer implements AutoCloseable {
     return "http://127.0.0.1:" + port;
   }
 
+  public int port() {
+    return port;
+  }
+
   public long pid() {
     return process.pid();
   }
