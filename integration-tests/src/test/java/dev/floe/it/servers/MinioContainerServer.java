@@ -14,6 +14,7 @@ import org.testcontainers.containers.MinIOContainer;
 public final class MinioContainerServer implements S3Server {
   static final String IMAGE = "minio/minio:RELEASE.2025-09-07T16-13-09Z";
   private static final int S3_PORT = 9000;
+  private static final int CONSOLE_PORT = 9001;
 
   private final MinIOContainer container;
   private final int port;
@@ -26,6 +27,7 @@ public final class MinioContainerServer implements S3Server {
   @SuppressWarnings("resource") // closed in close()
   public static MinioContainerServer start() {
     int port = FreePort.pick();
+    int consolePort = FreePort.pick();
     MinIOContainer container =
         new MinIOContainer(IMAGE)
             .withCreateContainerCmdModifier(
@@ -36,7 +38,11 @@ public final class MinioContainerServer implements S3Server {
                             List.of(
                                 new PortBinding(
                                     Ports.Binding.bindIpAndPort("127.0.0.1", port),
-                                    ExposedPort.tcp(S3_PORT)))));
+                                    ExposedPort.tcp(S3_PORT)),
+                                // Bound too: the container's wait strategy looks both ports up.
+                                new PortBinding(
+                                    Ports.Binding.bindIpAndPort("127.0.0.1", consolePort),
+                                    ExposedPort.tcp(CONSOLE_PORT)))));
     container.start();
     return new MinioContainerServer(container, port);
   }
