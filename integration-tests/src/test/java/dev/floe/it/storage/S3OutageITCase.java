@@ -8,6 +8,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.it.BinFloe;
 import dev.floe.it.catalogs.FactOrders;
+import dev.floe.it.catalogs.InProcessFloe;
 import dev.floe.it.servers.ClientCredentials;
 import dev.floe.it.servers.S3ProxyServer;
 import dev.floe.it.servers.ServerPaths;
@@ -59,12 +60,15 @@ class S3OutageITCase {
     Path examples = ServerPaths.repoRoot().resolve("examples");
     String job = examples.resolve("jobs/fact_orders_daily.yaml").toString();
     Map<String, String> env = s3.credentialEnvironment();
-    ok(BinFloe.run(work, env, "tables", "apply", examples.resolve("tables").toString()));
-    ok(BinFloe.run(work, env, "sql", "-f", examples.resolve("sql/seed_staging.sql").toString()));
-    ok(BinFloe.run(work, env, "run", job, "--slice", FactOrders.DAY.toString()));
+    // The set-up runs in this JVM (a bin/floe JVM per step would add half a minute); the run
+    // that loses S3 and its rerun go through bin/floe.
+    InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
+    ok(floe.run("tables", "apply", examples.resolve("tables").toString()));
+    ok(floe.run("sql", "-f", examples.resolve("sql/seed_staging.sql").toString()));
+    ok(floe.run("run", job, "--slice", FactOrders.DAY.toString()));
     FactOrders before = FactOrders.read(config, work.resolve(".floe"));
     assertThat(before.orderIds(FactOrders.DAY)).containsExactlyInAnyOrder(1L, 2L);
-    prepareALongWrite(config, env);
+    prepareALongWrite(config, floe);
 
     long filesBefore = dataFiles();
     CompletableFuture<BinFloe.Result> run =
@@ -132,6 +136,10 @@ class S3OutageITCase {
     return result;
   }
 
+  private static void ok(InProcessFloe.Result result) {
+    assertThat(result.exitCode()).as(result.both()).isZero();
+  }
+
   private static Path writeConfig() throws Exception {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("warehouse", "s3://warehouse/outage");
@@ -149,12 +157,10 @@ class S3OutageITCase {
    * on S3), and a tiny target file size on the fact table, so the run writes one data file per
    * 1,000 rows, one after another: a write that takes a while.
    */
-  private static void prepareALongWrite(Path config, Map<String, String> env) throws Exception {
+  private static void prepareALongWrite(Path config, InProcessFloe floe) throws Exception {
     String digits = "(VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9))";
     ok(
-        BinFloe.run(
-            work,
-            env,
+        floe.run(
             "sql",
             "INSERT INTO sales.staging_orders SELECT CAST(1000000 + a.d + 10 * b.d + 100 * c.d"
                 + " + 1000 * e.d + 10000 * f.d AS BIGINT), CAST(a.d AS BIGINT),"
@@ -167,7 +173,7 @@ class S3OutageITCase {
                     digits + " e(d)",
                     "(VALUES (0), (1), (2), (3), (4), (5)) f(d)")));
     Catalog catalog =
-        Catalogs.open(CatalogConfigLoader.load(config, work.resolve(".floe"), Map.of(), env));
+        Catalogs.open(CatalogConfigLoader.load(config, work.resolve(".floe"), Map.of(), Map.of()));
     try {
       Catalogs.loadTable(catalog, FactOrders.TABLE)
           .updateProperties()
