@@ -1,0 +1,76 @@
+package dev.floe.flink.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review of issue 6: /.dockerignore says it is "the same as .gitignore", but Docker anchors a
+ * pattern without a slash at the context root, where git matches it at any depth. The default Floe
+ * home is ./.floe in the working directory, so a project one runs Floe in (cd my-project; floe run
+ * ...) holds my-project/.floe with the embedded catalog and its warehouse data, and {@code COPY
+ * ${PROJECT_DIR}/ /opt/floe/} bakes them into the image.
+ */
+class DockerIgnoreReviewTest {
+
+  @Test
+  void aFloeHomeInsideTheProjectStaysOutOfTheBuildContext() {
+    List<String> patterns =
+        DockerFiles.read(DockerFiles.root().resolve(".dockerignore"))
+            .lines()
+            .map(String::trim)
+            .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+            .toList();
+
+    for (String path :
+        List.of("examples/.floe/catalog.db", "my-project/.floe/warehouse/sales/x.parquet")) {
+      assertThat(patterns).as(path).anyMatch(p -> excludes(p, path));
+    }
+    // The matcher itself: the root home is excluded, a module's build output too.
+    assertThat(excludes(".floe", ".floe/catalog.db")).isTrue();
+    assertThat(excludes("**/target", "flink-jobs/target/x.jar")).isTrue();
+    assertThat(excludes(".floe", "examples/.floe/catalog.db")).isFalse();
+  }
+
+  /**
+   * Docker's rule (moby/patternmatcher): the pattern is matched against the whole path from the
+   * context root, {@code **} spans directories, {@code *} stays within one; a match on a parent
+   * directory excludes everything below it.
+   */
+  static boolean excludes(String pattern, String path) {
+    String clean = pattern.startsWith("/") ? pattern.substring(1) : pattern;
+    StringBuilder regex = new StringBuilder();
+    for (int i = 0; i < clean.length(); i++) {
+      char c = clean.charAt(i);
+      if (c == '*' && i + 1 < clean.length() && clean.charAt(i + 1) == '*') {
+        i++;
+        if (i + 1 < clean.length() && clean.charAt(i + 1) == '/') {
+          i++;
+          regex.append("(.*/)?");
+        } else {
+          regex.append(".*");
+        }
+      } else if (c == '*') {
+        regex.append("[^/]*");
+      } else if (c == '?') {
+        regex.append("[^/]");
+      } else {
+        regex.append(Pattern.quote(String.valueOf(c)));
+      }
+    }
+    Pattern compiled = Pattern.compile(regex.toString());
+    String prefix = path;
+    while (true) {
+      if (compiled.matcher(prefix).matches()) {
+        return true;
+      }
+      int slash = prefix.lastIndexOf('/');
+      if (slash < 0) {
+        return false;
+      }
+      prefix = prefix.substring(0, slash);
+    }
+  }
+}
