@@ -27,7 +27,7 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
         .collect(
             Collectors.toMap(
                 Map.Entry::getKey,
-                e -> isSecret(e.getKey()) ? "******" : e.getValue(),
+                e -> redact(e.getKey(), e.getValue()),
                 (a, b) -> a,
                 TreeMap::new));
   }
@@ -47,6 +47,50 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
         || k.contains("authorization")
         || k.endsWith("key");
   }
+
+  /**
+   * True for a property that must never come from a file: a secret ({@link #isSecret}) or an access
+   * key id. Settings that only say how to find credentials ({@code client.credentials-provider},
+   * the REST catalog's {@code token-*-enabled}) are not credentials.
+   */
+  public static boolean isCredential(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    if (NOT_CREDENTIALS.contains(k) || k.startsWith("client.credentials-provider.")) {
+      return false;
+    }
+    return isSecret(k) || k.contains("access-key-id") || k.contains("access_key_id");
+  }
+
+  /** True for a value, e.g. a JDBC or HTTP uri, that carries a password or a user:password@. */
+  public static boolean carriesCredential(String value) {
+    return value != null
+        && (CREDENTIAL_PARAMETER.matcher(value).find() || USER_INFO.matcher(value).find());
+  }
+
+  /** The value as logs and messages may show it. */
+  static String redact(String key, String value) {
+    if (isSecret(key)) {
+      return "******";
+    }
+    if (value == null || !carriesCredential(value)) {
+      return value;
+    }
+    String masked = CREDENTIAL_PARAMETER.matcher(value).replaceAll("$1$2=******");
+    return USER_INFO.matcher(masked).replaceAll("$1:******@");
+  }
+
+  private static final java.util.Set<String> NOT_CREDENTIALS =
+      java.util.Set.of(
+          "client.credentials-provider", "token-refresh-enabled", "token-exchange-enabled");
+
+  /** {@code ?password=x}, {@code &secret=x}, {@code ;password=x} (SQL Server style) in a uri. */
+  private static final java.util.regex.Pattern CREDENTIAL_PARAMETER =
+      java.util.regex.Pattern.compile(
+          "(?i)([?&;])(password|passwd|pwd|secret[a-z_-]*|token|access[_-]?token|sig)=[^&;#]*");
+
+  /** {@code scheme://user:password@host}. */
+  private static final java.util.regex.Pattern USER_INFO =
+      java.util.regex.Pattern.compile("(://[^/:@?#]+):[^/@?#]*@");
 
   @Override
   public String toString() {

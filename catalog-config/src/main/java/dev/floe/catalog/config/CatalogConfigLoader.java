@@ -53,7 +53,7 @@ public final class CatalogConfigLoader {
             .entries()
             .forEach(
                 (k, v) -> {
-                  refuseCredentialInFile(k, file);
+                  refuseCredentialInFile(k, v.asText(), file);
                   properties.put(k, v.asText());
                 });
       }
@@ -108,13 +108,20 @@ public final class CatalogConfigLoader {
    * into images): they come from FLOE_CATALOG_* variables, a mounted Secret, or, for S3, the AWS
    * SDK's own chain (AWS_ACCESS_KEY_ID, a credentials file).
    */
-  private static void refuseCredentialInFile(String key, Path file) {
-    if (CatalogConfig.isSecret(key) || key.toLowerCase(Locale.ROOT).endsWith("access-key-id")) {
+  private static void refuseCredentialInFile(String key, String value, Path file) {
+    if (CatalogConfig.isCredential(key)) {
       throw InvalidInputException.of(
           "Cannot read catalog property '%s' from %s: credentials never belong in files; set the"
               + " environment variable %s instead (for S3 also AWS_ACCESS_KEY_ID or an AWS"
               + " credentials file)",
           key, file, propertyToEnv(key));
+    }
+    if (CatalogConfig.carriesCredential(value)) {
+      throw InvalidInputException.of(
+          "Cannot read catalog property '%s' from %s: its value carries a password"
+              + " (password=... or user:password@); credentials never belong in files, so drop it"
+              + " and set %s (jdbc.password), or the whole value in %s",
+          key, file, propertyToEnv("jdbc.password"), propertyToEnv(key));
     }
   }
 

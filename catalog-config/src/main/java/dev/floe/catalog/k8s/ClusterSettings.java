@@ -102,8 +102,10 @@ public record ClusterSettings(
           "Cannot render with Flink setting %s: the operator sets it from the resource's name and"
               + " namespace, and refuses a spec that sets it",
           key);
+      // The same test as floe.yaml's: an access key id is refused here too.
       InvalidInputException.check(
-          !CatalogConfig.isSecret(key),
+          !CatalogConfig.isCredential(key)
+              && !CatalogConfig.carriesCredential(flinkConfiguration.get(key)),
           "Cannot render with Flink setting %s: it looks like a credential, and a manifest is no"
               + " place for one; put it in a Secret and pass --secret-env ENV=SECRET/KEY",
           key);

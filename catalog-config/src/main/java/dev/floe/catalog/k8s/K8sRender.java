@@ -3,7 +3,9 @@ package dev.floe.catalog.k8s;
 import dev.floe.catalog.backfill.BackfillId;
 import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
@@ -291,6 +293,19 @@ public final class K8sRender {
               CatalogConfigLoader.CONFIG_FILE,
               ImageLayout.CONFIG_FILE,
               CatalogConfigLoader.CONFIG_FILE));
+    } else {
+      // Read as the run will read it (a floe.yaml the run would refuse fails here, exit 2).
+      Path config = project.dir().resolve(CatalogConfigLoader.CONFIG_FILE);
+      CatalogConfig catalog =
+          CatalogConfigLoader.load(config, project.dir().resolve(".floe"), Map.of(), Map.of());
+      if (catalog.type().equals(CatalogOptions.EMBEDDED)) {
+        warnings.add(
+            String.format(
+                "%s uses the embedded catalog: every pod would get its own empty SQLite catalog"
+                    + " inside the container, and commits would vanish with it; use a shared"
+                    + " catalog (jdbc, rest) for Kubernetes",
+                config));
+      }
     }
     return warnings;
   }

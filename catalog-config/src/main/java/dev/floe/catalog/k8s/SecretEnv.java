@@ -45,16 +45,16 @@ public record SecretEnv(String env, String secret, String key) {
         "Cannot use environment variable name '%s': use letters, digits and '_', not starting"
             + " with a digit",
         env);
+    // The Secret's name and key are not echoed: a common slip is passing the secret's value here.
     InvalidInputException.check(
         secret != null && SECRET_NAME.matcher(secret).matches(),
-        "Cannot use Secret name '%s' for %s: a Kubernetes name is lower case letters, digits,"
-            + " '-' and '.', alphanumeric at both ends",
-        secret,
+        "Cannot use the Secret name given for %s: a Kubernetes name is lower case letters, digits,"
+            + " '-' and '.', alphanumeric at both ends (expected ENV=SECRET/KEY, not the value)",
         env);
     InvalidInputException.check(
         key != null && KEY.matcher(key).matches(),
-        "Cannot use Secret key '%s' for %s: use letters, digits, '-', '_' and '.'",
-        key,
+        "Cannot use the Secret key given for %s: use letters, digits, '-', '_' and '.' (expected"
+            + " ENV=SECRET/KEY, not the value)",
         env);
   }
 
@@ -68,11 +68,12 @@ public record SecretEnv(String env, String secret, String key) {
   /** {@code ENV=secret/key}, e.g. {@code FLOE_CATALOG_JDBC__PASSWORD=floe-db/password}. */
   public static SecretEnv parse(String spec) {
     Matcher m = SPEC.matcher(spec == null ? "" : spec);
+    String env = spec == null ? "" : spec.split("=", 2)[0];
     InvalidInputException.check(
         m.matches(),
-        "Cannot read --secret-env '%s': expected ENV=SECRET/KEY, e.g."
-            + " FLOE_CATALOG_JDBC__PASSWORD=floe-db/password",
-        spec);
+        "Cannot read --secret-env for '%s': expected ENV=SECRET/KEY, e.g."
+            + " FLOE_CATALOG_JDBC__PASSWORD=floe-db/password (the value itself never goes here)",
+        env);
     return new SecretEnv(m.group(1), m.group(2), m.group(3));
   }
 }

@@ -266,6 +266,29 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void aUserPasswordInAUriIsRefusedFromTheFileAndMaskedInLogs() {
+    Path file =
+        write(
+            "catalog: {type: rest, properties: {uri: 'http://floe:" + PASSWORD + "@rest:8181'}}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot read catalog property 'uri'")
+        .hasMessageContaining("FLOE_CATALOG_URI")
+        .hasMessageNotContaining(PASSWORD);
+    CatalogConfig fromEnv =
+        CatalogConfigLoader.load(
+            write("catalog: {type: rest}\n"),
+            dir,
+            Map.of(),
+            Map.of(
+                "FLOE_CATALOG_URI",
+                "http://floe:" + PASSWORD + "@rest:8181?a=1&token=" + PASSWORD));
+    assertThat(fromEnv.redactedProperties())
+        .containsEntry("uri", "http://floe:******@rest:8181?a=1&token=******");
+  }
+
+  @Test
   void errorsNeverEchoASecretFromTheEnvironment() {
     Map<String, String> env =
         Map.of("FLOE_CATALOG_TYPE", "nessie", "FLOE_CATALOG_S3__SECRET_ACCESS_KEY", SECRET);

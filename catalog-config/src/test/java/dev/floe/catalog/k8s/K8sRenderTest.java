@@ -144,7 +144,9 @@ class K8sRenderTest {
   @Test
   void theProjectIsTheNearestDirectoryWithFloeYamlOrJobsAndTheManifestMustLieInIt()
       throws IOException {
-    Files.writeString(project.resolve("floe.yaml"), "catalog: {type: rest}\n");
+    Files.writeString(
+        project.resolve("floe.yaml"),
+        "catalog: {type: rest, properties: {uri: 'http://rest:8181'}}\n");
     Path nested = write("pipelines/daily/orders.yaml", DAILY);
 
     Rendered rendered = K8sRender.slice(nested, "2026-10-03", OPTIONS);
@@ -170,6 +172,25 @@ class K8sRenderTest {
         .singleElement()
         .asString()
         .contains("has no floe.yaml", "/opt/floe/floe.yaml");
+  }
+
+  @Test
+  void aProjectOnTheEmbeddedCatalogRendersWithAWarningAndOneWithCredentialsIsRefused()
+      throws IOException {
+    Path job = write("jobs/daily.yaml", DAILY);
+    Files.writeString(project.resolve("floe.yaml"), "catalog: {type: embedded}\n");
+
+    assertThat(K8sRender.slice(job, "2026-10-03", OPTIONS).warnings())
+        .singleElement()
+        .asString()
+        .contains("uses the embedded catalog", "shared catalog");
+
+    Files.writeString(
+        project.resolve("floe.yaml"),
+        "catalog: {type: jdbc, properties: {uri: 'jdbc:postgresql://db/f', jdbc.password: x}}\n");
+    assertThatThrownBy(() -> K8sRender.slice(job, "2026-10-03", OPTIONS))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot read catalog property 'jdbc.password'");
   }
 
   @Test

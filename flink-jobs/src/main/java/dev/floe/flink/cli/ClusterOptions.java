@@ -10,7 +10,6 @@ import dev.floe.catalog.k8s.SecretEnv;
 import dev.floe.catalog.lineage.CodeVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,13 +184,29 @@ final class ClusterOptions {
           "Cannot write the resources to %s: folder %s does not exist",
           output,
           folder);
+      InvalidInputException.check(
+          !Files.isDirectory(output),
+          "Cannot write the resources to %s: it is a folder (-o takes a file; render-backfill"
+              + " --out-dir takes a folder)",
+          output);
       try {
         Files.writeString(output, text, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write the resources to " + output, e);
+        throw unwritable(output, e);
       }
     }
     warn(rendered, commandLine);
+  }
+
+  /** A path the user gave that cannot be written: bad input (exit 2), with the reason. */
+  static InvalidInputException unwritable(Path path, IOException e) {
+    String reason =
+        e instanceof java.nio.file.FileAlreadyExistsException
+            ? "a file of that name is in the way"
+            : e instanceof java.nio.file.AccessDeniedException
+                ? "permission denied"
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
+    return new InvalidInputException("Cannot write the resources to " + path + ": " + reason, e);
   }
 
   void warn(Rendered rendered, CommandLine commandLine) {

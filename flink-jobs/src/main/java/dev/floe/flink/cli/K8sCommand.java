@@ -9,10 +9,10 @@ import dev.floe.catalog.k8s.Rendered;
 import dev.floe.catalog.k8s.Submission;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -226,17 +226,47 @@ public final class K8sCommand implements Runnable {
           "Cannot render with --out-dir and %s: --out-dir writes YAML files of its own",
           cluster.output != null ? "-o" : "--json");
       PrintWriter out = spec.commandLine().getOut();
+      InvalidInputException.check(
+          !Files.exists(outDir) || Files.isDirectory(outDir),
+          "Cannot write the resources to %s: it is a file (--out-dir takes a folder)",
+          outDir);
+      List<String> earlier = renderedFilesIn(outDir);
+      // The runbook applies every *.yaml of the folder: old resources next to new ones (another
+      // build, an edited manifest) would run their slices twice, as racing clusters.
+      InvalidInputException.check(
+          earlier.isEmpty(),
+          "Cannot write the resources to %s: it already holds %d rendered resources (%s, ...);"
+              + " remove them or choose another folder, so each slice is applied once",
+          outDir,
+          earlier.size(),
+          earlier.isEmpty() ? "" : earlier.get(0));
       try {
         Files.createDirectories(outDir);
         for (Map.Entry<String, String> file : rendered.files().entrySet()) {
           Files.writeString(outDir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write the resources to " + outDir, e);
+        throw ClusterOptions.unwritable(outDir, e);
       }
       rendered.header().forEach(line -> out.println(line.isEmpty() ? "#" : "# " + line));
       rendered.files().keySet().forEach(file -> out.println(outDir.resolve(file)));
       cluster.warn(rendered, spec.commandLine());
+    }
+  }
+
+  /** The {@code NNN-<name>.yaml} files an earlier render-backfill wrote into {@code dir}. */
+  private static List<String> renderedFilesIn(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (var files = Files.list(dir)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(name -> name.matches("\\d{3,}-.+\\.yaml"))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw ClusterOptions.unwritable(dir, e);
     }
   }
 

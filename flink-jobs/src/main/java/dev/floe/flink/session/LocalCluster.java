@@ -38,12 +38,6 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Starts the shared cluster.
-   *
-   * @param slots task slots: enough for the jobs in flight times their parallelism
-   * @throws IllegalStateException when another shared cluster is open in this JVM
-   */
-  /**
    * Turns off Flink's leaked-classloader check for the in-process cluster. In one JVM the AWS SDK's
    * HTTP client (S3FileIO) and commons-logging cache the thread's context classloader across jobs;
    * with the check on, the second job on S3 in the same process failed with "Trying to access
@@ -54,6 +48,12 @@ public final class LocalCluster implements AutoCloseable {
     conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
   }
 
+  /**
+   * Starts the shared cluster.
+   *
+   * @param slots task slots: enough for the jobs in flight times their parallelism
+   * @throws IllegalStateException when another shared cluster is open in this JVM
+   */
   public static synchronized LocalCluster start(int slots) {
     if (active != null) {
       throw new IllegalStateException("Cannot start a shared Flink cluster: one is already open");

@@ -44,7 +44,12 @@ public final class RestCatalogServer implements AutoCloseable {
     backend.forEach((key, value) -> command.add(key + "=" + value));
     ChildProcess process =
         ChildProcess.start("rest-catalog", command, environment, dir.resolve("rest-catalog.log"));
-    process.awaitLogLine("READY " + port, START_TIMEOUT);
+    try {
+      process.awaitLogLine("READY " + port, START_TIMEOUT);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
     return new RestCatalogServer(process, port);
   }
 

@@ -110,6 +110,11 @@ public final class S3ProxyServer implements S3Server {
                 properties.toString()),
             Map.of(),
             dir.resolve("s3proxy.log"));
-    process.awaitPort(port, START_TIMEOUT);
+    try {
+      process.awaitPort(port, START_TIMEOUT);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
   }
 }

@@ -50,8 +50,12 @@ class S3OutageITCase {
 
   @AfterAll
   static void stopS3() {
-    credentials.close();
-    s3.close();
+    if (credentials != null) {
+      credentials.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
   }
 
   @Test
