@@ -49,17 +49,7 @@ public final class BackfillCommand implements Callable<Integer> {
       description = "A job manifest, or a backfill manifest (YAML).")
   Path manifest;
 
-  @Option(
-      names = "--from",
-      paramLabel = "SLICE",
-      description = "The first slice, inclusive, e.g. 2026-01-01 (its unit is every slice's).")
-  String from;
-
-  @Option(
-      names = "--to",
-      paramLabel = "SLICE",
-      description = "The end of the range, exclusive, e.g. 2026-04-01.")
-  String to;
+  @Mixin SliceRangeOptions range;
 
   @Option(
       names = "--max-concurrency",
@@ -171,8 +161,8 @@ public final class BackfillCommand implements Callable<Integer> {
     return new BackfillRequest(
         common.catalog(),
         job,
-        from != null ? from : file == null ? null : file.from(),
-        to != null ? to : file == null ? null : file.to(),
+        range.from != null ? range.from : file == null ? null : file.from(),
+        range.to != null ? range.to : file == null ? null : file.to(),
         id,
         maxConcurrency != null
             ? maxConcurrency

@@ -162,17 +162,7 @@ public final class K8sCommand implements Runnable {
         description = "A backfill manifest, or a job manifest (YAML).")
     Path manifest;
 
-    @Option(
-        names = "--from",
-        paramLabel = "SLICE",
-        description = "The first slice, inclusive, e.g. 2026-01-01 (its unit is every slice's).")
-    String from;
-
-    @Option(
-        names = "--to",
-        paramLabel = "SLICE",
-        description = "The end of the range, exclusive, e.g. 2026-04-01.")
-    String to;
+    @Mixin SliceRangeOptions range;
 
     @Option(
         names = "--max-concurrency",
@@ -210,7 +200,8 @@ public final class K8sCommand implements Runnable {
     public Integer call() {
       Rendered rendered =
           K8sRender.backfill(
-              new BackfillRender(manifest, from, to, maxConcurrency, backfillId, allowEffects),
+              new BackfillRender(
+                  manifest, range.from, range.to, maxConcurrency, backfillId, allowEffects),
               job.options(cluster));
       if (outDir == null) {
         cluster.print(rendered, spec.commandLine());

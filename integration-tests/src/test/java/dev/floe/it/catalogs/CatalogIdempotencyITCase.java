@@ -12,6 +12,7 @@ import dev.floe.it.servers.RestCatalogServer;
 import dev.floe.it.servers.S3Server;
 import dev.floe.it.servers.S3Servers;
 import dev.floe.it.servers.ServerPaths;
+import dev.floe.it.servers.Servers;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -63,15 +64,7 @@ class CatalogIdempotencyITCase {
 
   @AfterAll
   static void stopServers() {
-    for (AutoCloseable server : new AutoCloseable[] {credentials, rest, postgres, s3}) {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } catch (Exception e) {
-        System.out.println("Cannot stop " + server + ": " + e);
-      }
-    }
+    Servers.closeAll(credentials, rest, postgres, s3);
   }
 
   @Test

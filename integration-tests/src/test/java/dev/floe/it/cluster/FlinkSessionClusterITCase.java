@@ -17,6 +17,7 @@ import dev.floe.it.servers.PostgresServer;
 import dev.floe.it.servers.S3Server;
 import dev.floe.it.servers.S3Servers;
 import dev.floe.it.servers.ServerPaths;
+import dev.floe.it.servers.Servers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,15 +63,7 @@ class FlinkSessionClusterITCase {
 
   @AfterAll
   static void stopServers() {
-    for (AutoCloseable server : new AutoCloseable[] {credentials, cluster, postgres, s3}) {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } catch (Exception e) {
-        System.out.println("Cannot stop " + server + ": " + e);
-      }
-    }
+    Servers.closeAll(credentials, cluster, postgres, s3);
   }
 
   @Test

@@ -12,6 +12,7 @@ import dev.floe.it.catalogs.InProcessFloe;
 import dev.floe.it.servers.ClientCredentials;
 import dev.floe.it.servers.S3ProxyServer;
 import dev.floe.it.servers.ServerPaths;
+import dev.floe.it.servers.Servers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -50,12 +51,7 @@ class S3OutageITCase {
 
   @AfterAll
   static void stopS3() {
-    if (credentials != null) {
-      credentials.close();
-    }
-    if (s3 != null) {
-      s3.close();
-    }
+    Servers.closeAll(credentials, s3);
   }
 
   @Test
