@@ -35,6 +35,33 @@ public final class JobFailures {
     return firstLine(root.getMessage() == null ? root.toString() : root.getMessage());
   }
 
+  /**
+   * The root cause's first line, widened to the deepest message around it that says more about it:
+   * "Connection refused" becomes "Unable to execute HTTP request: Connect to 127.0.0.1:9000 [...]
+   * failed: Connection refused", which names what could not be reached. A wrapper that only repeats
+   * the root with its class name in front is not more.
+   */
+  public static String rootMessageInContext(Throwable failure) {
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      lines.add(firstLine(t.getMessage() == null ? "" : t.getMessage()));
+    }
+    String root = rootMessage(failure);
+    for (int i = lines.size() - 2; i >= 0; i--) {
+      String line = lines.get(i);
+      if (line.length() > root.length()
+          && line.contains(root)
+          && !EXCEPTION_PREFIX.matcher(line).lookingAt()) {
+        return line;
+      }
+    }
+    return root;
+  }
+
+  /** {@code java.net.ConnectException: ...}: a wrapper's message that is its cause's toString. */
+  private static final java.util.regex.Pattern EXCEPTION_PREFIX =
+      java.util.regex.Pattern.compile("[a-z][\\w$]*(\\.[\\w$]+)+(Exception|Error|Throwable)\\b");
+
   /** The first line of a message; empty for null. */
   public static String firstLine(String message) {
     if (message == null) {

@@ -238,7 +238,12 @@ public final class SliceJob {
         throw floe;
       }
       throw new IllegalStateException(
-          "Cannot run " + spec.job() + " for " + scope.value() + ": " + JobFailures.rootMessage(e),
+          "Cannot run "
+              + spec.job()
+              + " for "
+              + scope.value()
+              + ": "
+              + JobFailures.rootMessageInContext(e),
           e);
     }
     if (!result.isJobExecutionResult()) {
