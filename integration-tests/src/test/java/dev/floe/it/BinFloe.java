@@ -1,11 +1,13 @@
 package dev.floe.it;
 
+import dev.floe.it.servers.ServerPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs `bin/floe` as a separate process, the way a user or a scheduler does. */
@@ -17,16 +19,16 @@ public final class BinFloe {
   private BinFloe() {}
 
   public static Path repoRoot() {
-    return Path.of(System.getProperty("floe.repo.root", "..")).toAbsolutePath().normalize();
+    return ServerPaths.repoRoot();
   }
 
   /** Runs {@code bin/floe args} in {@code workDir}, with no FLOE_HOME (so ./.floe is used). */
   public static Result run(Path workDir, String... args) throws IOException, InterruptedException {
-    return run(workDir, java.util.Map.of(), args);
+    return run(workDir, Map.of(), args);
   }
 
   /** Runs {@code bin/floe args} with extra environment variables (secrets, as a scheduler sets). */
-  public static Result run(Path workDir, java.util.Map<String, String> environment, String... args)
+  public static Result run(Path workDir, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(repoRoot().resolve("bin/floe").toString());

@@ -3,7 +3,9 @@ package dev.floe.catalog.config;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -16,6 +18,17 @@ import java.util.stream.Collectors;
  */
 public record CatalogConfig(String name, String type, Map<String, String> properties)
     implements Serializable {
+
+  private static final Set<String> NOT_CREDENTIALS =
+      Set.of("client.credentials-provider", "token-refresh-enabled", "token-exchange-enabled");
+
+  /** {@code ?password=x}, {@code &secret=x}, {@code ;password=x} (SQL Server style) in a uri. */
+  private static final Pattern CREDENTIAL_PARAMETER =
+      Pattern.compile(
+          "(?i)([?&;])(password|passwd|pwd|secret[a-z_-]*|token|access[_-]?token|sig)=[^&;#]*");
+
+  /** {@code scheme://user:password@host}. */
+  private static final Pattern USER_INFO = Pattern.compile("(://[^/:@?#]+):[^/@?#]*@");
 
   public CatalogConfig {
     properties = new TreeMap<>(properties);
@@ -78,19 +91,6 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
     String masked = CREDENTIAL_PARAMETER.matcher(value).replaceAll("$1$2=******");
     return USER_INFO.matcher(masked).replaceAll("$1:******@");
   }
-
-  private static final java.util.Set<String> NOT_CREDENTIALS =
-      java.util.Set.of(
-          "client.credentials-provider", "token-refresh-enabled", "token-exchange-enabled");
-
-  /** {@code ?password=x}, {@code &secret=x}, {@code ;password=x} (SQL Server style) in a uri. */
-  private static final java.util.regex.Pattern CREDENTIAL_PARAMETER =
-      java.util.regex.Pattern.compile(
-          "(?i)([?&;])(password|passwd|pwd|secret[a-z_-]*|token|access[_-]?token|sig)=[^&;#]*");
-
-  /** {@code scheme://user:password@host}. */
-  private static final java.util.regex.Pattern USER_INFO =
-      java.util.regex.Pattern.compile("(://[^/:@?#]+):[^/@?#]*@");
 
   @Override
   public String toString() {

@@ -1,6 +1,9 @@
 package dev.floe.flink.job;
 
 import dev.floe.catalog.error.FloeException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.flink.util.SerializedThrowable;
 
 /** Reads a Flink job's failure: Floe's own exception inside it, or a one-line root cause. */
@@ -42,7 +45,7 @@ public final class JobFailures {
    * the root with its class name in front is not more.
    */
   public static String rootMessageInContext(Throwable failure) {
-    java.util.List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       lines.add(firstLine(t.getMessage() == null ? "" : t.getMessage()));
     }
@@ -59,8 +62,8 @@ public final class JobFailures {
   }
 
   /** {@code java.net.ConnectException: ...}: a wrapper's message that is its cause's toString. */
-  private static final java.util.regex.Pattern EXCEPTION_PREFIX =
-      java.util.regex.Pattern.compile("[a-z][\\w$]*(\\.[\\w$]+)+(Exception|Error|Throwable)\\b");
+  private static final Pattern EXCEPTION_PREFIX =
+      Pattern.compile("[a-z][\\w$]*(\\.[\\w$]+)+(Exception|Error|Throwable)\\b");
 
   /** The first line of a message; empty for null. */
   public static String firstLine(String message) {

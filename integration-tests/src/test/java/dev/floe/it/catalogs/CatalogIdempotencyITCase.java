@@ -18,6 +18,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -51,7 +52,7 @@ class CatalogIdempotencyITCase {
     s3 = S3Servers.start();
     s3.createBucket(CatalogSetup.BUCKET);
     postgres = PostgresServer.start();
-    Map<String, String> backend = new java.util.LinkedHashMap<>(s3.fileIoProperties());
+    Map<String, String> backend = new LinkedHashMap<>(s3.fileIoProperties());
     backend.put("warehouse", "s3://" + CatalogSetup.BUCKET + "/rest");
     rest =
         RestCatalogServer.start(

@@ -56,7 +56,7 @@ class FlinkSessionClusterITCase {
     s3.createBucket("warehouse");
     postgres = PostgresServer.start();
     secrets = new HashMap<>(s3.credentialEnvironment());
-    secrets.put("FLOE_CATALOG_JDBC__PASSWORD", postgres.password());
+    secrets.putAll(postgres.credentialEnvironment());
     cluster = FlinkSessionCluster.start(secrets);
     credentials = ClientCredentials.install(s3, postgres);
   }

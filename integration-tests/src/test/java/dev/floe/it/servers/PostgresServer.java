@@ -216,7 +216,8 @@ public final class PostgresServer implements AutoCloseable {
                         + " FLOE_PG_BIN"));
   }
 
-  Map<String, String> environment() {
+  /** The password as Floe reads it: {@code jdbc.password} from the environment. */
+  public Map<String, String> credentialEnvironment() {
     return Map.of("FLOE_CATALOG_JDBC__PASSWORD", password);
   }
 }

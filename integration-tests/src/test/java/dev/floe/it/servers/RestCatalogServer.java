@@ -61,10 +61,6 @@ public final class RestCatalogServer implements AutoCloseable {
     return port;
   }
 
-  public long pid() {
-    return process.pid();
-  }
-
   @Override
   public void close() {
     process.close();

@@ -13,6 +13,7 @@ import dev.floe.it.servers.ClientCredentials;
 import dev.floe.it.servers.S3ProxyServer;
 import dev.floe.it.servers.ServerPaths;
 import dev.floe.it.servers.Servers;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -105,7 +106,7 @@ class S3OutageITCase {
     // One line that names what could not be reached, and no stack trace.
     assertThat(failed.err())
         .startsWith("floe: Cannot run fact_orders_daily for 2026-10-03: ")
-        .contains(java.net.URI.create(s3.endpoint()).getAuthority())
+        .contains(URI.create(s3.endpoint()).getAuthority())
         .doesNotContain("\tat ");
     assertThat(failed.out() + failed.err()).doesNotContain(s3.secretAccessKey());
 

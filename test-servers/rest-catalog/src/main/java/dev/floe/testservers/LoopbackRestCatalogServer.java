@@ -1,6 +1,7 @@
 package dev.floe.testservers;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
@@ -49,7 +50,7 @@ public final class LoopbackRestCatalogServer {
               if (name.startsWith("REST_BACKEND_")) {
                 String key =
                     name.substring("REST_BACKEND_".length())
-                        .toLowerCase(java.util.Locale.ROOT)
+                        .toLowerCase(Locale.ROOT)
                         .replace("__", "\u0000")
                         .replace('_', '-')
                         .replace('\u0000', '.');
