@@ -1,5 +1,10 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.commit.Attempt;
+import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.WriteMode;
@@ -10,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -29,6 +35,7 @@ public final class Publish {
   private final Table table;
   private final String name;
   private String runId;
+  private FailurePoint failAt = FailurePoint.NONE;
 
   private Publish(Table table, String name) {
     this.table = table;
@@ -49,6 +56,12 @@ public final class Publish {
     return this;
   }
 
+  /** A failure to inject in the commit (tests and rehearsals). */
+  public Publish failAt(FailurePoint point) {
+    this.failAt = point;
+    return this;
+  }
+
   /**
    * What publishing would do; changes nothing.
    *
@@ -63,7 +76,7 @@ public final class Publish {
     Snapshot head = table.currentSnapshot();
     Long mainId = head == null ? null : head.snapshotId();
     if (ref == null || !ref.isBranch()) {
-      Snapshot published = onMain(head);
+      Snapshot published = RunLookup.onMain(table, runId).orElse(null);
       if (published != null) {
         return plan(PublishPlan.Method.ALREADY_PUBLISHED, published, mainId, Map.of());
       }
@@ -97,10 +110,67 @@ public final class Publish {
     switch (plan.method()) {
       case ALREADY_PUBLISHED -> {}
       case IDENTICAL_ON_MAIN -> table.manageSnapshots().removeBranch(plan.branch()).commit();
-      case FAST_FORWARD -> fastForward(plan);
-      case CHERRY_PICK -> cherryPick(plan);
+      case FAST_FORWARD, CHERRY_PICK ->
+          RunCommit.of(table, new PublishCommit(plan)).failAt(failAt).commit();
     }
     return plan;
+  }
+
+  /**
+   * Publishing as the commit core sees it: the run is published once its run id is on main,
+   * whichever way it got there; never retried (a moved main is re-planned by the operator).
+   */
+  private final class PublishCommit implements CommitAction<PublishPlan> {
+    private final PublishPlan plan;
+
+    PublishCommit(PublishPlan plan) {
+      this.plan = plan;
+    }
+
+    @Override
+    public String subject() {
+      return "the publication of run " + runId + " of " + name;
+    }
+
+    @Override
+    public String target() {
+      return name;
+    }
+
+    @Override
+    public String runId() {
+      return runId;
+    }
+
+    @Override
+    public Attempt<PublishPlan> prepare(Table refreshed, int attempt) {
+      return Attempt.commit(
+          plan.method() == PublishPlan.Method.FAST_FORWARD
+              ? () -> fastForward(plan)
+              : () -> cherryPick(plan));
+    }
+
+    @Override
+    public Optional<PublishPlan> onConflict(
+        Table refreshed, ValidationException conflict, int attempt) {
+      Snapshot head = refreshed.currentSnapshot();
+      throw new CommitConflictException(
+          String.format(
+              "Cannot publish run %s of %s: main moved while publishing (now snapshot %s: %s);"
+                  + " nothing was published — run `floe publish %s --run %s` again",
+              runId,
+              name,
+              head == null ? "(none)" : head.snapshotId(),
+              conflict.getMessage(),
+              name,
+              runId),
+          conflict);
+    }
+
+    @Override
+    public PublishPlan committed(Table refreshed, Snapshot snapshot, int attempt) {
+      return plan;
+    }
   }
 
   private void fastForward(PublishPlan plan) {
@@ -111,33 +181,11 @@ public final class Publish {
               ? update.setCurrentSnapshot(plan.branchSnapshotId())
               : update.fastForwardBranch(SnapshotRef.MAIN_BRANCH, plan.branch());
       update.removeBranch(plan.branch()).commit();
-    } catch (IllegalArgumentException | ValidationException e) {
-      // Iceberg checks the fast-forward against the catalog's head, which may have moved.
-      table.refresh();
-      Snapshot head = table.currentSnapshot();
-      if (head == null || Objects.equals(head.snapshotId(), plan.mainSnapshotId())) {
-        throw e;
-      }
-      throw new CommitConflictException(
-          String.format(
-              "Cannot publish run %s of %s: main moved while publishing (now snapshot %d);"
-                  + " nothing was published — run `floe publish %s --run %s` again",
-              runId, name, head.snapshotId(), name, runId),
-          e);
+    } catch (IllegalArgumentException e) {
+      // Iceberg checks the fast-forward against the catalog's head, which may have moved: a
+      // validation failure, raised before anything was sent.
+      throw new ValidationException(e, "%s", e.getMessage());
     }
-  }
-
-  /** The run's snapshot when it already is on main (published before), else null. */
-  private Snapshot onMain(Snapshot head) {
-    if (head == null) {
-      return null;
-    }
-    for (Snapshot s : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
-      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
-        return s;
-      }
-    }
-    return null;
   }
 
   /** CHERRY_PICK or IDENTICAL_ON_MAIN; throws when the run cannot reach main. */
@@ -243,18 +291,9 @@ public final class Publish {
         .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
         .forEach(e -> overwrite.set(e.getKey(), e.getValue()));
     overwrite.set(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
-    try {
-      overwrite.commit();
-      transaction.manageSnapshots().removeBranch(plan.branch()).commit();
-      transaction.commitTransaction();
-    } catch (ValidationException e) {
-      throw new CommitConflictException(
-          String.format(
-              "Cannot publish run %s of %s: main changed %s while publishing (%s); nothing was"
-                  + " published",
-              runId, name, scope.label(), e.getMessage()),
-          e);
-    }
+    overwrite.commit();
+    transaction.manageSnapshots().removeBranch(plan.branch()).commit();
+    transaction.commitTransaction();
   }
 
   private PublishPlan plan(

@@ -1,5 +1,9 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.commit.Attempt;
+import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -25,7 +29,6 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.util.SnapshotUtil;
 
@@ -60,6 +63,7 @@ public final class Revert {
   private String runId;
   private boolean force;
   private Runnable beforeCommit = () -> {};
+  private FailurePoint failAt = FailurePoint.NONE;
 
   private Revert(Table table, String name) {
     this.table = table;
@@ -89,6 +93,12 @@ public final class Revert {
   /** Runs between planning and committing: tests commit a concurrent change or fail there. */
   Revert beforeCommit(Runnable hook) {
     this.beforeCommit = hook;
+    return this;
+  }
+
+  /** A failure to inject in the commit (tests and rehearsals). */
+  public Revert failAt(FailurePoint point) {
+    this.failAt = point;
     return this;
   }
 
@@ -122,20 +132,53 @@ public final class Revert {
     if (!plan.changes()) {
       return plan;
     }
-    OverwriteFiles overwrite =
-        table
-            .newOverwrite()
-            .conflictDetectionFilter(prepared.region().conflictFilter())
-            .validateFromSnapshot(plan.headSnapshotId())
-            .validateNoConflictingData()
-            .validateNoConflictingDeletes();
-    prepared.remove().forEach(overwrite::deleteFile);
-    prepared.restore().forEach(overwrite::addFile);
-    summary(plan).forEach(overwrite::set);
-    beforeCommit.run();
-    try {
-      overwrite.commit();
-    } catch (ValidationException conflict) {
+    return RunCommit.of(table, new RevertCommit(prepared)).failAt(failAt).commit();
+  }
+
+  /** The revert as the commit core sees it: one overwrite, never retried. */
+  private final class RevertCommit implements CommitAction<RevertPlan> {
+    private final Prepared prepared;
+
+    RevertCommit(Prepared prepared) {
+      this.prepared = prepared;
+    }
+
+    @Override
+    public String subject() {
+      return "the revert of run " + runId + " of " + name;
+    }
+
+    @Override
+    public String target() {
+      return name;
+    }
+
+    @Override
+    public String runId() {
+      return prepared.plan().revertRunId();
+    }
+
+    @Override
+    public Attempt<RevertPlan> prepare(Table refreshed, int attempt) {
+      RevertPlan plan = prepared.plan();
+      OverwriteFiles overwrite =
+          table
+              .newOverwrite()
+              .conflictDetectionFilter(prepared.region().conflictFilter())
+              .validateFromSnapshot(plan.headSnapshotId())
+              .validateNoConflictingData()
+              .validateNoConflictingDeletes();
+      prepared.remove().forEach(overwrite::deleteFile);
+      prepared.restore().forEach(overwrite::addFile);
+      summary(plan).forEach(overwrite::set);
+      beforeCommit.run();
+      return Attempt.commit(overwrite::commit);
+    }
+
+    @Override
+    public Optional<RevertPlan> onConflict(
+        Table refreshed, ValidationException conflict, int attempt) {
+      RevertPlan plan = prepared.plan();
       throw new CommitConflictException(
           String.format(
               "Cannot revert run %s of %s: another commit changed %s after the revert was planned"
@@ -143,32 +186,12 @@ public final class Revert {
                   + " the new head",
               runId, name, plan.region(), plan.headSnapshotId(), conflict.getMessage()),
           conflict);
-    } catch (CommitFailedException retriesExhausted) {
-      throw new CommitConflictException(
-          String.format(
-              "Cannot revert run %s of %s: the catalog kept rejecting the commit (%s); nothing was"
-                  + " committed",
-              runId, name, retriesExhausted.getMessage()),
-          retriesExhausted);
-    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException unknown) {
-      Snapshot landed = null;
-      try {
-        landed = findRun(plan.revertRunId());
-      } catch (RuntimeException lookupFailed) {
-        unknown.addSuppressed(lookupFailed);
-      }
-      if (landed == null) {
-        throw new CommitStateUnknownException(
-            String.format(
-                "Cannot tell whether the revert of run %s of %s was committed: its run %s is not"
-                    + " in the history yet; check `floe snapshots %s` before reverting again",
-                runId, name, plan.revertRunId(), name),
-            unknown);
-      }
-      return plan.committedAs(landed.snapshotId());
     }
-    Snapshot committed = findRun(plan.revertRunId());
-    return plan.committedAs(committed == null ? null : committed.snapshotId());
+
+    @Override
+    public RevertPlan committed(Table refreshed, Snapshot snapshot, int attempt) {
+      return prepared.plan().committedAs(snapshot.snapshotId());
+    }
   }
 
   /** The plan and the files behind it. */
@@ -306,16 +329,6 @@ public final class Revert {
     summary.put(LineageKeys.REVERTS, runId);
     summary.values().removeIf(v -> v == null);
     return summary;
-  }
-
-  private Snapshot findRun(String id) {
-    table.refresh();
-    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
-      if (id.equals(s.summary().get(LineageKeys.RUN_ID))) {
-        return s;
-      }
-    }
-    return null;
   }
 
   private static boolean keyedMode(String recorded) {

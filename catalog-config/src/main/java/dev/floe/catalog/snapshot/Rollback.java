@@ -1,15 +1,23 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.commit.Attempt;
+import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.LineageKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 
@@ -31,6 +39,7 @@ public final class Rollback {
   private Instant toTime;
   private String beforeRun;
   private boolean allowNonAncestor;
+  private FailurePoint failAt = FailurePoint.NONE;
 
   private Rollback(Table table, String name) {
     this.table = table;
@@ -98,16 +107,89 @@ public final class Rollback {
   /** Tags the current head and makes the target current, in one metadata commit. */
   public RollbackPlan commit() {
     RollbackPlan plan = apply();
-    var update = table.manageSnapshots();
-    if (plan.fromSnapshotId() != null) {
-      update = update.createTag(plan.tag(), plan.fromSnapshotId());
+    return RunCommit.of(table, new RollbackCommit(plan)).failAt(failAt).commit();
+  }
+
+  /**
+   * The rollback as the commit core sees it: it made no snapshot, so it has landed when the head is
+   * the target and the tag keeps the old head.
+   */
+  private final class RollbackCommit implements CommitAction<RollbackPlan> {
+    private final RollbackPlan plan;
+
+    RollbackCommit(RollbackPlan plan) {
+      this.plan = plan;
     }
-    update =
-        plan.ancestor()
-            ? update.rollbackTo(plan.toSnapshotId())
-            : update.setCurrentSnapshot(plan.toSnapshotId());
-    update.commit();
-    return plan;
+
+    @Override
+    public String subject() {
+      return "the rollback of " + name + " to snapshot " + plan.toSnapshotId();
+    }
+
+    @Override
+    public String target() {
+      return name;
+    }
+
+    @Override
+    public String runId() {
+      return null;
+    }
+
+    @Override
+    public Optional<Snapshot> findCommitted(Table refreshed) {
+      SnapshotRef tag = refreshed.refs().get(plan.tag());
+      Snapshot head = refreshed.currentSnapshot();
+      boolean tagged =
+          plan.fromSnapshotId() == null
+              || (tag != null && tag.snapshotId() == plan.fromSnapshotId());
+      return head != null && head.snapshotId() == plan.toSnapshotId() && tagged
+          ? Optional.of(head)
+          : Optional.empty();
+    }
+
+    @Override
+    public Attempt<RollbackPlan> prepare(Table refreshed, int attempt) {
+      Snapshot head = refreshed.currentSnapshot();
+      Long headId = head == null ? null : head.snapshotId();
+      if (!java.util.Objects.equals(headId, plan.fromSnapshotId())) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot roll %s back: its head moved to snapshot %s after the rollback was planned"
+                    + " on %s; nothing was changed; run the rollback again",
+                name, headId, plan.fromSnapshotId()));
+      }
+      var update = table.manageSnapshots();
+      if (plan.fromSnapshotId() != null) {
+        update = update.createTag(plan.tag(), plan.fromSnapshotId());
+      }
+      update =
+          plan.ancestor()
+              ? update.rollbackTo(plan.toSnapshotId())
+              : update.setCurrentSnapshot(plan.toSnapshotId());
+      return Attempt.commit(update::commit);
+    }
+
+    @Override
+    public Optional<RollbackPlan> onConflict(
+        Table refreshed, ValidationException conflict, int attempt) {
+      throw new CommitConflictException(
+          String.format(
+              "Cannot roll %s back to snapshot %d: %s; nothing was changed",
+              name, plan.toSnapshotId(), conflict.getMessage()),
+          conflict);
+    }
+
+    @Override
+    public RollbackPlan committed(Table refreshed, Snapshot snapshot, int attempt) {
+      return plan;
+    }
+  }
+
+  /** A failure to inject in the commit (tests and rehearsals). */
+  public Rollback failAt(FailurePoint point) {
+    this.failAt = point;
+    return this;
   }
 
   private long target() {

@@ -1,7 +1,7 @@
 package dev.floe.flink.backfill;
 
 import dev.floe.catalog.backfill.BackfillEffects;
-import dev.floe.flink.commit.FailurePoint;
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;

@@ -1,11 +1,11 @@
 package dev.floe.flink.backfill;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.SliceResolver;
-import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.ScratchResult;

@@ -1,6 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.backfill.BackfillId;
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
@@ -8,7 +9,6 @@ import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
-import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.JobOptions;

@@ -1,5 +1,6 @@
 package dev.floe.flink.commit;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.WriteMode;

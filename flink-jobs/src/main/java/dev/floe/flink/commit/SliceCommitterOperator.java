@@ -63,9 +63,7 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
     org.apache.iceberg.catalog.Catalog catalog = Catalogs.open(plan.catalog());
     try {
       CommitOutcome result =
-          TableCommitLock.commitSerially(
-              plan.catalog().name() + ":" + plan.target(),
-              () -> new SliceCommitter(catalog, plan).commit(files, hash, stats, duplicates));
+          new SliceCommitter(catalog, plan).commit(files, hash, stats, duplicates);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

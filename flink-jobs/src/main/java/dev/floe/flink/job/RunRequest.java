@@ -1,9 +1,9 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
-import dev.floe.flink.commit.FailurePoint;
 
 /**
  * One run of a job manifest for one slice.

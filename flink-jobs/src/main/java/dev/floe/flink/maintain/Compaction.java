@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
@@ -40,7 +41,7 @@ public final class Compaction {
   private List<String> slices = List.of();
   private Long targetFileSizeBytes;
   private int parallelism;
-  private CompactionFailure failAt = CompactionFailure.NONE;
+  private FailurePoint failAt = FailurePoint.NONE;
   private Runnable afterPlanning = () -> {};
 
   private Compaction(CatalogConfig catalog, String table) {
@@ -92,7 +93,7 @@ public final class Compaction {
   }
 
   /** Test seam: fail on purpose after files were written, before any commit. */
-  Compaction failAt(CompactionFailure value) {
+  Compaction failAt(FailurePoint value) {
     this.failAt = value;
     return this;
   }

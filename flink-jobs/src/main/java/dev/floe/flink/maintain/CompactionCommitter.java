@@ -1,6 +1,12 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.Attempt;
+import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.CodeVersion;
@@ -10,11 +16,11 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.SliceFootprint;
-import dev.floe.flink.commit.RunHistory;
 import dev.floe.flink.job.JobFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.iceberg.DataFile;
@@ -22,8 +28,6 @@ import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
@@ -33,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * Commits one slice's compaction: checks that every planned group arrived and that the rows read
  * and the rows written hash equal, refuses when a commit after the base snapshot touched the slice,
  * then replaces the small files with the new ones in ONE {@code RewriteFiles} snapshot validated
- * from the base snapshot. A slice that is not committed has its new files deleted, and the others
- * carry on. Plain Iceberg API and no Flink.
+ * from the base snapshot, through the commit core ({@link RunCommit}). A slice that is not
+ * committed has its new files deleted (kept when the outcome is unknown), and the others carry on.
+ * Plain Iceberg API and no Flink.
  */
 final class CompactionCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitter.class);
@@ -58,70 +63,84 @@ final class CompactionCommitter {
     Table table = Catalogs.loadTable(catalog, plan.table());
     List<DataFile> outputs = new ArrayList<>();
     rewritten.forEach(r -> outputs.addAll(r.outputs()));
-    boolean filesMayBeLive = false;
+    String refusal = contentRefusal(slice, rewritten);
+    if (refusal != null) {
+      UncommittedFiles.delete(table, outputs);
+      return failed(slice, ExitCodes.CHECK_FAILED, refusal(slice, refusal));
+    }
+    ContentHash content = sum(rewritten, true);
     try {
-      if (RunHistory.findRun(table, slice.runId()) != null) {
-        // A re-executed committer: the first attempt committed, so the outputs are live.
-        return compacted(table, slice, outputs, sum(rewritten, true));
-      }
-      String refusal = contentRefusal(slice, rewritten);
-      if (refusal != null) {
-        return failed(slice, outputs, ExitCodes.CHECK_FAILED, refusal);
-      }
+      return RunCommit.of(table, new Rewrite(slice, outputs, content))
+          .files(outputs)
+          .failAt(plan.failAt())
+          .commit();
+    } catch (CommitConflictException | CommitStateUnknownException e) {
+      return failed(slice, e.exitCode(), e.getMessage());
+    }
+  }
+
+  /** One slice's rewrite, as the commit core sees it: never retried, refused when touched. */
+  private final class Rewrite implements CommitAction<SliceCompaction> {
+    private final PlannedSlice slice;
+    private final List<DataFile> outputs;
+    private final ContentHash content;
+
+    Rewrite(PlannedSlice slice, List<DataFile> outputs, ContentHash content) {
+      this.slice = slice;
+      this.outputs = outputs;
+      this.content = content;
+    }
+
+    @Override
+    public String subject() {
+      return "the compaction of slice " + slice.slice().label() + " of " + plan.table();
+    }
+
+    @Override
+    public String target() {
+      return plan.table();
+    }
+
+    @Override
+    public String runId() {
+      return slice.runId();
+    }
+
+    @Override
+    public Attempt<SliceCompaction> prepare(Table table, int attempt) {
       Snapshot touching = newestTouching(table, slice);
       if (touching != null) {
-        return failed(slice, outputs, ExitCodes.COMMIT_CONFLICT, changedBy(touching));
+        throw new CommitConflictException(refusal(slice, changedBy(touching)));
       }
-      ContentHash content = sum(rewritten, true);
       RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(plan.baseSnapshotId());
       slice.groups().forEach(g -> g.inputs().forEach(rewrite::deleteFile));
       outputs.forEach(rewrite::addFile);
       summary(slice, content).forEach(rewrite::set);
-      try {
-        filesMayBeLive = true;
-        rewrite.commit();
-      } catch (ValidationException | CommitFailedException conflict) {
-        table.refresh();
-        if (RunHistory.findRun(table, slice.runId()) != null) {
-          // Iceberg retried and our commit went through before it gave up.
-          return compacted(table, slice, outputs, content);
-        }
-        filesMayBeLive = false;
-        Snapshot newest = newestTouching(table, slice);
-        String reason =
-            newest != null
-                ? changedBy(newest)
-                : "Iceberg refused the commit: " + JobFailures.firstLine(conflict.getMessage());
-        return failed(slice, outputs, ExitCodes.COMMIT_CONFLICT, reason);
-      } catch (CommitStateUnknownException unknown) {
-        table.refresh();
-        Snapshot own = RunHistory.findRun(table, slice.runId());
-        if (own == null) {
-          return failed(
+      return Attempt.commit(rewrite::commit);
+    }
+
+    @Override
+    public Optional<SliceCompaction> onConflict(
+        Table table, ValidationException conflict, int attempt) {
+      Snapshot newest = newestTouching(table, slice);
+      throw new CommitConflictException(
+          refusal(
               slice,
-              List.of(), // they may be live: never deleted blindly
-              ExitCodes.COMMIT_STATE_UNKNOWN,
-              "the catalog did not say whether the commit happened and run "
-                  + slice.runId()
-                  + " is not in the history yet; its files were kept; check `floe snapshots "
-                  + plan.table()
-                  + "` before compacting again");
-        }
-      }
-      return compacted(table, slice, outputs, sum(rewritten, true));
-    } catch (RuntimeException e) {
-      if (!filesMayBeLive) {
-        RunHistory.deleteQuietly(table, outputs);
-      }
-      throw e;
+              newest != null
+                  ? changedBy(newest)
+                  : "Iceberg refused the commit: " + JobFailures.firstLine(conflict.getMessage())),
+          conflict);
+    }
+
+    @Override
+    public SliceCompaction committed(Table table, Snapshot snapshot, int attempt) {
+      return compacted(slice, outputs, content, snapshot.snapshotId());
     }
   }
 
   /** The slice's report once its run id is in the history: this run's commit happened. */
-  private SliceCompaction compacted(
-      Table table, PlannedSlice slice, List<DataFile> outputs, ContentHash content) {
-    table.refresh();
-    Snapshot own = RunHistory.findRun(table, slice.runId());
+  private static SliceCompaction compacted(
+      PlannedSlice slice, List<DataFile> outputs, ContentHash content, long snapshotId) {
     FileStats written = FileStats.of(outputs);
     FileStats after = slice.before().minus(slice.rewritten()).plus(written);
     return new SliceCompaction(
@@ -133,7 +152,7 @@ final class CompactionCommitter {
         written,
         slice.expectedOutputs(),
         after,
-        own == null ? RunHistory.headId(table) : own.snapshotId(),
+        snapshotId,
         slice.runId(),
         ExitCodes.OK,
         "replaced "
@@ -232,13 +251,12 @@ final class CompactionCommitter {
         null);
   }
 
-  private SliceCompaction failed(
-      PlannedSlice slice, List<DataFile> toDelete, int exitCode, String reason) {
-    if (!toDelete.isEmpty()) {
-      RunHistory.deleteQuietly(Catalogs.loadTable(catalog, plan.table()), toDelete);
-    }
-    String detail =
-        "Cannot compact slice " + slice.slice().label() + " of " + plan.table() + ": " + reason;
+  /** "Cannot compact slice X of T: reason". */
+  private String refusal(PlannedSlice slice, String reason) {
+    return "Cannot compact slice " + slice.slice().label() + " of " + plan.table() + ": " + reason;
+  }
+
+  private static SliceCompaction failed(PlannedSlice slice, int exitCode, String detail) {
     LOG.warn(detail);
     return new SliceCompaction(
         slice.value(),
@@ -258,6 +276,6 @@ final class CompactionCommitter {
   /** The outcome of a slice whose commit failed unexpectedly (exit 1). */
   SliceCompaction unexpected(PlannedSlice slice, RuntimeException e) {
     LOG.warn("Compaction of {} of {} failed", slice.slice().label(), plan.table(), e);
-    return failed(slice, List.of(), ExitCodes.UNEXPECTED, e.toString());
+    return failed(slice, ExitCodes.UNEXPECTED, refusal(slice, e.toString()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.InjectedFailureException;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.flink.commit.CommitMessages;
 import java.util.ArrayList;
@@ -48,10 +49,6 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
-    if (plan.failAt() == CompactionFailure.COMMITTER_BEFORE_COMMIT) {
-      throw new IllegalStateException(
-          "Injected failure before the first compaction commit of " + plan.table());
-    }
     Catalog catalog = Catalogs.open(plan.catalog());
     try {
       CompactionCommitter committer = new CompactionCommitter(catalog, plan);
@@ -62,6 +59,8 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
         SliceCompaction outcome;
         try {
           outcome = committer.commit(slice, bySlice.getOrDefault(slice.index(), List.of()));
+        } catch (InjectedFailureException crash) {
+          throw crash; // stands for the process dying: the job fails, as it would
         } catch (RuntimeException e) {
           // One slice's unexpected failure (files already cleaned up where that was safe) must
           // not keep the other slices from being compacted.

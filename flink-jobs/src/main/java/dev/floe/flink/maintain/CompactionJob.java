@@ -1,9 +1,9 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.commit.CommitMessages;
-import dev.floe.flink.commit.RunHistory;
 import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.session.FlinkSessions;
 import java.util.ArrayList;
@@ -123,7 +123,7 @@ final class CompactionJob {
       Table table = Catalogs.loadTable(catalog, plan.table());
       List<RewriteGroup> uncommitted = new ArrayList<>();
       for (PlannedSlice slice : plan.slices()) {
-        if (RunHistory.findRun(table, slice.runId()) == null) {
+        if (RunLookup.onMain(table, slice.runId()).isEmpty()) {
           uncommitted.addAll(slice.groups());
         } else {
           committed.add(slice.slice().label());

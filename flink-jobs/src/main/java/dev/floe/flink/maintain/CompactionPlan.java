@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import java.io.Serializable;
 import java.util.List;
@@ -21,7 +22,7 @@ record CompactionPlan(
     long baseSnapshotId,
     long targetFileSizeBytes,
     List<PlannedSlice> slices,
-    CompactionFailure failAt)
+    FailurePoint failAt)
     implements Serializable {
 
   CompactionPlan {

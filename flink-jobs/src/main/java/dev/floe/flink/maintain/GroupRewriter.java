@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.write.RowDataHasher;
@@ -43,7 +44,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   private final Table table;
   private final RowType rowType;
   private final long targetFileSizeBytes;
-  private final CompactionFailure failAt;
+  private final FailurePoint failAt;
 
   private transient FlinkFileWriterFactory writers;
   private transient RowDataFileScanTaskReader reader;
@@ -57,7 +58,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
    * @param targetFileSizeBytes the size at which an output file is closed and the next one opened
    * @param failAt a failure to inject (tests)
    */
-  GroupRewriter(Table table, RowType rowType, long targetFileSizeBytes, CompactionFailure failAt) {
+  GroupRewriter(Table table, RowType rowType, long targetFileSizeBytes, FailurePoint failAt) {
     this.table = table;
     this.rowType = rowType;
     this.targetFileSizeBytes = targetFileSizeBytes;
@@ -90,7 +91,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
     RewriteGroup group = CommitMessages.decode(element.getValue(), getUserCodeClassloader());
     Rewritten result = rewrite(group);
     output.collect(new StreamRecord<>(CommitMessages.encode(result)));
-    if (failAt == CompactionFailure.REWRITER_AFTER_FIRST_GROUP) {
+    if (failAt == FailurePoint.AFTER_SOME_FILES) {
       throw new IllegalStateException(
           "Injected failure in the middle of compaction, after rewriting group "
               + group.index()

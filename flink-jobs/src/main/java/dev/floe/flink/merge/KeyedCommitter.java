@@ -1,5 +1,11 @@
 package dev.floe.flink.merge;
 
+import dev.floe.catalog.commit.Attempt;
+import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.RunLookup;
+import dev.floe.catalog.commit.SourceDrift;
+import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
@@ -8,8 +14,6 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.flink.check.DuplicateKeys.KeyHash;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
-import dev.floe.flink.commit.FailurePoint;
-import dev.floe.flink.commit.RunHistory;
 import dev.floe.flink.write.DataFileWriters;
 import dev.floe.flink.write.RowDataHasher;
 import java.io.IOException;
@@ -23,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -41,8 +46,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.encryption.InputFilesDecryptor;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -51,6 +54,7 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,13 +113,13 @@ public final class KeyedCommitter {
 
   /**
    * @throws CheckFailedException when a check fails on the batch (nothing committed)
-   * @throws CommitConflictException when conflicts outlast the retries, or hit a delete_missing run
+   * @throws CommitConflictException when conflicts outlast the retries, hit a delete_missing run,
+   *     or a source was rewritten during the run
    * @throws dev.floe.catalog.error.CommitStateUnknownException when the catalog did not say whether
    *     the commit happened and the run id is not in the history (files kept)
    */
   public CommitOutcome commit(SourceBatch batch) {
     batch.requireUnambiguous();
-    Table table = Catalogs.loadTable(catalog, commit.target());
     List<String> failures = BatchChecks.failures(commit.checks(), rowType, batch.winners());
     if (!failures.isEmpty()) {
       throw new CheckFailedException(
@@ -123,17 +127,50 @@ public final class KeyedCommitter {
               "Cannot %s %s: %d check(s) failed: %s",
               verb(), subject(), failures.size(), String.join(" | ", failures)));
     }
-    ContentHash content = batch.contentHash();
-    Lineage lineage =
-        commit
-            .lineage()
-            .withContent(content)
-            .withSourcesUntil(RunHistory.sourcesMovedSincePlanning(catalog, commit.lineage()));
-    Map<String, Collection<Comparable<?>>> keyValues = keyValues(batch);
-    int attempts = commit.maxConflictRetries() + 1;
-    for (int attempt = 1; attempt <= attempts; attempt++) {
-      table.refresh();
-      Long base = RunHistory.headId(table);
+    Table table = Catalogs.loadTable(catalog, commit.target());
+    return RunCommit.of(table, new Merge(batch))
+        .failAt(commit.failAt())
+        .maxAttempts(commit.maxConflictRetries() + 1)
+        .commit();
+  }
+
+  /** The copy-on-write merge, as the commit core sees it: probe, rewrite, one overwrite. */
+  private final class Merge implements CommitAction<CommitOutcome> {
+    private final SourceBatch batch;
+    private final ContentHash content;
+    private final Map<String, Collection<Comparable<?>>> keyValues;
+    private Long base;
+    private Probe probe;
+
+    Merge(SourceBatch batch) {
+      this.batch = batch;
+      this.content = batch.contentHash();
+      this.keyValues = keyValues(batch);
+    }
+
+    @Override
+    public String subject() {
+      return KeyedCommitter.this.subject();
+    }
+
+    @Override
+    public String target() {
+      return commit.target();
+    }
+
+    @Override
+    public String runId() {
+      return commit.lineage().runId();
+    }
+
+    @Override
+    public String branch() {
+      return commit.branch();
+    }
+
+    @Override
+    public Attempt<CommitOutcome> prepare(Table table, int attempt) {
+      base = RunLookup.headId(table);
       if (!FlinkSchemaUtil.convert(table.schema()).equals(rowType)) {
         // The batch was shaped for the schema the job was planned with; rows read now would not
         // line up with it.
@@ -143,92 +180,93 @@ public final class KeyedCommitter {
                     + " nothing was committed, rerun",
                 verb(), subject(), table.schema().asStruct()));
       }
-      Probe probe = probe(table, base, batch, keyValues);
+      probe = probe(table, base, batch, keyValues);
       if (probe.counts().changesNothing()) {
-        Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
-        if (own != null) {
-          // This very run already committed (a re-executed committer): report that commit.
-          return outcome(
-              CommitOutcome.Status.COMMITTED, own.snapshotId(), content, attempt, "committed");
-        }
-        return outcome(
-            CommitOutcome.Status.NO_OP,
-            base,
-            content,
-            attempt,
-            "nothing to change: " + probe.counts().describe());
+        return Attempt.done(
+            outcome(
+                CommitOutcome.Status.NO_OP,
+                base,
+                content,
+                attempt,
+                "nothing to change: " + probe.counts().describe()));
       }
       if (commit.dryRun()) {
-        return outcome(
-            CommitOutcome.Status.DRY_RUN,
-            base,
-            content,
-            attempt,
-            "dry run: checks passed; a real run would commit one snapshot on "
-                + commit.destination()
-                + ": "
-                + probe.counts().describe());
+        return Attempt.done(
+            outcome(
+                CommitOutcome.Status.DRY_RUN,
+                base,
+                content,
+                attempt,
+                "dry run: checks passed; a real run would commit one snapshot on "
+                    + commit.destination()
+                    + ": "
+                    + probe.counts().describe()));
       }
+      Lineage lineage =
+          commit
+              .lineage()
+              .withContent(content)
+              .withSourcesUntil(
+                  SourceDrift.untilCommit(catalog, commit.lineage(), commit.scope(), subject()));
       List<DataFile> written = rewrite(table, probe, batch, attempt);
-      boolean mayBeLive = false;
       try {
         OverwriteFiles overwrite = newOverwrite(table, base, probe, written, lineage, keyValues);
-        if (commit.failAt() == FailurePoint.BEFORE_COMMIT) {
-          throw new IllegalStateException("Injected failure before the commit of " + subject());
-        }
         beforeCommit.run();
-        mayBeLive = true;
-        overwrite.commit();
-        table.refresh();
-        Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
-        return outcome(
-            CommitOutcome.Status.COMMITTED,
-            own == null ? RunHistory.headId(table) : own.snapshotId(),
-            content,
-            attempt,
-            (attempt == 1 ? "committed: " : "committed after re-probing a newer head: ")
-                + probe.counts().describe());
-      } catch (ValidationException conflict) {
-        RunHistory.deleteQuietly(table, written);
-        table.refresh();
-        if (Objects.equals(RunHistory.headId(table), base)) {
-          // Nothing was committed meanwhile: Iceberg refused the commit for a reason of its own.
-          throw new IllegalStateException(
-              String.format(
-                  "Cannot %s %s: Iceberg refused the commit: %s",
-                  verb(), subject(), conflict.getMessage()),
-              conflict);
-        }
-        if (plan.deleteMissing()) {
-          throw new CommitConflictException(
-              String.format(
-                  "Cannot %s %s: another commit changed it after this run started (%s); with"
-                      + " delete_missing a re-merge could delete rows that newer source data"
-                      + " added, so nothing was committed; rerun to merge the current source",
-                  verb(), subject(), conflict.getMessage()),
-              conflict);
-        }
-        LOG.info("{} of {} conflicted, probing the new head: {}", verb(), subject(), conflict);
-      } catch (CommitFailedException retriesExhausted) {
-        RunHistory.deleteQuietly(table, written);
-        throw new CommitConflictException(
-            String.format(
-                "Cannot %s %s: the catalog kept rejecting the commit (%s); nothing was committed",
-                verb(), subject(), retriesExhausted.getMessage()),
-            retriesExhausted);
-      } catch (CommitStateUnknownException unknown) {
-        return resolveUnknown(table, lineage, content, attempt, unknown);
+        return Attempt.commit(overwrite::commit, written);
       } catch (RuntimeException e) {
-        if (!mayBeLive) {
-          RunHistory.deleteQuietly(table, written);
-        }
+        UncommittedFiles.delete(table, written);
         throw e;
       }
     }
-    throw new CommitConflictException(
-        String.format(
-            "Cannot %s %s: still conflicting after %d attempts; nothing was committed",
-            verb(), subject(), attempts));
+
+    @Override
+    public Optional<CommitOutcome> onConflict(
+        Table table, ValidationException conflict, int attempt) {
+      Long head = RunLookup.headId(table);
+      if (Objects.equals(head, base)) {
+        // Nothing was committed meanwhile: Iceberg refused the commit for a reason of its own.
+        throw new IllegalStateException(
+            String.format(
+                "Cannot %s %s: Iceberg refused the commit: %s",
+                verb(), subject(), conflict.getMessage()),
+            conflict);
+      }
+      if (base != null && (head == null || !SnapshotUtil.isAncestorOf(table, head, base))) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot %s %s: the table was rolled back while the run was in flight (its current"
+                    + " snapshot %s does not descend from snapshot %d, which the run read);"
+                    + " nothing was committed; rerun",
+                verb(), subject(), head, base),
+            conflict);
+      }
+      if (plan.deleteMissing()) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot %s %s: another commit changed it after this run started (%s); with"
+                    + " delete_missing a re-merge could delete rows that newer source data"
+                    + " added, so nothing was committed; rerun to merge the current source",
+                verb(), subject(), conflict.getMessage()),
+            conflict);
+      }
+      LOG.info("{} of {} conflicted, probing the new head: {}", verb(), subject(), conflict);
+      return Optional.empty();
+    }
+
+    @Override
+    public CommitOutcome committed(Table table, Snapshot snapshot, int attempt) {
+      String detail =
+          attempt == 0 || probe == null
+              ? "committed"
+              : (attempt == 1 ? "committed: " : "committed after re-probing a newer head: ")
+                  + probe.counts().describe();
+      return outcome(
+          CommitOutcome.Status.COMMITTED,
+          snapshot.snapshotId(),
+          content,
+          Math.max(attempt, 1),
+          detail);
+    }
   }
 
   private Probe probe(
@@ -421,30 +459,6 @@ public final class KeyedCommitter {
       values.put(column, distinct);
     }
     return values;
-  }
-
-  private CommitOutcome resolveUnknown(
-      Table table,
-      Lineage lineage,
-      ContentHash content,
-      int attempt,
-      CommitStateUnknownException e) {
-    try {
-      table.refresh();
-      Snapshot own = RunHistory.findRun(table, lineage.runId(), commit.branch());
-      if (own != null) {
-        return outcome(
-            CommitOutcome.Status.COMMITTED, own.snapshotId(), content, attempt, "committed");
-      }
-    } catch (RuntimeException lookupFailed) {
-      e.addSuppressed(lookupFailed);
-    }
-    throw new dev.floe.catalog.error.CommitStateUnknownException(
-        String.format(
-            "Cannot tell whether the %s into %s was committed: run %s is not in the history yet;"
-                + " the data files were kept; check `floe snapshots %s` before rerunning",
-            commit.mode().text(), commit.target(), lineage.runId(), commit.target()),
-        e);
   }
 
   private static CommitOutcome outcome(

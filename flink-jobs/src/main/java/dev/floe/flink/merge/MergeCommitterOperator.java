@@ -4,7 +4,6 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.SliceCommitterOperator;
-import dev.floe.flink.commit.TableCommitLock;
 import dev.floe.flink.write.RowGuard;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -63,10 +62,7 @@ public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
   public void endInput() {
     Catalog catalog = Catalogs.open(plan.commit().catalog());
     try {
-      CommitOutcome result =
-          TableCommitLock.commitSerially(
-              plan.commit().catalog().name() + ":" + plan.commit().target(),
-              () -> new KeyedCommitter(catalog, plan, rowType).commit(batch));
+      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType).commit(batch);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

@@ -3,6 +3,7 @@ package dev.floe.flink.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.CheckSpec;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.effects.Delivery;
@@ -17,7 +18,6 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.commit.CommitOutcome;
-import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import java.nio.file.Path;

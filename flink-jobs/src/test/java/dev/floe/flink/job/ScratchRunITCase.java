@@ -3,13 +3,13 @@ package dev.floe.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.DropScratchPlan;
-import dev.floe.flink.commit.FailurePoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

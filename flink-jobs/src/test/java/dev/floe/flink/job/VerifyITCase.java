@@ -3,6 +3,7 @@ package dev.floe.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.CheckFailedException;
@@ -10,7 +11,6 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
-import dev.floe.flink.commit.FailurePoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

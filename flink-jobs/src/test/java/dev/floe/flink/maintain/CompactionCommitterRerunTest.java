@@ -2,6 +2,7 @@ package dev.floe.flink.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
@@ -50,12 +51,7 @@ class CompactionCommitterRerunTest {
     List<PlannedSlice> planned = CompactionPlanner.plan(fact, base, values, slices, Long.MAX_VALUE);
     CompactionPlan plan =
         new CompactionPlan(
-            catalog.config(),
-            SmallFiles.FACT,
-            base,
-            Long.MAX_VALUE,
-            planned,
-            CompactionFailure.NONE);
+            catalog.config(), SmallFiles.FACT, base, Long.MAX_VALUE, planned, FailurePoint.NONE);
     PlannedSlice slice = plan.slices().get(0);
     DataFile output = TableRows.write(fact, rows.toArray(Record[]::new));
     List<Rewritten> rewritten =

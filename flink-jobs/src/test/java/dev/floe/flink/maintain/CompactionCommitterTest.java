@@ -2,6 +2,7 @@ package dev.floe.flink.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.RecordHasher;
@@ -99,7 +100,7 @@ class CompactionCommitterTest {
     List<PlannedSlice> planned = CompactionPlanner.plan(fact, base, values, slices, Long.MAX_VALUE);
     assertThat(planned.get(0).groups()).hasSize(1);
     return new CompactionPlan(
-        catalog.config(), SmallFiles.FACT, base, Long.MAX_VALUE, planned, CompactionFailure.NONE);
+        catalog.config(), SmallFiles.FACT, base, Long.MAX_VALUE, planned, FailurePoint.NONE);
   }
 
   private static ContentHash hash(List<Record> records) {

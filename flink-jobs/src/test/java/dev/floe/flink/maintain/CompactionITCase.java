@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
@@ -20,7 +21,6 @@ import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
-import dev.floe.flink.commit.FailurePoint;
 import dev.floe.flink.commit.SliceCommitter;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
@@ -234,15 +234,15 @@ class CompactionITCase {
 
   @Test
   void aFailureInARewriterLeavesTheTableAndTheWarehouseUnchanged() {
-    assertAFailureChangesNothing(CompactionFailure.REWRITER_AFTER_FIRST_GROUP);
+    assertAFailureChangesNothing(FailurePoint.AFTER_SOME_FILES);
   }
 
   @Test
   void aFailureInTheCommitterWithEveryFileWrittenLeavesTheTableAndTheWarehouseUnchanged() {
-    assertAFailureChangesNothing(CompactionFailure.COMMITTER_BEFORE_COMMIT);
+    assertAFailureChangesNothing(FailurePoint.BEFORE_COMMIT);
   }
 
-  private void assertAFailureChangesNothing(CompactionFailure failure) {
+  private void assertAFailureChangesNothing(FailurePoint failure) {
     SmallFiles.append(fact, DAY3, 30, 10, 1);
     SmallFiles.append(fact, DAY4, 30, 10, 10_000);
     fact.refresh();

@@ -3,6 +3,7 @@ package dev.floe.flink.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
@@ -12,7 +13,6 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
-import dev.floe.flink.commit.FailurePoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

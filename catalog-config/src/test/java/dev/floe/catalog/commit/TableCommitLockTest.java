@@ -1,4 +1,4 @@
-package dev.floe.flink.commit;
+package dev.floe.catalog.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.floe.flink.commit;
+package dev.floe.catalog.commit;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;

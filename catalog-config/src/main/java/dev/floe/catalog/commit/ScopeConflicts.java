@@ -1,4 +1,4 @@
-package dev.floe.flink.commit;
+package dev.floe.catalog.commit;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.job.WriteMode;
@@ -14,13 +14,16 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
- * Decides what to do when our commit failed validation because another commit touched the slice
- * after this run started (DESIGN.md rule 7). Never overwrite a run that read newer source data;
- * re-commit over one that read older data; report no-op when the content is the same.
+ * Decides what to do when a run that replaces its scope (overwrite, swap, late apply, backfill
+ * slices) failed validation because another commit touched the scope after the run started
+ * (DESIGN.md rule 7). Never overwrite a run that read newer source data; re-commit over one that
+ * read older data; report no-op when the content is the same. A table rolled back while the run was
+ * in flight stops the run: the operator moved the head on purpose, and the run's result was
+ * computed against a history that is no longer current.
  */
-final class ConflictResolver {
+public final class ScopeConflicts {
 
-  enum Action {
+  public enum Action {
     /** The newer commit holds exactly our content: nothing to do. */
     NO_OP,
     /** The newer commit read the same or newer sources with other content: ours is stale. */
@@ -29,18 +32,36 @@ final class ConflictResolver {
     RETRY
   }
 
-  record Resolution(Action action, Long conflictingSnapshotId, String reason) {}
+  /**
+   * @param action what to do
+   * @param conflictingSnapshotId the snapshot that decided it
+   * @param reason a sentence for the operator
+   */
+  public record Resolution(Action action, Long conflictingSnapshotId, String reason) {}
 
-  private ConflictResolver() {}
+  private ScopeConflicts() {}
 
   /** The resolution, or null when no commit since {@code baseSnapshotId} touched the slice. */
-  static Resolution resolve(
+  public static Resolution resolve(
       Catalog catalog,
       Table target,
       Long baseSnapshotId,
       Scope scope,
       Lineage ours,
       ContentHash content) {
+    Snapshot head = target.currentSnapshot();
+    if (baseSnapshotId != null
+        && (head == null
+            || !SnapshotUtil.isAncestorOf(target, head.snapshotId(), baseSnapshotId))) {
+      return new Resolution(
+          Action.STALE,
+          head == null ? null : head.snapshotId(),
+          "the table was rolled back while the run was in flight (its current snapshot "
+              + (head == null ? "(none)" : head.snapshotId())
+              + " does not descend from snapshot "
+              + baseSnapshotId
+              + ", where the run started)");
+    }
     Snapshot newest = newestConflicting(target, baseSnapshotId, scope, false);
     if (newest == null) {
       Snapshot compaction = newestConflicting(target, baseSnapshotId, scope, true);
@@ -134,8 +155,9 @@ final class ConflictResolver {
 
   /**
    * THEIRS_OLDER only when, for every source, the newest snapshot the other run may have read is
-   * ours or an ancestor of the oldest we may have read, and strictly older for at least one.
-   * Anything unclear counts as newer: we do not overwrite what we cannot prove is older.
+   * ours or an ancestor of the oldest we may have read, or was rolled back out of the source's
+   * history while ours is in it, and strictly older for at least one. Anything unclear counts as
+   * newer: we do not overwrite what we cannot prove is older.
    */
   private static SourceOrder compareSources(Catalog catalog, Lineage ours, Lineage theirs) {
     boolean strictlyOlder = false;
@@ -149,8 +171,16 @@ final class ConflictResolver {
       }
       try {
         Table sourceTable = Catalogs.loadTable(catalog, source.getKey());
-        // isAncestorOf(table, snapshot, ancestor): is theirLatest an ancestor of ours?
-        if (SnapshotUtil.isAncestorOf(sourceTable, source.getValue(), theirLatest)) {
+        Long ourLatest = ours.latestPossiblyRead(source.getKey());
+        long sourceHead = sourceTable.currentSnapshot().snapshotId();
+        // isAncestorOf(table, snapshot, ancestor): is theirLatest an ancestor of what we read?
+        boolean theirsAncestor =
+            SnapshotUtil.isAncestorOf(sourceTable, source.getValue(), theirLatest);
+        // Or did the source roll back past what they read, while what we read is current history?
+        boolean theirsRolledBack =
+            !SnapshotUtil.isAncestorOf(sourceTable, sourceHead, theirLatest)
+                && SnapshotUtil.isAncestorOf(sourceTable, sourceHead, ourLatest);
+        if (theirsAncestor || theirsRolledBack) {
           strictlyOlder = true;
         } else {
           return SourceOrder.SAME_OR_NEWER_OR_UNKNOWN;

@@ -1,0 +1,49 @@
+package dev.floe.catalog.commit;
+
+import dev.floe.catalog.lineage.LineageKeys;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * The one way Floe finds the snapshot a run committed: walking back from the head of a branch (a
+ * rollback moves the head, so never from a remembered snapshot) to the newest snapshot whose {@code
+ * floe.run-id} is the run's. A published run keeps its run id on main (fast-forwarded or
+ * cherry-picked), so this also answers "is the run on main".
+ */
+public final class RunLookup {
+
+  private RunLookup() {}
+
+  /**
+   * @param table the table, as loaded or refreshed by the caller
+   * @param runId the run's {@code floe.run-id}
+   * @param branch the branch to search; null for main
+   * @return the run's snapshot, or empty when it is not in the branch's history (or the branch does
+   *     not exist)
+   */
+  public static Optional<Snapshot> find(Table table, String runId, String branch) {
+    Snapshot head = branch == null ? table.currentSnapshot() : table.snapshot(branch);
+    if (head == null || runId == null) {
+      return Optional.empty();
+    }
+    for (Snapshot s : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot)) {
+      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        return Optional.of(s);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The run's snapshot on main, or empty. */
+  public static Optional<Snapshot> onMain(Table table, String runId) {
+    return find(table, runId, null);
+  }
+
+  /** The current snapshot's id, or null for a table without snapshots. */
+  public static Long headId(Table table) {
+    Snapshot head = table.currentSnapshot();
+    return head == null ? null : head.snapshotId();
+  }
+}

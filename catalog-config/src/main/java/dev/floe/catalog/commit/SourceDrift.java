@@ -1,0 +1,106 @@
+package dev.floe.catalog.commit;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.snapshot.SliceFootprint;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * What the sources of a run did while it was in flight, checked right before its commit.
+ *
+ * <p>The run recorded each source's snapshot when it was planned; Flink's Iceberg source picks its
+ * snapshot a little later. Appends since then are harmless to record: the run may have read any
+ * snapshot up to the source's current one, and lineage keeps that upper bound, so no later run
+ * mistakes this one for a run on older data (DESIGN.md rule 7). A source that was rewritten in the
+ * run's scope (an overwrite or delete that touched the slice's rows, judged on the source's column
+ * of the slice's name; any rewrite when the source has no such column or the run owns the whole
+ * table) or rolled back is different: a run that started later may have read the corrected source
+ * and found nothing to do (a no-op leaves no trace), so committing now would put the stale result
+ * over the correct table. The run stops instead (exit 4) and its rerun loads the current source.
+ */
+public final class SourceDrift {
+
+  private SourceDrift() {}
+
+  /**
+   * @param subject what the run commits, for messages
+   * @return the upper bounds for the sources that moved only harmlessly (see {@link
+   *     Lineage#withSourcesUntil})
+   * @throws CommitConflictException when a source was rewritten in the scope or rolled back
+   */
+  public static Map<String, Long> untilCommit(
+      Catalog catalog, Lineage lineage, Scope scope, String subject) {
+    Map<String, Long> moved = new TreeMap<>();
+    lineage
+        .sourceSnapshots()
+        .forEach(
+            (name, planned) -> {
+              Table source = Catalogs.loadTable(catalog, name);
+              Snapshot head = source.currentSnapshot();
+              if (head == null || head.snapshotId() == planned) {
+                if (head == null) {
+                  throw drift(subject, name, planned, "it has no current snapshot any more");
+                }
+                return;
+              }
+              if (!SnapshotUtil.isAncestorOf(source, head.snapshotId(), planned)) {
+                throw drift(
+                    subject,
+                    name,
+                    planned,
+                    "it was rolled back (its current snapshot "
+                        + head.snapshotId()
+                        + " does not descend from the one read)");
+              }
+              SliceFootprint footprint = new SliceFootprint(source, scope);
+              for (Snapshot s : SnapshotUtil.ancestorsBetween(source, head.snapshotId(), planned)) {
+                if (rewrote(s) && touches(footprint, s)) {
+                  throw drift(
+                      subject,
+                      name,
+                      planned,
+                      "snapshot "
+                          + s.snapshotId()
+                          + " ("
+                          + s.operation()
+                          + ") rewrote rows of "
+                          + (scope.isWholeTable() ? "it" : "slice " + scope.label()));
+                }
+              }
+              moved.put(name, head.snapshotId());
+            });
+    return moved;
+  }
+
+  /** Appends only add rows and replaces (compactions) change none; anything else may rewrite. */
+  private static boolean rewrote(Snapshot snapshot) {
+    String operation = snapshot.operation();
+    return !DataOperations.APPEND.equals(operation) && !DataOperations.REPLACE.equals(operation);
+  }
+
+  private static boolean touches(SliceFootprint footprint, Snapshot snapshot) {
+    try {
+      return footprint.touchedBy(snapshot);
+    } catch (RuntimeException e) {
+      return true; // the source has no column of the slice's name: it may touch any row
+    }
+  }
+
+  private static CommitConflictException drift(
+      String subject, String source, long planned, String what) {
+    return new CommitConflictException(
+        String.format(
+            "Cannot commit %s: source %s changed while the run was in flight: %s (the run read"
+                + " snapshot %d); a run that started later may have loaded the current source, so"
+                + " nothing was committed; rerun to load the current source data",
+            subject, source, what, planned));
+  }
+}
