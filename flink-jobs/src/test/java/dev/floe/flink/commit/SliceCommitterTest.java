@@ -300,6 +300,135 @@ class SliceCommitterTest {
     assertThat(new File(written.files.get(0).location().replace("file:", ""))).doesNotExist();
   }
 
+  @Test
+  void aRunWhoseSourceWasCorrectedWhileItRanStopsInsteadOfReplacingTheCorrectSlice() {
+    long good = appendSource(1);
+    Written first = write(row(1, "1.00", "2026-10-03"));
+    committer(plan("run-0", null, Map.of("sales.staging_orders", good)))
+        .commit(first.files, first.hash, new CheckStats(), new DuplicateKeys());
+    fact.refresh();
+    long loaded = fact.currentSnapshot().snapshotId();
+    long bad = overwriteSource(row(1, "99.00", "2026-10-03")); // a bad batch lands
+    Written stale = write(row(1, "99.00", "2026-10-03")); // run A reads it and is in flight
+    long corrected = overwriteSource(row(1, "1.00", "2026-10-03"));
+    Written fresh = write(row(1, "1.00", "2026-10-03"));
+    CommitOutcome b =
+        committer(plan("run-b", loaded, Map.of("sales.staging_orders", corrected)))
+            .commit(fresh.files, fresh.hash, new CheckStats(), new DuplicateKeys());
+    assertThat(b.status()).isEqualTo(CommitOutcome.Status.NO_OP); // leaves no trace
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-a", loaded, Map.of("sales.staging_orders", bad)))
+                    .commit(stale.files, stale.hash, new CheckStats(), new DuplicateKeys()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("source sales.staging_orders changed while the run was in flight")
+        .hasMessageContaining("nothing was committed");
+    assertThat(slice("2026-10-03")).isEqualTo(first.hash);
+    assertThat(new File(stale.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  @Test
+  void aRunOnASourceBatchThatWasRolledBackNeverReplacesARunOnTheSourceAsItIsNow() {
+    long good = appendSource(1);
+    long bad = appendSource(2); // a bad batch, read by run A
+    Written stale = write(row(1, "1.00", "2026-10-03"), row(2, "1.00", "2026-10-03"));
+    staging.manageSnapshots().rollbackTo(good).commit(); // the operator removes the batch
+    Written fresh = write(row(1, "1.00", "2026-10-03"));
+    committer(plan("run-b", null, Map.of("sales.staging_orders", good)))
+        .commit(fresh.files, fresh.hash, new CheckStats(), new DuplicateKeys());
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-a", null, Map.of("sales.staging_orders", bad)))
+                    .commit(stale.files, stale.hash, new CheckStats(), new DuplicateKeys()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("it was rolled back");
+    assertThat(slice("2026-10-03")).isEqualTo(fresh.hash);
+  }
+
+  @Test
+  void aRunFromARolledBackSourceBatchIsOlderThanARunOnTheSourceAsItIsNow() {
+    long good = appendSource(1);
+    long bad = appendSource(2);
+    Written stale = write(row(1, "1.00", "2026-10-03"), row(2, "1.00", "2026-10-03"));
+    committer(plan("run-a", null, Map.of("sales.staging_orders", bad)))
+        .commit(stale.files, stale.hash, new CheckStats(), new DuplicateKeys());
+    staging.manageSnapshots().rollbackTo(good).commit();
+    Written fresh = write(row(1, "1.00", "2026-10-03"));
+
+    // Run B started before A committed and read the source after the rollback.
+    CommitOutcome outcome =
+        committer(plan("run-b", null, Map.of("sales.staging_orders", good)))
+            .commit(fresh.files, fresh.hash, new CheckStats(), new DuplicateKeys());
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(slice("2026-10-03")).isEqualTo(fresh.hash);
+  }
+
+  @Test
+  void aTableRolledBackWhileTheRunWasInFlightStopsTheRunAsAConflict() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    long first = fact.currentSnapshot().snapshotId();
+    TableRows.append(fact, row(2, "2.00", "2026-10-03"));
+    fact.refresh();
+    long started = fact.currentSnapshot().snapshotId();
+    Written ours = write(row(10, "50.00", "2026-10-03"));
+    fact.manageSnapshots().rollbackTo(first).commit();
+
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-a", started, Map.of()))
+                    .commit(ours.files, ours.hash, new CheckStats(), new DuplicateKeys()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("the table was rolled back while the run was in flight");
+    fact.refresh();
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(first);
+  }
+
+  @Test
+  void aLostCommitAnswerIsFoundInTheHistoryAndNeverCommittedTwice() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    long before = fact.currentSnapshot().snapshotId();
+    Written written = write(row(10, "50.00", "2026-10-03"));
+
+    CommitOutcome outcome =
+        committer(plan("run-a", before, Map.of()).withFailAt(FailurePoint.LOST_RESPONSE))
+            .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys());
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(outcome.snapshotId()).isEqualTo(fact.currentSnapshot().snapshotId());
+    assertThat(fact.currentSnapshot().parentId()).isEqualTo(before);
+    assertThat(slice("2026-10-03")).isEqualTo(written.hash);
+    assertThat(new File(written.files.get(0).location().replace("file:", ""))).exists();
+  }
+
+  @Test
+  void aCrashAfterTheCommitKeepsTheFilesAndTheRerunOfThatRunReportsItsCommit() {
+    Written written = write(row(10, "50.00", "2026-10-03"));
+    assertThatThrownBy(
+            () ->
+                committer(plan("run-a", null, Map.of()).withFailAt(FailurePoint.AFTER_COMMIT))
+                    .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys()))
+        .hasMessageContaining("Injected failure AFTER_COMMIT");
+    fact.refresh();
+    long committed = fact.currentSnapshot().snapshotId();
+    assertThat(slice("2026-10-03")).isEqualTo(written.hash);
+    assertThat(new File(written.files.get(0).location().replace("file:", ""))).exists();
+
+    // The same run executed again (a restarted committer) finds its own commit.
+    Written again = write(row(10, "50.00", "2026-10-03"));
+    CommitOutcome outcome =
+        committer(plan("run-a", null, Map.of()))
+            .commit(again.files, again.hash, new CheckStats(), new DuplicateKeys());
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(outcome.snapshotId()).isEqualTo(committed);
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(committed);
+    assertThat(new File(written.files.get(0).location().replace("file:", ""))).exists();
+  }
+
   private record Written(List<DataFile> files, ContentHash hash) {}
 
   private Written write(Record... rows) {
@@ -313,6 +442,16 @@ class SliceCommitterTest {
 
   private long appendSource(long orderId) {
     TableRows.append(staging, row(orderId, "1.00", "2026-10-03"));
+    staging.refresh();
+    return staging.currentSnapshot().snapshotId();
+  }
+
+  private long overwriteSource(Record... rows) {
+    staging
+        .newOverwrite()
+        .overwriteByRowFilter(Expressions.alwaysTrue())
+        .addFile(TableRows.write(staging, rows))
+        .commit();
     staging.refresh();
     return staging.currentSnapshot().snapshotId();
   }
