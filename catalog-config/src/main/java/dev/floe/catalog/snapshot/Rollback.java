@@ -11,8 +11,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -94,6 +97,17 @@ public final class Rollback {
               + " pass --allow-non-ancestor to make it current anyway (e.g. to undo a rollback)",
           name, target, head == null ? "(none)" : head.snapshotId());
     }
+    Map<String, Set<String>> filesBefore =
+        head == null ? Map.of() : filesPerPartition(head.snapshotId());
+    Map<String, Set<String>> filesAfter = filesPerPartition(target);
+    Set<String> changed = new TreeSet<>();
+    Set<String> partitions = new TreeSet<>(filesBefore.keySet());
+    partitions.addAll(filesAfter.keySet());
+    for (String partition : partitions) {
+      if (!Objects.equals(filesBefore.get(partition), filesAfter.get(partition))) {
+        changed.add(partition);
+      }
+    }
     return new RollbackPlan(
         name,
         head == null ? null : head.snapshotId(),
@@ -101,12 +115,19 @@ public final class Rollback {
         nextTag(),
         ancestor,
         head == null ? Map.of() : rowsPerPartition(head.snapshotId()),
-        rowsPerPartition(target));
+        rowsPerPartition(target),
+        changed);
   }
 
-  /** Tags the current head and makes the target current, in one metadata commit. */
+  /**
+   * Tags the current head and makes the target current, in one metadata commit. A rollback whose
+   * target already is current (a rerun) changes nothing and adds no tag.
+   */
   public RollbackPlan commit() {
     RollbackPlan plan = apply();
+    if (plan.changesNothing()) {
+      return plan;
+    }
     return RunCommit.of(table, new RollbackCommit(plan)).failAt(failAt).commit();
   }
 
@@ -152,7 +173,7 @@ public final class Rollback {
     public Attempt<RollbackPlan> prepare(Table refreshed, int attempt) {
       Snapshot head = refreshed.currentSnapshot();
       Long headId = head == null ? null : head.snapshotId();
-      if (!java.util.Objects.equals(headId, plan.fromSnapshotId())) {
+      if (!Objects.equals(headId, plan.fromSnapshotId())) {
         throw new CommitConflictException(
             String.format(
                 "Cannot roll %s back: its head moved to snapshot %s after the rollback was planned"
@@ -227,6 +248,15 @@ public final class Rollback {
         return s.parentId();
       }
     }
+    Snapshot head = table.currentSnapshot();
+    for (Snapshot s : table.snapshots()) {
+      if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
+          && head != null
+          && s.parentId() != null
+          && s.parentId() == head.snapshotId()) {
+        return head.snapshotId(); // rolled back before the run already: a rerun changes nothing
+      }
+    }
     throw InvalidInputException.of(
         "Cannot roll %s back to before run %s: no snapshot of the current history has that run id"
             + " (see `floe snapshots %s`)",
@@ -239,6 +269,27 @@ public final class Rollback {
       n++;
     }
     return TAG_PREFIX + n;
+  }
+
+  /** Data file paths per partition path at a snapshot (no data read). */
+  private Map<String, Set<String>> filesPerPartition(long snapshotId) {
+    Map<String, Set<String>> files = new TreeMap<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
+      for (FileScanTask task : tasks) {
+        files.computeIfAbsent(partition(task), p -> new TreeSet<>()).add(task.file().location());
+        task.deletes().forEach(d -> files.get(partition(task)).add(d.location()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of " + name, e);
+    }
+    return files;
+  }
+
+  private static String partition(FileScanTask task) {
+    return task.spec().isPartitioned()
+        ? task.spec().partitionToPath(task.file().partition())
+        : "(table)";
   }
 
   /** Rows per partition path at a snapshot, from data file metadata (no data read). */

@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a rollback does, before or after it is done.
@@ -12,6 +13,8 @@ import java.util.Map;
  * @param ancestor true when {@code toSnapshotId} is an ancestor of the current snapshot
  * @param rowsBefore rows per partition now (from file metadata), by partition path
  * @param rowsAfter rows per partition after the rollback
+ * @param changedPartitions the partitions whose data files differ between the two snapshots: their
+ *     content may change even where the row count stays
  */
 public record RollbackPlan(
     String table,
@@ -20,10 +23,17 @@ public record RollbackPlan(
     String tag,
     boolean ancestor,
     Map<String, Long> rowsBefore,
-    Map<String, Long> rowsAfter) {
+    Map<String, Long> rowsAfter,
+    Set<String> changedPartitions) {
 
   public RollbackPlan {
     rowsBefore = Map.copyOf(rowsBefore);
     rowsAfter = Map.copyOf(rowsAfter);
+    changedPartitions = Set.copyOf(changedPartitions);
+  }
+
+  /** The target already is the current snapshot: a rollback changes nothing (a rerun). */
+  public boolean changesNothing() {
+    return fromSnapshotId != null && fromSnapshotId == toSnapshotId;
   }
 }

@@ -73,6 +73,39 @@ class RollbackTest {
   }
 
   @Test
+  void aRerunOfARollbackBeforeARunChangesNothingAndAddsNoTag() {
+    RollbackPlan first = Rollback.of(table, "s.t").beforeRun("r3").commit();
+    table.refresh();
+    int refs = table.refs().size();
+
+    RollbackPlan again = Rollback.of(table, "s.t").beforeRun("r3").commit();
+    table.refresh();
+
+    assertThat(first.changesNothing()).isFalse();
+    assertThat(again.changesNothing()).isTrue();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(second);
+    assertThat(table.refs()).hasSize(refs);
+  }
+
+  @Test
+  void aPartitionWhoseRowsChangedWithTheSameCountIsShownAsChanged() {
+    // Day 2 keeps two rows but gets other ones: counts alone would say "2 -> 2".
+    table
+        .newOverwrite()
+        .overwriteByRowFilter(
+            org.apache.iceberg.expressions.Expressions.equal(
+                "d", (int) LocalDate.parse("2026-10-02").toEpochDay()))
+        .addFile(TableRows.write(table, row(8, "2026-10-02"), row(9, "2026-10-02")))
+        .commit();
+
+    RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(third).apply();
+
+    assertThat(plan.rowsBefore()).containsEntry("d=2026-10-02", 2L);
+    assertThat(plan.rowsAfter()).containsEntry("d=2026-10-02", 2L);
+    assertThat(plan.changedPartitions()).containsExactly("d=2026-10-02");
+  }
+
+  @Test
   void aDryRunChangesNothingAndCountsRowsPerPartition() {
     RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(second).apply();
     table.refresh();

@@ -51,6 +51,7 @@ public final class MaintainCommand implements Callable<Integer> {
   static final String ACTION_FLAGS = "--compact, --rewrite-manifests, --expire, --orphans";
 
   @Mixin CommonOptions common;
+  @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
@@ -166,7 +167,8 @@ public final class MaintainCommand implements Callable<Integer> {
   List<MaintenanceAction> actions(Table loaded, Duration minAge) {
     List<MaintenanceAction> actions = new ArrayList<>();
     if (compact) {
-      Compaction job = Compaction.of(common.catalog(), table).slices(slices);
+      Compaction job =
+          Compaction.of(common.catalog(), table).slices(slices).failAt(failure.point());
       if (targetFileSize != null) {
         job.targetFileSizeBytes(targetFileSize);
       }

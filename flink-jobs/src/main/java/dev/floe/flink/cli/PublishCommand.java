@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
     })
 public final class PublishCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
+  @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
@@ -48,7 +49,7 @@ public final class PublishCommand implements Callable<Integer> {
         common.withTable(
             table,
             loaded -> {
-              Publish publish = Publish.of(loaded, table).run(runId);
+              Publish publish = Publish.of(loaded, table).run(runId).failAt(failure.point());
               return dryRun ? publish.apply() : publish.commit();
             });
     print(plan, spec.commandLine().getOut());

@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
     })
 public final class RevertCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
+  @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
@@ -62,7 +63,8 @@ public final class RevertCommand implements Callable<Integer> {
         common.withTable(
             table,
             loaded -> {
-              Revert revert = Revert.of(loaded, table).run(runId).force(force);
+              Revert revert =
+                  Revert.of(loaded, table).run(runId).force(force).failAt(failure.point());
               return dryRun ? revert.apply() : revert.commit();
             });
     print(plan, spec.commandLine().getOut());

@@ -29,6 +29,7 @@ import picocli.CommandLine.Parameters;
     })
 public final class RollbackCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
+  @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
@@ -67,7 +68,10 @@ public final class RollbackCommand implements Callable<Integer> {
         common.withTable(
             table,
             loaded -> {
-              Rollback rollback = Rollback.of(loaded, table).allowNonAncestor(allowNonAncestor);
+              Rollback rollback =
+                  Rollback.of(loaded, table)
+                      .allowNonAncestor(allowNonAncestor)
+                      .failAt(failure.point());
               if (toSnapshot != null) {
                 rollback.toSnapshot(toSnapshot);
               }
@@ -105,7 +109,15 @@ public final class RollbackCommand implements Callable<Integer> {
       map.put("ancestor", plan.ancestor());
       map.put("rows_before", plan.rowsBefore());
       map.put("rows_after", plan.rowsAfter());
+      map.put("changed_partitions", plan.changedPartitions());
+      map.put("changed", !plan.changesNothing());
       out.println(Json.write(map));
+      return;
+    }
+    if (plan.changesNothing()) {
+      out.printf(
+          "%s is already at snapshot %d: nothing to roll back (no-op)%n",
+          plan.table(), plan.toSnapshotId());
       return;
     }
     out.printf(
@@ -121,14 +133,15 @@ public final class RollbackCommand implements Callable<Integer> {
         plan.tag(),
         plan.table(),
         plan.fromSnapshotId());
-    out.println("  rows per partition (before -> after):");
+    out.println("  rows per partition (before -> after; changed: its data files differ):");
     TreeSet<String> partitions = new TreeSet<>(plan.rowsBefore().keySet());
     partitions.addAll(plan.rowsAfter().keySet());
     for (String partition : partitions) {
       long before = plan.rowsBefore().getOrDefault(partition, 0L);
       long after = plan.rowsAfter().getOrDefault(partition, 0L);
       out.printf(
-          "    %-30s %8d -> %-8d%s%n", partition, before, after, before == after ? "" : " changed");
+          "    %-30s %8d -> %-8d%s%n",
+          partition, before, after, plan.changedPartitions().contains(partition) ? " changed" : "");
     }
   }
 }

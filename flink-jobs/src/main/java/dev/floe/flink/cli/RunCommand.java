@@ -1,7 +1,6 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.backfill.BackfillId;
-import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
@@ -109,11 +108,7 @@ public final class RunCommand implements Callable<Integer> {
       description = "With --backfill-id: send the job's effects as a plain run would.")
   boolean allowEffects;
 
-  @Option(
-      names = "--inject-failure",
-      hidden = true,
-      description = "Fail on purpose at this point (BEFORE_COMMIT), to rehearse atomicity.")
-  FailurePoint failAt = FailurePoint.NONE;
+  @Mixin FailureInjectionOption failure;
 
   @Override
   public Integer call() {
@@ -136,7 +131,7 @@ public final class RunCommand implements Callable<Integer> {
             forceCommit,
             maxConflictRetries,
             dryRun,
-            failAt,
+            failure.point(),
             PublishMode.parse(publish),
             backfillId);
     RunEffects effects = RunEffects.system();

@@ -1,5 +1,6 @@
 package dev.floe.flink.commit;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
@@ -60,6 +61,9 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
+    plan.failAt()
+        .failIf(
+            FailurePoint.AFTER_ALL_FILES, "after all files of " + plan.target() + " were written");
     org.apache.iceberg.catalog.Catalog catalog = Catalogs.open(plan.catalog());
     try {
       CommitOutcome result =

@@ -1,5 +1,6 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -141,6 +142,7 @@ public final class SliceJob {
       } else {
         buildPipeline(rows, target, rowType, guard, spec, commitPlan, env.getParallelism());
       }
+      request.failAt().failIf(FailurePoint.AFTER_PLANNING, "after planning " + spec.job());
       CommitOutcome outcome = execute(env, spec, scope);
       return new RunResult(
           spec.job(),
@@ -206,7 +208,11 @@ public final class SliceJob {
                 "floe-write " + spec.target(),
                 BYTES,
                 new SliceWriterOperator(
-                    SerializableTable.copyOf(target), rowType, guard, spec.checks()))
+                    SerializableTable.copyOf(target),
+                    rowType,
+                    guard,
+                    spec.checks(),
+                    commitPlan.failAt()))
             .setParallelism(parallelism);
     DataStream<byte[]> toCommit = written;
     if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {

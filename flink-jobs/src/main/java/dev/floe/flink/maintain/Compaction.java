@@ -93,7 +93,7 @@ public final class Compaction {
   }
 
   /** Test seam: fail on purpose after files were written, before any commit. */
-  Compaction failAt(FailurePoint value) {
+  public Compaction failAt(FailurePoint value) {
     this.failAt = value;
     return this;
   }
@@ -188,6 +188,7 @@ public final class Compaction {
       Map<Integer, SliceCompaction> committed = Map.of();
       if (!dryRun && !plan.groups().isEmpty()) {
         afterPlanning.run();
+        failAt.failIf(FailurePoint.AFTER_PLANNING, "after planning the compaction of " + table);
         committed = CompactionJob.run(plan, loaded, parallelism);
       }
       List<SliceCompaction> outcomes = new ArrayList<>();

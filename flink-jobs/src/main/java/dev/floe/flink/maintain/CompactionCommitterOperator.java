@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.InjectedFailureException;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.flink.commit.CommitMessages;
@@ -49,6 +50,8 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
 
   @Override
   public void endInput() {
+    plan.failAt()
+        .failIf(FailurePoint.AFTER_ALL_FILES, "after all compacted files of " + plan.table());
     Catalog catalog = Catalogs.open(plan.catalog());
     try {
       CompactionCommitter committer = new CompactionCommitter(catalog, plan);

@@ -2,6 +2,7 @@ package dev.floe.flink.merge;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.SourceDrift;
@@ -209,6 +210,8 @@ public final class KeyedCommitter {
               .withSourcesUntil(
                   SourceDrift.untilCommit(catalog, commit.lineage(), commit.scope(), subject()));
       List<DataFile> written = rewrite(table, probe, batch, attempt);
+      commit.failAt().failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + subject());
+      commit.failAt().failIf(FailurePoint.AFTER_ALL_FILES, "after writing " + subject());
       try {
         OverwriteFiles overwrite = newOverwrite(table, base, probe, written, lineage, keyValues);
         beforeCommit.run();

@@ -1,5 +1,6 @@
 package dev.floe.flink.write;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
@@ -41,6 +42,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private final RowType rowType;
   private final RowGuard guard;
   private final List<CheckSpec> checks;
+  private final FailurePoint failAt;
 
   private transient TaskWriter<RowData> writer;
   private transient RowDataHasher hasher;
@@ -56,12 +58,16 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
    * @param rowType the target's row type, in the table's column order
    * @param guard the slice and required-column guard
    * @param checks the manifest's checks
+   * @param failAt a failure to inject: {@link FailurePoint#AFTER_SOME_FILES} fails the first writer
+   *     right after its files are written, while the others may still be writing
    */
-  public SliceWriterOperator(Table table, RowType rowType, RowGuard guard, List<CheckSpec> checks) {
+  public SliceWriterOperator(
+      Table table, RowType rowType, RowGuard guard, List<CheckSpec> checks, FailurePoint failAt) {
     this.table = table;
     this.rowType = rowType;
     this.guard = guard;
     this.checks = checks;
+    this.failAt = failAt;
   }
 
   @Override
@@ -96,6 +102,9 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   public void endInput() throws Exception {
     WriteResult result = writer.complete();
     completed = true;
+    if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+      failAt.failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + table.name() + "'s files");
+    }
     CommitMessage.Written written =
         new CommitMessage.Written(
             getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
