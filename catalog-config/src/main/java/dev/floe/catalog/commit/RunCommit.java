@@ -127,6 +127,9 @@ public final class RunCommit<R> {
           failure = e;
         }
         Optional<Snapshot> landed = lookUp(failure);
+        if (landed.isPresent() && failure != null) {
+          requireReadable(landed.get(), failure);
+        }
         if (landed.isPresent()) {
           R result = action.committed(table, landed.get(), attempt);
           failAt.failIf(FailurePoint.AFTER_COMMIT, "after the commit of " + action.subject());
@@ -200,6 +203,45 @@ public final class RunCommit<R> {
       }
       failure.addSuppressed(lookupFailed);
       return Optional.empty();
+    }
+  }
+
+  /**
+   * A commit found in the history after a failure must also be readable: when Iceberg's client
+   * resent a commit the catalog had applied (a 503 with Retry-After), it treats the resend's
+   * conflict as a failure and deletes the manifests of the snapshot that did land
+   * (apache/iceberg#5752). Reporting that commit as done would leave an unreadable head.
+   */
+  private void requireReadable(Snapshot snapshot, RuntimeException failure) {
+    List<String> missing = new ArrayList<>();
+    try {
+      if (snapshot.manifestListLocation() != null
+          && !table.io().newInputFile(snapshot.manifestListLocation()).exists()) {
+        missing.add(snapshot.manifestListLocation());
+      } else {
+        snapshot.allManifests(table.io()).stream()
+            .map(m -> m.path())
+            .filter(path -> !table.io().newInputFile(path).exists())
+            .forEach(missing::add);
+      }
+    } catch (RuntimeException unreadable) {
+      failure.addSuppressed(unreadable);
+      missing.add(String.valueOf(snapshot.manifestListLocation()));
+    }
+    if (!missing.isEmpty()) {
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot confirm %s: its snapshot %d is in the history, but Iceberg deleted its"
+                  + " metadata file %s after the catalog's answer was lost, so the table cannot"
+                  + " be read at that snapshot; roll back to snapshot %s (`floe rollback %s"
+                  + " --to-snapshot %s`), then rerun",
+              action.subject(),
+              snapshot.snapshotId(),
+              missing.get(0),
+              snapshot.parentId(),
+              action.target(),
+              snapshot.parentId()),
+          failure);
     }
   }
 

@@ -62,9 +62,23 @@ public record RevertPlan(
     return !removedFiles.isEmpty() || !restoredFiles.isEmpty();
   }
 
+  /**
+   * The revert of this run that is already in effect: every later commit that changed the region
+   * reverted this very run, and the region holds the parent's content. Reverting again is then a
+   * no-op (a rerun of `floe revert` after a crash or a lost answer), not a refusal.
+   */
+  public Optional<LaterCommit> alreadyRevertedBy() {
+    if (later.isEmpty()
+        || changes()
+        || !later.stream().allMatch(c -> runId.equals(c.revertsRun()))) {
+      return Optional.empty();
+    }
+    return Optional.of(later.get(0));
+  }
+
   /** Why the revert may not go ahead without force, or empty when it may. */
   public Optional<String> refusal() {
-    if (later.isEmpty() || force) {
+    if (later.isEmpty() || force || alreadyRevertedBy().isPresent()) {
       return Optional.empty();
     }
     List<LaterCommit> reverts = later.stream().filter(c -> runId.equals(c.revertsRun())).toList();

@@ -248,6 +248,32 @@ class RunCommitTest {
     assertThat(exists(file)).isTrue();
   }
 
+  @Test
+  void aCommitFoundAfterAFailureWhoseMetadataIsGoneIsUnknownNeverCommitted() {
+    RunCommit.of(table, new AppendRun("run-0", List.of(file(0)), AppendFiles::commit)).commit();
+    long parent = table.currentSnapshot().snapshotId();
+    DataFile file = file(1);
+    // What Iceberg's client does after a resent commit: the catalog holds the snapshot, but the
+    // client's cleanup deleted its manifest list.
+    AppendRun run =
+        new AppendRun(
+            "run-1",
+            List.of(file),
+            append -> {
+              append.commit();
+              table.refresh();
+              table.io().deleteFile(table.currentSnapshot().manifestListLocation());
+              throw new CommitFailedException(
+                  "Commit failed: branch main was created concurrently");
+            });
+
+    assertThatThrownBy(() -> RunCommit.of(table, run).files(List.of(file)).commit())
+        .isInstanceOf(CommitStateUnknownException.class)
+        .hasMessageContaining("Cannot confirm the append of run-1 to t.events")
+        .hasMessageContaining("floe rollback t.events --to-snapshot " + parent);
+    assertThat(exists(file)).isTrue();
+  }
+
   private int snapshotsOf(String runId) {
     table.refresh();
     int n = 0;

@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
@@ -242,7 +243,26 @@ class RevertTest {
   }
 
   @Test
-  void aSecondRevertIsRefusedAndRevertingTheRevertAppliesTheRunAgain() {
+  void aRevertWhoseAnswerWasLostIsFoundAndReportedCommitted() {
+    floeCommit("r0", DAY2, row(1, "a", DAY2));
+    ContentHash beforeRuns = sliceHash(DAY2);
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    assertThatThrownBy(
+            () -> Revert.of(table, "s.t").run("r1").failAt(FailurePoint.BEFORE_COMMIT).commit())
+        .hasMessageContaining("Injected failure");
+    Revert.of(table, "s.t").run("r1").commit();
+    table.refresh();
+    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(4, "d2", DAY2));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").failAt(FailurePoint.LOST_RESPONSE).commit();
+
+    table.refresh();
+    assertThat(plan.revertSnapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+    assertThat(sliceHash(DAY2)).isEqualTo(beforeRuns);
+  }
+
+  @Test
+  void aSecondRevertOfTheSameRunIsANoOpAndRevertingTheRevertAppliesTheRunAgain() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     floeCommit("r2", DAY2, row(3, "c2", DAY2), row(4, "d2", DAY2));
     floeCommit("r3", DAY3, row(5, "e", DAY3));
@@ -250,16 +270,16 @@ class RevertTest {
     ContentHash day2AfterRun2 = sliceHash(DAY2);
     RevertPlan revert = Revert.of(table, "s.t").run("r2").commit();
     long revertSnapshot = revert.revertSnapshotId();
+    ContentHash afterRevert = TableContent.hash(table);
 
-    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining(
-            "already reverted by run "
-                + revert.revertRunId()
-                + " (a revert of run r2, snapshot "
-                + revertSnapshot
-                + ")")
-        .hasMessageContaining("floe revert s.t --run " + revert.revertRunId());
+    RevertPlan rerun = Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(rerun.refusal()).isEmpty();
+    assertThat(rerun.revertSnapshotId()).isNull();
+    assertThat(rerun.alreadyRevertedBy().map(LaterCommit::snapshotId)).contains(revertSnapshot);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(revertSnapshot);
+    assertThat(TableContent.hash(table)).isEqualTo(afterRevert);
     RevertPlan again = Revert.of(table, "s.t").run(revert.revertRunId()).commit();
     table.refresh();
 

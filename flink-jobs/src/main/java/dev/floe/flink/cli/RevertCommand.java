@@ -80,6 +80,12 @@ public final class RevertCommand implements Callable<Integer> {
       out.println(Json.write(toMap(plan)));
       return;
     }
+    if (plan.alreadyRevertedBy().isPresent()) {
+      out.printf(
+          "run %s of %s is already reverted by %s: nothing to do (no-op)%n",
+          plan.runId(), plan.table(), plan.alreadyRevertedBy().get().describe());
+      return;
+    }
     String verb =
         dryRun
             ? "would revert"
@@ -137,7 +143,11 @@ public final class RevertCommand implements Callable<Integer> {
     map.put("dry_run", dryRun);
     map.put(
         "status",
-        dryRun ? "dry-run" : plan.revertSnapshotId() != null ? "reverted" : "nothing-to-revert");
+        dryRun
+            ? "dry-run"
+            : plan.revertSnapshotId() != null
+                ? "reverted"
+                : plan.alreadyRevertedBy().isPresent() ? "already-reverted" : "nothing-to-revert");
     map.put("run_id", plan.runId());
     map.put("job", plan.job());
     map.put("snapshot_id", plan.snapshotId());
