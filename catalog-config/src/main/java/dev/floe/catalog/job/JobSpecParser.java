@@ -26,7 +26,7 @@ public final class JobSpecParser {
   private JobSpecParser() {}
 
   public static JobSpec load(Path file) {
-    Manifests.Loaded loaded = Manifests.load(file);
+    Manifests.Loaded loaded = Manifests.load(file, "job manifest");
     return parse(loaded.root(), loaded.text());
   }
 

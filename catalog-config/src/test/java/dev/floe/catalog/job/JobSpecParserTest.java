@@ -330,6 +330,31 @@ class JobSpecParserTest {
         .hasMessageContaining("expected true or false, got 'sometimes'");
   }
 
+  @Test
+  void aSecondChecksListDoesNotSilentlyReplaceTheFirst() throws IOException {
+    Path file = dir.resolve("fact_orders.yaml");
+    Files.writeString(file, MINIMAL + "checks:\n  - not_null: [order_id]\nchecks: []\n");
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read "
+                + file
+                + ": key 'checks' appears twice, on lines 6 and 8; a key may appear once per"
+                + " mapping");
+  }
+
+  @Test
+  void aJobManifestOverTheSizeLimitIsRefusedNamingItsKind() throws IOException {
+    Path file = dir.resolve("huge.yaml");
+    Files.writeString(file, MINIMAL + "#".repeat(Manifests.MAX_MANIFEST_BYTES));
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read job manifest " + file + ": it is ")
+        .hasMessageEndingWith("a manifest may be at most 1048576 bytes");
+  }
+
   private static JobSpec parse(String text) {
     return JobSpecParser.parse(Manifests.parse(SOURCE, text), text);
   }
