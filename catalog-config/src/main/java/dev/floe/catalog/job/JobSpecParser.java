@@ -42,6 +42,14 @@ public final class JobSpecParser {
     if (query.isBlank()) {
       throw root.child("query").error("the query is empty");
     }
+    int secondStatement = QueryText.secondStatementLine(query);
+    if (secondStatement > 0) {
+      throw root.child("query")
+          .error(
+              "the query must be one SELECT statement; a second statement starts on line %d of"
+                  + " the query",
+              secondStatement);
+    }
     long parallelism = root.has("parallelism") ? root.child("parallelism").asLong() : 0;
     if (parallelism < 0 || parallelism > Integer.MAX_VALUE) {
       throw root.child("parallelism").error("expected a positive number, got %d", parallelism);

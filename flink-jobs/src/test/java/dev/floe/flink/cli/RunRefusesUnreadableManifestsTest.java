@@ -64,6 +64,22 @@ class RunRefusesUnreadableManifestsTest {
     assertRefused(run, manifest, "it is not valid UTF-8 (byte 0xE9 at offset 8, line 1)");
   }
 
+  @Test
+  void aSecondStatementExitsWith2NamingTheManifest() throws IOException {
+    Path manifest = work.resolve("two.yaml");
+    Files.writeString(
+        manifest,
+        Files.readString(CliRun.examples().resolve("jobs/fact_orders_daily.yaml"))
+            .replace(":slice_end\n", ":slice_end; DROP TABLE sales.staging_orders\n"));
+
+    CliRun run = CliRun.floe(home, "run", manifest.toString(), "--slice", "2026-10-03");
+
+    assertRefused(
+        run,
+        manifest,
+        "the query must be one SELECT statement; a second statement starts on line 3");
+  }
+
   /** The example job with {@code extra} appended (its last line is line 13). */
   private Path example(String name, String extra) throws IOException {
     Path manifest = work.resolve(name);
