@@ -42,7 +42,9 @@ public final class CatalogConfigLoader {
     if (configFile != null || Files.exists(file)) {
       // The accepted keys are the documented ones (CatalogOptions), never a second list.
       ManifestNode root =
-          Manifests.load(file).root().requireOnlyKeys(CatalogOptions.GROUP.keysUnder(""));
+          Manifests.load(file, "catalog config")
+              .root()
+              .requireOnlyKeys(CatalogOptions.GROUP.keysUnder(""));
       ManifestNode catalog =
           root.required("catalog").requireOnlyKeys(CatalogOptions.GROUP.keysUnder("catalog"));
       type = catalog.optionalString("type", type);

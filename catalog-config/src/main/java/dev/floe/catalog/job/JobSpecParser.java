@@ -26,7 +26,7 @@ public final class JobSpecParser {
   private JobSpecParser() {}
 
   public static JobSpec load(Path file) {
-    Manifests.Loaded loaded = Manifests.load(file);
+    Manifests.Loaded loaded = Manifests.load(file, "job manifest");
     return parse(loaded.root(), loaded.text());
   }
 
@@ -41,6 +41,14 @@ public final class JobSpecParser {
     String query = root.requiredString("query");
     if (query.isBlank()) {
       throw root.child("query").error("the query is empty");
+    }
+    int secondStatement = QueryText.secondStatementLine(query);
+    if (secondStatement > 0) {
+      throw root.child("query")
+          .error(
+              "the query must be one SELECT statement; a second statement starts on line %d of"
+                  + " the query",
+              secondStatement);
     }
     long parallelism = root.has("parallelism") ? root.child("parallelism").asLong() : 0;
     if (parallelism < 0 || parallelism > Integer.MAX_VALUE) {

@@ -31,6 +31,16 @@ public final class SliceResolver {
   private static final Pattern MONTH = Pattern.compile("(\\d{4})-(\\d{2})");
   private static final Pattern YEAR = Pattern.compile("(\\d{4})");
 
+  /** The first year a slice may start in: year 0000 is no calendar year for SQL engines. */
+  public static final int FIRST_YEAR = 1;
+
+  /**
+   * The last year a slice may start in. A slice's end is the first instant after it, and SQL
+   * engines (Flink's DATE and TIMESTAMP literals among them) stop at 9999-12-31, so a slice of
+   * 9999-12-31 would end in year 10000; refusing all of 9999 keeps one rule for every unit.
+   */
+  public static final int LAST_YEAR = 9998;
+
   private SliceResolver() {}
 
   /**
@@ -140,15 +150,16 @@ public final class SliceResolver {
       Matcher m;
       if ((m = HOUR.matcher(text)).matches()) {
         return new ParsedValue(
-            SliceUnit.HOUR, LocalDate.of(num(m, 1), num(m, 2), num(m, 3)).atTime(num(m, 4), 0));
+            SliceUnit.HOUR,
+            LocalDate.of(year(m, value), num(m, 2), num(m, 3)).atTime(num(m, 4), 0));
       } else if ((m = DAY.matcher(text)).matches()) {
         return new ParsedValue(
-            SliceUnit.DAY, LocalDate.of(num(m, 1), num(m, 2), num(m, 3)).atStartOfDay());
+            SliceUnit.DAY, LocalDate.of(year(m, value), num(m, 2), num(m, 3)).atStartOfDay());
       } else if ((m = MONTH.matcher(text)).matches()) {
         return new ParsedValue(
-            SliceUnit.MONTH, LocalDate.of(num(m, 1), num(m, 2), 1).atStartOfDay());
+            SliceUnit.MONTH, LocalDate.of(year(m, value), num(m, 2), 1).atStartOfDay());
       } else if ((m = YEAR.matcher(text)).matches()) {
-        return new ParsedValue(SliceUnit.YEAR, LocalDate.of(num(m, 1), 1, 1).atStartOfDay());
+        return new ParsedValue(SliceUnit.YEAR, LocalDate.of(year(m, value), 1, 1).atStartOfDay());
       }
     } catch (DateTimeException e) {
       throw InvalidInputException.of("Cannot parse --slice '%s': %s", value, e.getMessage());
@@ -160,6 +171,17 @@ public final class SliceResolver {
         SliceUnit.HOUR.format(),
         SliceUnit.MONTH.format(),
         SliceUnit.YEAR.format());
+  }
+
+  /** The value's year (group 1), refused outside {@link #FIRST_YEAR} to {@link #LAST_YEAR}. */
+  private static int year(Matcher m, String value) {
+    int year = num(m, 1);
+    if (year < FIRST_YEAR || year > LAST_YEAR) {
+      throw InvalidInputException.of(
+          "Cannot parse --slice '%s': year %s is outside the supported years %04d to %04d",
+          value, m.group(1), FIRST_YEAR, LAST_YEAR);
+    }
+    return year;
   }
 
   private static int num(Matcher m, int group) {

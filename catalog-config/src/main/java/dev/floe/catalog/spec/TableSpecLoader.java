@@ -28,7 +28,7 @@ public final class TableSpecLoader {
     List<TableSpec> specs = new ArrayList<>();
     Map<String, String> sourceByTable = new HashMap<>();
     for (Path file : files) {
-      TableSpec spec = TableSpecParser.parse(Manifests.load(file).root());
+      TableSpec spec = TableSpecParser.parse(Manifests.load(file, "table spec").root());
       String earlier = sourceByTable.putIfAbsent(spec.table(), spec.source());
       if (earlier != null) {
         throw InvalidInputException.of(

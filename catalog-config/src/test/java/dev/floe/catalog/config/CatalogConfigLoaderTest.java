@@ -194,6 +194,33 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void refusesAConfigFileThatSetsTheSameKeyTwice() throws IOException {
+    Path file =
+        write(
+            "catalog:\n  type: jdbc\n  properties: {uri: 'jdbc:postgresql://db/c'}\n  type: rest\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read "
+                + file
+                + " at 'catalog': key 'type' appears twice, on lines 2 and 4; a key may appear"
+                + " once per mapping");
+  }
+
+  @Test
+  void refusesAConfigFileOverTheSizeLimitNamingItsKind() throws IOException {
+    Path file = write("catalog: {type: jdbc}\n" + "#".repeat(2 * 1024 * 1024));
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read catalog config "
+                + file
+                + ": it is 2097174 bytes; a manifest may be at most 1048576 bytes");
+  }
+
+  @Test
   void refusesAConfigFileThatDoesNotExist() {
     Path file = dir.resolve("missing.yaml");
 

@@ -330,6 +330,59 @@ class JobSpecParserTest {
         .hasMessageContaining("expected true or false, got 'sometimes'");
   }
 
+  @Test
+  void aSecondChecksListDoesNotSilentlyReplaceTheFirst() throws IOException {
+    Path file = dir.resolve("fact_orders.yaml");
+    Files.writeString(file, MINIMAL + "checks:\n  - not_null: [order_id]\nchecks: []\n");
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read "
+                + file
+                + ": key 'checks' appears twice, on lines 6 and 8; a key may appear once per"
+                + " mapping");
+  }
+
+  @Test
+  void aJobManifestOverTheSizeLimitIsRefusedNamingItsKind() throws IOException {
+    Path file = dir.resolve("huge.yaml");
+    Files.writeString(file, MINIMAL + "#".repeat(Manifests.MAX_MANIFEST_BYTES));
+
+    assertThatThrownBy(() -> JobSpecParser.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read job manifest " + file + ": it is ")
+        .hasMessageEndingWith("a manifest may be at most 1048576 bytes");
+  }
+
+  @Test
+  void refusesASecondStatementAfterTheQueryNamingItsLine() {
+    String manifest =
+        MINIMAL.replace(
+            "query: SELECT 1\n",
+            "query: |\n  SELECT order_id\n  FROM sales.staging_orders;\n  DROP TABLE t.src\n");
+
+    assertThatThrownBy(() -> parse(manifest))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml at 'query': the query must be one SELECT"
+                + " statement; a second statement starts on line 3 of the query");
+  }
+
+  @Test
+  void acceptsATrailingSemicolonAndSemicolonsInLiteralsIdentifiersAndComments() {
+    String query =
+        "SELECT ';' AS a, `b;c` -- not; a statement\n"
+            + "FROM t /* ; */ WHERE x = 'it''s; fine';  -- done\n";
+    JobSpec spec = parse(MINIMAL.replace("query: SELECT 1", "query: " + quoted(query)));
+
+    assertThat(spec.query()).isEqualTo(query);
+  }
+
+  private static String quoted(String text) {
+    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
   private static JobSpec parse(String text) {
     return JobSpecParser.parse(Manifests.parse(SOURCE, text), text);
   }

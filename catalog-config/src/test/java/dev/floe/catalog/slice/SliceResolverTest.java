@@ -241,6 +241,34 @@ class SliceResolverTest {
   }
 
   @ParameterizedTest
+  @ValueSource(
+      strings = {"9999-12-31", "9999-12-31T23", "9999-12", "9999", "9999-01-01", "0000-01-01"})
+  void refusesASliceOutsideTheSupportedYearsWhoseBoundsNoEngineCanWrite(String value) {
+    assertThatThrownBy(() -> SliceResolver.parse(value, "order_date"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot parse --slice '%s': year %s is outside the supported years 0001 to 9998",
+            value, value.substring(0, 4));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"99999-01-01", "+10000-01-01", "2026-10-03; DROP", "２０２６-10-03"})
+  void refusesAValueThatIsNotOneOfTheFourForms(String value) {
+    assertThatThrownBy(() -> SliceResolver.parse(value, "order_date"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot parse --slice '" + value + "': expected yyyy-MM-dd");
+  }
+
+  @Test
+  void acceptsTheFirstAndLastSupportedSlices() {
+    assertThat(SliceResolver.parse("0001-01-01", "order_date").start())
+        .isEqualTo(LocalDateTime.of(1, 1, 1, 0, 0));
+    SliceResolver.ParsedValue last = SliceResolver.parse("9998-12-31T23", "order_ts");
+    assertThat(last.unit().next(last.start())).isEqualTo(LocalDateTime.of(9999, 1, 1, 0, 0));
+    assertThat(SliceResolver.parse("9998", "order_date").unit()).isEqualTo(SliceUnit.YEAR);
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"", "   "})
   void refusesAnEmptySliceValueAsMissing(String value) {
     assertThatThrownBy(() -> SliceResolver.resolve("sales.orders", orders, "order_date", value))

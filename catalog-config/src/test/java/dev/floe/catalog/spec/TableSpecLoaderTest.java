@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.Manifests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +59,29 @@ class TableSpecLoaderTest {
     assertThatThrownBy(() -> TableSpecLoader.load(dir.resolve("missing.yaml")))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("no such file");
+  }
+
+  @Test
+  void aTableSpecOverTheSizeLimitIsRefusedNamingItsKind() throws IOException {
+    Path file = write("orders.yaml", "sales.orders");
+    Files.writeString(file, "#".repeat(Manifests.MAX_MANIFEST_BYTES), StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> TableSpecLoader.load(dir))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read table spec " + file + ": it is ")
+        .hasMessageEndingWith("a manifest may be at most 1048576 bytes");
+  }
+
+  @Test
+  void aTableSpecWithADuplicateKeyIsRefused() throws IOException {
+    Path file = write("orders.yaml", "sales.orders");
+    Files.writeString(file, "partition: []\n", StandardOpenOption.APPEND);
+    Files.writeString(file, "partition: [order_date]\n", StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> TableSpecLoader.load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("key 'partition' appears twice");
   }
 
   private Path write(String fileName, String table) throws IOException {

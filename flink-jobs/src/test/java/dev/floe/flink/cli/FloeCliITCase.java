@@ -179,6 +179,30 @@ class FloeCliITCase {
   }
 
   @Test
+  @Order(8)
+  void aSecondStatementAfterTheQueryIsAUsageErrorNamingTheManifestAndCommitsNothing()
+      throws Exception {
+    long before = snapshotCount();
+    CliRun run =
+        floe(
+            home,
+            "run",
+            manifest(
+                    "AND order_date < :slice_end",
+                    "AND order_date < :slice_end;\n  DROP TABLE sales.staging_orders")
+                .toString(),
+            "--slice",
+            "2026-10-03");
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("bad.yaml", "the query must be one SELECT statement", "line 4 of the query");
+    assertThat(run.err().lines().count()).isEqualTo(1);
+    assertThat(snapshotCount()).isEqualTo(before);
+    assertThat(floe(home, "sql", "SELECT count(*) AS n FROM sales.staging_orders").exitCode())
+        .isZero();
+  }
+
+  @Test
   @Order(9)
   void anUnknownColumnInTheQueryIsAUsageError() throws Exception {
     CliRun run =

@@ -1,0 +1,79 @@
+package dev.floe.catalog.job;
+
+/**
+ * Reads a manifest query the way Flink's SQL lexer splits statements: a {@code ;} inside a string
+ * literal, a quoted identifier or a comment does not end the statement. A query is one statement; a
+ * trailing {@code ;} (with blanks and comments after it) is allowed.
+ */
+final class QueryText {
+  private QueryText() {}
+
+  /**
+   * The line (1-based, within the query) where a second statement starts, or 0 when the query is
+   * one statement. Text that does not lex (an unclosed literal or comment) is left to the planner.
+   */
+  static int secondStatementLine(String query) {
+    int n = query.length();
+    int line = 1;
+    boolean ended = false; // a ';' ended the first statement
+    int i = 0;
+    while (i < n) {
+      char c = query.charAt(i);
+      if (c == '\n') {
+        line++;
+        i++;
+      } else if (c == '-' && i + 1 < n && query.charAt(i + 1) == '-') {
+        int newline = query.indexOf('\n', i);
+        i = newline < 0 ? n : newline;
+      } else if (c == '/' && i + 1 < n && query.charAt(i + 1) == '*') {
+        int close = query.indexOf("*/", i + 2);
+        if (close < 0) {
+          return 0;
+        }
+        line += lines(query, i, close);
+        i = close + 2;
+      } else if (Character.isWhitespace(c)) {
+        i++;
+      } else if (ended && c != ';') {
+        return line;
+      } else if (c == ';') {
+        ended = true;
+        i++;
+      } else if (c == '\'' || c == '`' || c == '"') {
+        int close = closing(query, i, c);
+        if (close < 0) {
+          return 0;
+        }
+        line += lines(query, i, close);
+        i = close + 1;
+      } else {
+        i++;
+      }
+    }
+    return 0;
+  }
+
+  /** The index of the quote closing the one at {@code open}; a doubled quote is an escape. */
+  private static int closing(String query, int open, char quote) {
+    int i = open + 1;
+    while (i < query.length()) {
+      if (query.charAt(i) == quote) {
+        if (i + 1 < query.length() && query.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i;
+      }
+      i++;
+    }
+    return -1;
+  }
+
+  private static int lines(String text, int from, int to) {
+    int count = 0;
+    for (int i = from; i < to; i++) {
+      count += text.charAt(i) == '\n' ? 1 : 0;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,204 @@
+package dev.floe.catalog.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The one place manifests are read: what it refuses before any parser sees a value. */
+class ManifestsTest {
+  private static final String SOURCE = "jobs/fact_orders.yaml";
+
+  @TempDir Path dir;
+
+  @Test
+  void aDuplicateTopLevelKeyIsRefusedNamingTheKeyTheFileAndBothLines() {
+    String text =
+        """
+        job: fact_orders_daily
+        checks:
+          - not_null: [order_id]
+        query: SELECT 1
+        checks: []
+        """;
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml: key 'checks' appears twice, on lines 2 and 5;"
+                + " a key may appear once per mapping");
+  }
+
+  @Test
+  void aDuplicateNestedKeyIsRefusedNamingItsPath() {
+    String text =
+        """
+        job: j
+        checks:
+          - row_count: {min: 1}
+          - row_count:
+              min: 0
+              min: 5
+        """;
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml at 'checks[1].row_count': key 'min' appears twice,"
+                + " on lines 5 and 6; a key may appear once per mapping");
+  }
+
+  @Test
+  void theSameKeyInDifferentMappingsIsFine() {
+    ManifestNode root =
+        Manifests.parse(
+            SOURCE, "a: {x: 1}\nb: {x: 2}\nchecks:\n  - unique: [id]\n  - unique: [other]\n");
+
+    assertThat(root.child("b").child("x").asLong()).isEqualTo(2);
+    assertThat(root.child("checks").items()).hasSize(2);
+  }
+
+  @Test
+  void aDuplicateKeyInAFileNamesThePath() throws IOException {
+    Path file = dir.resolve("floe.yaml");
+    Files.writeString(file, "catalog:\n  type: jdbc\n  type: rest\n");
+
+    assertThatThrownBy(() -> Manifests.load(file, "catalog config"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read "
+                + file
+                + " at 'catalog': key 'type' appears twice, on lines 2 and 3; a key may appear"
+                + " once per mapping");
+  }
+
+  @Test
+  void anAliasIsRefusedInsteadOfBeingReadAsTheAnchorsName() {
+    String text = "job: j\nchecks:\n  - unique: *cols\n";
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml: line 3 uses the YAML alias *cols; anchors (&)"
+                + " and aliases (*) are not supported in manifests, write the value out");
+  }
+
+  @Test
+  void anAnchorIsRefusedWhereItIsDeclared() {
+    String text = "job: j\nchecks:\n  - not_null: &cols [order_id]\n  - unique: *cols\n";
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml: line 3 declares the YAML anchor &cols; anchors"
+                + " (&) and aliases (*) are not supported in manifests, write the value out");
+  }
+
+  @Test
+  void anAliasBombIsRefusedQuickly() {
+    StringBuilder bomb = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for (char c = 'b'; c <= 'z'; c++) {
+      char p = (char) (c - 1);
+      bomb.append(c)
+          .append(": &")
+          .append(c)
+          .append(" [*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append(",*")
+          .append(p)
+          .append("]\n");
+    }
+    String text = bomb.toString();
+
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("line 1 declares the YAML anchor &a"));
+  }
+
+  @Test
+  void aSecondYamlDocumentIsRefusedInsteadOfIgnored() {
+    String text = "job: j\nchecks:\n  - not_null: [id]\n---\njob: j\nchecks: []\n";
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, text))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml: a second YAML document starts on line 5; a"
+                + " manifest holds one");
+  }
+
+  @Test
+  void aLeadingDocumentMarkerAndATrailingEmptyDocumentAreFine() {
+    ManifestNode root = Manifests.parse(SOURCE, "---\njob: j\n---\n");
+
+    assertThat(root.requiredString("job")).isEqualTo("j");
+  }
+
+  @Test
+  void aManifestOverTheSizeLimitIsRefusedBeforeItIsRead() throws IOException {
+    Path file = dir.resolve("huge.yaml");
+    try (RandomAccessFile huge = new RandomAccessFile(file.toFile(), "rw")) {
+      huge.setLength(50L * 1024 * 1024); // sparse: nothing is written, nothing should be read
+    }
+
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(5),
+        () ->
+            assertThatThrownBy(() -> Manifests.load(file, "job manifest"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage(
+                    "Cannot read job manifest "
+                        + file
+                        + ": it is 52428800 bytes; a manifest may be at most 1048576 bytes"));
+  }
+
+  @Test
+  void aManifestOfExactlyTheLimitIsRead() throws IOException {
+    Path file = dir.resolve("full.yaml");
+    String head = "job: j\n";
+    Files.writeString(
+        file, head + "#".repeat(Manifests.MAX_MANIFEST_BYTES - head.length() - 1) + "\n");
+
+    assertThat(Files.size(file)).isEqualTo(Manifests.MAX_MANIFEST_BYTES);
+    assertThat(Manifests.load(file, "job manifest").root().requiredString("job")).isEqualTo("j");
+  }
+
+  @Test
+  void aManifestThatIsNotUtf8IsRefusedNamingTheByteAndItsOffset() throws IOException {
+    Path file = dir.resolve("latin1.yaml");
+    Files.write(file, "job: j\ndescription: caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+
+    assertThatThrownBy(() -> Manifests.load(file, "job manifest"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read job manifest "
+                + file
+                + ": it is not valid UTF-8 (byte 0xE9 at offset 23, line 2); save it as UTF-8");
+  }
+
+  @Test
+  void aMissingFileIsRefusedNamingIt() {
+    Path file = dir.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> Manifests.load(file, "table spec"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read table spec " + file + ": no such file");
+  }
+}
