@@ -10,8 +10,8 @@ public final class LintRules {
       new Rule(
           "invalid-yaml",
           Severity.ERROR,
-          "The file is not valid YAML (or holds more than one document); nothing else in it is"
-              + " checked.");
+          "A YAML file that does not parse, or a manifest with a second document (Floe reads"
+              + " only the first); nothing else in it is checked.");
 
   static final List<Check> CHECKS =
       List.of(

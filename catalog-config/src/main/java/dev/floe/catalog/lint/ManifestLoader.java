@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,16 +54,15 @@ final class ManifestLoader {
     } catch (IOException e) {
       return new Unreadable(String.format("Cannot lint %s: %s", file, e.getMessage()));
     }
+    Iterator<Node> documents;
     Node tree;
     JsonNode root;
     try {
-      tree = new Yaml(new LoaderOptions()).compose(new StringReader(text));
+      documents = new Yaml(new LoaderOptions()).composeAll(new StringReader(text)).iterator();
+      tree = documents.hasNext() ? documents.next() : null;
       root = tree == null ? null : YAML.readTree(text);
-    } catch (MarkedYAMLException e) {
-      int line = e.getProblemMark() != null ? e.getProblemMark().getLine() + 1 : 1;
-      return notYaml(file, line, describe(e));
     } catch (YAMLException | JsonProcessingException e) {
-      return notYaml(file, 1, firstLine(e.getMessage()));
+      return notYaml(file, e);
     }
     Optional<ManifestKind> kind = ManifestKind.of(root, file, text);
     if (kind.isEmpty()) {
@@ -71,6 +71,15 @@ final class ManifestLoader {
               "Cannot lint %s: not a job, table or backfill manifest (expected a top-level"
                   + " job:, table: or backfill: key)",
               file));
+    }
+    try {
+      if (documents.hasNext()) {
+        int line = documents.next().getStartMark().getLine() + 1;
+        return notYaml(
+            file, line, "it holds a second document here; Floe reads only the first of a file");
+      }
+    } catch (YAMLException e) {
+      return notYaml(file, e);
     }
     List<SpecParsing.Dropped> drop = new ArrayList<>();
     if (kind.get() != ManifestKind.BACKFILL) {
@@ -82,6 +91,14 @@ final class ManifestLoader {
     return new Loaded(
         new LintedManifest(
             path, file, kind.get(), root, KeyLines.of(tree), parsed.spec(), parsed.refusal()));
+  }
+
+  private static Result notYaml(String file, Exception e) {
+    if (e instanceof MarkedYAMLException marked) {
+      int line = marked.getProblemMark() != null ? marked.getProblemMark().getLine() + 1 : 1;
+      return notYaml(file, line, describe(marked));
+    }
+    return notYaml(file, 1, firstLine(e.getMessage()));
   }
 
   private static Result notYaml(String file, int line, String problem) {

@@ -43,6 +43,25 @@ class ManifestReadingRulesTest {
   }
 
   @Test
+  void aManifestWithASecondDocumentIsAFindingAtItsStartButOtherMultiDocumentYamlIsSkipped() {
+    LintFiles files = files();
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB + "---\njob: another\n");
+    files.write("k8s/deployment.yaml", "kind: Deployment\n---\nkind: Service\n");
+
+    LintReport report = files.lint();
+
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(LintRules.INVALID_YAML.id());
+              assertThat(f.line()).isEqualTo(11);
+              assertThat(f.message()).contains("second document");
+            });
+    assertThat(report.problems()).isEmpty();
+  }
+
+  @Test
   void yamlThatParsesHasNoInvalidYamlFinding() {
     LintFiles files = files();
     files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
