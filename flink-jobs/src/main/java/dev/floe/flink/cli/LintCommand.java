@@ -62,7 +62,11 @@ public final class LintCommand implements Callable<Integer> {
   String severity;
 
   /** Accepted like every command's, so scripts can pass it everywhere; lint reads no catalog. */
-  @Option(names = "--home", hidden = true, paramLabel = "DIR")
+  @Option(
+      names = "--home",
+      hidden = true,
+      paramLabel = "DIR",
+      description = "Ignored: lint reads no catalog (accepted so scripts can pass it everywhere).")
   Path home;
 
   @Override
