@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
       EffectsCommand.class,
       LateCommand.class,
       K8sCommand.class,
+      LintCommand.class,
       CommandLine.HelpCommand.class
     },
     footerHeading = "%nExit codes:%n",

@@ -1,5 +1,6 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.job.NondeterministicFunctions;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,23 +18,10 @@ import org.apache.flink.table.operations.QueryOperation;
 public final class QueryInspector {
   /**
    * Functions whose result depends on when or how often the query runs: the seed's first "common
-   * mistake" (a job that scopes itself by the current date).
+   * mistake" (a job that scopes itself by the current date). Declared once, in catalog-config, so
+   * {@code floe lint} warns about the same list.
    */
-  public static final List<String> NONDETERMINISTIC =
-      List.of(
-          "CURRENT_DATE",
-          "CURRENT_TIME",
-          "CURRENT_TIMESTAMP",
-          "CURRENT_ROW_TIMESTAMP",
-          "NOW",
-          "LOCALTIME",
-          "LOCALTIMESTAMP",
-          "PROCTIME",
-          "PROCTIME_MATERIALIZE",
-          "RAND",
-          "RAND_INTEGER",
-          "UUID",
-          "UNIX_TIMESTAMP()");
+  public static final List<String> NONDETERMINISTIC = NondeterministicFunctions.NAMES;
 
   // Literals in the plan look like 'text' or _UTF-16LE'text' (with '' as an escaped quote).
   private static final Pattern LITERAL = Pattern.compile("(_[A-Za-z0-9-]+)?'(?:[^']|'')*'");

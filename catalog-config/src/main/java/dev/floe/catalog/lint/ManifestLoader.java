@@ -1,0 +1,128 @@
+package dev.floe.catalog.lint;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/** Reads one file for lint: its text, its YAML tree with positions, its kind and its parse. */
+final class ManifestLoader {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** What reading a file gave. */
+  sealed interface Result {}
+
+  /** A manifest the rules can check. */
+  record Loaded(LintedManifest manifest) implements Result {}
+
+  /** A file that is not YAML at all: one {@code invalid-yaml} finding. */
+  record NotYaml(Finding finding) implements Result {}
+
+  /** A YAML file that is not a job, table or backfill manifest. */
+  record NotManifest(String message) implements Result {}
+
+  /** A file that could not be read. */
+  record Unreadable(String message) implements Result {}
+
+  private ManifestLoader() {}
+
+  static Result load(Path path) {
+    String file = path.toString();
+    String text;
+    try {
+      text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (CharacterCodingException e) {
+      return new Unreadable(String.format("Cannot lint %s: it is not UTF-8 text", file));
+    } catch (IOException e) {
+      return new Unreadable(String.format("Cannot lint %s: %s", file, e.getMessage()));
+    }
+    Iterator<Node> documents;
+    Node tree;
+    JsonNode root;
+    try {
+      documents = new Yaml(new LoaderOptions()).composeAll(new StringReader(text)).iterator();
+      tree = documents.hasNext() ? documents.next() : null;
+      root = tree == null ? null : YAML.readTree(text);
+    } catch (YAMLException | JsonProcessingException e) {
+      return notYaml(file, e);
+    }
+    Optional<ManifestKind> kind = ManifestKind.of(root, file, text);
+    if (kind.isEmpty()) {
+      return new NotManifest(
+          String.format(
+              "Cannot lint %s: not a job, table or backfill manifest (expected a top-level"
+                  + " job:, table: or backfill: key)",
+              file));
+    }
+    try {
+      if (documents.hasNext()) {
+        int line = documents.next().getStartMark().getLine() + 1;
+        return notYaml(
+            file, line, "it holds a second document here; Floe reads only the first of a file");
+      }
+    } catch (YAMLException e) {
+      return notYaml(file, e);
+    }
+    List<SpecParsing.Dropped> drop = new ArrayList<>();
+    if (kind.get() != ManifestKind.BACKFILL) {
+      KnownKeys.unknown(kind.get(), root)
+          .forEach(u -> drop.add(new SpecParsing.Dropped(u.parent(), u.key())));
+    }
+    KnownKeys.lintOnly(kind.get(), root).forEach(k -> drop.add(new SpecParsing.Dropped("", k)));
+    SpecParsing.Outcome parsed = SpecParsing.parse(kind.get(), path, file, text, root, drop);
+    return new Loaded(
+        new LintedManifest(
+            path, file, kind.get(), root, KeyLines.of(tree), parsed.spec(), parsed.refusal()));
+  }
+
+  private static Result notYaml(String file, Exception e) {
+    if (e instanceof MarkedYAMLException marked) {
+      int line = marked.getProblemMark() != null ? marked.getProblemMark().getLine() + 1 : 1;
+      return notYaml(file, line, describe(marked));
+    }
+    return notYaml(file, 1, firstLine(e.getMessage()));
+  }
+
+  private static Result notYaml(String file, int line, String problem) {
+    return new NotYaml(
+        new Finding(
+            file,
+            line,
+            LintRules.INVALID_YAML.severity(),
+            LintRules.INVALID_YAML.id(),
+            "Cannot read the file as YAML: " + problem,
+            ""));
+  }
+
+  /**
+   * What SnakeYAML found wrong, without the source line it quotes under its message: that line may
+   * hold a value that must never reach a log (a token in a header).
+   */
+  private static String describe(MarkedYAMLException e) {
+    return Stream.of(e.getContext(), e.getProblem())
+        .filter(Objects::nonNull)
+        .collect(Collectors.joining(": "));
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "unreadable" : message.lines().findFirst().orElse("").strip();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.floe.catalog.lint;
+
+/**
+ * A job's SQL with what cannot call a function or name a table blanked out: comments ({@code --
+ * ...}, {@code /* ... *}{@code /}, hints included) and string literals. Blanks keep every line
+ * break, so a position in the text is still a line of the manifest.
+ */
+final class QueryText {
+  private final String code;
+  private final String codeWithoutIdentifiers;
+
+  private QueryText(String code, String codeWithoutIdentifiers) {
+    this.code = code;
+    this.codeWithoutIdentifiers = codeWithoutIdentifiers;
+  }
+
+  static QueryText of(String sql) {
+    StringBuilder code = new StringBuilder(sql);
+    StringBuilder bare = new StringBuilder(sql);
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      int end;
+      boolean identifier = false;
+      if (c == '-' && sql.startsWith("--", i)) {
+        end = sql.indexOf('\n', i);
+        end = end < 0 ? sql.length() : end;
+      } else if (c == '/' && sql.startsWith("/*", i)) {
+        end = sql.indexOf("*/", i + 2);
+        end = end < 0 ? sql.length() : end + 2;
+      } else if (c == '\'') {
+        end = closing(sql, i, '\'');
+      } else if (c == '`' || c == '"') {
+        end = closing(sql, i, c);
+        identifier = true;
+      } else {
+        i++;
+        continue;
+      }
+      blank(bare, i, end);
+      if (!identifier) {
+        blank(code, i, end);
+      }
+      i = end;
+    }
+    return new QueryText(code.toString(), bare.toString());
+  }
+
+  /** The SQL without comments and string literals; quoted identifiers kept. */
+  String code() {
+    return code;
+  }
+
+  /** {@link #code()} without quoted identifiers either: where a function call can be. */
+  String codeWithoutIdentifiers() {
+    return codeWithoutIdentifiers;
+  }
+
+  /** How many lines below the query's first line {@code index} lies. */
+  int lineOffset(int index) {
+    int lines = 0;
+    for (int i = 0; i < index && i < code.length(); i++) {
+      if (code.charAt(i) == '\n') {
+        lines++;
+      }
+    }
+    return lines;
+  }
+
+  /** The index just past the quote that closes the one at {@code start} (doubled quotes escape). */
+  private static int closing(String sql, int start, char quote) {
+    int i = start + 1;
+    while (i < sql.length()) {
+      if (sql.charAt(i) == quote) {
+        if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+          i += 2;
+          continue;
+        }
+        return i + 1;
+      }
+      i++;
+    }
+    return sql.length();
+  }
+
+  private static void blank(StringBuilder text, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (text.charAt(i) != '\n') {
+        text.setCharAt(i, ' ');
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package dev.floe.catalog.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** backfill-concurrency, backfill-allow-effects and backfill-job-not-found. */
+class BackfillRulesTest {
+  @TempDir Path dir;
+
+  private LintFiles backfill(String text) {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    files.write("backfills/january.yaml", text);
+    return files;
+  }
+
+  @Test
+  void aBackfillWithoutMaxConcurrencyIsAWarningOnItsFirstLine() {
+    LintFiles files = backfill(LintFiles.BACKFILL.replace("max_concurrency: 2\n", ""));
+
+    assertThat(files.lint().findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(BackfillConcurrency.RULE.id());
+              assertThat(f.severity()).isEqualTo(Severity.WARNING);
+              assertThat(f.line()).isEqualTo(1);
+              assertThat(f.message()).contains("orders_january sets no max_concurrency");
+            });
+  }
+
+  @Test
+  void aBackfillAboveFourSlicesInFlightIsAWarningOnThatLine() {
+    LintFiles files =
+        backfill(LintFiles.BACKFILL.replace("max_concurrency: 2", "max_concurrency: 16"));
+
+    assertThat(files.findings(BackfillConcurrency.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(5);
+              assertThat(f.message()).contains("max_concurrency 16", "more than 4");
+            });
+  }
+
+  @Test
+  void aBackfillCappedAtFourIsClean() {
+    LintFiles files =
+        backfill(LintFiles.BACKFILL.replace("max_concurrency: 2", "max_concurrency: 4"));
+
+    assertThat(files.lint().findings()).isEmpty();
+  }
+
+  @Test
+  void aBackfillThatAllowsEffectsIsAWarning() {
+    LintFiles files = backfill(LintFiles.BACKFILL + "allow_effects: true\n");
+
+    assertThat(files.findings(BackfillAllowEffects.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.severity()).isEqualTo(Severity.WARNING);
+              assertThat(f.line()).isEqualTo(6);
+            });
+  }
+
+  @Test
+  void aBackfillThatLeavesEffectsOffIsClean() {
+    LintFiles files = backfill(LintFiles.BACKFILL + "allow_effects: false\n");
+
+    assertThat(files.findings(BackfillAllowEffects.RULE)).isEmpty();
+  }
+
+  @Test
+  void aBackfillOfAMissingJobIsAFindingNamingThePath() {
+    LintFiles files =
+        backfill(LintFiles.BACKFILL.replace("../jobs/daily.yaml", "../jobs/gone.yaml"));
+
+    assertThat(files.findings(BackfillJobNotFound.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(2);
+              assertThat(f.message())
+                  .isEqualTo(
+                      "Cannot find job manifest '../jobs/gone.yaml': "
+                          + dir.resolve("jobs/gone.yaml")
+                          + " does not exist");
+            });
+  }
+
+  @Test
+  void aBackfillOfAnExistingJobIsClean() {
+    LintFiles files = backfill(LintFiles.BACKFILL);
+
+    assertThat(files.findings(BackfillJobNotFound.RULE)).isEmpty();
+  }
+}

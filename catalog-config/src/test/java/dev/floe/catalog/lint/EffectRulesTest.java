@@ -1,0 +1,127 @@
+package dev.floe.catalog.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** effect-without-dedup-key and effect-literal-secret. */
+class EffectRulesTest {
+  @TempDir Path dir;
+
+  private LintFiles jobWithEffects(String effects) {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB + "effects:\n" + effects.indent(2));
+    return files;
+  }
+
+  @Test
+  void anEffectWithoutNameIsAFinding() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - webhook: {url: "https://bi.example.com/hook"}
+            """);
+
+    assertThat(files.findings(EffectWithoutDedupKey.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(11);
+              assertThat(f.key()).isEqualTo("effects[0].name");
+              assertThat(f.message()).contains("effects[0]: it has no name");
+            });
+    assertThat(files.findings(InvalidManifest.RULE)).isEmpty();
+  }
+
+  @Test
+  void twoEffectsWithOneNameIsAFindingAtTheSecond() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify
+              webhook: {url: "https://bi.example.com/a"}
+            - name: notify
+              webhook: {url: "https://bi.example.com/b"}
+            """);
+
+    assertThat(files.findings(EffectWithoutDedupKey.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(13);
+              assertThat(f.message()).contains("effect 'notify': effects[0] has the same name");
+            });
+  }
+
+  @Test
+  void namedEffectsAreClean() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify_bi
+              webhook:
+                url: "https://bi.example.com/hook"
+                headers: {Authorization: "Bearer ${env:BI_TOKEN}", X-Team: data}
+            """);
+
+    assertThat(files.lint().findings()).isEmpty();
+  }
+
+  @Test
+  void aSecretHeaderWrittenLiterallyIsAFindingThatNeverQuotesIt() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify_bi
+              webhook:
+                url: "https://bi.example.com/hook"
+                headers:
+                  X-Api-Key: s3cr3t-value
+                  X-Auth: Bearer s3cr3t-token
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE))
+        .extracting(Finding::line, Finding::key)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(15, "effects[0].webhook.headers.X-Api-Key"),
+            org.assertj.core.groups.Tuple.tuple(16, "effects[0].webhook.headers.X-Auth"));
+    assertThat(files.lint().findings())
+        .extracting(Finding::message)
+        .noneMatch(m -> m.contains("s3cr3t"));
+  }
+
+  @Test
+  void aUrlWithALiteralTokenIsAFinding() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify_bi
+              webhook: {url: "https://bi.example.com/hook?token=abc123"}
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.message()).doesNotContain("abc123").contains("notify_bi"));
+  }
+
+  @Test
+  void aBackfillsOnDoneWebhookIsCheckedToo() {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    files.write(
+        "backfills/january.yaml",
+        LintFiles.BACKFILL
+            + """
+            on_backfill_done:
+              - webhook:
+                  url: "https://bi.example.com/hook"
+                  headers: {Authorization: "Basic dXNlcjpwYXNz"}
+            """);
+
+    assertThat(files.lint().findings())
+        .extracting(Finding::rule)
+        .containsExactlyInAnyOrder("effect-without-dedup-key", "effect-literal-secret");
+  }
+}

@@ -1,0 +1,73 @@
+package dev.floe.catalog.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which files a lint run reads, and what it says about paths it cannot lint. */
+class LinterTest {
+  @TempDir Path dir;
+
+  @Test
+  void aFolderIsReadRecursivelySkippingYamlThatIsNoManifestAndHiddenFolders() {
+    LintFiles files = new LintFiles(dir);
+    files.write("a/b/daily.yml", LintFiles.DAILY_JOB);
+    files.write("floe.yaml", "catalog: {type: embedded}\n");
+    files.write(".floe/x.yaml", "job: [broken\n");
+    files.write("notes.txt", "job: x\n");
+
+    LintReport report = files.lint();
+
+    assertThat(report.files()).isEqualTo(1);
+    assertThat(report.findings()).isEmpty();
+    assertThat(report.problems()).isEmpty();
+  }
+
+  @Test
+  void aNamedFileThatIsNoManifestAndAMissingPathAreProblems() {
+    LintFiles files = new LintFiles(dir);
+    Path config = files.write("floe.yaml", "catalog: {type: embedded}\n");
+    Path missing = dir.resolve("missing.yaml");
+
+    LintReport report = Linter.lint(List.of(config, missing));
+
+    assertThat(report.problems())
+        .containsExactly(
+            "Cannot lint " + missing + ": no such file or folder",
+            "Cannot lint "
+                + config
+                + ": not a job, table or backfill manifest (expected a top-level job:, table: or"
+                + " backfill: key)");
+  }
+
+  @Test
+  void aFolderWithoutManifestsIsAProblem() {
+    new LintFiles(dir).write("docs/readme.yaml", "title: x\n");
+
+    LintReport report = Linter.lint(List.of(dir.resolve("docs")));
+
+    assertThat(report.problems())
+        .containsExactly(
+            "Cannot lint " + dir.resolve("docs") + ": no job, table or backfill manifest in it");
+  }
+
+  @Test
+  void findingsAreOrderedByFileThenLine() {
+    LintFiles files = new LintFiles(dir);
+    files.write("b.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H\n", ""));
+    files.write(
+        "a.yaml",
+        LintFiles.MERGE_JOB.replace("timeout: PT30M\n", "").replace("ordering: updated_at\n", ""));
+
+    assertThat(files.lint().findings())
+        .extracting(
+            f -> Path.of(f.file()).getFileName().toString() + ":" + f.line() + ":" + f.rule())
+        .containsExactly(
+            "a.yaml:1:missing-timeout",
+            "a.yaml:3:merge-without-ordering",
+            "b.yaml:1:missing-timeout");
+  }
+}

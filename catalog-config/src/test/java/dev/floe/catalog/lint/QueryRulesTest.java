@@ -1,0 +1,162 @@
+package dev.floe.catalog.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** nondeterministic-query, query-without-slice-bounds and query-reads-target. */
+class QueryRulesTest {
+  @TempDir Path dir;
+
+  private static final String WHERE =
+      "WHERE order_date >= :slice_start AND order_date < :slice_end";
+
+  private LintFiles jobWithQuery(String query) {
+    LintFiles files = new LintFiles(dir);
+    files.write(
+        "jobs/daily.yaml",
+        LintFiles.DAILY_JOB.replace(
+            """
+              SELECT order_id, customer_id, amount, order_date
+              FROM sales.staging_orders
+              WHERE order_date >= :slice_start AND order_date < :slice_end
+            """,
+            query.indent(2)));
+    return files;
+  }
+
+  @Test
+  void aWallClockFunctionIsAFindingOnItsLineOfTheQuery() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            SELECT order_id, customer_id, amount, order_date
+            FROM sales.staging_orders
+            WHERE order_date = CURRENT_DATE AND order_date >= :slice_start
+              AND order_date < :slice_end AND order_id < UNIX_TIMESTAMP()
+            """);
+
+    assertThat(files.findings(NondeterministicQuery.RULE))
+        .extracting(Finding::line, Finding::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                9,
+                "Cannot rerun safely: the query calls CURRENT_DATE, which reads the wall clock;"
+                    + " take the slice from :slice_start and :slice_end (or set"
+                    + " allow_nondeterministic: true)"),
+            org.assertj.core.groups.Tuple.tuple(
+                10,
+                "Cannot rerun safely: the query calls UNIX_TIMESTAMP(), which reads the wall"
+                    + " clock; take the slice from :slice_start and :slice_end (or set"
+                    + " allow_nondeterministic: true)"));
+  }
+
+  @Test
+  void aRandomFunctionIsAFindingThatSaysSo() {
+    LintFiles files = jobWithQuery("SELECT order_id, rand() AS r, uuid() AS u FROM s " + WHERE);
+
+    assertThat(files.findings(NondeterministicQuery.RULE))
+        .extracting(Finding::message)
+        .allMatch(m -> m.contains("returns other values on every run"))
+        .anyMatch(m -> m.contains("RAND()"))
+        .anyMatch(m -> m.contains("UUID()"));
+  }
+
+  @Test
+  void functionsInCommentsStringsAndIdentifiersOrWithArgumentsAreNotFindings() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            -- not NOW(): the slice is a parameter
+            SELECT order_id, 'CURRENT_DATE' AS label, `now`, /* RAND() */ amount,
+              UNIX_TIMESTAMP(created, 'yyyy-MM-dd') AS ts, t.current_date
+            FROM s t
+            """
+                + WHERE);
+
+    assertThat(files.findings(NondeterministicQuery.RULE)).isEmpty();
+  }
+
+  @Test
+  void allowNondeterministicSilencesTheRule() {
+    String job =
+        LintFiles.DAILY_JOB.replace("SELECT order_id,", "SELECT NOW() AS loaded_at, order_id,");
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", job);
+    assertThat(files.findings(NondeterministicQuery.RULE)).hasSize(1);
+
+    files.write("jobs/daily.yaml", job + "allow_nondeterministic: true\n");
+
+    assertThat(files.findings(NondeterministicQuery.RULE)).isEmpty();
+  }
+
+  @Test
+  void aSlicedQueryWithoutSliceBoundsIsAFinding() {
+    LintFiles files =
+        jobWithQuery("SELECT * FROM sales.staging_orders -- :slice_start :slice_end\n");
+
+    assertThat(files.findings(QueryWithoutSliceBounds.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(6);
+              assertThat(f.message())
+                  .isEqualTo(
+                      "Cannot keep the query inside its slice: it never uses :slice_start or"
+                          + " :slice_end, so it reads more than one slice of order_date; filter"
+                          + " with order_date >= :slice_start AND order_date < :slice_end");
+            });
+  }
+
+  @Test
+  void aSlicedQueryMissingOnlyTheEndNamesIt() {
+    LintFiles files =
+        jobWithQuery("SELECT * FROM sales.staging_orders WHERE order_date >= :slice_start");
+
+    assertThat(files.findings(QueryWithoutSliceBounds.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.message()).contains("never uses :slice_end,"));
+  }
+
+  @Test
+  void aSlicedQueryUsingBothBoundsIsClean() {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+
+    assertThat(files.findings(QueryWithoutSliceBounds.RULE)).isEmpty();
+  }
+
+  @Test
+  void aQueryReadingItsOwnTargetIsAFindingOnThatLine() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            SELECT s.* FROM sales.staging_orders s
+            LEFT JOIN floe.`sales`.`FACT_ORDERS` t ON s.order_id = t.order_id
+            """
+                + WHERE);
+
+    assertThat(files.findings(QueryReadsTarget.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.line()).isEqualTo(8);
+              assertThat(f.message()).contains("reads its own target sales.fact_orders");
+            });
+  }
+
+  @Test
+  void aQueryNamingItsTargetOnlyInACommentOrAsAPrefixIsClean() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            -- loads sales.fact_orders
+            SELECT * FROM sales.fact_orders_staging
+            """
+                + WHERE);
+
+    assertThat(files.findings(QueryReadsTarget.RULE)).isEmpty();
+  }
+}
