@@ -4,12 +4,20 @@ package dev.floe.catalog.window;
 public enum LateAction {
   /** Nothing arrived after the run (or nothing the slice still takes). */
   NONE("none"),
-  /** The window is open and late rows arrived, or their count is unknown: rerun the slice. */
+  /**
+   * The window is open and late rows arrived, or their count is unknown, and this job loaded what
+   * the slice holds: rerun the slice.
+   */
   RERUN("rerun"),
   /** The slice is sealed and the policy is {@code after_window: report}: list, do not load. */
   REPORT("report"),
   /** The slice is sealed, late rows arrived, and the policy is {@code after_window: reopen}. */
-  RERUN_REOPENED("rerun (reopened)");
+  RERUN_REOPENED("rerun (reopened)"),
+  /**
+   * Another job loaded what the slice holds now (its latest load, or a newer load of an overlapping
+   * slice): listed, never rerun by this job, whose query would replace that job's rows.
+   */
+  OTHER_JOB("other-job");
 
   private final String text;
 

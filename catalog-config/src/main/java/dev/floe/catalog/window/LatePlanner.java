@@ -5,22 +5,31 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
- * Plans {@code floe late}: for one job (its target and slice column) finds the slices Floe loaded,
- * judges each open or sealed as of an instant under the table's late-data policy ({@code
- * floe.late-data.*} properties) — a slice behind the table's {@code floe.sealed-through} is sealed
- * whatever the instant — counts the rows its sources received after the snapshots its latest run
- * read, and decides the action (see {@link LateSlice#of}). Reads metadata and the source files that
- * may hold late rows; writes nothing. The instant is always given: only the CLI defaults it to now.
+ * Plans {@code floe late}: for one job (its name, target and slice column) finds the slices Floe
+ * loaded, keeps for that job only those whose content it loaded (a slice another job loaded is
+ * listed as {@link LateAction#OTHER_JOB} and never rerun: this job's query would replace the other
+ * job's rows), judges each open or sealed as of an instant under the table's late-data policy
+ * ({@code floe.late-data.*} properties) — a slice behind the table's {@code floe.sealed-through} is
+ * sealed whatever the instant — counts the rows its sources received after the snapshots its latest
+ * run read, and decides the action (see {@link LateSlice#of}). Reads metadata and the source files
+ * that may hold late rows; writes nothing. The instant is always given: only the CLI defaults it to
+ * now.
  *
  * <pre>{@code
- * LatePlan plan = LatePlanner.of(catalog, "sales.fact_orders", "order_date").asOf(t).plan();
+ * LatePlan plan =
+ *     LatePlanner.of(catalog, "sales.fact_orders", "order_date").job("fact_orders_daily").asOf(t).plan();
  * }</pre>
  */
 public final class LatePlanner {
@@ -28,6 +37,7 @@ public final class LatePlanner {
   private final String name;
   private final String sliceColumn;
   private final Function<String, Table> sources;
+  private String job;
   private Instant asOf;
 
   private LatePlanner(
@@ -61,6 +71,15 @@ public final class LatePlanner {
     return new LatePlanner(table, name, sliceColumn, sources);
   }
 
+  /**
+   * The job the plan is for (required): the {@code job:} name its runs record in lineage. Only the
+   * slices whose content this job loaded are counted and may be rerun.
+   */
+  public LatePlanner job(String name) {
+    this.job = name;
+    return this;
+  }
+
   /** The instant windows are judged at (required). */
   public LatePlanner asOf(Instant instant) {
     this.asOf = instant;
@@ -68,10 +87,16 @@ public final class LatePlanner {
   }
 
   /**
-   * @throws InvalidInputException without an as-of instant, when the slice column is not a date or
-   *     timestamp column of the table, or when its late-data or marker properties cannot be read
+   * @throws InvalidInputException without a job or an as-of instant, when the slice column is not a
+   *     date or timestamp column of the table, or when its late-data or marker properties cannot be
+   *     read
    */
   public LatePlan plan() {
+    InvalidInputException.check(
+        job != null && !job.isBlank(),
+        "Cannot plan late data for %s: no job given (only the slices a job loaded are its to"
+            + " rerun)",
+        name);
     InvalidInputException.check(
         asOf != null, "Cannot plan late data for %s: no as-of instant given", name);
     table.refresh();
@@ -83,10 +108,25 @@ public final class LatePlanner {
     LateDataWindow window = LateDataWindow.of(table, name);
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     SourceLateRows counter = new SourceLateRows(sources);
+    LoadedSlices loaded = LoadedSlices.of(table);
+    Map<String, SliceLoad> newest = new HashMap<>();
+    loaded.slices().forEach(s -> newest.put(s.slice().label(), s.latest()));
+    loaded.unplaced().forEach((label, loads) -> newest.put(label, loads.get(0)));
+    Map<Long, Integer> age = new HashMap<>();
+    for (Long id : SnapshotUtil.currentAncestorIds(table)) {
+      age.put(id, age.size());
+    }
     List<LateSlice> slices = new ArrayList<>();
-    for (LoadedSlice slice : LoadedSlices.of(table).slices()) {
+    for (LoadedSlice slice : loaded.slices()) {
       if (!slice.slice().column().equals(sliceColumn)) {
         continue; // another job's slices on another column
+      }
+      Optional<String> owner = otherOwner(slice, newest, age);
+      if (owner.isPresent()) {
+        slices.add(
+            LateSlice.ofOtherJob(
+                slice.slice(), slice.latest(), owner.get(), job, window, asOf, sealedThrough));
+        continue;
       }
       List<LateRowCount> late = counter.count(slice);
       slices.add(LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough));
@@ -99,5 +139,29 @@ public final class LatePlanner {
         slices,
         new TreeMap<>(counter.sourceSnapshots()),
         sealedThrough);
+  }
+
+  /**
+   * The other job whose load the slice holds now, or empty when it is this job's: the slice's
+   * latest load is another job's, or a load by another job of an overlapping slice (a month over a
+   * day, the whole table) came after this job's latest load of it.
+   *
+   * @param newest per lineage label, its newest load
+   * @param age per snapshot of the current history, its distance from the head (0: the head)
+   */
+  private Optional<String> otherOwner(
+      LoadedSlice slice, Map<String, SliceLoad> newest, Map<Long, Integer> age) {
+    SliceLoad latest = slice.latest();
+    if (!job.equals(latest.lineage().job())) {
+      return Optional.of(String.valueOf(latest.lineage().job()));
+    }
+    int ours = age.getOrDefault(latest.snapshotId(), Integer.MAX_VALUE);
+    return newest.entrySet().stream()
+        .filter(e -> !e.getKey().equals(slice.slice().label()))
+        .filter(e -> !job.equals(e.getValue().lineage().job()))
+        .filter(e -> age.getOrDefault(e.getValue().snapshotId(), Integer.MAX_VALUE) < ours)
+        .filter(e -> Slice.labelsOverlap(e.getKey(), slice.slice().label()))
+        .min(Comparator.comparing(e -> age.get(e.getValue().snapshotId())))
+        .map(e -> String.valueOf(e.getValue().lineage().job()));
   }
 }

@@ -109,6 +109,16 @@ public final class LateRows {
   }
 
   private static long countAppended(Table source, long fromExclusive, long upTo, Slice slice) {
+    return countAppended(source, fromExclusive, upTo, slice, Long.MAX_VALUE);
+  }
+
+  /**
+   * The rows of {@code slice} (on the source's schema) that the append commits after {@code
+   * fromExclusive} up to {@code upTo} added, counted up to {@code limit}: reading stops there.
+   *
+   * @throws UncheckedIOException when a file cannot be read
+   */
+  static long countAppended(Table source, long fromExclusive, long upTo, Slice slice, long limit) {
     Expression filter = slice.toExpression();
     Schema projection = source.schema().select(slice.column());
     Evaluator exact = new Evaluator(projection.asStruct(), filter);
@@ -124,8 +134,8 @@ public final class LateRows {
       for (FileScanTask task : tasks) {
         try (CloseableIterable<Record> records = read(source, task, projection, filter)) {
           for (Record record : records) {
-            if (exact.eval(wrapper.wrap(record))) {
-              rows++;
+            if (exact.eval(wrapper.wrap(record)) && ++rows >= limit) {
+              return rows;
             }
           }
         }

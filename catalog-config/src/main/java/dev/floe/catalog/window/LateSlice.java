@@ -10,7 +10,9 @@ import java.util.Optional;
 
 /**
  * One loaded slice of a late-data plan: its window state as of the plan's instant, the rows its
- * sources received after the snapshots its latest run read, and what to do about them.
+ * sources received after the snapshots its latest run read, and what to do about them. A slice
+ * whose content another job loaded is listed with {@link LateAction#OTHER_JOB}, its late rows not
+ * counted.
  *
  * @param slice the slice
  * @param state open or sealed as of the plan's instant, or sealed because it ends at or before the
@@ -19,7 +21,9 @@ import java.util.Optional;
  * @param action what {@code floe late apply} does with it
  * @param note one sentence saying why
  * @param latest the load whose content the slice holds now (its lineage names the sources read)
- * @param lateRows per source of that load: rows that arrived after the snapshot it read
+ * @param lateRows per source of that load: rows that arrived after the snapshot it read; empty for
+ *     a slice of another job (not counted)
+ * @param loadedBy the job whose load the slice holds now
  */
 public record LateSlice(
     Slice slice,
@@ -28,18 +32,20 @@ public record LateSlice(
     LateAction action,
     String note,
     SliceLoad latest,
-    List<LateRowCount> lateRows) {
+    List<LateRowCount> lateRows,
+    String loadedBy) {
 
   public LateSlice {
     lateRows = List.copyOf(lateRows);
   }
 
   /**
-   * Decides the action. Open: late rows, or a count that cannot be known, mean rerun (a rerun is a
-   * whole-slice overwrite and always safe; an unchanged slice becomes a no-op). Sealed: late rows
-   * are reported, or rerun when the policy reopens sealed slices. A sealed slice is reopened only
-   * for rows known to have arrived: an unknown count there (e.g. the source's old snapshots were
-   * expired) would otherwise reopen every old slice at once.
+   * Decides the action for a slice this job loaded. Open: late rows, or a count that cannot be
+   * known, mean rerun (the job reruns its own query over its own slice: a whole-slice overwrite,
+   * and an unchanged slice becomes a no-op). Sealed: late rows are reported, or rerun when the
+   * policy reopens sealed slices. A sealed slice is reopened only for rows known to have arrived:
+   * an unknown count there (e.g. the source's old snapshots were expired) would otherwise reopen
+   * every old slice at once.
    *
    * <p>A slice that ends at or before {@code sealedThrough} is sealed whatever {@code asOf} says:
    * the marker declared it final, so an apply with an older as-of (a retried or backfilled
@@ -56,9 +62,7 @@ public record LateSlice(
       Instant sealedThrough) {
     Instant sealsAt = window.sealsAt(slice).orElse(null);
     boolean windowClosed = window.state(slice, asOf) == WindowState.SEALED;
-    boolean behindMarker =
-        sealedThrough != null && !slice.end().toInstant(ZoneOffset.UTC).isAfter(sealedThrough);
-    WindowState state = windowClosed || behindMarker ? WindowState.SEALED : WindowState.OPEN;
+    WindowState state = state(slice, window, asOf, sealedThrough);
     long known = lateRows.stream().mapToLong(c -> c.count().orElse(0L)).sum();
     Optional<String> unknown =
         lateRows.stream().filter(c -> !c.known()).map(LateRowCount::describe).findFirst();
@@ -72,7 +76,8 @@ public record LateSlice(
         note =
             "late rows unknown ("
                 + unknown.get()
-                + "); rerunning is always safe, so it is rerun; "
+                + "); this job loaded it, so it is rerun (a whole-slice overwrite; unchanged, it"
+                + " is a no-op); "
                 + open;
       } else if (known > 0) {
         action = LateAction.RERUN;
@@ -117,7 +122,66 @@ public record LateSlice(
         note = "no late rows; " + sealed;
       }
     }
-    return new LateSlice(slice, state, sealsAt, action, note, latest, lateRows);
+    return new LateSlice(
+        slice, state, sealsAt, action, note, latest, lateRows, latest.lineage().job());
+  }
+
+  /**
+   * A slice whose content another job loaded: listed with its state (it still counts for the
+   * sealing marker, which is the table's), never rerun by {@code job}, and its late rows are not
+   * counted (they are {@code owner}'s to fold in, with its own query).
+   *
+   * @param latest the newest load of this slice
+   * @param owner the job whose load the slice holds now
+   * @param job the job the plan is for
+   */
+  public static LateSlice ofOtherJob(
+      Slice slice,
+      SliceLoad latest,
+      String owner,
+      String job,
+      LateDataWindow window,
+      Instant asOf,
+      Instant sealedThrough) {
+    WindowState state = state(slice, window, asOf, sealedThrough);
+    String note =
+        "loaded by job "
+            + owner
+            + (owner.equals(latest.lineage().job())
+                ? ""
+                : " (a newer load of an overlapping slice)")
+            + ", not by "
+            + job
+            + ": never rerun by "
+            + job
+            + ", whose query would replace "
+            + owner
+            + "'s rows; its late rows are for `floe late` with "
+            + owner
+            + "'s manifest";
+    return new LateSlice(
+        slice,
+        state,
+        window.sealsAt(slice).orElse(null),
+        LateAction.OTHER_JOB,
+        note,
+        latest,
+        List.of(),
+        owner);
+  }
+
+  /** Sealed when its window has passed as of {@code asOf} or it is behind the marker. */
+  private static WindowState state(
+      Slice slice, LateDataWindow window, Instant asOf, Instant sealedThrough) {
+    boolean windowClosed = window.state(slice, asOf) == WindowState.SEALED;
+    boolean behindMarker =
+        sealedThrough != null && !slice.end().toInstant(ZoneOffset.UTC).isAfter(sealedThrough);
+    return windowClosed || behindMarker ? WindowState.SEALED : WindowState.OPEN;
+  }
+
+  /** True when the plan's job loaded what the slice holds (so its late rows were counted). */
+  public boolean ownedByJob() {
+    return action != LateAction.OTHER_JOB;
   }
 
   /** The late rows counted exactly, over all sources. */
@@ -130,8 +194,14 @@ public record LateSlice(
     return lateRows.stream().anyMatch(c -> !c.known());
   }
 
-  /** E.g. {@code 3}, {@code unknown}, or {@code 2 + unknown} when one source cannot be counted. */
+  /**
+   * E.g. {@code 3}, {@code unknown}, {@code 2 + unknown} when one source cannot be counted, or
+   * {@code -} for another job's slice (not counted).
+   */
   public String lateRowsText() {
+    if (!ownedByJob()) {
+      return "-";
+    }
     long known = knownLateRows();
     if (!lateRowsUnknown()) {
       return String.valueOf(known);

@@ -89,6 +89,19 @@ public final class LineageCommits {
       int rows,
       String branch,
       List<Table> sourceTables) {
+    return load(target, day, runId, job, rows, branch, sourceTables, null);
+  }
+
+  /** {@link #load} of one slice of a backfill ({@code floe.backfill-id}); null for none. */
+  public static long load(
+      Table target,
+      String day,
+      String runId,
+      String job,
+      int rows,
+      String branch,
+      List<Table> sourceTables,
+      String backfillId) {
     Slice slice = day(day);
     Record[] records = new Record[rows];
     ContentHash hash = ContentHash.empty();
@@ -115,7 +128,7 @@ public final class LineageCommits {
             rows,
             hash.encode(),
             sources,
-            null);
+            backfillId);
     OverwriteFiles overwrite = target.newOverwrite().overwriteByRowFilter(slice.toExpression());
     if (rows > 0) {
       overwrite.addFile(TableRows.write(target, records));

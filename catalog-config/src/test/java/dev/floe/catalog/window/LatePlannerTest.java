@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,11 +151,92 @@ class LatePlannerTest {
     assertThat(oct4.lateRowsText()).isEqualTo("unknown");
     assertThat(oct4.note())
         .startsWith("late rows unknown (s.gone: unknown (cannot load source table s.gone")
-        .contains("rerunning is always safe, so it is rerun");
+        .contains("this job loaded it, so it is rerun");
     assertThat(oct1.action()).isEqualTo(LateAction.REPORT);
     assertThat(oct1.note())
         .contains("a sealed slice is reopened only for rows known to have arrived");
     assertThat(plan.sourceSnapshots()).containsEntry("s.gone", null);
+  }
+
+  @Test
+  void aSliceAnotherJobLoadedIsListedAsOtherJobAndNeverRerunNotEvenWithLateRowsOrAnUnknownCount() {
+    // Job fact_other loads Oct 5 from its own source, which then receives a late row for Oct 5,
+    // and Oct 6 from a source that is then dropped (its count would be unknown).
+    Table other = LineageCommits.create(catalog.catalog(), "s.other", Map.of());
+    LineageCommits.append(other, "2026-10-05", 2);
+    LineageCommits.load(fact, "2026-10-05", "b5", "fact_other", other, 2);
+    LineageCommits.append(other, "2026-10-05", 1);
+    Table gone = LineageCommits.create(catalog.catalog(), "s.gone", Map.of());
+    LineageCommits.append(gone, "2026-10-06", 1);
+    LineageCommits.load(fact, "2026-10-06", "b6", "fact_other", gone, 1);
+    catalog.catalog().dropTable(TableIdentifier.of("s", "gone"));
+
+    LatePlan plan = plan("2026-10-06T12:00:00Z");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), s -> s.action().text(), LateSlice::loadedBy)
+        .containsExactly(
+            tuple("2026-10-01", "report", "fact_daily"),
+            tuple("2026-10-02", "none", "fact_daily"),
+            tuple("2026-10-03", "rerun", "fact_daily"),
+            tuple("2026-10-04", "none", "fact_daily"),
+            tuple("2026-10-05", "other-job", "fact_other"),
+            tuple("2026-10-06", "other-job", "fact_other"));
+    assertThat(plan.reruns()).extracting(s -> s.slice().value()).containsExactly("2026-10-03");
+    LateSlice oct5 = plan.slices().get(4);
+    assertThat(oct5.state()).isEqualTo(WindowState.OPEN);
+    assertThat(oct5.lateRowsText()).isEqualTo("-");
+    assertThat(oct5.note())
+        .isEqualTo(
+            "loaded by job fact_other, not by fact_daily: never rerun by fact_daily, whose query"
+                + " would replace fact_other's rows; its late rows are for `floe late` with"
+                + " fact_other's manifest");
+    // Its sources are not this job's: they are not even opened.
+    assertThat(plan.sourceSnapshots()).containsOnlyKeys("s.staging");
+  }
+
+  @Test
+  void aNewerLoadByAnotherJobOfAnOverlappingSliceHandsEveryDayItCoversToThatJob() {
+    // fact_monthly reloads all of October after fact_daily's day loads: their rows are gone.
+    Slice october =
+        new Slice(
+            "d",
+            Slice.ColumnKind.DATE,
+            SliceUnit.MONTH,
+            LocalDate.parse("2026-10-01").atStartOfDay(),
+            LocalDate.parse("2026-11-01").atStartOfDay());
+    OverwriteFiles overwrite =
+        fact.newOverwrite()
+            .overwriteByRowFilter(october.toExpression())
+            .addFile(
+                TableRows.write(
+                    fact,
+                    TableRows.row(fact, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
+    new Lineage(
+            "k-month",
+            "m1",
+            "fact_monthly",
+            "overwrite",
+            october.label(),
+            "0.1.0-test",
+            1,
+            "1:0",
+            Map.of(),
+            null)
+        .toSummary()
+        .forEach(overwrite::set);
+    overwrite.commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(plan.slices())
+        .filteredOn(s -> s.slice().unit() == SliceUnit.DAY)
+        .extracting(s -> s.action().text(), LateSlice::loadedBy)
+        .containsOnly(tuple("other-job", "fact_monthly"))
+        .hasSize(4);
+    assertThat(plan.reruns()).isEmpty();
+    assertThat(plan.slices().get(0).note())
+        .startsWith("loaded by job fact_monthly (a newer load of an overlapping slice), not by");
   }
 
   @Test
@@ -170,18 +257,30 @@ class LatePlannerTest {
   @Test
   void aColumnThatIsNotTemporalOrAMissingAsOfIsRefused() {
     assertThatThrownBy(
-            () -> LatePlanner.of(catalog.catalog(), "s.fact", "id").asOf(Instant.EPOCH).plan())
+            () ->
+                LatePlanner.of(catalog.catalog(), "s.fact", "id")
+                    .job("fact_daily")
+                    .asOf(Instant.EPOCH)
+                    .plan())
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
             "Cannot plan late data for s.fact: it has no date or timestamp column 'id' to cut"
                 + " slices on");
-    assertThatThrownBy(() -> LatePlanner.of(catalog.catalog(), "s.fact", "d").plan())
+    assertThatThrownBy(
+            () -> LatePlanner.of(catalog.catalog(), "s.fact", "d").job("fact_daily").plan())
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot plan late data for s.fact: no as-of instant given");
+    assertThatThrownBy(
+            () -> LatePlanner.of(catalog.catalog(), "s.fact", "d").asOf(Instant.EPOCH).plan())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot plan late data for s.fact: no job given (only the slices a job loaded are"
+                + " its to rerun)");
   }
 
   private LatePlan plan(String asOf) {
     return LatePlanner.of(catalog.catalog(), "s.fact", "d")
+        .job("fact_daily")
         .asOf(AsOf.parse("--as-of", asOf))
         .plan();
   }

@@ -106,6 +106,7 @@ class SealedThroughTest {
 
   private LatePlan plan(String asOf) {
     return LatePlanner.of(catalog.catalog(), "s.fact", "d")
+        .job("fact_daily")
         .asOf(AsOf.parse("--as-of", asOf))
         .plan();
   }

@@ -34,4 +34,9 @@ public record BackfillPlan(
   public long finishedCount() {
     return slices.stream().filter(PlannedSlice::isFinished).count();
   }
+
+  /** Slices this backfill loaded before that run again, because their sources or they changed. */
+  public List<PlannedSlice> runAgain() {
+    return slices.stream().filter(s -> s.runAgainBecause() != null).toList();
+  }
 }

@@ -10,7 +10,6 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
-import dev.floe.catalog.window.SliceLoad;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Table;
@@ -19,7 +18,8 @@ import org.apache.iceberg.catalog.Catalog;
 /**
  * Decides a backfill before anything runs: refuses what is unsafe (a job without a slice, a code
  * version other than the pinned one), lists the slices of the range, picks the sample, and marks
- * the slices this backfill already loaded. Metadata only.
+ * the slices this backfill already loaded from sources that still hold what it read ({@link
+ * FinishedSlices}). Metadata, plus the source files appended since a load that may hold its rows.
  */
 final class BackfillPlanner {
 
@@ -62,15 +62,21 @@ final class BackfillPlanner {
                   slices,
                   SliceResolver.resolve(job.target(), table, job.sliceColumn(), request.sample()),
                   "--sample");
-      FinishedSlices finished = FinishedSlices.of(table);
+      FinishedSlices finished =
+          FinishedSlices.of(table, source -> Catalogs.loadTable(catalog, source));
       List<PlannedSlice> planned = new ArrayList<>();
       PlannedSlice plannedSample = null;
       for (Slice slice : slices) {
         String runKey = RunKey.of(job.job(), job.target(), slice.label(), job.text(), codeVersion);
-        SliceLoad done = finished.finished(slice, runKey, backfillId).orElse(null);
+        FinishedSlices.Status status = finished.status(slice, runKey, backfillId);
         PlannedSlice entry =
             new PlannedSlice(
-                slice.value(), slice.label(), runKey, slice.label().equals(sample.label()), done);
+                slice.value(),
+                slice.label(),
+                runKey,
+                slice.label().equals(sample.label()),
+                status.finished(),
+                status.runAgainBecause());
         planned.add(entry);
         if (entry.sample()) {
           plannedSample = entry;

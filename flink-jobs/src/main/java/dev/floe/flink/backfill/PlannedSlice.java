@@ -11,9 +11,22 @@ import dev.floe.catalog.window.SliceLoad;
  * @param sample whether this is the sample slice, run and validated first
  * @param finished the load of this backfill the slice holds already (a resumed backfill skips it),
  *     or null
+ * @param runAgainBecause why a slice this backfill loaded before runs again (its sources changed
+ *     since, or something changed the slice), or null
  */
 public record PlannedSlice(
-    String value, String label, String runKey, boolean sample, SliceLoad finished) {
+    String value,
+    String label,
+    String runKey,
+    boolean sample,
+    SliceLoad finished,
+    String runAgainBecause) {
+
+  /** A slice this backfill never loaded, or loaded and still holds ({@code finished}). */
+  public PlannedSlice(
+      String value, String label, String runKey, boolean sample, SliceLoad finished) {
+    this(value, label, runKey, sample, finished, null);
+  }
 
   public boolean isFinished() {
     return finished != null;

@@ -10,6 +10,7 @@ import dev.floe.flink.backfill.Backfill;
 import dev.floe.flink.backfill.BackfillPlan;
 import dev.floe.flink.backfill.BackfillRequest;
 import dev.floe.flink.backfill.BackfillResult;
+import dev.floe.flink.backfill.PlannedSlice;
 import dev.floe.flink.backfill.SampleCheck;
 import dev.floe.flink.backfill.SliceOutcome;
 import dev.floe.flink.backfill.SliceStatus;
@@ -36,8 +37,9 @@ import picocli.CommandLine.Parameters;
       "records floe.backfill-id. First the sample slice runs twice (the second time into a",
       "scratch branch) and must give the same content; then the other slices run, at most",
       "--max-concurrency at once, commits serialized per table. Rerunning the same backfill",
-      "skips the slices it already loaded. MANIFEST is a job manifest (give --from and --to) or",
-      "a backfill manifest naming the job and the range; flags win over the file."
+      "skips the slices it already loaded while their sources hold what those loads read.",
+      "MANIFEST is a job manifest (give --from and --to) or a backfill manifest naming the job",
+      "and the range; flags win over the file."
     })
 public final class BackfillCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -201,6 +203,11 @@ public final class BackfillCommand implements Callable<Integer> {
     out.printf(
         "  range     %s to %s (exclusive): %d slices, %d already loaded by this backfill%n",
         request.from(), request.to(), plan.slices().size(), plan.finishedCount());
+    for (PlannedSlice again : plan.runAgain()) {
+      out.printf(
+          "  again     %s: loaded by this backfill, runs again: %s%n",
+          again.value(), again.runAgainBecause());
+    }
     out.printf("  code      %s%n", plan.codeVersion());
     out.printf(
         "  in flight at most %d slice(s), parallelism %d each; commits serialized per table%n",
@@ -271,7 +278,8 @@ public final class BackfillCommand implements Callable<Integer> {
       out.println("Sample only: the other slices were not started; run without --sample-only.");
     } else if (result.count(SliceStatus.FAILED) > 0 || result.count(SliceStatus.NOT_RUN) > 0) {
       out.printf(
-          "Rerun the same command to resume: slices loaded by %s are skipped.%n",
+          "Rerun the same command to resume: slices loaded by %s are skipped while their"
+              + " sources stay unchanged.%n",
           plan.backfillId());
     }
     if (!request.dryRun()) {
@@ -303,6 +311,9 @@ public final class BackfillCommand implements Callable<Integer> {
     sampleMap.put("second_hash", sample == null ? null : sample.secondHash());
     sampleMap.put("detail", sample == null ? null : sample.detail());
     map.put("sample", sampleMap);
+    Map<String, String> again = new LinkedHashMap<>();
+    plan.runAgain().forEach(slice -> again.put(slice.value(), slice.runAgainBecause()));
+    map.put("run_again", again);
     List<Map<String, Object>> slices = new ArrayList<>();
     for (SliceOutcome outcome : result.outcomes()) {
       Map<String, Object> line = new LinkedHashMap<>();

@@ -64,6 +64,7 @@ public final class LateCommand implements Runnable {
         "Per slice the job loaded: open or sealed, the rows its sources received after the",
         "snapshots its run read (counted exactly; unknown when history cannot tell), and the",
         "action: rerun (open), report or rerun (reopened) (sealed, per after_window), or none.",
+        "A slice another job loaded is listed as other-job and never rerun by this one.",
         "Reads metadata and the source files that may hold late rows; changes nothing."
       })
   static final class Plan implements Callable<Integer> {

@@ -121,6 +121,15 @@ final class LateOutput {
                           + (s.lateRowsText().equals("1") ? " late row)" : " late rows)"))
               .collect(Collectors.joining(", ")));
     }
+    List<LateSlice> others =
+        plan.slices().stream().filter(s -> s.action() == LateAction.OTHER_JOB).toList();
+    if (!others.isEmpty()) {
+      out.printf(
+          "  other jobs' slices, not rerun: %s%n",
+          others.stream()
+              .map(s -> s.slice().value() + " (" + s.loadedBy() + ")")
+              .collect(Collectors.joining(", ")));
+    }
     if (result.sealedThroughBefore() == null && result.sealedThroughAfter() == null) {
       out.printf(
           "  %s: none (no slice is sealed as of %s)%n",
@@ -173,6 +182,9 @@ final class LateOutput {
   }
 
   private static String sources(LateSlice slice) {
+    if (!slice.ownedByJob()) {
+      return "- (loaded by " + slice.loadedBy() + ")";
+    }
     if (slice.lateRows().isEmpty()) {
       return "- (no Iceberg source in lineage)";
     }
@@ -210,8 +222,11 @@ final class LateOutput {
       row.put("value", slice.slice().value());
       row.put("state", state(slice));
       row.put("seals_at", slice.sealsAt() == null ? null : slice.sealsAt().toString());
-      row.put("late_rows", slice.lateRowsUnknown() ? null : slice.knownLateRows());
+      row.put(
+          "late_rows",
+          !slice.ownedByJob() || slice.lateRowsUnknown() ? null : slice.knownLateRows());
       row.put("action", slice.action().text());
+      row.put("loaded_by", slice.loadedBy());
       row.put("note", slice.note());
       row.put("latest_run_id", slice.latest().lineage().runId());
       row.put("latest_snapshot_id", slice.latest().snapshotId());

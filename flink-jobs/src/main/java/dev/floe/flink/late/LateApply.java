@@ -25,13 +25,14 @@ import org.apache.iceberg.catalog.Catalog;
 /**
  * {@code floe late plan} and {@code floe late apply} for one job manifest. {@link #plan()} says,
  * per loaded slice of the job's target, whether late rows arrived and what to do ({@link
- * LatePlanner}); {@link #run()} reruns exactly the slices marked rerun, each through the normal run
- * path ({@link SliceJob#run}: a whole-slice overwrite with its checks and lineage, never a patch of
- * rows), then moves the sealing marker {@code floe.sealed-through}. A failed slice is reported and
- * the others still run. Like {@code floe run}, a rerun sends the job's effects ({@link
- * RunEffects}): the outbox is checked before the first rerun, and each finished rerun delivers what
- * its run key owes; an effect that fails does not fail the slice. The as-of instant is always
- * given; only the CLI defaults it to now.
+ * LatePlanner}); a slice another job loaded is listed as {@code other-job} and never rerun here;
+ * {@link #run()} reruns exactly the slices marked rerun, each through the normal run path ({@link
+ * SliceJob#run}: a whole-slice overwrite with its checks and lineage, never a patch of rows), then
+ * moves the sealing marker {@code floe.sealed-through}. A failed slice is reported and the others
+ * still run. Like {@code floe run}, a rerun sends the job's effects ({@link RunEffects}): the
+ * outbox is checked before the first rerun, and each finished rerun delivers what its run key owes;
+ * an effect that fails does not fail the slice. The as-of instant is always given; only the CLI
+ * defaults it to now.
  *
  * <pre>{@code
  * LateApplyResult result = LateApply.of(config, job).asOf(instant).run();
@@ -85,7 +86,10 @@ public final class LateApply {
   public LatePlan plan() {
     Catalog opened = Catalogs.open(catalog);
     try {
-      return LatePlanner.of(opened, job.target(), job.sliceColumn()).asOf(asOf).plan();
+      return LatePlanner.of(opened, job.target(), job.sliceColumn())
+          .job(job.job())
+          .asOf(asOf)
+          .plan();
     } finally {
       Catalogs.close(opened);
     }

@@ -9,6 +9,8 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.testing.TableRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -23,9 +25,11 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
 
@@ -103,6 +107,49 @@ public final class BackfillTables {
       Catalogs.close(catalog);
     }
     return this;
+  }
+
+  /**
+   * Replaces the staging rows of {@code day} with {@code rows} other orders, the way an {@code
+   * INSERT OVERWRITE} of the unpartitioned source does: one overwrite commit that rewrites the
+   * whole table.
+   */
+  public void overwriteSourceDay(LocalDate day, int rows) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Table source = Catalogs.loadTable(catalog, SOURCE);
+      List<Record> kept = new ArrayList<>();
+      try (CloseableIterable<Record> all = IcebergGenerics.read(source).build()) {
+        for (Record row : all) {
+          if (!day.equals(row.getField("order_date"))) {
+            kept.add(row.copy());
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      for (int i = 0; i < rows; i++) {
+        kept.add(
+            TableRows.row(
+                source,
+                Map.of(
+                    "order_id",
+                    day.toEpochDay() * 100_000L + 50_000 + i,
+                    "customer_id",
+                    7L,
+                    "amount",
+                    new BigDecimal("99.99"),
+                    "order_date",
+                    day)));
+      }
+      source
+          .newOverwrite()
+          .overwriteByRowFilter(Expressions.alwaysTrue())
+          .addFile(TableRows.write(source, kept.toArray(Record[]::new)))
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
   }
 
   public Table table(String name) {

@@ -100,6 +100,30 @@ public final class LateTables {
     append(records);
   }
 
+  /** Creates another unpartitioned source with the orders schema, e.g. another job's. */
+  public void createSource(String name) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      catalog.createTable(TableIdentifier.parse(name), ORDERS);
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  /** Appends {@code rows} orders of one day to the source {@code source}, in one commit. */
+  public void arriveIn(String source, String day, int rows) {
+    Record[] records = new Record[rows];
+    for (int i = 0; i < rows; i++) {
+      records[i] = order(nextOrderId++, new BigDecimal("10.00"), day);
+    }
+    Catalog catalog = Catalogs.open(config);
+    try {
+      TableRows.append(Catalogs.loadTable(catalog, source), records);
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
   /** Appends one order of a day without an amount: the job's not_null check refuses it. */
   public void arriveWithoutAmount(String day) {
     append(order(nextOrderId++, null, day));
