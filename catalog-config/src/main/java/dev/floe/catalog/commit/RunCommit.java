@@ -229,18 +229,18 @@ public final class RunCommit<R> {
       missing.add(String.valueOf(snapshot.manifestListLocation()));
     }
     if (!missing.isEmpty()) {
+      String repair =
+          snapshot.parentId() == null
+              ? "it is the table's first snapshot: drop and recreate the table, then rerun"
+              : String.format(
+                  "roll back to snapshot %d (`floe rollback %s --to-snapshot %d`), then rerun",
+                  snapshot.parentId(), action.target(), snapshot.parentId());
       throw new CommitStateUnknownException(
           String.format(
               "Cannot confirm %s: its snapshot %d is in the history, but Iceberg deleted its"
                   + " metadata file %s after the catalog's answer was lost, so the table cannot"
-                  + " be read at that snapshot; roll back to snapshot %s (`floe rollback %s"
-                  + " --to-snapshot %s`), then rerun",
-              action.subject(),
-              snapshot.snapshotId(),
-              missing.get(0),
-              snapshot.parentId(),
-              action.target(),
-              snapshot.parentId()),
+                  + " be read at that snapshot; %s",
+              action.subject(), snapshot.snapshotId(), missing.get(0), repair),
           failure);
     }
   }

@@ -97,8 +97,10 @@ public final class Rollback {
               + " pass --allow-non-ancestor to make it current anyway (e.g. to undo a rollback)",
           name, target, head == null ? "(none)" : head.snapshotId());
     }
+    // A head whose metadata cannot be read (see RunCommit's readability check) is exactly what
+    // a rollback repairs: its side of the comparison is then unknown, shown as empty.
     Map<String, Set<String>> filesBefore =
-        head == null ? Map.of() : filesPerPartition(head.snapshotId());
+        head == null ? Map.of() : readableOrEmpty(() -> filesPerPartition(head.snapshotId()));
     Map<String, Set<String>> filesAfter = filesPerPartition(target);
     Set<String> changed = new TreeSet<>();
     Set<String> partitions = new TreeSet<>(filesBefore.keySet());
@@ -114,7 +116,7 @@ public final class Rollback {
         target,
         nextTag(),
         ancestor,
-        head == null ? Map.of() : rowsPerPartition(head.snapshotId()),
+        head == null ? Map.of() : readableOrEmpty(() -> rowsPerPartition(head.snapshotId())),
         rowsPerPartition(target),
         changed);
   }
@@ -269,6 +271,15 @@ public final class Rollback {
       n++;
     }
     return TAG_PREFIX + n;
+  }
+
+  private static <V> Map<String, V> readableOrEmpty(
+      java.util.function.Supplier<Map<String, V>> read) {
+    try {
+      return read.get();
+    } catch (RuntimeException unreadable) {
+      return Map.of();
+    }
   }
 
   /** Data file paths per partition path at a snapshot (no data read). */

@@ -106,6 +106,19 @@ class RollbackTest {
   }
 
   @Test
+  void aHeadWhoseManifestListIsGoneCanStillBeRolledBack() {
+    table.io().deleteFile(table.currentSnapshot().manifestListLocation());
+    ContentHash expected;
+    RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(second).commit();
+    table.refresh();
+    expected = TableContent.hash(table);
+
+    assertThat(plan.rowsBefore()).isEmpty();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(second);
+    assertThat(expected.rows()).isEqualTo(3);
+  }
+
+  @Test
   void aDryRunChangesNothingAndCountsRowsPerPartition() {
     RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(second).apply();
     table.refresh();
