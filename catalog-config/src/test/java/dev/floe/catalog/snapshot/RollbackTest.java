@@ -108,13 +108,15 @@ class RollbackTest {
   @Test
   void aHeadWhoseManifestListIsGoneCanStillBeRolledBack() {
     table.io().deleteFile(table.currentSnapshot().manifestListLocation());
-    ContentHash expected;
-    RollbackPlan plan = Rollback.of(table, "s.t").toSnapshot(second).commit();
-    table.refresh();
-    expected = TableContent.hash(table);
+    Table fresh = catalog.load("s.t"); // nothing of the head's metadata cached
+
+    RollbackPlan plan = Rollback.of(fresh, "s.t").toSnapshot(second).commit();
+
+    fresh.refresh();
+    ContentHash expected = TableContent.hash(fresh);
 
     assertThat(plan.rowsBefore()).isEmpty();
-    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(second);
+    assertThat(fresh.currentSnapshot().snapshotId()).isEqualTo(second);
     assertThat(expected.rows()).isEqualTo(3);
   }
 
