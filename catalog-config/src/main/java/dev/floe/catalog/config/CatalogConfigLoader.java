@@ -100,7 +100,10 @@ public final class CatalogConfigLoader {
       throw InvalidInputException.of(
           "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
     }
-    return new CatalogConfig(name, type, properties);
+    CatalogConfig config = new CatalogConfig(name, type, properties);
+    // Its secrets are masked in every error and log line from now on, also before it is opened.
+    Redaction.remember(config);
+    return config;
   }
 
   /**
