@@ -103,6 +103,7 @@ public final class CatalogConfigLoader {
     CatalogConfig config = new CatalogConfig(name, type, properties);
     // Its secrets are masked in every error and log line from now on, also before it is opened.
     Redaction.remember(config);
+    Reachability.timeout(config); // a bad floe.connect-timeout is refused up front
     return config;
   }
 
