@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -21,14 +20,6 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
 
   private static final Set<String> NOT_CREDENTIALS =
       Set.of("client.credentials-provider", "token-refresh-enabled", "token-exchange-enabled");
-
-  /** {@code ?password=x}, {@code &secret=x}, {@code ;password=x} (SQL Server style) in a uri. */
-  private static final Pattern CREDENTIAL_PARAMETER =
-      Pattern.compile(
-          "(?i)([?&;])(password|passwd|pwd|secret[a-z_-]*|token|access[_-]?token|sig)=[^&;#]*");
-
-  /** {@code scheme://user:password@host}. */
-  private static final Pattern USER_INFO = Pattern.compile("(://[^/:@?#]+):[^/@?#]*@");
 
   public CatalogConfig {
     properties = new TreeMap<>(properties);
@@ -76,20 +67,12 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
 
   /** True for a value, e.g. a JDBC or HTTP uri, that carries a password or a user:password@. */
   public static boolean carriesCredential(String value) {
-    return value != null
-        && (CREDENTIAL_PARAMETER.matcher(value).find() || USER_INFO.matcher(value).find());
+    return Redaction.carriesCredential(value);
   }
 
   /** The value as logs and messages may show it. */
   static String redact(String key, String value) {
-    if (isSecret(key)) {
-      return "******";
-    }
-    if (value == null || !carriesCredential(value)) {
-      return value;
-    }
-    String masked = CREDENTIAL_PARAMETER.matcher(value).replaceAll("$1$2=******");
-    return USER_INFO.matcher(masked).replaceAll("$1:******@");
+    return isSecret(key) ? Redaction.MASK : Redaction.maskUriCredentials(value);
   }
 
   @Override

@@ -102,7 +102,11 @@ public final class CatalogConfigLoader {
       throw InvalidInputException.of(
           "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
     }
-    return new CatalogConfig(name, type, properties);
+    CatalogConfig config = new CatalogConfig(name, type, properties);
+    // Its secrets are masked in every error and log line from now on, also before it is opened.
+    Redaction.remember(config);
+    Reachability.timeout(config); // a bad floe.connect-timeout is refused up front
+    return config;
   }
 
   /**

@@ -53,13 +53,25 @@ public final class CatalogOptions {
           null,
           "A driver property for `floe.outbox.uri`, e.g. `floe.outbox.jdbc.user`; the password"
               + " belongs in the environment (`FLOE_CATALOG_FLOE__OUTBOX__JDBC__PASSWORD`).");
+  public static final FloeOption CONNECT_TIMEOUT =
+      FloeOption.of(
+          "catalog.properties." + Reachability.TIMEOUT_PROPERTY,
+          "duration",
+          "30s",
+          "How long a command waits for S3 (a warehouse on S3), the catalog database (jdbc) or"
+              + " the REST catalog to answer before it fails with one line, e.g. `cannot reach S3"
+              + " at http://127.0.0.1:9000: connection refused`; nothing is committed. Checked once"
+              + " before a command opens the catalog: a refused connection or an unknown host fails"
+              + " at once, a server that does not answer after this time. Also the connect"
+              + " timeout of Iceberg's REST client and of the PostgreSQL driver. Written `30s`,"
+              + " `500ms`, `2m` or `PT30S`; `0` skips the check.");
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Catalog",
           "Read from `floe.yaml` in the working directory (or `--config FILE`), then"
               + " `FLOE_CATALOG_*` environment variables, then `--catalog-property` flags;"
               + " later sources win.",
-          List.of(TYPE, NAME, PROPERTIES, OUTBOX_URI, OUTBOX_JDBC));
+          List.of(TYPE, NAME, PROPERTIES, CONNECT_TIMEOUT, OUTBOX_URI, OUTBOX_JDBC));
 
   private CatalogOptions() {}
 }

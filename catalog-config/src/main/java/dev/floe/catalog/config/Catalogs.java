@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
@@ -17,9 +19,27 @@ public final class Catalogs {
 
   private Catalogs() {}
 
+  /**
+   * Opens the catalog, after {@link #prepare} checked that its servers answer.
+   *
+   * @throws dev.floe.catalog.error.UnreachableException when S3, the catalog database or the REST
+   *     catalog cannot be reached within {@code floe.connect-timeout}
+   */
   public static Catalog open(CatalogConfig config) {
     prepare(config);
-    return CatalogUtil.buildIcebergCatalog(config.name(), config.properties(), new Configuration());
+    return CatalogUtil.buildIcebergCatalog(
+        config.name(), icebergProperties(config), new Configuration());
+  }
+
+  /**
+   * The properties Iceberg gets: the configured ones plus the connect timeouts {@link
+   * Reachability#clientProperties} derives from {@code floe.connect-timeout} (never over a value
+   * the user set). Flink's catalog factory gets the same.
+   */
+  public static Map<String, String> icebergProperties(CatalogConfig config) {
+    Map<String, String> properties = new HashMap<>(config.properties());
+    properties.putAll(Reachability.clientProperties(config));
+    return properties;
   }
 
   /** Closes a catalog that holds connections (JDBC, REST); a no-op for the others. */
@@ -54,10 +74,18 @@ public final class Catalogs {
   }
 
   /**
-   * Creates what a catalog needs locally before anything opens it (the embedded catalog's home
-   * directory); Flink's catalog factory and {@link #open} both call it.
+   * Gets ready to open a catalog; Flink's catalog factory and {@link #open} both call it first.
+   * Makes its secrets known to {@link Redaction}, creates what it needs locally (the embedded
+   * catalog's home directory), and checks once per JVM that its servers answer ({@link
+   * Reachability}).
    */
   public static void prepare(CatalogConfig config) {
+    Redaction.remember(config);
+    createHome(config);
+    Reachability.requireOnce(config);
+  }
+
+  private static void createHome(CatalogConfig config) {
     if (!config.type().equals(CatalogOptions.EMBEDDED)) {
       return;
     }

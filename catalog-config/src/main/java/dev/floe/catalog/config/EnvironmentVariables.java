@@ -31,7 +31,9 @@ public final class EnvironmentVariables {
           "FLOE_LOG_LEVEL",
           "string",
           "WARN",
-          "Log level of `bin/floe`; `INFO` or `DEBUG` show what Flink and Iceberg are doing.");
+          "Log level of `bin/floe`. Everything logged at this level goes to the log file"
+              + " `<Floe home>/logs/floe.log`; the terminal shows only Floe's own warnings,"
+              + " unless this is set (`INFO` or `DEBUG` show what Flink and Iceberg are doing).");
   public static final FloeOption DEBUG =
       FloeOption.of(
           "FLOE_DEBUG",

@@ -1,6 +1,7 @@
 package dev.floe.catalog.effects;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Redaction;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -57,10 +58,13 @@ public final class OutboxLocation {
     return copy;
   }
 
-  /** The URL without its query string (where a password could be), for messages. */
+  /**
+   * The URL for messages: without its query string (where a password could be) and with the
+   * password of a {@code user:password@} masked.
+   */
   public String describe() {
     int query = url.indexOf('?');
-    return query < 0 ? url : url.substring(0, query) + "?...";
+    return Redaction.maskUriCredentials(query < 0 ? url : url.substring(0, query) + "?...");
   }
 
   @Override

@@ -67,6 +67,29 @@ class OutboxStoreTest {
   }
 
   @Test
+  void theOutboxIsNamedInMessagesWithoutItsPassword() {
+    CatalogConfig config =
+        CatalogConfigLoader.load(
+            null,
+            home,
+            Map.of(OutboxLocation.URI_PROPERTY, "jdbc:mysql://floe:hunter2-x@127.0.0.1:1/outbox"),
+            Map.of());
+    CatalogConfig inQuery =
+        CatalogConfigLoader.load(
+            null,
+            home,
+            Map.of(
+                OutboxLocation.URI_PROPERTY,
+                "jdbc:postgresql://127.0.0.1:1/outbox?user=floe&password=hunter2-y"),
+            Map.of());
+
+    assertThat(OutboxLocation.of(config).orElseThrow().describe())
+        .isEqualTo("jdbc:mysql://floe:******@127.0.0.1:1/outbox");
+    assertThat(OutboxLocation.of(inQuery).orElseThrow().describe())
+        .isEqualTo("jdbc:postgresql://127.0.0.1:1/outbox?...");
+  }
+
+  @Test
   void catalogsWithoutADatabaseHaveAnOutboxOnlyWhenFloeOutboxUriNamesOne() {
     CatalogConfig rest =
         CatalogConfigLoader.load(

@@ -43,7 +43,13 @@ import picocli.CommandLine.Command;
       "  2  bad usage, manifest, slice or query (nothing committed)",
       "  3  a check failed (nothing committed)",
       "  4  commit conflict: a run from the same or newer data committed first",
-      "  5  commit state unknown: look the run id up with `floe snapshots`"
+      "  5  commit state unknown: look the run id up with `floe snapshots`",
+      "",
+      "S3, the catalog database and the REST catalog are checked before a command uses them: one",
+      "that cannot be reached fails the command with one line within the catalog property",
+      "floe.connect-timeout (default 30s), and nothing is committed. Warnings and retries of",
+      "Flink, Iceberg and the AWS SDK go to <Floe home>/logs/floe.log (./.floe/logs/floe.log by",
+      "default), not to the terminal."
     })
 public final class FloeCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

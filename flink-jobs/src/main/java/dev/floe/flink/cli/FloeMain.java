@@ -1,8 +1,10 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.EnvironmentVariables;
+import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
+import dev.floe.flink.log.RedactingWriter;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -20,9 +22,23 @@ public final class FloeMain {
     System.exit(code);
   }
 
-  /** Runs a command line and returns its exit code, without exiting (for tests and embedding). */
-  public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine commandLine = new CommandLine(new FloeCommand());
+  /**
+   * Runs a command line and returns its exit code, without exiting (for tests and embedding).
+   * Everything written to {@code err} goes through {@link Redaction}: no error line, warning or
+   * stack trace shows a password. {@code out} carries results and is left exact.
+   */
+  public static int execute(String[] args, PrintWriter out, PrintWriter rawErr) {
+    Redaction.rememberEnvironment(System.getenv());
+    PrintWriter err = new PrintWriter(new RedactingWriter(rawErr), true);
+    try {
+      return execute(args, out, err, new CommandLine(new FloeCommand()));
+    } finally {
+      err.flush();
+    }
+  }
+
+  private static int execute(
+      String[] args, PrintWriter out, PrintWriter err, CommandLine commandLine) {
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(

@@ -34,7 +34,9 @@ import picocli.CommandLine.Parameters;
       "Run a job manifest as a Flink batch job and commit ONE Iceberg snapshot: overwrite replaces",
       "exactly the slice, merge upserts by key behind an ordering guard, insert-if-absent adds",
       "new keys, swap replaces the whole table. A rerun with unchanged input commits nothing.",
-      "The manifest's effects (webhooks) are sent once per run key, after a commit to main."
+      "The manifest's effects (webhooks) are sent once per run key, after a commit to main.",
+      "If S3 or the catalog cannot be reached, the run fails within floe.connect-timeout",
+      "(default 30s) and commits nothing; details go to <Floe home>/logs/floe.log."
     })
 public final class RunCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

@@ -1,5 +1,6 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.FloeException;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,12 +66,15 @@ public final class JobFailures {
   private static final Pattern EXCEPTION_PREFIX =
       Pattern.compile("[a-z][\\w$]*(\\.[\\w$]+)+(Exception|Error|Throwable)\\b");
 
-  /** The first line of a message; empty for null. */
+  /**
+   * The first line of a message, passwords masked ({@link Redaction}): what Floe quotes from a
+   * failure also reaches stdout (a backfill's slice outcomes) and reports. Empty for null.
+   */
   public static String firstLine(String message) {
     if (message == null) {
       return "";
     }
     int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
+    return Redaction.redact(newline < 0 ? message : message.substring(0, newline));
   }
 }

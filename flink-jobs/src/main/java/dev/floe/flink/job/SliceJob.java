@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.CodeVersion;
@@ -63,7 +64,15 @@ public final class SliceJob {
   public static RunResult run(RunRequest request) {
     long started = System.nanoTime(); // timing for the report only
     JobSpec spec = request.job();
-    Catalog catalog = Catalogs.open(request.catalog());
+    Catalog catalog;
+    try {
+      catalog = Catalogs.open(request.catalog());
+    } catch (UnreachableException e) {
+      throw e.during(
+          "run "
+              + spec.job()
+              + (request.sliceValue() == null ? "" : " for " + request.sliceValue()));
+    }
     try {
       org.apache.iceberg.Table target = Catalogs.loadTable(catalog, spec.target());
       Scope scope =

@@ -51,9 +51,9 @@ public final class FlinkSessions {
         StreamTableEnvironment.create(env, EnvironmentSettings.newInstance().inBatchMode().build());
     // Results print the same on every machine; timestamptz values are shown in UTC.
     tableEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
-    Map<String, String> options = new HashMap<>(catalog.properties());
-    options.put("type", "iceberg");
     Catalogs.prepare(catalog);
+    Map<String, String> options = new HashMap<>(Catalogs.icebergProperties(catalog));
+    options.put("type", "iceberg");
     try {
       tableEnv.createCatalog(
           catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));

@@ -20,17 +20,21 @@ public final class ChildProcess implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path log;
+  // A restarted server appends to its old log: only what this process wrote counts.
+  private final long logStart;
 
-  private ChildProcess(String name, Process process, Path log) {
+  private ChildProcess(String name, Process process, Path log, long logStart) {
     this.name = name;
     this.process = process;
     this.log = log;
+    this.logStart = logStart;
   }
 
   public static ChildProcess start(
       String name, List<String> command, Map<String, String> environment, Path log) {
     try {
       Files.createDirectories(log.getParent());
+      long logStart = Files.exists(log) ? Files.size(log) : 0;
       ProcessBuilder builder =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
@@ -38,7 +42,7 @@ public final class ChildProcess implements AutoCloseable {
       builder.environment().putAll(environment);
       Process process = builder.start();
       System.out.printf("%s: started pid %d, log %s%n", name, process.pid(), log);
-      return new ChildProcess(name, process, log);
+      return new ChildProcess(name, process, log, logStart);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start " + name + ": " + command.get(0), e);
     }
@@ -127,7 +131,12 @@ public final class ChildProcess implements AutoCloseable {
 
   private String logText() {
     try {
-      return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+      if (!Files.exists(log)) {
+        return "";
+      }
+      byte[] bytes = Files.readAllBytes(log);
+      int from = (int) Math.min(logStart, bytes.length);
+      return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "";
     }

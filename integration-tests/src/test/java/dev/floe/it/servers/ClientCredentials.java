@@ -17,10 +17,13 @@ public final class ClientCredentials implements AutoCloseable {
 
   private ClientCredentials() {}
 
+  /** Either server may be null: a test without S3, or without PostgreSQL. */
   public static ClientCredentials install(S3Server s3, PostgresServer postgres) {
-    System.setProperty("aws.accessKeyId", s3.accessKeyId());
-    System.setProperty("aws.secretAccessKey", s3.secretAccessKey());
-    System.setProperty("aws.region", S3Server.REGION);
+    if (s3 != null) {
+      System.setProperty("aws.accessKeyId", s3.accessKeyId());
+      System.setProperty("aws.secretAccessKey", s3.secretAccessKey());
+      System.setProperty("aws.region", S3Server.REGION);
+    }
     if (postgres != null) {
       Path pgpass = ServerPaths.workDir("pgpass").resolve("pgpass");
       try {

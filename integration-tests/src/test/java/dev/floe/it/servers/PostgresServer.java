@@ -52,7 +52,8 @@ public final class PostgresServer implements AutoCloseable {
             "pg-" + UUID.randomUUID(),
             root ? List.of("runuser", "-u", "postgres", "--") : List.of(),
             bin);
-    server.initAndStart(root);
+    server.init(root);
+    server.launch();
     return server;
   }
 
@@ -92,9 +93,25 @@ public final class PostgresServer implements AutoCloseable {
     return DriverManager.getConnection(jdbcUrl(database), USER, password);
   }
 
+  /**
+   * Takes the server down, as an outage would, keeping its data and port: {@link #startAgain()}
+   * brings it back.
+   */
+  public void stop() {
+    close();
+  }
+
+  /** Starts the server again on the same port and data directory after {@link #stop()}. */
+  public void startAgain() {
+    launch();
+  }
+
   /** Stops the server by its pid: a fast shutdown through pg_ctl, SIGKILL if that fails. */
   @Override
   public void close() {
+    if (!Files.exists(dir.resolve("data/postmaster.pid"))) {
+      return; // already stopped
+    }
     long pid = pid();
     int code =
         run(command(bin.resolve("pg_ctl").toString(), "-D", data(), "-m", "fast", "-w", "stop"));
@@ -108,7 +125,7 @@ public final class PostgresServer implements AutoCloseable {
     System.out.printf("postgresql: stopped pid %d%n", pid);
   }
 
-  private void initAndStart(boolean root) {
+  private void init(boolean root) {
     try {
       Path passwordFile = dir.resolve("pwfile");
       Files.writeString(passwordFile, password + "\n");
@@ -130,27 +147,29 @@ public final class PostgresServer implements AutoCloseable {
               "--locale=C.UTF-8"),
           "initdb");
       Files.delete(passwordFile);
-      check(
-          command(
-              bin.resolve("pg_ctl").toString(),
-              "-D",
-              data(),
-              "-l",
-              dir.resolve("postgresql.log").toString(),
-              "-w",
-              "-o",
-              // TCP on 127.0.0.1 only, no Unix socket: its path could pass the 107-byte limit
-              // under a deep checkout, and nothing here uses it.
-              "-c listen_addresses=127.0.0.1 -c port="
-                  + port
-                  + " -c unix_socket_directories='' -c fsync=off",
-              "start"),
-          "pg_ctl start");
-      System.out.printf(
-          "postgresql: started pid %d on 127.0.0.1:%d, data %s%n", pid(), port, data());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start PostgreSQL in " + dir, e);
     }
+  }
+
+  private void launch() {
+    check(
+        command(
+            bin.resolve("pg_ctl").toString(),
+            "-D",
+            data(),
+            "-l",
+            dir.resolve("postgresql.log").toString(),
+            "-w",
+            "-o",
+            // TCP on 127.0.0.1 only, no Unix socket: its path could pass the 107-byte limit
+            // under a deep checkout, and nothing here uses it.
+            "-c listen_addresses=127.0.0.1 -c port="
+                + port
+                + " -c unix_socket_directories='' -c fsync=off",
+            "start"),
+        "pg_ctl start");
+    System.out.printf("postgresql: started pid %d on 127.0.0.1:%d, data %s%n", pid(), port, data());
   }
 
   private String data() {

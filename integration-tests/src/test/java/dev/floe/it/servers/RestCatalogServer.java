@@ -14,11 +14,17 @@ import java.util.Map;
 public final class RestCatalogServer implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  private final ChildProcess process;
+  private final List<String> command;
+  private final Map<String, String> environment;
+  private final Path log;
   private final int port;
+  private ChildProcess process;
 
-  private RestCatalogServer(ChildProcess process, int port) {
-    this.process = process;
+  private RestCatalogServer(
+      List<String> command, Map<String, String> environment, Path log, int port) {
+    this.command = List.copyOf(command);
+    this.environment = Map.copyOf(environment);
+    this.log = log;
     this.port = port;
   }
 
@@ -42,15 +48,33 @@ public final class RestCatalogServer implements AutoCloseable {
     command.add(Integer.toString(port));
     command.add("uri=jdbc:sqlite:" + dir.resolve("rest-catalog.db"));
     backend.forEach((key, value) -> command.add(key + "=" + value));
-    ChildProcess process =
-        ChildProcess.start("rest-catalog", command, environment, dir.resolve("rest-catalog.log"));
+    RestCatalogServer server =
+        new RestCatalogServer(command, environment, dir.resolve("rest-catalog.log"), port);
+    server.launch();
+    return server;
+  }
+
+  /** Kills the server (SIGKILL), as a crash would; its catalog survives for {@link #restart()}. */
+  public void kill() {
+    process.kill();
+  }
+
+  /** Starts the server again on the same port and catalog database after {@link #kill()}. */
+  public void restart() {
+    if (process.isAlive()) {
+      throw new IllegalStateException("Cannot restart the REST catalog: pid " + process.pid());
+    }
+    launch();
+  }
+
+  private void launch() {
+    process = ChildProcess.start("rest-catalog", command, environment, log);
     try {
       process.awaitLogLine("READY " + port, START_TIMEOUT);
     } catch (RuntimeException e) {
       process.close();
       throw e;
     }
-    return new RestCatalogServer(process, port);
   }
 
   public String uri() {

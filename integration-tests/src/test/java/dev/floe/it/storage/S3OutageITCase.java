@@ -42,12 +42,23 @@ class S3OutageITCase {
 
   @TempDir static Path work;
 
+  private static Path config;
+  private static InProcessFloe floe;
+
   @BeforeAll
-  static void startS3() {
+  static void startS3AndLoadADay() throws Exception {
     s3 = S3ProxyServer.start();
     System.out.println("S3 server: " + s3.description() + " at " + s3.endpoint());
     s3.createBucket("warehouse");
     credentials = ClientCredentials.install(s3, null);
+    config = writeConfig();
+    // The set-up runs in this JVM (a bin/floe JVM per step would add half a minute); the runs
+    // that lose S3 and their reruns go through bin/floe.
+    floe = new InProcessFloe(config, work.resolve(".floe"));
+    Path examples = ServerPaths.repoRoot().resolve("examples");
+    ok(floe.run("tables", "apply", examples.resolve("tables").toString()));
+    ok(floe.run("sql", "-f", examples.resolve("sql/seed_staging.sql").toString()));
+    ok(floe.run("run", job(), "--slice", FactOrders.DAY.toString()));
   }
 
   @AfterAll
@@ -57,16 +68,8 @@ class S3OutageITCase {
 
   @Test
   void aRunWhoseS3DiesMidWriteChangesNothingAndTheRerunAfterRestartCommits() throws Exception {
-    Path config = writeConfig();
-    Path examples = ServerPaths.repoRoot().resolve("examples");
-    String job = examples.resolve("jobs/fact_orders_daily.yaml").toString();
+    String job = job();
     Map<String, String> env = s3.credentialEnvironment();
-    // The set-up runs in this JVM (a bin/floe JVM per step would add half a minute); the run
-    // that loses S3 and its rerun go through bin/floe.
-    InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
-    ok(floe.run("tables", "apply", examples.resolve("tables").toString()));
-    ok(floe.run("sql", "-f", examples.resolve("sql/seed_staging.sql").toString()));
-    ok(floe.run("run", job, "--slice", FactOrders.DAY.toString()));
     FactOrders before = FactOrders.read(config, work.resolve(".floe"));
     assertThat(before.orderIds(FactOrders.DAY)).containsExactlyInAnyOrder(1L, 2L);
     prepareALongWrite(config, floe);
@@ -134,6 +137,53 @@ class S3OutageITCase {
     FactOrders after = FactOrders.read(config, work.resolve(".floe"));
     assertThat(after.orderIds(FactOrders.DAY)).hasSize(ROWS + 2);
     assertThat(after.dayHash(FactOrders.OTHER_DAY)).isEqualTo(before.dayHash(FactOrders.OTHER_DAY));
+  }
+
+  @Test
+  void aRunStartedWhileS3IsDownFailsWithinTheBoundInOneLineAndTheRerunSucceeds() throws Exception {
+    Map<String, String> env = s3.credentialEnvironment();
+    FactOrders before = FactOrders.read(config, work.resolve(".floe"));
+
+    s3.kill();
+    BinFloe.Result failed;
+    double seconds;
+    try {
+      long started = System.nanoTime();
+      failed = BinFloe.run(work, env, "run", job(), "--slice", FactOrders.DAY.toString());
+      seconds = (System.nanoTime() - started) / 1e9;
+    } finally {
+      s3.restart();
+    }
+    System.out.printf(
+        "bin/floe run with S3 down from the start: exit %d after %.1f s%n%s%n",
+        failed.exitCode(), seconds, failed.err());
+
+    // Within the documented bound (floe.connect-timeout, 30 s by default) plus a JVM start.
+    assertThat(seconds).isLessThan(45);
+    assertThat(failed.exitCode()).as(failed.err()).isEqualTo(1);
+    assertThat(failed.err().lines())
+        .containsExactly(
+            "floe: Cannot run fact_orders_daily for 2026-10-03: cannot reach S3 at "
+                + s3.endpoint()
+                + ": connection refused");
+    assertThat(failed.out() + failed.err() + logFile()).doesNotContain(s3.secretAccessKey());
+    FactOrders afterOutage = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(afterOutage.snapshotId()).isEqualTo(before.snapshotId());
+
+    // The same command with S3 back: it succeeds (a no-op when the day is already loaded).
+    BinFloe.Result rerun =
+        ok(BinFloe.run(work, env, "run", job(), "--slice", FactOrders.DAY.toString()));
+    assertThat(rerun.out()).containsAnyOf("committed", "no-op");
+  }
+
+  private static String job() {
+    return ServerPaths.repoRoot().resolve("examples/jobs/fact_orders_daily.yaml").toString();
+  }
+
+  /** bin/floe's log file in the default Floe home ("" when nothing was logged). */
+  private static String logFile() throws Exception {
+    Path log = work.resolve(".floe/logs/floe.log");
+    return Files.exists(log) ? Files.readString(log) : "";
   }
 
   private static BinFloe.Result ok(BinFloe.Result result) {

@@ -1,0 +1,399 @@
+package dev.floe.catalog.config;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.UnreachableException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
+import java.net.ProxySelector;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Before a command touches the catalog, checks that the servers it names answer: the catalog's
+ * database (a jdbc catalog on PostgreSQL, MySQL, ...), the REST catalog, and S3 when the warehouse
+ * is there. A refused connection or an unknown host fails at once; a server that does not answer
+ * fails when {@value #TIMEOUT_PROPERTY} (default 30 s) has passed, whatever the clients' own
+ * retries would do (Iceberg re-reads table metadata 20 times, about two minutes, before it gives up
+ * on S3). Only a failure to connect counts: any answer, an error included, means the server is
+ * there, and the command itself then reports what it says.
+ *
+ * <p>The same bound becomes the connect timeout of Iceberg's JDBC (PostgreSQL) and REST clients
+ * ({@link #clientProperties}), for a server that goes away later.
+ */
+public final class Reachability {
+  /** The catalog property that bounds the check; {@code 0} skips it. */
+  public static final String TIMEOUT_PROPERTY = "floe.connect-timeout";
+
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
+  private static final String PROBE_KEY = ".floe-reachability-probe";
+
+  /** Configurations whose servers answered in this JVM: each is checked once. */
+  private static final Set<CatalogConfig> REACHED = ConcurrentHashMap.newKeySet();
+
+  private Reachability() {}
+
+  /** {@link #require}, once per configuration and JVM (a command opens its catalog often). */
+  public static void requireOnce(CatalogConfig config) {
+    if (!REACHED.contains(config)) {
+      require(config);
+      REACHED.add(config);
+    }
+  }
+
+  /**
+   * Checks that every server {@code config} names accepts a connection, within the configured
+   * timeout in all.
+   *
+   * @throws UnreachableException naming the first server that could not be reached, and why
+   * @throws InvalidInputException when {@value #TIMEOUT_PROPERTY} is not a duration
+   */
+  public static void require(CatalogConfig config) {
+    Duration timeout = timeout(config);
+    if (timeout.isZero()) {
+      return;
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Probe probe : probes(config)) {
+      Optional<Failure> failure = probe.attempt(deadline, timeout);
+      if (failure.isPresent()) {
+        throw new UnreachableException(
+            "open catalog " + config.name(),
+            "cannot reach " + probe.what() + ": " + failure.get().reason(),
+            failure.get().cause());
+      }
+    }
+  }
+
+  /** The configured bound: {@value #TIMEOUT_PROPERTY}, else 30 s. */
+  public static Duration timeout(CatalogConfig config) {
+    String text = config.properties().get(TIMEOUT_PROPERTY);
+    return text == null ? DEFAULT_TIMEOUT : parseDuration(text);
+  }
+
+  /**
+   * The connect timeouts Iceberg's clients get from the bound, unless {@code properties} set them:
+   * {@code rest.client.connection-timeout-ms} for a REST catalog, the PostgreSQL driver's {@code
+   * connectTimeout} and {@code loginTimeout} (seconds) for a jdbc catalog on PostgreSQL.
+   */
+  public static Map<String, String> clientProperties(CatalogConfig config) {
+    Map<String, String> properties = config.properties();
+    Duration timeout = timeout(config);
+    Map<String, String> extra = new HashMap<>();
+    if (timeout.isZero()) {
+      return extra;
+    }
+    String uri = properties.getOrDefault("uri", "");
+    if (isRest(properties)) {
+      extra.put("rest.client.connection-timeout-ms", Long.toString(timeout.toMillis()));
+    } else if (uri.startsWith("jdbc:postgresql:")) {
+      long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
+      // The driver's own default connect timeout is 10 s; it bounds one attempt per host.
+      extra.put("jdbc.connectTimeout", Long.toString(Math.min(seconds, 10)));
+      extra.put("jdbc.loginTimeout", Long.toString(seconds));
+    }
+    extra.keySet().removeAll(properties.keySet());
+    return extra;
+  }
+
+  /** {@code 30s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT30S}); {@code 0} is zero. */
+  static Duration parseDuration(String text) {
+    String trimmed = text.trim().toLowerCase(Locale.ROOT);
+    if (trimmed.equals("0")) {
+      return Duration.ZERO;
+    }
+    Matcher matcher = SHORT_DURATION.matcher(trimmed);
+    try {
+      Duration duration;
+      if (matcher.matches()) {
+        long amount = Long.parseLong(matcher.group(1));
+        duration =
+            switch (matcher.group(2)) {
+              case "ms" -> Duration.ofMillis(amount);
+              case "s" -> Duration.ofSeconds(amount);
+              default -> Duration.ofMinutes(amount);
+            };
+      } else {
+        duration = Duration.parse(text.trim());
+      }
+      if (!duration.isNegative()) {
+        return duration;
+      }
+    } catch (RuntimeException e) {
+      // refused below
+    }
+    throw InvalidInputException.of(
+        "Cannot read catalog property '%s': '%s' is not a duration (e.g. 30s, 500ms, 2m, PT30S;"
+            + " 0 skips the check)",
+        TIMEOUT_PROPERTY, text);
+  }
+
+  private static List<Probe> probes(CatalogConfig config) {
+    Map<String, String> properties = config.properties();
+    List<Probe> probes = new ArrayList<>();
+    String uri = properties.get("uri");
+    if (isRest(properties) && uri != null) {
+      probes.add(new RestProbe(uri, properties));
+    } else if (isJdbc(properties) && uri != null && isNetworkDatabase(uri)) {
+      probes.add(new JdbcProbe(uri, properties, clientProperties(config)));
+    }
+    S3Probe.of(properties).ifPresent(probes::add);
+    return probes;
+  }
+
+  private static boolean isRest(Map<String, String> properties) {
+    return "org.apache.iceberg.rest.RESTCatalog".equals(properties.get("catalog-impl"));
+  }
+
+  private static boolean isJdbc(Map<String, String> properties) {
+    return "org.apache.iceberg.jdbc.JdbcCatalog".equals(properties.get("catalog-impl"));
+  }
+
+  /** Not a file or memory database inside the process: SQLite, embedded H2, Derby, HSQLDB. */
+  private static boolean isNetworkDatabase(String uri) {
+    if (!uri.startsWith("jdbc:") || uri.startsWith("jdbc:sqlite:")) {
+      return false;
+    }
+    if (uri.startsWith("jdbc:h2:")) {
+      return uri.startsWith("jdbc:h2:tcp:") || uri.startsWith("jdbc:h2:ssl:");
+    }
+    if (uri.startsWith("jdbc:derby:")) {
+      return uri.startsWith("jdbc:derby://");
+    }
+    if (uri.startsWith("jdbc:hsqldb:")) {
+      return uri.matches("jdbc:hsqldb:(hsql|hsqls|http|https)://.*");
+    }
+    return true;
+  }
+
+  /**
+   * Why {@code failure} means the server could not be reached, or empty when it got an answer of
+   * some kind (an authentication error, a 403, a missing driver): those the command reports itself.
+   */
+  static Optional<String> connectFailure(Throwable failure, Duration timeout) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+      String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
+        return Optional.of("unknown host");
+      }
+      if (t instanceof NoRouteToHostException) {
+        return Optional.of("no route to host");
+      }
+      if (t instanceof ConnectException) {
+        // "Connection refused", Apache's "Connect to host:port [...] failed: Connection refused",
+        // or none at all (java.net.http).
+        if (message.contains("timed out")) {
+          return Optional.of(noAnswer(timeout));
+        }
+        if (message.contains("refused") || message.isEmpty()) {
+          return Optional.of("connection refused");
+        }
+        return Optional.of(firstLine(message));
+      }
+      if (t instanceof SocketTimeoutException
+          || t instanceof HttpTimeoutException
+          || (t instanceof InterruptedIOException
+              && t.getClass().getSimpleName().equals("ConnectTimeoutException"))) {
+        return Optional.of(noAnswer(timeout));
+      }
+      if (t instanceof SocketException) {
+        return Optional.of(firstLine(message));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String noAnswer(Duration timeout) {
+    long millis = timeout.toMillis();
+    return "no answer within "
+        + (millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms")
+        + " ("
+        + TIMEOUT_PROPERTY
+        + ")";
+  }
+
+  private static String firstLine(String message) {
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private record Failure(String reason, Throwable cause) {}
+
+  /** One server to reach. */
+  private abstract static class Probe {
+    /** What and where, for the message: "S3 at http://127.0.0.1:9000". */
+    abstract String what();
+
+    /** Connects and asks one cheap question, giving up after {@code remaining}. */
+    abstract void ask(Duration remaining) throws Exception;
+
+    /** Runs {@link #ask} on its own thread, so nothing it does can outlast the deadline. */
+    final Optional<Failure> attempt(long deadline, Duration timeout) {
+      Duration remaining = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+      FutureTask<Void> task =
+          new FutureTask<>(
+              () -> {
+                ask(remaining);
+                return null;
+              });
+      Thread thread = new Thread(task, "floe-reachability");
+      thread.setDaemon(true);
+      thread.start();
+      try {
+        task.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
+        return Optional.empty();
+      } catch (TimeoutException e) {
+        task.cancel(true);
+        return Optional.of(new Failure(noAnswer(timeout), null));
+      } catch (ExecutionException e) {
+        return connectFailure(e.getCause(), timeout).map(r -> new Failure(r, e.getCause()));
+      } catch (InterruptedException e) {
+        task.cancel(true);
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while reaching " + what(), e);
+      }
+    }
+  }
+
+  /** GET {uri}/v1/config: any HTTP answer, 401 included, means the catalog is there. */
+  private static final class RestProbe extends Probe {
+    private final String uri;
+    private final Map<String, String> properties;
+
+    RestProbe(String uri, Map<String, String> properties) {
+      this.uri = uri;
+      this.properties = properties;
+    }
+
+    @Override
+    String what() {
+      return "the REST catalog at " + Redaction.maskUriCredentials(uri);
+    }
+
+    @Override
+    void ask(Duration remaining) throws Exception {
+      HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(remaining);
+      String proxyHost = properties.get("rest.client.proxy.hostname");
+      String proxyPort = properties.get("rest.client.proxy.port");
+      if (proxyHost != null && proxyPort != null) {
+        builder.proxy(
+            ProxySelector.of(new InetSocketAddress(proxyHost, Integer.parseInt(proxyPort))));
+      } else if (ProxySelector.getDefault() != null) {
+        builder.proxy(ProxySelector.getDefault());
+      }
+      String base = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(base + "/v1/config")).timeout(remaining).GET().build();
+      builder.build().send(request, HttpResponse.BodyHandlers.discarding());
+    }
+  }
+
+  /** Opens and closes one connection with the catalog's driver properties ({@code jdbc.*}). */
+  private static final class JdbcProbe extends Probe {
+    private final String uri;
+    private final Properties driverProperties = new Properties();
+
+    JdbcProbe(String uri, Map<String, String> properties, Map<String, String> timeouts) {
+      this.uri = uri;
+      Map<String, String> all = new HashMap<>(properties);
+      all.putAll(timeouts);
+      all.forEach(
+          (key, value) -> {
+            if (key.startsWith("jdbc.")) {
+              driverProperties.setProperty(key.substring("jdbc.".length()), value);
+            }
+          });
+    }
+
+    @Override
+    String what() {
+      return "the catalog database at " + Redaction.maskUriCredentials(uri);
+    }
+
+    @Override
+    void ask(Duration remaining) throws Exception {
+      try (Connection connection = DriverManager.getConnection(uri, driverProperties)) {
+        // connected: the database is there
+      }
+    }
+  }
+
+  /**
+   * A HEAD request for a key under the warehouse through the catalog's own S3FileIO settings
+   * (endpoint, credentials, proxy), without the SDK's retries: a 404 or a 403 is an answer.
+   */
+  private static final class S3Probe extends Probe {
+    private static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
+
+    private final String location;
+    private final Map<String, String> properties;
+
+    private S3Probe(String location, Map<String, String> properties) {
+      this.location = location;
+      this.properties = properties;
+    }
+
+    static Optional<Probe> of(Map<String, String> properties) {
+      String io = properties.getOrDefault("io-impl", "");
+      String warehouse = properties.getOrDefault("warehouse", "");
+      boolean s3Io = io.endsWith("S3FileIO") || io.endsWith("ResolvingFileIO");
+      if (!s3Io || !warehouse.matches("s3[an]?://.+")) {
+        return Optional.empty();
+      }
+      return Optional.of(new S3Probe(warehouse, properties));
+    }
+
+    @Override
+    String what() {
+      String endpoint = properties.get("s3.endpoint");
+      return "S3 at " + (endpoint != null ? endpoint : location);
+    }
+
+    @Override
+    void ask(Duration remaining) throws Exception {
+      Map<String, String> probe = new HashMap<>(properties);
+      String millis = Long.toString(Math.max(1, remaining.toMillis()));
+      probe.put("s3.retry.num-retries", "0");
+      probe.put("http-client.apache.connection-timeout-ms", millis);
+      probe.put("http-client.apache.socket-timeout-ms", millis);
+      probe.put("http-client.urlconnection.connection-timeout-ms", millis);
+      probe.put("http-client.urlconnection.socket-timeout-ms", millis);
+      String key = (location.endsWith("/") ? location : location + "/") + PROBE_KEY;
+      try (FileIO io = CatalogUtil.loadFileIO(S3_FILE_IO, probe, null)) {
+        io.newInputFile(key).exists();
+      }
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.UnreachableException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A command whose S3, catalog database or REST catalog cannot be reached fails at once when the
+ * connection is refused, and within floe.connect-timeout when nothing answers. Servers here bind to
+ * 127.0.0.1 and live only inside the test.
+ */
+class ReachabilityTest {
+  @TempDir Path home;
+
+  @Test
+  void aRefusedCatalogDatabaseFailsAtOnceWithItsUriPasswordMasked() throws IOException {
+    int port = closedPort();
+    CatalogConfig config =
+        load(
+            Map.of(
+                "type",
+                "jdbc",
+                "uri",
+                "jdbc:postgresql://127.0.0.1:" + port + "/floe?user=floe&password=not-shown"));
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> Reachability.require(config))
+        .isInstanceOf(UnreachableException.class)
+        .hasMessage(
+            "Cannot open catalog floe: cannot reach the catalog database at"
+                + " jdbc:postgresql://127.0.0.1:"
+                + port
+                + "/floe?user=floe&password=******: connection refused");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aRefusedRestCatalogFailsAtOnce() throws IOException {
+    int port = closedPort();
+    CatalogConfig config = load(Map.of("type", "rest", "uri", "http://127.0.0.1:" + port));
+
+    assertThatThrownBy(() -> Reachability.require(config))
+        .isInstanceOf(UnreachableException.class)
+        .hasMessage(
+            "Cannot open catalog floe: cannot reach the REST catalog at http://127.0.0.1:"
+                + port
+                + ": connection refused");
+  }
+
+  @Test
+  void aRefusedS3FailsAtOnceWithoutTheSdksRetries() throws IOException {
+    int port = closedPort();
+    CatalogConfig config = load(s3("http://127.0.0.1:" + port, "1s"));
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> Reachability.require(config))
+        .isInstanceOf(UnreachableException.class)
+        .hasMessage(
+            "Cannot open catalog floe: cannot reach S3 at http://127.0.0.1:"
+                + port
+                + ": connection refused");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aServerThatAcceptsButNeverAnswersFailsWhenTheTimeoutHasPassed() throws IOException {
+    // The kernel completes the handshake for the backlog; nobody ever reads or answers.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String endpoint = "http://127.0.0.1:" + silent.getLocalPort();
+      for (CatalogConfig config :
+          new CatalogConfig[] {
+            load(Map.of("type", "rest", "uri", endpoint, Reachability.TIMEOUT_PROPERTY, "1s")),
+            load(s3(endpoint, "1s"))
+          }) {
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> Reachability.require(config))
+            .isInstanceOf(UnreachableException.class)
+            .hasMessageEndingWith(endpoint + ": no answer within 1 s (floe.connect-timeout)");
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+            .isBetween(Duration.ofMillis(900), Duration.ofSeconds(4));
+      }
+    }
+  }
+
+  @Test
+  void anyAnswerCountsEvenAnErrorStatus() throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          exchange.sendResponseHeaders(403, -1);
+          exchange.close();
+        });
+    server.start();
+    try {
+      String endpoint = "http://127.0.0.1:" + server.getAddress().getPort();
+      Map<String, String> rest = new HashMap<>(s3(endpoint, "5s"));
+      rest.putAll(Map.of("type", "rest", "uri", endpoint));
+
+      Reachability.require(load(rest));
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aTimeoutOfZeroSkipsTheCheck() throws IOException {
+    CatalogConfig config =
+        load(
+            Map.of(
+                "type",
+                "rest",
+                "uri",
+                "http://127.0.0.1:" + closedPort(),
+                Reachability.TIMEOUT_PROPERTY,
+                "0"));
+
+    Reachability.require(config);
+  }
+
+  @Test
+  void theTimeoutReadsShortAndIsoDurationsAndRefusesOthersWhenLoaded() {
+    assertThat(Reachability.parseDuration("30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(Reachability.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(Reachability.parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(Reachability.parseDuration("PT45S")).isEqualTo(Duration.ofSeconds(45));
+    assertThat(Reachability.timeout(CatalogConfigLoader.embedded(home)))
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThatThrownBy(() -> load(Map.of(Reachability.TIMEOUT_PROPERTY, "soon")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read catalog property 'floe.connect-timeout': 'soon' is not a duration (e.g."
+                + " 30s, 500ms, 2m, PT30S; 0 skips the check)");
+  }
+
+  @Test
+  void icebergsRestAndPostgresClientsGetTheTimeoutUnlessTheUserSetOne() {
+    CatalogConfig rest = load(Map.of("type", "rest", "uri", "http://rest:8181"));
+    CatalogConfig restSet =
+        load(
+            Map.of(
+                "type",
+                "rest",
+                "uri",
+                "http://rest:8181",
+                "rest.client.connection-timeout-ms",
+                "5000"));
+    CatalogConfig postgres =
+        load(
+            Map.of(
+                "type",
+                "jdbc",
+                "uri",
+                "jdbc:postgresql://db/f",
+                Reachability.TIMEOUT_PROPERTY,
+                "45s"));
+
+    assertThat(Catalogs.icebergProperties(rest))
+        .contains(entry("rest.client.connection-timeout-ms", "30000"));
+    assertThat(Catalogs.icebergProperties(restSet))
+        .contains(entry("rest.client.connection-timeout-ms", "5000"));
+    assertThat(Catalogs.icebergProperties(postgres))
+        .contains(entry("jdbc.connectTimeout", "10"), entry("jdbc.loginTimeout", "45"));
+    assertThat(Reachability.clientProperties(CatalogConfigLoader.embedded(home))).isEmpty();
+  }
+
+  private CatalogConfig load(Map<String, String> overrides) {
+    return CatalogConfigLoader.load(null, home, overrides, Map.of());
+  }
+
+  /** An embedded catalog (local SQLite) whose warehouse is on the S3 at {@code endpoint}. */
+  private static Map<String, String> s3(String endpoint, String timeout) {
+    return Map.of(
+        "warehouse",
+        "s3://warehouse/floe",
+        "io-impl",
+        "org.apache.iceberg.aws.s3.S3FileIO",
+        "s3.endpoint",
+        endpoint,
+        "s3.path-style-access",
+        "true",
+        "s3.access-key-id",
+        "floe-test",
+        "s3.secret-access-key",
+        "floe-test-secret",
+        "client.region",
+        "us-east-1",
+        Reachability.TIMEOUT_PROPERTY,
+        timeout);
+  }
+
+  /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
