@@ -2,6 +2,7 @@ package dev.floe.catalog.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.manifest.Manifests;
 import java.util.Optional;
 
@@ -34,12 +35,25 @@ enum ManifestKind {
     if (root.has("table")) {
       return Optional.of(TABLE);
     }
-    if (BackfillSpecParser.isBackfillManifest(Manifests.parse(source, text))) {
+    if (isBackfill(source, text)) {
       return Optional.of(BACKFILL);
     }
     if (root.has("job")) {
       return Optional.of(JOB);
     }
     return Optional.empty();
+  }
+
+  /**
+   * As {@code floe backfill} decides. The strict reader refuses duplicate keys and second documents
+   * ({@link Manifests#parse}); lint reports those as findings of their own, so such a file is
+   * judged by its keys alone here.
+   */
+  private static boolean isBackfill(String source, String text) {
+    try {
+      return BackfillSpecParser.isBackfillManifest(Manifests.parse(source, text));
+    } catch (InvalidInputException refused) {
+      return false;
+    }
   }
 }

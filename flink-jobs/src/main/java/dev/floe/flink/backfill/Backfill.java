@@ -72,7 +72,7 @@ public final class Backfill {
     Progress progress = new Progress(listener, plan.slices().size());
     SampleCheck sample;
     try (LocalCluster cluster =
-        LocalCluster.start(plan.maxConcurrency() * Math.max(1, plan.parallelism()))) {
+        LocalCluster.startOrJoin(plan.maxConcurrency() * Math.max(1, plan.parallelism()))) {
       PlannedSlice planned = plan.sample();
       progress.started(planned);
       sample =

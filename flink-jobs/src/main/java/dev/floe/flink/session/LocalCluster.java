@@ -32,9 +32,25 @@ public final class LocalCluster implements AutoCloseable {
   private static volatile LocalCluster active;
 
   private final MiniCluster miniCluster;
+  private final boolean owner;
 
-  private LocalCluster(MiniCluster miniCluster) {
+  private LocalCluster(MiniCluster miniCluster, boolean owner) {
     this.miniCluster = miniCluster;
+    this.owner = owner;
+  }
+
+  /**
+   * The open shared cluster, joined, or a new one when none is open: a backfill run inside a
+   * process that already shares a cluster (a test, an embedding) uses that one. Closing a joined
+   * handle leaves the cluster open for its owner.
+   *
+   * @param slots task slots, when a new cluster is started
+   */
+  public static synchronized LocalCluster startOrJoin(int slots) {
+    if (active != null) {
+      return new LocalCluster(active.miniCluster, false);
+    }
+    return start(slots);
   }
 
   /**
@@ -79,7 +95,7 @@ public final class LocalCluster implements AutoCloseable {
       cluster.closeAsync();
       throw new IllegalStateException("Cannot start a local Flink cluster: " + e.getMessage(), e);
     }
-    active = new LocalCluster(cluster);
+    active = new LocalCluster(cluster, true);
     return active;
   }
 
@@ -101,6 +117,9 @@ public final class LocalCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!owner) {
+      return; // joined: the cluster belongs to whoever started it
+    }
     synchronized (LocalCluster.class) {
       if (active == this) {
         active = null;

@@ -1,0 +1,541 @@
+package dev.floe.flink.cli;
+
+import static dev.floe.flink.cli.CliRun.examples;
+import static dev.floe.flink.cli.CliRun.floe;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.testing.TableRows;
+import dev.floe.flink.session.LocalCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Model-based test: seeded random sequences of what users and operators do — source changes, runs
+ * and reruns, emptied slices, injected failures at every point, backfills, merges and replays of
+ * old batches, write-audit-publish and discard, compaction, rollback and revert — run through the
+ * CLI in process, against a plain in-memory model of what every table must hold. After every step:
+ * each slice of the table equals the model (checksums read from the table), keyed tables hold no
+ * duplicate key, a run is a no-op exactly when the content would not change, and the head's lineage
+ * records the content it committed.
+ *
+ * <p>{@value #STEPS_PROPERTY} sets the number of steps (300 by default; the {@code stress} profile
+ * runs 10,000), {@value #SEED_PROPERTY} replays one sequence. The seed and the steps so far are
+ * printed with every failure.
+ */
+class RandomOperationSequencesITCase {
+  static final String SEED_PROPERTY = "floe.model.seed";
+  static final String STEPS_PROPERTY = "floe.model.steps";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String FACT = "sales.fact_orders";
+  private static final String DIM = "sales.dim_customer";
+  private static final List<String> DAYS = List.of("2026-10-03", "2026-10-04", "2026-10-05");
+  private static final String[] AMOUNTS = {"1.00", "2.50", "9.99"};
+  private static LocalCluster cluster;
+
+  @TempDir Path home;
+  private Catalog catalog;
+  private Random random;
+  private final List<String> log = new ArrayList<>();
+  private String factJob;
+  private String dimJob;
+
+  /** What fact_orders must hold: per day, the content hash of its rows. */
+  private Map<String, ContentHash> fact = new TreeMap<>();
+
+  /** The commits on fact_orders' main history, oldest first, with the content after each. */
+  private final List<Entry> history = new ArrayList<>();
+
+  /** What dim_customer must hold: customer id to "tier@updated_at". */
+  private final Map<Long, String> dim = new TreeMap<>();
+
+  private record Entry(
+      String runId, String day, String revertsRun, Map<String, ContentHash> after) {}
+
+  @BeforeAll
+  static void startOneCluster() {
+    cluster = LocalCluster.start(4);
+  }
+
+  @AfterAll
+  static void stopTheCluster() {
+    cluster.close();
+  }
+
+  @Test
+  void everyTableMatchesTheModelAfterEveryStepOfARandomSequence() {
+    runSequence(
+        Long.getLong(SEED_PROPERTY, System.nanoTime()), Integer.getInteger(STEPS_PROPERTY, 300));
+  }
+
+  /**
+   * Found by this test: a backfill started a shared Flink cluster of its own and failed ("one is
+   * already open") inside a process that already shared one.
+   */
+  @Test
+  void aBackfillJoinsTheClusterItsProcessAlreadyShares() {
+    runSequence(3285034565947L, 4);
+  }
+
+  private void runSequence(long seed, int steps) {
+    random = new Random(seed);
+    factJob = examples().resolve("jobs/fact_orders_daily.yaml").toString();
+    dimJob = examples().resolve("jobs/dim_customer_merge.yaml").toString();
+    CliRun apply = floe(home, "tables", "apply", examples().resolve("tables").toString());
+    assertThat(apply.exitCode()).as(apply.err()).isZero();
+    Map<String, Integer> counts = new TreeMap<>();
+    try {
+      for (int step = 1; step <= steps; step++) {
+        String operation = step(step);
+        counts.merge(operation, 1, Integer::sum);
+        checkInvariants(step);
+      }
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(
+          "Random sequence failed; replay with -D"
+              + SEED_PROPERTY
+              + "="
+              + seed
+              + " -D"
+              + STEPS_PROPERTY
+              + "="
+              + steps
+              + "\nsteps:\n  "
+              + String.join("\n  ", log.subList(Math.max(0, log.size() - 40), log.size())),
+          e);
+    }
+    System.out.println(
+        "random operation sequences: seed " + seed + ", " + steps + " steps: " + counts);
+  }
+
+  /** One random step; returns its name. */
+  private String step(int step) {
+    int pick = random.nextInt(100);
+    String day = DAYS.get(random.nextInt(DAYS.size()));
+    if (pick < 22) {
+      changeSource(step, day);
+      return "source";
+    } else if (pick < 45) {
+      run(step, day, FailurePoint.NONE);
+      return "run";
+    } else if (pick < 55) {
+      FailurePoint point =
+          FailurePoint.values()[1 + random.nextInt(FailurePoint.values().length - 1)];
+      run(step, day, point);
+      return "run-with-failure";
+    } else if (pick < 63) {
+      changeCustomers(step);
+      return "customers";
+    } else if (pick < 71) {
+      merge(step);
+      return "merge";
+    } else if (pick < 77) {
+      return rollback(step) ? "rollback" : "rollback-skipped";
+    } else if (pick < 84) {
+      return revert(step) ? "revert" : "revert-skipped";
+    } else if (pick < 91) {
+      publishOrDiscard(step, day);
+      return "audit";
+    } else if (pick < 95) {
+      compact(step, day);
+      return "compact";
+    } else {
+      backfill(step);
+      return "backfill";
+    }
+  }
+
+  // ---- operations ----------------------------------------------------------------------------
+
+  private void changeSource(int step, String day) {
+    int rows = random.nextInt(4); // 0: the day's source is emptied
+    List<Record> records = new ArrayList<>();
+    withTable(
+        "sales.staging_orders",
+        staging -> {
+          for (int i = 1; i <= rows; i++) {
+            long id = (DAYS.indexOf(day) + 1) * 100L + i;
+            records.add(order(staging, id, AMOUNTS[random.nextInt(AMOUNTS.length)], day));
+          }
+          var overwrite = staging.newOverwrite().overwriteByRowFilter(day(day));
+          if (!records.isEmpty()) {
+            overwrite.addFile(TableRows.write(staging, records.toArray(Record[]::new)));
+          }
+          overwrite.commit();
+          return null;
+        });
+    log.add(step + ": source " + day + " now " + rows + " row(s)");
+  }
+
+  private void run(int step, String day, FailurePoint point) {
+    ContentHash source = slice("sales.staging_orders", day);
+    boolean changes = !source.equals(fact.getOrDefault(day, ContentHash.empty()));
+    List<String> args = new ArrayList<>(List.of("run", factJob, "--slice", day, "--json"));
+    if (point != FailurePoint.NONE) {
+      args.addAll(List.of("--inject-failure", point.name()));
+    }
+    CliRun run = floe(home, args.toArray(String[]::new));
+    log.add(step + ": run " + day + " at " + point + " -> exit " + run.exitCode());
+    boolean crashBeforeCommit =
+        point == FailurePoint.AFTER_PLANNING
+            || point == FailurePoint.AFTER_SOME_FILES
+            || point == FailurePoint.AFTER_ALL_FILES
+            || (changes && point == FailurePoint.BEFORE_COMMIT);
+    boolean crashAfterCommit = changes && point == FailurePoint.AFTER_COMMIT;
+    if (crashBeforeCommit || crashAfterCommit) {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(1);
+      assertThat(run.err()).contains("Injected failure " + point);
+    } else {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      String status = json(run).get("status").asText();
+      assertThat(status)
+          .as("a run is a no-op exactly when the content would not change")
+          .isEqualTo(changes ? "committed" : "no-op");
+    }
+    if (changes && !crashBeforeCommit) {
+      commitToModel(day, source);
+    }
+  }
+
+  private void changeCustomers(int step) {
+    int rows = 1 + random.nextInt(3);
+    Map<Long, Record> byKey = new LinkedHashMap<>();
+    withTable(
+        "sales.staging_customer",
+        staging -> {
+          for (int i = 0; i < rows; i++) {
+            long id = 10 + random.nextInt(3);
+            // Hours 0..5: replays of older batches are likely, ties within a batch are not made.
+            OffsetDateTime at =
+                OffsetDateTime.of(2026, 10, 3, random.nextInt(6), 0, 0, 0, ZoneOffset.UTC);
+            String tier = random.nextBoolean() ? "free" : "pro";
+            byKey.put(id, customer(staging, id, tier, at));
+          }
+          replace(staging, new ArrayList<>(byKey.values()));
+          return null;
+        });
+    log.add(step + ": customers now " + describe(byKey.values()));
+  }
+
+  private void merge(int step) {
+    Map<Long, String> batch = new TreeMap<>();
+    withTable(
+        "sales.staging_customer",
+        staging -> {
+          for (Record r : rows(staging)) {
+            batch.put(
+                (Long) r.getField("customer_id"),
+                r.getField("tier") + "@" + r.getField("updated_at"));
+          }
+          return null;
+        });
+    Map<Long, String> expected = new TreeMap<>(dim);
+    batch.forEach(
+        (key, value) -> {
+          String current = expected.get(key);
+          if (current == null || at(value).isAfter(at(current))) {
+            expected.put(key, value);
+          }
+        });
+    CliRun run = floe(home, "run", dimJob, "--json");
+    log.add(step + ": merge " + batch + " -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    assertThat(json(run).get("status").asText())
+        .as("a merge is a no-op exactly when no row changes")
+        .isEqualTo(expected.equals(dim) ? "no-op" : "committed");
+    dim.clear();
+    dim.putAll(expected);
+  }
+
+  private boolean rollback(int step) {
+    if (history.isEmpty()) {
+      return false;
+    }
+    int index = random.nextInt(history.size());
+    Entry target = history.get(index);
+    CliRun run = floe(home, "rollback", FACT, "--before-run", target.runId());
+    log.add(step + ": rollback before " + target.runId() + " -> exit " + run.exitCode());
+    if (index == 0) {
+      // The run made the table's first snapshot: there is no "before" to make current.
+      assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(2);
+      assertThat(run.err()).contains("it made the table's first snapshot");
+      return true;
+    }
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    history.subList(index, history.size()).clear();
+    fact = new TreeMap<>(history.isEmpty() ? Map.of() : history.get(history.size() - 1).after());
+    return true;
+  }
+
+  private boolean revert(int step) {
+    if (history.isEmpty()) {
+      return false;
+    }
+    int index = random.nextInt(history.size());
+    Entry target = history.get(index);
+    List<Entry> later =
+        history.subList(index + 1, history.size()).stream()
+            .filter(e -> e.day().equals(target.day()))
+            .toList();
+    CliRun run = floe(home, "revert", FACT, "--run", target.runId());
+    log.add(
+        step + ": revert " + target.runId() + " (" + target.day() + ") -> exit " + run.exitCode());
+    if (later.isEmpty()) {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      Map<String, ContentHash> before = index == 0 ? Map.of() : history.get(index - 1).after();
+      ContentHash restored = before.getOrDefault(target.day(), ContentHash.empty());
+      Map<String, ContentHash> after = new TreeMap<>(fact);
+      after.put(target.day(), restored);
+      fact = after;
+      history.add(new Entry(headRunId(), target.day(), target.runId(), Map.copyOf(fact)));
+    } else if (later.stream().allMatch(e -> target.runId().equals(e.revertsRun()))) {
+      assertThat(run.exitCode()).as("a repeated revert is a no-op: " + run.err()).isZero();
+      assertThat(run.out()).contains("already reverted");
+    } else {
+      assertThat(run.exitCode())
+          .as("a revert over later commits is refused: " + run.out())
+          .isEqualTo(2);
+    }
+    return true;
+  }
+
+  private void publishOrDiscard(int step, String day) {
+    ContentHash source = slice("sales.staging_orders", day);
+    boolean changes = !source.equals(fact.getOrDefault(day, ContentHash.empty()));
+    CliRun run = floe(home, "run", factJob, "--slice", day, "--publish", "manual", "--json");
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    JsonNode result = json(run);
+    assertThat(result.get("status").asText()).isEqualTo(changes ? "committed" : "no-op");
+    if (!changes) {
+      log.add(step + ": audited run of " + day + " -> no-op");
+      return;
+    }
+    String runId = result.get("run_id").asText();
+    boolean publish = random.nextBoolean();
+    CliRun decide = floe(home, publish ? "publish" : "discard", FACT, "--run", runId);
+    log.add(step + ": audited run of " + day + (publish ? " published" : " discarded"));
+    assertThat(decide.exitCode()).as(decide.out() + decide.err()).isZero();
+    if (publish) {
+      commitToModel(day, source);
+    }
+  }
+
+  private void compact(int step, String day) {
+    CliRun run = floe(home, "maintain", FACT, "--compact", "--slice", day);
+    log.add(step + ": compact " + day + " -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+  }
+
+  private void backfill(int step) {
+    Map<String, ContentHash> sources = new TreeMap<>();
+    DAYS.forEach(d -> sources.put(d, slice("sales.staging_orders", d)));
+    Snapshot before = withTable(FACT, Table::currentSnapshot);
+    CliRun run =
+        floe(home, "backfill", factJob, "--from", DAYS.get(0), "--to", "2026-10-06", "--json");
+    log.add(step + ": backfill -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    // Each changed slice got one commit of its own, in the order they landed.
+    List<Snapshot> added =
+        withTable(
+            FACT,
+            t -> {
+              List<Snapshot> snapshots = new ArrayList<>();
+              for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
+                if (before != null && s.snapshotId() == before.snapshotId()) {
+                  break;
+                }
+                snapshots.add(0, s);
+              }
+              return snapshots;
+            });
+    for (Snapshot s : added) {
+      String day = dayOf(s.summary().get(LineageKeys.SLICE));
+      Map<String, ContentHash> after = new TreeMap<>(fact);
+      after.put(day, sources.get(day));
+      fact = after;
+      history.add(new Entry(s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact)));
+    }
+    sources.forEach(
+        (day, hash) ->
+            assertThat(fact.getOrDefault(day, ContentHash.empty()))
+                .as("backfilled %s", day)
+                .isEqualTo(hash));
+  }
+
+  // ---- the model -----------------------------------------------------------------------------
+
+  private void commitToModel(String day, ContentHash content) {
+    Map<String, ContentHash> after = new TreeMap<>(fact);
+    after.put(day, content);
+    fact = after;
+    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact)));
+  }
+
+  private void checkInvariants(int step) {
+    for (String day : DAYS) {
+      assertThat(slice(FACT, day))
+          .as("step %d: %s of %s equals the model", step, day, FACT)
+          .isEqualTo(fact.getOrDefault(day, ContentHash.empty()));
+    }
+    Map<Long, String> dimNow = new TreeMap<>();
+    List<Object> orderIds = new ArrayList<>();
+    withTable(
+        DIM,
+        t -> {
+          rows(t)
+              .forEach(
+                  r ->
+                      assertThat(
+                              dimNow.put(
+                                  (Long) r.getField("customer_id"),
+                                  r.getField("tier") + "@" + r.getField("updated_at")))
+                          .as("step %d: one row per customer", step)
+                          .isNull());
+          return null;
+        });
+    withTable(
+        FACT,
+        t -> {
+          rows(t).forEach(r -> orderIds.add(r.getField("order_id")));
+          return null;
+        });
+    assertThat(dimNow).as("step %d: %s equals the model", step, DIM).isEqualTo(dim);
+    assertThat(orderIds).as("step %d: no duplicate order_id", step).doesNotHaveDuplicates();
+    Snapshot head = withTable(FACT, Table::currentSnapshot);
+    if (head != null && "overwrite".equals(head.summary().get(LineageKeys.MODE))) {
+      String day = dayOf(head.summary().get(LineageKeys.SLICE));
+      assertThat(head.summary().get(LineageKeys.CONTENT_HASH))
+          .as("step %d: the head's lineage records the content it committed", step)
+          .isEqualTo(slice(FACT, day).encode());
+    }
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private String headRunId() {
+    return withTable(FACT, t -> t.currentSnapshot().summary().get(LineageKeys.RUN_ID));
+  }
+
+  private static String dayOf(String sliceLabel) {
+    // order_date=[2026-10-03,2026-10-04)
+    return sliceLabel.substring(sliceLabel.indexOf('[') + 1, sliceLabel.indexOf(','));
+  }
+
+  private static OffsetDateTime at(String tierAt) {
+    return OffsetDateTime.parse(tierAt.substring(tierAt.indexOf('@') + 1));
+  }
+
+  private static JsonNode json(CliRun run) {
+    try {
+      return JSON.readTree(run.out());
+    } catch (IOException e) {
+      throw new UncheckedIOException(run.out(), e);
+    }
+  }
+
+  private ContentHash slice(String table, String day) {
+    return withTable(table, t -> TableContent.hash(t, day(day)));
+  }
+
+  private static Expression day(String day) {
+    return Expressions.equal("order_date", (int) LocalDate.parse(day).toEpochDay());
+  }
+
+  private static List<Record> rows(Table table) {
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
+      read.forEach(r -> rows.add(r.copy()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private static void replace(Table table, List<Record> rows) {
+    var overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
+    if (!rows.isEmpty()) {
+      overwrite.addFile(TableRows.write(table, rows.toArray(Record[]::new)));
+    }
+    overwrite.commit();
+  }
+
+  private static Record order(Table table, long id, String amount, String day) {
+    return TableRows.row(
+        table,
+        Map.of(
+            "order_id",
+            id,
+            "customer_id",
+            id % 7,
+            "amount",
+            new BigDecimal(amount),
+            "order_date",
+            LocalDate.parse(day)));
+  }
+
+  private static Record customer(Table table, long id, String tier, OffsetDateTime at) {
+    return TableRows.row(table, Map.of("customer_id", id, "tier", tier, "updated_at", at));
+  }
+
+  private static String describe(Iterable<Record> records) {
+    List<String> parts = new ArrayList<>();
+    records.forEach(
+        r ->
+            parts.add(
+                r.getField("customer_id")
+                    + ":"
+                    + r.getField("tier")
+                    + "@"
+                    + r.getField("updated_at")));
+    return parts.toString();
+  }
+
+  /** Loads the table afresh (the model never trusts a cached head) through one open catalog. */
+  private <T> T withTable(String name, Function<Table, T> action) {
+    if (catalog == null) {
+      catalog = Catalogs.open(CatalogConfigLoader.load(null, home, Map.of(), Map.of()));
+    }
+    return action.apply(Catalogs.loadTable(catalog, name));
+  }
+
+  @AfterEach
+  void closeTheCatalog() {
+    if (catalog != null) {
+      Catalogs.close(catalog);
+    }
+  }
+}
