@@ -16,6 +16,7 @@ import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
 import dev.floe.catalog.maintain.ReferencedFiles;
 import dev.floe.catalog.testing.TableRows;
+import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.session.LocalCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,6 +48,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -101,6 +103,7 @@ class FaultMatrixITCase {
 
   @TempDir Path home;
   @TempDir Path manifests;
+  @RegisterExtension final WebhookServer webhook = new WebhookServer();
 
   @ParameterizedTest
   @EnumSource(Operation.class)
@@ -141,6 +144,14 @@ class FaultMatrixITCase {
           .as("%s after %s and a rerun: what a clean run leaves", operation, point)
           .isEqualTo(scenario.expected());
       assertNoDuplicateKeys(scenario);
+      if (operation == Operation.OVERWRITE) {
+        // Every step commits new content under a run key of its own (the manifest differs), so
+        // its effect is sent exactly once: never before the commit, never twice after it.
+        assertThat(webhook.requests().stream().map(r -> r.headers().get("idempotency-key")))
+            .as("OVERWRITE after %s: one delivery per committed run key", point)
+            .hasSize(step)
+            .doesNotHaveDuplicates();
+      }
       int leftovers = assertLeftoversAreListedOrphansThatNoRowNeeds(scenario.table());
       SEEN.put(
           operation + " " + point,
@@ -225,7 +236,8 @@ class FaultMatrixITCase {
     switch (operation) {
       case OVERWRITE -> {
         orders(n, 2);
-        return new Scenario(FACT, args("run", factJob, "--slice", DAY), factExpected(), "order_id");
+        return new Scenario(
+            FACT, args("run", notifyingJob(n), "--slice", DAY), factExpected(), "order_id");
       }
       case MERGE -> {
         customers(n);
@@ -277,6 +289,24 @@ class FaultMatrixITCase {
   }
 
   private String lastRunId;
+
+  /** The fact job with a webhook effect; step {@code n}'s manifest (so run key) is its own. */
+  private String notifyingJob(int n) throws IOException {
+    Path job = manifests.resolve("fact_orders_notify_" + n + ".yaml");
+    Files.writeString(
+        job,
+        Files.readString(examples().resolve("jobs/fact_orders_daily.yaml"))
+            + """
+            effects:
+              - name: notify_bi
+                webhook:
+                  url: "%s"
+                  body: '{"slice": "${slice}", "snapshot": ${snapshot_id}}'
+            # step %d
+            """
+                .formatted(webhook.url("/hook"), n));
+    return job.toString();
+  }
 
   /** Loads new content into the fact's day with a clean run; the content before that run. */
   private ContentHash loadNewFactRun(int n) throws Exception {
