@@ -96,15 +96,16 @@ public final class RunCommit<R> {
 
   private R commitHoldingTheLock() {
     List<ContentFile<?>> attemptFiles = List.of();
-    boolean mayBeLive = false;
+    // Until the history has answered "not committed", the run's files may be live: an earlier
+    // execution of this very run may have committed them.
+    boolean mayBeLive = true;
     try {
       table.refresh();
       Optional<Snapshot> earlier = action.findCommitted(table);
       if (earlier.isPresent()) {
-        // An earlier execution of this very run committed: its files are live.
-        mayBeLive = true;
         return action.committed(table, earlier.get(), 0);
       }
+      mayBeLive = false;
       for (int attempt = 1; attempt <= maxAttempts; attempt++) {
         if (attempt > 1) {
           table.refresh();
@@ -127,6 +128,11 @@ public final class RunCommit<R> {
           failure = e;
         }
         Optional<Snapshot> landed = lookUp(failure);
+        if (landed == null) {
+          // The history could not be read after a failure: whether it committed is unknown,
+          // whatever the failure said.
+          throw unknown(failure);
+        }
         if (landed.isPresent() && failure != null) {
           requireReadable(landed.get(), failure);
         }
@@ -166,16 +172,7 @@ public final class RunCommit<R> {
           }
           throw failure;
         }
-        throw new CommitStateUnknownException(
-            String.format(
-                "Cannot tell whether %s was committed: the catalog's answer was lost (%s) and %s"
-                    + " is not in the history yet; the files were kept; check `floe snapshots %s`"
-                    + " before rerunning",
-                action.subject(),
-                firstLine(failure),
-                action.runId() == null ? "the commit" : "run " + action.runId(),
-                action.target()),
-            failure);
+        throw unknown(failure);
       }
       throw new CommitConflictException(
           String.format(
@@ -190,20 +187,43 @@ public final class RunCommit<R> {
   }
 
   /**
-   * After the commit call: the run's commit when the history holds it. A lookup that fails is
-   * recorded on the failure; the history then proves nothing.
+   * After the commit call: the run's commit when the history holds it, empty when it does not, and
+   * null when the history could not be read (the lookup's failure is recorded on {@code failure},
+   * or becomes one when the commit call succeeded).
    */
   private Optional<Snapshot> lookUp(RuntimeException failure) {
     try {
       table.refresh();
       return action.findCommitted(table);
     } catch (RuntimeException lookupFailed) {
-      if (failure == null) {
-        throw lookupFailed;
+      if (failure != null) {
+        failure.addSuppressed(lookupFailed);
       }
-      failure.addSuppressed(lookupFailed);
-      return Optional.empty();
+      lastLookupFailure = lookupFailed;
+      return null;
     }
+  }
+
+  private RuntimeException lastLookupFailure;
+
+  /** Exit 5: the commit may have landed, and the history does not say; the files are kept. */
+  private CommitStateUnknownException unknown(RuntimeException failure) {
+    RuntimeException cause = failure != null ? failure : lastLookupFailure;
+    String what =
+        failure == null
+            ? "the commit call returned, but the history could not be read ("
+                + firstLine(lastLookupFailure)
+                + ")"
+            : "the catalog's answer was lost (" + firstLine(failure) + ")";
+    return new CommitStateUnknownException(
+        String.format(
+            "Cannot tell whether %s was committed: %s and %s is not in the history yet; the files"
+                + " were kept; check `floe snapshots %s` before rerunning",
+            action.subject(),
+            what,
+            action.runId() == null ? "the commit" : "run " + action.runId(),
+            action.target()),
+        cause);
   }
 
   /**

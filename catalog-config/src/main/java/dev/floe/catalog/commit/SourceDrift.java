@@ -43,7 +43,12 @@ public final class SourceDrift {
         .sourceSnapshots()
         .forEach(
             (name, planned) -> {
-              Table source = Catalogs.loadTable(catalog, name);
+              Table source;
+              try {
+                source = Catalogs.loadTable(catalog, name);
+              } catch (RuntimeException gone) {
+                throw drift(subject, name, planned, "it was dropped or cannot be loaded");
+              }
               Snapshot head = source.currentSnapshot();
               if (head == null || head.snapshotId() == planned) {
                 if (head == null) {
@@ -51,12 +56,14 @@ public final class SourceDrift {
                 }
                 return;
               }
-              if (!SnapshotUtil.isAncestorOf(source, head.snapshotId(), planned)) {
+              if (!SnapshotUtil.isAncestorOf(source, head.snapshotId(), planned)
+                  && !SnapshotUtil.isParentAncestorOf(source, head.snapshotId(), planned)) {
                 throw drift(
                     subject,
                     name,
                     planned,
-                    "it was rolled back (its current snapshot "
+                    "it was rolled back, or the snapshot read was expired with the history"
+                        + " after it (its current snapshot "
                         + head.snapshotId()
                         + " does not descend from the one read)");
               }

@@ -16,11 +16,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.util.SnapshotUtil;
 
@@ -173,18 +177,30 @@ public final class Publish {
     }
   }
 
+  /**
+   * Moves main to the run's snapshot and drops its audit branch, committed against exactly the
+   * metadata on which main was checked to be where the branch forked: a main moved meanwhile (a
+   * commit, or a rollback behind the fork that must not be undone) makes the catalog refuse it.
+   */
   private void fastForward(PublishPlan plan) {
+    TableOperations ops = ((HasTableOperations) table).operations();
+    TableMetadata base = ops.refresh();
+    Snapshot head = base.currentSnapshot();
+    Long headId = head == null ? null : head.snapshotId();
+    if (!Objects.equals(headId, plan.mainSnapshotId())) {
+      throw new ValidationException(
+          "main is at snapshot %s, no longer %s where branch %s forked",
+          headId, plan.mainSnapshotId(), plan.branch());
+    }
+    TableMetadata updated =
+        TableMetadata.buildFrom(base)
+            .setBranchSnapshot(plan.branchSnapshotId(), SnapshotRef.MAIN_BRANCH)
+            .removeRef(plan.branch())
+            .build();
     try {
-      var update = table.manageSnapshots();
-      update =
-          plan.mainSnapshotId() == null
-              ? update.setCurrentSnapshot(plan.branchSnapshotId())
-              : update.fastForwardBranch(SnapshotRef.MAIN_BRANCH, plan.branch());
-      update.removeBranch(plan.branch()).commit();
-    } catch (IllegalArgumentException e) {
-      // Iceberg checks the fast-forward against the catalog's head, which may have moved: a
-      // validation failure, raised before anything was sent.
-      throw new ValidationException(e, "%s", e.getMessage());
+      ops.commit(base, updated);
+    } catch (CommitFailedException changed) {
+      throw new ValidationException(changed, "%s", changed.getMessage());
     }
   }
 

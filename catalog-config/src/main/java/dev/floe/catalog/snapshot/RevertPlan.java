@@ -82,7 +82,9 @@ public record RevertPlan(
       return Optional.empty();
     }
     List<LaterCommit> reverts = later.stream().filter(c -> runId.equals(c.revertsRun())).toList();
-    if (!reverts.isEmpty()) {
+    // "Already reverted" only while the newest change is that revert: a revert of the revert
+    // applied the run again, and the generic refusal below names it.
+    if (!reverts.isEmpty() && runId.equals(later.get(0).revertsRun())) {
       return Optional.of(
           String.format(
               "Cannot revert run %s of %s: already reverted by %s; to apply the run again, revert"

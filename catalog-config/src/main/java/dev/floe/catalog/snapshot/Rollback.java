@@ -17,9 +17,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -171,36 +175,52 @@ public final class Rollback {
           : Optional.empty();
     }
 
+    /**
+     * The tag and the move of main, committed against exactly the metadata the plan was checked on:
+     * Iceberg's own {@code manageSnapshots()} would re-apply the move to whatever the head is by
+     * then, and so drop a run that committed meanwhile from every branch.
+     */
     @Override
     public Attempt<RollbackPlan> prepare(Table refreshed, int attempt) {
-      Snapshot head = refreshed.currentSnapshot();
+      TableOperations ops = ((HasTableOperations) refreshed).operations();
+      TableMetadata base = ops.current();
+      Snapshot head = base.currentSnapshot();
       Long headId = head == null ? null : head.snapshotId();
       if (!Objects.equals(headId, plan.fromSnapshotId())) {
-        throw new CommitConflictException(
-            String.format(
-                "Cannot roll %s back: its head moved to snapshot %s after the rollback was planned"
-                    + " on %s; nothing was changed; run the rollback again",
-                name, headId, plan.fromSnapshotId()));
+        throw moved("its head moved to snapshot " + headId + " after the rollback was planned");
       }
-      var update = table.manageSnapshots();
+      if (base.ref(plan.tag()) != null) {
+        throw moved("another rollback tagged " + plan.tag() + " meanwhile");
+      }
+      TableMetadata.Builder update = TableMetadata.buildFrom(base);
       if (plan.fromSnapshotId() != null) {
-        update = update.createTag(plan.tag(), plan.fromSnapshotId());
+        update.setRef(plan.tag(), SnapshotRef.tagBuilder(plan.fromSnapshotId()).build());
       }
-      update =
-          plan.ancestor()
-              ? update.rollbackTo(plan.toSnapshotId())
-              : update.setCurrentSnapshot(plan.toSnapshotId());
-      return Attempt.commit(update::commit);
+      update.setBranchSnapshot(plan.toSnapshotId(), SnapshotRef.MAIN_BRANCH);
+      TableMetadata updated = update.build();
+      return Attempt.commit(
+          () -> {
+            try {
+              ops.commit(base, updated);
+            } catch (CommitFailedException changed) {
+              // The catalog refused: the table changed since `base`. Nothing was committed.
+              throw new ValidationException(changed, "%s", changed.getMessage());
+            }
+          });
+    }
+
+    private CommitConflictException moved(String why) {
+      return new CommitConflictException(
+          String.format(
+              "Cannot roll %s back to snapshot %d: %s; nothing was changed; run the rollback"
+                  + " again",
+              name, plan.toSnapshotId(), why));
     }
 
     @Override
     public Optional<RollbackPlan> onConflict(
         Table refreshed, ValidationException conflict, int attempt) {
-      throw new CommitConflictException(
-          String.format(
-              "Cannot roll %s back to snapshot %d: %s; nothing was changed",
-              name, plan.toSnapshotId(), conflict.getMessage()),
-          conflict);
+      throw moved("the table changed while rolling back (" + conflict.getMessage() + ")");
     }
 
     @Override

@@ -47,7 +47,8 @@ public final class LateRows {
    * @param source the source table, as it is now
    * @param sourceName its name, as lineage records it
    * @param readSnapshotId the newest source snapshot the run may have read ({@link
-   *     dev.floe.catalog.lineage.Lineage#latestPossiblyRead})
+   *     dev.floe.catalog.lineage.Lineage#latestPossiblyRead}), or the one it was planned on (late
+   *     rows then include rows the run may already have read: a rerun of them is a no-op)
    * @param slice the slice (of the target); its interval is applied to the source's column
    */
   public static LateRowCount count(
