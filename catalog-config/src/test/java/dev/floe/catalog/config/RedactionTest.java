@@ -79,4 +79,68 @@ class RedactionTest {
     assertThat(Redaction.redact(line)).isEqualTo(line);
     assertThat(Redaction.redact(null)).isNull();
   }
+
+  @Test
+  void masksTheClientSecretOfAnOAuth2TokenRequestAsAnHttpWireLogShowsIt() {
+    // Iceberg's REST client sends credential=id:secret as a form; Apache HttpClient logs the body.
+    String secret = "cs-" + UUID.randomUUID();
+    String wire =
+        "DEBUG wire - http-outgoing-0 >> \"grant_type=client_credentials&client_id=floe-client"
+            + "&client_secret="
+            + secret
+            + "&scope=catalog\"";
+
+    assertThat(Redaction.redact(wire))
+        .isEqualTo(
+            "DEBUG wire - http-outgoing-0 >> \"grant_type=client_credentials&client_id=floe-client"
+                + "&client_secret=******&scope=catalog\"");
+    assertThat(Redaction.redact("GET /x?X-Amz-Security-Token=abcd1234&y=1"))
+        .isEqualTo("GET /x?X-Amz-Security-Token=******&y=1");
+  }
+
+  @Test
+  void masksTheSecretHalfOfARestCredentialWhereverItAppearsAlone() {
+    String secret = "half-" + UUID.randomUUID();
+    Redaction.rememberEnvironment(Map.of("FLOE_CATALOG_CREDENTIAL", "floe-client:" + secret));
+
+    assertThat(Redaction.redact("sent " + secret + " as the client secret"))
+        .isEqualTo("sent ****** as the client secret");
+    assertThat(Redaction.redact("client floe-client")).isEqualTo("client floe-client");
+  }
+
+  @Test
+  void masksTheCredentialOfAuthorizationHeadersButKeepsTheSchemeAndEnvReferences() {
+    String issued = "issued-" + UUID.randomUUID();
+
+    assertThat(Redaction.redact("headers - http-outgoing-1 >> Authorization: Bearer " + issued))
+        .isEqualTo("headers - http-outgoing-1 >> Authorization: Bearer ******");
+    assertThat(Redaction.redact("wire - >> \"Authorization: Bearer " + issued + "[\\r][\\n]\""))
+        .isEqualTo("wire - >> \"Authorization: Bearer ******[\\r][\\n]\"");
+    assertThat(Redaction.redact("Proxy-Authorization: Basic Zm9vOmJhcg=="))
+        .isEqualTo("Proxy-Authorization: Basic ******");
+    assertThat(Redaction.redact("{header.authorization=Bearer " + issued + ", uri=http://x}"))
+        .isEqualTo("{header.authorization=Bearer ******, uri=http://x}");
+    assertThat(Redaction.redact("headers {Authorization: Bearer ${env:BI_TOKEN}}"))
+        .isEqualTo("headers {Authorization: Bearer ${env:BI_TOKEN}}");
+    assertThat(Redaction.redact("Cannot send effect x: header Authorization would hold a line"))
+        .isEqualTo("Cannot send effect x: header Authorization would hold a line");
+  }
+
+  @Test
+  void masksSecretLookingJsonFieldsOfAServerAnswerButNotFlagsNumbersOrOtherFields() {
+    String issued = "issued-" + UUID.randomUUID();
+    String vended = "vended-" + UUID.randomUUID();
+    String answer =
+        "<< \"{\"access_token\": \""
+            + issued
+            + "\", \"expires_in\": 3600, \"config\": {\"s3.secret-access-key\":\""
+            + vended
+            + "\", \"token-refresh-enabled\": \"true\", \"s3.endpoint\": \"http://s3\"}}\"";
+
+    assertThat(Redaction.redact(answer))
+        .isEqualTo(
+            "<< \"{\"access_token\": \"******\", \"expires_in\": 3600, \"config\":"
+                + " {\"s3.secret-access-key\":\"******\", \"token-refresh-enabled\": \"true\","
+                + " \"s3.endpoint\": \"http://s3\"}}\"");
+  }
 }

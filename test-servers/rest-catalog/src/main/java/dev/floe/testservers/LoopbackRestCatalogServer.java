@@ -1,5 +1,6 @@
 package dev.floe.testservers;
 
+import jakarta.servlet.http.HttpServlet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.eclipse.jetty.server.ServerConnector;
  *
  * <p>Usage: {@code LoopbackRestCatalogServer PORT key=value...}, the key/values being the backend
  * catalog's properties. Prints {@code READY <port>} once it accepts requests; runs until killed.
+ * With {@code REST_AUTH_TOKEN} in its environment it wants that bearer token ({@link BearerAuth}).
  */
 public final class LoopbackRestCatalogServer {
   private static final String LOOPBACK = "127.0.0.1";
@@ -61,8 +63,9 @@ public final class LoopbackRestCatalogServer {
     Catalog backend =
         CatalogUtil.buildIcebergCatalog("rest_backend", properties, new Configuration());
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
-    context.addServlet(
-        new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
+    HttpServlet servlet = new RESTCatalogServlet(new RESTCatalogAdapter(backend));
+    BearerAuth auth = BearerAuth.fromEnvironment(System.getenv());
+    context.addServlet(new ServletHolder(auth == null ? servlet : auth.guard(servlet)), "/*");
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost(LOOPBACK);
