@@ -2,6 +2,10 @@ package dev.floe.flink.cli;
 
 import static dev.floe.flink.cli.CliRun.examples;
 import static dev.floe.flink.cli.CliRun.floe;
+import static dev.floe.flink.cli.ExampleRows.customer;
+import static dev.floe.flink.cli.ExampleRows.day;
+import static dev.floe.flink.cli.ExampleRows.order;
+import static dev.floe.flink.cli.ExampleRows.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,13 +24,11 @@ import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.session.LocalCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -43,7 +45,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
@@ -384,42 +385,12 @@ class FaultMatrixITCase {
         });
   }
 
-  private static void replace(Table table, List<Record> rows) {
-    table
-        .newOverwrite()
-        .overwriteByRowFilter(Expressions.alwaysTrue())
-        .addFile(TableRows.write(table, rows.toArray(Record[]::new)))
-        .commit();
-  }
-
-  private static Record order(Table table, long id, long customer, String amount, String day) {
-    return TableRows.row(
-        table,
-        Map.of(
-            "order_id",
-            id,
-            "customer_id",
-            customer,
-            "amount",
-            new BigDecimal(amount).setScale(2),
-            "order_date",
-            LocalDate.parse(day)));
-  }
-
-  private static Record customer(Table table, long id, String tier, OffsetDateTime at) {
-    return TableRows.row(table, Map.of("customer_id", id, "tier", tier, "updated_at", at));
-  }
-
   private ContentHash content(String table) {
     return withTable(table, t -> TableContent.hash(t, Expressions.alwaysTrue()));
   }
 
   private ContentHash slice(String table) {
     return withTable(table, t -> TableContent.hash(t, day(DAY)));
-  }
-
-  private static Expression day(String day) {
-    return Expressions.equal("order_date", (int) LocalDate.parse(day).toEpochDay());
   }
 
   private void assertNoDuplicateKeys(Scenario scenario) {

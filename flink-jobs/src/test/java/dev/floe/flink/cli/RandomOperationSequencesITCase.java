@@ -2,6 +2,10 @@ package dev.floe.flink.cli;
 
 import static dev.floe.flink.cli.CliRun.examples;
 import static dev.floe.flink.cli.CliRun.floe;
+import static dev.floe.flink.cli.ExampleRows.customer;
+import static dev.floe.flink.cli.ExampleRows.day;
+import static dev.floe.flink.cli.ExampleRows.order;
+import static dev.floe.flink.cli.ExampleRows.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,13 +16,10 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
-import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.session.LocalCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -33,8 +34,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.junit.jupiter.api.AfterAll;
@@ -83,6 +82,16 @@ class RandomOperationSequencesITCase {
   /** What dim_customer must hold: customer id to "tier@updated_at". */
   private final Map<Long, String> dim = new TreeMap<>();
 
+  /** What order_events must hold (insert-if-absent): order id to "customer:amount@day". */
+  private final Map<Long, String> events = new TreeMap<>();
+
+  /** What customer_copy must hold (swap): customer id to "tier@updated_at". */
+  private final Map<Long, String> copy = new TreeMap<>();
+
+  @TempDir Path manifests;
+  private String eventsJob;
+  private String copyJob;
+
   private record Entry(
       String runId, String day, String revertsRun, Map<String, ContentHash> after) {}
 
@@ -115,8 +124,11 @@ class RandomOperationSequencesITCase {
     random = new Random(seed);
     factJob = examples().resolve("jobs/fact_orders_daily.yaml").toString();
     dimJob = examples().resolve("jobs/dim_customer_merge.yaml").toString();
-    CliRun apply = floe(home, "tables", "apply", examples().resolve("tables").toString());
-    assertThat(apply.exitCode()).as(apply.err()).isZero();
+    writeEventAndCopyManifests();
+    for (Path specs : List.of(examples().resolve("tables"), manifests.resolve("tables"))) {
+      CliRun apply = floe(home, "tables", "apply", specs.toString());
+      assertThat(apply.exitCode()).as(apply.err()).isZero();
+    }
     Map<String, Integer> counts = new TreeMap<>();
     try {
       for (int step = 1; step <= steps; step++) {
@@ -149,9 +161,12 @@ class RandomOperationSequencesITCase {
     if (pick < 22) {
       changeSource(step, day);
       return "source";
-    } else if (pick < 45) {
+    } else if (pick < 41) {
       run(step, day, FailurePoint.NONE);
       return "run";
+    } else if (pick < 45) {
+      insertIfAbsent(step, day);
+      return "insert-if-absent";
     } else if (pick < 55) {
       FailurePoint point =
           FailurePoint.values()[1 + random.nextInt(FailurePoint.values().length - 1)];
@@ -160,9 +175,12 @@ class RandomOperationSequencesITCase {
     } else if (pick < 63) {
       changeCustomers(step);
       return "customers";
-    } else if (pick < 71) {
+    } else if (pick < 69) {
       merge(step);
       return "merge";
+    } else if (pick < 71) {
+      swap(step);
+      return "swap";
     } else if (pick < 77) {
       return rollback(step) ? "rollback" : "rollback-skipped";
     } else if (pick < 84) {
@@ -189,13 +207,9 @@ class RandomOperationSequencesITCase {
         staging -> {
           for (int i = 1; i <= rows; i++) {
             long id = (DAYS.indexOf(day) + 1) * 100L + i;
-            records.add(order(staging, id, AMOUNTS[random.nextInt(AMOUNTS.length)], day));
+            records.add(order(staging, id, id % 7, AMOUNTS[random.nextInt(AMOUNTS.length)], day));
           }
-          var overwrite = staging.newOverwrite().overwriteByRowFilter(day(day));
-          if (!records.isEmpty()) {
-            overwrite.addFile(TableRows.write(staging, records.toArray(Record[]::new)));
-          }
-          overwrite.commit();
+          replace(staging, day(day), records);
           return null;
         });
     log.add(step + ": source " + day + " now " + rows + " row(s)");
@@ -229,6 +243,113 @@ class RandomOperationSequencesITCase {
     if (changes && !crashBeforeCommit) {
       commitToModel(day, source);
     }
+  }
+
+  private void insertIfAbsent(int step, String day) {
+    Map<Long, String> staged = new TreeMap<>();
+    withTable(
+        "sales.staging_orders",
+        staging -> {
+          for (Record r : rows(staging)) {
+            if (day.equals(String.valueOf(r.getField("order_date")))) {
+              staged.put((Long) r.getField("order_id"), orderText(r));
+            }
+          }
+          return null;
+        });
+    Map<Long, String> expected = new TreeMap<>(events);
+    staged.forEach(expected::putIfAbsent);
+    CliRun run = floe(home, "run", eventsJob, "--slice", day, "--json");
+    log.add(
+        step + ": insert-if-absent " + day + " " + staged.keySet() + " -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    assertThat(json(run).get("status").asText())
+        .as("an insert is a no-op exactly when every key is there")
+        .isEqualTo(expected.equals(events) ? "no-op" : "committed");
+    events.clear();
+    events.putAll(expected);
+  }
+
+  private void swap(int step) {
+    Map<Long, String> staged = new TreeMap<>();
+    withTable(
+        "sales.staging_customer",
+        staging -> {
+          rows(staging).forEach(r -> staged.put((Long) r.getField("customer_id"), customerText(r)));
+          return null;
+        });
+    CliRun run = floe(home, "run", copyJob, "--json");
+    log.add(step + ": swap " + staged + " -> exit " + run.exitCode());
+    if (staged.isEmpty()) {
+      // An empty result would empty the table: refused unless the job says allow_empty.
+      assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(3);
+      return;
+    }
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    assertThat(json(run).get("status").asText())
+        .as("a swap is a no-op exactly when the table already holds the result")
+        .isEqualTo(staged.equals(copy) ? "no-op" : "committed");
+    copy.clear();
+    copy.putAll(staged);
+  }
+
+  private void writeEventAndCopyManifests() {
+    try {
+      java.nio.file.Files.createDirectories(manifests.resolve("tables"));
+      java.nio.file.Files.writeString(
+          manifests.resolve("tables/order_events.yaml"),
+          """
+          table: sales.order_events
+          schema:
+            - {name: order_id,    type: long, required: true}
+            - {name: customer_id, type: long}
+            - {name: amount,      type: "decimal(10,2)"}
+            - {name: order_date,  type: date, required: true}
+          partition: [order_date]
+          key: [order_id]
+          """);
+      java.nio.file.Files.writeString(
+          manifests.resolve("tables/customer_copy.yaml"),
+          """
+          table: sales.customer_copy
+          schema:
+            - {name: customer_id, type: long}
+            - {name: tier,        type: string}
+            - {name: updated_at,  type: timestamptz}
+          """);
+      eventsJob = manifests.resolve("events_insert.yaml").toString();
+      java.nio.file.Files.writeString(
+          Path.of(eventsJob),
+          """
+          job: order_events_insert
+          target: sales.order_events
+          mode: insert-if-absent
+          slice: {column: order_date}
+          query: |
+            SELECT order_id, customer_id, amount, order_date
+            FROM sales.staging_orders
+            WHERE order_date >= :slice_start AND order_date < :slice_end
+          """);
+      copyJob = manifests.resolve("customer_swap.yaml").toString();
+      java.nio.file.Files.writeString(
+          Path.of(copyJob),
+          """
+          job: customer_copy_swap
+          target: sales.customer_copy
+          mode: swap
+          query: SELECT customer_id, tier, updated_at FROM sales.staging_customer
+          """);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String orderText(Record r) {
+    return r.getField("customer_id") + ":" + r.getField("amount") + "@" + r.getField("order_date");
+  }
+
+  private static String customerText(Record r) {
+    return r.getField("tier") + "@" + r.getField("updated_at");
   }
 
   private void changeCustomers(int step) {
@@ -434,6 +555,27 @@ class RandomOperationSequencesITCase {
           return null;
         });
     assertThat(dimNow).as("step %d: %s equals the model", step, DIM).isEqualTo(dim);
+    Map<Long, String> eventsNow = new TreeMap<>();
+    withTable(
+        "sales.order_events",
+        t -> {
+          rows(t)
+              .forEach(
+                  r ->
+                      assertThat(eventsNow.put((Long) r.getField("order_id"), orderText(r)))
+                          .as("step %d: one event per key", step)
+                          .isNull());
+          return null;
+        });
+    assertThat(eventsNow).as("step %d: order_events equals the model", step).isEqualTo(events);
+    Map<Long, String> copyNow = new TreeMap<>();
+    withTable(
+        "sales.customer_copy",
+        t -> {
+          rows(t).forEach(r -> copyNow.put((Long) r.getField("customer_id"), customerText(r)));
+          return null;
+        });
+    assertThat(copyNow).as("step %d: customer_copy equals the model", step).isEqualTo(copy);
     assertThat(orderIds).as("step %d: no duplicate order_id", step).doesNotHaveDuplicates();
     Snapshot head = withTable(FACT, Table::currentSnapshot);
     if (head != null && "overwrite".equals(head.summary().get(LineageKeys.MODE))) {
@@ -471,10 +613,6 @@ class RandomOperationSequencesITCase {
     return withTable(table, t -> TableContent.hash(t, day(day)));
   }
 
-  private static Expression day(String day) {
-    return Expressions.equal("order_date", (int) LocalDate.parse(day).toEpochDay());
-  }
-
   private static List<Record> rows(Table table) {
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
@@ -483,32 +621,6 @@ class RandomOperationSequencesITCase {
       throw new UncheckedIOException(e);
     }
     return rows;
-  }
-
-  private static void replace(Table table, List<Record> rows) {
-    var overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
-    if (!rows.isEmpty()) {
-      overwrite.addFile(TableRows.write(table, rows.toArray(Record[]::new)));
-    }
-    overwrite.commit();
-  }
-
-  private static Record order(Table table, long id, String amount, String day) {
-    return TableRows.row(
-        table,
-        Map.of(
-            "order_id",
-            id,
-            "customer_id",
-            id % 7,
-            "amount",
-            new BigDecimal(amount),
-            "order_date",
-            LocalDate.parse(day)));
-  }
-
-  private static Record customer(Table table, long id, String tier, OffsetDateTime at) {
-    return TableRows.row(table, Map.of("customer_id", id, "tier", tier, "updated_at", at));
   }
 
   private static String describe(Iterable<Record> records) {
