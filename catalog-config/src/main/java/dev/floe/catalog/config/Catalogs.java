@@ -3,6 +3,8 @@ package dev.floe.catalog.config;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -90,15 +92,29 @@ public final class Catalogs {
       return;
     }
     String uri = config.properties().get("uri");
-    if (uri != null && uri.startsWith("jdbc:sqlite:")) {
-      try {
-        Path parent = Path.of(uri.substring("jdbc:sqlite:".length())).getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot create the Floe home for " + uri, e);
-      }
+    if (uri == null || !uri.startsWith("jdbc:sqlite:")) {
+      return;
+    }
+    Path home = Path.of(uri.substring("jdbc:sqlite:".length())).getParent();
+    if (home == null) {
+      return;
+    }
+    // The home is the user's choice (--home, FLOE_HOME): a file there is a usage error.
+    if (Files.exists(home) && !Files.isDirectory(home)) {
+      throw InvalidInputException.of(
+          "Cannot use the Floe home %s: it is a file, not a folder", home);
+    }
+    try {
+      Files.createDirectories(home);
+    } catch (FileAlreadyExistsException e) {
+      throw InvalidInputException.of(
+          "Cannot create the Floe home %s: %s is a file, not a folder", home, e.getFile());
+    } catch (AccessDeniedException e) {
+      throw InvalidInputException.of(
+          "Cannot create the Floe home %s: permission denied on %s", home, e.getFile());
+    } catch (IOException e) {
+      throw new InvalidInputException(
+          "Cannot create the Floe home " + home + ": " + e.getMessage(), e);
     }
   }
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -55,8 +56,12 @@ public final class ManifestNode {
     while (names.hasNext()) {
       String name = names.next();
       if (!allowed.contains(name)) {
+        String closest = closest(name, allowed);
         throw error(
-            "unknown key '%s' (allowed: %s)", name, String.join(", ", new TreeSet<>(allowed)));
+            "unknown key '%s' (allowed: %s)%s",
+            name,
+            String.join(", ", new TreeSet<>(allowed)),
+            closest == null ? "" : "; did you mean '" + closest + "'?");
       }
     }
     return this;
@@ -126,6 +131,12 @@ public final class ManifestNode {
     if (!node.isIntegralNumber()) {
       throw error("expected a whole number, got %s", describe(node));
     }
+    if (!node.canConvertToLong()) {
+      // longValue() would wrap around: 2^64 + 1 would be read as 1.
+      throw error(
+          "expected a whole number between %d and %d, got %s",
+          Long.MIN_VALUE, Long.MAX_VALUE, node.asText());
+    }
     return node.longValue();
   }
 
@@ -169,6 +180,54 @@ public final class ManifestNode {
   public InvalidInputException error(String format, Object... args) {
     String where = path.isEmpty() ? source : source + " at '" + path + "'";
     return new InvalidInputException("Cannot read " + where + ": " + String.format(format, args));
+  }
+
+  /**
+   * The allowed key a typo most likely meant: at most two edits away (a swap of two neighbours is
+   * one) and fewer edits than half its length, so a short unknown key suggests nothing; null when
+   * none is that close or two are equally close. Lint's unknown-key rule suggests the same.
+   */
+  public static String closest(String name, Iterable<String> allowed) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    boolean tie = false;
+    for (String candidate : allowed) {
+      int distance = editDistance(name.toLowerCase(Locale.ROOT), candidate);
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+        tie = false;
+      } else if (distance == bestDistance) {
+        tie = true;
+      }
+    }
+    return best != null && !tie && bestDistance <= 2 && bestDistance * 2 < name.length()
+        ? best
+        : null;
+  }
+
+  /** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+  private static int editDistance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   private String childPath(String key) {

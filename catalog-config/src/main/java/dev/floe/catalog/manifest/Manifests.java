@@ -90,6 +90,9 @@ public final class Manifests {
 
   /** The file's bytes, refused before reading when there are more than the limit. */
   private static byte[] read(Path file, String kind) {
+    if (Files.isDirectory(file)) {
+      throw InvalidInputException.of("Cannot read %s %s: it is a folder, not a file", kind, file);
+    }
     try {
       long size = Files.size(file);
       if (size > MAX_MANIFEST_BYTES) {

@@ -1,6 +1,7 @@
 package dev.floe.catalog.slice;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -61,11 +62,11 @@ public final class SliceResolver {
     ParsedValue parsed = parse(value, column);
     if (!parsed.unit().alignsWith(partitionUnit)) {
       throw InvalidInputException.of(
-          "Cannot use --slice %s on %s: a %s slice does not cover whole partitions of spec %s;"
+          "Cannot use --slice %s on %s: %s slice does not cover whole partitions of spec %s;"
               + " give a %s (%s) or coarser",
           value,
           tableName,
-          parsed.unit().name().toLowerCase(),
+          withArticle(parsed.unit()),
           describe(table.spec()),
           partitionUnit.name().toLowerCase(),
           partitionUnit.format());
@@ -101,9 +102,9 @@ public final class SliceResolver {
       if (older == null || !unit.alignsWith(older)) {
         throw InvalidInputException.of(
             "Cannot use --slice %s on %s: files written under the older partition spec %s still"
-                + " hold data, and a %s slice does not cover whole partitions of it; rewrite"
+                + " hold data, and %s slice does not cover whole partitions of it; rewrite"
                 + " those files into the current spec %s first",
-            value, tableName, describe(spec), unit.name().toLowerCase(), describe(table.spec()));
+            value, tableName, describe(spec), withArticle(unit), describe(table.spec()));
       }
     }
   }
@@ -114,6 +115,12 @@ public final class SliceResolver {
     } catch (InvalidInputException e) {
       return null;
     }
+  }
+
+  /** "an hour", "a day", "a month", "a year". */
+  private static String withArticle(SliceUnit unit) {
+    String name = unit.name().toLowerCase();
+    return (unit == SliceUnit.HOUR ? "an " : "a ") + name;
   }
 
   /** A partition spec in one line, e.g. {@code [day(order_ts), bucket[16](id)]}. */
@@ -162,11 +169,12 @@ public final class SliceResolver {
         return new ParsedValue(SliceUnit.YEAR, LocalDate.of(year(m, value), 1, 1).atStartOfDay());
       }
     } catch (DateTimeException e) {
-      throw InvalidInputException.of("Cannot parse --slice '%s': %s", value, e.getMessage());
+      throw InvalidInputException.of(
+          "Cannot parse --slice '%s': %s", Shown.value(value), e.getMessage());
     }
     throw InvalidInputException.of(
         "Cannot parse --slice '%s': expected %s, %s, %s or %s",
-        value,
+        Shown.value(value),
         SliceUnit.DAY.format(),
         SliceUnit.HOUR.format(),
         SliceUnit.MONTH.format(),

@@ -39,8 +39,9 @@ public record ApplyPlan(List<TablePlan> tables) {
   }
 
   /**
-   * The error for a plan with refusals: one line per refused change, naming table, column, reason
-   * and the option that would allow it.
+   * The error for a plan with refusals, on one line as every failure is: each refused change,
+   * naming table, column, reason and the option that would allow it, separated by {@code "; "} (the
+   * plan of {@code --dry-run} lists them one per line).
    */
   public InvalidInputException refusalError() {
     List<RefusedChange> refusals = refusals();
@@ -48,8 +49,8 @@ public record ApplyPlan(List<TablePlan> tables) {
         new StringBuilder("Cannot apply table specs: ")
             .append(refusals.size())
             .append(refusals.size() == 1 ? " change is" : " changes are")
-            .append(" refused, so no table was changed:");
-    refusals.forEach(refusal -> message.append("\n  - ").append(refusal.describe()));
+            .append(" refused, so no table was changed: ");
+    message.append(String.join("; ", refusals.stream().map(RefusedChange::describe).toList()));
     return new InvalidInputException(message.toString());
   }
 }

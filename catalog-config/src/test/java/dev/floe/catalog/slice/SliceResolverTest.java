@@ -100,7 +100,7 @@ class SliceResolverTest {
     assertThatThrownBy(
             () -> SliceResolver.resolve("sales.orders", orders, "order_date", "2026-10-03T05"))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("a hour slice does not cover whole partitions")
+        .hasMessageContaining("an hour slice does not cover whole partitions")
         .hasMessageContaining("[identity(order_date)]")
         .hasMessageContaining("give a day");
   }

@@ -320,8 +320,8 @@ class TableSpecApplierTest {
     assertThatThrownBy(batch::commit)
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
-            "Cannot apply table specs: 1 change is refused, so no table was changed:\n"
-                + "  - Cannot drop optional column sales.t.legacy string: it is in the table but"
+            "Cannot apply table specs: 1 change is refused, so no table was changed:"
+                + " Cannot drop optional column sales.t.legacy string: it is in the table but"
                 + " not in the spec, and dropping it deletes its data (use --allow-drop-columns"
                 + " to drop it)");
 

@@ -4,6 +4,7 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
+import dev.floe.flink.session.FlinkSessions;
 import java.util.List;
 import java.util.Objects;
 
@@ -60,10 +61,12 @@ public record BackfillRequest(
         "Cannot backfill %s: --max-concurrency must be 1 or more, got %d",
         job.source(),
         maxConcurrency);
+    // Checked before the backfill starts a local cluster with slots for all its slices.
     InvalidInputException.check(
-        parallelism >= 0,
-        "Cannot backfill %s: --parallelism must be 0 (default) or more, got %d",
+        parallelism >= 0 && parallelism <= FlinkSessions.MAX_PARALLELISM,
+        "Cannot backfill %s: --parallelism must be 0 (default) to %d, got %d",
         job.source(),
+        FlinkSessions.MAX_PARALLELISM,
         parallelism);
   }
 

@@ -6,6 +6,7 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.log.RedactingWriter;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -58,11 +59,25 @@ public final class FloeMain {
         });
     commandLine.setParameterExceptionHandler(
         (exception, params) -> {
-          err.println("floe: " + exception.getMessage());
+          err.println("floe: " + exception.getMessage() + suggestion(exception));
           exception.getCommandLine().usage(err);
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /**
+   * "; did you mean backfill?" for a mistyped command or option picocli finds a close match for.
+   */
+  private static String suggestion(CommandLine.ParameterException exception) {
+    if (exception instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      // Picocli lists the closest first; the others are rarely what was meant.
+      List<String> suggestions = unmatched.getSuggestions();
+      if (!suggestions.isEmpty()) {
+        return "; did you mean " + suggestions.get(0) + "?";
+      }
+    }
+    return "";
   }
 
   private static String describe(Throwable exception) {

@@ -2,12 +2,14 @@ package dev.floe.flink.session;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.InvalidInputException;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -20,6 +22,9 @@ import org.apache.flink.table.catalog.CatalogDescriptor;
  */
 public final class FlinkSessions {
 
+  /** The largest parallelism Flink accepts for an operator. */
+  public static final int MAX_PARALLELISM = KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM;
+
   private FlinkSessions() {}
 
   /** A batch execution environment; {@code parallelism <= 0} keeps Flink's default. */
@@ -29,6 +34,12 @@ public final class FlinkSessions {
 
   /** A batch execution environment with extra settings for this job. */
   public static StreamExecutionEnvironment batchEnvironment(int parallelism, Configuration extra) {
+    // Flink refuses more only when the job is built, as an unexpected failure; say it up front.
+    InvalidInputException.check(
+        parallelism <= MAX_PARALLELISM,
+        "Cannot run with parallelism %d: Flink runs at most %d parallel tasks of an operator",
+        parallelism,
+        MAX_PARALLELISM);
     Configuration conf = new Configuration(extra);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     LocalCluster.allowLibrariesThatOutliveAJob(conf);

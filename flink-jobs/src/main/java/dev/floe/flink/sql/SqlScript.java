@@ -2,6 +2,7 @@ package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -28,11 +29,17 @@ public record SqlScript(String source, List<SqlStatement> statements) {
 
   /** The statements of {@code floe sql -f <file>}; the file is read as UTF-8. */
   public static SqlScript fromFile(Path file) {
+    if (Files.isDirectory(file)) {
+      throw InvalidInputException.of("Cannot read SQL file %s: it is a folder, not a file", file);
+    }
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw InvalidInputException.of("Cannot read SQL file %s: no such file", file);
+    } catch (CharacterCodingException e) {
+      throw InvalidInputException.of(
+          "Cannot read SQL file %s: it is not valid UTF-8; save it as UTF-8", file);
     } catch (IOException e) {
       throw new InvalidInputException("Cannot read SQL file " + file + ": " + e.getMessage(), e);
     }

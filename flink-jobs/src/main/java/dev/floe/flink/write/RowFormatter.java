@@ -1,5 +1,6 @@
 package dev.floe.flink.write;
 
+import dev.floe.catalog.error.Shown;
 import java.io.Serializable;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -14,7 +15,9 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Renders values as people write them ({@code 2026-10-04}, not Flink's internal day number): for
- * error messages, and for comparing against {@code accepted_values} from a manifest.
+ * error messages, and for comparing against {@code accepted_values} from a manifest. The row and
+ * column forms are for messages, so each value in them is {@link Shown}: on one line and cut after
+ * {@value Shown#MAX_CHARS} characters; {@link #value} is exact.
  */
 public final class RowFormatter implements Serializable {
   private final List<String> names;
@@ -30,20 +33,20 @@ public final class RowFormatter implements Serializable {
     }
   }
 
-  /** The row as {@code {name=value, ...}}. */
+  /** The row as {@code {name=value, ...}}, for a message. */
   public String format(RowData row) {
     StringJoiner joiner = new StringJoiner(", ", "{", "}");
     for (int i = 0; i < getters.length; i++) {
-      joiner.add(names.get(i) + "=" + value(row, i));
+      joiner.add(names.get(i) + "=" + Shown.value(value(row, i)));
     }
     return joiner.toString();
   }
 
-  /** Some columns as {@code name=value, ...}, e.g. a key: {@code customer_id=10}. */
+  /** Some columns as {@code name=value, ...}, e.g. a key: {@code customer_id=10}, for a message. */
   public String columns(RowData row, List<String> columns) {
     StringJoiner joiner = new StringJoiner(", ");
     for (String column : columns) {
-      joiner.add(column + "=" + value(row, names.indexOf(column)));
+      joiner.add(column + "=" + Shown.value(value(row, names.indexOf(column))));
     }
     return joiner.toString();
   }

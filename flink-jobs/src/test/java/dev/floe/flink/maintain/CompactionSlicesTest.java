@@ -83,7 +83,7 @@ class CompactionSlicesTest {
         "Cannot parse --slice 'yesterday'");
     assertUsageError(
         () -> CompactionSlices.resolve(SmallFiles.FACT, fact, List.of("2026-10-03T05")),
-        "Cannot use --slice 2026-10-03T05 on sales.fact_orders: a hour slice");
+        "Cannot use --slice 2026-10-03T05 on sales.fact_orders: an hour slice");
     assertUsageError(
         () -> CompactionSlices.resolve(SmallFiles.FACT, fact, List.of("amount=2026-10-03")),
         "its type is decimal(10, 2)");

@@ -54,4 +54,17 @@ class RowFormatterTest {
     assertThat(new RowFormatter(type).value(GenericRowData.of(StringData.fromString("eu")), 0))
         .isEqualTo("eu");
   }
+
+  @Test
+  void aRowInAMessageShowsEachValueOnOneLineAndCutButValueStaysExact() {
+    RowType type = RowType.of(new VarCharType(VarCharType.MAX_LENGTH));
+    String text = "pro\n" + "x".repeat(500);
+    GenericRowData row = GenericRowData.of(StringData.fromString(text));
+    RowFormatter formatter = new RowFormatter(type);
+
+    assertThat(formatter.format(row))
+        .isEqualTo("{f0=pro\\n" + "x".repeat(96) + "… (504 characters)}");
+    assertThat(formatter.columns(row, java.util.List.of("f0"))).doesNotContain("\n").hasSize(122);
+    assertThat(formatter.value(row, 0)).isEqualTo(text);
+  }
 }
