@@ -9,7 +9,7 @@ public final class InjectedFailureException extends RuntimeException {
   private final FailurePoint point;
 
   public InjectedFailureException(FailurePoint point, String where) {
-    super("Injected failure " + point + " " + where);
+    super("Injected failure " + where + " [" + point + "]");
     this.point = point;
   }
 

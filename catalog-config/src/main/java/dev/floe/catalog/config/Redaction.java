@@ -56,8 +56,10 @@ public final class Redaction {
    */
   private static final Pattern AUTHORIZATION =
       Pattern.compile(
-          "(?i)(authorization[\"']?\\s*[:=]\\s*[\"']?(?:(?:bearer|basic|digest|token|negotiate)"
-              + "\\s+)?+)(?!\\$\\{)([^\\s\"',\\[\\]]+)");
+          // A quoted name ("Authorization": "…", as JSON shows it) takes a quoted value only, so
+          // a sentence naming the header ('Authorization': header …) is left alone.
+          "(?i)(authorization(?:\\s*[:=]\\s*|[\"']\\s*[:=]\\s*[\"'])"
+              + "(?:(?:bearer|basic|digest|token|negotiate)\\s+)?+)(?!\\$\\{)([^\\s\"',\\[\\]]+)");
 
   /**
    * A JSON field whose name looks secret, as a wire log of a REST catalog's answer shows it: {@code

@@ -124,6 +124,12 @@ class RedactionTest {
         .isEqualTo("headers {Authorization: Bearer ${env:BI_TOKEN}}");
     assertThat(Redaction.redact("Cannot send effect x: header Authorization would hold a line"))
         .isEqualTo("Cannot send effect x: header Authorization would hold a line");
+    String refusal =
+        "Cannot read job.yaml at 'effects[0].webhook.headers.Authorization': header"
+            + " 'Authorization' looks secret";
+    assertThat(Redaction.redact(refusal)).isEqualTo(refusal);
+    assertThat(Redaction.redact("{\"Authorization\": \"Bearer " + issued + "\"}"))
+        .isEqualTo("{\"Authorization\": \"Bearer ******\"}");
   }
 
   @Test

@@ -232,7 +232,7 @@ class RandomOperationSequencesITCase {
     boolean crashAfterCommit = changes && point == FailurePoint.AFTER_COMMIT;
     if (crashBeforeCommit || crashAfterCommit) {
       assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(1);
-      assertThat(run.err()).contains("Injected failure " + point);
+      assertThat(run.err()).contains("Injected failure", "[" + point + "]");
     } else {
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
       String status = json(run).get("status").asText();

@@ -411,7 +411,8 @@ class SliceCommitterTest {
             () ->
                 committer(plan("run-a", null, Map.of()).withFailAt(FailurePoint.AFTER_COMMIT))
                     .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys()))
-        .hasMessageContaining("Injected failure AFTER_COMMIT");
+        .hasMessageContaining("Injected failure after the commit")
+        .hasMessageContaining("[AFTER_COMMIT]");
     fact.refresh();
     long committed = fact.currentSnapshot().snapshotId();
     assertThat(slice("2026-10-03")).isEqualTo(written.hash);
