@@ -52,6 +52,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Types.NestedField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one job manifest as a Flink batch job: bounded query (slice bound as typed literals) → row
@@ -64,6 +66,8 @@ import org.apache.iceberg.types.Types.NestedField;
 public final class SliceJob {
   private static final TypeInformation<byte[]> BYTES =
       PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
+  private static final Logger LOG = LoggerFactory.getLogger(SliceJob.class);
 
   /** Reads the clock for the run's deadline only (never to decide what to process). */
   private static final Clock CLOCK = Clock.systemUTC();
@@ -339,7 +343,11 @@ public final class SliceJob {
     Catalog catalog = null;
     try {
       catalog = Catalogs.open(request.catalog());
-      landed = RunLookup.find(Catalogs.loadTable(catalog, request.job().target()), runId, branch);
+      org.apache.iceberg.Table table = Catalogs.loadTable(catalog, request.job().target());
+      landed = RunLookup.find(table, runId, branch);
+      if (landed.isEmpty() && cancelled.stopped()) {
+        deleteFinishedWritersFiles(table, cancelled);
+      }
     } catch (RuntimeException lookupFailed) {
       lookupFailed.addSuppressed(cancelled);
       throw new CommitStateUnknownException(
@@ -389,6 +397,26 @@ public final class SliceJob {
             "Cannot %s: %s; its Flink job was cancelled and nothing was committed",
             subject, deadline.reason()),
         cancelled);
+  }
+
+  /**
+   * A writer still writing when the job was cancelled deleted its own files; one that had finished
+   * sent them towards the committer, which never ran, and named them in an accumulator. The run is
+   * not in the table and its job has stopped, so none of them can be live.
+   */
+  private static void deleteFinishedWritersFiles(
+      org.apache.iceberg.Table table, DeadlineExecution.Cancelled cancelled) {
+    if (!(cancelled.accumulators().get(SliceWriterOperator.WRITTEN_FILES)
+        instanceof List<?> files)) {
+      return;
+    }
+    for (Object location : files) {
+      try {
+        table.io().deleteFile(location.toString());
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot delete {} of a cancelled run: {}", location, e.toString());
+      }
+    }
   }
 
   /** Submits the job and waits for its result (null when detached). */

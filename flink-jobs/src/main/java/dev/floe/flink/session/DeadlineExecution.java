@@ -3,6 +3,9 @@ package dev.floe.flink.session;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,20 +34,32 @@ public final class DeadlineExecution {
    */
   public static final Duration STOP_WAIT = Duration.ofMinutes(4);
 
+  private static final Duration ACCUMULATOR_WAIT = Duration.ofSeconds(30);
+
   private DeadlineExecution() {}
 
-  /** The deadline passed and the job was cancelled; it ran no further than {@link #stopped()}. */
+  /** The deadline passed and the job was cancelled. */
   public static final class Cancelled extends Exception {
     private final boolean stopped;
+    private final transient Map<String, Object> accumulators;
 
-    Cancelled(boolean stopped, Throwable cause) {
+    Cancelled(boolean stopped, Map<String, Object> accumulators, Throwable cause) {
       super(stopped ? "cancelled" : "cancelled, and still stopping", cause);
       this.stopped = stopped;
+      this.accumulators = Collections.unmodifiableMap(new HashMap<>(accumulators));
     }
 
     /** False when the job had not stopped within {@link #STOP_WAIT} of the cancel. */
     public boolean stopped() {
       return stopped;
+    }
+
+    /**
+     * The accumulators the job's tasks had reported when it was cancelled: final for the tasks that
+     * had finished; empty when the cluster could not tell.
+     */
+    public Map<String, Object> accumulators() {
+      return accumulators;
     }
   }
 
@@ -74,6 +89,9 @@ public final class DeadlineExecution {
 
   private static JobExecutionResult cancel(
       JobClient client, CompletableFuture<JobExecutionResult> result) throws Exception {
+    // Read before the cancel: a local cluster no longer hands out a cancelled job's accumulators,
+    // and those of the tasks that finished already are final.
+    Map<String, Object> accumulators = accumulators(client);
     try {
       client.cancel().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
@@ -85,11 +103,24 @@ public final class DeadlineExecution {
     } catch (ExecutionException ended) {
       Throwable cause = ExceptionUtils.stripExecutionException(ended);
       if (ExceptionUtils.findThrowable(cause, JobCancellationException.class).isPresent()) {
-        throw new Cancelled(true, cause);
+        throw new Cancelled(true, accumulators, cause);
       }
       throw unwrapped(ended);
     } catch (TimeoutException stillRunning) {
-      throw new Cancelled(false, stillRunning);
+      throw new Cancelled(false, Map.of(), stillRunning);
+    }
+  }
+
+  /** The job's accumulators as its tasks reported them so far, or none when it cannot tell. */
+  private static Map<String, Object> accumulators(JobClient client) {
+    try {
+      return client.getAccumulators().get(ACCUMULATOR_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.info("Cannot read the accumulators of job {}: {}", client.getJobID(), e.toString());
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      return Map.of();
     }
   }
 

@@ -17,11 +17,16 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.Record;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +75,71 @@ class RunTimeoutITCase {
             "floe: Cannot run slow_orders for 2026-01-02: timed out after 8s (--timeout); its"
                 + " Flink job was cancelled and nothing was committed\n");
     assertThat((System.nanoTime() - started) / 1_000_000_000.0).isBetween(8.0, 40.0);
+    assertThat(targetFiles()).isEqualTo(before);
+    assertThat(head()).isEqualTo(head);
+  }
+
+  /**
+   * Two writers: one reads the slice's fast file and finishes (its file closed and on its way to
+   * the committer, which never starts), the other reads the slow file when the timeout cancels the
+   * job. The finished writer does not abort; its file is deleted by the run once it knows it
+   * committed nothing.
+   */
+  @Test
+  void aWriterThatFinishedBeforeTheCancelHasItsFileDeletedToo() throws Exception {
+    LocalDate day = LocalDate.parse("2026-01-03");
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      Table staging = Catalogs.loadTable(catalog, BackfillTables.SOURCE);
+      List<Record> slow = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        slow.add(
+            TableRows.row(
+                staging,
+                Map.of(
+                    "order_id",
+                    day.toEpochDay() * 100_000L + 50_000 + i,
+                    "amount",
+                    BigDecimal.ONE.setScale(2),
+                    "order_date",
+                    day)));
+      }
+      TableRows.append(staging, slow.toArray(Record[]::new)); // a second file: the slow rows
+    } finally {
+      Catalogs.close(catalog);
+    }
+    String skewed =
+        write(
+            "skewed.yaml",
+            """
+            job: skewed_orders
+            target: sales.fact_orders
+            mode: overwrite
+            slice: {column: order_date}
+            parallelism: 2
+            query: |
+              SELECT order_id, customer_id, amount, order_date
+              FROM sales.staging_orders /*+ OPTIONS('split-size'='1') */
+              WHERE order_date >= :slice_start AND order_date < :slice_end
+                AND (MOD(order_id, 100000) < 50000
+                  OR NOT REGEXP(CONCAT(REPEAT('a', 20 + CAST(MOD(order_id, 2) AS INT)), 'c'),
+                                '((a+)+)+b'))
+            """);
+    long head = head();
+    List<Path> before = targetFiles();
+
+    CompletableFuture<CliRun> running =
+        CompletableFuture.supplyAsync(
+            () -> floe(home, "run", skewed, "--slice", day.toString(), "--timeout", "8s"));
+    Set<Path> written = new HashSet<>();
+    while (!running.isDone()) {
+      targetFiles().stream().filter(f -> !before.contains(f)).forEach(written::add);
+      Thread.sleep(100);
+    }
+    CliRun run = running.get();
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.TIMED_OUT);
+    assertThat(written).as("the finished writer's file, while the other one ran").isNotEmpty();
     assertThat(targetFiles()).isEqualTo(before);
     assertThat(head()).isEqualTo(head);
   }
