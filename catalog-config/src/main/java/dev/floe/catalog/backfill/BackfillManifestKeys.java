@@ -76,6 +76,18 @@ public final class BackfillManifestKeys {
           "false",
           "Let each slice fire its job's `effects`. Off by default: a backfill of 300 slices"
               + " must not send 300 webhooks.");
+  public static final FloeOption OVERALL_TIMEOUT =
+      FloeOption.of(
+          "overall_timeout",
+          "duration",
+          null,
+          "How long the whole backfill may take, sample check included, as ISO-8601 (`PT8H`) or"
+              + " `90s`, `30m`, `8h`, `1d`. When it passes, no further slice starts, the slices"
+              + " in flight are cancelled like a slice past its own timeout (nothing of them"
+              + " committed; a commit already under way is looked up by run id), and the backfill"
+              + " exits 6. The slices it loaded stay loaded: rerun it to resume. Each slice is"
+              + " also bound by its job's `timeout` (or `floe backfill --timeout`). Absent: no"
+              + " limit.");
 
   public static final FloeOption ON_BACKFILL_DONE =
       FloeOption.of(
@@ -107,6 +119,7 @@ public final class BackfillManifestKeys {
               EXPECT_VERSION,
               FAIL_FAST,
               ALLOW_EFFECTS,
+              OVERALL_TIMEOUT,
               ON_BACKFILL_DONE));
 
   private BackfillManifestKeys() {}

@@ -1,6 +1,7 @@
 package dev.floe.catalog.backfill;
 
 import dev.floe.catalog.job.EffectSpec;
+import dev.floe.catalog.job.Timeout;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,6 +18,7 @@ import java.util.List;
  * @param expectVersion the pinned code version, or null
  * @param failFast stop at the first failure, or null
  * @param allowEffects let slices fire their job's effects, or null
+ * @param overallTimeout how long the whole backfill may take, or null for no limit
  * @param onBackfillDone webhooks sent once when the backfill has loaded every slice
  * @param source the manifest's path, for messages
  */
@@ -30,6 +32,7 @@ public record BackfillSpec(
     String expectVersion,
     Boolean failFast,
     Boolean allowEffects,
+    Timeout overallTimeout,
     List<EffectSpec> onBackfillDone,
     String source) {
 

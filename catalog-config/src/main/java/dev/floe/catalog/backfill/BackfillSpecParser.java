@@ -1,6 +1,7 @@
 package dev.floe.catalog.backfill;
 
 import dev.floe.catalog.job.EffectSpecParser;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Path;
@@ -53,7 +54,18 @@ public final class BackfillSpecParser {
         root.has("expect_version") ? root.requiredString("expect_version") : null,
         root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,
         root.has("allow_effects") ? root.optionalBoolean("allow_effects", false) : null,
+        root.has("overall_timeout") ? overallTimeout(root.child("overall_timeout")) : null,
         EffectSpecParser.parse(root.child("on_backfill_done"), BackfillEffects.VARIABLES),
         root.source());
+  }
+
+  private static Timeout overallTimeout(ManifestNode node) {
+    String text = node.asText();
+    try {
+      return new Timeout(
+          Timeout.parseDuration(text), text.trim(), "overall_timeout in " + node.source());
+    } catch (IllegalArgumentException e) {
+      throw node.error("'%s' is not a timeout: %s", text, e.getMessage());
+    }
   }
 }

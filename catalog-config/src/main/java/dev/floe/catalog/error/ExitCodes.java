@@ -8,6 +8,7 @@ public final class ExitCodes {
   public static final int CHECK_FAILED = 3;
   public static final int COMMIT_CONFLICT = 4;
   public static final int COMMIT_STATE_UNKNOWN = 5;
+  public static final int TIMED_OUT = 6;
 
   private ExitCodes() {}
 }

@@ -131,6 +131,18 @@ public final class JobManifestKeys {
           "int",
           null,
           "Writer parallelism; `floe run --parallelism` wins. Absent or 0: Flink's default.");
+  public static final FloeOption TIMEOUT =
+      FloeOption.of(
+          "timeout",
+          "duration",
+          null,
+          "How long one run of the job may take, from its start to its commit, as ISO-8601"
+              + " (`PT30M`, `PT2H`) or `90s`, `30m`, `2h`, `1d`; `--timeout` wins. Past it the"
+              + " run's Flink job is cancelled, nothing is committed, the files it wrote are"
+              + " deleted and the run exits 6; rerunning it is safe. A commit already under way at"
+              + " that moment is looked up by run id afterwards, so the run reports what the table"
+              + " holds. `floe verify` gives each of its two runs this long, `floe backfill` each"
+              + " slice. Absent: no limit (`floe lint` warns).");
 
   public static final FloeOption EFFECTS =
       FloeOption.of(
@@ -210,6 +222,7 @@ public final class JobManifestKeys {
               ACCEPTED_VALUES_VALUES,
               ALLOW_NONDETERMINISTIC,
               PARALLELISM,
+              TIMEOUT,
               EFFECTS,
               EFFECT_NAME,
               EFFECT_WEBHOOK_URL,

@@ -23,6 +23,7 @@ import java.util.List;
  * @param allowNondeterministic true to allow wall-clock and random functions in the query
  * @param parallelism writer parallelism, or 0 for the default
  * @param effects webhooks sent once per run key after the run committed to main
+ * @param timeout how long one run may take, or null for no limit
  * @param source the manifest's path, for messages
  * @param text the manifest's exact text (hashed into the run key)
  */
@@ -40,6 +41,7 @@ public record JobSpec(
     boolean allowNondeterministic,
     int parallelism,
     List<EffectSpec> effects,
+    Timeout timeout,
     String source,
     String text)
     implements Serializable {
@@ -50,7 +52,43 @@ public record JobSpec(
     effects = List.copyOf(effects);
   }
 
-  /** A job without effects. */
+  /** A job without a timeout. */
+  public JobSpec(
+      String job,
+      String target,
+      WriteMode mode,
+      String sliceColumn,
+      String query,
+      List<String> key,
+      String ordering,
+      boolean deleteMissing,
+      boolean allowEmpty,
+      List<CheckSpec> checks,
+      boolean allowNondeterministic,
+      int parallelism,
+      List<EffectSpec> effects,
+      String source,
+      String text) {
+    this(
+        job,
+        target,
+        mode,
+        sliceColumn,
+        query,
+        key,
+        ordering,
+        deleteMissing,
+        allowEmpty,
+        checks,
+        allowNondeterministic,
+        parallelism,
+        effects,
+        null,
+        source,
+        text);
+  }
+
+  /** A job without effects and without a timeout. */
   public JobSpec(
       String job,
       String target,
@@ -80,6 +118,7 @@ public record JobSpec(
         allowNondeterministic,
         parallelism,
         List.of(),
+        null,
         source,
         text);
   }

@@ -75,8 +75,19 @@ public final class JobSpecParser {
             Boolean.parseBoolean(JobManifestKeys.ALLOW_NONDETERMINISTIC.defaultValue())),
         (int) parallelism,
         EffectSpecParser.parse(root.child("effects"), EffectTemplate.RUN_VARIABLES),
+        root.has("timeout") ? timeout(root.child("timeout")) : null,
         root.source(),
         text);
+  }
+
+  /** {@code timeout: PT30M}: refused, naming key, file and value, unless a positive duration. */
+  private static Timeout timeout(ManifestNode node) {
+    String text = node.asText();
+    try {
+      return new Timeout(Timeout.parseDuration(text), text.trim(), "timeout in " + node.source());
+    } catch (IllegalArgumentException e) {
+      throw node.error("'%s' is not a timeout: %s", text, e.getMessage());
+    }
   }
 
   /** The slice column: required to overwrite, optional for keyed modes, refused for swap. */

@@ -15,16 +15,9 @@ import java.util.Set;
 
 /**
  * The keys each manifest may hold, from the same declarations the parsers accept ({@link
- * JobManifestKeys}, {@link TableSpecKeys}, {@link BackfillManifestKeys}), plus the keys lint knows
- * before the parser does.
+ * JobManifestKeys}, {@link TableSpecKeys}, {@link BackfillManifestKeys}).
  */
 final class KnownKeys {
-  /**
-   * Job keys lint accepts even while the parser does not know them yet: {@code timeout} (a change
-   * made in parallel adds it to the parser; until then lint reads it and the parser never sees it).
-   */
-  static final Set<String> LINT_ONLY_JOB_KEYS = Set.of("timeout");
-
   private static final String BACKFILL_EFFECTS = "on_backfill_done[]";
 
   /**
@@ -34,20 +27,6 @@ final class KnownKeys {
   record Unknown(String key, String parent, String path, Set<String> allowed) {}
 
   private KnownKeys() {}
-
-  /** The keys lint accepts that the parser of {@code kind} refuses, present in {@code root}. */
-  static List<String> lintOnly(ManifestKind kind, JsonNode root) {
-    List<String> present = new ArrayList<>();
-    if (kind == ManifestKind.JOB) {
-      Set<String> parserKeys = JobManifestKeys.GROUP.keysUnder("");
-      for (String key : LINT_ONLY_JOB_KEYS) {
-        if (root.has(key) && !parserKeys.contains(key)) {
-          present.add(key);
-        }
-      }
-    }
-    return present;
-  }
 
   /** Every key of {@code root} that {@code kind} does not declare, in file order. */
   static List<Unknown> unknown(ManifestKind kind, JsonNode root) {
@@ -103,9 +82,6 @@ final class KnownKeys {
       keys = new LinkedHashSet<>(group.keysUnder(declared));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
-    }
-    if (kind == ManifestKind.JOB && declared.isEmpty()) {
-      keys.addAll(LINT_ONLY_JOB_KEYS);
     }
     return Optional.of(keys);
   }

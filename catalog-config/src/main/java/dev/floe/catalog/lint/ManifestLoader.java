@@ -86,7 +86,6 @@ final class ManifestLoader {
       KnownKeys.unknown(kind.get(), root)
           .forEach(u -> drop.add(new SpecParsing.Dropped(u.parent(), u.key())));
     }
-    KnownKeys.lintOnly(kind.get(), root).forEach(k -> drop.add(new SpecParsing.Dropped("", k)));
     SpecParsing.Outcome parsed = SpecParsing.parse(kind.get(), path, file, text, root, drop);
     return new Loaded(
         new LintedManifest(

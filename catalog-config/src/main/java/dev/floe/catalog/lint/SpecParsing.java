@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * Runs the project's own parser on a manifest, so lint refuses exactly what {@code floe run},
- * {@code floe tables} and {@code floe backfill} refuse. Keys lint already reported as unknown, and
- * keys only lint knows yet ({@link KnownKeys#LINT_ONLY_JOB_KEYS}), are left out first: the parser
- * stops at its first refusal, and the rest of the file deserves to be checked too.
+ * {@code floe tables} and {@code floe backfill} refuse. Keys lint already reported as unknown are
+ * left out first: the parser stops at its first refusal, and the rest of the file deserves to be
+ * checked too.
  */
 final class SpecParsing {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

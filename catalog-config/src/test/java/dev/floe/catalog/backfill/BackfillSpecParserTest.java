@@ -7,6 +7,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,6 +91,23 @@ class BackfillSpecParserTest {
     BackfillId.requireValid(a, "derived");
     assertThat(a).isNotEqualTo(b).hasSizeLessThanOrEqualTo(128);
     BackfillId.requireValid(BackfillId.derive("_job", "s.f", "2026", "2027", "m", "1"), "derived");
+  }
+
+  @Test
+  void anOverallTimeoutIsReadAndABadOneIsRefusedNamingKeyFileAndValue() throws Exception {
+    Path good =
+        write("good.yaml", "job: j.yaml\nfrom: 2026-01-01\nto: 2026-02-01\noverall_timeout: 8h\n");
+    Path bad =
+        write("bad.yaml", "job: j.yaml\nfrom: 2026-01-01\nto: 2026-02-01\noverall_timeout: soon\n");
+
+    BackfillSpec spec = BackfillSpecParser.load(good);
+
+    assertThat(spec.overallTimeout().duration()).isEqualTo(Duration.ofHours(8));
+    assertThat(spec.overallTimeout().origin()).isEqualTo("overall_timeout in " + good);
+    assertThatThrownBy(() -> BackfillSpecParser.load(bad))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read " + bad + " at 'overall_timeout': 'soon' is not a timeout");
   }
 
   private Path write(String name, String text) throws Exception {

@@ -34,6 +34,7 @@ class JobManifestKeysTest {
             "checks",
             "allow_nondeterministic",
             "parallelism",
+            "timeout",
             "effects");
     assertThat(JobManifestKeys.GROUP.keysUnder("slice")).containsExactly("column");
     assertThat(JobManifestKeys.GROUP.keysUnder("effects[]"))
@@ -62,11 +63,13 @@ class JobManifestKeysTest {
                   - accepted_values: {column: status, values: [open, closed]}
                 allow_nondeterministic: true
                 parallelism: 2
+                timeout: PT30M
                 """);
 
     assertThat(job.checks()).hasSize(4);
     assertThat(job.allowNondeterministic()).isTrue();
     assertThat(job.parallelism()).isEqualTo(2);
+    assertThat(job.timeout().text()).isEqualTo("PT30M");
   }
 
   @Test
@@ -84,7 +87,8 @@ class JobManifestKeysTest {
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml: unknown key 'owner' (allowed:"
                 + " allow_empty, allow_nondeterministic, checks, delete_missing, description,"
-                + " effects, job, key, mode, ordering, parallelism, query, slice, target)");
+                + " effects, job, key, mode, ordering, parallelism, query, slice, target,"
+                + " timeout)");
     assertThatThrownBy(() -> parse(MINIMAL.replace("{column: order_date}", "{col: d}")))
         .hasMessage(
             "Cannot read jobs/fact_orders.yaml at 'slice': unknown key 'col' (allowed: column)");

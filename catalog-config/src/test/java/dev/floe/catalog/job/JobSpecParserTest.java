@@ -8,6 +8,7 @@ import dev.floe.catalog.manifest.Manifests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -377,6 +378,32 @@ class JobSpecParserTest {
     JobSpec spec = parse(MINIMAL.replace("query: SELECT 1", "query: " + quoted(query)));
 
     assertThat(spec.query()).isEqualTo(query);
+  }
+
+  @Test
+  void readsATimeoutInIsoOrShortFormAndRemembersWhereItWasSet() {
+    JobSpec iso = parse(MINIMAL + "timeout: PT30M\n");
+    JobSpec shortForm = parse(MINIMAL + "timeout: 2h\n");
+
+    assertThat(iso.timeout().duration()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(iso.timeout().describe()).isEqualTo("PT30M (timeout in jobs/fact_orders.yaml)");
+    assertThat(shortForm.timeout().duration()).isEqualTo(Duration.ofHours(2));
+    assertThat(parse(MINIMAL).timeout()).isNull();
+  }
+
+  @Test
+  void aTimeoutThatIsNotAPositiveDurationIsRefusedNamingKeyFileAndValue() {
+    assertThatThrownBy(() -> parse(MINIMAL + "timeout: soon\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read jobs/fact_orders.yaml at 'timeout': 'soon' is not a timeout: expected a"
+                + " duration, ISO-8601 such as PT30M");
+    assertThatThrownBy(() -> parse(MINIMAL + "timeout: -PT5M\n"))
+        .hasMessageContaining("'-PT5M' is not a timeout: a timeout must be positive");
+    assertThatThrownBy(() -> parse(MINIMAL + "timeout: 0s\n"))
+        .hasMessageContaining("'0s' is not a timeout: a timeout must be positive");
+    assertThatThrownBy(() -> parse(MINIMAL + "timeout: 30\n"))
+        .hasMessageContaining("'30' is not a timeout");
   }
 
   private static String quoted(String text) {

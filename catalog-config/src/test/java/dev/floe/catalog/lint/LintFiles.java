@@ -9,7 +9,7 @@ import java.util.List;
 
 /** A folder of manifests for one test, linted as {@code floe lint FOLDER} would. */
 final class LintFiles {
-  /** A clean daily overwrite job (timeout included: lint knows the key before the parser does). */
+  /** A clean daily overwrite job (with a timeout, so missing-timeout stays quiet). */
   static final String DAILY_JOB =
       """
       job: fact_orders_daily

@@ -201,10 +201,25 @@ class ManifestReadingRulesTest {
   }
 
   @Test
-  void aTimeoutIsKnownToLintEvenWhileTheParserRefusesIt() {
+  void aTimeoutIsAJobKeyTheParserReads() {
     LintFiles files = files();
-    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H", "timeout: 45m"));
 
     assertThat(files.lint().findings()).isEmpty();
+  }
+
+  @Test
+  void aTimeoutThatIsNotADurationIsAnInvalidManifestOnItsLineNamingTheValue() {
+    LintFiles files = files();
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H", "timeout: soon"));
+
+    assertThat(files.lint().findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(InvalidManifest.RULE.id());
+              assertThat(f.line()).isEqualTo(5);
+              assertThat(f.message()).contains("'timeout'", "'soon' is not a timeout");
+            });
   }
 }

@@ -4,8 +4,10 @@ import dev.floe.catalog.backfill.BackfillEffects;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.session.LocalCluster;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * backfill runs only what is left.
  */
 public final class Backfill {
+
+  /** Reads the clock for the overall deadline only (never to decide which slices to run). */
+  private static final Clock CLOCK = Clock.systemUTC();
 
   private Backfill() {}
 
@@ -49,6 +54,10 @@ public final class Backfill {
   public static BackfillResult run(
       BackfillRequest request, BackfillListener listener, RunEffects effects) {
     long started = System.nanoTime(); // for the summary only
+    Deadline overall =
+        request.overallTimeout() == null || request.dryRun()
+            ? null
+            : Deadline.overall(request.overallTimeout(), CLOCK);
     BackfillPlan plan = BackfillPlanner.plan(request);
     requireOutbox(request, effects, request.dryRun());
     listener.planned(plan);
@@ -77,7 +86,7 @@ public final class Backfill {
       progress.started(planned);
       sample =
           SampleRun.check(
-              sliceRequest(request, plan, planned),
+              sliceRequest(request, plan, planned, overall),
               planned,
               slice -> BackfillSlices.run(slice, effects, request.allowEffects()));
       listener.sampleChecked(sample);
@@ -89,7 +98,8 @@ public final class Backfill {
                 outcomes.put(
                     slice.value(), SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN)));
       } else {
-        runRest(request, plan, rest, progress, effects).forEach(o -> outcomes.put(o.value(), o));
+        runRest(request, plan, rest, progress, effects, overall)
+            .forEach(o -> outcomes.put(o.value(), o));
       }
     }
     List<SliceOutcome> ordered = new ArrayList<>();
@@ -182,7 +192,8 @@ public final class Backfill {
       BackfillPlan plan,
       List<PlannedSlice> slices,
       Progress progress,
-      RunEffects effects) {
+      RunEffects effects,
+      Deadline overall) {
     AtomicBoolean stop = new AtomicBoolean(false);
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -205,10 +216,15 @@ public final class Backfill {
                     return progress.finished(
                         SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
                   }
+                  if (overall != null && overall.passed(CLOCK)) {
+                    return progress.finished(BackfillSlices.notStarted(slice, overall));
+                  }
                   progress.started(slice);
                   SliceOutcome outcome =
                       BackfillSlices.run(
-                          sliceRequest(request, plan, slice), effects, request.allowEffects());
+                          sliceRequest(request, plan, slice, overall),
+                          effects,
+                          request.allowEffects());
                   if (outcome.failed() && request.failFast()) {
                     stop.set(true);
                   }
@@ -231,9 +247,15 @@ public final class Backfill {
     }
   }
 
+  /**
+   * One slice's run: bound by the slice timeout from its own start and by the backfill's overall
+   * deadline, whichever comes first.
+   */
   private static RunRequest sliceRequest(
-      BackfillRequest request, BackfillPlan plan, PlannedSlice slice) {
+      BackfillRequest request, BackfillPlan plan, PlannedSlice slice, Deadline overall) {
     return RunRequest.of(request.catalog(), request.job(), slice.value())
+        .withTimeout(request.effectiveSliceTimeout())
+        .withNotAfter(overall)
         .withParallelism(plan.parallelism())
         .withBackfillId(plan.backfillId())
         .withFailAt(

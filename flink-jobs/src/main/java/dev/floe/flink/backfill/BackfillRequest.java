@@ -4,6 +4,7 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.flink.session.FlinkSessions;
 import java.util.List;
 import java.util.Objects;
@@ -30,6 +31,10 @@ import java.util.Objects;
  *     tests), or null
  * @param onBackfillDone webhooks sent once when every slice is loaded (the backfill manifest's
  *     {@code on_backfill_done})
+ * @param sliceTimeout how long each slice's run may take ({@code --timeout}); null: the job's
+ *     {@code timeout}, else no limit
+ * @param overallTimeout how long the whole backfill may take ({@code --overall-timeout}, else the
+ *     backfill manifest's {@code overall_timeout}), or null for no limit
  */
 public record BackfillRequest(
     CatalogConfig catalog,
@@ -46,7 +51,9 @@ public record BackfillRequest(
     boolean dryRun,
     int parallelism,
     String failAtSlice,
-    List<EffectSpec> onBackfillDone) {
+    List<EffectSpec> onBackfillDone,
+    Timeout sliceTimeout,
+    Timeout overallTimeout) {
 
   public BackfillRequest {
     Objects.requireNonNull(catalog, "catalog");
@@ -73,8 +80,8 @@ public record BackfillRequest(
   /** A backfill with the defaults: one slice at a time, last slice as sample, effects off. */
   public static BackfillRequest of(CatalogConfig catalog, JobSpec job, String from, String to) {
     return new BackfillRequest(
-        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null,
-        List.of());
+        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null, List.of(),
+        null, null);
   }
 
   public BackfillRequest withMaxConcurrency(int value) {
@@ -93,7 +100,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withSample(String value, boolean only) {
@@ -112,7 +121,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withExpectVersion(String value) {
@@ -131,7 +142,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withFailFast(boolean value) {
@@ -150,7 +163,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withDryRun(boolean value) {
@@ -169,7 +184,9 @@ public record BackfillRequest(
         value,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withParallelism(int value) {
@@ -188,7 +205,9 @@ public record BackfillRequest(
         dryRun,
         value,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withFailAtSlice(String value) {
@@ -207,7 +226,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         value,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withAllowEffects(boolean value) {
@@ -226,7 +247,9 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
-        onBackfillDone);
+        onBackfillDone,
+        sliceTimeout,
+        overallTimeout);
   }
 
   public BackfillRequest withOnBackfillDone(List<EffectSpec> value) {
@@ -245,6 +268,57 @@ public record BackfillRequest(
         dryRun,
         parallelism,
         failAtSlice,
+        value,
+        sliceTimeout,
+        overallTimeout);
+  }
+
+  /** Each slice bound by {@code value} instead of the job's timeout; null: the job's. */
+  public BackfillRequest withSliceTimeout(Timeout value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice,
+        onBackfillDone,
+        value,
+        overallTimeout);
+  }
+
+  /** The whole backfill bound by {@code value}; null for no limit. */
+  public BackfillRequest withOverallTimeout(Timeout value) {
+    return new BackfillRequest(
+        catalog,
+        job,
+        from,
+        to,
+        backfillId,
+        maxConcurrency,
+        sample,
+        sampleOnly,
+        expectVersion,
+        failFast,
+        allowEffects,
+        dryRun,
+        parallelism,
+        failAtSlice,
+        onBackfillDone,
+        sliceTimeout,
         value);
+  }
+
+  /** The timeout each slice's run gets: {@link #sliceTimeout}, else the job's, else none. */
+  public Timeout effectiveSliceTimeout() {
+    return sliceTimeout != null ? sliceTimeout : job.timeout();
   }
 }

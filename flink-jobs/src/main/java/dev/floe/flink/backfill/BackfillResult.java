@@ -46,8 +46,9 @@ public record BackfillResult(
 
   /**
    * 0 when every slice is loaded; otherwise the code of the sample's failure, else of the first
-   * failed slice (3 a check failed or the sample is not reproducible, 4 a conflict, 1 anything
-   * else), so a script can tell a data problem from an outage.
+   * failed slice (3 a check failed or the sample is not reproducible, 4 a conflict, 6 it timed out,
+   * 1 anything else), else 6 when the overall timeout left slices not started, so a script can tell
+   * a data problem from an outage or a lack of time.
    */
   public int exitCode() {
     if (sample != null && !sample.passed()) {
@@ -56,6 +57,11 @@ public record BackfillResult(
     for (SliceOutcome outcome : outcomes) {
       if (outcome.failed()) {
         return outcome.exitCode();
+      }
+    }
+    for (SliceOutcome outcome : outcomes) {
+      if (outcome.exitCode() != ExitCodes.OK) {
+        return outcome.exitCode(); // not started: the overall timeout had passed
       }
     }
     return ExitCodes.OK;

@@ -5,6 +5,7 @@ import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
@@ -78,6 +79,20 @@ final class BackfillSlices {
         millisSince(started),
         null,
         ExitCodes.OK,
+        null);
+  }
+
+  /** A slice left alone because the backfill's overall deadline had passed: exit 6. */
+  static SliceOutcome notStarted(PlannedSlice slice, Deadline overall) {
+    return new SliceOutcome(
+        slice.value(),
+        SliceStatus.NOT_RUN,
+        -1,
+        null,
+        null,
+        0,
+        "not started: the backfill " + overall.reason(),
+        ExitCodes.TIMED_OUT,
         null);
   }
 

@@ -5,6 +5,7 @@ import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.flink.backfill.Backfill;
 import dev.floe.flink.backfill.BackfillPlan;
@@ -39,7 +40,10 @@ import picocli.CommandLine.Parameters;
       "--max-concurrency at once, commits serialized per table. Rerunning the same backfill",
       "skips the slices it already loaded while their sources hold what those loads read.",
       "MANIFEST is a job manifest (give --from and --to) or a backfill manifest naming the job",
-      "and the range; flags win over the file."
+      "and the range; flags win over the file. Each slice is bound by --timeout (else the job's",
+      "timeout:), the whole backfill by --overall-timeout (else the manifest's overall_timeout:);",
+      "a slice past its timeout fails (exit 6) like any failed slice, and past the overall",
+      "timeout no slice starts, those in flight are cancelled, and the backfill exits 6."
     })
 public final class BackfillCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -113,6 +117,26 @@ public final class BackfillCommand implements Callable<Integer> {
   int parallelism;
 
   @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description =
+          "How long each slice's run may take, e.g. 30m, 2h or PT30M; wins over the job's"
+              + " timeout:. A slice past it is cancelled, commits nothing and fails with exit code"
+              + " 6 (default: the job's timeout, else no limit).")
+  String timeout;
+
+  @Option(
+      names = "--overall-timeout",
+      paramLabel = "DURATION",
+      description =
+          "How long the whole backfill may take, sample check included, e.g. 8h or PT8H; wins"
+              + " over the manifest's overall_timeout:. Past it no further slice starts, the"
+              + " slices in flight are cancelled (nothing of them committed), the slices loaded"
+              + " stay loaded and the backfill exits 6; rerun it to resume (default: the"
+              + " manifest's, else no limit).")
+  String overallTimeout;
+
+  @Option(
       names = "--progress",
       paramLabel = "auto|bar|lines|none",
       defaultValue = "auto",
@@ -179,7 +203,11 @@ public final class BackfillCommand implements Callable<Integer> {
         dryRun,
         parallelism,
         failAtSlice,
-        file == null ? List.of() : file.onBackfillDone());
+        file == null ? List.of() : file.onBackfillDone(),
+        timeout == null ? null : Timeout.ofFlag("--timeout", timeout),
+        overallTimeout != null
+            ? Timeout.ofFlag("--overall-timeout", overallTimeout)
+            : file == null ? null : file.overallTimeout());
   }
 
   private BackfillProgress.Style style() {
@@ -212,6 +240,7 @@ public final class BackfillCommand implements Callable<Integer> {
     out.printf(
         "  in flight at most %d slice(s), parallelism %d each; commits serialized per table%n",
         plan.maxConcurrency(), plan.parallelism());
+    out.printf("  timeout   %s%n", timeouts(request));
     out.printf(
         "  effects   %s%n",
         request.job().effects().isEmpty()
@@ -288,6 +317,16 @@ public final class BackfillCommand implements Callable<Integer> {
     }
   }
 
+  /** E.g. {@code each slice 30m (timeout in jobs/x.yaml); overall 8h (--overall-timeout)}. */
+  private static String timeouts(BackfillRequest request) {
+    Timeout slice = request.effectiveSliceTimeout();
+    Timeout overall = request.overallTimeout();
+    return "each slice "
+        + (slice == null ? "no limit" : slice.describe())
+        + "; overall "
+        + (overall == null ? "no limit" : overall.describe());
+  }
+
   static Map<String, Object> toMap(BackfillRequest request, BackfillResult result) {
     BackfillPlan plan = result.plan();
     Map<String, Object> map = new LinkedHashMap<>();
@@ -303,6 +342,11 @@ public final class BackfillCommand implements Callable<Integer> {
     map.put("parallelism", plan.parallelism());
     map.put("allow_effects", request.allowEffects());
     map.put("fail_fast", request.failFast());
+    Timeout sliceTimeout = request.effectiveSliceTimeout();
+    map.put("slice_timeout", sliceTimeout == null ? null : sliceTimeout.duration().toString());
+    map.put(
+        "overall_timeout",
+        request.overallTimeout() == null ? null : request.overallTimeout().duration().toString());
     SampleCheck sample = result.sample();
     Map<String, Object> sampleMap = new LinkedHashMap<>();
     sampleMap.put("slice", plan.sample().value());

@@ -44,6 +44,8 @@ import picocli.CommandLine.Command;
       "  3  a check failed (nothing committed)",
       "  4  commit conflict: a run from the same or newer data committed first",
       "  5  commit state unknown: look the run id up with `floe snapshots`",
+      "  6  timed out (--timeout or the manifest's timeout:): the job was cancelled, nothing",
+      "     committed; rerunning is safe",
       "",
       "S3, the catalog database and the REST catalog are checked before a command uses them: one",
       "that cannot be reached fails the command with one line within the catalog property",

@@ -12,7 +12,8 @@ import picocli.CommandLine;
 /**
  * The entry point of `bin/floe` and of the shaded jar under {@code flink run}. Maps Floe's
  * exceptions to exit codes scripts can trust: 0 ok (also a no-op rerun), 1 unexpected, 2 bad usage
- * or manifest, 3 a check failed, 4 commit conflict, 5 commit state unknown.
+ * or manifest, 3 a check failed, 4 commit conflict, 5 commit state unknown, 6 timed out (nothing
+ * committed).
  */
 public final class FloeMain {
 

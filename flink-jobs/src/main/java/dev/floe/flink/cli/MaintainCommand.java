@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.MaintenanceAction;
@@ -106,6 +107,15 @@ public final class MaintainCommand implements Callable<Integer> {
   Long targetFileSize;
 
   @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description =
+          "Compaction: how long its Flink job may take, e.g. 30m, 2h or PT30M (default: no"
+              + " limit). Past it the job is cancelled, no further slice is committed, the files"
+              + " of uncommitted slices are deleted and the command exits 6.")
+  String timeout;
+
+  @Option(
       names = "--rewrite-manifests",
       description = "Rewrite the current snapshot's data manifests, clustered by partition.")
   boolean rewriteManifests;
@@ -128,6 +138,11 @@ public final class MaintainCommand implements Callable<Integer> {
     if ((!slices.isEmpty() || targetFileSize != null) && !compact) {
       throw InvalidInputException.of("Cannot use --slice or --target-file-size without --compact");
     }
+    if (timeout != null && !compact) {
+      throw InvalidInputException.of(
+          "Cannot use --timeout without --compact: the other actions run no Flink job");
+    }
+    Timeout compactTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
     if (compact && slices.isEmpty()) {
       throw InvalidInputException.of(
           "Cannot compact %s: name the slices to compact, e.g. --slice 2026-10-03 (compaction"
@@ -139,7 +154,7 @@ public final class MaintainCommand implements Callable<Integer> {
     Catalog catalog = Catalogs.open(common.catalog());
     try {
       Table loaded = Catalogs.loadTable(catalog, table);
-      List<MaintenanceAction> actions = actions(loaded, minAge);
+      List<MaintenanceAction> actions = actions(loaded, minAge, compactTimeout);
       if (actions.isEmpty()) {
         throw InvalidInputException.of(
             "Cannot maintain %s: name at least one action: %s", table, ACTION_FLAGS);
@@ -164,11 +179,14 @@ public final class MaintainCommand implements Callable<Integer> {
    * written before the expiry that may drop the old ones), expire snapshots, then delete orphans
    * (what expiry left behind).
    */
-  List<MaintenanceAction> actions(Table loaded, Duration minAge) {
+  List<MaintenanceAction> actions(Table loaded, Duration minAge, Timeout compactTimeout) {
     List<MaintenanceAction> actions = new ArrayList<>();
     if (compact) {
       Compaction job =
-          Compaction.of(common.catalog(), table).slices(slices).failAt(failure.point());
+          Compaction.of(common.catalog(), table)
+              .slices(slices)
+              .failAt(failure.point())
+              .timeout(compactTimeout);
       if (targetFileSize != null) {
         job.targetFileSizeBytes(targetFileSize);
       }

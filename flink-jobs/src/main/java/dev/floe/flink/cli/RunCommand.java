@@ -6,6 +6,7 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
@@ -36,7 +37,9 @@ import picocli.CommandLine.Parameters;
       "new keys, swap replaces the whole table. A rerun with unchanged input commits nothing.",
       "The manifest's effects (webhooks) are sent once per run key, after a commit to main.",
       "If S3 or the catalog cannot be reached, the run fails within floe.connect-timeout",
-      "(default 30s) and commits nothing; details go to <Floe home>/logs/floe.log."
+      "(default 30s) and commits nothing; details go to <Floe home>/logs/floe.log. A run past",
+      "its timeout (--timeout, else the manifest's timeout:) is cancelled, commits nothing and",
+      "exits 6."
     })
 public final class RunCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -111,11 +114,22 @@ public final class RunCommand implements Callable<Integer> {
       description = "With --backfill-id: send the job's effects as a plain run would.")
   boolean allowEffects;
 
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description =
+          "How long the run may take, e.g. 30m, 2h, 90s or ISO-8601 PT30M; wins over the"
+              + " manifest's timeout:. Past it the Flink job is cancelled, nothing is committed,"
+              + " the files it wrote are deleted and the run exits 6 (default: the manifest's,"
+              + " else no limit).")
+  String timeout;
+
   @Mixin FailureInjectionOption failure;
 
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
+    Timeout runTimeout = timeout == null ? job.timeout() : Timeout.ofFlag("--timeout", timeout);
     if (backfillId != null) {
       BackfillId.requireValid(backfillId, "--backfill-id");
     }
@@ -136,7 +150,9 @@ public final class RunCommand implements Callable<Integer> {
             dryRun,
             failure.point(),
             PublishMode.parse(publish),
-            backfillId);
+            backfillId,
+            runTimeout,
+            null);
     RunEffects effects = RunEffects.system();
     // Refused before anything runs; a dry run checks without touching the database.
     if (dryRun) {

@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.lineage.ContentDifference;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Parameters;
       "branch (scratch-<run-id>), compare the two order-independent content hashes, and compare",
       "them with the slice on main. Main is never changed and both branches are dropped with",
       "their files. Exit 0 when the runs agree, 3 when they do not (with the differing columns",
-      "and sample rows). Whether main matches is reported, not judged."
+      "and sample rows). Whether main matches is reported, not judged. Each run is bound by",
+      "the timeout (--timeout, else the manifest's timeout:); past it, exit 6."
     })
 public final class VerifyCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -54,11 +56,23 @@ public final class VerifyCommand implements Callable<Integer> {
       description = "Writer parallelism (default: the manifest's, else Flink's).")
   int parallelism;
 
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description =
+          "How long each of the two runs may take, e.g. 30m, 2h or PT30M; wins over the"
+              + " manifest's timeout:. Past it the run is cancelled, both scratch branches are"
+              + " dropped and verify exits 6 (default: the manifest's, else no limit).")
+  String timeout;
+
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    VerifyResult result =
-        Verify.run(RunRequest.of(common.catalog(), job, slice).withParallelism(parallelism));
+    RunRequest request = RunRequest.of(common.catalog(), job, slice).withParallelism(parallelism);
+    if (timeout != null) {
+      request = request.withTimeout(Timeout.ofFlag("--timeout", timeout));
+    }
+    VerifyResult result = Verify.run(request);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
       out.println(Json.write(toMap(result)));

@@ -4,6 +4,8 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.Timeout;
+import java.time.Clock;
 
 /**
  * One run of a job manifest for one slice.
@@ -19,6 +21,9 @@ import dev.floe.catalog.job.JobSpec;
  * @param failAt a failure to inject (tests and rehearsals)
  * @param publish commit to main, or to an audit branch for write-audit-publish
  * @param backfillId the backfill this run is a slice of ({@code floe.backfill-id}), or null
+ * @param timeout how long the run may take from its start ({@code --timeout}, else the manifest's
+ *     {@code timeout}), or null for no limit
+ * @param notAfter a deadline from outside the run (a backfill's overall timeout), or null
  */
 public record RunRequest(
     CatalogConfig catalog,
@@ -30,7 +35,36 @@ public record RunRequest(
     boolean dryRun,
     FailurePoint failAt,
     PublishMode publish,
-    String backfillId) {
+    String backfillId,
+    Timeout timeout,
+    Deadline notAfter) {
+
+  /** A run with the manifest's timeout and no outside deadline. */
+  public RunRequest(
+      CatalogConfig catalog,
+      JobSpec job,
+      String sliceValue,
+      int parallelism,
+      boolean forceCommit,
+      int maxConflictRetries,
+      boolean dryRun,
+      FailurePoint failAt,
+      PublishMode publish,
+      String backfillId) {
+    this(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId,
+        job.timeout(),
+        null);
+  }
 
   /** A run that is not part of a backfill. */
   public RunRequest(
@@ -113,7 +147,9 @@ public record RunRequest(
         dryRun,
         failAt,
         publish,
-        backfillId);
+        backfillId,
+        timeout,
+        notAfter);
   }
 
   public RunRequest withParallelism(int value) {
@@ -127,7 +163,9 @@ public record RunRequest(
         dryRun,
         failAt,
         publish,
-        backfillId);
+        backfillId,
+        timeout,
+        notAfter);
   }
 
   public RunRequest withPublish(PublishMode value) {
@@ -141,7 +179,9 @@ public record RunRequest(
         dryRun,
         failAt,
         value,
-        backfillId);
+        backfillId,
+        timeout,
+        notAfter);
   }
 
   public RunRequest withFailAt(FailurePoint value) {
@@ -155,7 +195,9 @@ public record RunRequest(
         dryRun,
         value,
         publish,
-        backfillId);
+        backfillId,
+        timeout,
+        notAfter);
   }
 
   public RunRequest withBackfillId(String value) {
@@ -169,6 +211,47 @@ public record RunRequest(
         dryRun,
         failAt,
         publish,
+        value,
+        timeout,
+        notAfter);
+  }
+
+  /** The same run with another timeout; null for no limit. */
+  public RunRequest withTimeout(Timeout value) {
+    return new RunRequest(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId,
+        value,
+        notAfter);
+  }
+
+  /** The same run, also bound by a deadline from outside (a backfill's overall timeout). */
+  public RunRequest withNotAfter(Deadline value) {
+    return new RunRequest(
+        catalog,
+        job,
+        sliceValue,
+        parallelism,
+        forceCommit,
+        maxConflictRetries,
+        dryRun,
+        failAt,
+        publish,
+        backfillId,
+        timeout,
         value);
+  }
+
+  /** The deadline of a run starting now: its timeout from now, or the outside one if earlier. */
+  public Deadline deadline(Clock clock) {
+    return Deadline.earlier(timeout == null ? null : Deadline.after(timeout, clock), notAfter);
   }
 }

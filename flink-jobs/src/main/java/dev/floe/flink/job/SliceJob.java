@@ -1,9 +1,12 @@
 package dev.floe.flink.job;
 
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.TimedOutException;
 import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
@@ -20,11 +23,14 @@ import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.commit.SliceCommitterOperator;
 import dev.floe.flink.merge.MergePipeline;
 import dev.floe.flink.merge.MergePlan;
+import dev.floe.flink.session.DeadlineExecution;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -46,6 +52,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Types.NestedField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one job manifest as a Flink batch job: bounded query (slice bound as typed literals) → row
@@ -59,10 +67,24 @@ public final class SliceJob {
   private static final TypeInformation<byte[]> BYTES =
       PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
 
+  private static final Logger LOG = LoggerFactory.getLogger(SliceJob.class);
+
+  /** Reads the clock for the run's deadline only (never to decide what to process). */
+  private static final Clock CLOCK = Clock.systemUTC();
+
   private SliceJob() {}
 
+  /**
+   * Runs the request.
+   *
+   * @throws TimedOutException (exit 6) when the run outlived its {@link RunRequest#deadline}:
+   *     before its job started, at the gate before its commit, or while its job ran (then the job
+   *     is cancelled, and its run id looked up in the table: a commit that landed all the same is
+   *     reported as committed)
+   */
   public static RunResult run(RunRequest request) {
     long started = System.nanoTime(); // timing for the report only
+    Deadline deadline = request.deadline(CLOCK);
     JobSpec spec = request.job();
     Catalog catalog;
     try {
@@ -142,17 +164,30 @@ public final class SliceJob {
               aligned,
               aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
+      String subject = subject(request);
       if (spec.mode().isKeyed()) {
         MergePipeline.build(
-            rows,
+            deadline == null ? rows : DeadlineGate.beforeKeyedCommit(rows, deadline, subject),
             new MergePlan(commitPlan, key, spec.ordering(), spec.deleteMissing()),
             guard,
             rowType);
       } else {
-        buildPipeline(rows, target, rowType, guard, spec, commitPlan, env.getParallelism());
+        buildPipeline(
+            rows,
+            target,
+            rowType,
+            guard,
+            spec,
+            commitPlan,
+            env.getParallelism(),
+            deadline,
+            subject);
       }
       request.failAt().failIf(FailurePoint.AFTER_PLANNING, "after planning " + spec.job());
-      CommitOutcome outcome = execute(env, spec, scope);
+      CommitOutcome outcome =
+          deadline == null
+              ? execute(env, spec, scope)
+              : executeBy(deadline, env, request, scope, subject, runId, commitPlan.branch());
       return new RunResult(
           spec.job(),
           spec.target(),
@@ -211,7 +246,9 @@ public final class SliceJob {
       RowGuard guard,
       JobSpec spec,
       CommitPlan commitPlan,
-      int parallelism) {
+      int parallelism,
+      Deadline deadline,
+      String subject) {
     SingleOutputStreamOperator<byte[]> written =
         rows.transform(
                 "floe-write " + spec.target(),
@@ -234,6 +271,10 @@ public final class SliceJob {
               .setParallelism(parallelism);
       toCommit = written.union(duplicates);
     }
+    if (deadline != null) {
+      toCommit =
+          DeadlineGate.beforeCommit(toCommit, deadline, subject, SerializableTable.copyOf(target));
+    }
     toCommit
         .transform(
             "floe-commit " + spec.target(), Types.VOID, new SliceCommitterOperator(commitPlan))
@@ -243,10 +284,162 @@ public final class SliceJob {
         .setParallelism(1);
   }
 
+  /** E.g. {@code run fact_orders_daily for 2026-10-03}, as messages say "Cannot ...". */
+  private static String subject(RunRequest request) {
+    return "run "
+        + request.job().job()
+        + (request.sliceValue() == null ? "" : " for " + request.sliceValue());
+  }
+
   private static CommitOutcome execute(StreamExecutionEnvironment env, JobSpec spec, Scope scope) {
+    return outcome(spec, scope, () -> env.execute(jobName(spec, scope)));
+  }
+
+  /**
+   * Runs the job until {@code deadline}: refused before it starts when the deadline has passed
+   * already; past it, cancelled, and its run looked up by id ({@link #afterCancel}).
+   */
+  private static CommitOutcome executeBy(
+      Deadline deadline,
+      StreamExecutionEnvironment env,
+      RunRequest request,
+      Scope scope,
+      String subject,
+      String runId,
+      String branch) {
+    if (deadline.passed(CLOCK)) {
+      throw new TimedOutException(
+          String.format(
+              "Cannot %s: %s before its Flink job started; nothing was committed",
+              subject, deadline.reason()));
+    }
+    try {
+      return outcome(
+          request.job(),
+          scope,
+          () -> DeadlineExecution.execute(env, jobName(request.job(), scope), deadline, CLOCK));
+    } catch (CancelledAtDeadline e) {
+      return afterCancel(request, deadline, subject, runId, branch, e.cancelled);
+    }
+  }
+
+  private static String jobName(JobSpec spec, Scope scope) {
+    return "floe " + spec.job() + " " + scope.value();
+  }
+
+  /**
+   * The job was cancelled at its deadline. The committer may have been committing: the run's
+   * snapshot is looked up by run id on the branch it commits to, so the answer is what the table
+   * holds, never a guess.
+   */
+  private static CommitOutcome afterCancel(
+      RunRequest request,
+      Deadline deadline,
+      String subject,
+      String runId,
+      String branch,
+      DeadlineExecution.Cancelled cancelled) {
+    Optional<Snapshot> landed;
+    Catalog catalog = null;
+    try {
+      catalog = Catalogs.open(request.catalog());
+      org.apache.iceberg.Table table = Catalogs.loadTable(catalog, request.job().target());
+      landed = RunLookup.find(table, runId, branch);
+      if (landed.isEmpty() && cancelled.stopped()) {
+        deleteFinishedWritersFiles(table, cancelled);
+      }
+    } catch (RuntimeException lookupFailed) {
+      lookupFailed.addSuppressed(cancelled);
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot tell whether the %s committed: it %s, its Flink job was cancelled, and"
+                  + " run %s could not be looked up (%s); check `floe snapshots %s` before"
+                  + " rerunning",
+              subject,
+              deadline.reason(),
+              runId,
+              JobFailures.firstLine(lookupFailed.getMessage()),
+              request.job().target()),
+          lookupFailed);
+    } finally {
+      if (catalog != null) {
+        Catalogs.close(catalog);
+      }
+    }
+    if (landed.isPresent()) {
+      Snapshot snapshot = landed.get();
+      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      return new CommitOutcome(
+          CommitOutcome.Status.COMMITTED,
+          snapshot.snapshotId(),
+          lineage.map(Lineage::rows).orElse(-1L),
+          lineage.map(Lineage::contentHash).orElse(null),
+          1,
+          "committed although the run "
+              + deadline.reason()
+              + ": its commit was already under way and landed");
+    }
+    if (!cancelled.stopped()) {
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot tell whether the %s committed: it %s and its Flink job was cancelled, but"
+                  + " had not stopped %d minutes later; look run %s up with `floe snapshots %s`"
+                  + " before rerunning",
+              subject,
+              deadline.reason(),
+              DeadlineExecution.STOP_WAIT.toMinutes(),
+              runId,
+              request.job().target()),
+          cancelled);
+    }
+    throw new TimedOutException(
+        String.format(
+            "Cannot %s: %s; its Flink job was cancelled and nothing was committed",
+            subject, deadline.reason()),
+        cancelled);
+  }
+
+  /**
+   * A writer still writing when the job was cancelled deleted its own files; one that had finished
+   * sent them towards the committer, which never ran, and named them in an accumulator. The run is
+   * not in the table and its job has stopped, so none of them can be live.
+   */
+  private static void deleteFinishedWritersFiles(
+      org.apache.iceberg.Table table, DeadlineExecution.Cancelled cancelled) {
+    if (!(cancelled.accumulators().get(SliceWriterOperator.WRITTEN_FILES)
+        instanceof List<?> files)) {
+      return;
+    }
+    for (Object location : files) {
+      try {
+        table.io().deleteFile(location.toString());
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot delete {} of a cancelled run: {}", location, e.toString());
+      }
+    }
+  }
+
+  /** Submits the job and waits for its result (null when detached). */
+  private interface JobRun {
+    JobExecutionResult execute() throws Exception;
+  }
+
+  /** Signals a cancelled job through {@link #outcome}, which maps every other failure. */
+  private static final class CancelledAtDeadline extends RuntimeException {
+    private final DeadlineExecution.Cancelled cancelled;
+
+    CancelledAtDeadline(DeadlineExecution.Cancelled cancelled) {
+      super(cancelled);
+      this.cancelled = cancelled;
+    }
+  }
+
+  private static CommitOutcome outcome(JobSpec spec, Scope scope, JobRun run) {
     JobExecutionResult result;
     try {
-      result = env.execute("floe " + spec.job() + " " + scope.value());
+      result = run.execute();
+    } catch (DeadlineExecution.Cancelled cancelled) {
+      throw new CancelledAtDeadline(cancelled);
     } catch (Exception e) {
       FloeException floe = JobFailures.findFloeException(e);
       if (floe != null) {
@@ -261,7 +454,7 @@ public final class SliceJob {
               + JobFailures.rootMessageInContext(e),
           e);
     }
-    if (!result.isJobExecutionResult()) {
+    if (result == null || !result.isJobExecutionResult()) {
       return null; // `flink run -d`: the committer reports in the job's log, not here
     }
     List<byte[]> outcomes = result.getAccumulatorResult(SliceCommitterOperator.OUTCOME_ACCUMULATOR);

@@ -5,8 +5,11 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.flink.job.Deadline;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +45,7 @@ public final class Compaction {
   private Long targetFileSizeBytes;
   private int parallelism;
   private FailurePoint failAt = FailurePoint.NONE;
+  private Timeout timeout;
   private Runnable afterPlanning = () -> {};
 
   private Compaction(CatalogConfig catalog, String table) {
@@ -89,6 +93,18 @@ public final class Compaction {
         table,
         value);
     this.parallelism = value;
+    return this;
+  }
+
+  /**
+   * How long the compaction may take, from {@link #commit()} on; null (default) for no limit. Past
+   * it the job is cancelled and no further slice is committed; the files of every uncommitted slice
+   * are deleted, and {@link #commit()} throws {@link dev.floe.catalog.error.TimedOutException}
+   * (exit 6) naming the slices committed before, if any. A deadline that passes while the committer
+   * is at work leaves the remaining slices FAILED with exit code 6.
+   */
+  public Compaction timeout(Timeout value) {
+    this.timeout = value;
     return this;
   }
 
@@ -159,6 +175,7 @@ public final class Compaction {
 
   private CompactionResult execute(boolean dryRun) {
     long started = System.nanoTime(); // timing for the report only
+    Deadline deadline = timeout == null ? null : Deadline.after(timeout, Clock.systemUTC());
     Catalog opened = Catalogs.open(catalog);
     try {
       Table loaded = Catalogs.loadTable(opened, table);
@@ -189,7 +206,7 @@ public final class Compaction {
       if (!dryRun && !plan.groups().isEmpty()) {
         afterPlanning.run();
         failAt.failIf(FailurePoint.AFTER_PLANNING, "after planning the compaction of " + table);
-        committed = CompactionJob.run(plan, loaded, parallelism);
+        committed = CompactionJob.run(plan, loaded, parallelism, deadline);
       }
       List<SliceCompaction> outcomes = new ArrayList<>();
       for (PlannedSlice slice : planned) {

@@ -2,8 +2,12 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.InjectedFailureException;
+import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
 import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.job.Deadline;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +17,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -26,12 +31,18 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
   static final String OUTCOME_ACCUMULATOR = "floe-compaction-outcomes";
 
   private final CompactionPlan plan;
+  private final Deadline deadline;
+  private final Clock clock = Clock.systemUTC();
 
   private transient Map<Integer, List<Rewritten>> bySlice;
   private transient ListAccumulator<byte[]> outcomes;
 
-  CompactionCommitterOperator(CompactionPlan plan) {
+  /**
+   * @param deadline no slice's commit starts after it (null: none)
+   */
+  CompactionCommitterOperator(CompactionPlan plan, Deadline deadline) {
     this.plan = plan;
+    this.deadline = deadline;
   }
 
   @Override
@@ -60,8 +71,13 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
           continue; // nothing to compact: reported by the client, never committed
         }
         SliceCompaction outcome;
+        List<Rewritten> rewritten = bySlice.getOrDefault(slice.index(), List.of());
+        if (deadline != null && deadline.passed(clock)) {
+          outcomes.add(CommitMessages.encode(timedOut(catalog, slice, rewritten)));
+          continue;
+        }
         try {
-          outcome = committer.commit(slice, bySlice.getOrDefault(slice.index(), List.of()));
+          outcome = committer.commit(slice, rewritten);
         } catch (InjectedFailureException crash) {
           throw crash; // stands for the process dying: the job fails, as it would
         } catch (RuntimeException e) {
@@ -74,5 +90,31 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
     } finally {
       Catalogs.close(catalog);
     }
+  }
+
+  /** A slice reached after the deadline: never committed, its new files deleted, exit 6. */
+  private SliceCompaction timedOut(Catalog catalog, PlannedSlice slice, List<Rewritten> rewritten) {
+    List<DataFile> outputs = new ArrayList<>();
+    rewritten.forEach(r -> outputs.addAll(r.outputs()));
+    UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.table()), outputs);
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        SliceCompaction.Status.FAILED,
+        slice.before(),
+        slice.rewritten(),
+        FileStats.NONE,
+        slice.expectedOutputs(),
+        slice.before(),
+        null,
+        slice.runId(),
+        ExitCodes.TIMED_OUT,
+        "Cannot compact slice "
+            + slice.slice().label()
+            + " of "
+            + plan.table()
+            + ": "
+            + deadline.reason()
+            + " before its commit started; its files were deleted and nothing was committed");
   }
 }

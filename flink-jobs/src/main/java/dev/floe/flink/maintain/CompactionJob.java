@@ -2,10 +2,15 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.TimedOutException;
 import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.JobFailures;
+import dev.floe.flink.session.DeadlineExecution;
 import dev.floe.flink.session.FlinkSessions;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +41,25 @@ final class CompactionJob {
   private static final TypeInformation<byte[]> BYTES =
       PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
 
+  /** Reads the clock for the deadline only. */
+  private static final Clock CLOCK = Clock.systemUTC();
+
   private CompactionJob() {}
 
   /**
+   * @param deadline when the compaction must be done by, or null
    * @return the outcome of every slice that had groups, by slice index
-   * @throws FloeException or IllegalStateException when the job failed (after the cleanup)
+   * @throws FloeException or IllegalStateException when the job failed (after the cleanup); {@link
+   *     TimedOutException} when it ran past {@code deadline} and was cancelled
    */
-  static Map<Integer, SliceCompaction> run(CompactionPlan plan, Table table, int parallelism) {
+  static Map<Integer, SliceCompaction> run(
+      CompactionPlan plan, Table table, int parallelism, Deadline deadline) {
+    if (deadline != null && deadline.passed(CLOCK)) {
+      throw new TimedOutException(
+          String.format(
+              "Cannot compact %s: %s before its Flink job started; nothing was committed",
+              plan.table(), deadline.reason()));
+    }
     List<RewriteGroup> groups = plan.groups();
     StreamExecutionEnvironment env =
         FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
@@ -64,14 +81,20 @@ final class CompactionJob {
         .transform(
             "floe-compact-commit " + plan.table(),
             Types.VOID,
-            new CompactionCommitterOperator(plan))
+            new CompactionCommitterOperator(plan, deadline))
         .setParallelism(1)
         .setMaxParallelism(1)
         .sinkTo(new DiscardingSink<>())
         .setParallelism(1);
     JobExecutionResult result;
+    String name = "floe maintain --compact " + plan.table();
     try {
-      result = env.execute("floe maintain --compact " + plan.table());
+      result =
+          deadline == null
+              ? env.execute(name)
+              : DeadlineExecution.execute(env, name, deadline, CLOCK);
+    } catch (DeadlineExecution.Cancelled cancelled) {
+      throw timedOut(plan, deadline, cancelled);
     } catch (Exception e) {
       List<String> committed = deleteUncommitted(plan);
       FloeException floe = JobFailures.findFloeException(e);
@@ -89,7 +112,7 @@ final class CompactionJob {
           e);
     }
     Map<Integer, SliceCompaction> outcomes = new TreeMap<>();
-    if (!result.isJobExecutionResult()) {
+    if (result == null || !result.isJobExecutionResult()) {
       return outcomes; // `flink run -d`: the committer reports in the job's log
     }
     List<byte[]> reported =
@@ -110,6 +133,40 @@ final class CompactionJob {
     // Only byte[] crosses operators; a Kryo fallback would be a bug, so it fails the job instead.
     conf.set(PipelineOptions.GENERIC_TYPES, false);
     return conf;
+  }
+
+  /**
+   * The job was cancelled at its deadline: the slices whose commits are in the history stay
+   * compacted, the files of the others are deleted. A job that has not stopped keeps its files: its
+   * committer may still be at work.
+   */
+  private static FloeException timedOut(
+      CompactionPlan plan, Deadline deadline, DeadlineExecution.Cancelled cancelled) {
+    if (!cancelled.stopped()) {
+      return new CommitStateUnknownException(
+          String.format(
+              "Cannot tell what the compaction of %s committed: it %s and its Flink job was"
+                  + " cancelled, but had not stopped %d minutes later; its files were kept;"
+                  + " check `floe snapshots %s`",
+              plan.table(),
+              deadline.reason(),
+              DeadlineExecution.STOP_WAIT.toMinutes(),
+              plan.table()),
+          cancelled);
+    }
+    List<String> committed = deleteUncommitted(plan);
+    return new TimedOutException(
+        String.format(
+            "Cannot compact %s: %s; its Flink job was cancelled and %s",
+            plan.table(),
+            deadline.reason(),
+            committed.isEmpty()
+                ? "nothing was committed"
+                : "only "
+                    + String.join(", ", committed)
+                    + " had been committed (their rows unchanged); the other slices' files were"
+                    + " deleted"),
+        cancelled);
   }
 
   /**

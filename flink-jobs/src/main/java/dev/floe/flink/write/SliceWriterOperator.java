@@ -10,6 +10,7 @@ import dev.floe.flink.commit.CommitMessages;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -18,6 +19,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.OutputTag;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
@@ -26,7 +28,9 @@ import org.apache.iceberg.io.WriteResult;
  * One parallel writer: guards every row (inside the slice, required columns set), hashes it,
  * collects check violations and writes it to Parquet data files. At end of input it sends its
  * files, hash and stats to the committer. It never commits; if the job fails, its files are aborted
- * (deleted).
+ * (deleted). A writer that finished before the job was cancelled (its files already on their way to
+ * the committer) names them in the {@link #WRITTEN_FILES} accumulator, so that the client can
+ * delete them once it knows the run did not commit.
  *
  * <p>Iceberg's Flink writer classes are public but not API-checked; their use stays in this
  * package.
@@ -37,6 +41,9 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   /** Side output of unique-key hashes: (check index, hash high, hash low). */
   public static final OutputTag<Tuple3<Integer, Long, Long>> UNIQUE_KEYS =
       new OutputTag<>("floe-unique-keys", UniqueKeys.TYPE);
+
+  /** The locations of the data files each finished writer wrote, as a list of strings. */
+  public static final String WRITTEN_FILES = "floe-written-files";
 
   private final Table table;
   private final RowType rowType;
@@ -52,6 +59,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private transient UniqueKeys uniqueKeys;
   private transient Consumer<Tuple3<Integer, Long, Long>> uniqueKeyOutput;
   private transient boolean completed;
+  private transient ListAccumulator<String> writtenFiles;
 
   /**
    * @param table a serializable, read-only copy of the target (schema, spec, location, IO)
@@ -84,6 +92,8 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     stats = new CheckStats();
     rowChecks = new RowChecks(checks, rowType);
     uniqueKeys = new UniqueKeys(checks, rowType);
+    writtenFiles = new ListAccumulator<>();
+    getRuntimeContext().addAccumulator(WRITTEN_FILES, writtenFiles);
     // Built once: a lambda capturing the operator, created per row, would allocate per row.
     uniqueKeyOutput = key -> output.collect(UNIQUE_KEYS, new StreamRecord<>(key));
   }
@@ -102,6 +112,9 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   public void endInput() throws Exception {
     WriteResult result = writer.complete();
     completed = true;
+    for (DataFile file : result.dataFiles()) {
+      writtenFiles.add(file.location());
+    }
     if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
       failAt.failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + table.name() + "'s files");
     }

@@ -20,12 +20,12 @@ class RunRefusesUnreadableManifestsTest {
 
   @Test
   void aDuplicateChecksKeyExitsWith2InsteadOfCommittingWithoutTheFirstChecks() throws IOException {
-    // The example's checks (not_null, unique, row_count) start on line 10.
+    // The example's checks (not_null, unique, row_count) start on line 11.
     Path manifest = example("dup.yaml", "checks: []\n");
 
     CliRun run = CliRun.floe(home, "run", manifest.toString(), "--slice", "2026-10-03");
 
-    assertRefused(run, manifest, "key 'checks' appears twice, on lines 10 and 14");
+    assertRefused(run, manifest, "key 'checks' appears twice, on lines 11 and 15");
   }
 
   @Test
@@ -34,7 +34,7 @@ class RunRefusesUnreadableManifestsTest {
 
     CliRun run = CliRun.floe(home, "run", manifest.toString(), "--slice", "2026-10-03");
 
-    assertRefused(run, manifest, "line 14 declares the YAML anchor &cols");
+    assertRefused(run, manifest, "line 15 declares the YAML anchor &cols");
   }
 
   @Test
@@ -80,11 +80,11 @@ class RunRefusesUnreadableManifestsTest {
         "the query must be one SELECT statement; a second statement starts on line 3");
   }
 
-  /** The example job with {@code extra} appended (its last line is line 13). */
+  /** The example job with {@code extra} appended (its last line is line 14). */
   private Path example(String name, String extra) throws IOException {
     Path manifest = work.resolve(name);
     String text = Files.readString(CliRun.examples().resolve("jobs/fact_orders_daily.yaml"));
-    assertThat(text.lines().count()).isEqualTo(13);
+    assertThat(text.lines().count()).isEqualTo(14);
     Files.writeString(manifest, text + extra);
     return manifest;
   }

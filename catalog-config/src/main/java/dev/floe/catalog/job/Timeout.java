@@ -1,0 +1,94 @@
+package dev.floe.catalog.job;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An explicit bound on how long a task may run ("task timeouts should be explicit"), and where it
+ * was set, so that a run that outlives it can say which setting stopped it.
+ *
+ * <p>Written as ISO-8601 ({@code PT30M}, {@code PT2H}, {@code PT1H30M}, {@code P1D}) or as one
+ * number and a unit ({@code 90s}, {@code 30m}, {@code 2h}, {@code 1d}; {@code ms} too). It must be
+ * positive and at most {@value #MAX_DAYS} days.
+ *
+ * @param duration how long, positive
+ * @param text the value as written, e.g. {@code PT30M} or {@code 30m}
+ * @param origin where it was set, e.g. {@code --timeout} or {@code timeout in jobs/x.yaml}
+ */
+public record Timeout(Duration duration, String text, String origin) implements Serializable {
+  /** The forms a timeout may take, for help texts and error messages. */
+  public static final String FORMS = "ISO-8601 such as PT30M or PT2H, or 90s, 30m, 2h, 1d";
+
+  static final int MAX_DAYS = 365;
+
+  private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
+
+  public Timeout {
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(origin, "origin");
+  }
+
+  /**
+   * Reads a timeout.
+   *
+   * @throws IllegalArgumentException saying why {@code text} is not one (without the text itself,
+   *     which callers put in their own message with the key or flag)
+   */
+  public static Duration parseDuration(String text) {
+    String trimmed = text == null ? "" : text.trim();
+    if (trimmed.startsWith("-")) {
+      throw new IllegalArgumentException("a timeout must be positive, " + FORMS);
+    }
+    Duration duration;
+    Matcher matcher = SHORT.matcher(trimmed.toLowerCase(Locale.ROOT));
+    try {
+      if (matcher.matches()) {
+        long amount = Long.parseLong(matcher.group(1));
+        duration =
+            switch (matcher.group(2)) {
+              case "ms" -> Duration.ofMillis(amount);
+              case "s" -> Duration.ofSeconds(amount);
+              case "m" -> Duration.ofMinutes(amount);
+              case "h" -> Duration.ofHours(amount);
+              default -> Duration.ofDays(amount);
+            };
+      } else {
+        duration = Duration.parse(trimmed);
+      }
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw new IllegalArgumentException("expected a duration, " + FORMS);
+    }
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException("a timeout must be positive, " + FORMS);
+    }
+    if (duration.compareTo(Duration.ofDays(MAX_DAYS)) > 0) {
+      throw new IllegalArgumentException("a timeout is at most " + MAX_DAYS + " days (P365D)");
+    }
+    return duration;
+  }
+
+  /**
+   * The value of a command-line flag.
+   *
+   * @throws InvalidInputException (exit 2) naming the flag and the value
+   */
+  public static Timeout ofFlag(String flag, String text) {
+    try {
+      return new Timeout(parseDuration(text), text.trim(), flag);
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of("Cannot use %s '%s': %s", flag, text, e.getMessage());
+    }
+  }
+
+  /** E.g. {@code 30m (--timeout)} or {@code PT30M (timeout in jobs/x.yaml)}. */
+  public String describe() {
+    return text + " (" + origin + ")";
+  }
+}
