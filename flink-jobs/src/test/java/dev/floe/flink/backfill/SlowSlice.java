@@ -2,10 +2,9 @@ package dev.floe.flink.backfill;
 
 /**
  * A job over {@link BackfillTables} that is slow on purpose for one slice, for timeout tests: every
- * row of {@link #DAY} goes through a regular expression that backtracks for a few hundred
- * milliseconds (about a minute for 100 rows), while every other slice plans the expression away and
- * runs as fast as the plain job. Row by row, the slow slice stays quick to cancel. {@code
- * parallelism: 1} chains source and writer, so the writer has a file open while the job runs.
+ * row of {@link #DAY} goes through a regular expression that backtracks for about half a second to
+ * a second (a minute or more for 100 rows), while every other slice plans the expression away and
+ * runs as fast as the plain job. Row by row, the slow slice stays quick to cancel.
  */
 public final class SlowSlice {
   public static final String DAY = "2026-01-02";
@@ -21,7 +20,7 @@ public final class SlowSlice {
         FROM sales.staging_orders
         WHERE order_date >= :slice_start AND order_date < :slice_end
           AND (:slice_start <> DATE '2026-01-02'
-            OR NOT REGEXP(CONCAT(REPEAT('a', 20 + CAST(MOD(order_id, 2) AS INT)), 'c'),
+            OR NOT REGEXP(CONCAT(REPEAT('a', 21 + CAST(MOD(order_id, 2) AS INT)), 'c'),
                           '((a+)+)+b'))
       """;
 

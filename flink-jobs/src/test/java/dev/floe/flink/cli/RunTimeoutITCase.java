@@ -92,7 +92,7 @@ class RunTimeoutITCase {
     try {
       Table staging = Catalogs.loadTable(catalog, BackfillTables.SOURCE);
       List<Record> slow = new ArrayList<>();
-      for (int i = 0; i < 30; i++) {
+      for (int i = 0; i < 100; i++) {
         slow.add(
             TableRows.row(
                 staging,
@@ -122,7 +122,7 @@ class RunTimeoutITCase {
               FROM sales.staging_orders /*+ OPTIONS('split-size'='1') */
               WHERE order_date >= :slice_start AND order_date < :slice_end
                 AND (MOD(order_id, 100000) < 50000
-                  OR NOT REGEXP(CONCAT(REPEAT('a', 20 + CAST(MOD(order_id, 2) AS INT)), 'c'),
+                  OR NOT REGEXP(CONCAT(REPEAT('a', 21 + CAST(MOD(order_id, 2) AS INT)), 'c'),
                                 '((a+)+)+b'))
             """);
     long head = head();

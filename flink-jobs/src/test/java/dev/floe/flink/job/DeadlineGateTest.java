@@ -20,11 +20,16 @@ import dev.floe.flink.session.LocalCluster;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
@@ -107,6 +112,41 @@ class DeadlineGateTest {
     runGate(new Deadline(System.currentTimeMillis() + 600_000, "timed out after 10m (--timeout)"));
 
     assertThat(table.io().newInputFile(written.location()).exists()).isTrue();
+  }
+
+  /**
+   * The gate's end-of-input check is the last thing before the commit only if gate and committer
+   * share a task: set up as {@link SliceJob} sets up its committer, they chain.
+   */
+  @Test
+  void theGateIsChainedToTheCommitterAfterIt() {
+    StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(2);
+    DeadlineGate.beforeCommit(
+            env.fromData(
+                    List.of(new byte[0]), PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .rebalance(),
+            new Deadline(Long.MAX_VALUE, "never"),
+            SUBJECT,
+            SerializableTable.copyOf(table))
+        .transform("committer", Types.VOID, new Committer())
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .sinkTo(new DiscardingSink<>())
+        .setParallelism(1);
+
+    List<String> tasks = new ArrayList<>();
+    env.getStreamGraph().getJobGraph().getVertices().forEach(v -> tasks.add(v.getName()));
+
+    assertThat(tasks)
+        .hasSize(2)
+        .anySatisfy(t -> assertThat(t).contains("floe-deadline", "committer"));
+  }
+
+  /** Stands for a committer: a one-input operator like SliceCommitterOperator. */
+  private static final class Committer extends AbstractStreamOperator<Void>
+      implements OneInputStreamOperator<byte[], Void> {
+    @Override
+    public void processElement(StreamRecord<byte[]> element) {}
   }
 
   private void runGate(Deadline deadline) throws Exception {
