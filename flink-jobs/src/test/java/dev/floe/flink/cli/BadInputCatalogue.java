@@ -75,7 +75,7 @@ final class BadInputCatalogue {
                       "an alias standing for a column list (`cols: &cols [order_id]`, then"
                           + " `unique: *cols`)",
                       2,
-                      "floe: Cannot read job.yaml: line 12 uses the YAML alias *cols; …",
+                      "floe: Cannot read job.yaml: line 13 uses the YAML alias *cols; …",
                       f ->
                           f.run(
                               f.job(
@@ -85,13 +85,13 @@ final class BadInputCatalogue {
                   row(
                       "a key given twice (`target:` on two lines)",
                       2,
-                      "floe: Cannot read job.yaml: key 'target' appears twice, on lines 3 and 14;"
+                      "floe: Cannot read job.yaml: key 'target' appears twice, on lines 3 and 15;"
                           + " a key may appear once per mapping",
                       f -> f.run(f.job(t -> t + "target: sales.dim_customer\n"))),
                   row(
                       "a second YAML document (`---` and more keys)",
                       2,
-                      "floe: Cannot read job.yaml: a second YAML document starts on line 15; a"
+                      "floe: Cannot read job.yaml: a second YAML document starts on line 16; a"
                           + " manifest holds one",
                       f -> f.run(f.job(t -> t + "---\njob: other\n"))),
                   row(
