@@ -8,9 +8,11 @@ import dev.floe.it.races.RaceHome.Order;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
@@ -40,12 +42,15 @@ class ConcurrentRunsITCase {
   }
 
   /**
-   * Scenario 1: before run k starts, the source changes (version k); run k+1 starts only after run
-   * k's Flink source logged its scan of the staging table, so each run reads its own snapshot, and
-   * run k is still in flight (writing, checking, committing) while the next ones start. Each slice
-   * ends with the rows of one source version; no run that exited 0 read a newer version than the
-   * one the slice holds; after corrections the slice holds the newest version (a run whose source
-   * was corrected under it must not commit).
+   * Scenario 1: four runs of one day started together; the source changes before they start
+   * (version 1) and again each time the test sees (in Iceberg's scan log) that one of them has
+   * scanned the newest version while at least two have not scanned yet (so the last reads the final
+   * version, mostly with one other run): so they read different snapshots, and the first readers
+   * are still writing, checking or committing when the source changes under them and when the
+   * others commit. The day ends with the rows of one source version that a run read (or of the load
+   * before the race); no run that exited 0 read a newer version than that; after corrections, a run
+   * that read the newest version wins (a run whose source was corrected under it must not commit).
+   * -Dfloe.races.start=staggered starts run k+1 only after run k's scan.
    */
   @ParameterizedTest
   @EnumSource(SourceChange.class)
@@ -53,73 +58,140 @@ class ConcurrentRunsITCase {
       throws Exception {
     try (RaceHome home = new RaceHome(work)) {
       home.replaceStaging(OTHER_DAY, List.of(order(2001, "70.00", OTHER_DAY)));
-      List<Order> version = new ArrayList<>(List.of(order(1001, "10.00"), order(1002, "20.00")));
-      home.replaceStaging(DAY, version);
+      List<Order> version0 = List.of(order(1001, "10.00"), order(1002, "20.00"));
+      home.replaceStaging(DAY, version0);
       home.floe("run", home.job, "--slice", DAY.toString());
       home.floe("run", home.job, "--slice", OTHER_DAY.toString());
       List<String> otherDay = home.factRows(OTHER_DAY);
 
-      RaceReport race = new RaceReport("scenario 1: 4 runs of " + DAY + ", " + change);
-      Map<Long, Integer> versionOf = new LinkedHashMap<>();
-      versionOf.put(home.table(RaceHome.STAGING).currentSnapshot().snapshotId(), 0);
-      FloeProcess previous = null;
-      for (int k = 1; k <= 4; k++) {
-        if (previous != null) {
-          long scanned = previous.awaitScan(STAGING_SCANNED);
-          assertThat(scanned).as(previous.describe()).isNotEqualTo(-1L);
+      boolean staggered = "staggered".equals(System.getProperty("floe.races.start"));
+      RaceReport race =
+          new RaceReport(
+              "scenario 1: 4 runs of " + DAY + ", " + change + (staggered ? ", staggered" : ""));
+      Source source = new Source(home, change, version0);
+      String[] run = {"run", home.job, "--slice", DAY.toString(), "--json"};
+      if (staggered) {
+        for (int k = 1; k <= 4; k++) {
+          if (k > 1) {
+            FloeProcess previous = race.processes().get(k - 2);
+            assertThat(previous.awaitScan(STAGING_SCANNED))
+                .as(previous.describe())
+                .isNotEqualTo(-1L);
+          }
+          source.change(race);
+          race.start(home, "run" + k, run);
         }
-        long snapshot;
-        int v = k;
-        if (change == SourceChange.CORRECTION) {
-          // Every amount changes and the day gains a row: each version is told apart by its rows.
-          version =
-              new ArrayList<>(
-                  version.stream().map(o -> order(o.id(), v + "" + o.id() % 100 + ".00")).toList());
-          version.add(order(1002 + k, k + "5.00"));
-          snapshot = home.replaceStaging(DAY, version);
-        } else {
-          snapshot = home.appendStaging(List.of(order(1002 + k, k + "5.00")));
+      } else {
+        source.change(race);
+        for (int k = 1; k <= 4; k++) {
+          race.start(home, "run" + k, run);
         }
-        versionOf.put(snapshot, k);
-        previous =
-            race.start(home, "run" + k, "run", home.job, "--slice", DAY.toString(), "--json");
+        Set<FloeProcess> scanned = new HashSet<>();
+        while (true) {
+          boolean newestRead = false;
+          int waiting = 0;
+          for (FloeProcess p : race.processes()) {
+            if (scanned.contains(p)) {
+              continue;
+            }
+            Set<Long> read = p.scannedSnapshots(STAGING_SCANNED);
+            if (!read.isEmpty()) {
+              scanned.add(p);
+              newestRead |= read.contains(source.newest);
+            } else if (p.isAlive()) {
+              waiting++;
+            }
+          }
+          if (waiting == 0) {
+            break;
+          }
+          // Two still to scan: the last of them reads the final version.
+          if (newestRead && waiting >= 2) {
+            source.change(race);
+          }
+          Thread.sleep(50);
+        }
       }
       race.awaitAll();
 
-      LinkedHashMap<Long, List<String>> versions = home.stagingVersions(DAY);
+      Map<Long, Integer> versionOf = source.versionOf;
+      int newest = source.versions;
       List<String> slice = home.factRows(DAY);
-      List<Snapshot> history = home.factHistory();
-      int held = versionHeld(versions, versionOf, slice);
+      int held = versionHeld(home.stagingVersions(DAY), versionOf, slice);
       for (FloeProcess p : race.processes()) {
         race.read(p, "v" + readVersions(p, versionOf));
       }
       race.note(
-          "slice "
-              + DAY
-              + " holds "
-              + RaceHome.label(slice)
-              + " = source v"
-              + held
-              + " (newest v4); "
-              + OTHER_DAY
-              + " unchanged: "
-              + otherDay.equals(home.factRows(OTHER_DAY)));
-      String table = race.print(history);
+          String.format(
+              "slice %s holds %s = source v%d (newest v%d); %s unchanged: %s",
+              DAY,
+              RaceHome.label(slice),
+              held,
+              newest,
+              OTHER_DAY,
+              otherDay.equals(home.factRows(OTHER_DAY))));
+      String table = race.print(home.factHistory());
 
       race.assertExitCodes(home);
       assertThat(held).as("the slice holds no source version's rows" + table).isNotNegative();
       assertThat(home.factRows(OTHER_DAY)).as(table).isEqualTo(otherDay);
       assertThat(home.duplicateKeys()).as(table).isEmpty();
+      boolean heldByAWinner = held == 0;
       for (FloeProcess p : race.processes()) {
         if (p.exitCode() == 0) {
-          assertThat(readVersions(p, versionOf))
+          List<Integer> read = readVersions(p, versionOf);
+          assertThat(read)
               .as("%s exited 0 but read a newer source than the slice holds%s", p.name(), table)
               .allMatch(v -> v <= held);
+          heldByAWinner |= read.contains(held);
         }
       }
-      if (change == SourceChange.CORRECTION) {
-        assertThat(held).as("after corrections, the newest source" + table).isEqualTo(4);
+      assertThat(heldByAWinner)
+          .as("the slice holds v%d, which no run that exited 0 read%s", held, table)
+          .isTrue();
+      boolean newestRead =
+          race.processes().stream().anyMatch(p -> readVersions(p, versionOf).contains(newest));
+      if (change == SourceChange.CORRECTION && newestRead) {
+        assertThat(held).as("a run read the newest correction: it wins" + table).isEqualTo(newest);
       }
+    }
+  }
+
+  /** The staging table's day, changed version after version; versions are told apart by rows. */
+  private static final class Source {
+    private final RaceHome home;
+    private final SourceChange change;
+    private final Map<Long, Integer> versionOf = new LinkedHashMap<>();
+    private List<Order> rows;
+    private int versions;
+    private long newest;
+
+    /** {@code rows}: version 0, the staging table's rows of the day now. */
+    Source(RaceHome home, SourceChange change, List<Order> rows) {
+      this.home = home;
+      this.change = change;
+      this.rows = rows;
+      newest = home.table(RaceHome.STAGING).currentSnapshot().snapshotId();
+      versionOf.put(newest, 0);
+    }
+
+    /** The next version: every amount changes and one order is added (correction), or appended. */
+    void change(RaceReport race) {
+      int k = ++versions;
+      Order added = order(1002 + k, k + "5.00");
+      long snapshot;
+      if (change == SourceChange.CORRECTION) {
+        List<Order> next = new ArrayList<>();
+        rows.forEach(o -> next.add(order(o.id(), k + "" + o.id() % 100 + ".00")));
+        next.add(added);
+        rows = next;
+        snapshot = home.replaceStaging(DAY, rows);
+      } else {
+        snapshot = home.appendStaging(List.of(added));
+      }
+      versionOf.put(snapshot, k);
+      newest = snapshot;
+      race.note(String.format("source v%d committed at %.1f s", k, race.elapsed()));
     }
   }
 

@@ -160,6 +160,10 @@ final class FloeProcess {
     return exitCode;
   }
 
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** Stops a process still running (after a failed assertion), by its own handle. */
   void kill() {
     if (process.isAlive()) {

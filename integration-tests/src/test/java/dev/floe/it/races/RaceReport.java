@@ -142,8 +142,29 @@ final class RaceReport {
     }
     s.append(String.join(" ", commits)).append('\n');
     notes.forEach(n -> s.append("  ").append(n).append('\n'));
+    s.append(String.format("  catalog contention in the processes' logs: %s%n", contention()));
     System.out.print(s);
     return s.toString();
+  }
+
+  /**
+   * How often SQLite said busy/locked and Iceberg retried a commit (a metadata race it settles
+   * itself), over all processes: evidence that the commits really met in the catalog.
+   */
+  private String contention() {
+    long busy = 0;
+    long retries = 0;
+    for (FloeProcess p : processes) {
+      for (String line : p.err().lines().toList()) {
+        if (line.contains("SQLITE_BUSY") || line.contains("database is locked")) {
+          busy++;
+        }
+        if (line.contains("Retrying task after failure")) {
+          retries++;
+        }
+      }
+    }
+    return busy + " SQLite busy/locked lines, " + retries + " Iceberg commit retries";
   }
 
   private static String seconds(long millis) {
