@@ -134,6 +134,22 @@ final class FloeProcess {
     throw new IllegalStateException(name + " did not scan " + table + " in " + TIMEOUT_SECONDS);
   }
 
+  /** Waits until {@code text} occurs {@code times} times in the process's log (or it ended). */
+  void awaitLog(String text, int times) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      String log = err();
+      int found = 0;
+      for (int i = log.indexOf(text); i >= 0; i = log.indexOf(text, i + 1)) {
+        found++;
+      }
+      if (found >= times) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+  }
+
   /** Every snapshot of {@code table} this process logged a scan of, in order. */
   Set<Long> scannedSnapshots(String table) {
     Pattern scan =

@@ -88,6 +88,27 @@ final class RaceReport {
     return m.find() ? m.group() : null;
   }
 
+  private static final Pattern PLANNED =
+      Pattern.compile(
+          "the run read snapshot (-?\\d+)|ours \\{[^}]*sales\\.staging_orders=(-?\\d+)");
+
+  /**
+   * The staging snapshot the run's lineage names (what Floe recorded at planning), from its JSON or
+   * its error; null when neither says.
+   */
+  static Long plannedSource(FloeProcess p) {
+    JsonNode json = p.json();
+    if (json != null && json.has("source_snapshots")) {
+      JsonNode id = json.get("source_snapshots").get(RaceHome.STAGING);
+      return id == null ? null : Long.parseLong(id.asText());
+    }
+    Matcher m = PLANNED.matcher(p.failure());
+    if (m.find()) {
+      return Long.parseLong(m.group(1) != null ? m.group(1) : m.group(2));
+    }
+    return null;
+  }
+
   /**
    * Every exit code is 0 or 4, or 5 for a process whose run `floe snapshots` then lists; exit 1 (or
    * anything else) fails the race.
@@ -128,7 +149,7 @@ final class RaceReport {
               runId == null ? "-" : runId.substring(0, 8),
               read.getOrDefault(p, "")));
       if (p.exitCode() != 0) {
-        s.append("             ").append(abbreviate(p.failure(), 220)).append('\n');
+        s.append("             ").append(abbreviate(p.failure(), 600)).append('\n');
       }
     }
     s.append("  history of main (oldest first): ");
