@@ -127,12 +127,13 @@ public final class RunCommit<R> {
         } catch (RuntimeException e) {
           failure = e;
         }
-        Optional<Snapshot> landed = lookUp(failure);
-        if (landed == null) {
+        Lookup lookup = lookUp(failure);
+        if (lookup.failed() != null) {
           // The history could not be read after a failure: whether it committed is unknown,
           // whatever the failure said.
-          throw unknown(failure);
+          throw unknown(failure, lookup.failed());
         }
+        Optional<Snapshot> landed = lookup.snapshot();
         if (landed.isPresent() && failure != null) {
           requireReadable(landed.get(), failure);
         }
@@ -172,7 +173,7 @@ public final class RunCommit<R> {
           }
           throw failure;
         }
-        throw unknown(failure);
+        throw unknown(failure, null);
       }
       throw new CommitConflictException(
           String.format(
@@ -187,32 +188,39 @@ public final class RunCommit<R> {
   }
 
   /**
-   * After the commit call: the run's commit when the history holds it, empty when it does not, and
-   * null when the history could not be read (the lookup's failure is recorded on {@code failure},
-   * or becomes one when the commit call succeeded).
+   * What the history said after the commit call.
+   *
+   * @param snapshot the run's commit, or empty when the history does not hold it
+   * @param failed why the history could not be read; then {@code snapshot} says nothing
    */
-  private Optional<Snapshot> lookUp(RuntimeException failure) {
+  private record Lookup(Optional<Snapshot> snapshot, RuntimeException failed) {}
+
+  /** Looks the run up after the commit call; a failed lookup is recorded on {@code failure}. */
+  private Lookup lookUp(RuntimeException failure) {
     try {
       table.refresh();
-      return action.findCommitted(table);
+      return new Lookup(action.findCommitted(table), null);
     } catch (RuntimeException lookupFailed) {
       if (failure != null) {
         failure.addSuppressed(lookupFailed);
       }
-      lastLookupFailure = lookupFailed;
-      return null;
+      return new Lookup(Optional.empty(), lookupFailed);
     }
   }
 
-  private RuntimeException lastLookupFailure;
-
-  /** Exit 5: the commit may have landed, and the history does not say; the files are kept. */
-  private CommitStateUnknownException unknown(RuntimeException failure) {
-    RuntimeException cause = failure != null ? failure : lastLookupFailure;
+  /**
+   * Exit 5: the commit may have landed, and the history does not say; the files are kept.
+   *
+   * @param failure what the commit call threw, or null when it returned
+   * @param lookupFailed why the history could not be read afterwards, or null when it was read
+   */
+  private CommitStateUnknownException unknown(
+      RuntimeException failure, RuntimeException lookupFailed) {
+    RuntimeException cause = failure != null ? failure : lookupFailed;
     String what =
         failure == null
             ? "the commit call returned, but the history could not be read ("
-                + firstLine(lastLookupFailure)
+                + firstLine(lookupFailed)
                 + ")"
             : "the catalog's answer was lost (" + firstLine(failure) + ")";
     return new CommitStateUnknownException(
