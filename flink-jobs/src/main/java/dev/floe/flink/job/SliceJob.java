@@ -161,10 +161,7 @@ public final class SliceJob {
               request.failAt(),
               request.publish().branch(runId));
 
-      DataStream<RowData> rows =
-          tableEnv.toDataStream(
-              aligned,
-              aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+      DataStream<RowData> rows = translate(tableEnv, aligned, spec);
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
       String subject = subject(request);
       if (spec.mode().isKeyed()) {
@@ -228,8 +225,24 @@ public final class SliceJob {
           "Cannot plan the query of "
               + spec.source()
               + ": "
-              + JobFailures.firstLine(e.getMessage()),
+              + PlanErrors.describe(boundQuery, JobFailures.firstLine(e.getMessage())),
           e);
+    }
+  }
+
+  /**
+   * The query as a stream of rows. Flink's optimizer folds constant expressions here, so an
+   * expression that cannot be computed (`1 / 0`) fails here: a bad query, exit 2.
+   */
+  private static DataStream<RowData> translate(
+      StreamTableEnvironment tableEnv, Table aligned, JobSpec spec) {
+    try {
+      return tableEnv.toDataStream(
+          aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+    } catch (RuntimeException e) {
+      String error = JobFailures.raisedByTheQuery(e).orElseThrow(() -> e);
+      throw new InvalidInputException(
+          "Cannot plan the query of " + spec.source() + ": " + error, e);
     }
   }
 
@@ -446,6 +459,14 @@ public final class SliceJob {
       FloeException floe = JobFailures.findFloeException(e);
       if (floe != null) {
         throw floe;
+      }
+      java.util.Optional<String> queryError = JobFailures.raisedByTheQuery(e);
+      if (queryError.isPresent()) {
+        throw new InvalidInputException(
+            String.format(
+                "Cannot run %s for %s: its query failed while running: %s; nothing was committed",
+                spec.job(), scope.value(), queryError.get()),
+            e);
       }
       throw new IllegalStateException(
           "Cannot run "
