@@ -28,6 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -75,6 +79,13 @@ class RandomOperationSequencesITCase {
   @TempDir Path home;
   private Catalog catalog;
   private Random random;
+
+  /**
+   * Draws for operations added after the first regression seeds were recorded, so that those
+   * sequences replay exactly as they did: {@link #random} is drawn as before.
+   */
+  private Random extra;
+
   private final List<String> log = new ArrayList<>();
   private String factJob;
   private String dimJob;
@@ -132,6 +143,7 @@ class RandomOperationSequencesITCase {
 
   private void runSequence(long seed, int steps) {
     random = new Random(seed);
+    extra = new Random(seed * 31 + 7);
     factJob = examples().resolve("jobs/fact_orders_daily.yaml").toString();
     dimJob = examples().resolve("jobs/dim_customer_merge.yaml").toString();
     writeEventAndCopyManifests();
@@ -172,6 +184,10 @@ class RandomOperationSequencesITCase {
       changeSource(step, day);
       return "source";
     } else if (pick < 41) {
+      if (extra.nextInt(4) == 0) {
+        concurrentRuns(step);
+        return "concurrent-runs";
+      }
       run(step, day, FailurePoint.NONE);
       return "run";
     } else if (pick < 45) {
@@ -500,20 +516,7 @@ class RandomOperationSequencesITCase {
     log.add(step + ": backfill -> exit " + run.exitCode());
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
     // Each changed slice got one commit of its own, in the order they landed.
-    List<Snapshot> added =
-        withTable(
-            FACT,
-            t -> {
-              List<Snapshot> snapshots = new ArrayList<>();
-              for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
-                if (before != null && s.snapshotId() == before.snapshotId()) {
-                  break;
-                }
-                snapshots.add(0, s);
-              }
-              return snapshots;
-            });
-    for (Snapshot s : added) {
+    for (Snapshot s : commitsSince(before)) {
       String day = dayOf(s.summary().get(LineageKeys.SLICE));
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(day, sources.get(day));
@@ -525,6 +528,82 @@ class RandomOperationSequencesITCase {
             assertThat(fact.getOrDefault(day, ContentHash.empty()))
                 .as("backfilled %s", day)
                 .isEqualTo(hash));
+  }
+
+  /**
+   * Two runs of the fact job at once, in threads sharing this process's Flink cluster: of two days
+   * (both commit or no-op, each its own slice) or of one day (one commits or no-ops, the other may
+   * exit 4 because the same source data got there first; never two commits of the same content).
+   */
+  private void concurrentRuns(int step) {
+    String first = DAYS.get(extra.nextInt(DAYS.size()));
+    String second = extra.nextBoolean() ? first : DAYS.get(extra.nextInt(DAYS.size()));
+    Map<String, ContentHash> sources = new TreeMap<>();
+    DAYS.forEach(d -> sources.put(d, slice("sales.staging_orders", d)));
+    Snapshot before = withTable(FACT, Table::currentSnapshot);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    CliRun a;
+    CliRun b;
+    try {
+      Future<CliRun> ra = pool.submit(() -> floe(home, "run", factJob, "--slice", first, "--json"));
+      Future<CliRun> rb =
+          pool.submit(() -> floe(home, "run", factJob, "--slice", second, "--json"));
+      a = ra.get();
+      b = rb.get();
+    } catch (InterruptedException | ExecutionException e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
+    log.add(
+        step
+            + ": runs of "
+            + first
+            + " and "
+            + second
+            + " at once -> exit "
+            + a.exitCode()
+            + ", "
+            + b.exitCode());
+    String both = a.err() + b.err();
+    if (first.equals(second)) {
+      assertThat(List.of(a.exitCode(), b.exitCode())).as(both).allMatch(c -> c == 0 || c == 4);
+      assertThat(List.of(a.exitCode(), b.exitCode())).as(both).contains(0);
+    } else {
+      assertThat(a.exitCode()).as(a.err()).isZero();
+      assertThat(b.exitCode()).as(b.err()).isZero();
+    }
+    List<Snapshot> added = commitsSince(before);
+    long changed =
+        java.util.stream.Stream.of(first, second)
+            .distinct()
+            .filter(d -> !sources.get(d).equals(fact.getOrDefault(d, ContentHash.empty())))
+            .count();
+    assertThat(added).as("one commit per slice whose content changes").hasSize((int) changed);
+    for (Snapshot s : added) {
+      String day = dayOf(s.summary().get(LineageKeys.SLICE));
+      assertThat(day).isIn(first, second);
+      Map<String, ContentHash> after = new TreeMap<>(fact);
+      after.put(day, sources.get(day));
+      history.add(new Entry(s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(after)));
+      fact = after;
+    }
+  }
+
+  /** The commits on fact_orders' main history after {@code before} (null: all), oldest first. */
+  private List<Snapshot> commitsSince(Snapshot before) {
+    return withTable(
+        FACT,
+        t -> {
+          List<Snapshot> snapshots = new ArrayList<>();
+          for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
+            if (before != null && s.snapshotId() == before.snapshotId()) {
+              break;
+            }
+            snapshots.add(0, s);
+          }
+          return snapshots;
+        });
   }
 
   // ---- the model -----------------------------------------------------------------------------
