@@ -16,6 +16,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.flink.session.LocalCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,6 +75,10 @@ class RandomOperationSequencesITCase {
   private static final String DIM = "sales.dim_customer";
   private static final List<String> DAYS = List.of("2026-10-03", "2026-10-04", "2026-10-05");
   private static final String[] AMOUNTS = {"1.00", "2.50", "9.99"};
+
+  /** Snapshots fact_orders keeps under expiry in the model (max_age is dropped, so it decides). */
+  private static final int KEEP_LAST = 8;
+
   private static LocalCluster cluster;
 
   @TempDir Path home;
@@ -109,8 +114,13 @@ class RandomOperationSequencesITCase {
   private String eventsJob;
   private String copyJob;
 
+  /** A commit on main: its run, its day, the run it reverts (or null), the content around it. */
   private record Entry(
-      String runId, String day, String revertsRun, Map<String, ContentHash> after) {}
+      String runId,
+      String day,
+      String revertsRun,
+      Map<String, ContentHash> before,
+      Map<String, ContentHash> after) {}
 
   @BeforeAll
   static void startOneCluster() {
@@ -151,6 +161,15 @@ class RandomOperationSequencesITCase {
       CliRun apply = floe(home, "tables", "apply", specs.toString());
       assertThat(apply.exitCode()).as(apply.err()).isZero();
     }
+    withTable(
+        FACT,
+        t -> {
+          t.updateProperties()
+              .remove(FloeTableProperties.RETENTION_MAX_AGE)
+              .set(FloeTableProperties.RETENTION_KEEP_LAST, Integer.toString(KEEP_LAST))
+              .commit();
+          return null;
+        });
     Map<String, Integer> counts = new TreeMap<>();
     try {
       for (int step = 1; step <= steps; step++) {
@@ -215,6 +234,10 @@ class RandomOperationSequencesITCase {
       publishOrDiscard(step, day);
       return "audit";
     } else if (pick < 95) {
+      if (extra.nextInt(3) == 0) {
+        expire(step);
+        return "expire";
+      }
       compact(step, day);
       return "compact";
     } else {
@@ -436,7 +459,7 @@ class RandomOperationSequencesITCase {
     Entry target = history.get(index);
     CliRun run = floe(home, "rollback", FACT, "--before-run", target.runId());
     log.add(step + ": rollback before " + target.runId() + " -> exit " + run.exitCode());
-    if (index == 0) {
+    if (withTable(FACT, t -> snapshotOf(t, target.runId()).parentId() == null)) {
       // The run made the table's first snapshot: there is no "before" to make current.
       assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(2);
       assertThat(run.err()).contains("it made the table's first snapshot");
@@ -444,7 +467,7 @@ class RandomOperationSequencesITCase {
     }
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
     history.subList(index, history.size()).clear();
-    fact = new TreeMap<>(history.isEmpty() ? Map.of() : history.get(history.size() - 1).after());
+    fact = new TreeMap<>(target.before());
     return true;
   }
 
@@ -463,12 +486,15 @@ class RandomOperationSequencesITCase {
         step + ": revert " + target.runId() + " (" + target.day() + ") -> exit " + run.exitCode());
     if (later.isEmpty()) {
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-      Map<String, ContentHash> before = index == 0 ? Map.of() : history.get(index - 1).after();
+      Map<String, ContentHash> before = target.before();
       ContentHash restored = before.getOrDefault(target.day(), ContentHash.empty());
+      Map<String, ContentHash> prior = fact;
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(target.day(), restored);
       fact = after;
-      history.add(new Entry(headRunId(), target.day(), target.runId(), Map.copyOf(fact)));
+      history.add(
+          new Entry(
+              headRunId(), target.day(), target.runId(), Map.copyOf(prior), Map.copyOf(fact)));
     } else if (later.stream().allMatch(e -> target.runId().equals(e.revertsRun()))) {
       assertThat(run.exitCode()).as("a repeated revert is a no-op: " + run.err()).isZero();
       assertThat(run.out()).contains("already reverted");
@@ -520,8 +546,10 @@ class RandomOperationSequencesITCase {
       String day = dayOf(s.summary().get(LineageKeys.SLICE));
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(day, sources.get(day));
+      history.add(
+          new Entry(
+              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
       fact = after;
-      history.add(new Entry(s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact)));
     }
     sources.forEach(
         (day, hash) ->
@@ -585,9 +613,47 @@ class RandomOperationSequencesITCase {
       assertThat(day).isIn(first, second);
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(day, sources.get(day));
-      history.add(new Entry(s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(after)));
+      history.add(
+          new Entry(
+              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
       fact = after;
     }
+  }
+
+  /**
+   * Snapshot expiry by the table's retention (the model keeps the last {@value #KEEP_LAST}). The
+   * content must not change; the commits whose snapshot or parent went can no longer be rolled back
+   * or reverted, so the model forgets them.
+   */
+  private void expire(int step) {
+    CliRun run = floe(home, "maintain", FACT, "--expire", "--json");
+    log.add(step + ": expire -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    withTable(
+        FACT,
+        t -> {
+          assertThat(SnapshotUtil.currentAncestors(t))
+              .as("main keeps its %d newest snapshots and no more", KEEP_LAST)
+              .hasSizeBetween(1, KEEP_LAST);
+          java.util.Set<Long> alive = new java.util.HashSet<>();
+          t.snapshots().forEach(snapshot -> alive.add(snapshot.snapshotId()));
+          history.removeIf(
+              e -> {
+                Snapshot s = snapshotOf(t, e.runId());
+                return s == null || (s.parentId() != null && !alive.contains(s.parentId()));
+              });
+          return null;
+        });
+  }
+
+  /** The snapshot on {@code table} that run {@code runId} committed, or null if it is gone. */
+  private static Snapshot snapshotOf(Table table, String runId) {
+    for (Snapshot s : table.snapshots()) {
+      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        return s;
+      }
+    }
+    return null;
   }
 
   /** The commits on fact_orders' main history after {@code before} (null: all), oldest first. */
@@ -611,8 +677,8 @@ class RandomOperationSequencesITCase {
   private void commitToModel(String day, ContentHash content) {
     Map<String, ContentHash> after = new TreeMap<>(fact);
     after.put(day, content);
+    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact), Map.copyOf(after)));
     fact = after;
-    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact)));
   }
 
   private void checkInvariants(int step) {
