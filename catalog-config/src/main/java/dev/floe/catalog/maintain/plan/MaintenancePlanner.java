@@ -13,7 +13,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.iceberg.Table;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -38,8 +41,12 @@ public final class MaintenancePlanner {
           .thenComparing(PlanItem::action)
           .thenComparing(item -> item.slice().orElse(""));
 
+  /** Tables read at once: listing a table location waits on storage more than on the CPU. */
+  public static final int DEFAULT_THREADS = 4;
+
   private final Clock clock;
   private boolean includeOpen;
+  private int threads = DEFAULT_THREADS;
 
   private MaintenancePlanner(Clock clock) {
     this.clock = clock;
@@ -53,6 +60,13 @@ public final class MaintenancePlanner {
   /** Plan open slices too (a late-data window still open, a run writing or waiting on audit). */
   public MaintenancePlanner includeOpen(boolean value) {
     this.includeOpen = value;
+    return this;
+  }
+
+  /** How many tables are read at once (default {@value #DEFAULT_THREADS}). */
+  public MaintenancePlanner threads(int value) {
+    InvalidInputException.check(value >= 1, "Cannot plan with %d threads: at least 1", value);
+    this.threads = value;
     return this;
   }
 
@@ -110,13 +124,27 @@ public final class MaintenancePlanner {
     long started = System.nanoTime(); // timing for the report only
     List<TableHealth> health = new ArrayList<>();
     Map<String, String> unreadable = new TreeMap<>();
-    for (String name : tables) {
-      try {
-        Table table = Catalogs.loadTable(catalog, name);
-        health.add(HealthScan.of(table, name, clock));
-      } catch (RuntimeException e) {
-        unreadable.put(name, e.getMessage() == null ? e.toString() : e.getMessage());
+    ExecutorService pool =
+        Executors.newFixedThreadPool(Math.min(threads, Math.max(1, tables.size())));
+    try {
+      List<Future<TableHealth>> scans = new ArrayList<>();
+      for (String name : tables) {
+        scans.add(pool.submit(() -> HealthScan.of(Catalogs.loadTable(catalog, name), name, clock)));
       }
+      for (int i = 0; i < tables.size(); i++) {
+        try {
+          health.add(scans.get(i).get());
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          unreadable.put(
+              tables.get(i), cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Cannot plan maintenance: interrupted", e);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
     return plan(health, unreadable, (System.nanoTime() - started) / 1_000_000);
   }
