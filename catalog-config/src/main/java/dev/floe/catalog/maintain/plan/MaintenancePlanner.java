@@ -3,6 +3,7 @@ package dev.floe.catalog.maintain.plan;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.maintain.Bytes;
+import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -244,7 +245,7 @@ public final class MaintenancePlanner {
             reasons,
             slice.dataFiles() + (deletes ? slice.deleteFiles() : 0),
             slice.dataFiles() - rewrittenFiles + outputs,
-            "data + delete files",
+            deletes ? "data + delete files" : "data files",
             rewrittenBytes,
             0));
   }
@@ -296,7 +297,7 @@ public final class MaintenancePlanner {
                     table.snapshotsBeyondRetention(),
                     table.snapshots(),
                     retention.keepLast() == null ? "-" : retention.keepLast(),
-                    retention.maxAge() == null ? "-" : retention.maxAge(),
+                    retention.maxAge() == null ? "-" : FloeTableProperties.iso(retention.maxAge()),
                     table.expirableFiles())),
             table.snapshots(),
             table.snapshots() - table.snapshotsBeyondRetention(),
@@ -321,7 +322,7 @@ public final class MaintenancePlanner {
                     "%d unreferenced files (%s) older than orphan_min_age %s",
                     table.orphanFiles(),
                     Bytes.format(table.orphanBytes()),
-                    table.policy().effectiveOrphanMinAge())),
+                    FloeTableProperties.iso(table.policy().effectiveOrphanMinAge()))),
             table.orphanFiles(),
             0,
             "orphan files",
