@@ -39,7 +39,7 @@ class MaintainPlanCommandTest {
   @Test
   void planRanksTheCatalogPrintsWhyAndChangesNothing() throws Exception {
     MaintenanceCatalog t = tables();
-    t.history(t.table("a.history"), day, 12);
+    t.history(t.table("a.history"), day, 8);
     t.files(t.table("a.small"), day, 8, 2);
     Table orphans = t.table("b.orphans");
     t.files(orphans, day, 1, 2);
@@ -67,8 +67,8 @@ class MaintainPlanCommandTest {
   @Test
   void applyUnderABudgetDoesOnlyTheTopItemsAndASecondApplyContinues() throws Exception {
     MaintenanceCatalog t = tables();
-    t.history(t.table("s.h20"), day, 20);
-    t.history(t.table("s.h10"), day, 10);
+    t.history(t.table("s.h9"), day, 9);
+    t.history(t.table("s.h6"), day, 6);
     Table orphans = t.table("s.orphans");
     t.files(orphans, day, 1, 2);
     t.uncommitted(orphans, day, Duration.ofDays(10));
@@ -102,7 +102,7 @@ class MaintainPlanCommandTest {
   void anInjectedCrashLeavesEachTableOldOrNewAndTheRerunFinishes() throws Exception {
     MaintenanceCatalog t = tables();
     t.files(t.table("s.small"), day, 6, 2);
-    t.history(t.table("s.history"), day, 8);
+    t.history(t.table("s.history"), day, 6);
     ContentHash smallBefore = hash("s.small");
     ContentHash historyBefore = hash("s.history");
     String smallMetadata = metadataLocations().get("s.small");

@@ -49,8 +49,8 @@ class MaintenancePlannerTest {
     for (int i = 0; i < 8; i++) {
       t.files(t.table("ok.healthy_" + i), day.plusDays(i), 1, 5);
     }
-    // Small files: 6, 12, 30 and 4 (below min_input_files 5) in one day.
-    int[] small = {6, 12, 30, 4};
+    // Small files: 6, 9, 14 and 4 (below min_input_files 5) in one day.
+    int[] small = {6, 9, 14, 4};
     for (int i = 0; i < small.length; i++) {
       t.files(t.table("sf.small_" + small[i]), day, small[i], 2);
     }
@@ -63,8 +63,8 @@ class MaintenancePlannerTest {
     t.set(light, Map.of(MaintenancePolicy.DELETE_FILE_THRESHOLD, "2"));
     t.deleteRows(light, lightFile, 1);
     // Long histories beyond keep_last 3.
-    t.history(t.table("hist.h10"), day, 10);
-    t.history(t.table("hist.h20"), day, 20);
+    t.history(t.table("hist.h6"), day, 6);
+    t.history(t.table("hist.h12"), day, 12);
     // Many manifests: 8 appends, max_manifests 4.
     Table manifests = t.table("man.m8");
     t.set(
@@ -108,12 +108,13 @@ class MaintenancePlannerTest {
       assertThat(smallFiles(plan, compactions.get(i - 1).table()))
           .isGreaterThan(smallFiles(plan, compactions.get(i).table()));
     }
-    PlanItem thirty = item(plan, "sf.small_30", PlanAction.COMPACT);
-    assertThat(thirty.slice()).contains("d=" + day);
-    assertThat(thirty.before()).isEqualTo(30);
-    assertThat(thirty.after()).isEqualTo(1);
-    assertThat(thirty.bytesToRewrite())
-        .isEqualTo(health(plan, "sf.small_30").slices().get(0).smallBytes());
+    PlanItem fourteen = item(plan, "sf.small_14", PlanAction.COMPACT);
+    assertThat(fourteen.slice()).contains("d=" + day);
+    assertThat(fourteen.before()).isEqualTo(14);
+    assertThat(fourteen.after()).isEqualTo(1);
+    assertThat(fourteen.score()).isEqualTo(13);
+    assertThat(fourteen.bytesToRewrite())
+        .isEqualTo(health(plan, "sf.small_14").slices().get(0).smallBytes());
 
     // Deletes: 40 % of the rows deleted is over the 10 % ratio; 1 % with threshold 2 is not.
     SliceHealth heavySlice = health(plan, "del.heavy").slices().get(0);
@@ -124,10 +125,10 @@ class MaintenancePlannerTest {
     assertThat(plan.items()).noneMatch(i -> i.table().equals("del.light"));
 
     // History: expiry keeps 3; the longer history removes more files and ranks first.
-    PlanItem h20 = item(plan, "hist.h20", PlanAction.EXPIRE);
-    PlanItem h10 = item(plan, "hist.h10", PlanAction.EXPIRE);
-    assertThat(h20.before() - h20.after()).isEqualTo(health(plan, "hist.h20").snapshots() - 3);
-    assertThat(plan.items().indexOf(h20)).isLessThan(plan.items().indexOf(h10));
+    PlanItem h12 = item(plan, "hist.h12", PlanAction.EXPIRE);
+    PlanItem h6 = item(plan, "hist.h6", PlanAction.EXPIRE);
+    assertThat(h12.before() - h12.after()).isEqualTo(health(plan, "hist.h12").snapshots() - 3);
+    assertThat(plan.items().indexOf(h12)).isLessThan(plan.items().indexOf(h6));
 
     // Manifests over the trigger.
     PlanItem m8 = item(plan, "man.m8", PlanAction.REWRITE_MANIFESTS);
