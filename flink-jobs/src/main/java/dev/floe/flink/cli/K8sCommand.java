@@ -40,7 +40,8 @@ import picocli.CommandLine.Parameters;
     subcommands = {
       K8sCommand.Render.class,
       K8sCommand.RenderBackfill.class,
-      K8sCommand.RenderSessionCluster.class
+      K8sCommand.RenderSessionCluster.class,
+      RenderMaintenanceCommand.class
     })
 public final class K8sCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
