@@ -3,6 +3,7 @@ package dev.floe.it.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.it.servers.ListeningSockets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SharedSpark.class)
 class SparkReadsFloeTablesITCase {
   private static final String DAY = "2026-10-03";
+
+  @Test
+  void sparkListensOn127001Only(SparkEngine spark) {
+    List<String> sockets = ListeningSockets.of(spark.pid());
+    System.out.println("spark listens on " + sockets);
+    // At least the driver's RPC endpoint and its block manager.
+    assertThat(sockets).isNotEmpty().allMatch(socket -> socket.startsWith("127.0.0.1:"));
+  }
 
   @Test
   void sparkReadsTheRowsFloeWroteInEveryWriteMode(@TempDir Path work, SparkEngine spark) {
