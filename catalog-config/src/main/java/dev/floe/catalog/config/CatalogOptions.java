@@ -29,6 +29,13 @@ public final class CatalogOptions {
           "floe",
           "The catalog's name in Flink SQL: tables are `<name>.<namespace>.<table>`; the catalog"
               + " is also the current one, so `<namespace>.<table>` works too.");
+
+  /** The catalog property naming the effect outbox's database (a JDBC URL). */
+  public static final String OUTBOX_URI_PROPERTY = "floe.outbox.uri";
+
+  /** Prefix of the driver properties (user, password, ...) for the outbox's database. */
+  public static final String OUTBOX_JDBC_PREFIX = "floe.outbox.jdbc.";
+
   public static final FloeOption PROPERTIES =
       FloeOption.of(
           "catalog.properties.<key>",
@@ -39,7 +46,7 @@ public final class CatalogOptions {
               + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
   public static final FloeOption OUTBOX_URI =
       FloeOption.of(
-          "catalog.properties.floe.outbox.uri",
+          "catalog.properties." + OUTBOX_URI_PROPERTY,
           "string",
           null,
           "A JDBC URL for the effect outbox (docs/operators/effects.md), e.g."
@@ -48,7 +55,7 @@ public final class CatalogOptions {
               + " catalogs keep the outbox in their own database unless this is set.");
   public static final FloeOption OUTBOX_JDBC =
       FloeOption.of(
-          "catalog.properties.floe.outbox.jdbc.<key>",
+          "catalog.properties." + OUTBOX_JDBC_PREFIX + "<key>",
           "string",
           null,
           "A driver property for `floe.outbox.uri`, e.g. `floe.outbox.jdbc.user`; the password"
