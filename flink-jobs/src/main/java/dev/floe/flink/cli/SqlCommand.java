@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
@@ -60,10 +61,11 @@ public final class SqlCommand implements Callable<Integer> {
           sql == null ? "neither" : "both");
     }
     SqlScript script = file != null ? SqlScript.fromFile(file) : SqlScript.fromCommandLine(sql);
+    CatalogConfig catalog = common.catalog();
     SqlRunner runner =
         new SqlRunner(
-            FlinkSessions.tableEnvironment(
-                FlinkSessions.batchEnvironment(parallelism), common.catalog()));
+            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(parallelism), catalog),
+            catalog);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
       List<StatementResult> results = runner.run(script);
