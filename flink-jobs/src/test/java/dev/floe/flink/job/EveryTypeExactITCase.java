@@ -13,6 +13,12 @@ import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.sql.ResultJson;
+import dev.floe.flink.sql.ResultTable;
+import dev.floe.flink.sql.SqlRunner;
+import dev.floe.flink.sql.SqlScript;
+import dev.floe.flink.sql.StatementResult;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -343,6 +349,40 @@ class EveryTypeExactITCase {
             "Cannot run n: column shift.starts of sales.t_nested_time has type time");
     assertThat(load("sales.t_time").currentSnapshot()).isNull();
     assertThat(load("sales.t_nested_time").currentSnapshot()).isNull();
+  }
+
+  @Test
+  void sqlPrintsUuidsDashedAndTimestampsToTheMicrosecondAndRefusesATimeColumn() {
+    SqlRunner sql =
+        new SqlRunner(
+            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config), config);
+    List<StatementResult> results =
+        sql.run(
+            SqlScript.fromCommandLine(
+                "SELECT id, u, fx, ts, tz FROM sales.src WHERE id = 1 OR id = 4 ORDER BY id"));
+
+    assertThat(ResultTable.render(results))
+        .contains("00112233-4455-6677-8899-aabbccddeeff", "00000000-0000-0000-0000-000000000000")
+        .contains("010203")
+        .contains("2026-10-03 23:59:59.999999", "2026-10-03 12:34:56.123456+00")
+        .contains("2026-10-03 08:30:00.000500");
+    assertThat(ResultJson.render(results))
+        .contains("\"u\" : \"00112233-4455-6677-8899-aabbccddeeff\"")
+        .contains("\"type\" : \"UUID\"")
+        .contains("\"ts\" : \"2026-10-03T23:59:59.999999\"");
+    assertThatThrownBy(
+            () -> sql.run(SqlScript.fromCommandLine("SELECT id FROM sales.src_time WHERE id > 0")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot run SQL statement 1 (line 1 of ")
+        .hasMessageContaining("column at of sales.src_time has type time");
+    assertThatThrownBy(
+            () ->
+                sql.run(
+                    SqlScript.fromCommandLine(
+                        "INSERT INTO sales.t_time VALUES (1, TIME '08:30:00.123')")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column at of sales.t_time has type time");
+    assertThat(load("sales.t_time").currentSnapshot()).isNull();
   }
 
   private Table load(String name) {
