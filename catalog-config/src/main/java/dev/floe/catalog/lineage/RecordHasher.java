@@ -33,6 +33,15 @@ public final class RecordHasher {
   }
 
   /**
+   * @param table the table the records come from: a column the hash cannot encode is refused (exit
+   *     2) with the table, column and type named
+   */
+  public RecordHasher(Schema schema, String table) {
+    ExactTypes.require("hash the rows of " + table, table, schema, ExactTypes.Path.ICEBERG);
+    this.columns = schema.columns();
+  }
+
+  /**
    * Fails early (exit 2) for column types the canonical encoding does not cover: see {@link
    * ExactTypes.Path#ICEBERG}.
    */

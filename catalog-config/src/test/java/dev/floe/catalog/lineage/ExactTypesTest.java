@@ -87,6 +87,15 @@ class ExactTypesTest {
   }
 
   @Test
+  void hashingATableWithATypeWithoutEncodingNamesTheTable() {
+    assertThatThrownBy(() -> new RecordHasher(schema(Types.VariantType.get()), "sales.events"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot hash the rows of sales.events: column c of sales.events has type variant,"
+                + " which is not supported: Floe has no exact encoding for this type yet");
+  }
+
+  @Test
   void nestedValuesHashByContentAndMapsIgnoreEntryOrder() {
     Schema schema =
         new Schema(
