@@ -25,13 +25,13 @@ import dev.floe.flink.merge.MergePipeline;
 import dev.floe.flink.merge.MergePlan;
 import dev.floe.flink.session.DeadlineExecution;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -115,7 +115,9 @@ public final class SliceJob {
       int parallelism = request.parallelism() > 0 ? request.parallelism() : spec.parallelism();
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
-      StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, request.catalog());
+      SourcePins pins = new SourcePins();
+      StreamTableEnvironment tableEnv =
+          FlinkSessions.tableEnvironment(env, request.catalog(), pins);
 
       String boundQuery = QueryBinder.bind(spec.query(), scope.slice(), spec.source());
       Table query = plan(tableEnv, boundQuery, spec);
@@ -129,8 +131,8 @@ public final class SliceJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
-      Map<String, Long> sources = sourceSnapshots(catalog, request, inspection);
       requireExactSources(catalog, request, inspection);
+      Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runKey =
           RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
@@ -469,21 +471,15 @@ public final class SliceJob {
     return CommitMessages.decode(outcomes.get(0), SliceJob.class.getClassLoader());
   }
 
+  /** The snapshot each Iceberg table of our catalog that the query scans is pinned to. */
   private static Map<String, Long> sourceSnapshots(
-      Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
-    Map<String, Long> sources = new TreeMap<>();
+      RunRequest request, QueryInspector.Inspection inspection, SourcePins pins) {
     String prefix = request.catalog().name() + ".";
-    for (String scanned : inspection.scannedTables()) {
-      if (!scanned.startsWith(prefix)) {
-        continue; // not an Iceberg table of our catalog: nothing to pin
-      }
-      String name = scanned.substring(prefix.length());
-      Snapshot current = Catalogs.loadTable(catalog, name).currentSnapshot();
-      if (current != null) {
-        sources.put(name, current.snapshotId());
-      }
-    }
-    return sources;
+    return pins.snapshotsOf(
+        inspection.scannedTables().stream()
+            .filter(scanned -> scanned.startsWith(prefix))
+            .map(scanned -> scanned.substring(prefix.length()))
+            .toList());
   }
 
   /**
