@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ResultKind;
 import org.apache.flink.table.api.SqlParserException;
@@ -164,7 +165,7 @@ public final class SqlRunner {
     return new QueryResult(
         statement,
         columns.stream().map(Column::getName).toList(),
-        java.util.stream.IntStream.range(0, columns.size())
+        IntStream.range(0, columns.size())
             .mapToObj(
                 i ->
                     uuid[i]

@@ -13,11 +13,6 @@ interface TableSchemas {
   /** The schema, or null when the table is not in the Iceberg catalog (or does not exist yet). */
   Schema schema(String flinkName);
 
-  /** No Iceberg catalog: nothing is checked, nothing is shown as a uuid. */
-  static TableSchemas none() {
-    return name -> null;
-  }
-
   static TableSchemas of(CatalogConfig config) {
     String prefix = config.name() + ".";
     return name -> {
