@@ -12,6 +12,7 @@ import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.testing.TableRows;
+import dev.floe.flink.cli.FloeMain;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.sql.ResultJson;
@@ -19,8 +20,11 @@ import dev.floe.flink.sql.ResultTable;
 import dev.floe.flink.sql.SqlRunner;
 import dev.floe.flink.sql.SqlScript;
 import dev.floe.flink.sql.StatementResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -349,6 +353,30 @@ class EveryTypeExactITCase {
             "Cannot run n: column shift.starts of sales.t_nested_time has type time");
     assertThat(load("sales.t_time").currentSnapshot()).isNull();
     assertThat(load("sales.t_nested_time").currentSnapshot()).isNull();
+  }
+
+  @Test
+  void floeRunExitsTwoWithOneLineAndLeavesTheTargetsSnapshotAsItWas() throws Exception {
+    long before = load("sales.src_time").currentSnapshot().snapshotId();
+    Path manifest = Files.createTempDirectory("floe-types").resolve("copy_shifts.yaml");
+    Files.writeString(
+        manifest,
+        "job: copy_shifts\ntarget: sales.src_time\nmode: swap\nquery: SELECT id, at FROM"
+            + " sales.src_time\n");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    int exit =
+        FloeMain.execute(
+            new String[] {"run", manifest.toString(), "--home", home.toString()},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+
+    assertThat(exit).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString().strip())
+        .startsWith("floe: Cannot run copy_shifts: column at of sales.src_time has type time")
+        .doesNotContain("\n");
+    assertThat(load("sales.src_time").currentSnapshot().snapshotId()).isEqualTo(before);
   }
 
   @Test
