@@ -93,6 +93,15 @@ public final class ExactTypes {
             });
   }
 
+  /**
+   * Why {@code path} cannot carry a column of {@code type} exactly, if it cannot.
+   *
+   * @param column the column's name, the start of {@link Inexact#column()} for a nested field
+   */
+  public static Optional<Inexact> inexact(String column, Type type, Path path) {
+    return check(column, type, path);
+  }
+
   private static Optional<Inexact> check(String column, Type type, Path path) {
     switch (type.typeId()) {
       case STRUCT:

@@ -28,7 +28,13 @@ public final class RecordHasher {
   public RecordHasher(Schema schema) {
     this.columns = schema.columns();
     for (Types.NestedField column : columns) {
-      requireHashable(column.name(), column.type());
+      ExactTypes.inexact(column.name(), column.type(), ExactTypes.Path.ICEBERG)
+          .ifPresent(
+              inexact -> {
+                throw InvalidInputException.of(
+                    "Cannot hash column %s of type %s: %s",
+                    inexact.column(), inexact.type(), inexact.reason());
+              });
     }
   }
 
@@ -42,15 +48,19 @@ public final class RecordHasher {
   }
 
   /**
-   * Fails early (exit 2) for column types the canonical encoding does not cover: see {@link
-   * ExactTypes.Path#ICEBERG}.
+   * Fails early (exit 2) for a column whose values a rewrite through Flink rows cannot carry and
+   * hash exactly ({@link ExactTypes.Path#FLINK}: a {@code time} is held in milliseconds there, so a
+   * hash of Flink rows could not see it truncated). Compaction's up-front check; new code should
+   * call {@link ExactTypes#require} with the table's name.
    */
   public static void requireHashable(String column, Type type) {
-    if (!ExactTypes.isExact(type, ExactTypes.Path.ICEBERG)) {
-      throw InvalidInputException.of(
-          "Cannot hash column %s of type %s: Floe has no exact encoding for this type yet",
-          column, type);
-    }
+    ExactTypes.inexact(column, type, ExactTypes.Path.FLINK)
+        .ifPresent(
+            inexact -> {
+              throw InvalidInputException.of(
+                  "Cannot hash column %s of type %s: %s",
+                  inexact.column(), inexact.type(), inexact.reason());
+            });
   }
 
   public void add(Record record, ContentHash hash) {

@@ -96,6 +96,21 @@ class ExactTypesTest {
   }
 
   @Test
+  void theCheckBeforeARewriteThroughFlinkRowsRefusesATimeEvenNested() {
+    assertThatThrownBy(() -> RecordHasher.requireHashable("at", Types.TimeType.get()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot hash column at of type time: Flink holds a time of day");
+    assertThatThrownBy(
+            () ->
+                RecordHasher.requireHashable(
+                    "shift",
+                    Types.StructType.of(
+                        Types.NestedField.optional(3, "starts", Types.TimeType.get()))))
+        .hasMessageStartingWith("Cannot hash column shift.starts of type time");
+    RecordHasher.requireHashable("tags", Types.ListType.ofOptional(3, Types.StringType.get()));
+  }
+
+  @Test
   void nestedValuesHashByContentAndMapsIgnoreEntryOrder() {
     Schema schema =
         new Schema(
