@@ -11,8 +11,8 @@ import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.CodeVersion;
+import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
@@ -105,7 +105,10 @@ public final class SliceJob {
               : Scope.wholeTable();
       validateChecks(spec, target.schema());
       List<String> key = spec.mode().isKeyed() ? KeyColumns.resolve(spec, target) : List.of();
-      target.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+      // Values are exact or refused (DESIGN rule 10): the target's rows pass through Flink (the
+      // writers, and the keyed modes' rewrite of untouched rows), so every column must.
+      ExactTypes.require(
+          "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
 
@@ -128,6 +131,7 @@ public final class SliceJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
+      requireExactSources(catalog, request, inspection);
       Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runKey =
@@ -497,6 +501,26 @@ public final class SliceJob {
             .filter(scanned -> scanned.startsWith(prefix))
             .map(scanned -> scanned.substring(prefix.length()))
             .toList());
+  }
+
+  /**
+   * Every table the query reads passes through Flink's reader: a column Flink cannot carry exactly
+   * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
+   * through every expression that might.
+   */
+  private static void requireExactSources(
+      Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
+    String prefix = request.catalog().name() + ".";
+    for (String scanned : inspection.scannedTables()) {
+      if (scanned.startsWith(prefix)) {
+        String name = scanned.substring(prefix.length());
+        ExactTypes.require(
+            "run " + request.job().job(),
+            name,
+            Catalogs.loadTable(catalog, name).schema(),
+            ExactTypes.Path.FLINK);
+      }
+    }
   }
 
   private static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {
