@@ -28,6 +28,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "k8s",
+    header = "Render Kubernetes resources that run Floe in a cluster.",
     mixinStandardHelpOptions = true,
     description = {
       "Render Flink Kubernetes Operator (1.14) resources that run Floe in a cluster: a",
@@ -107,6 +108,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render",
+      header = "Render a FlinkDeployment that runs one job manifest.",
       mixinStandardHelpOptions = true,
       description = {
         "Print the resource that runs `floe run MANIFEST --slice D` in the cluster: a",
@@ -143,6 +145,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render-backfill",
+      header = "Render one FlinkDeployment per slice of a backfill.",
       mixinStandardHelpOptions = true,
       description = {
         "Print one resource per slice of a backfill, in slice order, each running",
@@ -264,6 +267,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render-session-cluster",
+      header = "Render a Flink session cluster for Floe's jobs.",
       mixinStandardHelpOptions = true,
       description = {
         "Print a FlinkDeployment without a job: a session cluster for the FlinkSessionJobs that",

@@ -44,6 +44,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "maintain",
+    header = "Compact, expire, rewrite manifests, delete orphans; plan it.",
     mixinStandardHelpOptions = true,
     description = {
       "Table upkeep: compact the small files of given slices (a Flink job, one commit per",

@@ -20,6 +20,7 @@ import picocli.CommandLine.Parameters;
 /** {@code floe k8s render-maintenance}: a CronJob running {@code floe maintain --apply}. */
 @Command(
     name = "render-maintenance",
+    header = "Render a CronJob that runs floe maintain --apply.",
     mixinStandardHelpOptions = true,
     description = {
       "Print a Kubernetes CronJob whose pod runs `floe maintain --apply` with a budget in the",

@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
 /** `floe sql "<Flink SQL>"` or `floe sql -f file.sql`: batch Flink SQL against the catalog. */
 @Command(
     name = "sql",
+    header = "Run Flink SQL statements against the catalog.",
     mixinStandardHelpOptions = true,
     description = {
       "Run Flink SQL statements (DDL, INSERT, SELECT, SHOW, DESCRIBE) in batch mode against the",
