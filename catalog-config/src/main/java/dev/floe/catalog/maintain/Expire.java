@@ -1,8 +1,8 @@
 package dev.floe.catalog.maintain;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
-import dev.floe.catalog.snapshot.AuditBranch;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.RetentionSpec;
 import java.time.Clock;

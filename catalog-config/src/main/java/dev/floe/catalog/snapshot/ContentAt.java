@@ -4,6 +4,7 @@ import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,6 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;

@@ -13,6 +13,7 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
 import java.util.ArrayList;

@@ -1,6 +1,8 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.SliceFootprint;
+import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
 import java.io.IOException;

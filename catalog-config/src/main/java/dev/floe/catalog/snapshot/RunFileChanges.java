@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.lineage.SnapshotFiles;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

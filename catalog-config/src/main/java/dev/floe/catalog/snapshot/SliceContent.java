@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;

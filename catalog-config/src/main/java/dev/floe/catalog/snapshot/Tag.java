@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.AuditBranch;
 import java.time.Duration;
 import org.apache.iceberg.ManageSnapshots;
 import org.apache.iceberg.Snapshot;

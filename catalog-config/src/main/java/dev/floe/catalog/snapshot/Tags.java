@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.Lineage;
 import java.time.Duration;
 import java.util.ArrayList;

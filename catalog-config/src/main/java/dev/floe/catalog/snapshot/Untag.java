@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.AuditBranch;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 

@@ -1,7 +1,7 @@
 package dev.floe.catalog.window;
 
+import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Slice;
-import dev.floe.catalog.snapshot.SnapshotFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;

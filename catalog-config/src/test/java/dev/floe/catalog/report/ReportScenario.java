@@ -1,6 +1,6 @@
 package dev.floe.catalog.report;
 
-import dev.floe.catalog.snapshot.AuditBranch;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.snapshot.Rollback;
 import java.time.Instant;
 import java.time.LocalDate;

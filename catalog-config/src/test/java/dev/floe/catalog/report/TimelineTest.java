@@ -2,7 +2,7 @@ package dev.floe.catalog.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.snapshot.AuditBranch;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.snapshot.Rollback;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.time.Instant;

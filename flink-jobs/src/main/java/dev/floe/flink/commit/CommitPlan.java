@@ -104,7 +104,7 @@ public record CommitPlan(
     if (branch == null) {
       return "main";
     }
-    return (dev.floe.catalog.snapshot.AuditBranch.is(branch) ? "audit branch " : "branch ")
+    return (dev.floe.catalog.lineage.AuditBranch.is(branch) ? "audit branch " : "branch ")
         + branch;
   }
 }

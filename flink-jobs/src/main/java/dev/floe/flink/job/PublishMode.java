@@ -1,7 +1,7 @@
 package dev.floe.flink.job;
 
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.snapshot.AuditBranch;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.snapshot.ScratchBranch;
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.floe.catalog.snapshot;
+package dev.floe.catalog.lineage;
 
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;

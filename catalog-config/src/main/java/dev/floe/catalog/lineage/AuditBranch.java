@@ -1,4 +1,4 @@
-package dev.floe.catalog.snapshot;
+package dev.floe.catalog.lineage;
 
 /**
  * Names of write-audit-publish branches: {@code floe run --publish manual} commits a run to {@code

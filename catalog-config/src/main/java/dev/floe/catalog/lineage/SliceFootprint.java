@@ -1,6 +1,5 @@
-package dev.floe.catalog.snapshot;
+package dev.floe.catalog.lineage;
 
-import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.io.UncheckedIOException;
