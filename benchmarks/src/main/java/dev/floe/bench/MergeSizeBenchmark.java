@@ -65,7 +65,7 @@ final class MergeSizeBenchmark {
         "  rewrite (read + write whole files)", "dev.floe.flink.merge.KeyedCommitter#rewrite");
     MARKERS.put("  Iceberg commit", "org.apache.iceberg.SnapshotProducer");
     MARKERS.put("Floe swap writer (all of it)", "dev.floe.flink.write.SliceWriterOperator");
-    MARKERS.put("Floe hashing (keys, content)", "dev.floe.flink.write.RowDataHasher");
+    MARKERS.put("Floe hashing (keys, content)", "dev.floe.flink.row.RowDataHasher");
     MARKERS.put("Iceberg Parquet read", "org.apache.iceberg.parquet.ParquetReader");
     MARKERS.put("Iceberg Parquet write", "org.apache.iceberg.parquet.ParquetWriter");
     MARKERS.put("zstd", "com.github.luben.zstd.");

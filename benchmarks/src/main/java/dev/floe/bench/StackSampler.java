@@ -34,10 +34,10 @@ final class StackSampler implements AutoCloseable {
     WRITE_PATH_MARKERS.put(
         "Floe writer operator (all of it)", "dev.floe.flink.write.SliceWriterOperator");
     WRITE_PATH_MARKERS.put("  Floe slice guard", "dev.floe.flink.write.RowGuard");
-    WRITE_PATH_MARKERS.put("  Floe content hash", "dev.floe.flink.write.RowDataHasher");
+    WRITE_PATH_MARKERS.put("  Floe content hash", "dev.floe.flink.row.RowDataHasher");
     WRITE_PATH_MARKERS.put("  Floe row checks", "dev.floe.flink.check.RowChecks");
     WRITE_PATH_MARKERS.put("  Floe unique keys (emit)", "dev.floe.flink.write.UniqueKeys");
-    WRITE_PATH_MARKERS.put("Floe duplicate-key finder", "dev.floe.flink.check.DuplicateKeyFinder");
+    WRITE_PATH_MARKERS.put("Floe duplicate-key finder", "dev.floe.flink.commit.DuplicateKeyFinder");
     WRITE_PATH_MARKERS.put(
         "Iceberg sink writer (baseline)", "org.apache.iceberg.flink.sink.IcebergStreamWriter");
     WRITE_PATH_MARKERS.put(

@@ -1,7 +1,7 @@
 package dev.floe.flink.check;
 
 import dev.floe.catalog.job.CheckSpec;
-import dev.floe.flink.write.RowFormatter;
+import dev.floe.flink.row.RowFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

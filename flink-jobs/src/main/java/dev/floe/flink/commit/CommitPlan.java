@@ -104,7 +104,6 @@ public record CommitPlan(
     if (branch == null) {
       return "main";
     }
-    return (dev.floe.catalog.lineage.AuditBranch.is(branch) ? "audit branch " : "branch ")
-        + branch;
+    return (dev.floe.catalog.lineage.AuditBranch.is(branch) ? "audit branch " : "branch ") + branch;
   }
 }

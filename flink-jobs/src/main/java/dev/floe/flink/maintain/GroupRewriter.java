@@ -3,7 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.commit.CommitMessages;
-import dev.floe.flink.write.RowDataHasher;
+import dev.floe.flink.row.RowDataHasher;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.floe.flink.merge;
 
-import dev.floe.flink.write.RowDataHasher;
+import dev.floe.flink.row.RowDataHasher;
 import java.io.Serializable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.DecimalType;

@@ -3,6 +3,8 @@ package dev.floe.flink.write;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.flink.row.RowDataHasher;
+import dev.floe.flink.row.RowFormatter;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.flink.table.data.RowData;

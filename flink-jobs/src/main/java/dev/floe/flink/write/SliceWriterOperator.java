@@ -7,6 +7,7 @@ import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.RowChecks;
 import dev.floe.flink.commit.CommitMessage;
 import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.row.RowDataHasher;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;

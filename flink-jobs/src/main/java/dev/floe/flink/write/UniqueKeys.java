@@ -1,6 +1,7 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.flink.row.RowDataHasher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package dev.floe.flink.write;
+package dev.floe.flink.row;
 
 import dev.floe.catalog.lineage.CanonicalRowEncoder;
 import dev.floe.catalog.lineage.ContentHash;

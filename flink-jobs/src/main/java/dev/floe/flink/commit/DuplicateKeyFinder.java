@@ -1,7 +1,5 @@
-package dev.floe.flink.check;
+package dev.floe.flink.commit;
 
-import dev.floe.flink.commit.CommitMessage;
-import dev.floe.flink.commit.CommitMessages;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;

@@ -1,6 +1,5 @@
-package dev.floe.flink.session;
+package dev.floe.flink.job;
 
-import dev.floe.flink.job.Deadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package dev.floe.flink.write;
+package dev.floe.flink.row;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
