@@ -13,12 +13,29 @@ import org.apache.iceberg.DataFile;
  * @param outputs the new data files (not in any snapshot yet)
  * @param read the content hash of the rows read from the group's inputs
  * @param written the content hash of the rows read back from {@code outputs}
+ * @param rowsInInputs every row found in the inputs, before their delete files were applied (to
+ *     compare with the inputs' metadata)
  */
 record Rewritten(
-    int groupIndex, int sliceIndex, List<DataFile> outputs, ContentHash read, ContentHash written)
+    int groupIndex,
+    int sliceIndex,
+    List<DataFile> outputs,
+    ContentHash read,
+    ContentHash written,
+    long rowsInInputs)
     implements Serializable {
 
   Rewritten {
     outputs = List.copyOf(outputs);
+  }
+
+  /** A rewrite of inputs without delete files: every row found in them was read. */
+  Rewritten(
+      int groupIndex,
+      int sliceIndex,
+      List<DataFile> outputs,
+      ContentHash read,
+      ContentHash written) {
+    this(groupIndex, sliceIndex, outputs, read, written, read.rows());
   }
 }
