@@ -48,8 +48,11 @@ public final class CompactionOptions {
    * @throws InvalidInputException (exit 2) for a value that is not a number in range
    */
   static DeleteThresholds thresholds(String table, Map<String, String> properties) {
-    String files = properties.getOrDefault(DELETE_FILE_THRESHOLD.key(), "10");
-    String ratio = properties.getOrDefault(DELETE_RATIO_THRESHOLD.key(), "0.3");
+    String files =
+        properties.getOrDefault(DELETE_FILE_THRESHOLD.key(), DELETE_FILE_THRESHOLD.defaultValue());
+    String ratio =
+        properties.getOrDefault(
+            DELETE_RATIO_THRESHOLD.key(), DELETE_RATIO_THRESHOLD.defaultValue());
     try {
       return DeleteThresholds.of(table, Integer.parseInt(files.trim()), Double.parseDouble(ratio));
     } catch (NumberFormatException e) {

@@ -267,7 +267,7 @@ final class CompactionPlanner {
     int small = candidatesByPartition.values().stream().mapToInt(List::size).sum();
     reason.append(
         small == 0
-            ? "no file is below the target size or has enough delete files"
+            ? "no file is below the target size"
             : "no partition has two or more files below the target size");
     if (skippedOtherSpec > 0) {
       reason
