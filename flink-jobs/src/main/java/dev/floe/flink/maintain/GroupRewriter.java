@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.flink.commit.CommitMessages;
 import java.io.IOException;
 import java.util.ArrayList;

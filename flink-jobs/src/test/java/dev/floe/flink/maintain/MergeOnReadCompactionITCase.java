@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.floe.flink.maintain;
+package dev.floe.catalog.lineage;
 
 import java.util.List;
 import java.util.Map;
@@ -29,13 +29,14 @@ import org.apache.iceberg.util.PartitionUtil;
  * Reads one data file's rows as Iceberg generic {@link Record}s, exactly as stored (a {@code time}
  * keeps its microseconds, a uuid its 16 bytes), with its delete files applied: position deletes,
  * equality deletes and deletion vectors, through Iceberg's own {@link GenericDeleteFilter}. This is
- * what {@code IcebergGenerics} does for a table scan, for one file the planner chose.
+ * what {@code IcebergGenerics} does for a table scan, for one chosen file: compaction rewrites
+ * files with it, and a revert re-creates a data file as it was read at an older snapshot.
  *
  * <p>On a table with row lineage (format version 3) the records also carry {@code _row_id} and
  * {@code _last_updated_sequence_number} after the table's columns ({@link #schema}), so a rewrite
  * writes them into the new files and every row keeps its identity.
  */
-final class StoredRows {
+public final class StoredRows {
 
   private StoredRows() {}
 
@@ -44,7 +45,7 @@ final class StoredRows {
    * lineage the two lineage columns. The table's columns always come first, in order, so a hasher
    * over the table schema reads a record by position.
    */
-  static Schema schema(Table table) {
+  public static Schema schema(Table table) {
     return TableUtil.supportsRowLineage(table)
         ? MetadataColumns.schemaWithRowLineage(table.schema())
         : table.schema();
@@ -56,7 +57,7 @@ final class StoredRows {
    *
    * @param rowsInFile counts every row of the file, deleted or not, to compare with its metadata
    */
-  static CloseableIterable<Record> read(
+  public static CloseableIterable<Record> read(
       Table table,
       PartitionSpec spec,
       DataFile file,
