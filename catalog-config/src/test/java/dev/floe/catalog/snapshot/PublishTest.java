@@ -13,6 +13,7 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -62,6 +63,59 @@ class PublishTest {
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
     assertThat(table.refs()).doesNotContainKey("audit-r2");
     assertThat(TableContent.hash(table)).isEqualTo(audited);
+  }
+
+  @Test
+  void anAuditedRunCarryingPositionDeletesIsPublishedWithThemAndMainReadsTheAuditedRows() {
+    DataFile day1 = liveFile("2026-10-01");
+    // A merge-on-read run on its audit branch: it deletes row 0 of day 1's file and adds a row.
+    org.apache.iceberg.deletes.PositionDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .build()
+            .newPositionDeleteWriter(
+                org.apache.iceberg.io.OutputFileFactory.builderFor(table, 77, 1)
+                    .format(org.apache.iceberg.FileFormat.PARQUET)
+                    .build()
+                    .newOutputFile(table.spec(), day1.partition()),
+                table.spec(),
+                day1.partition());
+    try (writer) {
+      writer.write(
+          org.apache.iceberg.deletes.PositionDelete.<Record>create().set(day1.location(), 0));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    table
+        .newRowDelta()
+        .addRows(TableRows.write(table, row(9, "2026-10-01")))
+        .addDeletes(writer.toDeleteFile())
+        .set(LineageKeys.RUN_ID, "m4")
+        .set(LineageKeys.JOB, "job-m4")
+        .set(LineageKeys.MODE, "merge")
+        .set(LineageKeys.SLICE, "d=[2026-10-01,2026-10-02)")
+        .toBranch("audit-m4")
+        .commit();
+    table.refresh();
+    long branchHead = table.refs().get("audit-m4").snapshotId();
+    ContentHash audited = TableContent.hash(table, branchHead, Expressions.alwaysTrue());
+    assertThat(audited).isEqualTo(contentOf(row(9, "2026-10-01")));
+
+    PublishPlan plan = Publish.of(table, "s.t").run("m4").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
+    assertThat(TableContent.hash(table)).isEqualTo(audited);
+    assertThat(table.currentSnapshot().summary()).containsEntry("added-position-delete-files", "1");
+  }
+
+  private DataFile liveFile(String date) {
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().filter(day(date)).planFiles()) {
+      return tasks.iterator().next().file();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -75,6 +75,34 @@ class MergeOnReadCompactionITCase {
   }
 
   @Test
+  void aDeleteCommittedWhileTheCompactionRanIsNeverLostTheSliceIsRefusedAndKeepsIt() {
+    Table fact = catalog.create(SmallFiles.FACT, SmallFiles.SCHEMA, SmallFiles.BY_DAY);
+    SmallFiles.append(fact, DAY3, 3, 10, 1);
+    DataFile first = Deletes.dataFiles(fact).get(0);
+    java.util.Set<String> warehouse = SmallFiles.warehouse(fact);
+
+    CompactionResult result =
+        Compaction.of(catalog.config(), SmallFiles.FACT)
+            .slices(List.of(DAY3))
+            .afterPlanning(
+                () -> {
+                  Table other = catalog.load(SmallFiles.FACT);
+                  Deletes.commit(other, Deletes.positions(other, first, 3));
+                  warehouse.addAll(SmallFiles.warehouse(other));
+                })
+            .commit();
+
+    fact.refresh();
+    SliceCompaction slice = result.slices().get(0);
+    assertThat(slice.status()).isEqualTo(SliceCompaction.Status.FAILED);
+    assertThat(slice.exitCode()).isEqualTo(dev.floe.catalog.error.ExitCodes.COMMIT_CONFLICT);
+    assertThat(day(fact, DAY3).rows()).isEqualTo(29);
+    assertThat(deletesOn(fact, DAY3)).isEqualTo(1);
+    // Nothing of the compaction is left: the warehouse holds what it held, plus the delete.
+    assertThat(SmallFiles.warehouse(fact)).isEqualTo(warehouse);
+  }
+
+  @Test
   void deletionVectorsOfAFormatV3TableAreAppliedAndEveryRowKeepsItsRowId() {
     Table fact =
         catalog
