@@ -75,6 +75,46 @@ class MergeOnReadCompactionITCase {
   }
 
   @Test
+  void equalityDeletesOfAFlinkUpsertJobAreAppliedByCompaction() throws Exception {
+    org.apache.iceberg.Schema keyed =
+        new org.apache.iceberg.Schema(
+            SmallFiles.SCHEMA.columns(), java.util.Set.of(1, 4)); // order_id, order_date
+    Table fact =
+        catalog.create(
+            SmallFiles.FACT,
+            keyed,
+            org.apache.iceberg.PartitionSpec.builderFor(keyed).identity("order_date").build());
+    SmallFiles.append(fact, DAY3, 2, 10, 1); // order ids 1..20
+    // Iceberg's Flink sink in upsert mode: each row replaces its key with an equality delete.
+    org.apache.flink.table.api.bridge.java.StreamTableEnvironment sql =
+        dev.floe.flink.session.FlinkSessions.tableEnvironment(
+            dev.floe.flink.session.FlinkSessions.batchEnvironment(
+                1, new org.apache.flink.configuration.Configuration()),
+            catalog.config());
+    sql.executeSql(
+            "INSERT INTO sales.fact_orders /*+ OPTIONS('upsert-enabled'='true') */ VALUES"
+                + " (CAST(5 AS BIGINT), CAST(70 AS BIGINT), CAST(7.00 AS DECIMAL(10, 2)),"
+                + " DATE '2026-10-03'),"
+                + " (CAST(12 AS BIGINT), CAST(70 AS BIGINT), CAST(8.00 AS DECIMAL(10, 2)),"
+                + " DATE '2026-10-03')")
+        .await();
+    fact.refresh();
+    assertThat(deletesOn(fact, DAY3)).isPositive();
+    ContentHash content = TableContent.hash(fact);
+    assertThat(content.rows()).isEqualTo(20);
+
+    CompactionResult result =
+        Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY3)).commit();
+
+    fact.refresh();
+    assertThat(result.slices().get(0).status()).isEqualTo(SliceCompaction.Status.COMPACTED);
+    assertThat(TableContent.hash(fact)).isEqualTo(content);
+    assertThat(deletesOn(fact, DAY3)).isZero();
+    assertThat(SmallFiles.dataFiles(fact, DAY3)).hasSize(1);
+    assertThat(rowsInFiles(fact, DAY3)).isEqualTo(20);
+  }
+
+  @Test
   void aDeleteCommittedWhileTheCompactionRanIsNeverLostTheSliceIsRefusedAndKeepsIt() {
     Table fact = catalog.create(SmallFiles.FACT, SmallFiles.SCHEMA, SmallFiles.BY_DAY);
     SmallFiles.append(fact, DAY3, 3, 10, 1);
