@@ -1,5 +1,6 @@
 package dev.floe.catalog.lineage;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,6 +64,27 @@ public final class StoredRows {
       DataFile file,
       List<DeleteFile> deletes,
       AtomicLong rowsInFile) {
+    return read(table, spec, file, deletes, rowsInFile, false);
+  }
+
+  /**
+   * The rows of a data file this process just wrote (not committed: it has no first row id nor
+   * sequence number yet), each with the row lineage values stored in it. Iceberg's reader returns
+   * null lineage for a file without a first row id; here any stored value is read as it is (and a
+   * missing one comes out as a made-up value, so it never compares equal to a null that was read).
+   */
+  public static CloseableIterable<Record> readWritten(
+      Table table, PartitionSpec spec, DataFile file, AtomicLong rows) {
+    return read(table, spec, file, List.of(), rows, true);
+  }
+
+  private static CloseableIterable<Record> read(
+      Table table,
+      PartitionSpec spec,
+      DataFile file,
+      List<DeleteFile> deletes,
+      AtomicLong rowsInFile,
+      boolean uncommitted) {
     Schema projection = schema(table);
     FileScanTask task =
         new BaseFileScanTask(
@@ -74,8 +96,13 @@ public final class StoredRows {
     DeleteFilter<Record> filter =
         new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = filter.requiredSchema();
-    Map<Integer, ?> constants =
-        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    Map<Integer, Object> constants =
+        new HashMap<>(
+            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant));
+    if (uncommitted) {
+      constants.putIfAbsent(MetadataColumns.ROW_ID.fieldId(), 0L);
+      constants.putIfAbsent(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 0L);
+    }
     CloseableIterable<Record> raw =
         FormatModelRegistry.<Record, Object>readBuilder(
                 file.format(), Record.class, table.io().newInputFile(file))

@@ -210,6 +210,21 @@ final class CompactionCommitter {
           + read.encode()
           + ")";
     }
+    ContentHash lineageRead = ContentHash.empty();
+    ContentHash lineageWritten = ContentHash.empty();
+    rewritten.forEach(
+        r -> {
+          lineageRead.merge(r.lineageRead());
+          lineageWritten.merge(r.lineageWritten());
+        });
+    if (!lineageRead.equals(lineageWritten)) {
+      return "the rows written keep their values but not their row lineage (_row_id,"
+          + " _last_updated_sequence_number: hash "
+          + lineageWritten.encode()
+          + " written, "
+          + lineageRead.encode()
+          + " read)";
+    }
     return null;
   }
 

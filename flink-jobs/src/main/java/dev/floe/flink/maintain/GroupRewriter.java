@@ -38,6 +38,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
 
   private transient GenericFileWriterFactory writers;
   private transient RecordHasher hasher;
+  private transient RecordHasher lineageHasher; // null without row lineage
   private transient List<String> written;
   private transient boolean finished;
 
@@ -62,6 +63,10 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             .writerProperties(table.properties())
             .build();
     hasher = new RecordHasher(table.schema());
+    lineageHasher =
+        StoredRows.schema(table).columns().size() > table.schema().columns().size()
+            ? new RecordHasher(StoredRows.schema(table))
+            : null;
     written = new ArrayList<>();
   }
 
@@ -83,6 +88,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   private Rewritten rewrite(RewriteGroup group) throws IOException {
     PartitionSpec spec = table.specs().get(group.specId());
     ContentHash read = ContentHash.empty();
+    ContentHash lineageRead = ContentHash.empty();
     AtomicLong rowsInFiles = new AtomicLong();
     RollingDataWriter<Record> writer =
         new RollingDataWriter<>(
@@ -98,6 +104,9 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             StoredRows.read(table, spec, input, group.deletesOf(input), rowsInFiles)) {
           for (Record row : rows) {
             hasher.add(row, read);
+            if (lineageHasher != null) {
+              lineageHasher.add(row, lineageRead);
+            }
             writer.write(row);
           }
         }
@@ -109,17 +118,28 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
     List<DataFile> outputs = writer.result().dataFiles();
     // Read back independently: the new files alone, no delete file, through the same reader.
     ContentHash readBack = ContentHash.empty();
+    ContentHash lineageReadBack = ContentHash.empty();
     AtomicLong rowsWritten = new AtomicLong();
     for (DataFile output : outputs) {
       try (CloseableIterable<Record> rows =
-          StoredRows.read(table, spec, output, List.of(), rowsWritten)) {
+          StoredRows.readWritten(table, spec, output, rowsWritten)) {
         for (Record row : rows) {
           hasher.add(row, readBack);
+          if (lineageHasher != null) {
+            lineageHasher.add(row, lineageReadBack);
+          }
         }
       }
     }
     return new Rewritten(
-        group.index(), group.sliceIndex(), outputs, read, readBack, rowsInFiles.get());
+        group.index(),
+        group.sliceIndex(),
+        outputs,
+        read,
+        readBack,
+        rowsInFiles.get(),
+        lineageRead,
+        lineageReadBack);
   }
 
   @Override

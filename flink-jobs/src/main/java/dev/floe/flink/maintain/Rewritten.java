@@ -15,6 +15,9 @@ import org.apache.iceberg.DataFile;
  * @param written the content hash of the rows read back from {@code outputs}
  * @param rowsInInputs every row found in the inputs, before their delete files were applied (to
  *     compare with the inputs' metadata)
+ * @param lineageRead on a table with row lineage, the hash of the rows read with their {@code
+ *     _row_id} and {@code _last_updated_sequence_number}; empty otherwise
+ * @param lineageWritten the same, of the rows read back from {@code outputs}
  */
 record Rewritten(
     int groupIndex,
@@ -22,7 +25,9 @@ record Rewritten(
     List<DataFile> outputs,
     ContentHash read,
     ContentHash written,
-    long rowsInInputs)
+    long rowsInInputs,
+    ContentHash lineageRead,
+    ContentHash lineageWritten)
     implements Serializable {
 
   Rewritten {
@@ -36,6 +41,14 @@ record Rewritten(
       List<DataFile> outputs,
       ContentHash read,
       ContentHash written) {
-    this(groupIndex, sliceIndex, outputs, read, written, read.rows());
+    this(
+        groupIndex,
+        sliceIndex,
+        outputs,
+        read,
+        written,
+        read.rows(),
+        ContentHash.empty(),
+        ContentHash.empty());
   }
 }
