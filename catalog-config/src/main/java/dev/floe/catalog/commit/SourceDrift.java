@@ -5,8 +5,6 @@ import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.SliceFootprint;
-import java.util.Map;
-import java.util.TreeMap;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -16,15 +14,15 @@ import org.apache.iceberg.util.SnapshotUtil;
 /**
  * What the sources of a run did while it was in flight, checked right before its commit.
  *
- * <p>The run recorded each source's snapshot when it was planned; Flink's Iceberg source picks its
- * snapshot a little later. Appends since then are harmless to record: the run may have read any
- * snapshot up to the source's current one, and lineage keeps that upper bound, so no later run
- * mistakes this one for a run on older data (DESIGN.md rule 7). A source that was rewritten in the
- * run's scope (an overwrite or delete that touched the slice's rows, judged on the source's column
- * of the slice's name; any rewrite when the source has no such column or the run owns the whole
- * table) or rolled back is different: a run that started later may have read the corrected source
- * and found nothing to do (a no-op leaves no trace), so committing now would put the stale result
- * over the correct table. The run stops instead (exit 4) and its rerun loads the current source.
+ * <p>The run read each source at the snapshot it recorded when it was planned (the Flink source is
+ * pinned to it). Appends since then are harmless: their rows are late rows of the slice, reported
+ * by {@code floe late plan} and loaded by the next run, and a run that read them commits under the
+ * conflict rule as the newer one (DESIGN.md rule 7). A source that was rewritten in the run's scope
+ * (an overwrite or delete that touched the slice's rows, judged on the source's column of the
+ * slice's name; any rewrite when the source has no such column or the run owns the whole table) or
+ * rolled back is different: a run that started later may have read the corrected source and found
+ * nothing to do (a no-op leaves no trace), so committing now would put the stale result over the
+ * correct table. The run stops instead (exit 4) and its rerun loads the current source.
  */
 public final class SourceDrift {
 
@@ -32,13 +30,10 @@ public final class SourceDrift {
 
   /**
    * @param subject what the run commits, for messages
-   * @return the upper bounds for the sources that moved only harmlessly (see {@link
-   *     Lineage#withSourcesUntil})
    * @throws CommitConflictException when a source was rewritten in the scope or rolled back
    */
-  public static Map<String, Long> untilCommit(
+  public static void requireNoRewrite(
       Catalog catalog, Lineage lineage, Scope scope, String subject) {
-    Map<String, Long> moved = new TreeMap<>();
     lineage
         .sourceSnapshots()
         .forEach(
@@ -82,9 +77,7 @@ public final class SourceDrift {
                           + (scope.isWholeTable() ? "it" : "slice " + scope.label()));
                 }
               }
-              moved.put(name, head.snapshotId());
             });
-    return moved;
   }
 
   /** Appends only add rows and replaces (compactions) change none; anything else may rewrite. */

@@ -29,6 +29,13 @@ public final class CatalogOptions {
           "floe",
           "The catalog's name in Flink SQL: tables are `<name>.<namespace>.<table>`; the catalog"
               + " is also the current one, so `<namespace>.<table>` works too.");
+
+  /** The catalog property naming the effect outbox's database (a JDBC URL). */
+  public static final String OUTBOX_URI_PROPERTY = "floe.outbox.uri";
+
+  /** Prefix of the driver properties (user, password, ...) for the outbox's database. */
+  public static final String OUTBOX_JDBC_PREFIX = "floe.outbox.jdbc.";
+
   public static final FloeOption PROPERTIES =
       FloeOption.of(
           "catalog.properties.<key>",
@@ -39,7 +46,7 @@ public final class CatalogOptions {
               + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
   public static final FloeOption OUTBOX_URI =
       FloeOption.of(
-          "catalog.properties.floe.outbox.uri",
+          "catalog.properties." + OUTBOX_URI_PROPERTY,
           "string",
           null,
           "A JDBC URL for the effect outbox (docs/operators/effects.md), e.g."
@@ -48,7 +55,7 @@ public final class CatalogOptions {
               + " catalogs keep the outbox in their own database unless this is set.");
   public static final FloeOption OUTBOX_JDBC =
       FloeOption.of(
-          "catalog.properties.floe.outbox.jdbc.<key>",
+          "catalog.properties." + OUTBOX_JDBC_PREFIX + "<key>",
           "string",
           null,
           "A driver property for `floe.outbox.uri`, e.g. `floe.outbox.jdbc.user`; the password"
@@ -58,20 +65,54 @@ public final class CatalogOptions {
           "catalog.properties." + Reachability.TIMEOUT_PROPERTY,
           "duration",
           "30s",
-          "How long a command waits for S3 (a warehouse on S3), the catalog database (jdbc) or"
-              + " the REST catalog to answer before it fails with one line, e.g. `cannot reach S3"
+          "How long a command waits for S3 (a warehouse on S3), the catalog database (jdbc),"
+              + " the REST catalog or a configured `glue.endpoint` to answer before it fails with one line, e.g. `cannot reach S3"
               + " at http://127.0.0.1:9000: connection refused`; nothing is committed. Checked once"
               + " before a command opens the catalog: a refused connection or an unknown host fails"
               + " at once, a server that does not answer after this time. Also the connect"
               + " timeout of Iceberg's REST client and of the PostgreSQL driver. Written `30s`,"
               + " `500ms`, `2m` or `PT30S`; `0` skips the check.");
+  public static final FloeOption GLUE_ENDPOINT =
+      FloeOption.of(
+          "catalog.properties.glue.endpoint",
+          "string",
+          null,
+          "`glue` only: the AWS Glue API endpoint, e.g. a VPC endpoint or a local emulator such as"
+              + " moto (`http://127.0.0.1:5000`); absent: AWS's endpoint for `client.region`. A"
+              + " glue catalog needs `warehouse` (e.g. `s3://bucket/warehouse`) and"
+              + " `io-impl: org.apache.iceberg.aws.s3.S3FileIO`; its credentials come from the AWS"
+              + " SDK's chain (`AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`, a profile, an"
+              + " instance or pod role), never from floe.yaml.");
+  public static final FloeOption GLUE_ID =
+      FloeOption.of(
+          "catalog.properties.glue.id",
+          "string",
+          null,
+          "`glue` only: the AWS account id whose Glue Data Catalog holds the tables, when it is"
+              + " not the caller's own.");
+  public static final FloeOption CLIENT_REGION =
+      FloeOption.of(
+          "catalog.properties.client.region",
+          "string",
+          null,
+          "The AWS region of the Glue and S3 clients, e.g. `eu-west-1`; absent: the AWS SDK's"
+              + " chain (`AWS_REGION`, the profile).");
   public static final OptionGroup GROUP =
       new OptionGroup(
           "Catalog",
           "Read from `floe.yaml` in the working directory (or `--config FILE`), then"
               + " `FLOE_CATALOG_*` environment variables, then `--catalog-property` flags;"
               + " later sources win.",
-          List.of(TYPE, NAME, PROPERTIES, CONNECT_TIMEOUT, OUTBOX_URI, OUTBOX_JDBC));
+          List.of(
+              TYPE,
+              NAME,
+              PROPERTIES,
+              CONNECT_TIMEOUT,
+              GLUE_ENDPOINT,
+              GLUE_ID,
+              CLIENT_REGION,
+              OUTBOX_URI,
+              OUTBOX_JDBC));
 
   private CatalogOptions() {}
 }

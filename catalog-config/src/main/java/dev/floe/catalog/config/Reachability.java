@@ -40,12 +40,12 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * Before a command touches the catalog, checks that the servers it names answer: the catalog's
- * database (a jdbc catalog on PostgreSQL, MySQL, ...), the REST catalog, and S3 when the warehouse
- * is there. A refused connection or an unknown host fails at once; a server that does not answer
- * fails when {@value #TIMEOUT_PROPERTY} (default 30 s) has passed, whatever the clients' own
- * retries would do (Iceberg re-reads table metadata 20 times, about two minutes, before it gives up
- * on S3). Only a failure to connect counts: any answer, an error included, means the server is
- * there, and the command itself then reports what it says.
+ * database (a jdbc catalog on PostgreSQL, MySQL, ...), the REST catalog, a Glue catalog's
+ * configured endpoint, and S3 when the warehouse is there. A refused connection or an unknown host
+ * fails at once; a server that does not answer fails when {@value #TIMEOUT_PROPERTY} (default 30 s)
+ * has passed, whatever the clients' own retries would do (Iceberg re-reads table metadata 20 times,
+ * about two minutes, before it gives up on S3). Only a failure to connect counts: any answer, an
+ * error included, means the server is there, and the command itself then reports what it says.
  *
  * <p>The same bound becomes the connect timeout of Iceberg's JDBC (PostgreSQL) and REST clients
  * ({@link #clientProperties}), for a server that goes away later.
@@ -58,6 +58,7 @@ public final class Reachability {
 
   private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
   private static final String PROBE_KEY = ".floe-reachability-probe";
+  private static final String GLUE_ENDPOINT = "glue.endpoint";
 
   /** Configurations whose servers answered in this JVM: each is checked once. */
   private static final Set<CatalogConfig> REACHED = ConcurrentHashMap.newKeySet();
@@ -167,6 +168,8 @@ public final class Reachability {
       probes.add(new RestProbe(uri, properties));
     } else if (isJdbc(properties) && uri != null && isNetworkDatabase(uri)) {
       probes.add(new JdbcProbe(uri, properties, clientProperties(config)));
+    } else if (isGlue(properties) && properties.get(GLUE_ENDPOINT) != null) {
+      probes.add(new GlueProbe(properties.get(GLUE_ENDPOINT), properties));
     }
     S3Probe.of(properties).ifPresent(probes::add);
     return probes;
@@ -174,6 +177,10 @@ public final class Reachability {
 
   private static boolean isRest(Map<String, String> properties) {
     return "org.apache.iceberg.rest.RESTCatalog".equals(properties.get("catalog-impl"));
+  }
+
+  private static boolean isGlue(Map<String, String> properties) {
+    return "org.apache.iceberg.aws.glue.GlueCatalog".equals(properties.get("catalog-impl"));
   }
 
   private static boolean isJdbc(Map<String, String> properties) {
@@ -288,9 +295,9 @@ public final class Reachability {
   }
 
   /** GET {uri}/v1/config: any HTTP answer, 401 included, means the catalog is there. */
-  private static final class RestProbe extends Probe {
-    private final String uri;
-    private final Map<String, String> properties;
+  private static class RestProbe extends Probe {
+    final String uri;
+    final Map<String, String> properties;
 
     RestProbe(String uri, Map<String, String> properties) {
       this.uri = uri;
@@ -300,6 +307,12 @@ public final class Reachability {
     @Override
     String what() {
       return "the REST catalog at " + Redaction.maskUriCredentials(uri);
+    }
+
+    /** The URL asked. */
+    String url() {
+      String base = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+      return base + "/v1/config";
     }
 
     @Override
@@ -313,10 +326,30 @@ public final class Reachability {
       } else if (ProxySelector.getDefault() != null) {
         builder.proxy(ProxySelector.getDefault());
       }
-      String base = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
       HttpRequest request =
-          HttpRequest.newBuilder(URI.create(base + "/v1/config")).timeout(remaining).GET().build();
+          HttpRequest.newBuilder(URI.create(url())).timeout(remaining).GET().build();
       builder.build().send(request, HttpResponse.BodyHandlers.discarding());
+    }
+  }
+
+  /**
+   * GET on the configured Glue endpoint (a VPC endpoint, an emulator): any HTTP answer, an AWS
+   * error included, means Glue is there. AWS's own endpoint (no {@code glue.endpoint}) is not
+   * probed.
+   */
+  private static final class GlueProbe extends RestProbe {
+    GlueProbe(String endpoint, Map<String, String> properties) {
+      super(endpoint, properties);
+    }
+
+    @Override
+    String what() {
+      return "AWS Glue at " + Redaction.maskUriCredentials(uri);
+    }
+
+    @Override
+    String url() {
+      return uri;
     }
   }
 

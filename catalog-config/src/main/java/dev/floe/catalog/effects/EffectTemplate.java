@@ -44,10 +44,18 @@ public final class EffectTemplate {
     return names;
   }
 
-  /** A body that sends every one of {@code variables} as one JSON object. */
+  /**
+   * A body that sends every one of {@code variables} as one JSON object. A snapshot id is sent as a
+   * JSON string (DESIGN rule 12): as a number, a receiver that reads JSON numbers as doubles
+   * (JavaScript, jq) would round it to another snapshot's id.
+   */
   public static String defaultBody(Collection<String> variables) {
     return variables.stream()
-        .map(v -> "\"" + v + "\": ${" + v + "}")
+        .map(
+            v ->
+                v.equals("snapshot_id")
+                    ? "\"" + v + "\": \"${" + v + "}\""
+                    : "\"" + v + "\": ${" + v + "}")
         .collect(Collectors.joining(", ", "{", "}"));
   }
 

@@ -1,6 +1,7 @@
 package dev.floe.catalog.effects;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Redaction;
 import java.util.Map;
 import java.util.Optional;
@@ -13,10 +14,10 @@ import java.util.Properties;
  */
 public final class OutboxLocation {
   /** A JDBC URL for the outbox; wins over the catalog's own database. */
-  public static final String URI_PROPERTY = "floe.outbox.uri";
+  public static final String URI_PROPERTY = CatalogOptions.OUTBOX_URI_PROPERTY;
 
   /** Prefix of the driver properties (user, password, ...) that go with {@link #URI_PROPERTY}. */
-  public static final String JDBC_PREFIX = "floe.outbox.jdbc.";
+  public static final String JDBC_PREFIX = CatalogOptions.OUTBOX_JDBC_PREFIX;
 
   // Iceberg's JdbcCatalog passes its "jdbc."-prefixed properties to the driver; so do we.
   private static final String CATALOG_JDBC_PREFIX = "jdbc.";

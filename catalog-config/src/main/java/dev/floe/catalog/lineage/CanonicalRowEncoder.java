@@ -18,6 +18,9 @@ public final class CanonicalRowEncoder {
   private static final HashFunction MURMUR3 = Hashing.murmur3_128();
   private static final byte NULL = 0;
   private static final byte VALUE = 1;
+  private static final byte STRUCT = 2;
+  private static final byte LIST = 3;
+  private static final byte MAP = 4;
 
   private byte[] buffer = new byte[256];
   private int length;
@@ -90,6 +93,31 @@ public final class CanonicalRowEncoder {
 
   public void putString(CharSequence value) {
     putBytes(value.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A struct of {@code fields} fields follows (each put in order, nulls as null). */
+  public void putStructStart(int fields) {
+    ensure(5);
+    buffer[length++] = STRUCT;
+    writeInt(fields);
+  }
+
+  /** A list of {@code size} elements follows, in order. */
+  public void putListStart(int size) {
+    ensure(5);
+    buffer[length++] = LIST;
+    writeInt(size);
+  }
+
+  /**
+   * A map, as the order-independent hash of its entries: each entry (key then value) is hashed with
+   * its own encoder and added to {@code entries}, as rows are added to a content hash.
+   */
+  public void putMap(ContentHash entries) {
+    String encoded = entries.encode();
+    ensure(1);
+    buffer[length++] = MAP;
+    putString(encoded);
   }
 
   /** Hashes the row put since {@link #reset()} and adds it to {@code hash}. */

@@ -18,12 +18,13 @@ import java.util.stream.Collectors;
  * @param codeVersion the Floe build that ran
  * @param rows rows written
  * @param contentHash order-independent hash of the rows written
- * @param sourceSnapshots source table name to the snapshot id current when the run was planned:
- *     what it read, or an ancestor of what it read (a lower bound)
+ * @param sourceSnapshots source table name to the snapshot id the run read (its Flink source is
+ *     pinned to the snapshot current when the run was planned; runs of Floe 0.1 before pinning
+ *     recorded the planned snapshot, a lower bound of what they read)
  * @param backfillId the backfill this run belongs to, or null
- * @param sourceSnapshotsUntil for sources that committed while the run was in flight, their
- *     snapshot at commit time: the run read something after the planned snapshot and up to this one
- *     (an upper bound). Empty when every source stood still, i.e. the lineage is exact.
+ * @param sourceSnapshotsUntil written only by Floe before sources were pinned, and still read: for
+ *     sources that committed while such a run was in flight, their snapshot at commit time (an
+ *     upper bound of what it read). Empty for every run that read pinned sources.
  */
 public record Lineage(
     String runKey,
@@ -75,7 +76,10 @@ public record Lineage(
     return sourceSnapshotsUntil.getOrDefault(source, sourceSnapshots.get(source));
   }
 
-  /** This lineage with upper bounds for the sources that moved during the run. */
+  /**
+   * This lineage with upper bounds for the sources that moved during the run, as Floe wrote them
+   * before sources were pinned (kept so that such snapshots can be built and read in tests).
+   */
   public Lineage withSourcesUntil(Map<String, Long> until) {
     return new Lineage(
         runKey,

@@ -9,11 +9,11 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -22,43 +22,45 @@ import org.apache.iceberg.types.Types;
 public final class RecordHasher {
   private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
 
-  /** The types {@link #put} encodes; keep the two in step. */
-  private static final Set<Type.TypeID> HASHABLE =
-      EnumSet.of(
-          Type.TypeID.BOOLEAN,
-          Type.TypeID.INTEGER,
-          Type.TypeID.LONG,
-          Type.TypeID.FLOAT,
-          Type.TypeID.DOUBLE,
-          Type.TypeID.DATE,
-          Type.TypeID.TIME,
-          Type.TypeID.TIMESTAMP,
-          Type.TypeID.STRING,
-          Type.TypeID.DECIMAL,
-          Type.TypeID.UUID,
-          Type.TypeID.FIXED,
-          Type.TypeID.BINARY);
-
   private final List<Types.NestedField> columns;
   private final CanonicalRowEncoder encoder = new CanonicalRowEncoder();
 
   public RecordHasher(Schema schema) {
     this.columns = schema.columns();
     for (Types.NestedField column : columns) {
-      requireHashable(column.name(), column.type());
+      ExactTypes.inexact(column.name(), column.type(), ExactTypes.Path.ICEBERG)
+          .ifPresent(
+              inexact -> {
+                throw InvalidInputException.of(
+                    "Cannot hash column %s of type %s: %s",
+                    inexact.column(), inexact.type(), inexact.reason());
+              });
     }
   }
 
-  /** Fails early for column types the canonical encoding does not cover yet. */
+  /**
+   * @param table the table the records come from: a column the hash cannot encode is refused (exit
+   *     2) with the table, column and type named
+   */
+  public RecordHasher(Schema schema, String table) {
+    ExactTypes.require("hash the rows of " + table, table, schema, ExactTypes.Path.ICEBERG);
+    this.columns = schema.columns();
+  }
+
+  /**
+   * Fails early (exit 2) for a column whose values a rewrite through Flink rows cannot carry and
+   * hash exactly ({@link ExactTypes.Path#FLINK}: a {@code time} is held in milliseconds there, so a
+   * hash of Flink rows could not see it truncated). Compaction's up-front check; new code should
+   * call {@link ExactTypes#require} with the table's name.
+   */
   public static void requireHashable(String column, Type type) {
-    if (type.isNestedType() || type.typeId() == Type.TypeID.VARIANT) {
-      throw InvalidInputException.of(
-          "Cannot hash column %s of type %s: nested types are not supported yet", column, type);
-    }
-    if (!HASHABLE.contains(type.typeId())) {
-      throw InvalidInputException.of(
-          "Cannot hash column %s of type %s: the type is not supported yet", column, type);
-    }
+    ExactTypes.inexact(column, type, ExactTypes.Path.FLINK)
+        .ifPresent(
+            inexact -> {
+              throw InvalidInputException.of(
+                  "Cannot hash column %s of type %s: %s",
+                  inexact.column(), inexact.type(), inexact.reason());
+            });
   }
 
   public void add(Record record, ContentHash hash) {
@@ -90,6 +92,10 @@ public final class RecordHasher {
   }
 
   private void put(Object value, Type type) {
+    put(encoder, value, type);
+  }
+
+  private static void put(CanonicalRowEncoder encoder, Object value, Type type) {
     if (value == null) {
       encoder.putNull();
       return;
@@ -103,6 +109,7 @@ public final class RecordHasher {
       case DATE -> encoder.putInt((int) ((LocalDate) value).toEpochDay());
       case TIME -> encoder.putLong(((LocalTime) value).toNanoOfDay() / 1000);
       case TIMESTAMP -> encoder.putLong(timestampMicros(value));
+      case TIMESTAMP_NANO -> encoder.putLong(timestampNanos(value));
       case STRING -> encoder.putString((CharSequence) value);
       case DECIMAL -> {
         BigDecimal decimal = (BigDecimal) value;
@@ -116,9 +123,47 @@ public final class RecordHasher {
         buffer.get(bytes);
         encoder.putBytes(bytes);
       }
+      case STRUCT -> {
+        List<Types.NestedField> fields = type.asStructType().fields();
+        StructLike struct = (StructLike) value;
+        encoder.putStructStart(fields.size());
+        for (int i = 0; i < fields.size(); i++) {
+          put(encoder, struct.get(i, Object.class), fields.get(i).type());
+        }
+      }
+      case LIST -> {
+        List<?> list = (List<?>) value;
+        Type element = type.asListType().elementType();
+        encoder.putListStart(list.size());
+        for (Object item : list) {
+          put(encoder, item, element);
+        }
+      }
+      case MAP -> {
+        Map<?, ?> map = (Map<?, ?>) value;
+        Types.MapType mapType = type.asMapType();
+        // Entries in any order: their hashes are summed, as rows are.
+        ContentHash entries = ContentHash.empty();
+        CanonicalRowEncoder entry = new CanonicalRowEncoder();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+          entry.reset();
+          put(entry, e.getKey(), mapType.keyType());
+          put(entry, e.getValue(), mapType.valueType());
+          entry.addTo(entries);
+        }
+        encoder.putMap(entries);
+      }
       default ->
           throw InvalidInputException.of("Cannot hash a value of type %s: not supported", type);
     }
+  }
+
+  private static long timestampNanos(Object value) {
+    LocalDateTime local =
+        value instanceof OffsetDateTime offset
+            ? offset.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()
+            : (LocalDateTime) value;
+    return ChronoUnit.NANOS.between(EPOCH, local);
   }
 
   private static long timestampMicros(Object value) {

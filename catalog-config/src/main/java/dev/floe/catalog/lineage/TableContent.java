@@ -36,7 +36,7 @@ public final class TableContent {
    */
   public static ContentHash hash(Table table, long snapshotId, Expression filter) {
     ContentHash hash = ContentHash.empty();
-    RecordHasher hasher = new RecordHasher(table.schema());
+    RecordHasher hasher = new RecordHasher(table.schema(), table.name());
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).useSnapshot(snapshotId).where(filter).build()) {
       for (Record record : records) {

@@ -1,6 +1,7 @@
 package dev.floe.catalog.maintain;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.spec.MaintenancePolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,10 +29,10 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  */
 public final class OrphanFiles implements MaintenanceAction {
   /** Table property holding the minimum age (ISO-8601 duration) when none is given. */
-  public static final String MIN_AGE_PROPERTY = "floe.maintain.orphan-min-age";
+  public static final String MIN_AGE_PROPERTY = MaintenancePolicy.ORPHAN_MIN_AGE;
 
-  public static final Duration DEFAULT_MIN_AGE = Duration.ofDays(3);
-  public static final Duration SHORTEST_MIN_AGE = Duration.ofHours(1);
+  public static final Duration DEFAULT_MIN_AGE = MaintenancePolicy.DEFAULT_ORPHAN_MIN_AGE;
+  public static final Duration SHORTEST_MIN_AGE = MaintenancePolicy.SHORTEST_ORPHAN_MIN_AGE;
 
   private final Table table;
   private final String name;

@@ -1,14 +1,21 @@
 package dev.floe.catalog.report;
 
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.maintain.plan.HealthScan;
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
+import dev.floe.catalog.maintain.plan.MaintenancePlanner;
+import dev.floe.catalog.maintain.plan.TableHealth;
 import dev.floe.catalog.window.LateDataWindow;
 import dev.floe.catalog.window.LateRowCount;
 import dev.floe.catalog.window.LoadedSlice;
 import dev.floe.catalog.window.LoadedSlices;
 import dev.floe.catalog.window.SealedThrough;
 import dev.floe.catalog.window.SourceLateRows;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +94,16 @@ public final class Report {
     Map<String, Integer> unplaced = new TreeMap<>();
     loaded.unplaced().forEach((label, loads) -> unplaced.put(label, loads.size()));
     Snapshot current = table.currentSnapshot();
+    MaintenancePlan maintenance = null;
+    String maintenanceProblem = null;
+    try {
+      TableHealth health = HealthScan.of(table, name, Clock.fixed(asOf, ZoneOffset.UTC));
+      maintenance =
+          MaintenancePlanner.withClock(Clock.fixed(asOf, ZoneOffset.UTC))
+              .plan(List.of(health), Map.of(), 0);
+    } catch (FloeException | IllegalArgumentException e) {
+      maintenanceProblem = e.getMessage();
+    }
     return new ReportModel(
         name,
         asOf,
@@ -99,7 +116,9 @@ public final class Report {
         slices,
         unplaced,
         Timeline.snapshots(table),
-        Timeline.headMoves(table));
+        Timeline.headMoves(table),
+        maintenance,
+        maintenanceProblem);
   }
 
   private String metadataLocation() {

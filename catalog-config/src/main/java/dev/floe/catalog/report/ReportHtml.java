@@ -31,6 +31,7 @@ public final class ReportHtml {
             + " branch (e.g. an audit branch); <b>off main</b>: left behind by a rollback.</p>\n");
     TimelineHtml.render(model, html);
     html.append("</section>\n");
+    MaintenanceHtml.render(model, html);
     inputs(model, html);
     html.append("</body>\n</html>\n");
     return html.toString();

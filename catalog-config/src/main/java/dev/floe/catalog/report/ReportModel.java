@@ -1,5 +1,6 @@
 package dev.floe.catalog.report;
 
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -20,6 +21,9 @@ import java.util.TreeMap;
  *     many commits each label has
  * @param snapshots every snapshot the metadata keeps, newest first
  * @param headMoves moves of main's head to a non-child, newest first
+ * @param maintenance the table's maintenance plan as of {@code asOf} (its health against its
+ *     policy, and the work it needs), or null when {@code maintenanceProblem} says why not
+ * @param maintenanceProblem why the maintenance plan could not be made, or null
  */
 public record ReportModel(
     String table,
@@ -30,7 +34,9 @@ public record ReportModel(
     List<SliceStatus> slices,
     Map<String, Integer> unplacedLoads,
     List<TimelineSnapshot> snapshots,
-    List<HeadMove> headMoves) {
+    List<HeadMove> headMoves,
+    MaintenancePlan maintenance,
+    String maintenanceProblem) {
 
   public ReportModel {
     slices = List.copyOf(slices);

@@ -52,7 +52,7 @@ final class ContentAt {
     // Hash with the schema the rows are read with: the snapshot's own.
     Schema schema =
         snapshot.schemaId() == null ? table.schema() : table.schemas().get(snapshot.schemaId());
-    RecordHasher hasher = new RecordHasher(schema == null ? table.schema() : schema);
+    RecordHasher hasher = new RecordHasher(schema == null ? table.schema() : schema, table.name());
     ContentHash hash = ContentHash.empty();
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table)

@@ -43,6 +43,7 @@ public final class FloeTableProperties {
                 properties.put(RETENTION_MAX_AGE, iso(retention.maxAge()));
               }
             });
+    spec.maintenance().ifPresent(policy -> properties.putAll(policy.toProperties()));
     spec.lateData()
         .ifPresent(
             late -> {

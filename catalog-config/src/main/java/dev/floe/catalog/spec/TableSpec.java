@@ -25,6 +25,8 @@ import org.apache.iceberg.types.Types;
  * @param key the identifier (key) columns; each one is a required column of {@code columns}
  * @param lateData the late-data policy, when the spec sets one
  * @param retention the snapshot retention, when the spec sets one
+ * @param maintenance the maintenance policy's {@code maintenance:} keys, when the spec sets them
+ *     (its retention is {@code retention})
  * @param properties table properties the spec manages; other properties of the table are left alone
  * @param source where the spec came from, e.g. {@code tables/fact_orders.yaml}, for messages
  */
@@ -35,10 +37,34 @@ public record TableSpec(
     List<String> key,
     Optional<LateDataSpec> lateData,
     Optional<RetentionSpec> retention,
+    Optional<MaintenancePolicy> maintenance,
     Map<String, String> properties,
     String source) {
 
+  /** A spec without a maintenance policy. */
+  public TableSpec(
+      String table,
+      List<ColumnSpec> columns,
+      List<PartitionFieldSpec> partitioning,
+      List<String> key,
+      Optional<LateDataSpec> lateData,
+      Optional<RetentionSpec> retention,
+      Map<String, String> properties,
+      String source) {
+    this(
+        table,
+        columns,
+        partitioning,
+        key,
+        lateData,
+        retention,
+        Optional.empty(),
+        properties,
+        source);
+  }
+
   public TableSpec {
+    Objects.requireNonNull(maintenance, "maintenance");
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(lateData, "lateData");
     Objects.requireNonNull(retention, "retention");

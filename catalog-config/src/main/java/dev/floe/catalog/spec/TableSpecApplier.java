@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -109,13 +112,19 @@ public final class TableSpecApplier {
     if (plan.hasRefusals()) {
       throw plan.refusalError();
     }
+    List<Planned> changed = planned.stream().filter(p -> !p.plan().changes().isEmpty()).toList();
     List<Transaction> staged = new ArrayList<>();
-    for (Planned table : planned) {
-      if (!table.plan().changes().isEmpty()) {
-        staged.add(stageValidated(table));
-      }
+    for (Planned table : changed) {
+      // A new table is validated without the catalog: catalogs that place a table under its
+      // namespace's location (Glue, Hive) cannot stage it before that namespace exists.
+      staged.add(table.table() == null ? validateNew(table) : stageValidated(table));
     }
     createNamespaces(planned);
+    for (int i = 0; i < changed.size(); i++) {
+      if (staged.get(i) == null) {
+        staged.set(i, stageValidated(changed.get(i)));
+      }
+    }
     // A failure past this point leaves earlier tables applied; rerunning applies the rest.
     staged.forEach(Transaction::commitTransaction);
     return plan;
@@ -189,9 +198,28 @@ public final class TableSpecApplier {
   }
 
   /** Stages one table; Iceberg's own validation failures name the table and its spec file. */
+  /** Builds a new table's metadata as Iceberg would, at a placeholder location; stages nothing. */
+  private static Transaction validateNew(Planned planned) {
+    TableSpec spec = planned.spec();
+    validated(
+        planned,
+        () ->
+            TableMetadata.newTableMetadata(
+                spec.schema(),
+                spec.partitionSpec(),
+                SortOrder.unsorted(),
+                "file:/floe-validation-only",
+                newTableProperties(spec)));
+    return null;
+  }
+
   private Transaction stageValidated(Planned planned) {
+    return validated(planned, () -> stage(planned));
+  }
+
+  private static <T> T validated(Planned planned, Supplier<T> staging) {
     try {
-      return stage(planned);
+      return staging.get();
     } catch (IllegalArgumentException | ValidationException e) {
       throw new InvalidInputException(
           String.format(
@@ -204,17 +232,21 @@ public final class TableSpecApplier {
   private Transaction stage(Planned planned) {
     TableSpec spec = planned.spec();
     if (planned.table() == null) {
-      Map<String, String> properties = FloeTableProperties.of(spec);
-      properties.put(TableProperties.FORMAT_VERSION, String.valueOf(FORMAT_VERSION));
       return catalog
           .buildTable(spec.identifier(), spec.schema())
           .withPartitionSpec(spec.partitionSpec())
-          .withProperties(properties)
+          .withProperties(newTableProperties(spec))
           .createTransaction();
     }
     Transaction transaction = planned.table().newTransaction();
     TableEvolution.stage(transaction, spec, planned.plan());
     return transaction;
+  }
+
+  private static Map<String, String> newTableProperties(TableSpec spec) {
+    Map<String, String> properties = FloeTableProperties.of(spec);
+    properties.put(TableProperties.FORMAT_VERSION, String.valueOf(FORMAT_VERSION));
+    return properties;
   }
 
   private void createNamespaces(List<Planned> planned) {

@@ -82,6 +82,78 @@ public final class TableSpecKeys {
           null,
           "Snapshot expiry keeps snapshots younger than this, e.g. `P7D`. A snapshot is kept while"
               + " `keep_last` or `max_age` keeps it; `retention` needs at least one of them.");
+  public static final FloeOption MAINTENANCE_TARGET_FILE_SIZE =
+      FloeOption.of(
+          "maintenance.target_file_size",
+          "size",
+          "table property `write.target-file-size-bytes`, else 512 MiB",
+          "Files below this size are small; compaction writes files of about this size. Bytes,"
+              + " or a number with KiB, MiB or GiB, e.g. `128 MiB`. Stored as `"
+              + MaintenancePolicy.TARGET_FILE_SIZE
+              + "`.");
+  public static final FloeOption MAINTENANCE_MIN_INPUT_FILES =
+      FloeOption.of(
+          "maintenance.min_input_files",
+          "int",
+          String.valueOf(MaintenancePolicy.DEFAULT_MIN_INPUT_FILES),
+          "A partition is compacted only when it holds at least this many small files. Stored as `"
+              + MaintenancePolicy.MIN_INPUT_FILES
+              + "`.");
+  public static final FloeOption MAINTENANCE_DELETE_FILE_THRESHOLD =
+      FloeOption.of(
+          "maintenance.delete_file_threshold",
+          "int",
+          String.valueOf(MaintenancePolicy.DEFAULT_DELETE_FILE_THRESHOLD),
+          "A data file with at least this many delete files attached needs a rewrite. Stored as `"
+              + MaintenancePolicy.DELETE_FILE_THRESHOLD
+              + "`.");
+  public static final FloeOption MAINTENANCE_DELETED_ROW_RATIO =
+      FloeOption.of(
+          "maintenance.deleted_row_ratio",
+          "ratio",
+          String.valueOf(MaintenancePolicy.DEFAULT_DELETED_ROW_RATIO),
+          "A partition whose delete files cover at least this share of its rows, in (0, 1], needs"
+              + " a rewrite. Stored as `"
+              + MaintenancePolicy.DELETED_ROW_RATIO
+              + "`.");
+  public static final FloeOption MAINTENANCE_STRATEGY =
+      FloeOption.of(
+          "maintenance.strategy",
+          "string",
+          MaintenancePolicy.Strategy.BINPACK.text(),
+          "How compaction lays rows out: `binpack` (read order), `sort` (the table's sort order)"
+              + " or `zorder` (needs `zorder_columns`). Stored as `"
+              + MaintenancePolicy.STRATEGY
+              + "`.");
+  public static final FloeOption MAINTENANCE_ZORDER_COLUMNS =
+      FloeOption.of(
+          "maintenance.zorder_columns",
+          "list of columns",
+          null,
+          "The columns z-order interleaves; required with `strategy: zorder`, refused otherwise."
+              + " Stored as `"
+              + MaintenancePolicy.ZORDER_COLUMNS
+              + "`.");
+  public static final FloeOption MAINTENANCE_MAX_MANIFESTS =
+      FloeOption.of(
+          "maintenance.max_manifests",
+          "int",
+          String.valueOf(MaintenancePolicy.DEFAULT_MAX_MANIFESTS),
+          "Manifests are rewritten when the current snapshot has more data manifests than this."
+              + " Stored as `"
+              + MaintenancePolicy.MAX_MANIFESTS
+              + "`.");
+  public static final FloeOption MAINTENANCE_ORPHAN_MIN_AGE =
+      FloeOption.of(
+          "maintenance.orphan_min_age",
+          "duration",
+          FloeTableProperties.iso(MaintenancePolicy.DEFAULT_ORPHAN_MIN_AGE),
+          "Unreferenced files younger than this are never deleted as orphans (a running job's"
+              + " uncommitted files look like orphans); at least `PT1H` and longer than the longest"
+              + " job. Stored as `"
+              + MaintenancePolicy.ORPHAN_MIN_AGE
+              + "`, which `floe maintain --orphans` reads. Snapshot retention is `retention`"
+              + " above.");
   public static final FloeOption PROPERTIES =
       FloeOption.of(
           "properties",
@@ -110,6 +182,14 @@ public final class TableSpecKeys {
               LATE_DATA_AFTER_WINDOW,
               RETENTION_KEEP_LAST,
               RETENTION_MAX_AGE,
+              MAINTENANCE_TARGET_FILE_SIZE,
+              MAINTENANCE_MIN_INPUT_FILES,
+              MAINTENANCE_DELETE_FILE_THRESHOLD,
+              MAINTENANCE_DELETED_ROW_RATIO,
+              MAINTENANCE_STRATEGY,
+              MAINTENANCE_ZORDER_COLUMNS,
+              MAINTENANCE_MAX_MANIFESTS,
+              MAINTENANCE_ORPHAN_MIN_AGE,
               PROPERTIES));
 
   private TableSpecKeys() {}

@@ -33,6 +33,9 @@ public final class TableSpecParser {
   private static final Set<String> COLUMN_KEYS = TableSpecKeys.GROUP.keysUnder("schema[]");
   private static final Set<String> LATE_DATA_KEYS = TableSpecKeys.GROUP.keysUnder("late_data");
   private static final Set<String> RETENTION_KEYS = TableSpecKeys.GROUP.keysUnder("retention");
+  private static final Set<String> MAINTENANCE_KEYS = TableSpecKeys.GROUP.keysUnder("maintenance");
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB|KB|MB|GB)?", Pattern.CASE_INSENSITIVE);
   private static final Pattern TRANSFORM_CALL =
       Pattern.compile("([A-Za-z_]+)\\(\\s*(?:(-?\\d+)\\s*,\\s*)?([^(),\\s]+)\\s*\\)");
 
@@ -59,12 +62,33 @@ public final class TableSpecParser {
         root.has("late_data") ? Optional.of(lateData(root.child("late_data"))) : Optional.empty();
     Optional<RetentionSpec> retention =
         root.has("retention") ? Optional.of(retention(root.child("retention"))) : Optional.empty();
+    Optional<MaintenancePolicy> maintenance =
+        root.has("maintenance")
+            ? Optional.of(maintenance(root.child("maintenance"), columns))
+            : Optional.empty();
     Map<String, String> properties =
         root.has("properties") ? properties(root.child("properties")) : Map.of();
+    if (maintenance.isPresent()) {
+      for (String property : maintenance.get().toProperties().keySet()) {
+        if (properties.containsKey(property)) {
+          throw root.child("properties")
+              .child(property)
+              .error("property '%s' is set by `maintenance:`; set it there only", property);
+        }
+      }
+    }
 
     TableSpec spec =
         new TableSpec(
-            table, columns, partitioning, key, lateData, retention, properties, root.source());
+            table,
+            columns,
+            partitioning,
+            key,
+            lateData,
+            retention,
+            maintenance,
+            properties,
+            root.source());
     checkIcebergAccepts(spec, root);
     return spec;
   }
@@ -258,6 +282,122 @@ public final class TableSpecParser {
       throw node.error("expected keep_last, max_age or both");
     }
     return new RetentionSpec(keepLast, maxAge);
+  }
+
+  private static MaintenancePolicy maintenance(ManifestNode node, List<ColumnSpec> columns) {
+    node.requireOnlyKeys(MAINTENANCE_KEYS);
+    MaintenancePolicy d = MaintenancePolicy.defaults();
+    Long target = node.has("target_file_size") ? size(node.child("target_file_size")) : null;
+    int minInputFiles = positiveInt(node, "min_input_files", d.minInputFiles());
+    int deleteFileThreshold = positiveInt(node, "delete_file_threshold", d.deleteFileThreshold());
+    double ratio = d.deletedRowRatio();
+    if (node.has("deleted_row_ratio")) {
+      ManifestNode ratioNode = node.child("deleted_row_ratio");
+      String text = ratioNode.asText();
+      try {
+        ratio = Double.parseDouble(text);
+      } catch (NumberFormatException e) {
+        ratio = Double.NaN;
+      }
+      if (!(ratio > 0 && ratio <= 1)) {
+        throw ratioNode.error("expected a ratio in (0, 1], e.g. 0.1, got '%s'", text);
+      }
+    }
+    MaintenancePolicy.Strategy strategy = d.strategy();
+    if (node.has("strategy")) {
+      ManifestNode strategyNode = node.child("strategy");
+      String text = strategyNode.asText();
+      strategy =
+          MaintenancePolicy.Strategy.parse(text)
+              .orElseThrow(
+                  () ->
+                      strategyNode.error(
+                          "unknown strategy '%s' (expected binpack, sort or zorder)", text));
+    }
+    List<String> zorder = List.of();
+    if (node.has("zorder_columns")) {
+      ManifestNode zorderNode = node.child("zorder_columns");
+      if (strategy != MaintenancePolicy.Strategy.ZORDER) {
+        throw zorderNode.error(
+            "zorder_columns %s need strategy: zorder (strategy is %s)",
+            zorderNode.strings(), strategy.text());
+      }
+      List<String> names = new ArrayList<>();
+      for (ManifestNode item : zorderNode.items()) {
+        String name = item.asText();
+        if (find(columns, name) == null) {
+          throw item.error("unknown z-order column '%s' (columns: %s)", name, names(columns));
+        }
+        if (names.contains(name)) {
+          throw item.error("duplicate z-order column '%s'", name);
+        }
+        names.add(name);
+      }
+      zorder = names;
+    }
+    if (strategy == MaintenancePolicy.Strategy.ZORDER && zorder.isEmpty()) {
+      throw node.child("strategy")
+          .error("strategy zorder needs zorder_columns, e.g. zorder_columns: [customer_id]");
+    }
+    int maxManifests = positiveInt(node, "max_manifests", d.maxManifests());
+    Duration orphanMinAge = null;
+    if (node.has("orphan_min_age")) {
+      ManifestNode ageNode = node.child("orphan_min_age");
+      orphanMinAge = duration(ageNode);
+      if (orphanMinAge.compareTo(MaintenancePolicy.SHORTEST_ORPHAN_MIN_AGE) < 0) {
+        throw ageNode.error(
+            "orphan_min_age '%s' must be at least %s and longer than the longest job (a running"
+                + " job's uncommitted files look like orphans)",
+            ageNode.asText(), MaintenancePolicy.SHORTEST_ORPHAN_MIN_AGE);
+      }
+    }
+    return new MaintenancePolicy(
+        target,
+        minInputFiles,
+        deleteFileThreshold,
+        ratio,
+        strategy,
+        zorder,
+        maxManifests,
+        orphanMinAge,
+        Optional.empty());
+  }
+
+  private static int positiveInt(ManifestNode parent, String key, int fallback) {
+    if (!parent.has(key)) {
+      return fallback;
+    }
+    ManifestNode node = parent.child(key);
+    long value = node.asLong();
+    if (value < 1 || value > Integer.MAX_VALUE) {
+      throw node.error("expected a positive whole number, got %d", value);
+    }
+    return (int) value;
+  }
+
+  private static long size(ManifestNode node) {
+    String text = node.asText().trim();
+    Matcher matcher = SIZE.matcher(text);
+    if (!matcher.matches()) {
+      throw node.error("expected a size in bytes, or e.g. 128 MiB, got '%s'", text);
+    }
+    long unit =
+        switch (matcher.group(2) == null ? "b" : matcher.group(2).toLowerCase(Locale.ROOT)) {
+          case "kib", "kb" -> 1L << 10;
+          case "mib", "mb" -> 1L << 20;
+          case "gib", "gb" -> 1L << 30;
+          default -> 1L;
+        };
+    long value;
+    try {
+      value = Math.multiplyExact(Long.parseLong(matcher.group(1)), unit);
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw node.error("size '%s' is too large", text);
+    }
+    if (value < 1) {
+      throw node.error("expected a positive size, got '%s'", text);
+    }
+    return value;
   }
 
   private static Duration duration(ManifestNode node) {

@@ -1,6 +1,7 @@
 package dev.floe.catalog.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -242,17 +243,16 @@ class CommitsUnderFailuresAndConcurrentChangesTest {
     long read = source.currentSnapshot().snapshotId();
     TableRows.append(source, row(source, 2, "2026-10-05"));
     TableRows.append(source, row(source, 3, "2026-10-06"));
-    long head = source.currentSnapshot().snapshotId();
     source.expireSnapshots().expireSnapshotId(read).commit();
 
-    Map<String, Long> until =
-        SourceDrift.untilCommit(
-            catalog.catalog(),
-            lineage("run-1", Map.of("s.src", read)),
-            Scope.of(LineageCommits.day("2026-10-01")),
-            "slice d=[2026-10-01,2026-10-02) of s.t");
-
-    assertThat(until).containsEntry("s.src", head);
+    assertThatCode(
+            () ->
+                SourceDrift.requireNoRewrite(
+                    catalog.catalog(),
+                    lineage("run-1", Map.of("s.src", read)),
+                    Scope.of(LineageCommits.day("2026-10-01")),
+                    "slice d=[2026-10-01,2026-10-02) of s.t"))
+        .doesNotThrowAnyException();
   }
 
   /** A source dropped during the run: the message should say so, not "create it". */
@@ -265,7 +265,7 @@ class CommitsUnderFailuresAndConcurrentChangesTest {
 
     assertThatThrownBy(
             () ->
-                SourceDrift.untilCommit(
+                SourceDrift.requireNoRewrite(
                     catalog.catalog(),
                     lineage("run-1", Map.of("s.src", read)),
                     Scope.of(LineageCommits.day("2026-10-01")),
@@ -275,9 +275,8 @@ class CommitsUnderFailuresAndConcurrentChangesTest {
   }
 
   /**
-   * Rows appended to the slice after Flink's source picked its snapshot, before the commit: the run
-   * did not read them, but SourceDrift records the head as "until" and late detection counts only
-   * rows after latestPossiblyRead, so they are never reported late: silently missing forever.
+   * Rows appended to the slice after the run planned (and pinned) its source, before the commit:
+   * the run did not read them, so late detection must count them, or they would be missing forever.
    */
   @Test
   void rowsAppendedMidRunThatTheRunDidNotReadAreStillFoundLate() {
@@ -292,9 +291,8 @@ class CommitsUnderFailuresAndConcurrentChangesTest {
     LineageCommits.append(staging, "2026-10-01", 1); // lands mid-run, not read
     Slice day = LineageCommits.day("2026-10-01");
     Lineage planned = lineage("r1", Map.of("s.staging", read));
-    Map<String, Long> until =
-        SourceDrift.untilCommit(catalog.catalog(), planned, Scope.of(day), "slice of s.fact");
-    Lineage lineage = planned.withSourcesUntil(until);
+    SourceDrift.requireNoRewrite(catalog.catalog(), planned, Scope.of(day), "slice of s.fact");
+    Lineage lineage = planned;
     OverwriteFiles overwrite =
         fact.newOverwrite()
             .overwriteByRowFilter(day.toExpression())

@@ -62,6 +62,27 @@ class ReachabilityTest {
   }
 
   @Test
+  void aRefusedGlueEndpointFailsAtOnce() throws IOException {
+    int port = closedPort();
+    CatalogConfig config =
+        load(
+            Map.of(
+                "type",
+                "glue",
+                "glue.endpoint",
+                "http://127.0.0.1:" + port,
+                "client.region",
+                "us-east-1"));
+
+    assertThatThrownBy(() -> Reachability.require(config))
+        .isInstanceOf(UnreachableException.class)
+        .hasMessage(
+            "Cannot open catalog floe: cannot reach AWS Glue at http://127.0.0.1:"
+                + port
+                + ": connection refused");
+  }
+
+  @Test
   void aRefusedS3FailsAtOnceWithoutTheSdksRetries() throws IOException {
     int port = closedPort();
     CatalogConfig config = load(s3("http://127.0.0.1:" + port, "1s"));

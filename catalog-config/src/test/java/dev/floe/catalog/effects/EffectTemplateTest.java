@@ -55,6 +55,7 @@ class EffectTemplateTest {
   void theDefaultBodyIsAnObjectOfEveryVariable() throws Exception {
     Map<String, Object> values = new HashMap<>();
     EffectTemplate.RUN_VARIABLES.forEach(v -> values.put(v, v.equals("rows") ? 3L : "v-" + v));
+    values.put("snapshot_id", 2493417652711171295L);
 
     JsonNode node =
         JSON.readTree(
@@ -64,6 +65,9 @@ class EffectTemplateTest {
     assertThat(node.size()).isEqualTo(EffectTemplate.RUN_VARIABLES.size());
     assertThat(node.get("rows").asLong()).isEqualTo(3);
     assertThat(node.get("target").asText()).isEqualTo("v-target");
+    // A 64-bit id as a string, or a JSON reader using doubles rounds it to another id.
+    assertThat(node.get("snapshot_id").isTextual()).isTrue();
+    assertThat(node.get("snapshot_id").asText()).isEqualTo("2493417652711171295");
   }
 
   @Test

@@ -53,7 +53,7 @@ class EffectSpecParserTest {
             .get(0);
 
     assertThat(effect.body())
-        .contains("\"snapshot_id\": ${snapshot_id}", "\"run_key\": ${run_key}");
+        .contains("\"snapshot_id\": \"${snapshot_id}\"", "\"run_key\": ${run_key}");
     assertThat(effect.maxAttempts()).isEqualTo(EffectSpec.DEFAULT_MAX_ATTEMPTS);
     assertThat(parse(JOB).effects()).isEmpty();
   }

@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
@@ -23,6 +24,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -554,6 +557,33 @@ class TableSpecApplierTest {
         .hasMessageEndingWith("; no table was changed");
     assertThat(metadataLocation("sales.a")).isEqualTo(metadataA);
     assertThat(metadataLocation("sales.b")).isEqualTo(metadataB);
+  }
+
+  @Test
+  void createsTablesInANewNamespaceOnCatalogsThatPlaceTablesUnderTheirNamespace() {
+    // Like Glue and Hive: a new table's default location comes from its namespace, so a table
+    // cannot be staged before its namespace exists.
+    InMemoryCatalog namespaced =
+        new InMemoryCatalog() {
+          @Override
+          protected String defaultWarehouseLocation(TableIdentifier identifier) {
+            if (!namespaceExists(identifier.namespace())) {
+              throw new NoSuchNamespaceException("Database %s not found", identifier.namespace());
+            }
+            return super.defaultWarehouseLocation(identifier);
+          }
+        };
+    namespaced.initialize(
+        "namespaced",
+        Map.of(CatalogProperties.WAREHOUSE_LOCATION, home.resolve("warehouse").toUri().toString()));
+
+    ApplyPlan plan =
+        new TableSpecApplier(
+                namespaced, List.of(TableSpecParser.parse("tables/spec.yaml", FACT_ORDERS)))
+            .commit();
+
+    assertThat(plan.describe()).first().isEqualTo("create namespace sales");
+    assertThat(namespaced.tableExists(TableIdentifier.parse("sales.fact_orders"))).isTrue();
   }
 
   @Test

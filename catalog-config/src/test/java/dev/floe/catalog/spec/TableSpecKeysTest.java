@@ -12,12 +12,29 @@ class TableSpecKeysTest {
   void declaresTheKeysTheParserAccepts() {
     assertThat(TableSpecKeys.GROUP.keysUnder(""))
         .containsExactly(
-            "table", "schema", "partition", "key", "late_data", "retention", "properties");
+            "table",
+            "schema",
+            "partition",
+            "key",
+            "late_data",
+            "retention",
+            "maintenance",
+            "properties");
     assertThat(TableSpecKeys.GROUP.keysUnder("schema[]"))
         .containsExactly("name", "type", "required", "doc");
     assertThat(TableSpecKeys.GROUP.keysUnder("late_data"))
         .containsExactly("window", "after_window");
     assertThat(TableSpecKeys.GROUP.keysUnder("retention")).containsExactly("keep_last", "max_age");
+    assertThat(TableSpecKeys.GROUP.keysUnder("maintenance"))
+        .containsExactly(
+            "target_file_size",
+            "min_input_files",
+            "delete_file_threshold",
+            "deleted_row_ratio",
+            "strategy",
+            "zorder_columns",
+            "max_manifests",
+            "orphan_min_age");
   }
 
   @Test

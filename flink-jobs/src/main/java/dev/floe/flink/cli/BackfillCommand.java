@@ -32,6 +32,7 @@ import picocli.CommandLine.Parameters;
 /** `floe backfill jobs/x.yaml --from 2026-01-01 --to 2026-04-01`: every slice, one commit each. */
 @Command(
     name = "backfill",
+    header = "Run a job for every slice of a range, one commit each.",
     mixinStandardHelpOptions = true,
     description = {
       "Run a job for every slice of [--from, --to), each slice in its own atomic commit that",

@@ -36,7 +36,10 @@ public final class CommonOptions {
       description = "An Iceberg catalog property; repeatable; wins over floe.yaml.")
   Map<String, String> catalogProperties = new LinkedHashMap<>();
 
-  @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
+  @Option(
+      names = "--json",
+      description =
+          "Print machine-readable JSON instead of text; 64-bit ids (snapshot_id, ...) are strings.")
   boolean json;
 
   /** The home directory: --home, then $FLOE_HOME, then ./.floe. */

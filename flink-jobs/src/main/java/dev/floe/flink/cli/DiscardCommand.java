@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 /** `floe discard <table> --run RUN_ID`: drop an audited run without publishing it. */
 @Command(
     name = "discard",
+    header = "Drop an audited run's branch without publishing it.",
     mixinStandardHelpOptions = true,
     description = {
       "Drop the audit branch audit-<run-id> of a run made with `floe run --publish manual`,",

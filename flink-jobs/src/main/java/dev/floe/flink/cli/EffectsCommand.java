@@ -28,6 +28,7 @@ import picocli.CommandLine.Parameters;
 /** `floe effects [TABLE] [--pending] [--retry]`: the effect outbox, and resending what failed. */
 @Command(
     name = "effects",
+    header = "List and retry the effect outbox (webhooks).",
     mixinStandardHelpOptions = true,
     description = {
       "List the effect outbox (webhooks a job manifest declares under `effects:`): each effect",

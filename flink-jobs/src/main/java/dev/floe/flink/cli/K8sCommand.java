@@ -28,6 +28,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "k8s",
+    header = "Render Kubernetes resources that run Floe in a cluster.",
     mixinStandardHelpOptions = true,
     description = {
       "Render Flink Kubernetes Operator (1.14) resources that run Floe in a cluster: a",
@@ -40,7 +41,8 @@ import picocli.CommandLine.Parameters;
     subcommands = {
       K8sCommand.Render.class,
       K8sCommand.RenderBackfill.class,
-      K8sCommand.RenderSessionCluster.class
+      K8sCommand.RenderSessionCluster.class,
+      RenderMaintenanceCommand.class
     })
 public final class K8sCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -106,6 +108,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render",
+      header = "Render a FlinkDeployment that runs one job manifest.",
       mixinStandardHelpOptions = true,
       description = {
         "Print the resource that runs `floe run MANIFEST --slice D` in the cluster: a",
@@ -142,6 +145,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render-backfill",
+      header = "Render one FlinkDeployment per slice of a backfill.",
       mixinStandardHelpOptions = true,
       description = {
         "Print one resource per slice of a backfill, in slice order, each running",
@@ -263,6 +267,7 @@ public final class K8sCommand implements Runnable {
 
   @Command(
       name = "render-session-cluster",
+      header = "Render a Flink session cluster for Floe's jobs.",
       mixinStandardHelpOptions = true,
       description = {
         "Print a FlinkDeployment without a job: a session cluster for the FlinkSessionJobs that",

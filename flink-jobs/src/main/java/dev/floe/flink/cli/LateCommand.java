@@ -20,6 +20,7 @@ import picocli.CommandLine.Parameters;
 /** `floe late plan|apply jobs/x.yaml`: find late rows per loaded slice and rerun those slices. */
 @Command(
     name = "late",
+    header = "Find and reload slices that received late rows.",
     mixinStandardHelpOptions = true,
     description = {
       "Late data: rows that reached a source after the snapshot a slice's run read. A slice is",
@@ -59,6 +60,7 @@ public final class LateCommand implements Runnable {
 
   @Command(
       name = "plan",
+      header = "List each slice's late rows and what to do about them.",
       mixinStandardHelpOptions = true,
       description = {
         "Per slice the job loaded: open or sealed, the rows its sources received after the",
@@ -84,6 +86,7 @@ public final class LateCommand implements Runnable {
 
   @Command(
       name = "apply",
+      header = "Rerun the slices the late-data plan marks rerun.",
       mixinStandardHelpOptions = true,
       description = {
         "Rerun exactly the slices `floe late plan` marks rerun, each through `floe run` (a",

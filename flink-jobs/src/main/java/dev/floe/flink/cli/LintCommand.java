@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "lint",
+    header = "Check manifests for tasks that are not rerun-safe.",
     mixinStandardHelpOptions = true,
     modelTransformer = LintCommand.RuleList.class,
     description = {

@@ -11,8 +11,13 @@ import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.ManifestRewrite;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.TableStats;
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
+import dev.floe.catalog.maintain.plan.MaintenancePlanner;
+import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
+import dev.floe.flink.maintain.PlanApply;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,24 +44,83 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "maintain",
+    header = "Compact, expire, rewrite manifests, delete orphans; plan it.",
     mixinStandardHelpOptions = true,
     description = {
       "Table upkeep: compact the small files of given slices (a Flink job, one commit per",
-      "slice, content unchanged), rewrite manifests, expire snapshots by the table's retention,",
+      "slice, content unchanged; without --slice, the slices the table's maintenance policy",
+      "picks), rewrite manifests, expire snapshots by the table's retention,",
       "delete orphan files. Each action prints snapshot count, data files, average data file size and",
       "metadata size before and after. Tagged snapshots, branch heads (audit branches included)",
       "and every file they reference are never removed. With --dry-run nothing changes and",
-      "\"after\" is the prediction."
+      "\"after\" is the prediction.",
+      "--plan ranks the work of many tables against their policies; --apply runs it within a",
+      "budget."
     })
 public final class MaintainCommand implements Callable<Integer> {
-  static final String ACTION_FLAGS = "--compact, --rewrite-manifests, --expire, --orphans";
+  static final String ACTION_FLAGS =
+      "--compact, --rewrite-manifests, --expire, --orphans (or --plan, --apply)";
 
   @Mixin CommonOptions common;
   @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "TABLE",
+      description =
+          "namespace.table; exactly one for the actions below, any number (or --all,"
+              + " --namespace) for --plan and --apply")
+  List<String> tables = new ArrayList<>();
+
+  /** The one table of the actions below. */
   String table;
+
+  @Option(
+      names = "--plan",
+      description =
+          "Score every table and slice named against its maintenance policy (table spec"
+              + " `maintenance:`) and print a ranked plan: action, why (the numbers against the"
+              + " policy), before -> after, bytes to rewrite. Reads metadata only.")
+  boolean plan;
+
+  @Option(
+      names = "--apply",
+      description =
+          "Plan, then run the plan highest rank first within --max-bytes, --max-tables and"
+              + " --timeout (one commit per slice, as the actions below make them). A failing"
+              + " table is reported and the rest go on; a rerun picks up what is left. With"
+              + " --dry-run: the plan.")
+  boolean apply;
+
+  @Option(names = "--all", description = "--plan/--apply: every table of the catalog.")
+  boolean all;
+
+  @Option(
+      names = "--namespace",
+      paramLabel = "NS",
+      description = "--plan/--apply: every table of this namespace.")
+  String namespace;
+
+  @Option(
+      names = "--include-open",
+      description =
+          "--plan/--apply and --compact without --slice: also plan slices whose late-data window"
+              + " is open, that a run is writing (unreferenced files younger than the orphan"
+              + " minimum age) or that wait on an audit branch.")
+  boolean includeOpen;
+
+  @Option(
+      names = "--max-bytes",
+      paramLabel = "BYTES",
+      description = "--apply: rewrite at most this many bytes (default: no limit).")
+  Long maxBytes;
+
+  @Option(
+      names = "--max-tables",
+      paramLabel = "N",
+      description = "--apply: touch at most this many tables (default: no limit).")
+  Integer maxTables;
 
   @Option(
       names = "--expire",
@@ -132,28 +196,58 @@ public final class MaintainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (plan || apply) {
+      return planOrApply();
+    }
+    if (all
+        || namespace != null
+        || includeOpen && !compact
+        || maxBytes != null
+        || maxTables != null) {
+      throw InvalidInputException.of(
+          "Cannot use --all, --namespace, --include-open, --max-bytes or --max-tables without"
+              + " --plan or --apply");
+    }
+    if (tables.size() != 1) {
+      throw InvalidInputException.of(
+          "Cannot maintain %s: name exactly one table for %s (or use --plan / --apply)",
+          tables.isEmpty() ? "no table" : String.join(", ", tables), ACTION_FLAGS);
+    }
+    table = tables.get(0);
     if (orphanMinAge != null && !orphans) {
       throw InvalidInputException.of("Cannot use --orphan-min-age without --orphans");
     }
     if ((!slices.isEmpty() || targetFileSize != null) && !compact) {
       throw InvalidInputException.of("Cannot use --slice or --target-file-size without --compact");
     }
+    if (includeOpen && !slices.isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot use --include-open with --slice: it chooses which slices the policy picks");
+    }
     if (timeout != null && !compact) {
       throw InvalidInputException.of(
           "Cannot use --timeout without --compact: the other actions run no Flink job");
     }
     Timeout compactTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
-    if (compact && slices.isEmpty()) {
-      throw InvalidInputException.of(
-          "Cannot compact %s: name the slices to compact, e.g. --slice 2026-10-03 (compaction"
-              + " rewrites files, so it never picks slices on its own)",
-          table);
-    }
     Duration minAge = orphanMinAge == null ? null : parse(orphanMinAge);
     List<MaintenanceReport> reports = new ArrayList<>();
     Catalog catalog = Catalogs.open(common.catalog());
     try {
       Table loaded = Catalogs.loadTable(catalog, table);
+      if (compact && slices.isEmpty()) {
+        slices = policySlices(catalog);
+        if (slices.isEmpty()) {
+          spec.commandLine()
+              .getOut()
+              .printf(
+                  "compact: no slice of %s needs compaction by its maintenance policy%s%n",
+                  table, includeOpen ? "" : " (open slices left out; --include-open plans them)");
+          compact = false;
+          if (!rewriteManifests && !expire && !orphans) {
+            return ExitCodes.OK;
+          }
+        }
+      }
       List<MaintenanceAction> actions = actions(loaded, minAge, compactTimeout);
       if (actions.isEmpty()) {
         throw InvalidInputException.of(
@@ -189,6 +283,8 @@ public final class MaintainCommand implements Callable<Integer> {
               .timeout(compactTimeout);
       if (targetFileSize != null) {
         job.targetFileSizeBytes(targetFileSize);
+      } else if (policyTarget != null) {
+        job.targetFileSizeBytes(policyTarget);
       }
       compaction = CompactionAction.of(common.catalog(), table, job);
       actions.add(compaction);
@@ -207,6 +303,86 @@ public final class MaintainCommand implements Callable<Integer> {
       actions.add(action);
     }
     return actions;
+  }
+
+  /** Set when --compact picked its slices from the policy: the policy's target size. */
+  private Long policyTarget;
+
+  /** The slices the table's policy wants compacted, highest rank first. */
+  private List<String> policySlices(Catalog catalog) {
+    MaintenancePlan planned =
+        MaintenancePlanner.withClock(clock).includeOpen(includeOpen).plan(catalog, List.of(table));
+    if (!planned.unreadable().isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot plan the compaction of %s: %s", table, planned.unreadable().get(table));
+    }
+    policyTarget = planned.health().get(0).targetFileSizeBytes();
+    return planned.items().stream()
+        .filter(item -> item.action() == PlanAction.COMPACT)
+        .map(item -> item.slice().orElseThrow())
+        .toList();
+  }
+
+  private int planOrApply() {
+    if (plan && apply) {
+      throw InvalidInputException.of(
+          "Cannot use --plan with --apply: --plan prints the plan, --apply runs it (--apply"
+              + " --dry-run prints it too)");
+    }
+    if (compact || expire || orphans || rewriteManifests) {
+      throw InvalidInputException.of(
+          "Cannot use %s with --plan or --apply: the plan chooses the actions", ACTION_FLAGS);
+    }
+    if (!slices.isEmpty() || targetFileSize != null || orphanMinAge != null) {
+      throw InvalidInputException.of(
+          "Cannot use --slice, --target-file-size or --orphan-min-age with --plan or --apply: the"
+              + " tables' policies set them (table spec `maintenance:`)");
+    }
+    if (plan && (maxBytes != null || maxTables != null || timeout != null)) {
+      throw InvalidInputException.of(
+          "Cannot use --max-bytes, --max-tables or --timeout with --plan: they budget --apply");
+    }
+    InvalidInputException.check(
+        maxBytes == null || maxBytes > 0,
+        "Cannot apply with --max-bytes %s: expected a positive number of bytes",
+        maxBytes);
+    InvalidInputException.check(
+        maxTables == null || maxTables > 0,
+        "Cannot apply with --max-tables %s: expected a positive number",
+        maxTables);
+    Timeout applyTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
+    PrintWriter out = spec.commandLine().getOut();
+    Catalog catalog = Catalogs.open(common.catalog());
+    MaintenancePlan planned;
+    try {
+      List<String> names = MaintenancePlanner.select(catalog, tables, all, namespace);
+      planned = MaintenancePlanner.withClock(clock).includeOpen(includeOpen).plan(catalog, names);
+    } finally {
+      Catalogs.close(catalog);
+    }
+    if (plan || dryRun) {
+      if (common.json) {
+        out.println(Json.write(MaintenancePlanOutput.planMap(planned, dryRun)));
+      } else {
+        MaintenancePlanOutput.printPlan(planned, dryRun, out);
+      }
+      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
+    }
+    ApplyResult result =
+        PlanApply.of(common.catalog(), planned)
+            .maxBytes(maxBytes)
+            .maxTables(maxTables)
+            .timeout(applyTimeout)
+            .clock(clock)
+            .failAt(failure.point())
+            .run();
+    if (common.json) {
+      out.println(Json.write(MaintenancePlanOutput.applyMap(result)));
+    } else {
+      MaintenancePlanOutput.printApply(result, out);
+    }
+    int code = result.exitCode();
+    return code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
   }
 
   private static Duration parse(String text) {

@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 /** `floe publish <table> --run RUN_ID`: make an audited run visible on main. */
 @Command(
     name = "publish",
+    header = "Publish an audited run from its branch to main.",
     mixinStandardHelpOptions = true,
     description = {
       "Publish a run that `floe run --publish manual` committed to its audit branch",

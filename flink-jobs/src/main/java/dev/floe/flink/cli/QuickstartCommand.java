@@ -21,6 +21,7 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
     name = "quickstart",
+    header = "Run the idempotency examples end to end.",
     mixinStandardHelpOptions = true,
     description = {
       "Run the idempotency examples end to end on the configured catalog (the embedded one by",

@@ -75,7 +75,8 @@ final class QuickstartSteps {
   private SqlRunner sql() {
     if (sql == null) {
       sql =
-          new SqlRunner(FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config));
+          new SqlRunner(
+              FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config), config);
     }
     return sql;
   }

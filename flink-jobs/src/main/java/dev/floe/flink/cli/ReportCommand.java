@@ -36,6 +36,7 @@ import picocli.CommandLine.Parameters;
 /** `floe report <table> --out report.html`: one self-contained HTML page about a table. */
 @Command(
     name = "report",
+    header = "Write an HTML page about a table's slices and health.",
     mixinStandardHelpOptions = true,
     description = {
       "Write one self-contained HTML page about a table: a calendar heatmap of its slices",

@@ -20,6 +20,7 @@ import picocli.CommandLine.Parameters;
 /** `floe revert <table> --run RUN_ID`: undo one run, keeping the runs after it. */
 @Command(
     name = "revert",
+    header = "Undo one run without rolling back the runs after it.",
     mixinStandardHelpOptions = true,
     description = {
       "Undo ONE Floe run without rolling back the runs after it: its slice (or, for a merge",

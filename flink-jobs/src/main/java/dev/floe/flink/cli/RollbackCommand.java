@@ -21,6 +21,7 @@ import picocli.CommandLine.Parameters;
 /** `floe rollback <table> --to-snapshot ID`: move the current snapshot back, reversibly. */
 @Command(
     name = "rollback",
+    header = "Make an older snapshot of a table current again.",
     mixinStandardHelpOptions = true,
     description = {
       "Move a table's current snapshot back to an older one. The current head is tagged",

@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
 /** `floe run jobs/x.yaml --slice 2026-10-03`: replace one slice of the target, atomically. */
 @Command(
     name = "run",
+    header = "Run a job manifest: one slice, one atomic commit.",
     mixinStandardHelpOptions = true,
     description = {
       "Run a job manifest as a Flink batch job and commit ONE Iceberg snapshot: overwrite replaces",

@@ -27,6 +27,7 @@ import picocli.CommandLine.Parameters;
 /** `floe snapshots <table>`: the history with Floe's lineage. Metadata only; no Flink job. */
 @Command(
     name = "snapshots",
+    header = "List a table's snapshots with Floe's lineage.",
     mixinStandardHelpOptions = true,
     description = "List a table's snapshots, newest first, with the lineage of Floe's commits.")
 public final class SnapshotsCommand implements Callable<Integer> {

@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
@@ -21,13 +22,16 @@ import picocli.CommandLine.Parameters;
 /** `floe sql "<Flink SQL>"` or `floe sql -f file.sql`: batch Flink SQL against the catalog. */
 @Command(
     name = "sql",
+    header = "Run Flink SQL statements against the catalog.",
     mixinStandardHelpOptions = true,
     description = {
       "Run Flink SQL statements (DDL, INSERT, SELECT, SHOW, DESCRIBE) in batch mode against the",
       "configured Iceberg catalog, e.g. to seed staging data or inspect results. Name tables",
       "as namespace.table (or USE a namespace first). TIMESTAMP_LTZ values print in UTC as",
       "PostgreSQL prints timestamptz, 2026-10-03 12:00:00+00; --json writes them as ISO 8601,",
-      "2026-10-03T12:00:00Z, which JSON consumers parse as is."
+      "2026-10-03T12:00:00Z, which JSON consumers parse as is. Timestamps keep their",
+      "microseconds; uuid columns print as 00112233-4455-6677-8899-aabbccddeeff. A statement on",
+      "a table with a time column is refused (exit 2): Flink holds a time in milliseconds."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -60,10 +64,11 @@ public final class SqlCommand implements Callable<Integer> {
           sql == null ? "neither" : "both");
     }
     SqlScript script = file != null ? SqlScript.fromFile(file) : SqlScript.fromCommandLine(sql);
+    CatalogConfig catalog = common.catalog();
     SqlRunner runner =
         new SqlRunner(
-            FlinkSessions.tableEnvironment(
-                FlinkSessions.batchEnvironment(parallelism), common.catalog()));
+            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(parallelism), catalog),
+            catalog);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
       List<StatementResult> results = runner.run(script);

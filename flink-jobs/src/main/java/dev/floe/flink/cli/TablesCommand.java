@@ -24,6 +24,7 @@ import picocli.CommandLine.Parameters;
 /** `floe tables apply tables/`: create or evolve Iceberg tables from YAML table specs. */
 @Command(
     name = "tables",
+    header = "Manage tables from YAML table specs.",
     mixinStandardHelpOptions = true,
     description = "Manage tables from YAML table specs.",
     subcommands = {TablesCommand.Apply.class})
@@ -37,6 +38,7 @@ public final class TablesCommand implements Runnable {
 
   @Command(
       name = "apply",
+      header = "Create or update tables from their specs.",
       mixinStandardHelpOptions = true,
       description = {
         "Create missing namespaces and tables and apply compatible changes (add an optional column,",

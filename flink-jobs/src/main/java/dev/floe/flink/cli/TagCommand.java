@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 /** `floe tag <table> NAME`: name a snapshot so expiry keeps it. Metadata only. */
 @Command(
     name = "tag",
+    header = "Tag a snapshot so expiry keeps it.",
     mixinStandardHelpOptions = true,
     description = {
       "Tag the current snapshot (or --snapshot ID) as NAME. Snapshot expiry keeps a tagged",

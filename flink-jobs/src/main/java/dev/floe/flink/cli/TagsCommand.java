@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
 /** `floe tags <table>`: a table's tags and branches. Metadata only; no Flink job. */
 @Command(
     name = "tags",
+    header = "List a table's tags and branches.",
     mixinStandardHelpOptions = true,
     description = {
       "List a table's tags and branches: where each points, how long it is kept, and the Floe run",

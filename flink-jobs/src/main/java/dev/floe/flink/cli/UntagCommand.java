@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 /** `floe untag <table> NAME`: remove a tag. Metadata only. */
 @Command(
     name = "untag",
+    header = "Remove a tag.",
     mixinStandardHelpOptions = true,
     description = {
       "Remove a tag. The snapshot stays until snapshot expiry drops it. Branches are refused:",

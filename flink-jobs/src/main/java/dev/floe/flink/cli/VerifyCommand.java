@@ -26,6 +26,7 @@ import picocli.CommandLine.Parameters;
 /** `floe verify jobs/x.yaml --slice D`: run a slice twice off main and compare the results. */
 @Command(
     name = "verify",
+    header = "Prove a job is rerun-safe: run it twice, compare.",
     mixinStandardHelpOptions = true,
     description = {
       "Prove a job is rerun-safe for one slice: run it twice, each time into its own scratch",

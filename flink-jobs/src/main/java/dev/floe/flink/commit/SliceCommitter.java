@@ -122,11 +122,8 @@ public final class SliceCommitter {
         }
       }
       // Re-checked on every attempt: a source rewritten meanwhile makes this result stale.
-      lineage =
-          plan.lineage()
-              .withContent(content)
-              .withSourcesUntil(
-                  SourceDrift.untilCommit(catalog, plan.lineage(), plan.scope(), subject()));
+      SourceDrift.requireNoRewrite(catalog, plan.lineage(), plan.scope(), subject());
+      lineage = plan.lineage().withContent(content);
       OverwriteFiles overwrite = newOverwrite(table, base);
       return Attempt.commit(overwrite::commit);
     }

@@ -30,6 +30,39 @@ public final class JobFailures {
     return null;
   }
 
+  /**
+   * The error a query raised while evaluating its own expressions (a division by zero, a cast or a
+   * date that cannot be computed), as one line, when that is what made {@code failure}; empty for
+   * any other failure. It is the user's SQL that is wrong, not Floe or the cluster: exit 2.
+   */
+  public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SerializedThrowable serialized) {
+        Throwable original = serialized.deserializeError(JobFailures.class.getClassLoader());
+        if (original != serialized) {
+          return raisedByTheQuery(original);
+        }
+      }
+      if (isEvaluationError(t) && !thrownByFloe(t)) {
+        return java.util.Optional.of(
+            firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  private static boolean isEvaluationError(Throwable t) {
+    return t instanceof ArithmeticException
+        || t instanceof java.time.DateTimeException
+        || t instanceof NumberFormatException
+        || t.getClass().getName().equals("org.apache.flink.table.api.TableRuntimeException");
+  }
+
+  private static boolean thrownByFloe(Throwable t) {
+    StackTraceElement[] frames = t.getStackTrace();
+    return frames.length > 0 && frames[0].getClassName().startsWith("dev.floe.");
+  }
+
   /** The first line of the innermost cause's message. */
   public static String rootMessage(Throwable failure) {
     Throwable root = failure;

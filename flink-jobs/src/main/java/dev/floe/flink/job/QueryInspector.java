@@ -39,7 +39,16 @@ public final class QueryInspector {
   private QueryInspector() {}
 
   public static Inspection inspect(Table query) {
-    String plan = logicalPlan(query);
+    return inspect(logicalPlan(query));
+  }
+
+  /** The same for a parsed statement's query (e.g. one of {@code floe sql}). */
+  public static Inspection inspect(QueryOperation query) {
+    String plan = calcitePlan(query);
+    return inspect(plan == null ? query.asSummaryString() : plan);
+  }
+
+  private static Inspection inspect(String plan) {
     String withoutLiterals = LITERAL.matcher(plan).replaceAll("''");
     Set<String> calls = new LinkedHashSet<>();
     Matcher call = CALL.matcher(withoutLiterals);
@@ -70,7 +79,17 @@ public final class QueryInspector {
    * {@link Table#explain} also optimizes and costs seconds.
    */
   static String logicalPlan(Table query) {
-    QueryOperation operation = query.getQueryOperation();
+    String plan = calcitePlan(query.getQueryOperation());
+    if (plan != null) {
+      return plan;
+    }
+    String explained = query.explain();
+    int optimized = explained.indexOf("== Optimized");
+    return optimized > 0 ? explained.substring(0, optimized) : explained;
+  }
+
+  /** Calcite's logical plan of {@code operation}, or null when the planner does not give it. */
+  private static String calcitePlan(QueryOperation operation) {
     try {
       Method tree = operation.getClass().getMethod("getCalciteTree");
       Object relNode = tree.invoke(operation);
@@ -79,9 +98,7 @@ public final class QueryInspector {
       Class<?> relOptUtil = Class.forName("org.apache.calcite.plan.RelOptUtil", false, loader);
       return (String) relOptUtil.getMethod("toString", relNodeClass).invoke(null, relNode);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      String explained = query.explain();
-      int optimized = explained.indexOf("== Optimized");
-      return optimized > 0 ? explained.substring(0, optimized) : explained;
+      return null;
     }
   }
 }

@@ -11,8 +11,8 @@ import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.CodeVersion;
+import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
@@ -25,13 +25,13 @@ import dev.floe.flink.merge.MergePipeline;
 import dev.floe.flink.merge.MergePlan;
 import dev.floe.flink.session.DeadlineExecution;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -105,14 +105,19 @@ public final class SliceJob {
               : Scope.wholeTable();
       validateChecks(spec, target.schema());
       List<String> key = spec.mode().isKeyed() ? KeyColumns.resolve(spec, target) : List.of();
-      target.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+      // Values are exact or refused (DESIGN rule 10): the target's rows pass through Flink (the
+      // writers, and the keyed modes' rewrite of untouched rows), so every column must.
+      ExactTypes.require(
+          "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
 
       int parallelism = request.parallelism() > 0 ? request.parallelism() : spec.parallelism();
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
-      StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, request.catalog());
+      SourcePins pins = new SourcePins();
+      StreamTableEnvironment tableEnv =
+          FlinkSessions.tableEnvironment(env, request.catalog(), pins);
 
       String boundQuery = QueryBinder.bind(spec.query(), scope.slice(), spec.source());
       Table query = plan(tableEnv, boundQuery, spec);
@@ -126,7 +131,8 @@ public final class SliceJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
-      Map<String, Long> sources = sourceSnapshots(catalog, request, inspection);
+      requireExactSources(catalog, request, inspection);
+      Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runKey =
           RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
@@ -159,10 +165,7 @@ public final class SliceJob {
               request.failAt(),
               request.publish().branch(runId));
 
-      DataStream<RowData> rows =
-          tableEnv.toDataStream(
-              aligned,
-              aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+      DataStream<RowData> rows = translate(tableEnv, aligned, spec);
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
       String subject = subject(request);
       if (spec.mode().isKeyed()) {
@@ -226,8 +229,24 @@ public final class SliceJob {
           "Cannot plan the query of "
               + spec.source()
               + ": "
-              + JobFailures.firstLine(e.getMessage()),
+              + PlanErrors.describe(boundQuery, JobFailures.firstLine(e.getMessage())),
           e);
+    }
+  }
+
+  /**
+   * The query as a stream of rows. Flink's optimizer folds constant expressions here, so an
+   * expression that cannot be computed (`1 / 0`) fails here: a bad query, exit 2.
+   */
+  private static DataStream<RowData> translate(
+      StreamTableEnvironment tableEnv, Table aligned, JobSpec spec) {
+    try {
+      return tableEnv.toDataStream(
+          aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
+    } catch (RuntimeException e) {
+      String error = JobFailures.raisedByTheQuery(e).orElseThrow(() -> e);
+      throw new InvalidInputException(
+          "Cannot plan the query of " + spec.source() + ": " + error, e);
     }
   }
 
@@ -445,6 +464,14 @@ public final class SliceJob {
       if (floe != null) {
         throw floe;
       }
+      java.util.Optional<String> queryError = JobFailures.raisedByTheQuery(e);
+      if (queryError.isPresent()) {
+        throw new InvalidInputException(
+            String.format(
+                "Cannot run %s for %s: its query failed while running: %s; nothing was committed",
+                spec.job(), scope.value(), queryError.get()),
+            e);
+      }
       throw new IllegalStateException(
           "Cannot run "
               + spec.job()
@@ -465,21 +492,35 @@ public final class SliceJob {
     return CommitMessages.decode(outcomes.get(0), SliceJob.class.getClassLoader());
   }
 
+  /** The snapshot each Iceberg table of our catalog that the query scans is pinned to. */
   private static Map<String, Long> sourceSnapshots(
+      RunRequest request, QueryInspector.Inspection inspection, SourcePins pins) {
+    String prefix = request.catalog().name() + ".";
+    return pins.snapshotsOf(
+        inspection.scannedTables().stream()
+            .filter(scanned -> scanned.startsWith(prefix))
+            .map(scanned -> scanned.substring(prefix.length()))
+            .toList());
+  }
+
+  /**
+   * Every table the query reads passes through Flink's reader: a column Flink cannot carry exactly
+   * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
+   * through every expression that might.
+   */
+  private static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
-    Map<String, Long> sources = new TreeMap<>();
     String prefix = request.catalog().name() + ".";
     for (String scanned : inspection.scannedTables()) {
-      if (!scanned.startsWith(prefix)) {
-        continue; // not an Iceberg table of our catalog: nothing to pin
-      }
-      String name = scanned.substring(prefix.length());
-      Snapshot current = Catalogs.loadTable(catalog, name).currentSnapshot();
-      if (current != null) {
-        sources.put(name, current.snapshotId());
+      if (scanned.startsWith(prefix)) {
+        String name = scanned.substring(prefix.length());
+        ExactTypes.require(
+            "run " + request.job().job(),
+            name,
+            Catalogs.loadTable(catalog, name).schema(),
+            ExactTypes.Path.FLINK);
       }
     }
-    return sources;
   }
 
   private static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {

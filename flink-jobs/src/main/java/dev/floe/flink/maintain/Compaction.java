@@ -6,7 +6,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
@@ -183,7 +183,9 @@ public final class Compaction {
 
   private List<Slice> check(Table loaded) {
     List<Slice> resolved = CompactionSlices.resolve(table, loaded, slices);
-    loaded.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+    // Rows are read and written with Iceberg's generic reader and writer, never as Flink rows:
+    // the Iceberg rule applies (a time column keeps its microseconds).
+    ExactTypes.require("compact " + table, table, loaded.schema(), ExactTypes.Path.ICEBERG);
     thresholds(loaded);
     return resolved;
   }

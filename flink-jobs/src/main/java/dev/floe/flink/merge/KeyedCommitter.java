@@ -203,12 +203,8 @@ public final class KeyedCommitter {
                     + ": "
                     + probe.counts().describe()));
       }
-      Lineage lineage =
-          commit
-              .lineage()
-              .withContent(content)
-              .withSourcesUntil(
-                  SourceDrift.untilCommit(catalog, commit.lineage(), commit.scope(), subject()));
+      SourceDrift.requireNoRewrite(catalog, commit.lineage(), commit.scope(), subject());
+      Lineage lineage = commit.lineage().withContent(content);
       List<DataFile> written = rewrite(table, probe, batch, attempt);
       commit.failAt().failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + subject());
       commit.failAt().failIf(FailurePoint.AFTER_ALL_FILES, "after writing " + subject());

@@ -13,7 +13,9 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.CatalogDescriptor;
+import org.apache.flink.table.factories.FactoryUtil;
 
 /**
  * Creates the batch Flink environments Floe runs in, with the Iceberg catalog registered and
@@ -58,6 +60,16 @@ public final class FlinkSessions {
   /** A batch table environment over {@code env} whose current catalog is Floe's Iceberg catalog. */
   public static StreamTableEnvironment tableEnvironment(
       StreamExecutionEnvironment env, CatalogConfig catalog) {
+    return tableEnvironment(env, catalog, null);
+  }
+
+  /**
+   * As {@link #tableEnvironment(StreamExecutionEnvironment, CatalogConfig)}, with every Iceberg
+   * table a query reads pinned by {@code pins} to the snapshot current when it was planned (null:
+   * no pins, tables are read as of when the job scans them).
+   */
+  public static StreamTableEnvironment tableEnvironment(
+      StreamExecutionEnvironment env, CatalogConfig catalog, SourcePins pins) {
     StreamTableEnvironment tableEnv =
         StreamTableEnvironment.create(env, EnvironmentSettings.newInstance().inBatchMode().build());
     // Results print the same on every machine; timestamptz values are shown in UTC.
@@ -66,8 +78,18 @@ public final class FlinkSessions {
     Map<String, String> options = new HashMap<>(Catalogs.icebergProperties(catalog));
     options.put("type", "iceberg");
     try {
-      tableEnv.createCatalog(
-          catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));
+      if (pins == null) {
+        tableEnv.createCatalog(
+            catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));
+      } else {
+        Catalog created =
+            FactoryUtil.createCatalog(
+                catalog.name(),
+                options,
+                tableEnv.getConfig().getConfiguration(),
+                FlinkSessions.class.getClassLoader());
+        tableEnv.registerCatalog(catalog.name(), pins.wrap(created));
+      }
     } catch (RuntimeException e) {
       // Flink's own message lists every catalog option, secrets included: never pass it on.
       Throwable root = e;

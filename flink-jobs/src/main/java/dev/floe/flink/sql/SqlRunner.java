@@ -1,10 +1,13 @@
 package dev.floe.flink.sql;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.ExactTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ResultKind;
 import org.apache.flink.table.api.SqlParserException;
@@ -17,6 +20,8 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.StatementSetOperation;
+import org.apache.flink.table.types.logical.BinaryType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -32,20 +37,33 @@ import org.apache.flink.util.CloseableIterator;
  */
 public final class SqlRunner {
 
+  // How Iceberg's Flink connector shows a uuid column (fixed(16) looks the same).
+  private static final LogicalType UUID_IN_FLINK = new BinaryType(16);
+
   // Flink's wrapper for "the job could not be submitted": the environment failed, not the SQL.
   private static final String SUBMISSION_FAILED = "Failed to execute sql";
 
   private final TableEnvironmentInternal tableEnv;
+  private final TableSchemas schemas;
 
   /**
-   * @param tableEnv a batch table environment; Flink's own implementations all qualify
+   * @param tableEnv a batch table environment on {@code catalog}; Flink's own implementations all
+   *     qualify
+   * @param catalog the Iceberg catalog the statements read and write: a statement touching a table
+   *     with a column Flink cannot carry exactly is refused ({@link ExactTypes}), and its uuid
+   *     columns print as uuids
    */
-  public SqlRunner(TableEnvironment tableEnv) {
+  public SqlRunner(TableEnvironment tableEnv, CatalogConfig catalog) {
+    this(tableEnv, TableSchemas.of(catalog));
+  }
+
+  SqlRunner(TableEnvironment tableEnv, TableSchemas schemas) {
     if (!(tableEnv instanceof TableEnvironmentInternal internal)) {
       throw new IllegalArgumentException(
           "Cannot run SQL on " + tableEnv.getClass().getName() + ": not Flink's implementation");
     }
     this.tableEnv = internal;
+    this.schemas = schemas;
   }
 
   /** Runs every statement and returns their results in order. */
@@ -71,6 +89,7 @@ public final class SqlRunner {
 
   private StatementResult run(String source, SqlStatement statement) {
     Operation operation;
+    IcebergTables tables;
     TableResult result;
     try {
       // Parsing separately from executing (what executeSql does inside) tells a writing job,
@@ -81,7 +100,11 @@ public final class SqlRunner {
             "expected one statement, found " + operations.size() + " (missing ';'?)");
       }
       operation = operations.get(0);
+      tables = IcebergTables.touchedBy(operation, schemas);
+      tables.requireExact(statement, source);
       result = tableEnv.executeInternal(operation);
+    } catch (InvalidInputException e) {
+      throw e;
     } catch (SqlParserException | ValidationException e) {
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (TableException e) {
@@ -98,7 +121,7 @@ public final class SqlRunner {
       return new InsertResult(statement);
     }
     if (result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) {
-      return collect(source, statement, result);
+      return collect(source, statement, result, tables);
     }
     return new OkResult(statement);
   }
@@ -115,8 +138,15 @@ public final class SqlRunner {
     }
   }
 
-  private static QueryResult collect(String source, SqlStatement statement, TableResult result) {
+  private static QueryResult collect(
+      String source, SqlStatement statement, TableResult result, IcebergTables tables) {
     List<Column> columns = result.getResolvedSchema().getColumns();
+    boolean[] uuid = new boolean[columns.size()];
+    for (int i = 0; i < uuid.length; i++) {
+      uuid[i] =
+          columns.get(i).getDataType().getLogicalType().copy(true).equals(UUID_IN_FLINK)
+              && tables.isUuidColumn(columns.get(i).getName());
+    }
     List<List<Object>> rows = new ArrayList<>();
     // Closing the iterator also cancels the job if reading stopped early.
     try (CloseableIterator<Row> iterator = result.collect()) {
@@ -124,7 +154,8 @@ public final class SqlRunner {
         Row row = iterator.next();
         List<Object> values = new ArrayList<>(row.getArity());
         for (int i = 0; i < row.getArity(); i++) {
-          values.add(row.getField(i));
+          Object value = row.getField(i);
+          values.add(uuid[i] && value != null ? IcebergTables.uuid((byte[]) value) : value);
         }
         rows.add(values);
       }
@@ -134,7 +165,13 @@ public final class SqlRunner {
     return new QueryResult(
         statement,
         columns.stream().map(Column::getName).toList(),
-        columns.stream().map(c -> c.getDataType().getLogicalType().asSummaryString()).toList(),
+        IntStream.range(0, columns.size())
+            .mapToObj(
+                i ->
+                    uuid[i]
+                        ? "UUID"
+                        : columns.get(i).getDataType().getLogicalType().asSummaryString())
+            .toList(),
         rows);
   }
 }

@@ -3,12 +3,17 @@ package dev.floe.flink.write;
 import dev.floe.catalog.lineage.CanonicalRowEncoder;
 import dev.floe.catalog.lineage.ContentHash;
 import java.util.List;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
@@ -109,9 +114,132 @@ public final class RowDataHasher {
           int precision = ((LocalZonedTimestampType) type).getPrecision();
           return (e, r, p) -> e.putLong(micros(r.getTimestamp(p, precision)));
         }
+      case ROW:
+      case ARRAY:
+      case MAP:
+        {
+          ValueEncoder nested = nonNullEncoderFor(type);
+          return (e, r, p) -> nested.put(e, nestedValue(type, r, p));
+        }
       default:
         throw new IllegalArgumentException(
             "Cannot hash a column of type " + type + ": not supported");
+    }
+  }
+
+  /** Encodes one non-null value of Flink's internal representation (inside a struct, list, map). */
+  @FunctionalInterface
+  private interface ValueEncoder {
+    void put(CanonicalRowEncoder encoder, Object value);
+  }
+
+  private static Object nestedValue(LogicalType type, RowData row, int pos) {
+    return switch (type.getTypeRoot()) {
+      case ROW -> row.getRow(pos, ((RowType) type).getFieldCount());
+      case ARRAY -> row.getArray(pos);
+      default -> row.getMap(pos);
+    };
+  }
+
+  /** The same encoding as {@code RecordHasher} for a struct, list or map and what they hold. */
+  private static ValueEncoder valueEncoderFor(LogicalType type) {
+    ValueEncoder encoder = nonNullEncoderFor(type);
+    return (e, v) -> {
+      if (v == null) {
+        e.putNull();
+      } else {
+        encoder.put(e, v);
+      }
+    };
+  }
+
+  private static ValueEncoder nonNullEncoderFor(LogicalType type) {
+    switch (type.getTypeRoot()) {
+      case ROW:
+        {
+          RowType rowType = (RowType) type;
+          int arity = rowType.getFieldCount();
+          RowData.FieldGetter[] getters = new RowData.FieldGetter[arity];
+          ValueEncoder[] fields = new ValueEncoder[arity];
+          for (int i = 0; i < arity; i++) {
+            getters[i] = RowData.createFieldGetter(rowType.getTypeAt(i), i);
+            fields[i] = valueEncoderFor(rowType.getTypeAt(i));
+          }
+          return (e, v) -> {
+            RowData row = (RowData) v;
+            e.putStructStart(arity);
+            for (int i = 0; i < arity; i++) {
+              fields[i].put(e, getters[i].getFieldOrNull(row));
+            }
+          };
+        }
+      case ARRAY:
+        {
+          LogicalType elementType = ((ArrayType) type).getElementType();
+          ArrayData.ElementGetter getter = ArrayData.createElementGetter(elementType);
+          ValueEncoder element = valueEncoderFor(elementType);
+          return (e, v) -> {
+            ArrayData array = (ArrayData) v;
+            e.putListStart(array.size());
+            for (int i = 0; i < array.size(); i++) {
+              element.put(e, getter.getElementOrNull(array, i));
+            }
+          };
+        }
+      case MAP:
+        {
+          MapType mapType = (MapType) type;
+          ArrayData.ElementGetter keyGetter = ArrayData.createElementGetter(mapType.getKeyType());
+          ArrayData.ElementGetter valueGetter =
+              ArrayData.createElementGetter(mapType.getValueType());
+          ValueEncoder key = valueEncoderFor(mapType.getKeyType());
+          ValueEncoder value = valueEncoderFor(mapType.getValueType());
+          return (e, v) -> {
+            MapData map = (MapData) v;
+            ArrayData keys = map.keyArray();
+            ArrayData values = map.valueArray();
+            // Entries in any order: their hashes are summed, as rows are.
+            ContentHash entries = ContentHash.empty();
+            CanonicalRowEncoder entry = new CanonicalRowEncoder();
+            for (int i = 0; i < map.size(); i++) {
+              entry.reset();
+              key.put(entry, keyGetter.getElementOrNull(keys, i));
+              value.put(entry, valueGetter.getElementOrNull(values, i));
+              entry.addTo(entries);
+            }
+            e.putMap(entries);
+          };
+        }
+      case BOOLEAN:
+        return (e, v) -> e.putBoolean((Boolean) v);
+      case INTEGER:
+      case DATE:
+        return (e, v) -> e.putInt((Integer) v);
+      case BIGINT:
+        return (e, v) -> e.putLong((Long) v);
+      case FLOAT:
+        return (e, v) -> e.putFloat((Float) v);
+      case DOUBLE:
+        return (e, v) -> e.putDouble((Double) v);
+      case TIME_WITHOUT_TIME_ZONE:
+        return (e, v) -> e.putLong((Integer) v * 1000L);
+      case DECIMAL:
+        {
+          int scale = ((DecimalType) type).getScale();
+          return (e, v) -> e.putDecimal(((DecimalData) v).toBigDecimal().unscaledValue(), scale);
+        }
+      case CHAR:
+      case VARCHAR:
+        return (e, v) -> e.putBytes(((StringData) v).toBytes());
+      case BINARY:
+      case VARBINARY:
+        return (e, v) -> e.putBytes((byte[]) v);
+      case TIMESTAMP_WITHOUT_TIME_ZONE:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return (e, v) -> e.putLong(micros((TimestampData) v));
+      default:
+        throw new IllegalArgumentException(
+            "Cannot hash a value of type " + type + ": not supported");
     }
   }
 

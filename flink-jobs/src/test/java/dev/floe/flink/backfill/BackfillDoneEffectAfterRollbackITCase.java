@@ -29,9 +29,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of issue 5: on_backfill_done tells downstream "these slices were rebuilt, invalidate your
- * caches". Keyed by the backfill id alone, it stays silent when the same backfill (same derived id:
- * same job, range, manifest and code) rebuilds every slice again after a rollback.
+ * on_backfill_done tells downstream "these slices were rebuilt, invalidate your caches". Keyed by
+ * the backfill id alone, it stays silent when the same backfill (same derived id: same job, range,
+ * manifest and code) rebuilds every slice again after a rollback.
  */
 class BackfillDoneEffectAfterRollbackITCase {
   @TempDir Path home;

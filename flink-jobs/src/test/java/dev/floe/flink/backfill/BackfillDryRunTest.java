@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of issue 5: `floe backfill --dry-run` must change nothing. With on_backfill_done it
- * creates the outbox table in the catalog's database (a dry run against a read-only database user
- * fails outright). No Flink job runs here.
+ * `floe backfill --dry-run` must change nothing. With on_backfill_done it creates the outbox table
+ * in the catalog's database (a dry run against a read-only database user fails outright). No Flink
+ * job runs here.
  */
 class BackfillDryRunTest {
   @TempDir Path home;

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of issue 5: a resumed backfill may skip only the slices whose CURRENT content is its own
- * load. A slice whose rows another writer replaced or deleted after the backfill loaded it still
- * has the backfill's commit as its newest Floe load, and FinishedSlices looks no further.
+ * A resumed backfill may skip only the slices whose CURRENT content is its own load. A slice whose
+ * rows another writer replaced or deleted after the backfill loaded it still has the backfill's
+ * commit as its newest Floe load, and FinishedSlices looks no further.
  */
 class BackfillResumeAfterForeignWriteITCase {
   private static final LocalDate JAN_1 = LocalDate.parse("2026-01-01");

@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
  * @param command writes the row's files and returns the command line (without {@code --home})
  * @param usage true when picocli's usage text follows the line (errors in the command line)
  * @param secret a value that must not appear anywhere in the output, or null
- * @param knownBug why the row does not pass yet and what it should do, or null
  */
 record BadInput(
     String input,
@@ -33,26 +32,20 @@ record BadInput(
     String says,
     Function<RowFiles, String[]> command,
     boolean usage,
-    String secret,
-    String knownBug) {
+    String secret) {
 
   static BadInput row(String input, int exit, String says, Function<RowFiles, String[]> command) {
-    return new BadInput(input, exit, says, command, false, null, null);
+    return new BadInput(input, exit, says, command, false, null);
   }
 
   /** Picocli's usage text follows the line: the mistake is in the command line itself. */
   BadInput withUsage() {
-    return new BadInput(input, exit, says, command, true, secret, knownBug);
+    return new BadInput(input, exit, says, command, true, secret);
   }
 
   /** {@code value} must appear nowhere in stdout or stderr. */
   BadInput hiding(String value) {
-    return new BadInput(input, exit, says, command, usage, value, knownBug);
-  }
-
-  /** The row does not pass yet: it is skipped, and the catalogue says why. */
-  BadInput knownBug(String reason) {
-    return new BadInput(input, exit, says, command, usage, secret, reason);
+    return new BadInput(input, exit, says, command, usage, value);
   }
 
   /** {@link #says} as a pattern: {@code …} matches any text, the rest literally. */

@@ -468,8 +468,8 @@ final class BadInputCatalogue {
                   row(
                       "a source table that does not exist: `FROM sales.staging_ordrs`",
                       2,
-                      "floe: Cannot plan the query of job.yaml: SQL validation failed. From line 2,"
-                          + " column 6 to line 2, column 24: Object 'sales' not found",
+                      "floe: Cannot plan the query of job.yaml: table sales.staging_ordrs does not"
+                          + " exist (line 2, column 6)",
                       f ->
                           f.run(
                               f.query(
@@ -563,30 +563,17 @@ final class BadInputCatalogue {
                                       + "SELECT customer_id, 'gold' AS tier, updated_at FROM"
                                       + " sales.staging_customer"))),
                   row(
-                          "a query that fails while it runs: `AND 1 / (order_id - order_id) > 0`",
-                          2,
-                          "floe: Cannot run fact_orders_daily for 2026-10-03: …by zero",
-                          f ->
-                              f.run(
-                                  f.query(
-                                      SELECT + IN_SLICE + " AND 1 / (order_id - order_id) > 0")))
-                      .knownBug(
-                          "exit 1 and a second line, `(run with FLOE_DEBUG=1 for the stack"
-                              + " trace)`: SliceJob.execute (owned by the timeout work) reports an"
-                              + " error the query raises while running as an unexpected failure;"
-                              + " it should be exit 2 and one line, as for a query that cannot be"
-                              + " planned"),
+                      "a query that fails while it runs: `AND 1 / (order_id - order_id) > 0`",
+                      2,
+                      "floe: Cannot run fact_orders_daily for 2026-10-03: its query failed while running: / by"
+                          + " zero; nothing was committed",
+                      f ->
+                          f.run(f.query(SELECT + IN_SLICE + " AND 1 / (order_id - order_id) > 0"))),
                   row(
-                          "a constant the planner cannot fold: `AND order_id > 1 / 0`",
-                          2,
-                          "floe: Cannot plan the query of job.yaml: …by zero",
-                          f -> f.run(f.query(SELECT + IN_SLICE + " AND order_id > 1 / 0")))
-                      .knownBug(
-                          "`floe: Division by zero`, exit 1 and a second line: SliceJob.plan"
-                              + " (owned by the timeout work) turns only Flink's parser and"
-                              + " validation errors into a bad-query error; an error Flink's"
-                              + " planner raises while folding constants should be one too: exit"
-                              + " 2, naming the manifest"))),
+                      "a constant the planner cannot fold: `AND order_id > 1 / 0`",
+                      2,
+                      "floe: Cannot plan the query of job.yaml: …by zero",
+                      f -> f.run(f.query(SELECT + IN_SLICE + " AND order_id > 1 / 0"))))),
           new Group(
               "Table specs",
               "`floe tables apply spec.yaml`, where spec.yaml declares a new table bad.events"

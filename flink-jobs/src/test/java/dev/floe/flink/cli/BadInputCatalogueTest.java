@@ -24,7 +24,6 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,25 +87,12 @@ class BadInputCatalogueTest {
   }
 
   static Stream<Named<Numbered>> rows() {
-    return numbered().stream().filter(n -> n.row().knownBug() == null).map(Numbered::named);
-  }
-
-  static Stream<Named<Numbered>> knownBugs() {
-    return numbered().stream().filter(n -> n.row().knownBug() != null).map(Numbered::named);
+    return numbered().stream().map(Numbered::named);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("rows")
   void isRefusedInOneLineAndCommitsNothing(Numbered numbered) throws IOException {
-    check(numbered);
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("knownBugs")
-  @Disabled(
-      "Rows whose fix lies in files another change owns; each row's knownBug says what is wrong"
-          + " and what it should do, and docs/reliability.md lists it")
-  void knownBugIsRefusedInOneLineAndCommitsNothing(Numbered numbered) throws IOException {
     check(numbered);
   }
 
@@ -205,9 +191,6 @@ class BadInputCatalogueTest {
       for (BadInput row : group.rows()) {
         number++;
         String says = code(row.says()) + (row.usage() ? ", then the command's usage" : "");
-        if (row.knownBug() != null) {
-          says += " — **not yet:** " + row.knownBug();
-        }
         out.append("| ")
             .append(number)
             .append(" | ")

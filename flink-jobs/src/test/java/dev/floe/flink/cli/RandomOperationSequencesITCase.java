@@ -16,6 +16,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.flink.session.LocalCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,6 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -70,11 +75,22 @@ class RandomOperationSequencesITCase {
   private static final String DIM = "sales.dim_customer";
   private static final List<String> DAYS = List.of("2026-10-03", "2026-10-04", "2026-10-05");
   private static final String[] AMOUNTS = {"1.00", "2.50", "9.99"};
+
+  /** Snapshots fact_orders keeps under expiry in the model (max_age is dropped, so it decides). */
+  private static final int KEEP_LAST = 8;
+
   private static LocalCluster cluster;
 
   @TempDir Path home;
   private Catalog catalog;
   private Random random;
+
+  /**
+   * Draws for operations added after the first regression seeds were recorded, so that those
+   * sequences replay exactly as they did: {@link #random} is drawn as before.
+   */
+  private Random extra;
+
   private final List<String> log = new ArrayList<>();
   private String factJob;
   private String dimJob;
@@ -98,8 +114,13 @@ class RandomOperationSequencesITCase {
   private String eventsJob;
   private String copyJob;
 
+  /** A commit on main: its run, its day, the run it reverts (or null), the content around it. */
   private record Entry(
-      String runId, String day, String revertsRun, Map<String, ContentHash> after) {}
+      String runId,
+      String day,
+      String revertsRun,
+      Map<String, ContentHash> before,
+      Map<String, ContentHash> after) {}
 
   @BeforeAll
   static void startOneCluster() {
@@ -132,6 +153,7 @@ class RandomOperationSequencesITCase {
 
   private void runSequence(long seed, int steps) {
     random = new Random(seed);
+    extra = new Random(seed * 31 + 7);
     factJob = examples().resolve("jobs/fact_orders_daily.yaml").toString();
     dimJob = examples().resolve("jobs/dim_customer_merge.yaml").toString();
     writeEventAndCopyManifests();
@@ -139,6 +161,15 @@ class RandomOperationSequencesITCase {
       CliRun apply = floe(home, "tables", "apply", specs.toString());
       assertThat(apply.exitCode()).as(apply.err()).isZero();
     }
+    withTable(
+        FACT,
+        t -> {
+          t.updateProperties()
+              .remove(FloeTableProperties.RETENTION_MAX_AGE)
+              .set(FloeTableProperties.RETENTION_KEEP_LAST, Integer.toString(KEEP_LAST))
+              .commit();
+          return null;
+        });
     Map<String, Integer> counts = new TreeMap<>();
     try {
       for (int step = 1; step <= steps; step++) {
@@ -172,6 +203,10 @@ class RandomOperationSequencesITCase {
       changeSource(step, day);
       return "source";
     } else if (pick < 41) {
+      if (extra.nextInt(4) == 0) {
+        concurrentRuns(step);
+        return "concurrent-runs";
+      }
       run(step, day, FailurePoint.NONE);
       return "run";
     } else if (pick < 45) {
@@ -199,6 +234,10 @@ class RandomOperationSequencesITCase {
       publishOrDiscard(step, day);
       return "audit";
     } else if (pick < 95) {
+      if (extra.nextInt(3) == 0) {
+        expire(step);
+        return "expire";
+      }
       compact(step, day);
       return "compact";
     } else {
@@ -420,7 +459,7 @@ class RandomOperationSequencesITCase {
     Entry target = history.get(index);
     CliRun run = floe(home, "rollback", FACT, "--before-run", target.runId());
     log.add(step + ": rollback before " + target.runId() + " -> exit " + run.exitCode());
-    if (index == 0) {
+    if (withTable(FACT, t -> snapshotOf(t, target.runId()).parentId() == null)) {
       // The run made the table's first snapshot: there is no "before" to make current.
       assertThat(run.exitCode()).as(run.out() + run.err()).isEqualTo(2);
       assertThat(run.err()).contains("it made the table's first snapshot");
@@ -428,7 +467,7 @@ class RandomOperationSequencesITCase {
     }
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
     history.subList(index, history.size()).clear();
-    fact = new TreeMap<>(history.isEmpty() ? Map.of() : history.get(history.size() - 1).after());
+    fact = new TreeMap<>(target.before());
     return true;
   }
 
@@ -447,12 +486,15 @@ class RandomOperationSequencesITCase {
         step + ": revert " + target.runId() + " (" + target.day() + ") -> exit " + run.exitCode());
     if (later.isEmpty()) {
       assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-      Map<String, ContentHash> before = index == 0 ? Map.of() : history.get(index - 1).after();
+      Map<String, ContentHash> before = target.before();
       ContentHash restored = before.getOrDefault(target.day(), ContentHash.empty());
+      Map<String, ContentHash> prior = fact;
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(target.day(), restored);
       fact = after;
-      history.add(new Entry(headRunId(), target.day(), target.runId(), Map.copyOf(fact)));
+      history.add(
+          new Entry(
+              headRunId(), target.day(), target.runId(), Map.copyOf(prior), Map.copyOf(fact)));
     } else if (later.stream().allMatch(e -> target.runId().equals(e.revertsRun()))) {
       assertThat(run.exitCode()).as("a repeated revert is a no-op: " + run.err()).isZero();
       assertThat(run.out()).contains("already reverted");
@@ -500,25 +542,14 @@ class RandomOperationSequencesITCase {
     log.add(step + ": backfill -> exit " + run.exitCode());
     assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
     // Each changed slice got one commit of its own, in the order they landed.
-    List<Snapshot> added =
-        withTable(
-            FACT,
-            t -> {
-              List<Snapshot> snapshots = new ArrayList<>();
-              for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
-                if (before != null && s.snapshotId() == before.snapshotId()) {
-                  break;
-                }
-                snapshots.add(0, s);
-              }
-              return snapshots;
-            });
-    for (Snapshot s : added) {
+    for (Snapshot s : commitsSince(before)) {
       String day = dayOf(s.summary().get(LineageKeys.SLICE));
       Map<String, ContentHash> after = new TreeMap<>(fact);
       after.put(day, sources.get(day));
+      history.add(
+          new Entry(
+              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
       fact = after;
-      history.add(new Entry(s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact)));
     }
     sources.forEach(
         (day, hash) ->
@@ -527,13 +558,127 @@ class RandomOperationSequencesITCase {
                 .isEqualTo(hash));
   }
 
+  /**
+   * Two runs of the fact job at once, in threads sharing this process's Flink cluster: of two days
+   * (both commit or no-op, each its own slice) or of one day (one commits or no-ops, the other may
+   * exit 4 because the same source data got there first; never two commits of the same content).
+   */
+  private void concurrentRuns(int step) {
+    String first = DAYS.get(extra.nextInt(DAYS.size()));
+    String second = extra.nextBoolean() ? first : DAYS.get(extra.nextInt(DAYS.size()));
+    Map<String, ContentHash> sources = new TreeMap<>();
+    DAYS.forEach(d -> sources.put(d, slice("sales.staging_orders", d)));
+    Snapshot before = withTable(FACT, Table::currentSnapshot);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    CliRun a;
+    CliRun b;
+    try {
+      Future<CliRun> ra = pool.submit(() -> floe(home, "run", factJob, "--slice", first, "--json"));
+      Future<CliRun> rb =
+          pool.submit(() -> floe(home, "run", factJob, "--slice", second, "--json"));
+      a = ra.get();
+      b = rb.get();
+    } catch (InterruptedException | ExecutionException e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
+    log.add(
+        step
+            + ": runs of "
+            + first
+            + " and "
+            + second
+            + " at once -> exit "
+            + a.exitCode()
+            + ", "
+            + b.exitCode());
+    String both = a.err() + b.err();
+    if (first.equals(second)) {
+      assertThat(List.of(a.exitCode(), b.exitCode())).as(both).allMatch(c -> c == 0 || c == 4);
+      assertThat(List.of(a.exitCode(), b.exitCode())).as(both).contains(0);
+    } else {
+      assertThat(a.exitCode()).as(a.err()).isZero();
+      assertThat(b.exitCode()).as(b.err()).isZero();
+    }
+    List<Snapshot> added = commitsSince(before);
+    long changed =
+        java.util.stream.Stream.of(first, second)
+            .distinct()
+            .filter(d -> !sources.get(d).equals(fact.getOrDefault(d, ContentHash.empty())))
+            .count();
+    assertThat(added).as("one commit per slice whose content changes").hasSize((int) changed);
+    for (Snapshot s : added) {
+      String day = dayOf(s.summary().get(LineageKeys.SLICE));
+      assertThat(day).isIn(first, second);
+      Map<String, ContentHash> after = new TreeMap<>(fact);
+      after.put(day, sources.get(day));
+      history.add(
+          new Entry(
+              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
+      fact = after;
+    }
+  }
+
+  /**
+   * Snapshot expiry by the table's retention (the model keeps the last {@value #KEEP_LAST}). The
+   * content must not change; the commits whose snapshot or parent went can no longer be rolled back
+   * or reverted, so the model forgets them.
+   */
+  private void expire(int step) {
+    CliRun run = floe(home, "maintain", FACT, "--expire", "--json");
+    log.add(step + ": expire -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    withTable(
+        FACT,
+        t -> {
+          assertThat(SnapshotUtil.currentAncestors(t))
+              .as("main keeps its %d newest snapshots and no more", KEEP_LAST)
+              .hasSizeBetween(1, KEEP_LAST);
+          java.util.Set<Long> alive = new java.util.HashSet<>();
+          t.snapshots().forEach(snapshot -> alive.add(snapshot.snapshotId()));
+          history.removeIf(
+              e -> {
+                Snapshot s = snapshotOf(t, e.runId());
+                return s == null || (s.parentId() != null && !alive.contains(s.parentId()));
+              });
+          return null;
+        });
+  }
+
+  /** The snapshot on {@code table} that run {@code runId} committed, or null if it is gone. */
+  private static Snapshot snapshotOf(Table table, String runId) {
+    for (Snapshot s : table.snapshots()) {
+      if (runId.equals(s.summary().get(LineageKeys.RUN_ID))) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** The commits on fact_orders' main history after {@code before} (null: all), oldest first. */
+  private List<Snapshot> commitsSince(Snapshot before) {
+    return withTable(
+        FACT,
+        t -> {
+          List<Snapshot> snapshots = new ArrayList<>();
+          for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
+            if (before != null && s.snapshotId() == before.snapshotId()) {
+              break;
+            }
+            snapshots.add(0, s);
+          }
+          return snapshots;
+        });
+  }
+
   // ---- the model -----------------------------------------------------------------------------
 
   private void commitToModel(String day, ContentHash content) {
     Map<String, ContentHash> after = new TreeMap<>(fact);
     after.put(day, content);
+    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact), Map.copyOf(after)));
     fact = after;
-    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact)));
   }
 
   private void checkInvariants(int step) {

@@ -3,6 +3,8 @@ package dev.floe.flink.cli;
 import static dev.floe.flink.cli.CliRun.floe;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
@@ -89,6 +91,31 @@ class RollbackCommandTest {
     assertThat(forward.err()).contains("is not an ancestor", "--allow-non-ancestor");
     assertThat(badTime.exitCode()).isEqualTo(2);
     assertThat(badTime.err()).contains("Cannot parse --to-time 'yesterday'");
+  }
+
+  @Test
+  void idsPrintedByJsonAreStringsThatRollbackAcceptsAsIs() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    CliRun snapshots = floe(home, "snapshots", "s.t", "--json");
+    assertThat(snapshots.exitCode()).as(snapshots.err()).isZero();
+    JsonNode oldest = null;
+    for (JsonNode row : json.readTree(snapshots.out())) {
+      assertThat(row.get("snapshot_id").isTextual()).as(row.toString()).isTrue();
+      if (row.get("snapshot_id").asText().equals(Long.toString(first))) {
+        oldest = row;
+      }
+    }
+    assertThat(oldest).as(snapshots.out()).isNotNull();
+
+    CliRun rollback =
+        floe(
+            home, "rollback", "s.t", "--to-snapshot", oldest.get("snapshot_id").asText(), "--json");
+
+    assertThat(rollback.exitCode()).as(rollback.err()).isZero();
+    JsonNode result = json.readTree(rollback.out());
+    assertThat(result.get("to_snapshot_id").asText()).isEqualTo(Long.toString(first));
+    assertThat(result.get("from_snapshot_id").asText()).isEqualTo(Long.toString(second));
+    assertThat(checksum().rows()).isEqualTo(1);
   }
 
   private ContentHash checksum() {

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The writers hash Flink RowData; no-op detection and verification hash Iceberg records read back
  * from the table. Both must give the same hash for every supported type, or a rerun would commit
- * needlessly (or, worse, a changed slice would look unchanged).
+ * needlessly (or, worse, a changed slice would look unchanged). (A {@code time} column is refused
+ * on this path: see EveryTypeExactITCase.)
  */
 class ContentHashParityITCase {
   private static final Schema ALL_TYPES =
@@ -33,7 +34,6 @@ class ContentHashParityITCase {
           Types.NestedField.optional(3, "i", Types.IntegerType.get()),
           Types.NestedField.optional(4, "f", Types.FloatType.get()),
           Types.NestedField.optional(5, "db", Types.DoubleType.get()),
-          Types.NestedField.optional(6, "t", Types.TimeType.get()),
           Types.NestedField.optional(7, "ts", Types.TimestampType.withoutZone()),
           Types.NestedField.optional(8, "tz", Types.TimestampType.withZone()),
           Types.NestedField.optional(9, "s", Types.StringType.get()),
@@ -52,19 +52,19 @@ class ContentHashParityITCase {
       query: |
         SELECT * FROM (VALUES
          (DATE '2026-10-03', TRUE, 1, CAST('-0.0' AS FLOAT), CAST('NaN' AS DOUBLE),
-          CAST('12:34:56.789' AS TIME(0)), CAST('2026-10-03 01:02:03.123456' AS TIMESTAMP(6)),
+          CAST('2026-10-03 01:02:03.123456' AS TIMESTAMP(6)),
           CAST(TO_TIMESTAMP_LTZ(1791000000123, 3) AS TIMESTAMP_LTZ(6)),
           CAST('h\u00e9llo \u2603' AS STRING), CAST(1.5 AS DECIMAL(5, 2)),
           CAST('-12345678901234567890.0123456789' AS DECIMAL(38, 10)), CAST(X'0102' AS BYTES),
           CAST(X'010203' AS BINARY(3)), CAST(X'00112233445566778899aabbccddeeff' AS BINARY(16)),
           CAST(-9223372036854775808 AS BIGINT)),
          (DATE '2026-10-03', CAST(NULL AS BOOLEAN), CAST(NULL AS INT), CAST('1.0E-45' AS FLOAT),
-          CAST('-0.0' AS DOUBLE), CAST(NULL AS TIME(0)),
+          CAST('-0.0' AS DOUBLE),
           CAST('1969-12-31 23:59:59.999999' AS TIMESTAMP(6)), CAST(NULL AS TIMESTAMP_LTZ(6)),
           CAST('' AS STRING), CAST(-0.01 AS DECIMAL(5, 2)), CAST(0 AS DECIMAL(38, 10)),
           CAST(X'' AS BYTES), CAST(NULL AS BINARY(3)), CAST(NULL AS BINARY(16)),
           CAST(NULL AS BIGINT))
-        ) AS v(d, b, i, f, db, t, ts, tz, s, dc, dw, bin, fx, u, l)
+        ) AS v(d, b, i, f, db, ts, tz, s, dc, dw, bin, fx, u, l)
         WHERE d >= :slice_start AND d < :slice_end
       """;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
@@ -41,10 +42,10 @@ class SqlRunnerTest {
 
   @BeforeAll
   static void seedTheCatalog() {
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
     runner =
         new SqlRunner(
-            FlinkSessions.tableEnvironment(
-                FlinkSessions.batchEnvironment(2), CatalogConfigLoader.embedded(home)));
+            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(2), config), config);
     seedResults = runner.run(SqlScript.parse("-f seed.sql", SEED));
   }
 

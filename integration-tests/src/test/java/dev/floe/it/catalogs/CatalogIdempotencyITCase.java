@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.floe.it.servers.ClientCredentials;
 import dev.floe.it.servers.FreePort;
 import dev.floe.it.servers.LoopbackOnly;
+import dev.floe.it.servers.MotoServer;
 import dev.floe.it.servers.PostgresServer;
 import dev.floe.it.servers.RestCatalogServer;
 import dev.floe.it.servers.S3Server;
@@ -33,9 +34,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * The foundation's idempotency scenarios on every catalog Floe supports, against real servers
  * started here on 127.0.0.1: the embedded catalog on local disk and on S3, a JDBC catalog on
  * PostgreSQL and an Iceberg REST catalog, the last three with their warehouse on S3 (MinIO or
- * S3Proxy, the log says which). Per catalog: two runs of a slice give one commit and equal content
- * hashes; a failure injected before the commit leaves the table as it was; a slice whose source
- * became empty is emptied by its rerun, and the other slice is untouched.
+ * S3Proxy, the log says which), and AWS Glue with its warehouse on S3, both emulated by
+ * moto_server. Per catalog: two runs of a slice give one commit and equal content hashes; a failure
+ * injected before the commit leaves the table as it was; a slice whose source became empty is
+ * emptied by its rerun, and the other slice is untouched; a rollback brings the emptied day back.
  */
 class CatalogIdempotencyITCase {
   private static final String JOB = "jobs/fact_orders_daily.yaml";
@@ -45,6 +47,7 @@ class CatalogIdempotencyITCase {
   private static S3Server s3;
   private static PostgresServer postgres;
   private static RestCatalogServer rest;
+  private static MotoServer moto;
   private static ClientCredentials credentials;
 
   @BeforeAll
@@ -60,18 +63,21 @@ class CatalogIdempotencyITCase {
             Map.of(
                 "REST_BACKEND_S3__ACCESS_KEY_ID", s3.accessKeyId(),
                 "REST_BACKEND_S3__SECRET_ACCESS_KEY", s3.secretAccessKey()));
+    moto = MotoServer.start();
+    moto.createBucket(CatalogSetup.BUCKET);
+    // moto accepts any credentials: the Glue and S3 clients use the test JVM's (S3's) keys.
     credentials = ClientCredentials.install(s3, postgres);
   }
 
   @AfterAll
   static void stopServers() {
-    Servers.closeAll(credentials, rest, postgres, s3);
+    Servers.closeAll(credentials, rest, postgres, s3, moto);
   }
 
   @Test
   void everyServerListensOn127001Only() {
     List<Integer> ports =
-        List.of(URI.create(s3.endpoint()).getPort(), postgres.port(), rest.port());
+        List.of(URI.create(s3.endpoint()).getPort(), postgres.port(), rest.port(), moto.port());
     System.out.println(
         "checking ports " + ports + " from " + LoopbackOnly.otherAddresses() + " (must refuse)");
     for (int port : ports) {
@@ -86,7 +92,7 @@ class CatalogIdempotencyITCase {
       CatalogSetup setup, @TempDir Path work) throws Exception {
     Path config = work.resolve("floe.yaml");
     new ObjectMapper(new YAMLFactory())
-        .writeValue(config.toFile(), setup.catalog(s3, postgres, rest));
+        .writeValue(config.toFile(), setup.catalog(s3, postgres, rest, moto));
     assertThat(Files.readString(config)).doesNotContain(s3.secretAccessKey(), postgres.password());
     InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
     Path examples = ServerPaths.repoRoot().resolve("examples");
@@ -102,7 +108,8 @@ class CatalogIdempotencyITCase {
     assertThat(loaded.orderIds(OTHER_DAY)).containsExactly(3L);
     if (setup.onS3()) {
       assertThat(loaded.location()).startsWith("s3://" + CatalogSetup.BUCKET + "/");
-      assertThat(objectsUnder(loaded.location())).isPositive();
+      assertThat(objectsUnder(setup == CatalogSetup.GLUE_MOTO ? moto : s3, loaded.location()))
+          .isPositive();
     }
 
     // Run twice: the second run commits nothing and the content checksum is unchanged.
@@ -144,6 +151,15 @@ class CatalogIdempotencyITCase {
     assertThat(ok(floe.run("run", job, "--slice", DAY.toString())).out()).contains("no-op");
     assertThat(FactOrders.read(config, work.resolve(".floe")).tableHash())
         .isEqualTo(emptied.tableHash());
+
+    // A rollback to the retried run's snapshot brings the emptied day back, exactly.
+    ok(
+        floe.run(
+            "rollback", FactOrders.TABLE, "--to-snapshot", Long.toString(retried.snapshotId())));
+    FactOrders rolledBack = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(rolledBack.snapshotId()).isEqualTo(retried.snapshotId());
+    assertThat(rolledBack.orderIds(DAY)).containsExactlyInAnyOrder(1L, 2L, 4L);
+    assertThat(rolledBack.tableHash()).isEqualTo(retried.tableHash());
   }
 
   private static InProcessFloe.Result ok(InProcessFloe.Result result) {
@@ -151,9 +167,9 @@ class CatalogIdempotencyITCase {
     return result;
   }
 
-  private static int objectsUnder(String location) {
+  private static int objectsUnder(S3Server server, String location) {
     String path = location.substring(("s3://" + CatalogSetup.BUCKET + "/").length());
-    try (S3Client client = s3.client()) {
+    try (S3Client client = server.client()) {
       return client
           .listObjectsV2(request -> request.bucket(CatalogSetup.BUCKET).prefix(path + "/data/"))
           .keyCount();

@@ -1,5 +1,6 @@
 package dev.floe.it.catalogs;
 
+import dev.floe.it.servers.MotoServer;
 import dev.floe.it.servers.PostgresServer;
 import dev.floe.it.servers.RestCatalogServer;
 import dev.floe.it.servers.S3Server;
@@ -14,7 +15,9 @@ enum CatalogSetup {
   EMBEDDED_LOCAL,
   EMBEDDED_S3,
   JDBC_POSTGRES_S3,
-  REST_S3;
+  REST_S3,
+  /** AWS Glue and S3 as moto_server emulates them: Glue's API, not a database or REST. */
+  GLUE_MOTO;
 
   static final String BUCKET = "warehouse";
 
@@ -23,7 +26,8 @@ enum CatalogSetup {
   }
 
   /** The catalog section of floe.yaml. */
-  Map<String, Object> catalog(S3Server s3, PostgresServer postgres, RestCatalogServer rest) {
+  Map<String, Object> catalog(
+      S3Server s3, PostgresServer postgres, RestCatalogServer rest, MotoServer moto) {
     Map<String, String> properties = new LinkedHashMap<>();
     String type;
     switch (this) {
@@ -43,9 +47,15 @@ enum CatalogSetup {
         type = "rest";
         properties.put("uri", rest.uri());
       }
+      case GLUE_MOTO -> {
+        type = "glue";
+        properties.put("glue.endpoint", moto.endpoint());
+        properties.put("warehouse", "s3://" + BUCKET + "/glue");
+        properties.putAll(moto.fileIoProperties());
+      }
       default -> throw new IllegalStateException(name());
     }
-    if (onS3()) {
+    if (onS3() && this != GLUE_MOTO) {
       properties.putAll(s3.fileIoProperties());
     }
     return Map.of("catalog", Map.of("type", type, "properties", properties));

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -263,21 +261,11 @@ class ConcurrentRunsITCase {
   }
 
   /**
-   * Nothing lost: rows appended to the source after a run's Flink source scanned it, but before the
-   * run committed, are not in the slice, so the slice must show them as late rows (`floe late
-   * plan`), the way it shows rows appended after the commit. Scenario 1 with late rows is the race
-   * version: the run that read the newest source exits 4 ("a run from the same or newer source data
-   * committed the slice first") while the slice keeps an older version.
+   * Nothing lost: rows appended to the source after a run planned (and pinned) its source, but
+   * before the run committed, are not in the slice, so the slice must show them as late rows (`floe
+   * late plan`), the way it shows rows appended after the commit.
    */
   @Test
-  @Disabled(
-      "Bug: rows appended to a source while a run is in flight are lost silently. The run's lineage"
-          + " records floe.source-snapshots-until = the source head at commit (SourceDrift"
-          + " .untilCommit), although Iceberg's scan log shows its Flink source read the older"
-          + " snapshot; `floe late plan` counts late rows from that bound (SourceLateRows uses"
-          + " Lineage.latestPossiblyRead) and reports 0, and ScopeConflicts makes a concurrent run"
-          + " that read the newer snapshot exit 4. The Flink source is not pinned to the snapshot"
-          + " the run planned (SliceJob.sourceSnapshots).")
   void rowsAppendedToTheSourceWhileARunIsInFlightAreReportedAsLateRows() throws Exception {
     try (RaceHome home = new RaceHome(work)) {
       home.replaceStaging(DAY, List.of(order(1001, "10.00"), order(1002, "20.00")));
@@ -307,42 +295,48 @@ class ConcurrentRunsITCase {
   }
 
   /**
-   * A run records the source snapshot it read when it plans its query, but its Flink source scans
-   * the source a moment later. A correction that lands in between is what the run reads, so the run
-   * holds the newest source and must commit it (or report no-op); scenario 1 with corrections is
-   * the race version, where all four runs then exit 4 and the day keeps the rows from before the
-   * race. The correction is made when the run's log shows its second load of the staging table
-   * (Flink's planner loads it first, then Floe records its snapshot); if the scan still came first,
-   * the test proves nothing and is skipped.
+   * A correction that lands while a run is in flight: the run reads exactly the source snapshot its
+   * lineage records (its Flink source is pinned to the one current at planning), so it either
+   * planned after the correction and commits the corrected rows, or planned before it, reads the
+   * old rows and stops at its commit with exit 4 (the source was rewritten in its slice while it
+   * was in flight) leaving the table as it was; its rerun then loads the corrected rows. The
+   * correction is made when the run's log shows the planner loading the staging table.
    */
   @Test
-  @Disabled(
-      "Bug: a run whose Flink source read a source correction committed after the run planned"
-          + " (SliceJob.sourceSnapshots records the source head at planning; the IcebergSource is"
-          + " not pinned to it and scans the newer snapshot) exits 4: SourceDrift.untilCommit sees"
-          + " the correction after the planned snapshot and refuses the commit (\"source ... changed"
-          + " while the run was in flight\"), although the run's rows are exactly the current"
-          + " source. Had it committed, its lineage would name the pre-correction snapshot.")
-  void aRunWhoseSourceWasCorrectedBeforeItsScanCommitsTheCorrectedRows() throws Exception {
+  void aRunReadsTheSourceSnapshotItsLineageRecordsWhenTheSourceIsCorrectedMidRun()
+      throws Exception {
     try (RaceHome home = new RaceHome(work)) {
       home.replaceStaging(DAY, List.of(order(1001, "10.00"), order(1002, "20.00")));
+      List<String> before = home.factRows(DAY);
       RaceReport race = new RaceReport("a source correction between planning and scan");
       FloeProcess run =
           race.start(home, "run", "run", home.job, "--slice", DAY.toString(), "--json");
-      run.awaitLog("Table loaded by catalog: " + STAGING_SCANNED, 2);
+      run.awaitLog("Table loaded by catalog: " + STAGING_SCANNED, 1);
       long corrected =
           home.replaceStaging(DAY, List.of(order(1001, "11.00"), order(1003, "33.00")));
       long scanned = run.awaitScan(STAGING_SCANNED);
       race.awaitAll();
       List<String> correctedRows =
           home.stagingVersions(DAY).values().stream().reduce((a, b) -> b).orElseThrow();
-      race.read(run, "scanned " + scanned + ", lineage " + RaceReport.plannedSource(run));
+      Long planned = RaceReport.plannedSource(run);
+      race.read(run, "scanned " + scanned + ", lineage " + planned);
       race.note("the correction is snapshot " + corrected);
       String table = race.print(home.factHistory());
-      Assumptions.assumeTrue(scanned == corrected, "the run scanned before the correction");
 
-      assertThat(run.exitCode()).as("the run read the current source" + table).isZero();
-      assertThat(home.factRows(DAY)).as(table).isEqualTo(correctedRows);
+      assertThat(scanned).as("the snapshot read is the one recorded" + table).isEqualTo(planned);
+      if (scanned == corrected) {
+        assertThat(run.exitCode()).as("it planned after the correction" + table).isZero();
+        assertThat(home.factRows(DAY)).as(table).isEqualTo(correctedRows);
+      } else {
+        assertThat(run.exitCode())
+            .as("it read the rows the correction replaced" + table)
+            .isEqualTo(4);
+        assertThat(home.factRows(DAY)).as("nothing committed" + table).isEqualTo(before);
+        home.floe("run", home.job, "--slice", DAY.toString());
+        assertThat(home.factRows(DAY))
+            .as("the rerun loads the correction" + table)
+            .isEqualTo(correctedRows);
+      }
     }
   }
 

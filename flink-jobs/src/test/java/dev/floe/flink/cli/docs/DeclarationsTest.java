@@ -2,11 +2,13 @@ package dev.floe.flink.cli.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.catalog.backfill.BackfillManifestKeys;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.FloeOption;
 import dev.floe.catalog.config.OptionGroup;
 import dev.floe.catalog.job.JobManifestKeys;
+import dev.floe.catalog.spec.FloeTablePropertyKeys;
 import dev.floe.catalog.spec.TableSpecKeys;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -50,7 +52,9 @@ class DeclarationsTest {
             CatalogOptions.class,
             EnvironmentVariables.class,
             JobManifestKeys.class,
-            TableSpecKeys.class)) {
+            TableSpecKeys.class,
+            FloeTablePropertyKeys.class,
+            BackfillManifestKeys.class)) {
       OptionGroup group = (OptionGroup) constant(holder, "GROUP");
       assertThat(ConfigurationDocs.groups()).as("documented groups").contains(group);
       for (Field field : holder.getFields()) {

@@ -7,13 +7,13 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 6: /.dockerignore says it is "the same as .gitignore", but Docker anchors a
- * pattern without a slash at the context root, where git matches it at any depth. The default Floe
- * home is ./.floe in the working directory, so a project one runs Floe in (cd my-project; floe run
- * ...) holds my-project/.floe with the embedded catalog and its warehouse data, and {@code COPY
+ * /.dockerignore says it is "the same as .gitignore", but Docker anchors a pattern without a slash
+ * at the context root, where git matches it at any depth. The default Floe home is ./.floe in the
+ * working directory, so a project one runs Floe in (cd my-project; floe run ...) holds
+ * my-project/.floe with the embedded catalog and its warehouse data, and {@code COPY
  * ${PROJECT_DIR}/ /opt/floe/} bakes them into the image.
  */
-class DockerIgnoreReviewTest {
+class DockerIgnoreKeepsTheFloeHomeOutTest {
 
   @Test
   void aFloeHomeInsideTheProjectStaysOutOfTheBuildContext() {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Review of issue 6: what floe.yaml may and may not hold. */
-class CatalogConfigLoaderReviewTest {
+/** What floe.yaml may and may not hold: credentials stay out of it and out of messages. */
+class CatalogConfigCredentialsTest {
   private static final String PASSWORD = "hunter2-in-the-uri";
 
   @TempDir Path dir;

@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Review of issue 6: what a failed cluster submission tells the cluster. */
-class FloeClusterMainReviewTest {
+/** What a failed cluster submission tells the cluster. */
+class FloeClusterMainFailedSubmissionTest {
   private static final String SECRET = "wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY";
 
   @TempDir Path home;

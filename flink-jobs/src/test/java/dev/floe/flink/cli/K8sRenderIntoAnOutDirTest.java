@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Review of issue 6: `floe k8s render-backfill --out-dir` with the runbook's batch script. */
-class K8sCommandReviewTest {
+/** `floe k8s render-backfill --out-dir` with the runbook's batch script. */
+class K8sRenderIntoAnOutDirTest {
   private static final String JANUARY =
       examples().resolve("backfills/orders_january.yaml").toString();
 

@@ -1,4 +1,4 @@
-package dev.floe.flink.review;
+package dev.floe.flink.effects;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,8 +12,6 @@ import dev.floe.catalog.effects.OutboxEntry;
 import dev.floe.catalog.effects.OutboxLocation;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.testing.WebhookServer;
-import dev.floe.flink.effects.EffectsReport;
-import dev.floe.flink.effects.RunEffects;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -26,11 +24,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of issue 5: a webhook secret must never reach a message. A token read from a mounted
- * secret often ends in a newline; java.net.http refuses such a header value with an
- * IllegalArgumentException whose message quotes the value, and the outbox does not catch it.
+ * A webhook secret must never reach a message. A token read from a mounted secret often ends in a
+ * newline; java.net.http refuses such a header value with an IllegalArgumentException whose message
+ * quotes the value, and the outbox does not catch it.
  */
-class EffectSecretLeakTest {
+class WebhookSecretsNeverQuotedTest {
   private static final String SECRET = "s3cret-token-value";
 
   @RegisterExtension final WebhookServer server = new WebhookServer();

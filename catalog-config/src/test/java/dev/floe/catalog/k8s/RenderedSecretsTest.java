@@ -6,8 +6,8 @@ import dev.floe.catalog.error.InvalidInputException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Review of issue 6: credentials must never reach a rendered manifest or a message. */
-class SecretHandlingReviewTest {
+/** Credentials must never reach a rendered manifest or a message. */
+class RenderedSecretsTest {
   private static final String PASSWORD = "Hunter2SuperSecret";
   private static final String AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 

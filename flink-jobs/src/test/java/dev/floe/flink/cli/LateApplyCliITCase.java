@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Review of issue 5: `floe late apply` on the example job (P3D, after_window: report). */
-class ReviewLateCliITCase {
+/** `floe late apply` on the example job (P3D, after_window: report). */
+class LateApplyCliITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String OCT3 = "2026-10-03";
   private static final String OCT4 = "2026-10-04";

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Review of issue 5: `floe effects` options; no Flink job. */
-class ReviewEffectsCommandTest {
+/** `floe effects` retry options; no Flink job. */
+class EffectsRetryOptionsTest {
   @RegisterExtension final WebhookServer server = new WebhookServer();
   @TempDir Path home;
 

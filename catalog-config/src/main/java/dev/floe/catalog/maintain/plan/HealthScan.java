@@ -1,0 +1,259 @@
+package dev.floe.catalog.maintain.plan;
+
+import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.maintain.Expire;
+import dev.floe.catalog.maintain.ExpirePlan;
+import dev.floe.catalog.maintain.OrphanFile;
+import dev.floe.catalog.maintain.OrphanFiles;
+import dev.floe.catalog.maintain.OrphanFilesPlan;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.spec.MaintenancePolicy;
+import dev.floe.catalog.window.LateDataWindow;
+import dev.floe.catalog.window.WindowState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Reads one table's {@link TableHealth} from metadata: the current snapshot's manifests (file
+ * sizes, row counts, the delete files Iceberg attaches to each data file), the snapshot log with
+ * the table's retention, and a listing of the table location for orphans. No data file is opened.
+ *
+ * <p>A slice is <em>open</em> (left alone unless asked) when its late-data window has not passed
+ * yet (only for a table with a window: without one, slices never seal and would never be
+ * maintained), when unreferenced files younger than the orphan minimum age lie in one of its
+ * partitions (a run or backfill is writing it right now: exactly the files orphan removal also
+ * spares), or when a run of it waits on an audit branch.
+ */
+public final class HealthScan {
+  private HealthScan() {}
+
+  /**
+   * @param table the table, freshly loaded
+   * @param name its name
+   * @param clock "now" for retention, file ages and late-data windows
+   * @throws dev.floe.catalog.error.InvalidInputException when its policy properties cannot be read
+   */
+  public static TableHealth of(Table table, String name, Clock clock) {
+    MaintenancePolicy policy = MaintenancePolicy.of(table.properties());
+    long target = policy.targetFileSizeBytes(table.properties());
+    Instant now = clock.instant();
+    List<String> problems = new ArrayList<>();
+
+    // Unreferenced files: old ones are orphans, young ones mark partitions being written.
+    long orphanFiles = -1;
+    long orphanBytes = 0;
+    List<OrphanFile> young = List.of();
+    try {
+      OrphanFilesPlan orphans = OrphanFiles.of(table, name).clock(clock).apply();
+      orphanFiles = orphans.orphans().size();
+      orphanBytes = orphans.orphans().stream().mapToLong(OrphanFile::sizeBytes).sum();
+      young = orphans.youngOrphans();
+    } catch (FloeException | IllegalArgumentException e) {
+      problems.add("orphans unknown: " + e.getMessage());
+    }
+
+    int beyondRetention = 0;
+    int expirableFiles = 0;
+    if (policy.retention().isPresent()) {
+      try {
+        ExpirePlan expire = Expire.of(table, name).clock(clock).apply();
+        beyondRetention = expire.expired().size();
+        expirableFiles = expire.filesToDelete().size();
+      } catch (FloeException | IllegalArgumentException e) {
+        problems.add("expiry unknown: " + e.getMessage());
+      }
+    }
+
+    Snapshot current = table.currentSnapshot();
+    List<SliceHealth> slices = List.of();
+    int dataManifests = 0;
+    long dataManifestBytes = 0;
+    int partitions = 0;
+    if (current != null) {
+      List<ManifestFile> manifests = current.dataManifests(table.io());
+      dataManifests = manifests.size();
+      dataManifestBytes = manifests.stream().mapToLong(ManifestFile::length).sum();
+      Scan scan = scanFiles(table, policy, target);
+      partitions = scan.partitionPaths.size();
+      slices = slices(table, name, scan, young, now);
+    }
+    return new TableHealth(
+        name,
+        policy,
+        target,
+        slices,
+        size(table.snapshots()),
+        beyondRetention,
+        expirableFiles,
+        dataManifests,
+        dataManifestBytes,
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES,
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT),
+        partitions,
+        orphanFiles,
+        orphanBytes,
+        lastMaintenance(table),
+        problems);
+  }
+
+  /** Per-slice sums while scanning, keyed by slice text ("" for no slice). */
+  private static final class Totals {
+    Slice slice;
+    long files;
+    long bytes;
+    long rows;
+    long small;
+    long smallBytes;
+    final Map<String, Long> smallByPartition = new HashMap<>();
+    final Map<String, Long> deleteFiles = new HashMap<>();
+    long overThreshold;
+    long overThresholdBytes;
+  }
+
+  private static final class Scan {
+    final Map<String, Totals> bySlice = new TreeMap<>();
+    final Map<String, String> partitionPaths = new HashMap<>(); // path -> slice key
+  }
+
+  private static Scan scanFiles(Table table, MaintenancePolicy policy, long target) {
+    Scan scan = new Scan();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        DataFile file = task.file();
+        PartitionSpec spec = table.specs().get(file.specId());
+        Optional<Slice> slice = TimeSlices.of(table.schema(), spec, file.partition());
+        String key = slice.map(TimeSlices::text).orElse("");
+        Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
+        totals.slice = slice.orElse(null);
+        String partitionPath = spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
+        scan.partitionPaths.put(partitionPath, key);
+        totals.files++;
+        totals.bytes += file.fileSizeInBytes();
+        totals.rows += file.recordCount();
+        if (file.fileSizeInBytes() < target) {
+          totals.small++;
+          totals.smallBytes += file.fileSizeInBytes();
+          totals.smallByPartition.merge(file.specId() + "/" + partitionPath, 1L, Long::sum);
+        }
+        List<DeleteFile> deletes = task.deletes();
+        for (DeleteFile delete : deletes) {
+          totals.deleteFiles.put(delete.location(), delete.recordCount());
+        }
+        if (!deletes.isEmpty() && deletes.size() >= policy.deleteFileThreshold()) {
+          totals.overThreshold++;
+          totals.overThresholdBytes += file.fileSizeInBytes();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return scan;
+  }
+
+  private static List<SliceHealth> slices(
+      Table table, String name, Scan scan, List<OrphanFile> young, Instant now) {
+    Map<String, Long> writing = new HashMap<>();
+    for (OrphanFile file : young) {
+      for (Map.Entry<String, String> partition : scan.partitionPaths.entrySet()) {
+        if (!partition.getKey().isEmpty()
+            && file.location().contains("/" + partition.getKey() + "/")) {
+          writing.merge(partition.getValue(), 1L, Long::sum);
+        }
+      }
+    }
+    Map<String, String> audited = auditedSlices(table);
+    LateDataWindow window = LateDataWindow.of(table, name);
+    List<SliceHealth> slices = new ArrayList<>();
+    for (Map.Entry<String, Totals> entry : scan.bySlice.entrySet()) {
+      Totals t = entry.getValue();
+      String open = null;
+      if (t.slice != null) {
+        Long files = writing.get(entry.getKey());
+        String audit = audited.get(t.slice.label());
+        if (files != null) {
+          open =
+              "being written: "
+                  + files
+                  + " uncommitted file(s) younger than the orphan minimum age in its partitions";
+        } else if (audit != null) {
+          open = "a run of it waits on audit branch " + audit;
+        } else if (window.policy().isPresent() && window.state(t.slice, now) == WindowState.OPEN) {
+          open = "late-data window open until " + window.sealsAt(t.slice).orElseThrow();
+        }
+      }
+      long deletedRows = t.deleteFiles.values().stream().mapToLong(Long::longValue).sum();
+      slices.add(
+          new SliceHealth(
+              t.slice == null ? Optional.empty() : Optional.of(entry.getKey()),
+              t.files,
+              t.bytes,
+              t.rows,
+              t.small,
+              t.smallBytes,
+              t.smallByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0),
+              t.deleteFiles.size(),
+              deletedRows,
+              t.overThreshold,
+              t.overThresholdBytes,
+              Optional.ofNullable(open)));
+    }
+    return slices;
+  }
+
+  /** Slice label -> audit branch, for runs waiting to be published. */
+  private static Map<String, String> auditedSlices(Table table) {
+    Map<String, String> audited = new HashMap<>();
+    for (Map.Entry<String, SnapshotRef> ref : table.refs().entrySet()) {
+      if (ref.getKey().startsWith("audit-") && ref.getValue().isBranch()) {
+        Snapshot head = table.snapshot(ref.getValue().snapshotId());
+        String label =
+            head == null || head.summary() == null ? null : head.summary().get(LineageKeys.SLICE);
+        if (label != null) {
+          audited.put(label, ref.getKey());
+        }
+      }
+    }
+    return audited;
+  }
+
+  private static Optional<Instant> lastMaintenance(Table table) {
+    long newest = -1;
+    for (Snapshot snapshot : table.snapshots()) {
+      if (DataOperations.REPLACE.equals(snapshot.operation())) {
+        newest = Math.max(newest, snapshot.timestampMillis());
+      }
+    }
+    return newest < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(newest));
+  }
+
+  private static int size(Iterable<?> items) {
+    int n = 0;
+    for (Object ignored : items) {
+      n++;
+    }
+    return n;
+  }
+}

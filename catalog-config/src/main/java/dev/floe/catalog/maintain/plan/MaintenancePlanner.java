@@ -1,0 +1,332 @@
+package dev.floe.catalog.maintain.plan;
+
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.maintain.Bytes;
+import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.spec.MaintenancePolicy;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Scores tables against their maintenance policies and ranks the work: {@code floe maintain
+ * --plan}. Metadata only (see {@link HealthScan}); changes nothing.
+ *
+ * <p>Every item's score counts files: small files a compaction replaces minus the files it writes,
+ * plus the delete files it applies; manifests a rewrite merges; snapshots and the files only they
+ * keep that expiry removes; orphan files. One unit makes the ranking explainable: the first item is
+ * the one that removes the most files.
+ */
+public final class MaintenancePlanner {
+  /** Highest score first; then the cheaper item; then by name, so plans are deterministic. */
+  public static final Comparator<PlanItem> RANK =
+      Comparator.comparingLong(PlanItem::score)
+          .reversed()
+          .thenComparingLong(PlanItem::bytesToRewrite)
+          .thenComparing(PlanItem::table)
+          .thenComparing(PlanItem::action)
+          .thenComparing(item -> item.slice().orElse(""));
+
+  /** Tables read at once: listing a table location waits on storage more than on the CPU. */
+  public static final int DEFAULT_THREADS = 4;
+
+  private final Clock clock;
+  private boolean includeOpen;
+  private int threads = DEFAULT_THREADS;
+
+  private MaintenancePlanner(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** A planner judging ages and windows by {@code clock}. */
+  public static MaintenancePlanner withClock(Clock clock) {
+    return new MaintenancePlanner(clock);
+  }
+
+  /** Plan open slices too (a late-data window still open, a run writing or waiting on audit). */
+  public MaintenancePlanner includeOpen(boolean value) {
+    this.includeOpen = value;
+    return this;
+  }
+
+  /** How many tables are read at once (default {@value #DEFAULT_THREADS}). */
+  public MaintenancePlanner threads(int value) {
+    InvalidInputException.check(value >= 1, "Cannot plan with %d threads: at least 1", value);
+    this.threads = value;
+    return this;
+  }
+
+  /**
+   * The tables a command names: the given names, every table of {@code namespace}, or with {@code
+   * all} every table of the catalog; sorted, each once.
+   *
+   * @throws InvalidInputException when nothing or too much is asked for, or a namespace is unknown
+   */
+  public static List<String> select(
+      Catalog catalog, List<String> names, boolean all, String namespace) {
+    int ways = (names.isEmpty() ? 0 : 1) + (all ? 1 : 0) + (namespace == null ? 0 : 1);
+    InvalidInputException.check(
+        ways == 1,
+        "Cannot choose the tables to plan: give TABLE names, --namespace NS or --all (exactly one"
+            + " of them), got %s",
+        ways == 0 ? "none" : "several");
+    TreeSet<String> tables = new TreeSet<>();
+    if (!names.isEmpty()) {
+      names.forEach(name -> tables.add(Catalogs.identifier(name).toString()));
+      return List.copyOf(tables);
+    }
+    List<Namespace> namespaces = new ArrayList<>();
+    if (namespace != null) {
+      namespaces.add(Namespace.of(namespace.split("\\.")));
+    } else {
+      InvalidInputException.check(
+          catalog instanceof SupportsNamespaces,
+          "Cannot list the tables of catalog %s: it does not list namespaces; name the tables",
+          catalog.name());
+      collect((SupportsNamespaces) catalog, Namespace.empty(), namespaces);
+    }
+    for (Namespace ns : namespaces) {
+      try {
+        for (TableIdentifier id : catalog.listTables(ns)) {
+          tables.add(id.toString());
+        }
+      } catch (org.apache.iceberg.exceptions.NoSuchNamespaceException e) {
+        throw InvalidInputException.of(
+            "Cannot list the tables of namespace %s: it does not exist", ns);
+      }
+    }
+    return List.copyOf(tables);
+  }
+
+  private static void collect(SupportsNamespaces catalog, Namespace parent, List<Namespace> out) {
+    for (Namespace child : catalog.listNamespaces(parent)) {
+      out.add(child);
+      collect(catalog, child, out);
+    }
+  }
+
+  /** Reads every table and ranks the work; a table that cannot be read is listed, not fatal. */
+  public MaintenancePlan plan(Catalog catalog, List<String> tables) {
+    long started = System.nanoTime(); // timing for the report only
+    List<TableHealth> health = new ArrayList<>();
+    Map<String, String> unreadable = new TreeMap<>();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(Math.min(threads, Math.max(1, tables.size())));
+    try {
+      List<Future<TableHealth>> scans = new ArrayList<>();
+      for (String name : tables) {
+        scans.add(pool.submit(() -> HealthScan.of(Catalogs.loadTable(catalog, name), name, clock)));
+      }
+      for (int i = 0; i < tables.size(); i++) {
+        try {
+          health.add(scans.get(i).get());
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          unreadable.put(
+              tables.get(i), cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Cannot plan maintenance: interrupted", e);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return plan(health, unreadable, (System.nanoTime() - started) / 1_000_000);
+  }
+
+  /** Ranks the work for tables already read. */
+  public MaintenancePlan plan(
+      List<TableHealth> health, Map<String, String> unreadable, long elapsedMillis) {
+    List<PlanItem> items = new ArrayList<>();
+    List<LeftOut> leftOut = new ArrayList<>();
+    for (TableHealth table : health) {
+      for (SliceHealth slice : table.slices()) {
+        compaction(table, slice)
+            .ifPresent(
+                item -> {
+                  if (slice.slice().isEmpty()) {
+                    leftOut.add(
+                        new LeftOut(
+                            item,
+                            "compaction rewrites one time slice at a time and these files lie in"
+                                + " none (no time partition)"));
+                  } else if (slice.open().isPresent() && !includeOpen) {
+                    leftOut.add(
+                        new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
+                  } else {
+                    items.add(item);
+                  }
+                });
+      }
+      manifests(table).ifPresent(items::add);
+      expiry(table).ifPresent(items::add);
+      orphans(table).ifPresent(items::add);
+    }
+    items.sort(RANK);
+    leftOut.sort(Comparator.comparing(LeftOut::item, RANK));
+    return new MaintenancePlan(clock.instant(), items, leftOut, health, unreadable, elapsedMillis);
+  }
+
+  static Optional<PlanItem> compaction(TableHealth table, SliceHealth slice) {
+    MaintenancePolicy policy = table.policy();
+    long target = table.targetFileSizeBytes();
+    List<String> reasons = new ArrayList<>();
+    long rewrittenFiles = 0;
+    long rewrittenBytes = 0;
+    if (slice.smallFilesByPartition() >= policy.minInputFiles()) {
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "%d small files (< %s), up to %d in one partition >= min_input_files %d",
+              slice.smallFiles(),
+              Bytes.format(target),
+              slice.smallFilesByPartition(),
+              policy.minInputFiles()));
+      rewrittenFiles += slice.smallFiles();
+      rewrittenBytes += slice.smallBytes();
+    }
+    if (slice.filesOverDeleteThreshold() > 0) {
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "%d data files with >= delete_file_threshold %d delete files",
+              slice.filesOverDeleteThreshold(),
+              policy.deleteFileThreshold()));
+    }
+    if (slice.deleteFiles() > 0 && slice.deletedRowRatio() >= policy.deletedRowRatio()) {
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "delete files remove %.1f%% of the rows >= deleted_row_ratio %.1f%%",
+              100 * slice.deletedRowRatio(),
+              100 * policy.deletedRowRatio()));
+    }
+    boolean deletes = reasons.size() > (rewrittenFiles > 0 ? 1 : 0);
+    if (reasons.isEmpty()) {
+      return Optional.empty();
+    }
+    if (deletes) {
+      // Applying deletes rewrites the files they touch (small ones are already counted).
+      rewrittenFiles += slice.filesOverDeleteThreshold();
+      rewrittenBytes += slice.bytesOverDeleteThreshold();
+    }
+    rewrittenFiles = Math.min(rewrittenFiles, slice.dataFiles());
+    rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
+    long outputs = Math.max(1, (rewrittenBytes + target - 1) / target);
+    long score = Math.max(0, rewrittenFiles - outputs) + (deletes ? slice.deleteFiles() : 0);
+    if (policy.strategy() != MaintenancePolicy.Strategy.BINPACK) {
+      reasons.add(
+          "strategy "
+              + policy.strategy().text()
+              + ": compaction bin-packs for now (sort and z-order rewriting are not built yet)");
+    }
+    return Optional.of(
+        new PlanItem(
+            table.table(),
+            PlanAction.COMPACT,
+            slice.slice(),
+            score,
+            reasons,
+            slice.dataFiles() + (deletes ? slice.deleteFiles() : 0),
+            slice.dataFiles() - rewrittenFiles + outputs,
+            deletes ? "data + delete files" : "data files",
+            rewrittenBytes,
+            0));
+  }
+
+  static Optional<PlanItem> manifests(TableHealth table) {
+    int max = table.policy().maxManifests();
+    if (table.dataManifests() <= max) {
+      return Optional.empty();
+    }
+    long target = Math.max(1, table.manifestTargetBytes());
+    long after = Math.max(1, (table.dataManifestBytes() + target - 1) / target);
+    after = Math.min(after, table.dataManifests());
+    return Optional.of(
+        new PlanItem(
+            table.table(),
+            PlanAction.REWRITE_MANIFESTS,
+            Optional.empty(),
+            table.dataManifests() - after,
+            List.of(
+                String.format(
+                    Locale.ROOT,
+                    "%d data manifests (%s) > max_manifests %d",
+                    table.dataManifests(),
+                    Bytes.format(table.dataManifestBytes()),
+                    max)),
+            table.dataManifests(),
+            after,
+            "data manifests",
+            0,
+            0));
+  }
+
+  static Optional<PlanItem> expiry(TableHealth table) {
+    if (table.snapshotsBeyondRetention() == 0) {
+      return Optional.empty();
+    }
+    var retention = table.policy().retention().orElseThrow();
+    return Optional.of(
+        new PlanItem(
+            table.table(),
+            PlanAction.EXPIRE,
+            Optional.empty(),
+            table.expirableFiles(),
+            List.of(
+                String.format(
+                    Locale.ROOT,
+                    "%d of %d snapshots are beyond retention (keep_last %s, max_age %s); %d files"
+                        + " only they reference",
+                    table.snapshotsBeyondRetention(),
+                    table.snapshots(),
+                    retention.keepLast() == null ? "-" : retention.keepLast(),
+                    retention.maxAge() == null ? "-" : FloeTableProperties.iso(retention.maxAge()),
+                    table.expirableFiles())),
+            table.snapshots(),
+            table.snapshots() - table.snapshotsBeyondRetention(),
+            "snapshots",
+            0,
+            0));
+  }
+
+  static Optional<PlanItem> orphans(TableHealth table) {
+    if (table.orphanFiles() <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new PlanItem(
+            table.table(),
+            PlanAction.ORPHANS,
+            Optional.empty(),
+            table.orphanFiles(),
+            List.of(
+                String.format(
+                    Locale.ROOT,
+                    "%d unreferenced files (%s) older than orphan_min_age %s",
+                    table.orphanFiles(),
+                    Bytes.format(table.orphanBytes()),
+                    FloeTableProperties.iso(table.policy().effectiveOrphanMinAge()))),
+            table.orphanFiles(),
+            0,
+            "orphan files",
+            0,
+            table.orphanBytes()));
+  }
+}

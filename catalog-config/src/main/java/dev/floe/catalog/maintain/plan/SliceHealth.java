@@ -1,0 +1,48 @@
+package dev.floe.catalog.maintain.plan;
+
+import java.util.Optional;
+
+/**
+ * The data files of one time slice of a table's current snapshot (all partitions of the slice
+ * together, since compaction commits a slice at a time), or of the whole table when it has no time
+ * partition. Read from manifests only.
+ *
+ * @param slice the slice as {@code floe maintain --compact --slice} takes it, e.g. {@code
+ *     order_date=2026-10-03}; empty when the files lie in no time slice
+ * @param dataFiles data files
+ * @param dataBytes their bytes
+ * @param rows their rows (from file metadata)
+ * @param smallFiles data files below the policy's target size
+ * @param smallBytes their bytes
+ * @param smallFilesByPartition the most small files any one partition of the slice holds
+ *     (compaction groups files per partition)
+ * @param deleteFiles distinct delete files applying to the slice's data files
+ * @param deletedRows rows those delete files remove (their record counts)
+ * @param filesOverDeleteThreshold data files with at least the policy's number of delete files
+ * @param bytesOverDeleteThreshold their bytes
+ * @param open why the slice is left alone unless {@code --include-open}, or empty
+ */
+public record SliceHealth(
+    Optional<String> slice,
+    long dataFiles,
+    long dataBytes,
+    long rows,
+    long smallFiles,
+    long smallBytes,
+    long smallFilesByPartition,
+    long deleteFiles,
+    long deletedRows,
+    long filesOverDeleteThreshold,
+    long bytesOverDeleteThreshold,
+    Optional<String> open) {
+
+  /** Deleted rows over rows; 0 for a slice without rows. */
+  public double deletedRowRatio() {
+    return rows == 0 ? 0 : (double) deletedRows / rows;
+  }
+
+  /** The slice's name in plans: its value, or {@code (whole table)}. */
+  public String label() {
+    return slice.orElse("(whole table)");
+  }
+}

@@ -1,0 +1,83 @@
+package dev.floe.catalog.maintain.plan;
+
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The time slice a partition lies in: the first field of its spec that cuts time (identity on a
+ * date, or hour/day/month/year), turned into the slice {@code floe maintain --compact --slice}
+ * takes ({@code column=value}). Computed from the partition tuple alone, without reading manifests,
+ * so planning a catalog stays cheap.
+ */
+final class TimeSlices {
+  private TimeSlices() {}
+
+  /** A partition's slice, or empty when its spec has no time field or the value is null. */
+  static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
+    for (int pos = 0; pos < spec.fields().size(); pos++) {
+      PartitionField field = spec.fields().get(pos);
+      Types.NestedField source = schema.findField(field.sourceId());
+      if (source == null) {
+        continue;
+      }
+      SliceUnit unit = unit(field.transform().toString(), source.type());
+      if (unit == null) {
+        continue;
+      }
+      Object value = partition.get(pos, Object.class);
+      if (!(value instanceof Integer ordinal)) {
+        return Optional.empty();
+      }
+      LocalDateTime start = start(unit, ordinal);
+      Slice.ColumnKind kind =
+          source.type().typeId() == Type.TypeID.DATE
+              ? Slice.ColumnKind.DATE
+              : ((Types.TimestampType) source.type()).shouldAdjustToUTC()
+                  ? Slice.ColumnKind.TIMESTAMPTZ
+                  : Slice.ColumnKind.TIMESTAMP;
+      return Optional.of(new Slice(source.name(), kind, unit, start, unit.next(start)));
+    }
+    return Optional.empty();
+  }
+
+  /** The slice as {@code --slice} takes it: {@code order_date=2026-10-03}. */
+  static String text(Slice slice) {
+    return slice.column() + "=" + slice.value();
+  }
+
+  private static SliceUnit unit(String transform, Type type) {
+    boolean date = type.typeId() == Type.TypeID.DATE;
+    boolean timestamp = type.typeId() == Type.TypeID.TIMESTAMP;
+    if (!date && !timestamp) {
+      return null;
+    }
+    return switch (transform) {
+      case "identity" -> date ? SliceUnit.DAY : null;
+      case "day" -> SliceUnit.DAY;
+      case "hour" -> timestamp ? SliceUnit.HOUR : null;
+      case "month" -> SliceUnit.MONTH;
+      case "year" -> SliceUnit.YEAR;
+      default -> null;
+    };
+  }
+
+  private static LocalDateTime start(SliceUnit unit, int ordinal) {
+    LocalDate epoch = LocalDate.ofEpochDay(0);
+    return switch (unit) {
+      case HOUR -> LocalDateTime.ofEpochSecond(ordinal * 3600L, 0, ZoneOffset.UTC);
+      case DAY -> LocalDate.ofEpochDay(ordinal).atStartOfDay();
+      case MONTH -> epoch.plusMonths(ordinal).atStartOfDay();
+      case YEAR -> epoch.plusYears(ordinal).atStartOfDay();
+    };
+  }
+}

@@ -1,0 +1,233 @@
+package dev.floe.catalog.maintain.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.spec.MaintenancePolicy;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.MaintenanceCatalog;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Plans a catalog of 20 tables in different states and checks the ranking against the numbers read
+ * from the tables, never against a fixed order.
+ */
+class MaintenancePlannerTest {
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+
+  private final Instant now = Instant.now().plusSeconds(60);
+  private final Clock clock = Clock.fixed(now, ZoneOffset.UTC);
+  private final LocalDate day = MaintenanceCatalog.OLD_DAY;
+
+  private MaintenanceCatalog tables() {
+    return new MaintenanceCatalog(catalog, now);
+  }
+
+  private MaintenancePlan planAll(boolean includeOpen) {
+    List<String> names = MaintenancePlanner.select(catalog.catalog(), List.of(), true, null);
+    return MaintenancePlanner.withClock(clock)
+        .includeOpen(includeOpen)
+        .plan(catalog.catalog(), names);
+  }
+
+  @Test
+  void aCatalogInManyStatesIsRankedByTheFilesEachItemRemoves() {
+    MaintenanceCatalog t = tables();
+    // Healthy: one file per day, short history.
+    for (int i = 0; i < 8; i++) {
+      t.files(t.table("ok.healthy_" + i), day.plusDays(i), 1, 5);
+    }
+    // Small files: 6, 9, 14 and 4 (below min_input_files 5) in one day.
+    int[] small = {6, 9, 14, 4};
+    for (int i = 0; i < small.length; i++) {
+      t.files(t.table("sf.small_" + small[i]), day, small[i], 2);
+    }
+    // Deletes: position deletes through RowDelta over 4 of 10 rows, and 1 of 100 rows.
+    Table heavy = t.table("del.heavy");
+    DataFile heavyFile = t.files(heavy, day, 1, 10).get(0);
+    t.deleteRows(heavy, heavyFile, 4);
+    Table light = t.table("del.light");
+    DataFile lightFile = t.files(light, day, 1, 100).get(0);
+    t.set(light, Map.of(MaintenancePolicy.DELETE_FILE_THRESHOLD, "2"));
+    t.deleteRows(light, lightFile, 1);
+    // Long histories beyond keep_last 3.
+    t.history(t.table("hist.h6"), day, 6);
+    t.history(t.table("hist.h12"), day, 12);
+    // Many manifests: 8 appends, max_manifests 4.
+    Table manifests = t.table("man.m8");
+    t.set(
+        manifests,
+        Map.of(
+            MaintenancePolicy.MAX_MANIFESTS, "4", FloeTableProperties.RETENTION_KEEP_LAST, "100"));
+    t.history(manifests, day, 8);
+    // Orphans: 3 old unreferenced files, and 1 young one (kept).
+    Table orphans = t.table("orph.o3");
+    t.files(orphans, day, 1, 5);
+    long orphanBytes = 0;
+    for (int i = 0; i < 3; i++) {
+      orphanBytes += t.uncommitted(orphans, day.plusDays(1), Duration.ofDays(10)).fileSizeInBytes();
+    }
+    // Open slices: small files in a day whose late-data window is open, and in a day being written.
+    Table late = t.table("open.late");
+    t.set(late, Map.of(FloeTableProperties.LATE_DATA_WINDOW, "P3D"));
+    t.files(late, t.today().minusDays(1), 7, 2);
+    Table writing = t.table("open.writing");
+    t.files(writing, day, 9, 2);
+    t.uncommitted(writing, day, Duration.ZERO);
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(plan.health()).hasSize(20);
+    assertThat(plan.unreadable()).isEmpty();
+    assertThat(plan.items()).isNotEmpty().allSatisfy(item -> assertThat(item.score()).isPositive());
+    // Ranked by score, highest first.
+    for (int i = 1; i < plan.items().size(); i++) {
+      assertThat(plan.items().get(i - 1).score())
+          .isGreaterThanOrEqualTo(plan.items().get(i).score());
+    }
+    // Nothing for healthy tables, nor for 4 small files (below min_input_files).
+    assertThat(plan.items())
+        .noneMatch(i -> i.table().startsWith("ok.") || i.table().equals("sf.small_4"));
+
+    // Compaction of small files: the table with more small files comes first.
+    List<PlanItem> compactions = items(plan, PlanAction.COMPACT, "sf.");
+    assertThat(compactions).extracting(PlanItem::table).hasSize(3);
+    for (int i = 1; i < compactions.size(); i++) {
+      assertThat(smallFiles(plan, compactions.get(i - 1).table()))
+          .isGreaterThan(smallFiles(plan, compactions.get(i).table()));
+    }
+    PlanItem fourteen = item(plan, "sf.small_14", PlanAction.COMPACT);
+    assertThat(fourteen.slice()).contains("d=" + day);
+    assertThat(fourteen.before()).isEqualTo(14);
+    assertThat(fourteen.after()).isEqualTo(1);
+    assertThat(fourteen.score()).isEqualTo(13);
+    assertThat(fourteen.bytesToRewrite())
+        .isEqualTo(health(plan, "sf.small_14").slices().get(0).smallBytes());
+
+    // Deletes: 40 % of the rows deleted is over the 10 % ratio; 1 % with threshold 2 is not.
+    SliceHealth heavySlice = health(plan, "del.heavy").slices().get(0);
+    assertThat(heavySlice.deleteFiles()).isEqualTo(1);
+    assertThat(heavySlice.deletedRowRatio()).isEqualTo(0.4);
+    assertThat(item(plan, "del.heavy", PlanAction.COMPACT).reasons())
+        .anyMatch(r -> r.contains("40.0% of the rows"));
+    assertThat(plan.items()).noneMatch(i -> i.table().equals("del.light"));
+
+    // History: expiry keeps 3; the longer history removes more files and ranks first.
+    PlanItem h12 = item(plan, "hist.h12", PlanAction.EXPIRE);
+    PlanItem h6 = item(plan, "hist.h6", PlanAction.EXPIRE);
+    assertThat(h12.before() - h12.after()).isEqualTo(health(plan, "hist.h12").snapshots() - 3);
+    assertThat(plan.items().indexOf(h12)).isLessThan(plan.items().indexOf(h6));
+
+    // Manifests over the trigger.
+    PlanItem m8 = item(plan, "man.m8", PlanAction.REWRITE_MANIFESTS);
+    assertThat(m8.before()).isEqualTo(8);
+    assertThat(m8.after()).isEqualTo(1);
+
+    // Orphans: the old ones, with their bytes; the young one is not counted.
+    PlanItem o3 = item(plan, "orph.o3", PlanAction.ORPHANS);
+    assertThat(o3.score()).isEqualTo(3);
+    assertThat(o3.bytesToDelete()).isEqualTo(orphanBytes);
+
+    // Open slices are left out, with the reason; --include-open plans them.
+    assertThat(plan.items()).noneMatch(i -> i.table().startsWith("open."));
+    assertThat(plan.leftOut())
+        .anySatisfy(
+            l -> {
+              assertThat(l.item().table()).isEqualTo("open.late");
+              assertThat(l.reason()).contains("late-data window open until");
+            })
+        .anySatisfy(
+            l -> {
+              assertThat(l.item().table()).isEqualTo("open.writing");
+              assertThat(l.reason()).contains("being written");
+            });
+    MaintenancePlan withOpen = planAll(true);
+    assertThat(withOpen.items()).anyMatch(i -> i.table().equals("open.late"));
+    assertThat(withOpen.items()).anyMatch(i -> i.table().equals("open.writing"));
+    assertThat(withOpen.leftOut()).isEmpty();
+  }
+
+  @Test
+  void aHealthyCatalogGivesAnEmptyPlan() {
+    MaintenanceCatalog t = tables();
+    for (int i = 0; i < 5; i++) {
+      t.files(t.table("ok.t" + i), day.plusDays(i), 1, 5);
+    }
+    t.table("ok.empty");
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(plan.health()).hasSize(6);
+    assertThat(plan.isEmpty()).isTrue();
+    assertThat(plan.leftOut()).isEmpty();
+  }
+
+  @Test
+  void aTableWhosePolicyCannotBeReadIsListedAndTheOthersArePlanned() {
+    MaintenanceCatalog t = tables();
+    Table bad = t.table("s.bad");
+    t.set(bad, Map.of(MaintenancePolicy.MIN_INPUT_FILES, "many"));
+    t.files(t.table("s.small"), day, 6, 2);
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(plan.unreadable())
+        .containsOnlyKeys("s.bad")
+        .hasValueSatisfying(
+            new org.assertj.core.api.Condition<>(
+                m -> m.contains(MaintenancePolicy.MIN_INPUT_FILES + "=many"),
+                "names the property"));
+    assertThat(plan.items()).extracting(PlanItem::table).containsExactly("s.small");
+  }
+
+  @Test
+  void selectingByNamespaceListsOnlyItsTables() {
+    MaintenanceCatalog t = tables();
+    t.table("a.one");
+    t.table("a.two");
+    t.table("b.three");
+
+    assertThat(MaintenancePlanner.select(catalog.catalog(), List.of(), false, "a"))
+        .containsExactly("a.one", "a.two");
+    assertThat(MaintenancePlanner.select(catalog.catalog(), List.of(), true, null)).hasSize(3);
+  }
+
+  private static List<PlanItem> items(MaintenancePlan plan, PlanAction action, String prefix) {
+    List<PlanItem> out = new ArrayList<>();
+    for (PlanItem item : plan.items()) {
+      if (item.action() == action && item.table().startsWith(prefix)) {
+        out.add(item);
+      }
+    }
+    return out;
+  }
+
+  private static PlanItem item(MaintenancePlan plan, String table, PlanAction action) {
+    Optional<PlanItem> found =
+        plan.items().stream()
+            .filter(i -> i.table().equals(table) && i.action() == action)
+            .findFirst();
+    assertThat(found).as("%s of %s in %s", action, table, plan.items()).isPresent();
+    return found.get();
+  }
+
+  private static TableHealth health(MaintenancePlan plan, String table) {
+    return plan.health().stream().filter(h -> h.table().equals(table)).findFirst().orElseThrow();
+  }
+
+  private static long smallFiles(MaintenancePlan plan, String table) {
+    return health(plan, table).smallFiles();
+  }
+}

@@ -1,0 +1,165 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.maintain.Bytes;
+import dev.floe.catalog.maintain.plan.LeftOut;
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
+import dev.floe.catalog.maintain.plan.PlanItem;
+import dev.floe.flink.maintain.ApplyResult;
+import dev.floe.flink.maintain.ItemOutcome;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Prints a maintenance plan and an apply's outcome as text, or as maps for {@code --json}. */
+final class MaintenancePlanOutput {
+  private MaintenancePlanOutput() {}
+
+  static void printPlan(MaintenancePlan plan, boolean dryRun, PrintWriter out) {
+    out.printf(
+        Locale.ROOT,
+        "maintenance plan%s: %d item(s) for %d table(s), as of %s (planned in %.1f s, metadata"
+            + " only)%n",
+        dryRun ? " (dry run: nothing changed)" : "",
+        plan.items().size(),
+        plan.health().size(),
+        plan.asOf(),
+        plan.elapsedMillis() / 1000.0);
+    if (plan.isEmpty()) {
+      out.println("  nothing to do: every table is within its policy");
+    }
+    int rank = 1;
+    for (PlanItem item : plan.items()) {
+      printItem(rank++, item, null, out);
+    }
+    printLeftOut(plan, out);
+  }
+
+  static void printApply(ApplyResult result, PrintWriter out) {
+    MaintenancePlan plan = result.plan();
+    out.printf(
+        Locale.ROOT,
+        "maintenance apply: %d done, %d nothing to do, %d failed, %d not started, of %d item(s)"
+            + " for %d table(s) (planned in %.1f s, applied in %.1f s)%n",
+        result.count(ItemOutcome.Status.DONE),
+        result.count(ItemOutcome.Status.NOTHING_TO_DO),
+        result.count(ItemOutcome.Status.FAILED),
+        result.count(ItemOutcome.Status.NOT_STARTED),
+        plan.items().size(),
+        plan.health().size(),
+        plan.elapsedMillis() / 1000.0,
+        result.elapsedMillis() / 1000.0);
+    if (plan.isEmpty()) {
+      out.println("  nothing to do: every table is within its policy");
+    }
+    int rank = 1;
+    for (ItemOutcome outcome : result.outcomes()) {
+      printItem(rank++, outcome.item(), outcome, out);
+    }
+    printLeftOut(plan, out);
+    if (result.count(ItemOutcome.Status.NOT_STARTED) > 0) {
+      out.println("  items not started are planned again by the next --apply");
+    }
+  }
+
+  private static void printItem(int rank, PlanItem item, ItemOutcome outcome, PrintWriter out) {
+    out.printf(
+        Locale.ROOT,
+        "%3d  %-17s %-40s score %-6d %d -> %d %s%s%s%n",
+        rank,
+        item.action().text(),
+        item.target(),
+        item.score(),
+        item.before(),
+        item.after(),
+        item.unit(),
+        item.bytesToRewrite() > 0 ? ", rewrites " + Bytes.format(item.bytesToRewrite()) : "",
+        item.bytesToDelete() > 0 ? ", deletes " + Bytes.format(item.bytesToDelete()) : "");
+    item.reasons().forEach(reason -> out.println("       why: " + reason));
+    if (outcome != null) {
+      out.println(
+          "       "
+              + outcome.status().text()
+              + (outcome.detail() == null || outcome.detail().isEmpty()
+                  ? ""
+                  : ": " + outcome.detail())
+              + (outcome.status() == ItemOutcome.Status.FAILED
+                  ? " (exit " + outcome.exitCode() + ")"
+                  : ""));
+    }
+  }
+
+  private static void printLeftOut(MaintenancePlan plan, PrintWriter out) {
+    if (!plan.leftOut().isEmpty()) {
+      out.printf("left out (%d):%n", plan.leftOut().size());
+      for (LeftOut left : plan.leftOut()) {
+        out.printf(
+            "  %s %s: %s%n", left.item().action().text(), left.item().target(), left.reason());
+      }
+    }
+    if (!plan.unreadable().isEmpty()) {
+      out.printf("not planned (%d table(s) could not be read):%n", plan.unreadable().size());
+      plan.unreadable().forEach((table, reason) -> out.printf("  %s: %s%n", table, reason));
+    }
+  }
+
+  static Map<String, Object> planMap(MaintenancePlan plan, boolean dryRun) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("dry_run", dryRun);
+    map.put("as_of", plan.asOf().toString());
+    map.put("tables", plan.health().size());
+    map.put("planning_millis", plan.elapsedMillis());
+    List<Map<String, Object>> items = new ArrayList<>();
+    int rank = 1;
+    for (PlanItem item : plan.items()) {
+      Map<String, Object> entry = itemMap(item);
+      entry.put("rank", rank++);
+      items.add(entry);
+    }
+    map.put("items", items);
+    List<Map<String, Object>> left = new ArrayList<>();
+    for (LeftOut leftOut : plan.leftOut()) {
+      Map<String, Object> entry = itemMap(leftOut.item());
+      entry.put("left_out_because", leftOut.reason());
+      left.add(entry);
+    }
+    map.put("left_out", left);
+    map.put("unreadable", new LinkedHashMap<>(new java.util.TreeMap<>(plan.unreadable())));
+    return map;
+  }
+
+  static Map<String, Object> applyMap(ApplyResult result) {
+    Map<String, Object> map = planMap(result.plan(), false);
+    map.put("apply_millis", result.elapsedMillis());
+    map.put("exit_code", result.exitCode());
+    List<Map<String, Object>> items = new ArrayList<>();
+    int rank = 1;
+    for (ItemOutcome outcome : result.outcomes()) {
+      Map<String, Object> entry = itemMap(outcome.item());
+      entry.put("rank", rank++);
+      entry.put("status", outcome.status().text());
+      entry.put("exit_code", outcome.exitCode());
+      entry.put("detail", outcome.detail());
+      items.add(entry);
+    }
+    map.put("items", items);
+    return map;
+  }
+
+  private static Map<String, Object> itemMap(PlanItem item) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("table", item.table());
+    entry.put("action", item.action().text());
+    entry.put("slice", item.slice().orElse(null));
+    entry.put("score", item.score());
+    entry.put("reasons", item.reasons());
+    entry.put("before", item.before());
+    entry.put("after", item.after());
+    entry.put("unit", item.unit());
+    entry.put("bytes_to_rewrite", item.bytesToRewrite());
+    entry.put("bytes_to_delete", item.bytesToDelete());
+    return entry;
+  }
+}

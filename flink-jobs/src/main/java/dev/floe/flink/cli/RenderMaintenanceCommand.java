@@ -1,0 +1,134 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.Timeout;
+import dev.floe.catalog.k8s.MaintenanceRender;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code floe k8s render-maintenance}: a CronJob running {@code floe maintain --apply}. */
+@Command(
+    name = "render-maintenance",
+    header = "Render a CronJob that runs floe maintain --apply.",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print a Kubernetes CronJob whose pod runs `floe maintain --apply` with a budget in the",
+      "Floe image (compaction runs in the pod's local Flink cluster; --jm-cpu and --jm-memory",
+      "size the pod). Each run plans again from the tables' policies, so what a budget left is",
+      "done by the next run. Changes nothing. Typical use: floe k8s render-maintenance --all",
+      "--schedule '0 3 * * *' --timeout 1h --max-bytes 50000000000 | kubectl apply -f -"
+    })
+final class RenderMaintenanceCommand implements Callable<Integer> {
+  @Mixin ClusterOptions cluster;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "0..*", paramLabel = "TABLE", description = "Tables to maintain.")
+  List<String> tables = new ArrayList<>();
+
+  @Option(names = "--all", description = "Maintain every table of the catalog.")
+  boolean all;
+
+  @Option(
+      names = "--maintain-namespace",
+      paramLabel = "NS",
+      description =
+          "Maintain every table of this catalog namespace (--namespace is the Kubernetes one).")
+  String catalogNamespace;
+
+  @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      description = "The CronJob's name (default: floe-maintain).")
+  String name = "floe-maintain";
+
+  @Option(
+      names = "--schedule",
+      required = true,
+      paramLabel = "CRON",
+      description = "Five cron fields, e.g. '0 3 * * *' (UTC unless the cluster says otherwise).")
+  String schedule;
+
+  @Option(
+      names = "--timeout",
+      required = true,
+      paramLabel = "DURATION",
+      description =
+          "floe maintain --timeout: no table starts after it ("
+              + Timeout.FORMS
+              + "); the pod's deadline adds 10 minutes.")
+  String timeout;
+
+  @Option(names = "--max-bytes", paramLabel = "BYTES", description = "floe maintain --max-bytes.")
+  Long maxBytes;
+
+  @Option(names = "--max-tables", paramLabel = "N", description = "floe maintain --max-tables.")
+  Integer maxTables;
+
+  @Override
+  public Integer call() {
+    int ways = (tables.isEmpty() ? 0 : 1) + (all ? 1 : 0) + (catalogNamespace == null ? 0 : 1);
+    InvalidInputException.check(
+        ways == 1,
+        "Cannot render the maintenance CronJob: give TABLE names, --maintain-namespace NS or --all"
+            + " (exactly one of them)");
+    List<String> selection = new ArrayList<>();
+    if (all) {
+      selection.add("--all");
+    } else if (catalogNamespace != null) {
+      selection.add("--namespace");
+      selection.add(catalogNamespace);
+    } else {
+      selection.addAll(tables);
+    }
+    List<String> budget = new ArrayList<>();
+    if (maxBytes != null) {
+      InvalidInputException.check(
+          maxBytes > 0, "Cannot render with --max-bytes %s: expected a positive number", maxBytes);
+      budget.add("--max-bytes");
+      budget.add(String.valueOf(maxBytes));
+    }
+    if (maxTables != null) {
+      InvalidInputException.check(
+          maxTables > 0,
+          "Cannot render with --max-tables %s: expected a positive number",
+          maxTables);
+      budget.add("--max-tables");
+      budget.add(String.valueOf(maxTables));
+    }
+    MaintenanceRender render =
+        new MaintenanceRender(
+            name,
+            schedule,
+            selection,
+            budget,
+            Timeout.ofFlag("--timeout", timeout).duration(),
+            jvmFlags());
+    cluster.print(render.render(cluster.settings()), spec.commandLine());
+    return ExitCodes.OK;
+  }
+
+  /** The JVM flags bin/floe passes (declared once in the parent POM). */
+  static List<String> jvmFlags() {
+    try (InputStream in =
+        RenderMaintenanceCommand.class.getResourceAsStream("/dev/floe/jvm-flags.txt")) {
+      if (in == null) {
+        return List.of();
+      }
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      return text.isEmpty() ? List.of() : List.of(text.split("\\s+"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.floe.flink.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * `floe --help` lists every command with a whole one-line summary (a sentence, never cut), and
+ * `floe CMD --help` still shows the long description.
+ */
+class HelpSummariesTest {
+
+  @Test
+  void everyCommandListsAWholeOneLineSummary() {
+    List<String> problems = new ArrayList<>();
+    check(new CommandLine(new FloeCommand()), problems);
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void aCommandsOwnHelpKeepsItsLongDescription() {
+    String help = help("run", "--help");
+
+    assertThat(help).contains("Run a job manifest: one slice, one atomic commit.");
+    assertThat(help).contains("merge upserts by key behind an ordering guard");
+  }
+
+  private static void check(CommandLine command, List<String> problems) {
+    String list = help(path(command).toArray(String[]::new));
+    for (CommandLine sub : command.getSubcommands().values()) {
+      String name = sub.getCommandName();
+      if (name.equals("help")) {
+        continue;
+      }
+      String[] header = sub.getCommandSpec().usageMessage().header();
+      if (header.length != 1 || !header[0].endsWith(".") || header[0].length() > 60) {
+        problems.add(name + ": needs a one-line summary of at most 60 characters ending in '.'");
+        continue;
+      }
+      boolean listed =
+          list.lines().anyMatch(l -> l.trim().startsWith(name + " ") && l.endsWith(header[0]));
+      if (!listed) {
+        problems.add(name + ": not listed as '" + name + "  " + header[0] + "'");
+      }
+      check(sub, problems);
+    }
+  }
+
+  private static List<String> path(CommandLine command) {
+    List<String> path = new ArrayList<>();
+    for (CommandLine c = command; c.getParent() != null; c = c.getParent()) {
+      path.add(0, c.getCommandName());
+    }
+    path.add("--help");
+    return path;
+  }
+
+  private static String help(String... args) {
+    StringWriter out = new StringWriter();
+    FloeMain.execute(args, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
+    return out.toString();
+  }
+}
