@@ -18,8 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -28,6 +31,8 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -225,13 +230,24 @@ public final class Publish {
               + " snapshot can be re-applied on main — rerun the job, or discard the branch",
           runId, name, AuditBranch.of(runId), branchOnly.size());
     }
-    if (RunFileChanges.of(table, run).hasDeleteFiles()) {
-      throw InvalidInputException.of(
-          "Cannot publish run %s of %s: main moved and snapshot %d holds delete files, which"
-              + " cannot be re-applied on main",
-          runId, name, run.snapshotId());
-    }
     Scope scope = scopeOf(run);
+    RunFileChanges runChanges = RunFileChanges.of(table, run);
+    if (runChanges.hasDeleteFiles()) {
+      // Re-applied as a row delta: its delete files must cover only the run's scope, and an
+      // overwrite-by-filter of the scope cannot be part of a row delta.
+      DeleteFile outside = deleteOutside(runChanges, scope);
+      if (replacesScope(run) || outside != null) {
+        throw InvalidInputException.of(
+            "Cannot publish run %s of %s: main moved and snapshot %d holds delete files%s, which"
+                + " cannot be re-applied on main",
+            runId,
+            name,
+            run.snapshotId(),
+            outside == null
+                ? ""
+                : " (" + outside.location() + " may apply outside the run's slice)");
+      }
+    }
     SliceFootprint footprint = new SliceFootprint(table, scope);
     Long forkId = fork == null ? null : fork.snapshotId();
     for (Snapshot moved : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), forkId)) {
@@ -282,9 +298,62 @@ public final class Publish {
     return SliceLabel.parse(name, table, run.summary().get(LineageKeys.SLICE));
   }
 
+  /** A delete file of the run whose partition does not lie wholly inside the scope, or null. */
+  private DeleteFile deleteOutside(RunFileChanges changes, Scope scope) {
+    if (scope.isWholeTable()) {
+      return null;
+    }
+    List<DeleteFile> all = new ArrayList<>(changes.addedDeletes());
+    all.addAll(changes.removedDeletes());
+    for (DeleteFile delete : all) {
+      PartitionSpec spec = table.specs().get(delete.specId());
+      Evaluator inside =
+          new Evaluator(
+              spec.partitionType(), Projections.strict(spec).project(scope.toExpression()));
+      if (!inside.eval(delete.partition())) {
+        return delete;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Re-applies a merge-on-read run (it added or removed delete files) on main as one row delta. Its
+   * delete files get main's next sequence number; they lie wholly inside the run's slice, which
+   * main did not change since the fork, so they cover exactly the files they covered on the branch
+   * (the run's own new data files stay uncovered, as there).
+   */
+  private void cherryPickRowDelta(PublishPlan plan, Snapshot run, RunFileChanges changes) {
+    Scope scope = scopeOf(run);
+    Transaction transaction = table.newTransaction();
+    RowDelta delta =
+        transaction
+            .newRowDelta()
+            .validateFromSnapshot(plan.mainSnapshotId())
+            .conflictDetectionFilter(scope.toExpression())
+            .validateDeletedFiles()
+            .validateNoConflictingDataFiles()
+            .validateNoConflictingDeleteFiles();
+    changes.removed().forEach(delta::removeRows);
+    changes.added().forEach(delta::addRows);
+    changes.removedDeletes().forEach(delta::removeDeletes);
+    changes.addedDeletes().forEach(delta::addDeletes);
+    run.summary().entrySet().stream()
+        .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
+        .forEach(e -> delta.set(e.getKey(), e.getValue()));
+    delta.set(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
+    delta.commit();
+    transaction.manageSnapshots().removeBranch(plan.branch()).commit();
+    transaction.commitTransaction();
+  }
+
   private void cherryPick(PublishPlan plan) {
     Snapshot run = table.snapshot(plan.branchSnapshotId());
     RunFileChanges changes = RunFileChanges.of(table, run);
+    if (changes.hasDeleteFiles()) {
+      cherryPickRowDelta(plan, run, changes);
+      return;
+    }
     Scope scope = scopeOf(run);
     Transaction transaction = table.newTransaction();
     OverwriteFiles overwrite =

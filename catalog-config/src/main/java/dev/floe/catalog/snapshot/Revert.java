@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -13,7 +14,6 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
-import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
 import java.util.ArrayList;
@@ -25,10 +25,13 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -36,11 +39,15 @@ import org.apache.iceberg.util.SnapshotUtil;
 /**
  * Undoes one Floe run without rolling back the runs after it: the rows the run owned (its slice, or
  * for a keyed run without a slice the partitions it changed) get back the content they had in the
- * run's parent snapshot, in ONE new snapshot. No data is rewritten: the commit removes the data
- * files of that region that are live now but were not in the parent, and re-adds the parent's files
- * that are not live now — taken from the parent's manifests. When no later commit touched the
- * region this is exactly the run's inverse (remove what it added, re-add what it removed), so files
- * the run did not touch keep their manifest entries.
+ * run's parent snapshot, in ONE new snapshot. The commit removes the data and delete files of that
+ * region that are live now but were not in the parent, and re-adds the parent's files that are not
+ * live now — taken from the parent's manifests. Merge-on-read tables are handled: the parent's
+ * delete files that still cover kept data files are re-added, and a re-added data file that had
+ * delete files at the parent is re-added as a copy of its live rows ({@link LiveCopy}: the only
+ * case where a revert writes data, since a re-added file gets a new sequence number that old
+ * deletes no longer cover). When no later commit touched the region this is exactly the run's
+ * inverse (remove what it added, re-add what it removed), so files the run did not touch keep their
+ * manifest entries.
  *
  * <p>Refused (exit 2) when a later commit changed the region, naming it, unless {@link #force}:
  * then the region is restored to the parent's content and those changes there are discarded. The
@@ -108,7 +115,7 @@ public final class Revert {
    * dry run can show them) with {@link RevertPlan#refusal()} saying why.
    *
    * @throws InvalidInputException when the run is not in the current history, its parent was
-   *     expired, or delete files apply to the rows it would restore
+   *     expired, or a delete file of the region may apply outside it
    */
   public RevertPlan apply() {
     return prepare().plan();
@@ -162,18 +169,53 @@ public final class Revert {
     @Override
     public Attempt<RevertPlan> prepare(Table refreshed, int attempt) {
       RevertPlan plan = prepared.plan();
-      OverwriteFiles overwrite =
+      if (!prepared.touchesDeletes()) {
+        OverwriteFiles overwrite =
+            table
+                .newOverwrite()
+                .conflictDetectionFilter(prepared.region().conflictFilter())
+                .validateFromSnapshot(plan.headSnapshotId())
+                .validateNoConflictingData()
+                .validateNoConflictingDeletes();
+        prepared.remove().forEach(overwrite::deleteFile);
+        prepared.restore().forEach(overwrite::addFile);
+        summary(plan).forEach(overwrite::set);
+        beforeCommit.run();
+        return Attempt.commit(overwrite::commit);
+      }
+      // Delete files involved: one row delta removes what came after the parent (data and delete
+      // files), re-adds the parent's delete files that still apply to kept data files, and re-adds
+      // the parent's data files — as copies of their live rows when deletes applied to them.
+      List<DataFile> copies = new ArrayList<>();
+      RowDelta delta =
           table
-              .newOverwrite()
+              .newRowDelta()
               .conflictDetectionFilter(prepared.region().conflictFilter())
               .validateFromSnapshot(plan.headSnapshotId())
-              .validateNoConflictingData()
-              .validateNoConflictingDeletes();
-      prepared.remove().forEach(overwrite::deleteFile);
-      prepared.restore().forEach(overwrite::addFile);
-      summary(plan).forEach(overwrite::set);
+              .validateNoConflictingDataFiles()
+              .validateNoConflictingDeleteFiles();
+      try {
+        LiveCopy live = new LiveCopy(table, plan.revertRunId());
+        for (DataFile file : prepared.restore()) {
+          List<DeleteFile> deletes = prepared.before().deletesOf(file);
+          if (deletes.isEmpty()) {
+            delta.addRows(file);
+          } else {
+            DataFile copy = live.copy(file, deletes);
+            copies.add(copy);
+            delta.addRows(copy);
+          }
+        }
+      } catch (RuntimeException e) {
+        UncommittedFiles.delete(table, copies);
+        throw e;
+      }
+      prepared.remove().forEach(delta::removeRows);
+      prepared.removeDeletes().forEach(delta::removeDeletes);
+      prepared.restoreDeletes().forEach(delta::addDeletes);
+      summary(plan).forEach(delta::set);
       beforeCommit.run();
-      return Attempt.commit(overwrite::commit);
+      return Attempt.commit(delta::commit, copies);
     }
 
     @Override
@@ -195,9 +237,31 @@ public final class Revert {
     }
   }
 
-  /** The plan and the files behind it. */
+  /**
+   * The plan and the files behind it.
+   *
+   * @param before the region at the run's parent
+   * @param remove data files live now that were not at the parent
+   * @param restore data files of the parent that are not live now
+   * @param removeDeletes delete files live now that were not at the parent
+   * @param restoreDeletes delete files of the parent, not live now, that applied to a data file
+   *     live both then and now
+   */
   private record Prepared(
-      RevertPlan plan, RevertRegion region, List<DataFile> remove, List<DataFile> restore) {}
+      RevertPlan plan,
+      RevertRegion region,
+      RevertRegion.Live before,
+      List<DataFile> remove,
+      List<DataFile> restore,
+      List<DeleteFile> removeDeletes,
+      List<DeleteFile> restoreDeletes) {
+
+    boolean touchesDeletes() {
+      return !removeDeletes.isEmpty()
+          || !restoreDeletes.isEmpty()
+          || restore.stream().anyMatch(f -> !before.deletesOf(f).isEmpty());
+    }
+  }
 
   private Prepared prepare() {
     if (runId == null || runId.isBlank()) {
@@ -229,7 +293,6 @@ public final class Revert {
               + " replaced is no longer known",
           runId, name, run.parentId());
     }
-    requireNoDeleteFiles(run);
     Optional<Lineage> lineage = Lineage.fromSummary(run.summary());
     String label = lineage.map(Lineage::slice).orElse(null);
     Scope scope = SliceLabel.parse(name, table, label);
@@ -248,14 +311,23 @@ public final class Revert {
             .filter(region::touchedBy)
             .map(LaterCommit::of)
             .toList();
-    List<DataFile> now = region.files(head, runId);
-    List<DataFile> before = parent == null ? List.of() : region.files(parent, runId);
+    RevertRegion.Live liveNow = region.live(head, runId);
+    RevertRegion.Live liveBefore =
+        parent == null ? RevertRegion.Live.EMPTY : region.live(parent, runId);
+    List<DataFile> now = liveNow.dataFiles();
+    List<DataFile> before = liveBefore.dataFiles();
     Map<String, DataFile> nowByPath = byPath(now);
     Map<String, DataFile> beforeByPath = byPath(before);
     List<DataFile> remove =
         now.stream().filter(f -> !beforeByPath.containsKey(f.location())).toList();
     List<DataFile> restore =
         before.stream().filter(f -> !nowByPath.containsKey(f.location())).toList();
+    List<DeleteFile> removeDeletes =
+        liveNow.deleteFiles().entrySet().stream()
+            .filter(e -> !liveBefore.deleteFiles().containsKey(e.getKey()))
+            .map(Map.Entry::getValue)
+            .toList();
+    List<DeleteFile> restoreDeletes = restoredDeletes(liveNow, liveBefore, before, nowByPath);
     String restoredHash =
         region.isWholeScope()
             ? (parent == null ? ContentHash.empty() : ContentAt.of(table, parent, scope)).encode()
@@ -272,34 +344,61 @@ public final class Revert {
             head.snapshotId(),
             touching,
             force,
-            remove.stream().map(DataFile::location).toList(),
-            restore.stream().map(DataFile::location).toList(),
+            concat(remove.stream().map(DataFile::location), removeDeletes),
+            concat(restore.stream().map(DataFile::location), restoreDeletes),
             rowsPerPartition(region, now),
             rowsPerPartition(region, before),
             restoredHash,
             UUID.randomUUID().toString(),
             null);
-    return new Prepared(plan, region, remove, restore);
+    return new Prepared(plan, region, liveBefore, remove, restore, removeDeletes, restoreDeletes);
   }
 
-  private void requireNoDeleteFiles(Snapshot run) {
-    boolean deletes;
-    try {
-      SnapshotChanges changes = SnapshotFiles.changes(table, run);
-      deletes =
-          changes.addedDeleteFiles().iterator().hasNext()
-              || changes.removedDeleteFiles().iterator().hasNext();
-    } catch (RuntimeException e) {
-      throw InvalidInputException.of(
-          "Cannot revert run %s of %s: the manifests of its snapshot %d cannot be read (%s)",
-          runId, name, run.snapshotId(), e.getMessage());
+  /** Data file locations, then delete file locations (a DV as {@code puffin@offset}). */
+  private static List<String> concat(Stream<String> dataFiles, List<DeleteFile> deletes) {
+    return Stream.concat(dataFiles, deletes.stream().map(RevertRegion.Live::key)).toList();
+  }
+
+  /**
+   * The parent's delete files that are not live now and applied then to a data file live both then
+   * and now: they are re-added (with a new sequence number, which still covers those files).
+   * Refused when an equality delete would then also apply to a kept data file it did not cover at
+   * the parent (one written after it), which would delete rows that were live.
+   */
+  private List<DeleteFile> restoredDeletes(
+      RevertRegion.Live now,
+      RevertRegion.Live before,
+      List<DataFile> beforeFiles,
+      Map<String, DataFile> nowByPath) {
+    Map<String, DeleteFile> restored = new LinkedHashMap<>();
+    List<DataFile> kept =
+        beforeFiles.stream().filter(f -> nowByPath.containsKey(f.location())).toList();
+    for (DataFile file : kept) {
+      for (DeleteFile delete : before.deletesOf(file)) {
+        String key = RevertRegion.Live.key(delete);
+        if (!now.deleteFiles().containsKey(key)) {
+          restored.putIfAbsent(key, delete);
+        }
+      }
     }
-    if (deletes) {
-      throw InvalidInputException.of(
-          "Cannot revert run %s of %s: its snapshot %d added or removed delete files; Floe reverts"
-              + " copy-on-write commits only",
-          runId, name, run.snapshotId());
+    for (DeleteFile delete : restored.values()) {
+      if (delete.content() != FileContent.EQUALITY_DELETES) {
+        continue; // position deletes name their files: a new sequence number changes nothing
+      }
+      for (DataFile file : kept) {
+        if (file.specId() == delete.specId()
+            && file.partition().equals(delete.partition())
+            && file.dataSequenceNumber() != null
+            && delete.dataSequenceNumber() != null
+            && file.dataSequenceNumber() >= delete.dataSequenceNumber()) {
+          throw InvalidInputException.of(
+              "Cannot revert run %s of %s: equality delete file %s would also apply to data file"
+                  + " %s, written after it; rewrite the deletes first (floe maintain --compact)",
+              runId, name, delete.location(), file.location());
+        }
+      }
     }
+    return List.copyOf(restored.values());
   }
 
   /** The lineage summary of the revert commit; no null values (Iceberg refuses them). */

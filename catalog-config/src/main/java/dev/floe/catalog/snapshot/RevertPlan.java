@@ -21,8 +21,11 @@ import java.util.stream.Collectors;
  * @param later later commits that changed the same rows, newest first: without force they block the
  *     revert, with force the revert discards their changes to the region
  * @param force true when the revert goes ahead over later commits
- * @param removedFiles data files the revert removes (live now, not in the parent's region)
- * @param restoredFiles data files of the parent's region the revert adds back (no data rewritten)
+ * @param removedFiles data files the revert removes (live now, not in the parent's region), then
+ *     the delete files it removes (a deletion vector as {@code puffin@offset})
+ * @param restoredFiles data files of the parent's region the revert adds back, then the delete
+ *     files it re-adds; a data file that had delete files at the parent is re-added as a copy of
+ *     its live rows (the only case where a revert writes data)
  * @param rowsBefore rows per partition of the region now, from file metadata
  * @param rowsAfter rows per partition of the region after the revert
  * @param restoredContentHash the region's content hash after the revert, or null when the region is

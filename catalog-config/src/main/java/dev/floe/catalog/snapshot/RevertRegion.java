@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
@@ -114,14 +116,16 @@ final class RevertRegion {
 
   /**
    * The live data files of the region at {@code snapshot}, with their column statistics (they may
-   * be committed again).
+   * be committed again), and the delete files that apply to them.
    *
-   * @throws InvalidInputException when a delete file applies to the region (Floe writes
-   *     copy-on-write; re-adding data files without their deletes would resurrect deleted rows), or
-   *     a data file holds rows both inside and outside the region
+   * @throws InvalidInputException when a data file holds rows both inside and outside the region,
+   *     or a delete file that applies to the region may also apply outside it (a delete file of
+   *     another partition spec, e.g. a global equality delete)
    */
-  List<DataFile> files(Snapshot snapshot, String runId) {
+  Live live(Snapshot snapshot, String runId) {
     List<DataFile> files = new ArrayList<>();
+    Map<String, List<DeleteFile>> deletesOf = new LinkedHashMap<>();
+    Map<String, DeleteFile> deleteFiles = new LinkedHashMap<>();
     try (CloseableIterable<FileScanTask> tasks =
         table
             .newScan()
@@ -134,19 +138,53 @@ final class RevertRegion {
         if (!contains(file)) {
           continue;
         }
-        if (!task.deletes().isEmpty()) {
-          throw InvalidInputException.of(
-              "Cannot revert run %s of %s: snapshot %d has %d delete file(s) for data file %s;"
-                  + " Floe reverts copy-on-write tables only (rewrite the deletes first, e.g."
-                  + " with Iceberg's rewrite_data_files)",
-              runId, tableName, snapshot.snapshotId(), task.deletes().size(), file.location());
-        }
         files.add(file);
+        if (task.deletes().isEmpty()) {
+          continue;
+        }
+        List<DeleteFile> deletes = new ArrayList<>();
+        for (DeleteFile delete : task.deletes()) {
+          if (!containsDelete(delete)) {
+            throw InvalidInputException.of(
+                "Cannot revert run %s of %s: delete file %s (snapshot %d) applies to rows of %s"
+                    + " and may apply to rows outside it; rewrite the deletes first",
+                runId, tableName, delete.location(), snapshot.snapshotId(), describe());
+          }
+          deleteFiles.putIfAbsent(Live.key(delete), delete);
+          deletes.add(delete);
+        }
+        deletesOf.put(file.location(), deletes);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of " + tableName, e);
     }
-    return files;
+    return new Live(files, deletesOf, deleteFiles);
+  }
+
+  /**
+   * The region's files at one snapshot.
+   *
+   * @param dataFiles the live data files
+   * @param deletesOf the delete files that apply to each data file (by location), when any
+   * @param deleteFiles every such delete file once, by {@link #key}
+   */
+  record Live(
+      List<DataFile> dataFiles,
+      Map<String, List<DeleteFile>> deletesOf,
+      Map<String, DeleteFile> deleteFiles) {
+
+    static final Live EMPTY = new Live(List.of(), Map.of(), Map.of());
+
+    /** A delete file's identity: deletion vectors share a Puffin file, one blob each. */
+    static String key(DeleteFile delete) {
+      return delete.contentOffset() == null
+          ? delete.location()
+          : delete.location() + "@" + delete.contentOffset();
+    }
+
+    List<DeleteFile> deletesOf(DataFile file) {
+      return deletesOf.getOrDefault(file.location(), List.of());
+    }
   }
 
   /** Partition paths of files, e.g. {@code order_date=2026-10-03}; "(table)" if unpartitioned. */
@@ -192,6 +230,15 @@ final class RevertRegion {
           scope.label(), tableName, file.location(), SliceResolver.describe(spec));
     }
     return true;
+  }
+
+  /** Whether a delete file can apply only to rows of the region (its partition lies inside). */
+  private boolean containsDelete(DeleteFile delete) {
+    if (partitions != null) {
+      return partitions.contains(delete.specId(), delete.partition());
+    }
+    PartitionSpec spec = table.specs().get(delete.specId());
+    return evaluators(spec)[1].eval(delete.partition());
   }
 
   /** The inclusive and the strict projection of the scope onto a spec's partitions. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -15,18 +16,35 @@ import org.apache.iceberg.Table;
  *
  * @param removed data files the snapshot removed
  * @param added data files the snapshot added
- * @param hasDeleteFiles true when the snapshot also added or removed delete files
+ * @param removedDeletes delete files the snapshot removed
+ * @param addedDeletes delete files the snapshot added (position, equality, deletion vectors)
  */
-record RunFileChanges(List<DataFile> removed, List<DataFile> added, boolean hasDeleteFiles) {
+record RunFileChanges(
+    List<DataFile> removed,
+    List<DataFile> added,
+    List<DeleteFile> removedDeletes,
+    List<DeleteFile> addedDeletes) {
 
   static RunFileChanges of(Table table, Snapshot snapshot) {
     org.apache.iceberg.SnapshotChanges changes = SnapshotFiles.changes(table, snapshot);
     List<DataFile> removed = copies(changes.removedDataFiles());
     List<DataFile> added = copies(changes.addedDataFiles());
-    boolean deletes =
-        changes.addedDeleteFiles().iterator().hasNext()
-            || changes.removedDeleteFiles().iterator().hasNext();
-    return new RunFileChanges(removed, added, deletes);
+    return new RunFileChanges(
+        removed,
+        added,
+        deleteCopies(changes.removedDeleteFiles()),
+        deleteCopies(changes.addedDeleteFiles()));
+  }
+
+  /** True when the snapshot also added or removed delete files. */
+  boolean hasDeleteFiles() {
+    return !removedDeletes.isEmpty() || !addedDeletes.isEmpty();
+  }
+
+  private static List<DeleteFile> deleteCopies(Iterable<DeleteFile> files) {
+    java.util.ArrayList<DeleteFile> copies = new java.util.ArrayList<>();
+    files.forEach(file -> copies.add(file.copy()));
+    return List.copyOf(copies);
   }
 
   /** Rows removed and added per partition path, from file metadata (no data read). */

@@ -52,8 +52,8 @@ public record MaintenancePolicy(
   public static final String ORPHAN_MIN_AGE = "floe.maintain.orphan-min-age";
 
   public static final int DEFAULT_MIN_INPUT_FILES = 5;
-  public static final int DEFAULT_DELETE_FILE_THRESHOLD = 1;
-  public static final double DEFAULT_DELETED_ROW_RATIO = 0.1;
+  public static final int DEFAULT_DELETE_FILE_THRESHOLD = 10;
+  public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
   public static final int DEFAULT_MAX_MANIFESTS = 100;
   public static final Duration DEFAULT_ORPHAN_MIN_AGE = Duration.ofDays(3);
   public static final Duration SHORTEST_ORPHAN_MIN_AGE = Duration.ofHours(1);

@@ -104,7 +104,8 @@ public final class TableSpecKeys {
           "maintenance.delete_file_threshold",
           "int",
           String.valueOf(MaintenancePolicy.DEFAULT_DELETE_FILE_THRESHOLD),
-          "A data file with at least this many delete files attached needs a rewrite. Stored as `"
+          "Compaction rewrites a data file of any size once this many delete files (position,"
+              + " equality, deletion vectors) apply to it, and the plan scores it so. Stored as `"
               + MaintenancePolicy.DELETE_FILE_THRESHOLD
               + "`.");
   public static final FloeOption MAINTENANCE_DELETED_ROW_RATIO =
@@ -112,8 +113,9 @@ public final class TableSpecKeys {
           "maintenance.deleted_row_ratio",
           "ratio",
           String.valueOf(MaintenancePolicy.DEFAULT_DELETED_ROW_RATIO),
-          "A partition whose delete files cover at least this share of its rows, in (0, 1], needs"
-              + " a rewrite. Stored as `"
+          "Compaction rewrites a data file once at least this share of its rows, in (0, 1], is"
+              + " deleted by position deletes or deletion vectors (equality deletes cannot be counted"
+              + " without reading); the plan scores partitions by the same share. Stored as `"
               + MaintenancePolicy.DELETED_ROW_RATIO
               + "`.");
   public static final FloeOption MAINTENANCE_STRATEGY =

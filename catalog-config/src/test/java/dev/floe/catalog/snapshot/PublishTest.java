@@ -13,6 +13,7 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -62,6 +63,85 @@ class PublishTest {
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
     assertThat(table.refs()).doesNotContainKey("audit-r2");
     assertThat(TableContent.hash(table)).isEqualTo(audited);
+  }
+
+  @Test
+  void anAuditedRunCarryingPositionDeletesIsPublishedWithThemAndMainReadsTheAuditedRows() {
+    long branchHead = mergeOnReadRun("m4");
+    ContentHash audited = TableContent.hash(table, branchHead, Expressions.alwaysTrue());
+    assertThat(audited).isEqualTo(contentOf(row(9, "2026-10-01")));
+
+    PublishPlan plan = Publish.of(table, "s.t").run("m4").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
+    assertThat(TableContent.hash(table)).isEqualTo(audited);
+    assertThat(table.currentSnapshot().summary()).containsEntry("added-position-delete-files", "1");
+  }
+
+  @Test
+  void aMergeOnReadRunIsCherryPickedOntoMainThatMovedInAnotherSliceWithItsDeletes() {
+    long branchHead = mergeOnReadRun("m4");
+    ContentHash auditedDay1 = TableContent.hash(table, branchHead, day("2026-10-01"));
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    ContentHash day3 = TableContent.hash(table, day("2026-10-03"));
+    long mainBefore = table.currentSnapshot().snapshotId();
+
+    PublishPlan plan = Publish.of(table, "s.t").run("m4").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
+    assertThat(table.currentSnapshot().parentId()).isEqualTo(mainBefore);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(LineageKeys.RUN_ID, "m4")
+        .containsEntry(LineageKeys.PUBLISHED_FROM, String.valueOf(branchHead))
+        .containsEntry("added-position-delete-files", "1");
+    assertThat(TableContent.hash(table, day("2026-10-01"))).isEqualTo(auditedDay1);
+    assertThat(TableContent.hash(table, day("2026-10-03"))).isEqualTo(day3);
+    assertThat(table.refs()).doesNotContainKey("audit-m4");
+  }
+
+  /** A merge-on-read run on its audit branch: deletes row 0 of day 1's file and adds a row. */
+  private long mergeOnReadRun(String runId) {
+    DataFile day1 = liveFile("2026-10-01");
+    org.apache.iceberg.deletes.PositionDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .build()
+            .newPositionDeleteWriter(
+                org.apache.iceberg.io.OutputFileFactory.builderFor(table, 77, 1)
+                    .format(org.apache.iceberg.FileFormat.PARQUET)
+                    .build()
+                    .newOutputFile(table.spec(), day1.partition()),
+                table.spec(),
+                day1.partition());
+    try (writer) {
+      writer.write(
+          org.apache.iceberg.deletes.PositionDelete.<Record>create().set(day1.location(), 0));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    table
+        .newRowDelta()
+        .addRows(TableRows.write(table, row(9, "2026-10-01")))
+        .addDeletes(writer.toDeleteFile())
+        .set(LineageKeys.RUN_ID, runId)
+        .set(LineageKeys.JOB, "job-" + runId)
+        .set(LineageKeys.MODE, "merge")
+        .set(LineageKeys.SLICE, "d=[2026-10-01,2026-10-02)")
+        .toBranch("audit-" + runId)
+        .commit();
+    table.refresh();
+    return table.refs().get("audit-" + runId).snapshotId();
+  }
+
+  private DataFile liveFile(String date) {
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().filter(day(date)).planFiles()) {
+      return tasks.iterator().next().file();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -27,7 +27,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -422,24 +421,94 @@ class RevertTest {
   }
 
   @Test
-  void deleteFilesARunRemovedOrThatApplyToTheRestoredRowsAreRefusedRatherThanDropped() {
+  void revertingARunThatAddedPositionDeletesRemovesThemAndItsRowsComeBack() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2), row(5, "e", DAY2));
+    ContentHash afterR1 = sliceHash(DAY2);
+    DataFile file = liveFiles(DAY2).get(0);
+    rowDeltaRun("d1", DAY2, positionDeletes(file, 0, 2));
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(4, "d", DAY2)));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("d1").commit();
+
+    table.refresh();
+    assertThat(plan.revertSnapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+    assertThat(sliceHash(DAY2)).isEqualTo(afterR1);
+    assertThat(deletesOn(DAY2)).isZero();
+    assertThat(files(DAY2)).containsExactly(file.location());
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("floe.reverts", "d1")
+        .containsEntry("floe.content-hash", afterR1.encode())
+        .containsEntry("removed-position-delete-files", "1");
+  }
+
+  @Test
+  void revertingARunThatReplacedFilesCarryingDeletesBringsBackExactlyTheirLiveRows() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2), row(5, "e", DAY2));
+    DataFile file = liveFiles(DAY2).get(0);
+    // Another engine's merge-on-read changes: an equality delete (id 3) and a position delete
+    // (row 1, id 4) on the same file.
+    table
+        .newRowDelta()
+        .addDeletes(equalityDeletes(file, 3))
+        .addDeletes(positionDeletes(file, 1))
+        .commit();
+    table.refresh();
+    ContentHash beforeR2 = sliceHash(DAY2);
+    assertThat(beforeR2).isEqualTo(hash(row(5, "e", DAY2)));
+    floeCommit("r2", DAY2, row(7, "g", DAY2));
+
+    RevertPlan plan = Revert.of(table, "s.t").run("r2").commit();
+
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(beforeR2);
+    assertThat(TableContent.hash(table)).isEqualTo(beforeR2);
+    // The old file came back as a copy of its one live row, with no delete file on it.
+    assertThat(files(DAY2)).hasSize(1).doesNotContain(file.location());
+    assertThat(deletesOn(DAY2)).isZero();
+    assertThat(liveFiles(DAY2).get(0).recordCount()).isEqualTo(1);
+    assertThat(plan.restoredFiles()).contains(file.location());
+  }
+
+  @Test
+  void revertingARunThatAddedADeletionVectorOnAFormatV3TableBringsItsRowsBack() {
+    table =
+        catalog
+            .catalog()
+            .createTable(
+                dev.floe.catalog.config.Catalogs.identifier("s.v3"),
+                SCHEMA,
+                PartitionSpec.builderFor(SCHEMA).identity("d").build(),
+                Map.of("format-version", "3"));
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
+    ContentHash afterR1 = sliceHash(DAY2);
+    DataFile file = liveFiles(DAY2).get(0);
+    rowDeltaRun("d1", DAY2, deletionVector(file, 1));
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+
+    Revert.of(table, "s.v3").run("d1").commit();
+
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterR1);
+    assertThat(deletesOn(DAY2)).isZero();
+    assertThat(table.currentSnapshot().summary()).containsEntry("removed-dvs", "1");
+  }
+
+  @Test
+  void aDeleteFileThatMayApplyOutsideTheRegionIsRefusedRatherThanDropped() {
     floeCommit("r1", DAY2, row(3, "c", DAY2), row(4, "d", DAY2));
     DataFile file = liveFiles(DAY2).get(0);
-    table.newRowDelta().addDeletes(positionDeletes(file)).commit();
-    // A keyed run rewriting another file of the day leaves the delete file in place.
-    mergeCommit("m1", List.of(), TableRows.write(table, row(5, "new", DAY2)));
-    // A slice run removes it with the slice's files.
-    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    String label = slice(DAY2).label();
+    table.updateSpec().removeField("d").commit();
+    table.refresh();
+    // An equality delete of the unpartitioned spec applies to every partition.
+    DeleteFile global = equalityDeletes(file, 3);
+    rowDeltaRunOn("d1", label, global);
     long head = table.currentSnapshot().snapshotId();
 
-    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("d1").commit())
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("Cannot revert run r2 of s.t: its snapshot " + head)
-        .hasMessageContaining("added or removed delete files");
-    assertThatThrownBy(() -> Revert.of(table, "s.t").run("m1").force(true).commit())
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("delete file(s) for data file " + file.location())
-        .hasMessageContaining("copy-on-write");
+        .hasMessageContaining("Cannot revert run d1 of s.t: delete file " + global.location())
+        .hasMessageContaining("may apply to rows outside it");
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
   }
@@ -595,15 +664,105 @@ class RevertTest {
     table.refresh();
   }
 
-  private DeleteFile positionDeletes(DataFile file) {
-    return FileMetadata.deleteFileBuilder(table.spec())
-        .ofPositionDeletes()
-        .withPath(table.location() + "/data/deletes.parquet")
-        .withFileSizeInBytes(10)
-        .withPartition(file.partition())
-        .withRecordCount(1)
-        .withFormat("parquet")
+  /** A run (lineage of the slice) that only adds delete files, as a merge-on-read MERGE does. */
+  private void rowDeltaRun(String runId, String day, DeleteFile... deletes) {
+    rowDeltaRunOn(runId, slice(day).label(), deletes);
+  }
+
+  private void rowDeltaRunOn(String runId, String label, DeleteFile... deletes) {
+    org.apache.iceberg.RowDelta delta = table.newRowDelta();
+    for (DeleteFile delete : deletes) {
+      delta.addDeletes(delete);
+    }
+    lineage(runId, "overwrite", label, ContentHash.empty()).toSummary().forEach(delta::set);
+    delta.commit();
+    table.refresh();
+  }
+
+  private DeleteFile positionDeletes(DataFile file, long... positions) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    org.apache.iceberg.deletes.PositionDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .build()
+            .newPositionDeleteWriter(
+                deleteFiles(org.apache.iceberg.FileFormat.PARQUET)
+                    .newOutputFile(spec, file.partition()),
+                spec,
+                file.partition());
+    try (writer) {
+      for (long position : positions) {
+        writer.write(
+            org.apache.iceberg.deletes.PositionDelete.<Record>create()
+                .set(file.location(), position));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
+
+  /** Equality deletes on {@code id}, in the table's current spec (file's partition if any). */
+  private DeleteFile equalityDeletes(DataFile file, long... ids) {
+    Schema idOnly = table.schema().select("id");
+    PartitionSpec spec = table.spec();
+    org.apache.iceberg.StructLike partition = spec.isPartitioned() ? file.partition() : null;
+    org.apache.iceberg.deletes.EqualityDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .equalityFieldIds(new int[] {1})
+            .equalityDeleteRowSchema(idOnly)
+            .build()
+            .newEqualityDeleteWriter(
+                deleteFiles(org.apache.iceberg.FileFormat.PARQUET).newOutputFile(spec, partition),
+                spec,
+                partition);
+    try (writer) {
+      for (long id : ids) {
+        org.apache.iceberg.data.GenericRecord key =
+            org.apache.iceberg.data.GenericRecord.create(idOnly);
+        key.set(0, id);
+        writer.write(key);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
+
+  private DeleteFile deletionVector(DataFile file, long... positions) {
+    org.apache.iceberg.deletes.BaseDVFileWriter writer =
+        new org.apache.iceberg.deletes.BaseDVFileWriter(
+            deleteFiles(org.apache.iceberg.FileFormat.PUFFIN), path -> null);
+    try (writer) {
+      for (long position : positions) {
+        writer.delete(
+            file.location(), position, table.specs().get(file.specId()), file.partition());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.result().deleteFiles().get(0);
+  }
+
+  private int deleteFilesWritten;
+
+  private org.apache.iceberg.io.OutputFileFactory deleteFiles(
+      org.apache.iceberg.FileFormat format) {
+    return org.apache.iceberg.io.OutputFileFactory.builderFor(table, 900 + deleteFilesWritten++, 1)
+        .format(format)
         .build();
+  }
+
+  private int deletesOn(String day) {
+    int count = 0;
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().filter(slice(day).toExpression()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        count += task.deletes().size();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return count;
   }
 
   private static Lineage lineage(String runId, String mode, String label, ContentHash content) {

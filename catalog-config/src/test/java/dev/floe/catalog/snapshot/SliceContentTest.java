@@ -67,6 +67,42 @@ class SliceContentTest {
   }
 
   @Test
+  void aForeignMergeOnReadDeleteAfterAFloeCommitIsSeenTheSliceIsReadWithItsDeletesApplied() {
+    floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
+    org.apache.iceberg.DataFile file =
+        table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
+    // Another engine's DELETE (merge-on-read): an equality delete of order 1.
+    org.apache.iceberg.Schema key = table.schema().select("order_id");
+    org.apache.iceberg.deletes.EqualityDeleteWriter<Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(table)
+            .equalityFieldIds(new int[] {1})
+            .equalityDeleteRowSchema(key)
+            .build()
+            .newEqualityDeleteWriter(
+                org.apache.iceberg.io.OutputFileFactory.builderFor(table, 5, 1)
+                    .format(org.apache.iceberg.FileFormat.PARQUET)
+                    .build()
+                    .newOutputFile(table.spec(), file.partition()),
+                table.spec(),
+                file.partition());
+    try (writer) {
+      org.apache.iceberg.data.GenericRecord deleted =
+          org.apache.iceberg.data.GenericRecord.create(key);
+      deleted.set(0, 1L);
+      writer.write(deleted);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
+    table.refresh();
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+
+    assertThat(current.method()).isEqualTo("scan");
+    assertThat(current.hash()).isEqualTo(hash(order(2, "bob", OCT_3)));
+  }
+
+  @Test
   void aFloeCommitForTheSameSliceGivesItsRecordedHash() {
     long commit = floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
 

@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
     description = {
       "Undo ONE Floe run without rolling back the runs after it: its slice (or, for a merge",
       "without a slice, the partitions it changed) gets back the content it had before the run,",
-      "in one new snapshot that re-commits the data files the run replaced (no data rewritten).",
+      "in one new snapshot that re-commits the data files the run replaced (no data rewritten;",
+      "on merge-on-read tables delete files too, and a file that had deletes as a copy of its",
+      "live rows).",
       "Refused when a later commit changed the same rows, naming it, unless --force. Undo a",
       "revert by reverting it: floe revert TABLE --run <the revert's run id>."
     })
@@ -105,7 +107,7 @@ public final class RevertCommand implements Callable<Integer> {
       out.println("  it already holds that content; nothing was committed");
     }
     out.printf(
-        "  files: %d removed, %d re-added from the parent's manifests (no data rewritten)%n",
+        "  files: %d removed, %d re-added from the parent's manifests%n",
         plan.removedFiles().size(), plan.restoredFiles().size());
     plan.removedFiles().forEach(f -> out.println("    - " + f));
     plan.restoredFiles().forEach(f -> out.println("    + " + f));

@@ -6,7 +6,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
@@ -16,7 +16,6 @@ import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -43,6 +42,8 @@ public final class Compaction {
   private final String table;
   private List<String> slices = List.of();
   private Long targetFileSizeBytes;
+  private Integer deleteFileThreshold;
+  private Double deleteRatioThreshold;
   private int parallelism;
   private FailurePoint failAt = FailurePoint.NONE;
   private Timeout timeout;
@@ -82,6 +83,25 @@ public final class Compaction {
         table,
         bytes);
     this.targetFileSizeBytes = bytes;
+    return this;
+  }
+
+  /**
+   * Rewrite a data file of any size once this many delete files apply to it. Default: the table's
+   * {@code floe.maintain.delete-file-threshold} (the table's maintenance policy), else 10.
+   */
+  public Compaction deleteFileThreshold(int files) {
+    this.deleteFileThreshold = files;
+    return this;
+  }
+
+  /**
+   * Rewrite a data file of any size once this share of its rows (0 to 1) is deleted by position
+   * deletes or a deletion vector. Default: the table's {@code floe.maintain.deleted-row-ratio} (the
+   * table's maintenance policy), else 0.3.
+   */
+  public Compaction deleteRatioThreshold(double ratio) {
+    this.deleteRatioThreshold = ratio;
     return this;
   }
 
@@ -163,14 +183,19 @@ public final class Compaction {
 
   private List<Slice> check(Table loaded) {
     List<Slice> resolved = CompactionSlices.resolve(table, loaded, slices);
-    InvalidInputException.check(
-        !TableUtil.supportsRowLineage(loaded),
-        "Cannot compact %s: it tracks row lineage (format version %d), which a rewrite through"
-            + " Flink does not preserve",
-        table,
-        TableUtil.formatVersion(loaded));
-    loaded.schema().columns().forEach(c -> RecordHasher.requireHashable(c.name(), c.type()));
+    // Rows are read and written with Iceberg's generic reader and writer, never as Flink rows:
+    // the Iceberg rule applies (a time column keeps its microseconds).
+    ExactTypes.require("compact " + table, table, loaded.schema(), ExactTypes.Path.ICEBERG);
+    thresholds(loaded);
     return resolved;
+  }
+
+  private DeleteThresholds thresholds(Table loaded) {
+    DeleteThresholds fromTable = CompactionOptions.thresholds(table, loaded.properties());
+    return DeleteThresholds.of(
+        table,
+        deleteFileThreshold != null ? deleteFileThreshold : fromTable.deleteFiles(),
+        deleteRatioThreshold != null ? deleteRatioThreshold : fromTable.deletedRatio());
   }
 
   private CompactionResult execute(boolean dryRun) {
@@ -199,7 +224,8 @@ public final class Compaction {
         return new CompactionResult(table, dryRun, null, target, outcomes, elapsed(started));
       }
       List<PlannedSlice> planned =
-          CompactionPlanner.plan(loaded, base.snapshotId(), slices, resolved, target);
+          CompactionPlanner.plan(
+              loaded, base.snapshotId(), slices, resolved, target, thresholds(loaded));
       CompactionPlan plan =
           new CompactionPlan(catalog, table, base.snapshotId(), target, planned, failAt);
       Map<Integer, SliceCompaction> committed = Map.of();

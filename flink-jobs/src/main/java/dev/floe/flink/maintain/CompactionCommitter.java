@@ -114,7 +114,16 @@ final class CompactionCommitter {
       }
       RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(plan.baseSnapshotId());
       slice.groups().forEach(g -> g.inputs().forEach(rewrite::deleteFile));
+      // Delete files all of whose data files were rewritten (with them applied) go too.
+      slice.obsoleteDeletes().forEach(rewrite::deleteFile);
       outputs.forEach(rewrite::addFile);
+      // The new files keep the base snapshot's data sequence number (as Spark's rewrite does):
+      // an equality delete committed after the base still applies to them, and none committed
+      // at or before it does (its rows are already gone).
+      Snapshot base = table.snapshot(plan.baseSnapshotId());
+      if (base != null) {
+        rewrite.dataSequenceNumber(base.sequenceNumber());
+      }
       summary(slice, content).forEach(rewrite::set);
       return Attempt.commit(rewrite::commit);
     }
@@ -161,7 +170,21 @@ final class CompactionCommitter {
             + written.files()
             + " in one snapshot; "
             + content.rows()
-            + " rows, content hash unchanged");
+            + " rows, content hash unchanged"
+            + deletesApplied(slice));
+  }
+
+  /** "; applied N delete file(s), removed M", or nothing when no delete file applied. */
+  static String deletesApplied(PlannedSlice slice) {
+    long applied = slice.appliedDeletes();
+    if (applied == 0) {
+      return "";
+    }
+    return "; applied "
+        + applied
+        + " delete file(s), removed "
+        + slice.obsoleteDeletes().size()
+        + " that no longer apply";
   }
 
   /** Why the rewritten content must not be committed, or null when it may. */
@@ -176,8 +199,9 @@ final class CompactionCommitter {
     ContentHash read = sum(rewritten, false);
     ContentHash written = sum(rewritten, true);
     long expectedRows = slice.rewritten().rows();
-    if (read.rows() != expectedRows) {
-      return "read " + read.rows() + " rows from files whose metadata counts " + expectedRows;
+    long found = rewritten.stream().mapToLong(Rewritten::rowsInInputs).sum();
+    if (found != expectedRows) {
+      return "read " + found + " rows from files whose metadata counts " + expectedRows;
     }
     if (!read.equals(written)) {
       return "the rows written (content hash "
@@ -185,6 +209,21 @@ final class CompactionCommitter {
           + ") differ from the rows read ("
           + read.encode()
           + ")";
+    }
+    ContentHash lineageRead = ContentHash.empty();
+    ContentHash lineageWritten = ContentHash.empty();
+    rewritten.forEach(
+        r -> {
+          lineageRead.merge(r.lineageRead());
+          lineageWritten.merge(r.lineageWritten());
+        });
+    if (!lineageRead.equals(lineageWritten)) {
+      return "the rows written keep their values but not their row lineage (_row_id,"
+          + " _last_updated_sequence_number: hash "
+          + lineageWritten.encode()
+          + " written, "
+          + lineageRead.encode()
+          + " read)";
     }
     return null;
   }

@@ -26,7 +26,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,10 +72,7 @@ final class CompactionJob {
             "floe-compact-rewrite " + plan.table(),
             BYTES,
             new GroupRewriter(
-                SerializableTable.copyOf(table),
-                FlinkSchemaUtil.convert(table.schema()),
-                plan.targetFileSizeBytes(),
-                plan.failAt()))
+                SerializableTable.copyOf(table), plan.targetFileSizeBytes(), plan.failAt()))
         .setParallelism(rewriters)
         .transform(
             "floe-compact-commit " + plan.table(),

@@ -5,24 +5,34 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Chooses, per slice, the files to rewrite, from metadata only: data files of the current partition
  * spec that lie wholly inside the slice (strict partition projection: they hold no row of another
- * slice), have no delete files and are smaller than the target size, grouped by partition; a
- * partition is rewritten only when it has at least two such files. A partition whose small files
- * fill several target-size files is split into that many groups, rewritten in parallel.
+ * slice) and are smaller than the target size or selected by their delete files ({@link
+ * DeleteThresholds}: how many apply, what share of the rows they delete), grouped by partition. A
+ * partition is rewritten when it has at least two such files, or one selected by its deletes. A
+ * partition whose files fill several target-size files is split into that many groups, rewritten in
+ * parallel. Each group carries the delete files the scan attached to its files (the rewrite applies
+ * them); a delete file all of whose data files are rewritten no longer applies and is removed by
+ * the commit.
  */
 final class CompactionPlanner {
 
@@ -30,11 +40,29 @@ final class CompactionPlanner {
 
   static List<PlannedSlice> plan(
       Table table, long baseSnapshotId, List<String> values, List<Slice> slices, long target) {
+    return plan(table, baseSnapshotId, values, slices, target, DeleteThresholds.NEVER);
+  }
+
+  static List<PlannedSlice> plan(
+      Table table,
+      long baseSnapshotId,
+      List<String> values,
+      List<Slice> slices,
+      long target,
+      DeleteThresholds thresholds) {
     List<PlannedSlice> planned = new ArrayList<>();
     int groupIndex = 0;
     for (int i = 0; i < slices.size(); i++) {
       PlannedSlice slice =
-          planSlice(table, baseSnapshotId, i, values.get(i), slices.get(i), target, groupIndex);
+          planSlice(
+              table,
+              baseSnapshotId,
+              i,
+              values.get(i),
+              slices.get(i),
+              target,
+              thresholds,
+              groupIndex);
       groupIndex += slice.groups().size();
       planned.add(slice);
     }
@@ -48,59 +76,137 @@ final class CompactionPlanner {
       String value,
       Slice slice,
       long target,
+      DeleteThresholds thresholds,
       int firstGroupIndex) {
     String runId = UUID.randomUUID().toString();
-    PartitionSpec spec = table.spec();
+    PartitionSpec spec = table.specs().get(table.spec().specId());
     Evaluator wholeInside =
         new Evaluator(spec.partitionType(), Projections.strict(spec).project(slice.toExpression()));
     List<DataFile> all = new ArrayList<>();
-    Map<String, List<DataFile>> smallByPartition = new LinkedHashMap<>();
+    Map<String, List<DataFile>> candidatesByPartition = new LinkedHashMap<>();
+    Set<String> selectedForDeletes = new HashSet<>();
+    Map<String, List<DeleteFile>> deletesByFile = new HashMap<>();
+    // Every delete file the scan attached, with the data files it applies to.
+    Map<String, DeleteFile> deleteFiles = new LinkedHashMap<>();
+    Map<String, Set<String>> appliesTo = new HashMap<>();
     int skippedOtherSpec = 0;
-    int skippedWithDeletes = 0;
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(baseSnapshotId).filter(slice.toExpression()).planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file().copyWithoutStats();
         all.add(file);
-        if (file.fileSizeInBytes() >= target) {
+        for (DeleteFile delete : task.deletes()) {
+          String key = key(delete);
+          deleteFiles.putIfAbsent(key, delete.copy());
+          appliesTo.computeIfAbsent(key, k -> new HashSet<>()).add(file.location());
+        }
+        boolean small = file.fileSizeInBytes() < target;
+        boolean forDeletes = deletesOverThreshold(file, task.deletes(), thresholds);
+        if (!small && !forDeletes) {
           continue;
         }
         if (file.specId() != spec.specId() || !wholeInside.eval(file.partition())) {
           skippedOtherSpec++;
-        } else if (!task.deletes().isEmpty()) {
-          skippedWithDeletes++;
-        } else {
-          smallByPartition
-              .computeIfAbsent(spec.partitionToPath(file.partition()), p -> new ArrayList<>())
-              .add(file);
+          continue;
         }
+        if (!task.deletes().isEmpty()) {
+          List<DeleteFile> copies = new ArrayList<>();
+          task.deletes().forEach(d -> copies.add(deleteFiles.get(key(d))));
+          deletesByFile.put(file.location(), List.copyOf(copies));
+        }
+        if (forDeletes) {
+          selectedForDeletes.add(file.location());
+        }
+        candidatesByPartition
+            .computeIfAbsent(spec.partitionToPath(file.partition()), p -> new ArrayList<>())
+            .add(file);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of " + slice.label(), e);
     }
     List<RewriteGroup> groups = new ArrayList<>();
-    List<String> partitions = new ArrayList<>(smallByPartition.keySet());
+    List<String> partitions = new ArrayList<>(candidatesByPartition.keySet());
     partitions.sort(Comparator.naturalOrder());
     for (String partition : partitions) {
-      List<DataFile> files = smallByPartition.get(partition);
-      if (files.size() < 2) {
+      List<DataFile> files = candidatesByPartition.get(partition);
+      boolean anyForDeletes =
+          files.stream().anyMatch(f -> selectedForDeletes.contains(f.location()));
+      if (files.size() < 2 && !anyForDeletes) {
         continue; // one small file per partition is already as compact as a rewrite makes it
       }
-      for (List<DataFile> bin : bins(files, target)) {
+      for (List<DataFile> bin : bins(files, target, selectedForDeletes)) {
         long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
         // Rounded, not ceiled: a bin a little over the target (bins are balanced, not capped)
         // is expected to give one file; the writer still closes files at the target size.
         int expected = (int) Math.max(1, Math.round((double) bytes / target));
+        Map<String, List<DeleteFile>> deletes = new HashMap<>();
+        bin.forEach(
+            f -> {
+              if (deletesByFile.containsKey(f.location())) {
+                deletes.put(f.location(), deletesByFile.get(f.location()));
+              }
+            });
         groups.add(
             new RewriteGroup(
-                firstGroupIndex + groups.size(), index, runId, spec.specId(), bin, expected));
+                firstGroupIndex + groups.size(),
+                index,
+                runId,
+                spec.specId(),
+                bin,
+                expected,
+                deletes));
       }
     }
+    Set<String> rewritten = new HashSet<>();
+    groups.forEach(g -> g.inputs().forEach(f -> rewritten.add(f.location())));
+    List<DeleteFile> obsolete = new ArrayList<>();
+    deleteFiles.forEach(
+        (key, delete) -> {
+          // Only a delete file of the current spec whose partition lies wholly inside the slice
+          // can apply to no data file outside this scan; it is obsolete once all are rewritten.
+          if (delete.specId() == spec.specId()
+              && wholeInside.eval(delete.partition())
+              && rewritten.containsAll(appliesTo.get(key))) {
+            obsolete.add(delete);
+          }
+        });
     String nothingToDo =
-        groups.isEmpty()
-            ? nothingToDo(all.size(), smallByPartition, skippedOtherSpec, skippedWithDeletes)
-            : null;
-    return new PlannedSlice(index, value, slice, runId, FileStats.of(all), groups, nothingToDo);
+        groups.isEmpty() ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec) : null;
+    return new PlannedSlice(
+        index, value, slice, runId, FileStats.of(all), groups, nothingToDo, obsolete);
+  }
+
+  /** A delete file's identity: deletion vectors share a Puffin file, one blob each. */
+  static String key(DeleteFile delete) {
+    return delete.contentOffset() == null
+        ? delete.location()
+        : delete.location() + "@" + delete.contentOffset();
+  }
+
+  /**
+   * Whether enough delete files apply to {@code file}, or they delete a large enough share of its
+   * rows, to rewrite it whatever its size. The share counts position deletes and deletion vectors
+   * that name this file alone (their record count is the rows they delete); equality deletes and
+   * partition-wide position deletes count only as files.
+   */
+  static boolean deletesOverThreshold(
+      DataFile file, List<DeleteFile> deletes, DeleteThresholds thresholds) {
+    if (deletes.isEmpty()) {
+      return false;
+    }
+    if (deletes.size() >= thresholds.deleteFiles()) {
+      return true;
+    }
+    long deleted = 0;
+    for (DeleteFile delete : deletes) {
+      if (delete.content() == FileContent.POSITION_DELETES
+          && ContentFileUtil.isFileScoped(delete)
+          && file.location().equals(ContentFileUtil.referencedDataFileLocation(delete))) {
+        deleted += delete.recordCount();
+      }
+    }
+    return file.recordCount() > 0
+        && (double) deleted / file.recordCount() >= thresholds.deletedRatio();
   }
 
   /**
@@ -110,8 +216,22 @@ final class CompactionPlanner {
    * rewriting one file alone gains nothing.
    */
   static List<List<DataFile>> bins(List<DataFile> files, long target) {
+    return bins(files, target, Set.of());
+  }
+
+  /**
+   * As {@link #bins(List, long)}, but a bin holding one file selected for its delete files is kept:
+   * rewriting it alone applies its deletes.
+   */
+  static List<List<DataFile>> bins(List<DataFile> files, long target, Set<String> forDeletes) {
     long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-    int count = (int) Math.max(1, Math.min(files.size() / 2, (bytes + target - 1) / target));
+    int count =
+        (int)
+            Math.max(
+                1,
+                Math.min(
+                    forDeletes.isEmpty() ? files.size() / 2 : files.size(),
+                    (bytes + target - 1) / target));
     List<List<DataFile>> bins = new ArrayList<>();
     long[] filled = new long[count];
     for (int i = 0; i < count; i++) {
@@ -132,21 +252,19 @@ final class CompactionPlanner {
       bins.get(emptiest).add(file);
       filled[emptiest] += file.fileSizeInBytes();
     }
-    bins.removeIf(bin -> bin.size() < 2);
+    bins.removeIf(
+        bin -> bin.isEmpty() || (bin.size() < 2 && !forDeletes.contains(bin.get(0).location())));
     bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
     return bins;
   }
 
   private static String nothingToDo(
-      int files,
-      Map<String, List<DataFile>> smallByPartition,
-      int skippedOtherSpec,
-      int skippedWithDeletes) {
+      int files, Map<String, List<DataFile>> candidatesByPartition, int skippedOtherSpec) {
     if (files == 0) {
       return "the slice has no data files";
     }
     StringBuilder reason = new StringBuilder();
-    int small = smallByPartition.values().stream().mapToInt(List::size).sum();
+    int small = candidatesByPartition.values().stream().mapToInt(List::size).sum();
     reason.append(
         small == 0
             ? "no file is below the target size"
@@ -156,12 +274,6 @@ final class CompactionPlanner {
           .append("; ")
           .append(skippedOtherSpec)
           .append(" small file(s) of an older partition spec kept");
-    }
-    if (skippedWithDeletes > 0) {
-      reason
-          .append("; ")
-          .append(skippedWithDeletes)
-          .append(" small file(s) with delete files kept");
     }
     return reason.toString();
   }

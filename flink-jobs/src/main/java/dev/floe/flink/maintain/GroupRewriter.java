@@ -2,65 +2,53 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.flink.commit.CommitMessages;
-import dev.floe.flink.row.RowDataHasher;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.iceberg.BaseCombinedScanTask;
-import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.PartitionSpecParser;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.expressions.ResidualEvaluator;
-import org.apache.iceberg.flink.sink.FlinkFileWriterFactory;
-import org.apache.iceberg.flink.source.DataIterator;
-import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.RollingDataWriter;
 
 /**
- * Rewrites groups (one partition's small files each): reads every row with Iceberg's Flink reader,
- * hashes it, writes it into files of the target size, then reads those files back and hashes again.
- * The committer compares the two hashes, so a rewrite that lost, duplicated or altered a row is
- * never committed. It never commits; if the job fails, it deletes the files it wrote.
- *
- * <p>Iceberg's Flink reader and writer classes are public but not API-checked; their use stays in
- * this class.
+ * Rewrites groups (one partition's files each): reads every live row with Iceberg's generic reader
+ * ({@link StoredRows}: values exactly as stored, the group's delete files applied), hashes it from
+ * those stored values, writes it with Iceberg's generic writer into files of the target size, then
+ * reads those files back and hashes again. The committer compares the two hashes, so a rewrite that
+ * lost, duplicated or altered a row — even by a microsecond — is never committed. No row passes
+ * through Flink's types. It never commits; if the job fails, it deletes the files it wrote.
  */
 final class GroupRewriter extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
 
   private final Table table;
-  private final RowType rowType;
   private final long targetFileSizeBytes;
   private final FailurePoint failAt;
 
-  private transient FlinkFileWriterFactory writers;
-  private transient RowDataFileScanTaskReader reader;
-  private transient RowDataHasher hasher;
+  private transient GenericFileWriterFactory writers;
+  private transient RecordHasher hasher;
+  private transient RecordHasher lineageHasher; // null without row lineage
   private transient List<String> written;
   private transient boolean finished;
 
   /**
    * @param table a serializable, read-only copy of the table
-   * @param rowType the table's row type
    * @param targetFileSizeBytes the size at which an output file is closed and the next one opened
    * @param failAt a failure to inject (tests)
    */
-  GroupRewriter(Table table, RowType rowType, long targetFileSizeBytes, FailurePoint failAt) {
+  GroupRewriter(Table table, long targetFileSizeBytes, FailurePoint failAt) {
     this.table = table;
-    this.rowType = rowType;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.failAt = failAt;
   }
@@ -69,20 +57,16 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   public void open() throws Exception {
     super.open();
     writers =
-        new FlinkFileWriterFactory.Builder(table)
+        new GenericFileWriterFactory.Builder(table)
             .dataFileFormat(OutputFiles.format(table))
-            .dataSchema(table.schema())
-            .dataFlinkType(rowType)
+            .dataSchema(StoredRows.schema(table))
             .writerProperties(table.properties())
             .build();
-    reader =
-        new RowDataFileScanTaskReader(
-            table.schema(),
-            table.schema(),
-            table.properties().get(TableProperties.DEFAULT_NAME_MAPPING),
-            true,
-            List.of());
-    hasher = new RowDataHasher(rowType);
+    hasher = new RecordHasher(table.schema());
+    lineageHasher =
+        StoredRows.schema(table).columns().size() > table.schema().columns().size()
+            ? new RecordHasher(StoredRows.schema(table))
+            : null;
     written = new ArrayList<>();
   }
 
@@ -104,7 +88,9 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   private Rewritten rewrite(RewriteGroup group) throws IOException {
     PartitionSpec spec = table.specs().get(group.specId());
     ContentHash read = ContentHash.empty();
-    RollingDataWriter<RowData> writer =
+    ContentHash lineageRead = ContentHash.empty();
+    AtomicLong rowsInFiles = new AtomicLong();
+    RollingDataWriter<Record> writer =
         new RollingDataWriter<>(
             writers,
             OutputFiles.factory(table, group),
@@ -112,37 +98,48 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             targetFileSizeBytes,
             spec,
             group.partition());
-    try (DataIterator<RowData> rows = iterate(group.inputs(), spec)) {
-      while (rows.hasNext()) {
-        RowData row = rows.next();
-        hasher.add(row, read);
-        writer.write(row);
+    try {
+      for (DataFile input : group.inputs()) {
+        try (CloseableIterable<Record> rows =
+            StoredRows.read(table, spec, input, group.deletesOf(input), rowsInFiles)) {
+          for (Record row : rows) {
+            hasher.add(row, read);
+            if (lineageHasher != null) {
+              lineageHasher.add(row, lineageRead);
+            }
+            writer.write(row);
+          }
+        }
       }
     } finally {
       writer.close();
       writer.result().dataFiles().forEach(f -> written.add(f.location()));
     }
     List<DataFile> outputs = writer.result().dataFiles();
+    // Read back independently: the new files alone, no delete file, through the same reader.
     ContentHash readBack = ContentHash.empty();
-    try (DataIterator<RowData> rows = iterate(outputs, spec)) {
-      while (rows.hasNext()) {
-        hasher.add(rows.next(), readBack);
+    ContentHash lineageReadBack = ContentHash.empty();
+    AtomicLong rowsWritten = new AtomicLong();
+    for (DataFile output : outputs) {
+      try (CloseableIterable<Record> rows =
+          StoredRows.readWritten(table, spec, output, rowsWritten)) {
+        for (Record row : rows) {
+          hasher.add(row, readBack);
+          if (lineageHasher != null) {
+            lineageHasher.add(row, lineageReadBack);
+          }
+        }
       }
     }
-    return new Rewritten(group.index(), group.sliceIndex(), outputs, read, readBack);
-  }
-
-  private DataIterator<RowData> iterate(List<DataFile> files, PartitionSpec spec) {
-    String schema = SchemaParser.toJson(table.schema());
-    String specJson = PartitionSpecParser.toJson(spec);
-    ResidualEvaluator noFilter = ResidualEvaluator.unpartitioned(Expressions.alwaysTrue());
-    List<FileScanTask> tasks = new ArrayList<>();
-    for (DataFile file : files) {
-      // The planner chose only files without delete files, so none are attached here.
-      tasks.add(new BaseFileScanTask(file, null, schema, specJson, noFilter));
-    }
-    return new DataIterator<>(
-        reader, new BaseCombinedScanTask(tasks), table.io(), table.encryption());
+    return new Rewritten(
+        group.index(),
+        group.sliceIndex(),
+        outputs,
+        read,
+        readBack,
+        rowsInFiles.get(),
+        lineageRead,
+        lineageReadBack);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.slice.Slice;
 import java.io.Serializable;
 import java.util.List;
+import org.apache.iceberg.DeleteFile;
 
 /**
  * What compaction will do to one slice, decided from the table's metadata at the base snapshot.
@@ -14,6 +15,8 @@ import java.util.List;
  * @param before all data files of the slice at the base snapshot
  * @param groups the partitions with small files to rewrite; empty when there is nothing to do
  * @param nothingToDo why there is nothing to compact, or null when there are groups
+ * @param obsoleteDeletes the delete files that apply to no data file once the groups are rewritten
+ *     (every data file they apply to is rewritten with them applied): the commit removes them
  */
 record PlannedSlice(
     int index,
@@ -22,11 +25,34 @@ record PlannedSlice(
     String runId,
     FileStats before,
     List<RewriteGroup> groups,
-    String nothingToDo)
+    String nothingToDo,
+    List<DeleteFile> obsoleteDeletes)
     implements Serializable {
 
   PlannedSlice {
     groups = List.copyOf(groups);
+    obsoleteDeletes = List.copyOf(obsoleteDeletes);
+  }
+
+  PlannedSlice(
+      int index,
+      String value,
+      Slice slice,
+      String runId,
+      FileStats before,
+      List<RewriteGroup> groups,
+      String nothingToDo) {
+    this(index, value, slice, runId, before, groups, nothingToDo, List.of());
+  }
+
+  /** How many delete files the groups' rewrite applies (each counted once). */
+  long appliedDeletes() {
+    return groups.stream()
+        .flatMap(g -> g.deletes().values().stream())
+        .flatMap(List::stream)
+        .map(DeleteFile::location)
+        .distinct()
+        .count();
   }
 
   FileStats rewritten() {

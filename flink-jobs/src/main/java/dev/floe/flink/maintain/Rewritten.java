@@ -13,12 +13,42 @@ import org.apache.iceberg.DataFile;
  * @param outputs the new data files (not in any snapshot yet)
  * @param read the content hash of the rows read from the group's inputs
  * @param written the content hash of the rows read back from {@code outputs}
+ * @param rowsInInputs every row found in the inputs, before their delete files were applied (to
+ *     compare with the inputs' metadata)
+ * @param lineageRead on a table with row lineage, the hash of the rows read with their {@code
+ *     _row_id} and {@code _last_updated_sequence_number}; empty otherwise
+ * @param lineageWritten the same, of the rows read back from {@code outputs}
  */
 record Rewritten(
-    int groupIndex, int sliceIndex, List<DataFile> outputs, ContentHash read, ContentHash written)
+    int groupIndex,
+    int sliceIndex,
+    List<DataFile> outputs,
+    ContentHash read,
+    ContentHash written,
+    long rowsInInputs,
+    ContentHash lineageRead,
+    ContentHash lineageWritten)
     implements Serializable {
 
   Rewritten {
     outputs = List.copyOf(outputs);
+  }
+
+  /** A rewrite of inputs without delete files: every row found in them was read. */
+  Rewritten(
+      int groupIndex,
+      int sliceIndex,
+      List<DataFile> outputs,
+      ContentHash read,
+      ContentHash written) {
+    this(
+        groupIndex,
+        sliceIndex,
+        outputs,
+        read,
+        written,
+        read.rows(),
+        ContentHash.empty(),
+        ContentHash.empty());
   }
 }

@@ -79,6 +79,39 @@ class CompactionCommitterTest {
   }
 
   @Test
+  void aRewriteThatKeptTheValuesButNotTheRowIdsIsNotCommitted() {
+    CompactionPlan plan = plan();
+    PlannedSlice slice = plan.slices().get(0);
+    long head = fact.currentSnapshot().snapshotId();
+    DataFile output = TableRows.write(fact, rows.toArray(Record[]::new));
+    // Same values; the lineage hashes (values with _row_id) differ, as when row ids were lost.
+    ContentHash withIds = hash(rows);
+    ContentHash otherIds = hash(rows.subList(1, rows.size()));
+
+    SliceCompaction outcome =
+        new CompactionCommitter(catalog.catalog(), plan)
+            .commit(
+                slice,
+                List.of(
+                    new Rewritten(
+                        slice.groups().get(0).index(),
+                        0,
+                        List.of(output),
+                        hash(rows),
+                        hash(rows),
+                        rows.size(),
+                        withIds,
+                        otherIds)));
+
+    fact.refresh();
+    assertThat(outcome.status()).isEqualTo(SliceCompaction.Status.FAILED);
+    assertThat(outcome.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+    assertThat(outcome.detail()).contains("keep their values but not their row lineage");
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(new File(URI.create(output.location()))).doesNotExist();
+  }
+
+  @Test
   void aGroupTheRewritersDidNotReturnIsNotCommitted() {
     CompactionPlan plan = plan();
     long head = fact.currentSnapshot().snapshotId();

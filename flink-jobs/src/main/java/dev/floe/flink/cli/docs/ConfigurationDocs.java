@@ -70,7 +70,8 @@ public final class ConfigurationDocs {
     out.append(
         "This file is generated from the declarations in the code: the option groups in"
             + " `catalog-config` (`CatalogOptions`, `EnvironmentVariables`, `JobManifestKeys`,"
-            + " `TableSpecKeys`, `FloeTablePropertyKeys`, `BackfillManifestKeys`) and the picocli annotations of the `floe` commands."
+            + " `TableSpecKeys`, `FloeTablePropertyKeys`, `BackfillManifestKeys`), flink-jobs'"
+            + " `CompactionOptions` and the picocli annotations of the `floe` commands."
             + " `ConfigurationDocsTest` fails when the file and the code drift. After changing an"
             + " option, regenerate it from the repository root with:\n\n");
     out.append("```shell\n").append(REGENERATE_COMMAND).append("\n```\n\n");

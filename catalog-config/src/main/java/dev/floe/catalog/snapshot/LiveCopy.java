@@ -1,0 +1,69 @@
+package dev.floe.catalog.snapshot;
+
+import dev.floe.catalog.lineage.StoredRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+
+/**
+ * Writes the rows of a data file that were live at an older snapshot (its delete files of then
+ * applied) into a new data file, values exactly as stored. A revert re-adds such a copy instead of
+ * the old file: a re-added file gets a new sequence number, and the equality deletes and position
+ * deletes of then would no longer apply to it (their rows would come back).
+ */
+final class LiveCopy {
+  private final Table table;
+  private final OutputFileFactory files;
+  private final GenericFileWriterFactory writers;
+
+  /**
+   * @param operationId part of every file name (the revert's run id), so names never collide
+   */
+  LiveCopy(Table table, String operationId) {
+    this.table = table;
+    FileFormat format =
+        FileFormat.fromString(
+            table
+                .properties()
+                .getOrDefault(
+                    TableProperties.DEFAULT_FILE_FORMAT,
+                    TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    this.files =
+        OutputFileFactory.builderFor(table, 0, 0).operationId(operationId).format(format).build();
+    this.writers =
+        new GenericFileWriterFactory.Builder(table)
+            .dataFileFormat(format)
+            .dataSchema(StoredRows.schema(table))
+            .writerProperties(table.properties())
+            .build();
+  }
+
+  /** A new data file holding the live rows of {@code file} under {@code deletes}. */
+  DataFile copy(DataFile file, List<DeleteFile> deletes) {
+    PartitionSpec spec = table.specs().get(file.specId());
+    DataWriter<Record> writer =
+        writers.newDataWriter(files.newOutputFile(spec, file.partition()), spec, file.partition());
+    try (writer;
+        CloseableIterable<Record> rows =
+            StoredRows.read(table, spec, file, deletes, new AtomicLong())) {
+      for (Record row : rows) {
+        writer.write(row);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot copy the live rows of " + file.location(), e);
+    }
+    return writer.toDataFile();
+  }
+}
