@@ -78,8 +78,8 @@ public final class Catalogs {
   /**
    * Gets ready to open a catalog; Flink's catalog factory and {@link #open} both call it first.
    * Makes its secrets known to {@link Redaction}, creates what it needs locally (the embedded
-   * catalog's home directory), and checks once per JVM that its servers answer ({@link
-   * Reachability}).
+   * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}), and
+   * checks once per JVM that its servers answer ({@link Reachability}).
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
@@ -106,6 +106,7 @@ public final class Catalogs {
     }
     try {
       Files.createDirectories(home);
+      HomeLocation.require(home);
     } catch (FileAlreadyExistsException e) {
       throw InvalidInputException.of(
           "Cannot create the Floe home %s: %s is a file, not a folder", home, e.getFile());
