@@ -64,9 +64,14 @@ class BinFloeStartupITCase {
   }
 
   @Test
-  void aTruncatedArchiveIsReplacedAndAnArchiveForOtherOptionsIsDeleted() throws Exception {
+  void noArchiveFromAFailedRunATruncatedOneIsReplacedAndOneForOtherOptionsIsDeleted()
+      throws Exception {
     Map<String, String> firstOptions = classLoadLog("startup-" + UUID.randomUUID());
     Set<Path> before = archives("tags");
+    // A run that fails early loads too few classes to be worth an archive: none is kept.
+    BinFloe.Result failed = BinFloe.run(work, firstOptions, "tags", "sales.no_such_table");
+    assertThat(failed.exitCode()).isNotZero();
+    assertThat(archives("tags")).isEqualTo(before);
     BinFloe.Result dumped = BinFloe.run(work, firstOptions, "tags", "sales.fact_orders");
     Path archive = difference(archives("tags"), before).iterator().next();
 
