@@ -103,7 +103,10 @@ class BinFloeStartupITCase {
         .noneMatch(f -> f.getFileName().toString().startsWith(oldKey));
   }
 
-  /** FLOE_JAVA_OPTS that log loaded classes to classes.log and carry a marker in the key. */
+  /**
+   * Class-data sharing on (BinFloe turns it off for other tests), with FLOE_JAVA_OPTS that log
+   * loaded classes to classes.log and carry a marker in the archive's key.
+   */
   private static Map<String, String> classLoadLog(String marker) {
     return Map.of(
         "FLOE_JAVA_OPTS", "-Xlog:class+load=info:file=classes.log -Dfloe.test.marker=" + marker);
