@@ -109,7 +109,10 @@ class BinFloeStartupITCase {
    */
   private static Map<String, String> classLoadLog(String marker) {
     return Map.of(
-        "FLOE_JAVA_OPTS", "-Xlog:class+load=info:file=classes.log -Dfloe.test.marker=" + marker);
+        "FLOE_JAVA_OPTS",
+        "-Xlog:class+load=info:file=classes.log -Dfloe.test.marker=" + marker,
+        "FLOE_CDS",
+        "1");
   }
 
   private static Set<Path> archives(String command) throws IOException {
