@@ -43,6 +43,9 @@ public final class BinFloe {
     builder.environment().remove("FLOE_HOME");
     // The jar under test is the one this Maven build just packaged; never rebuild from here.
     builder.environment().put("FLOE_SKIP_BUILD", "1");
+    // Each build is a new jar, so a class-data archive would be dumped (a slower first start) and
+    // seldom used again; BinFloeStartupITCase turns it back on where it is what is tested.
+    builder.environment().put("FLOE_CDS", "0");
     builder.environment().putAll(environment);
     Process process = builder.start();
     if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

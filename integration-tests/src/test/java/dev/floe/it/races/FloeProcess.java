@@ -98,6 +98,7 @@ final class FloeProcess {
               .redirectError(err.toFile());
       builder.environment().remove("FLOE_HOME");
       builder.environment().put("FLOE_SKIP_BUILD", "1");
+      builder.environment().put("FLOE_CDS", "0"); // no archive dumps in timing races
       builder.environment().put("FLOE_LOG_LEVEL", "INFO");
       long started = millisSince(t0);
       return new FloeProcess(name, List.of(args), builder.start(), out, err, t0, started);
