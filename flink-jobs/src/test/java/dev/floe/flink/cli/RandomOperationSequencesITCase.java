@@ -76,6 +76,9 @@ class RandomOperationSequencesITCase {
   private static final List<String> DAYS = List.of("2026-10-03", "2026-10-04", "2026-10-05");
   private static final String[] AMOUNTS = {"1.00", "2.50", "9.99"};
 
+  /** `floe late apply`'s as-of: every day of the model is inside its P3D window. */
+  private static final String LATE_AS_OF = "2026-10-06T00:00:00Z";
+
   /** Snapshots fact_orders keeps under expiry in the model (max_age is dropped, so it decides). */
   private static final int KEEP_LAST = 8;
 
@@ -201,6 +204,10 @@ class RandomOperationSequencesITCase {
     String day = DAYS.get(random.nextInt(DAYS.size()));
     if (pick < 22) {
       changeSource(step, day);
+      if (extra.nextInt(4) == 0) {
+        lateApply(step);
+        return "source+late-apply";
+      }
       return "source";
     } else if (pick < 41) {
       if (extra.nextInt(4) == 0) {
@@ -654,6 +661,39 @@ class RandomOperationSequencesITCase {
       }
     }
     return null;
+  }
+
+  /**
+   * `floe late apply` while every slice's window is open (P3D after 2026-10-05 at the latest): it
+   * reruns slices of this job whose sources changed since their load, each to exactly its current
+   * source; it never touches a slice otherwise, and a second apply right after commits nothing.
+   */
+  private void lateApply(int step) {
+    Map<String, ContentHash> sources = new TreeMap<>();
+    DAYS.forEach(d -> sources.put(d, slice("sales.staging_orders", d)));
+    Snapshot before = withTable(FACT, Table::currentSnapshot);
+    CliRun run = floe(home, "late", "apply", factJob, "--as-of", LATE_AS_OF, "--json");
+    log.add(step + ": late apply -> exit " + run.exitCode());
+    assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+    List<Snapshot> added = commitsSince(before);
+    for (Snapshot s : added) {
+      String day = dayOf(s.summary().get(LineageKeys.SLICE));
+      assertThat(s.summary().get(LineageKeys.JOB)).isEqualTo("fact_orders_daily");
+      assertThat(sources.get(day))
+          .as("a late rerun of %s commits only a change", day)
+          .isNotEqualTo(fact.getOrDefault(day, ContentHash.empty()));
+      Map<String, ContentHash> after = new TreeMap<>(fact);
+      after.put(day, sources.get(day));
+      history.add(
+          new Entry(
+              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
+      fact = after;
+    }
+    checkInvariants(step);
+    Snapshot afterFirst = withTable(FACT, Table::currentSnapshot);
+    CliRun again = floe(home, "late", "apply", factJob, "--as-of", LATE_AS_OF, "--json");
+    assertThat(again.exitCode()).as(again.out() + again.err()).isZero();
+    assertThat(commitsSince(afterFirst)).as("a second late apply commits nothing").isEmpty();
   }
 
   /** The commits on fact_orders' main history after {@code before} (null: all), oldest first. */
