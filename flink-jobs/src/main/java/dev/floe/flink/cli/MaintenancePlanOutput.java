@@ -4,6 +4,7 @@ import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.plan.LeftOut;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.PlanItem;
+import dev.floe.catalog.maintain.plan.TableHealth;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.ItemOutcome;
 import java.io.PrintWriter;
@@ -99,10 +100,27 @@ final class MaintenancePlanOutput {
             "  %s %s: %s%n", left.item().action().text(), left.item().target(), left.reason());
       }
     }
+    Map<String, List<String>> problems = problems(plan);
+    if (!problems.isEmpty()) {
+      out.printf("problems (%d table(s) only partly read):%n", problems.size());
+      problems.forEach(
+          (table, lines) -> lines.forEach(line -> out.printf("  %s: %s%n", table, line)));
+    }
     if (!plan.unreadable().isEmpty()) {
       out.printf("not planned (%d table(s) could not be read):%n", plan.unreadable().size());
       plan.unreadable().forEach((table, reason) -> out.printf("  %s: %s%n", table, reason));
     }
+  }
+
+  /** Table -> what could not be read of it, for tables read only in part. */
+  private static Map<String, List<String>> problems(MaintenancePlan plan) {
+    Map<String, List<String>> problems = new java.util.TreeMap<>();
+    for (TableHealth health : plan.health()) {
+      if (!health.problems().isEmpty()) {
+        problems.put(health.table(), health.problems());
+      }
+    }
+    return problems;
   }
 
   static Map<String, Object> planMap(MaintenancePlan plan, boolean dryRun) {
@@ -126,6 +144,7 @@ final class MaintenancePlanOutput {
       left.add(entry);
     }
     map.put("left_out", left);
+    map.put("problems", problems(plan));
     map.put("unreadable", new LinkedHashMap<>(new java.util.TreeMap<>(plan.unreadable())));
     return map;
   }

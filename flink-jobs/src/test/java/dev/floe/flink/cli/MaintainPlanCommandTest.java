@@ -161,6 +161,36 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void planAndApplyPrintWhatCouldNotBeReadOfATableInTextAndJson() throws Exception {
+    MaintenanceCatalog t = tables();
+    Table unlisted = t.table("w.unlisted");
+    t.set(unlisted, Map.of(dev.floe.catalog.spec.MaintenancePolicy.ORPHAN_MIN_AGE, "PT10M"));
+    t.files(unlisted, day, 6, 2);
+    t.uncommitted(unlisted, day, Duration.ZERO);
+    ContentHash before = hash("w.unlisted");
+
+    CliRun plan = floe(catalog.home(), "maintain", "--plan", "--all");
+    CliRun planJson = floe(catalog.home(), "maintain", "--plan", "--all", "--json");
+    CliRun apply = floe(catalog.home(), "maintain", "--apply", "--all");
+    CliRun applyJson = floe(catalog.home(), "maintain", "--apply", "--all", "--json");
+
+    for (CliRun text : List.of(plan, apply)) {
+      assertThat(text.exitCode()).as(text.err()).isZero();
+      assertThat(text.out())
+          .contains("problems (1 table(s) only partly read):")
+          .contains("w.unlisted: orphans unknown:")
+          .contains("state unknown");
+    }
+    for (CliRun json : List.of(planJson, applyJson)) {
+      assertThat(json.exitCode()).as(json.err()).isZero();
+      JsonNode root = JSON.readTree(json.out());
+      assertThat(root.get("problems").get("w.unlisted").get(0).asText()).contains("PT10M");
+      assertThat(root.get("items")).isEmpty();
+    }
+    assertThat(hash("w.unlisted")).isEqualTo(before);
+  }
+
+  @Test
   void planAndApplyRefuseTheManualFlagsAndAMissingSelection() {
     tables().table("s.t");
 

@@ -193,6 +193,29 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void aSliceOfATableWhoseOrphanListingFailsIsLeftOutNotCompacted() {
+    MaintenanceCatalog t = tables();
+    // A minimum age under an hour makes the orphan listing refuse, so the young uncommitted file
+    // that marks the slice as being written is not seen.
+    Table unlisted = t.table("w.unlisted");
+    t.set(unlisted, Map.of(MaintenancePolicy.ORPHAN_MIN_AGE, "PT10M"));
+    t.files(unlisted, day, 6, 2);
+    t.uncommitted(unlisted, day, Duration.ZERO);
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(health(plan, "w.unlisted").problems()).singleElement().asString().contains("PT10M");
+    assertThat(plan.items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().table()).isEqualTo("w.unlisted");
+              assertThat(left.reason()).contains("state unknown").contains("PT10M");
+            });
+  }
+
+  @Test
   void selectingByNamespaceListsOnlyItsTables() {
     MaintenanceCatalog t = tables();
     t.table("a.one");
