@@ -138,6 +138,7 @@ public final class HealthScan {
     final Map<String, Long> deleteFiles = new HashMap<>();
     long overThreshold;
     long overThresholdBytes;
+    long otherSpecSmall;
   }
 
   private static final class Scan {
@@ -160,6 +161,14 @@ public final class HealthScan {
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
         totals.rows += file.recordCount();
+        if (file.specId() != table.spec().specId()) {
+          // Compaction rewrites only files of the current spec (it keeps the others): they are
+          // counted in the slice, never as work.
+          if (file.fileSizeInBytes() < target) {
+            totals.otherSpecSmall++;
+          }
+          continue;
+        }
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -225,6 +234,7 @@ public final class HealthScan {
               deletedRows,
               t.overThreshold,
               t.overThresholdBytes,
+              t.otherSpecSmall,
               Optional.ofNullable(open)));
     }
     return slices;

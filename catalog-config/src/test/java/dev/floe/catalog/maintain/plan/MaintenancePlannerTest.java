@@ -216,6 +216,36 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void afterSpecEvolutionOnlySlicesOfTheCurrentSpecArePlannedAndOlderSpecFilesAreLeftOut() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.evo");
+    t.files(table, day, 6, 3);
+    table
+        .updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+    table.refresh();
+    t.files(table, day.plusDays(1), 6, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    List<PlanItem> compactions = items(plan, PlanAction.COMPACT, "s.evo");
+    assertThat(compactions).singleElement();
+    // The one planned slice is the month of the current spec, holding the 6 newer files.
+    assertThat(compactions.get(0).slice()).isNotEqualTo(Optional.of("d=" + day));
+    assertThat(compactions.get(0).before()).isEqualTo(6);
+    assertThat(compactions.get(0).after()).isEqualTo(1);
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().slice()).contains("d=" + day);
+              assertThat(left.reason()).contains("current partition spec");
+            });
+  }
+
+  @Test
   void selectingByNamespaceListsOnlyItsTables() {
     MaintenanceCatalog t = tables();
     t.table("a.one");
