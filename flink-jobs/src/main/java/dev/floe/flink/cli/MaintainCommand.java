@@ -14,6 +14,7 @@ import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
@@ -281,11 +282,12 @@ public final class MaintainCommand implements Callable<Integer> {
               .slices(slices)
               .failAt(failure.point())
               .timeout(compactTimeout);
-      if (targetFileSize != null) {
-        job.targetFileSizeBytes(targetFileSize);
-      } else if (policyTarget != null) {
-        job.targetFileSizeBytes(policyTarget);
-      }
+      // The table's policy decides the target unless --target-file-size overrides it, for
+      // --slice as for the slices the policy picks.
+      job.targetFileSizeBytes(
+          targetFileSize != null
+              ? targetFileSize
+              : MaintenancePolicy.of(loaded.properties()).targetFileSizeBytes(loaded.properties()));
       compaction = CompactionAction.of(common.catalog(), table, job);
       actions.add(compaction);
     }
@@ -305,9 +307,6 @@ public final class MaintainCommand implements Callable<Integer> {
     return actions;
   }
 
-  /** Set when --compact picked its slices from the policy: the policy's target size. */
-  private Long policyTarget;
-
   /** The slices the table's policy wants compacted, highest rank first. */
   private List<String> policySlices(Catalog catalog) {
     MaintenancePlan planned =
@@ -316,7 +315,6 @@ public final class MaintainCommand implements Callable<Integer> {
       throw InvalidInputException.of(
           "Cannot plan the compaction of %s: %s", table, planned.unreadable().get(table));
     }
-    policyTarget = planned.health().get(0).targetFileSizeBytes();
     return planned.items().stream()
         .filter(item -> item.action() == PlanAction.COMPACT)
         .map(item -> item.slice().orElseThrow())

@@ -191,6 +191,49 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void compactWithASliceUsesThePolicyTargetFileSize() throws Exception {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.t");
+    long policyTarget = 3L << 20;
+    t.set(
+        table,
+        Map.of(
+            dev.floe.catalog.spec.MaintenancePolicy.TARGET_FILE_SIZE,
+            String.valueOf(policyTarget)));
+    t.files(table, day, 6, 2);
+
+    CliRun slice =
+        floe(
+            catalog.home(),
+            "maintain",
+            "s.t",
+            "--compact",
+            "--slice",
+            "d=" + day,
+            "--dry-run",
+            "--json");
+    CliRun override =
+        floe(
+            catalog.home(),
+            "maintain",
+            "s.t",
+            "--compact",
+            "--slice",
+            "d=" + day,
+            "--target-file-size",
+            String.valueOf(2L << 20),
+            "--dry-run",
+            "--json");
+
+    assertThat(slice.exitCode()).as(slice.err()).isZero();
+    assertThat(JSON.readTree(slice.out()).findValue("target_file_size_bytes").asLong())
+        .isEqualTo(policyTarget);
+    assertThat(override.exitCode()).as(override.err()).isZero();
+    assertThat(JSON.readTree(override.out()).findValue("target_file_size_bytes").asLong())
+        .isEqualTo(2L << 20);
+  }
+
+  @Test
   void planAndApplyRefuseTheManualFlagsAndAMissingSelection() {
     tables().table("s.t");
 
