@@ -235,6 +235,11 @@ public final class MaintenancePlanner {
     rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
     long outputs = Math.max(1, (rewrittenBytes + target - 1) / target);
     long score = Math.max(0, rewrittenFiles - outputs) + (deletes ? slice.deleteFiles() : 0);
+    if (score <= 0) {
+      // Nothing compaction would remove (one small file rewritten into one, say with
+      // min_input_files 1 set as a table property): planning it would repeat forever.
+      return Optional.empty();
+    }
     if (policy.strategy() != MaintenancePolicy.Strategy.BINPACK) {
       reasons.add(
           "strategy "

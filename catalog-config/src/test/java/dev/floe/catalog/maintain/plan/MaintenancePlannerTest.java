@@ -246,6 +246,26 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void withMinInputFilesOneASliceOfOneSmallFileIsNotPlanned() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.one");
+    t.set(table, Map.of(MaintenancePolicy.MIN_INPUT_FILES, "1"));
+    t.files(table, day, 1, 3);
+    t.files(table, day.plusDays(1), 2, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    // The day with one file would be rewritten into one file: nothing to gain, never planned.
+    assertThat(plan.items())
+        .singleElement()
+        .satisfies(
+            item -> {
+              assertThat(item.slice()).contains("d=" + day.plusDays(1));
+              assertThat(item.score()).isPositive();
+            });
+  }
+
+  @Test
   void selectingByNamespaceListsOnlyItsTables() {
     MaintenanceCatalog t = tables();
     t.table("a.one");
