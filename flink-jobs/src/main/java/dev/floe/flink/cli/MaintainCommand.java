@@ -374,13 +374,15 @@ public final class MaintainCommand implements Callable<Integer> {
             .clock(clock)
             .failAt(failure.point())
             .run();
+    int code = result.exitCode();
+    int exitCode =
+        code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
     if (common.json) {
-      out.println(Json.write(MaintenancePlanOutput.applyMap(result)));
+      out.println(Json.write(MaintenancePlanOutput.applyMap(result, exitCode)));
     } else {
       MaintenancePlanOutput.printApply(result, out);
     }
-    int code = result.exitCode();
-    return code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
+    return exitCode;
   }
 
   private static Duration parse(String text) {

@@ -149,10 +149,14 @@ final class MaintenancePlanOutput {
     return map;
   }
 
-  static Map<String, Object> applyMap(ApplyResult result) {
+  /**
+   * @param exitCode the process's exit code (an unreadable table makes it 2 even when every item
+   *     succeeded), so that {@code exit_code} says what the shell sees
+   */
+  static Map<String, Object> applyMap(ApplyResult result, int exitCode) {
     Map<String, Object> map = planMap(result.plan(), false);
     map.put("apply_millis", result.elapsedMillis());
-    map.put("exit_code", result.exitCode());
+    map.put("exit_code", exitCode);
     List<Map<String, Object>> items = new ArrayList<>();
     int rank = 1;
     for (ItemOutcome outcome : result.outcomes()) {

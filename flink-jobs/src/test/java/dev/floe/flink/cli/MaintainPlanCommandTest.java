@@ -234,6 +234,21 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void applyJsonExitCodeIsTheProcessExitCodeWhenATableCannotBeRead() throws Exception {
+    MaintenanceCatalog t = tables();
+    t.set(
+        t.table("s.bad"), Map.of(dev.floe.catalog.spec.MaintenancePolicy.MIN_INPUT_FILES, "many"));
+    t.files(t.table("s.small"), day, 6, 2);
+
+    CliRun apply = floe(catalog.home(), "maintain", "--apply", "--all", "--json");
+
+    assertThat(apply.exitCode()).as(apply.err()).isEqualTo(2);
+    JsonNode root = JSON.readTree(apply.out());
+    assertThat(root.get("exit_code").asInt()).isEqualTo(apply.exitCode());
+    assertThat(root.get("unreadable").has("s.bad")).isTrue();
+  }
+
+  @Test
   void planAndApplyRefuseTheManualFlagsAndAMissingSelection() {
     tables().table("s.t");
 
