@@ -358,22 +358,28 @@ public final class MaintainCommand implements Callable<Integer> {
     } finally {
       Catalogs.close(catalog);
     }
-    if (plan || dryRun) {
-      if (common.json) {
-        out.println(Json.write(MaintenancePlanOutput.planMap(planned, dryRun)));
-      } else {
-        MaintenancePlanOutput.printPlan(planned, dryRun, out);
-      }
-      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
-    }
-    ApplyResult result =
+    PlanApply applying =
         PlanApply.of(common.catalog(), planned)
             .maxBytes(maxBytes)
             .maxTables(maxTables)
             .timeout(applyTimeout)
             .clock(clock)
-            .failAt(failure.point())
-            .run();
+            .failAt(failure.point());
+    if (plan || dryRun) {
+      // --apply --dry-run shows what the budget would take and leave, as --apply would.
+      Map<dev.floe.catalog.maintain.plan.PlanItem, String> outside =
+          apply ? applying.select().outside() : Map.of();
+      if (common.json) {
+        Map<String, Object> map = MaintenancePlanOutput.planMap(planned, dryRun);
+        map.put("outside_budget", MaintenancePlanOutput.outsideBudget(outside));
+        out.println(Json.write(map));
+      } else {
+        MaintenancePlanOutput.printPlan(planned, dryRun, out);
+        MaintenancePlanOutput.printOutsideBudget(outside, out);
+      }
+      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
+    }
+    ApplyResult result = applying.run();
     int code = result.exitCode();
     int exitCode =
         code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;

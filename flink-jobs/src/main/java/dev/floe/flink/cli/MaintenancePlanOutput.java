@@ -112,6 +112,29 @@ final class MaintenancePlanOutput {
     }
   }
 
+  /**
+   * Items an apply's budget leaves for a later run, with the reason ({@code --apply --dry-run}).
+   */
+  static void printOutsideBudget(Map<PlanItem, String> outside, PrintWriter out) {
+    if (outside.isEmpty()) {
+      return;
+    }
+    out.printf("outside the budget, left for a later --apply (%d):%n", outside.size());
+    outside.forEach(
+        (item, reason) -> out.printf("  %s %s: %s%n", item.action().text(), item.target(), reason));
+  }
+
+  static List<Map<String, Object>> outsideBudget(Map<PlanItem, String> outside) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    outside.forEach(
+        (item, reason) -> {
+          Map<String, Object> entry = itemMap(item);
+          entry.put("outside_because", reason);
+          list.add(entry);
+        });
+    return list;
+  }
+
   /** Table -> what could not be read of it, for tables read only in part. */
   private static Map<String, List<String>> problems(MaintenancePlan plan) {
     Map<String, List<String>> problems = new java.util.TreeMap<>();

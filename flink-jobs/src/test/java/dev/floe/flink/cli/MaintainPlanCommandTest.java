@@ -249,6 +249,37 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void applyDryRunShowsWhatTheBudgetLeavesOutAndChangesNothing() throws Exception {
+    MaintenanceCatalog t = tables();
+    t.files(t.table("s.t0"), day, 8, 2);
+    t.files(t.table("s.t1"), day, 6, 2);
+    Map<String, String> before = metadataLocations();
+
+    CliRun text =
+        floe(catalog.home(), "maintain", "--apply", "--all", "--max-tables", "1", "--dry-run");
+    CliRun json =
+        floe(
+            catalog.home(),
+            "maintain",
+            "--apply",
+            "--all",
+            "--max-tables",
+            "1",
+            "--dry-run",
+            "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("outside the budget, left for a later --apply (1):")
+        .contains("--max-tables 1 reached");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    JsonNode outside = JSON.readTree(json.out()).get("outside_budget");
+    assertThat(outside).hasSize(1);
+    assertThat(outside.get(0).get("table").asText()).isEqualTo("s.t1");
+    assertThat(metadataLocations()).isEqualTo(before);
+  }
+
+  @Test
   void planAndApplyRefuseTheManualFlagsAndAMissingSelection() {
     tables().table("s.t");
 
