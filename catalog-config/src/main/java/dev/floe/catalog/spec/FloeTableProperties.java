@@ -30,6 +30,14 @@ public final class FloeTableProperties {
 
   private FloeTableProperties() {}
 
+  /**
+   * True for a property {@code floe tables apply} owns through a spec block ({@code maintenance:},
+   * {@code retention:}): one the spec no longer declares is removed from the table.
+   */
+  public static boolean managedFromSpec(String property) {
+    return property.startsWith("floe.maintain.") || property.startsWith("floe.retention.");
+  }
+
   /** The properties a spec manages: its own {@code properties} plus the policies above. */
   public static Map<String, String> of(TableSpec spec) {
     Map<String, String> properties = new LinkedHashMap<>(spec.properties());

@@ -158,4 +158,22 @@ public sealed interface TableChange {
       return "set property " + table + " " + name + "=" + value + was;
     }
   }
+
+  /**
+   * Removes a property Floe manages ({@code floe.maintain.*}, {@code floe.retention.*}) that the
+   * spec no longer declares, so the table stops carrying a policy the spec dropped.
+   */
+  record RemoveProperty(String table, String name, String previous) implements TableChange {
+    public RemoveProperty {
+      Objects.requireNonNull(previous, "previous");
+    }
+
+    public String kind() {
+      return "remove-property";
+    }
+
+    public String describe() {
+      return "remove property " + table + " " + name + " (was " + previous + ")";
+    }
+  }
 }

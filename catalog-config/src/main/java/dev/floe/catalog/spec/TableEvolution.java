@@ -131,11 +131,17 @@ final class TableEvolution {
             .filter(TableChange.SetProperty.class::isInstance)
             .map(TableChange.SetProperty.class::cast)
             .toList();
-    if (properties.isEmpty()) {
+    List<TableChange.RemoveProperty> removals =
+        changes.stream()
+            .filter(TableChange.RemoveProperty.class::isInstance)
+            .map(TableChange.RemoveProperty.class::cast)
+            .toList();
+    if (properties.isEmpty() && removals.isEmpty()) {
       return;
     }
     UpdateProperties update = transaction.updateProperties();
     properties.forEach(property -> update.set(property.name(), property.value()));
+    removals.forEach(property -> update.remove(property.name()));
     update.commit();
   }
 

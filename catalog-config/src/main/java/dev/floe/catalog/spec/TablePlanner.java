@@ -162,14 +162,23 @@ final class TablePlanner {
   private void planProperties() {
     Map<String, String> current = table.properties();
     // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
-    FloeTableProperties.of(spec)
+    Map<String, String> declared = FloeTableProperties.of(spec);
+    // Properties Floe manages from a spec block are removed when the block (or key) is gone.
+    new java.util.TreeMap<>(current)
         .forEach(
-            (property, value) -> {
-              String previous = current.get(property);
-              if (!Objects.equals(previous, value)) {
-                changes.add(new TableChange.SetProperty(name, property, value, previous));
+            (property, previous) -> {
+              if (FloeTableProperties.managedFromSpec(property)
+                  && !declared.containsKey(property)) {
+                changes.add(new TableChange.RemoveProperty(name, property, previous));
               }
             });
+    declared.forEach(
+        (property, value) -> {
+          String previous = current.get(property);
+          if (!Objects.equals(previous, value)) {
+            changes.add(new TableChange.SetProperty(name, property, value, previous));
+          }
+        });
   }
 
   /** Rows in the current snapshot; -1 when the snapshot does not say (treated as not empty). */

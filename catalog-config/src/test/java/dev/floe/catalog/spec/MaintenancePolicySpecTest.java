@@ -80,6 +80,7 @@ class MaintenancePolicySpecTest {
   @Test
   void badValuesAreRefusedNamingTheFileTheKeyAndTheValue() {
     assertRefused("  min_input_files: 0\n", "maintenance.min_input_files", "0");
+    assertRefused("  min_input_files: 1\n", "maintenance.min_input_files", "at least 2");
     assertRefused("  deleted_row_ratio: 1.5\n", "maintenance.deleted_row_ratio", "1.5");
     assertRefused("  strategy: hilbert\n", "maintenance.strategy", "hilbert");
     assertRefused("  target_file_size: 12 parsecs\n", "maintenance.target_file_size", "12 parsecs");

@@ -297,6 +297,32 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void removingTheMaintenanceAndRetentionBlocksRemovesTheirPropertiesAndSaysSo() {
+    String base = simple("sales.t");
+    applier(
+            base
+                + "retention: {keep_last: 20}\n"
+                + "maintenance: {min_input_files: 8, max_manifests: 40}\n")
+        .commit();
+    load("sales.t").updateProperties().set("owner.team", "finance").commit();
+    Map<String, String> before = load("sales.t").properties();
+
+    ApplyPlan plan = applier(base).commit();
+
+    assertThat(plan.describe())
+        .allMatch(line -> line.startsWith("remove property sales.t floe."))
+        .contains(
+            "remove property sales.t floe.maintain.max-manifests (was 40)",
+            "remove property sales.t floe.maintain.min-input-files (was 8)",
+            "remove property sales.t floe.retention.keep-last (was 20)");
+    assertThat(before).containsKey(MaintenancePolicy.MAX_MANIFESTS);
+    assertThat(load("sales.t").properties())
+        .containsEntry("owner.team", "finance")
+        .allSatisfy((key, value) -> assertThat(FloeTableProperties.managedFromSpec(key)).isFalse());
+    assertThat(applier(base).commit().isEmpty()).isTrue();
+  }
+
+  @Test
   void refusesUnreadablePolicyPropertiesWithTheValue() {
     assertThat(FloeTableProperties.retention(Map.of())).isEmpty();
     assertThatThrownBy(

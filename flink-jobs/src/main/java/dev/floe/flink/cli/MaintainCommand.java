@@ -14,6 +14,7 @@ import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
@@ -281,11 +282,12 @@ public final class MaintainCommand implements Callable<Integer> {
               .slices(slices)
               .failAt(failure.point())
               .timeout(compactTimeout);
-      if (targetFileSize != null) {
-        job.targetFileSizeBytes(targetFileSize);
-      } else if (policyTarget != null) {
-        job.targetFileSizeBytes(policyTarget);
-      }
+      // The table's policy decides the target unless --target-file-size overrides it, for
+      // --slice as for the slices the policy picks.
+      job.targetFileSizeBytes(
+          targetFileSize != null
+              ? targetFileSize
+              : MaintenancePolicy.of(loaded.properties()).targetFileSizeBytes(loaded.properties()));
       compaction = CompactionAction.of(common.catalog(), table, job);
       actions.add(compaction);
     }
@@ -305,9 +307,6 @@ public final class MaintainCommand implements Callable<Integer> {
     return actions;
   }
 
-  /** Set when --compact picked its slices from the policy: the policy's target size. */
-  private Long policyTarget;
-
   /** The slices the table's policy wants compacted, highest rank first. */
   private List<String> policySlices(Catalog catalog) {
     MaintenancePlan planned =
@@ -316,7 +315,6 @@ public final class MaintainCommand implements Callable<Integer> {
       throw InvalidInputException.of(
           "Cannot plan the compaction of %s: %s", table, planned.unreadable().get(table));
     }
-    policyTarget = planned.health().get(0).targetFileSizeBytes();
     return planned.items().stream()
         .filter(item -> item.action() == PlanAction.COMPACT)
         .map(item -> item.slice().orElseThrow())
@@ -360,29 +358,37 @@ public final class MaintainCommand implements Callable<Integer> {
     } finally {
       Catalogs.close(catalog);
     }
-    if (plan || dryRun) {
-      if (common.json) {
-        out.println(Json.write(MaintenancePlanOutput.planMap(planned, dryRun)));
-      } else {
-        MaintenancePlanOutput.printPlan(planned, dryRun, out);
-      }
-      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
-    }
-    ApplyResult result =
+    PlanApply applying =
         PlanApply.of(common.catalog(), planned)
             .maxBytes(maxBytes)
             .maxTables(maxTables)
             .timeout(applyTimeout)
             .clock(clock)
-            .failAt(failure.point())
-            .run();
+            .failAt(failure.point());
+    if (plan || dryRun) {
+      // --apply --dry-run shows what the budget would take and leave, as --apply would.
+      Map<dev.floe.catalog.maintain.plan.PlanItem, String> outside =
+          apply ? applying.select().outside() : Map.of();
+      if (common.json) {
+        Map<String, Object> map = MaintenancePlanOutput.planMap(planned, dryRun);
+        map.put("outside_budget", MaintenancePlanOutput.outsideBudget(outside));
+        out.println(Json.write(map));
+      } else {
+        MaintenancePlanOutput.printPlan(planned, dryRun, out);
+        MaintenancePlanOutput.printOutsideBudget(outside, out);
+      }
+      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
+    }
+    ApplyResult result = applying.run();
+    int code = result.exitCode();
+    int exitCode =
+        code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
     if (common.json) {
-      out.println(Json.write(MaintenancePlanOutput.applyMap(result)));
+      out.println(Json.write(MaintenancePlanOutput.applyMap(result, exitCode)));
     } else {
       MaintenancePlanOutput.printApply(result, out);
     }
-    int code = result.exitCode();
-    return code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
+    return exitCode;
   }
 
   private static Duration parse(String text) {

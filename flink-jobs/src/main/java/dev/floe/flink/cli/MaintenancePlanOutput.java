@@ -4,6 +4,7 @@ import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.plan.LeftOut;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.PlanItem;
+import dev.floe.catalog.maintain.plan.TableHealth;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.ItemOutcome;
 import java.io.PrintWriter;
@@ -99,10 +100,50 @@ final class MaintenancePlanOutput {
             "  %s %s: %s%n", left.item().action().text(), left.item().target(), left.reason());
       }
     }
+    Map<String, List<String>> problems = problems(plan);
+    if (!problems.isEmpty()) {
+      out.printf("problems (%d table(s) only partly read):%n", problems.size());
+      problems.forEach(
+          (table, lines) -> lines.forEach(line -> out.printf("  %s: %s%n", table, line)));
+    }
     if (!plan.unreadable().isEmpty()) {
       out.printf("not planned (%d table(s) could not be read):%n", plan.unreadable().size());
       plan.unreadable().forEach((table, reason) -> out.printf("  %s: %s%n", table, reason));
     }
+  }
+
+  /**
+   * Items an apply's budget leaves for a later run, with the reason ({@code --apply --dry-run}).
+   */
+  static void printOutsideBudget(Map<PlanItem, String> outside, PrintWriter out) {
+    if (outside.isEmpty()) {
+      return;
+    }
+    out.printf("outside the budget, left for a later --apply (%d):%n", outside.size());
+    outside.forEach(
+        (item, reason) -> out.printf("  %s %s: %s%n", item.action().text(), item.target(), reason));
+  }
+
+  static List<Map<String, Object>> outsideBudget(Map<PlanItem, String> outside) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    outside.forEach(
+        (item, reason) -> {
+          Map<String, Object> entry = itemMap(item);
+          entry.put("outside_because", reason);
+          list.add(entry);
+        });
+    return list;
+  }
+
+  /** Table -> what could not be read of it, for tables read only in part. */
+  private static Map<String, List<String>> problems(MaintenancePlan plan) {
+    Map<String, List<String>> problems = new java.util.TreeMap<>();
+    for (TableHealth health : plan.health()) {
+      if (!health.problems().isEmpty()) {
+        problems.put(health.table(), health.problems());
+      }
+    }
+    return problems;
   }
 
   static Map<String, Object> planMap(MaintenancePlan plan, boolean dryRun) {
@@ -126,14 +167,19 @@ final class MaintenancePlanOutput {
       left.add(entry);
     }
     map.put("left_out", left);
+    map.put("problems", problems(plan));
     map.put("unreadable", new LinkedHashMap<>(new java.util.TreeMap<>(plan.unreadable())));
     return map;
   }
 
-  static Map<String, Object> applyMap(ApplyResult result) {
+  /**
+   * @param exitCode the process's exit code (an unreadable table makes it 2 even when every item
+   *     succeeded), so that {@code exit_code} says what the shell sees
+   */
+  static Map<String, Object> applyMap(ApplyResult result, int exitCode) {
     Map<String, Object> map = planMap(result.plan(), false);
     map.put("apply_millis", result.elapsedMillis());
-    map.put("exit_code", result.exitCode());
+    map.put("exit_code", exitCode);
     List<Map<String, Object>> items = new ArrayList<>();
     int rank = 1;
     for (ItemOutcome outcome : result.outcomes()) {

@@ -34,9 +34,10 @@ import org.apache.iceberg.catalog.Catalog;
  * taken highest rank first while they fit {@code --max-tables} (tables touched) and {@code
  * --max-bytes} (bytes rewritten); the rest are reported as not started, and the next run, which
  * plans again, picks them up. Each table's items run through the existing entry points in the order
- * {@code floe maintain} uses (compact its slices in one {@link Compaction}, one commit per slice;
- * rewrite manifests; expire; orphans), so every commit is what the manual command makes. A table
- * that fails is reported and the others go on; {@link ApplyResult#exitCode()} says so.
+ * {@code floe maintain} uses (compact its slices in one {@link Compaction}, one commit per slice,
+ * after checking each slice alone so that one compaction refuses fails only its own item; rewrite
+ * manifests; expire; orphans), so every commit is what the manual command makes. A table that fails
+ * is reported and the others go on; {@link ApplyResult#exitCode()} says so.
  */
 public final class PlanApply {
   private final CatalogConfig catalog;
@@ -191,6 +192,21 @@ public final class PlanApply {
       TableHealth health,
       Deadline deadline,
       Map<PlanItem, ItemOutcome> outcomes) {
+    // A slice compaction refuses (say one the partition spec no longer cuts) fails alone: each is
+    // checked first, and the others are compacted together as before.
+    List<PlanItem> valid = new ArrayList<>();
+    for (PlanItem item : items) {
+      try {
+        Compaction.of(catalog, name).slices(List.of(item.slice().orElseThrow())).check();
+        valid.add(item);
+      } catch (RuntimeException e) {
+        outcomes.put(item, failed(item, e));
+      }
+    }
+    if (valid.isEmpty()) {
+      return;
+    }
+    items = valid;
     List<String> slices = items.stream().map(item -> item.slice().orElseThrow()).toList();
     Compaction compaction = Compaction.of(catalog, name).slices(slices).failAt(failAt);
     if (health != null) {

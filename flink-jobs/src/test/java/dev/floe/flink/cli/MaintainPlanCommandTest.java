@@ -161,6 +161,125 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void planAndApplyPrintWhatCouldNotBeReadOfATableInTextAndJson() throws Exception {
+    MaintenanceCatalog t = tables();
+    Table unlisted = t.table("w.unlisted");
+    t.set(unlisted, Map.of(dev.floe.catalog.spec.MaintenancePolicy.ORPHAN_MIN_AGE, "PT10M"));
+    t.files(unlisted, day, 6, 2);
+    t.uncommitted(unlisted, day, Duration.ZERO);
+    ContentHash before = hash("w.unlisted");
+
+    CliRun plan = floe(catalog.home(), "maintain", "--plan", "--all");
+    CliRun planJson = floe(catalog.home(), "maintain", "--plan", "--all", "--json");
+    CliRun apply = floe(catalog.home(), "maintain", "--apply", "--all");
+    CliRun applyJson = floe(catalog.home(), "maintain", "--apply", "--all", "--json");
+
+    for (CliRun text : List.of(plan, apply)) {
+      assertThat(text.exitCode()).as(text.err()).isZero();
+      assertThat(text.out())
+          .contains("problems (1 table(s) only partly read):")
+          .contains("w.unlisted: orphans unknown:")
+          .contains("state unknown");
+    }
+    for (CliRun json : List.of(planJson, applyJson)) {
+      assertThat(json.exitCode()).as(json.err()).isZero();
+      JsonNode root = JSON.readTree(json.out());
+      assertThat(root.get("problems").get("w.unlisted").get(0).asText()).contains("PT10M");
+      assertThat(root.get("items")).isEmpty();
+    }
+    assertThat(hash("w.unlisted")).isEqualTo(before);
+  }
+
+  @Test
+  void compactWithASliceUsesThePolicyTargetFileSize() throws Exception {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.t");
+    long policyTarget = 3L << 20;
+    t.set(
+        table,
+        Map.of(
+            dev.floe.catalog.spec.MaintenancePolicy.TARGET_FILE_SIZE,
+            String.valueOf(policyTarget)));
+    t.files(table, day, 6, 2);
+
+    CliRun slice =
+        floe(
+            catalog.home(),
+            "maintain",
+            "s.t",
+            "--compact",
+            "--slice",
+            "d=" + day,
+            "--dry-run",
+            "--json");
+    CliRun override =
+        floe(
+            catalog.home(),
+            "maintain",
+            "s.t",
+            "--compact",
+            "--slice",
+            "d=" + day,
+            "--target-file-size",
+            String.valueOf(2L << 20),
+            "--dry-run",
+            "--json");
+
+    assertThat(slice.exitCode()).as(slice.err()).isZero();
+    assertThat(JSON.readTree(slice.out()).findValue("target_file_size_bytes").asLong())
+        .isEqualTo(policyTarget);
+    assertThat(override.exitCode()).as(override.err()).isZero();
+    assertThat(JSON.readTree(override.out()).findValue("target_file_size_bytes").asLong())
+        .isEqualTo(2L << 20);
+  }
+
+  @Test
+  void applyJsonExitCodeIsTheProcessExitCodeWhenATableCannotBeRead() throws Exception {
+    MaintenanceCatalog t = tables();
+    t.set(
+        t.table("s.bad"), Map.of(dev.floe.catalog.spec.MaintenancePolicy.MIN_INPUT_FILES, "many"));
+    t.files(t.table("s.small"), day, 6, 2);
+
+    CliRun apply = floe(catalog.home(), "maintain", "--apply", "--all", "--json");
+
+    assertThat(apply.exitCode()).as(apply.err()).isEqualTo(2);
+    JsonNode root = JSON.readTree(apply.out());
+    assertThat(root.get("exit_code").asInt()).isEqualTo(apply.exitCode());
+    assertThat(root.get("unreadable").has("s.bad")).isTrue();
+  }
+
+  @Test
+  void applyDryRunShowsWhatTheBudgetLeavesOutAndChangesNothing() throws Exception {
+    MaintenanceCatalog t = tables();
+    t.files(t.table("s.t0"), day, 8, 2);
+    t.files(t.table("s.t1"), day, 6, 2);
+    Map<String, String> before = metadataLocations();
+
+    CliRun text =
+        floe(catalog.home(), "maintain", "--apply", "--all", "--max-tables", "1", "--dry-run");
+    CliRun json =
+        floe(
+            catalog.home(),
+            "maintain",
+            "--apply",
+            "--all",
+            "--max-tables",
+            "1",
+            "--dry-run",
+            "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("outside the budget, left for a later --apply (1):")
+        .contains("--max-tables 1 reached");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    JsonNode outside = JSON.readTree(json.out()).get("outside_budget");
+    assertThat(outside).hasSize(1);
+    assertThat(outside.get(0).get("table").asText()).isEqualTo("s.t1");
+    assertThat(metadataLocations()).isEqualTo(before);
+  }
+
+  @Test
   void planAndApplyRefuseTheManualFlagsAndAMissingSelection() {
     tables().table("s.t");
 

@@ -43,7 +43,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * yet (only for a table with a window: without one, slices never seal and would never be
  * maintained), when unreferenced files younger than the orphan minimum age lie in one of its
  * partitions (a run or backfill is writing it right now: exactly the files orphan removal also
- * spares), or when a run of it waits on an audit branch.
+ * spares), when a run of it waits on an audit branch, or when the orphan listing or the expiry plan
+ * of the table failed (then nothing tells which partitions are being written).
  */
 public final class HealthScan {
   private HealthScan() {}
@@ -96,7 +97,13 @@ public final class HealthScan {
       dataManifestBytes = manifests.stream().mapToLong(ManifestFile::length).sum();
       Scan scan = scanFiles(table, policy, target);
       partitions = scan.partitionPaths.size();
-      slices = slices(table, name, scan, young, now);
+      // Without a listing (or an expiry plan) nothing says which partitions are being written:
+      // every slice counts as open rather than as safe to compact.
+      String unknown =
+          problems.isEmpty()
+              ? null
+              : "state unknown, its files could not be listed: " + String.join("; ", problems);
+      slices = slices(table, name, scan, young, unknown, now);
     }
     return new TableHealth(
         name,
@@ -131,6 +138,7 @@ public final class HealthScan {
     final Map<String, Long> deleteFiles = new HashMap<>();
     long overThreshold;
     long overThresholdBytes;
+    long otherSpecSmall;
   }
 
   private static final class Scan {
@@ -153,6 +161,14 @@ public final class HealthScan {
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
         totals.rows += file.recordCount();
+        if (file.specId() != table.spec().specId()) {
+          // Compaction rewrites only files of the current spec (it keeps the others): they are
+          // counted in the slice, never as work.
+          if (file.fileSizeInBytes() < target) {
+            totals.otherSpecSmall++;
+          }
+          continue;
+        }
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -174,7 +190,7 @@ public final class HealthScan {
   }
 
   private static List<SliceHealth> slices(
-      Table table, String name, Scan scan, List<OrphanFile> young, Instant now) {
+      Table table, String name, Scan scan, List<OrphanFile> young, String unknown, Instant now) {
     Map<String, Long> writing = new HashMap<>();
     for (OrphanFile file : young) {
       for (Map.Entry<String, String> partition : scan.partitionPaths.entrySet()) {
@@ -189,8 +205,8 @@ public final class HealthScan {
     List<SliceHealth> slices = new ArrayList<>();
     for (Map.Entry<String, Totals> entry : scan.bySlice.entrySet()) {
       Totals t = entry.getValue();
-      String open = null;
-      if (t.slice != null) {
+      String open = unknown;
+      if (open == null && t.slice != null) {
         Long files = writing.get(entry.getKey());
         String audit = audited.get(t.slice.label());
         if (files != null) {
@@ -218,6 +234,7 @@ public final class HealthScan {
               deletedRows,
               t.overThreshold,
               t.overThresholdBytes,
+              t.otherSpecSmall,
               Optional.ofNullable(open)));
     }
     return slices;

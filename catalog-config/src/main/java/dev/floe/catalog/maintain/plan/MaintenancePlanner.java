@@ -174,6 +174,11 @@ public final class MaintenancePlanner {
                   }
                 });
       }
+      for (SliceHealth slice : table.slices()) {
+        if (slice.otherSpecSmallFiles() >= table.policy().minInputFiles()) {
+          leftOut.add(new LeftOut(olderSpec(table, slice), OLDER_SPEC));
+        }
+      }
       manifests(table).ifPresent(items::add);
       expiry(table).ifPresent(items::add);
       orphans(table).ifPresent(items::add);
@@ -230,6 +235,11 @@ public final class MaintenancePlanner {
     rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
     long outputs = Math.max(1, (rewrittenBytes + target - 1) / target);
     long score = Math.max(0, rewrittenFiles - outputs) + (deletes ? slice.deleteFiles() : 0);
+    if (score <= 0) {
+      // Nothing compaction would remove (one small file rewritten into one, say with
+      // min_input_files 1 set as a table property): planning it would repeat forever.
+      return Optional.empty();
+    }
     if (policy.strategy() != MaintenancePolicy.Strategy.BINPACK) {
       reasons.add(
           "strategy "
@@ -248,6 +258,28 @@ public final class MaintenancePlanner {
             deletes ? "data + delete files" : "data files",
             rewrittenBytes,
             0));
+  }
+
+  static final String OLDER_SPEC =
+      "compaction rewrites only files of the table's current partition spec and keeps these";
+
+  /** What compacting the small files of an older partition spec would have been. */
+  static PlanItem olderSpec(TableHealth table, SliceHealth slice) {
+    return new PlanItem(
+        table.table(),
+        PlanAction.COMPACT,
+        slice.slice(),
+        slice.otherSpecSmallFiles() - 1,
+        List.of(
+            String.format(
+                Locale.ROOT,
+                "%d small files written with an older partition spec",
+                slice.otherSpecSmallFiles())),
+        slice.dataFiles(),
+        slice.dataFiles() - slice.otherSpecSmallFiles() + 1,
+        "data files",
+        0,
+        0);
   }
 
   static Optional<PlanItem> manifests(TableHealth table) {

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param dataFiles data files
  * @param dataBytes their bytes
  * @param rows their rows (from file metadata)
- * @param smallFiles data files below the policy's target size
+ * @param smallFiles data files of the current partition spec below the policy's target size
  * @param smallBytes their bytes
  * @param smallFilesByPartition the most small files any one partition of the slice holds
  *     (compaction groups files per partition)
@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param deletedRows rows those delete files remove (their record counts)
  * @param filesOverDeleteThreshold data files with at least the policy's number of delete files
  * @param bytesOverDeleteThreshold their bytes
+ * @param otherSpecSmallFiles small data files written with an older partition spec: compaction
+ *     keeps them, so they are not counted above (neither as small nor against delete thresholds)
  * @param open why the slice is left alone unless {@code --include-open}, or empty
  */
 public record SliceHealth(
@@ -34,6 +36,7 @@ public record SliceHealth(
     long deletedRows,
     long filesOverDeleteThreshold,
     long bytesOverDeleteThreshold,
+    long otherSpecSmallFiles,
     Optional<String> open) {
 
   /** Deleted rows over rows; 0 for a slice without rows. */

@@ -193,6 +193,79 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void aSliceOfATableWhoseOrphanListingFailsIsLeftOutNotCompacted() {
+    MaintenanceCatalog t = tables();
+    // A minimum age under an hour makes the orphan listing refuse, so the young uncommitted file
+    // that marks the slice as being written is not seen.
+    Table unlisted = t.table("w.unlisted");
+    t.set(unlisted, Map.of(MaintenancePolicy.ORPHAN_MIN_AGE, "PT10M"));
+    t.files(unlisted, day, 6, 2);
+    t.uncommitted(unlisted, day, Duration.ZERO);
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(health(plan, "w.unlisted").problems()).singleElement().asString().contains("PT10M");
+    assertThat(plan.items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().table()).isEqualTo("w.unlisted");
+              assertThat(left.reason()).contains("state unknown").contains("PT10M");
+            });
+  }
+
+  @Test
+  void afterSpecEvolutionOnlySlicesOfTheCurrentSpecArePlannedAndOlderSpecFilesAreLeftOut() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.evo");
+    t.files(table, day, 6, 3);
+    table
+        .updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+    table.refresh();
+    t.files(table, day.plusDays(1), 6, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    List<PlanItem> compactions = items(plan, PlanAction.COMPACT, "s.evo");
+    assertThat(compactions).singleElement();
+    // The one planned slice is the month of the current spec, holding the 6 newer files.
+    assertThat(compactions.get(0).slice()).isNotEqualTo(Optional.of("d=" + day));
+    assertThat(compactions.get(0).before()).isEqualTo(6);
+    assertThat(compactions.get(0).after()).isEqualTo(1);
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().slice()).contains("d=" + day);
+              assertThat(left.reason()).contains("current partition spec");
+            });
+  }
+
+  @Test
+  void withMinInputFilesOneASliceOfOneSmallFileIsNotPlanned() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.one");
+    t.set(table, Map.of(MaintenancePolicy.MIN_INPUT_FILES, "1"));
+    t.files(table, day, 1, 3);
+    t.files(table, day.plusDays(1), 2, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    // The day with one file would be rewritten into one file: nothing to gain, never planned.
+    assertThat(plan.items())
+        .singleElement()
+        .satisfies(
+            item -> {
+              assertThat(item.slice()).contains("d=" + day.plusDays(1));
+              assertThat(item.score()).isPositive();
+            });
+  }
+
+  @Test
   void selectingByNamespaceListsOnlyItsTables() {
     MaintenanceCatalog t = tables();
     t.table("a.one");
