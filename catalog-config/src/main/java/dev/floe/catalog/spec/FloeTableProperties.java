@@ -31,6 +31,24 @@ public final class FloeTableProperties {
   private FloeTableProperties() {}
 
   /**
+   * The spec block that sets {@code property} when it is one of Floe's own ({@code maintenance},
+   * {@code retention} or {@code late_data}; {@code floe.sealed-through}, which only {@code floe
+   * late apply} writes, counts as {@code late_data}), or empty for any other property.
+   */
+  public static Optional<String> specKeyOf(String property) {
+    if (property.startsWith("floe.maintain.")) {
+      return Optional.of("maintenance");
+    }
+    if (property.startsWith("floe.retention.")) {
+      return Optional.of("retention");
+    }
+    if (property.startsWith("floe.late-data.") || property.equals(SEALED_THROUGH)) {
+      return Optional.of("late_data");
+    }
+    return Optional.empty();
+  }
+
+  /**
    * True for a property {@code floe tables apply} owns through a spec block ({@code maintenance:},
    * {@code retention:}): one the spec no longer declares is removed from the table.
    */

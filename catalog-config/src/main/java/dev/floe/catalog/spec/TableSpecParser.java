@@ -68,14 +68,16 @@ public final class TableSpecParser {
             : Optional.empty();
     Map<String, String> properties =
         root.has("properties") ? properties(root.child("properties")) : Map.of();
-    if (maintenance.isPresent()) {
-      for (String property : maintenance.get().toProperties().keySet()) {
-        if (properties.containsKey(property)) {
-          throw root.child("properties")
-              .child(property)
-              .error("property '%s' is set by `maintenance:`; set it there only", property);
-        }
-      }
+    // Floe's own properties come from the spec's blocks, where their values are checked; set
+    // under `properties:` they would pass unchecked and be removed again by the next apply.
+    for (String property : properties.keySet()) {
+      FloeTableProperties.specKeyOf(property)
+          .ifPresent(
+              block -> {
+                throw root.child("properties")
+                    .child(property)
+                    .error("property '%s' is Floe's own; set it under `%s:`", property, block);
+              });
     }
 
     TableSpec spec =

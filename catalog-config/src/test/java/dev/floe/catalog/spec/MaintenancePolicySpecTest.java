@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.error.InvalidInputException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -103,6 +104,24 @@ class MaintenancePolicySpecTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(SOURCE)
         .hasMessageContaining("floe.maintain.min-input-files");
+  }
+
+  @Test
+  void floesOwnPropertiesUnderPropertiesAreRefusedEvenWithoutTheirBlock() {
+    for (String property :
+        List.of(
+            "floe.maintain.strategy: hilbert",
+            "floe.maintain.min-input-files: '0'",
+            "floe.retention.keep-last: '5'",
+            "floe.late-data.window: P1D")) {
+      assertThatThrownBy(
+              () -> TableSpecParser.parse(SOURCE, BASE + "properties: {" + property + "}\n"))
+          .as(property)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining(SOURCE)
+          .hasMessageContaining(property.substring(0, property.indexOf(':')))
+          .hasMessageContaining("is Floe's own");
+    }
   }
 
   @Test
