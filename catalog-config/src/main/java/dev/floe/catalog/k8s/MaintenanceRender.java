@@ -36,8 +36,6 @@ public record MaintenanceRender(
   static final String CONTAINER = "floe-maintain";
   static final String CLASSPATH = "/opt/flink/lib/*:" + ImageLayout.JAR_PATH;
   static final String MAIN_CLASS = "dev.floe.flink.cli.FloeMain";
-  private static final Pattern CRON =
-      Pattern.compile("\\S+( \\S+){4}|@(hourly|daily|weekly|monthly|yearly)");
   private static final Pattern FLINK_MEMORY = Pattern.compile("(\\d+)\\s*([mMgGkK])[bB]?");
 
   public MaintenanceRender {
@@ -48,9 +46,9 @@ public record MaintenanceRender(
         name,
         K8sNames.MAX_NAME_LENGTH);
     InvalidInputException.check(
-        schedule != null && CRON.matcher(schedule.trim()).matches(),
-        "Cannot render CronJob %s with schedule '%s': expected five cron fields such as '0 3 * *"
-            + " *'",
+        CronSchedule.valid(schedule),
+        "Cannot render CronJob %s with schedule '%s': expected five cron fields in range such as"
+            + " '0 3 * * *', or @daily, @hourly, @weekly, @monthly, @yearly, @midnight",
         name,
         schedule);
     InvalidInputException.check(
