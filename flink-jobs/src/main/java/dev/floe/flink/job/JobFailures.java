@@ -4,6 +4,7 @@ import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.FloeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.flink.util.SerializedThrowable;
 
@@ -13,16 +14,24 @@ public final class JobFailures {
 
   /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
   public static FloeException findFloeException(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof FloeException floe) {
-        return floe;
+    return (FloeException) first(failure, t -> t instanceof FloeException);
+  }
+
+  /**
+   * The first throwable in {@code failure}'s cause chain that {@code wanted} accepts, looking also
+   * inside the exceptions Flink serialized on the way from a task; null when there is none.
+   */
+  private static Throwable first(Throwable failure, Predicate<Throwable> wanted) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (wanted.test(t)) {
+        return t;
       }
       if (t instanceof SerializedThrowable serialized) {
         Throwable original = serialized.deserializeError(JobFailures.class.getClassLoader());
         if (original != serialized) {
-          FloeException floe = findFloeException(original);
-          if (floe != null) {
-            return floe;
+          Throwable found = first(original, wanted);
+          if (found != null) {
+            return found;
           }
         }
       }
@@ -36,19 +45,9 @@ public final class JobFailures {
    * any other failure. It is the user's SQL that is wrong, not Floe or the cluster: exit 2.
    */
   public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SerializedThrowable serialized) {
-        Throwable original = serialized.deserializeError(JobFailures.class.getClassLoader());
-        if (original != serialized) {
-          return raisedByTheQuery(original);
-        }
-      }
-      if (isEvaluationError(t) && !thrownByFloe(t)) {
-        return java.util.Optional.of(
-            firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
-      }
-    }
-    return java.util.Optional.empty();
+    return java.util.Optional.ofNullable(
+            first(failure, t -> isEvaluationError(t) && !thrownByFloe(t)))
+        .map(t -> firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
   }
 
   private static boolean isEvaluationError(Throwable t) {

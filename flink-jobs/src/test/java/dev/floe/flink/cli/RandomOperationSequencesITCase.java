@@ -551,12 +551,7 @@ class RandomOperationSequencesITCase {
     // Each changed slice got one commit of its own, in the order they landed.
     for (Snapshot s : commitsSince(before)) {
       String day = dayOf(s.summary().get(LineageKeys.SLICE));
-      Map<String, ContentHash> after = new TreeMap<>(fact);
-      after.put(day, sources.get(day));
-      history.add(
-          new Entry(
-              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
-      fact = after;
+      commitToModel(s.summary().get(LineageKeys.RUN_ID), day, sources.get(day));
     }
     sources.forEach(
         (day, hash) ->
@@ -618,12 +613,7 @@ class RandomOperationSequencesITCase {
     for (Snapshot s : added) {
       String day = dayOf(s.summary().get(LineageKeys.SLICE));
       assertThat(day).isIn(first, second);
-      Map<String, ContentHash> after = new TreeMap<>(fact);
-      after.put(day, sources.get(day));
-      history.add(
-          new Entry(
-              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
-      fact = after;
+      commitToModel(s.summary().get(LineageKeys.RUN_ID), day, sources.get(day));
     }
   }
 
@@ -682,12 +672,7 @@ class RandomOperationSequencesITCase {
       assertThat(sources.get(day))
           .as("a late rerun of %s commits only a change", day)
           .isNotEqualTo(fact.getOrDefault(day, ContentHash.empty()));
-      Map<String, ContentHash> after = new TreeMap<>(fact);
-      after.put(day, sources.get(day));
-      history.add(
-          new Entry(
-              s.summary().get(LineageKeys.RUN_ID), day, null, Map.copyOf(fact), Map.copyOf(after)));
-      fact = after;
+      commitToModel(s.summary().get(LineageKeys.RUN_ID), day, sources.get(day));
     }
     checkInvariants(step);
     Snapshot afterFirst = withTable(FACT, Table::currentSnapshot);
@@ -715,9 +700,14 @@ class RandomOperationSequencesITCase {
   // ---- the model -----------------------------------------------------------------------------
 
   private void commitToModel(String day, ContentHash content) {
+    commitToModel(headRunId(), day, content);
+  }
+
+  /** Run {@code runId} committed {@code content} to {@code day}: the model and its history. */
+  private void commitToModel(String runId, String day, ContentHash content) {
     Map<String, ContentHash> after = new TreeMap<>(fact);
     after.put(day, content);
-    history.add(new Entry(headRunId(), day, null, Map.copyOf(fact), Map.copyOf(after)));
+    history.add(new Entry(runId, day, null, Map.copyOf(fact), Map.copyOf(after)));
     fact = after;
   }
 
