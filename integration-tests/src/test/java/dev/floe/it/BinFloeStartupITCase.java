@@ -103,6 +103,33 @@ class BinFloeStartupITCase {
         .noneMatch(f -> f.getFileName().toString().startsWith(oldKey));
   }
 
+  @Test
+  void sqlMapsFlinksPlannerAndRpcClassesFromTheArchiveInsteadOfUnpackingThem() throws Exception {
+    Map<String, String> environment = classLoadLog("startup-" + UUID.randomUUID());
+    String query = "SELECT count(*) AS n FROM sales.fact_orders";
+
+    BinFloe.Result first = BinFloe.run(work, environment, "sql", query);
+    String firstClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
+    BinFloe.Result second = BinFloe.run(work, environment, "sql", query);
+    String secondClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(second.out()).isEqualTo(first.out()).contains("(1 row)");
+    // Flink's loaders would unpack the planner and Pekko into the temporary directory and load
+    // them from there, in class loaders of their own that no archive covers.
+    assertThat(firstClasses)
+        .containsPattern(
+            "org\\.apache\\.flink\\.table\\.planner\\.\\S+ source: \\S*flink-table-planner_2\\.12")
+        .containsPattern(
+            "org\\.apache\\.flink\\.runtime\\.rpc\\.pekko\\.\\S+ source: \\S*flink-rpc-akka-2");
+    assertThat(secondClasses)
+        .containsPattern(
+            "org\\.apache\\.flink\\.table\\.planner\\.\\S+ source: shared objects file \\(top\\)")
+        .containsPattern(
+            "org\\.apache\\.flink\\.runtime\\.rpc\\.pekko\\.\\S+ source: shared objects file \\(top\\)");
+  }
+
   /**
    * Class-data sharing on (BinFloe turns it off for other tests), with FLOE_JAVA_OPTS that log
    * loaded classes to classes.log and carry a marker in the archive's key.
