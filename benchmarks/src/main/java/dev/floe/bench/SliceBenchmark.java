@@ -316,7 +316,8 @@ final class SliceBenchmark {
   private void progress(String round, WritePath path, Sample s) {
     log.printf(
         Locale.ROOT,
-        "[%,d rows] %-8s %-30s %6.2f s  (CPU %5.2f s, GC %4.2f s, other procs %.2f cores)%n",
+        "[%,d rows] %-8s %-34s %6.2f s  (CPU %5.2f s, GC %4.2f s, heap peak %s GiB, RSS peak %s"
+            + " GiB, other procs %.2f cores)%n",
         rows,
         round,
         path.name(),
