@@ -72,20 +72,15 @@ final class BaselinePath implements WritePath {
     try {
       Table table = Catalogs.loadTable(c, target);
       Snapshot head = table.currentSnapshot();
-      check(head != null, "no snapshot");
-      check(!Long.valueOf(head.snapshotId()).equals(previousSnapshot), "no new snapshot");
+      LoadCheck.verify(
+          name(),
+          head == null ? null : head.snapshotId(),
+          previousSnapshot,
+          head == null ? Map.of() : head.summary(),
+          rows);
       previousSnapshot = head.snapshotId();
-      Map<String, String> summary = head.summary();
-      check(String.valueOf(rows).equals(summary.get("added-records")), "added " + summary);
-      check(String.valueOf(rows).equals(summary.get("total-records")), "total " + summary);
     } finally {
       Catalogs.close(c);
-    }
-  }
-
-  private void check(boolean ok, String what) {
-    if (!ok) {
-      throw new IllegalStateException("Wrong result of " + name() + ": " + what);
     }
   }
 }

@@ -3,9 +3,6 @@ package dev.floe.bench;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -67,23 +64,17 @@ final class BenchRuntime {
     return Runtime.getRuntime().maxMemory() / 1073741824.0;
   }
 
+  /** Starts a new slice size: forgets the heap peaks of earlier runs. */
   static void resetHeapPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        pool.resetPeakUsage();
-      }
-    }
+    MemoryPeaks.clearHighWater();
   }
 
-  /** An upper bound: each pool's peak may come from a different moment. */
+  /**
+   * The largest heap high-water of any run since {@link #resetHeapPeaks} (each run resets the pool
+   * peaks before it starts). An upper bound: each pool's peak may come from a different moment.
+   */
   static long heapPeakBytes() {
-    long sum = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        sum += pool.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
+    return MemoryPeaks.heapHighWaterBytes();
   }
 
   static void deleteTree(Path root) {

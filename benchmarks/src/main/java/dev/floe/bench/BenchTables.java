@@ -12,12 +12,17 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 
-/** The benchmark's tables: the seed's orders, as a staging source and two identical targets. */
+/** The benchmark's tables: the seed's orders, as a staging source and identical targets. */
 final class BenchTables {
   static final String NAMESPACE = "bench";
   static final String STAGING = "bench.staging_orders";
   static final String FACT = "bench.fact_orders";
   static final String BASELINE = "bench.fact_orders_baseline";
+  static final String RAW = "bench.fact_orders_raw";
+  static final String READ_WRITE = "bench.fact_orders_read_write";
+
+  /** Every target, each loaded by its own paths; all identical. */
+  static final java.util.List<String> TARGETS = java.util.List.of(FACT, BASELINE, RAW, READ_WRITE);
 
   /**
    * Optional columns like the seed's example. No identifier fields: with a key, Flink SQL's Iceberg
@@ -32,15 +37,18 @@ final class BenchTables {
 
   private BenchTables() {}
 
-  /** Creates the namespace and the three tables; returns the (empty) staging table. */
+  /**
+   * Creates the namespace, the staging table and the targets; returns the (empty) staging table.
+   */
   static Table create(Catalog catalog) {
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of(NAMESPACE));
     Table staging =
         catalog.createTable(id(STAGING), ORDERS, PartitionSpec.unpartitioned(), props());
     PartitionSpec byDay = PartitionSpec.builderFor(ORDERS).identity("order_date").build();
-    // Both targets identical, so the two write paths differ only in how they write.
-    catalog.createTable(id(FACT), ORDERS, byDay, props());
-    catalog.createTable(id(BASELINE), ORDERS, byDay, props());
+    // All targets identical, so the write paths differ only in how they write.
+    for (String target : TARGETS) {
+      catalog.createTable(id(target), ORDERS, byDay, props());
+    }
     return staging;
   }
 

@@ -22,6 +22,7 @@ final class FloePath implements WritePath {
   private final long rows;
   private final ContentHash expected;
   private final long tableRows;
+  private final boolean rerun;
   private RunResult last;
 
   /**
@@ -38,15 +39,34 @@ final class FloePath implements WritePath {
       long rows,
       ContentHash expected,
       long tableRows) {
+    this(name, catalog, job, day, parallelism, rows, expected, tableRows, false);
+  }
+
+  /**
+   * @param rerun a no-op rerun: the slice already holds exactly these rows, so the run must end
+   *     {@code NO_OP} without a commit; otherwise the commit is forced
+   */
+  FloePath(
+      String name,
+      CatalogConfig catalog,
+      JobSpec job,
+      String day,
+      int parallelism,
+      long rows,
+      ContentHash expected,
+      long tableRows,
+      boolean rerun) {
     this.name = name;
     this.catalog = catalog;
     // Force the commit: every run rewrites the same rows, and without it the second run would be
-    // a no-op (written files deleted, no snapshot), which is not the path we want to time.
+    // a no-op (written files deleted, no snapshot), which is not the path we want to time. The
+    // rerun path is that no-op, as a user's unchanged rerun gets it.
     this.request =
-        RunRequest.of(catalog, job, day).withParallelism(parallelism).withForceCommit(true);
+        RunRequest.of(catalog, job, day).withParallelism(parallelism).withForceCommit(!rerun);
     this.rows = rows;
     this.expected = expected;
     this.tableRows = tableRows;
+    this.rerun = rerun;
   }
 
   @Override
@@ -73,7 +93,9 @@ final class FloePath implements WritePath {
   public void verify() {
     CommitOutcome outcome = last.outcome();
     check(outcome != null, "no outcome (detached?)");
-    check(outcome.status() == CommitOutcome.Status.COMMITTED, "status " + outcome.status());
+    CommitOutcome.Status wanted =
+        rerun ? CommitOutcome.Status.NO_OP : CommitOutcome.Status.COMMITTED;
+    check(outcome.status() == wanted, "status " + outcome.status() + ", expected " + wanted);
     check(outcome.rows() == rows, "outcome rows " + outcome.rows());
     Catalog c = Catalogs.open(catalog);
     try {
@@ -83,7 +105,10 @@ final class FloePath implements WritePath {
           Long.valueOf(snapshot.snapshotId()).equals(outcome.snapshotId()),
           "head is not the run's snapshot");
       Map<String, String> summary = snapshot.summary();
-      check(last.runId().equals(summary.get(LineageKeys.RUN_ID)), "head has another run id");
+      // A no-op leaves the head, an earlier run's commit, in place.
+      check(
+          rerun != last.runId().equals(summary.get(LineageKeys.RUN_ID)),
+          rerun ? "the no-op rerun committed" : "head has another run id");
       check(String.valueOf(rows).equals(summary.get(LineageKeys.ROWS)), "floe.rows " + summary);
       check(
           expected.encode().equals(summary.get(LineageKeys.CONTENT_HASH)),

@@ -35,6 +35,24 @@ record PathResult(String name, long rows, List<Sample> samples) {
     return samples.stream().mapToDouble(Sample::wallSeconds).max().orElse(Double.NaN);
   }
 
+  /** The highest heap high-water of the runs in bytes, or -1 when none was measured. */
+  long heapPeakBytes() {
+    return samples.stream().mapToLong(Sample::heapPeakBytes).max().orElse(-1);
+  }
+
+  /** The highest process RSS high-water of the runs in bytes, or -1 when none was measured. */
+  long rssPeakBytes() {
+    return samples.stream().mapToLong(Sample::rssPeakBytes).max().orElse(-1);
+  }
+
+  /**
+   * This path's throughput as a share of {@code limit}'s (rows/s over rows/s; 0.8 means 80 % of the
+   * limit's speed), or NaN when either has no rows.
+   */
+  double throughputVs(PathResult limit) {
+    return limit == null ? Double.NaN : rowsPerSecond() / limit.rowsPerSecond();
+  }
+
   /** Rows per second of wall time, or NaN for the empty slice. */
   double rowsPerSecond() {
     return rows == 0 ? Double.NaN : rows / medianSeconds();

@@ -63,6 +63,9 @@ final class SliceBenchmark {
    */
   static final String SPLIT_PER_FILE_HINT = " /*+ OPTIONS('split-size'='1048576') */";
 
+  /** The no-op rerun's name in the results (goal 5 compares it with floe (no checks)). */
+  static final String NO_OP_RERUN = "floe no-op rerun (no checks)";
+
   /** Runs during which other processes took more CPU than this are measured again. */
   private static final double MAX_OTHER_CORES = 0.3;
 
@@ -104,6 +107,13 @@ final class SliceBenchmark {
             "floe (no checks)", config, withoutChecks, DAY.toString(), p, rows, expected, rows);
     BaselinePath baseline =
         new BaselinePath(config, BenchTables.BASELINE, hint, DAY.toString(), p, rows);
+    // Runs right after floe (no checks) loaded the same rows: an unchanged rerun, a no-op.
+    FloePath floeRerun =
+        new FloePath(
+            NO_OP_RERUN, config, withoutChecks, DAY.toString(), p, rows, expected, rows, true);
+    RawAppenderPath raw = new RawAppenderPath(config, BenchTables.RAW, DAY, p, rows);
+    ReadWritePath readWrite =
+        new ReadWritePath(config, BenchTables.STAGING, BenchTables.READ_WRITE, DAY, p, rows);
     // Runs after floe (checks) has loaded DAY, so the table still holds those rows afterwards.
     FloePath floeEmpty =
         new FloePath(
@@ -115,7 +125,8 @@ final class SliceBenchmark {
             0,
             ContentHash.empty(),
             rows);
-    List<WritePath> paths = List.of(floeChecks, floePlain, baseline, floeEmpty);
+    List<WritePath> paths =
+        List.of(floeChecks, floePlain, floeRerun, baseline, raw, readWrite, floeEmpty);
 
     double coldSeconds = Double.NaN;
     for (int w = 1; w <= options.warmup(); w++) {
@@ -147,8 +158,11 @@ final class SliceBenchmark {
     if (options.profile()) {
       profile(floeChecks, "profile floe (checks)");
       profile(floePlain, "profile floe (no checks)");
+      profile(floeRerun, "profile floe no-op rerun");
       profile(floeEmpty, "profile floe empty slice");
       profile(baseline, "profile iceberg sql overwrite");
+      profile(raw, "profile raw appender (limit)");
+      profile(readWrite, "profile read + write, plain Java (limit)");
     }
     List<PathResult> results = new ArrayList<>();
     samples.forEach((path, list) -> results.add(new PathResult(path.name(), path.rows(), list)));
@@ -220,7 +234,7 @@ final class SliceBenchmark {
     long start = System.nanoTime();
     Catalog catalog = Catalogs.open(config);
     try {
-      for (String target : List.of(BenchTables.FACT, BenchTables.BASELINE)) {
+      for (String target : BenchTables.TARGETS) {
         Table table = Catalogs.loadTable(catalog, target);
         ContentHash actual =
             TableContent.hash(table, Expressions.equal("order_date", DAY.toString()));
@@ -234,8 +248,9 @@ final class SliceBenchmark {
     }
     log.printf(
         Locale.ROOT,
-        "[%,d rows] deep verify: both targets hold exactly the staging rows (%.1f s)%n",
+        "[%,d rows] deep verify: all %d targets hold exactly the staging rows (%.1f s)%n",
         rows,
+        BenchTables.TARGETS.size(),
         (System.nanoTime() - start) / 1e9);
   }
 
@@ -301,13 +316,16 @@ final class SliceBenchmark {
   private void progress(String round, WritePath path, Sample s) {
     log.printf(
         Locale.ROOT,
-        "[%,d rows] %-8s %-30s %6.2f s  (CPU %5.2f s, GC %4.2f s, other procs %.2f cores)%n",
+        "[%,d rows] %-8s %-34s %6.2f s  (CPU %5.2f s, GC %4.2f s, heap peak %s GiB, RSS peak %s"
+            + " GiB, other procs %.2f cores)%n",
         rows,
         round,
         path.name(),
         s.wallSeconds(),
         s.cpuSeconds(),
         s.gcSeconds(),
+        ResultTable.gib(s.heapPeakBytes()),
+        ResultTable.gib(s.rssPeakBytes()),
         s.otherCores());
   }
 

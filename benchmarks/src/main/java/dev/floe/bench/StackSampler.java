@@ -42,6 +42,10 @@ final class StackSampler implements AutoCloseable {
         "Iceberg sink writer (baseline)", "org.apache.iceberg.flink.sink.IcebergStreamWriter");
     WRITE_PATH_MARKERS.put(
         "Iceberg task writer (write Parquet)", "org.apache.iceberg.io.BaseTaskWriter");
+    WRITE_PATH_MARKERS.put(
+        "Iceberg Parquet reader (any path)", "org.apache.iceberg.parquet.ParquetReader");
+    WRITE_PATH_MARKERS.put(
+        "Iceberg Parquet appender (any path)", "org.apache.iceberg.parquet.ParquetWriter");
     WRITE_PATH_MARKERS.put("zstd compression", "com.github.luben.zstd.");
     WRITE_PATH_MARKERS.put("Flink batch sort", "org.apache.flink.runtime.operators.sort.");
     WRITE_PATH_MARKERS.put("Kryo", "kryo");

@@ -132,11 +132,7 @@ final class StagingData {
                 null);
     try (writer) {
       for (long i = from; i < to; i++) {
-        long mixed = mix(i);
-        record.set(0, i + 1);
-        record.set(1, 1 + Long.remainderUnsigned(mixed, CUSTOMERS));
-        record.set(2, BigDecimal.valueOf(Long.remainderUnsigned(mixed >>> 20, MAX_CENTS), 2));
-        record.set(3, day);
+        fill(record, i, day);
         writer.write(record);
         hasher.add(record, hash);
       }
@@ -144,6 +140,19 @@ final class StagingData {
       throw new UncheckedIOException("Cannot write " + name, e);
     }
     return new Part(writer.toDataFile(), hash);
+  }
+
+  /**
+   * Sets {@code record} to order {@code i} of {@code day}: order_id {@code i + 1}, a pseudo-random
+   * customer and amount. The same {@code i} always gives the same row (the raw-appender baseline
+   * generates the staging rows again from memory with this).
+   */
+  static void fill(GenericRecord record, long i, LocalDate day) {
+    long mixed = mix(i);
+    record.set(0, i + 1);
+    record.set(1, 1 + Long.remainderUnsigned(mixed, CUSTOMERS));
+    record.set(2, BigDecimal.valueOf(Long.remainderUnsigned(mixed >>> 20, MAX_CENTS), 2));
+    record.set(3, day);
   }
 
   /** SplitMix64's finaliser: cheap, deterministic, well-spread values from a counter. */

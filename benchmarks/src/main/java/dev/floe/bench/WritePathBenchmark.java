@@ -16,7 +16,12 @@ import java.util.Locale;
  * <ol>
  *   <li>Floe {@code SliceJob.run} with checks not_null + unique(order_id) + row_count;
  *   <li>the same job without checks;
+ *   <li>the same job run again on the unchanged slice: a no-op rerun (goal 5);
  *   <li>Iceberg's Flink SQL {@code INSERT OVERWRITE ... WHERE order_date = day} (the baseline);
+ *   <li>the raw appender: Iceberg's Parquet appender writing the same rows from memory, 2 threads,
+ *       one overwrite commit (limit 1 of goal 1);
+ *   <li>read + write in plain Java: the staging rows read with Iceberg's Parquet reader and written
+ *       with its appender, 2 threads, one overwrite commit (limit 2 of goal 1);
  *   <li>Floe with an empty slice: the fixed cost of a run.
  * </ol>
  *
@@ -79,6 +84,35 @@ public final class WritePathBenchmark {
     out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
   }
 
+  /** Goals 1 and 5 of issue 15, as ratios of this size's medians. */
+  static void printGoals(PrintStream out, List<PathResult> results) {
+    PathResult plain = ResultTable.find(results, "floe (no checks)");
+    PathResult raw = ResultTable.find(results, RawAppenderPath.NAME);
+    PathResult readWrite = ResultTable.find(results, ReadWritePath.NAME);
+    PathResult rerun = ResultTable.find(results, SliceBenchmark.NO_OP_RERUN);
+    if (plain != null && raw != null && readWrite != null) {
+      double vsRaw = plain.throughputVs(raw);
+      out.printf(
+          Locale.ROOT,
+          "Goal 1 (overwrite without checks ≥ 0.8× the raw appender's rows/s): %.2f× raw, %.2f×"
+              + " read+write: %s.%n",
+          vsRaw,
+          plain.throughputVs(readWrite),
+          vsRaw >= 0.8 ? "met" : "not met");
+    }
+    if (plain != null && rerun != null) {
+      double speedup = plain.medianSeconds() / rerun.medianSeconds();
+      out.printf(
+          Locale.ROOT,
+          "Goal 5 (no-op rerun ≥ 3× faster than its first load): first load %.2f s, rerun %.2f s:"
+              + " %.2f× faster: %s.%n",
+          plain.medianSeconds(),
+          rerun.medianSeconds(),
+          speedup,
+          speedup >= 3 ? "met" : "not met");
+    }
+  }
+
   private static void printFooter(
       PrintStream out, BenchOptions options, SliceBenchmark.Outcome outcome) {
     out.println();
@@ -117,7 +151,15 @@ public final class WritePathBenchmark {
         BenchRuntime.maxHeapGib(),
         BenchRuntime.heapPeakBytes() / 1073741824.0);
     out.println(
+        "Memory: heap peak = sum of the heap pools' peak usage, reset before each run (max over"
+            + " the measured runs); RSS peak = the process's VmHWM, reset before each run through"
+            + " /proc/self/clear_refs. All paths share one JVM, so RSS includes heap that earlier"
+            + " runs made the JVM commit: compare paths by heap peak, read RSS as an upper bound.");
+    printGoals(out, outcome.results());
+    out.println(
         "Every run was verified: a new snapshot holding exactly the slice's rows (Floe: run id,"
-            + " floe.rows, content hash and total-records; baseline: added- and total-records).");
+            + " floe.rows, content hash and total-records; the no-op rerun: status NO_OP and the"
+            + " head still the earlier run's commit with the same content hash; baseline and"
+            + " limits: added- and total-records).");
   }
 }

@@ -21,4 +21,23 @@ class PathResultTest {
     assertThat(empty.rowsPerSecond()).isNaN();
     assertThat(full.rowsPerSecond()).isEqualTo(500.0);
   }
+
+  @Test
+  void throughputVsALimitIsRowsPerSecondOverTheLimitsAndMemoryIsTheHighestRun() {
+    PathResult limit = new PathResult("raw", 1_000, List.of(new Sample(1.0, 2.0, 0.0, 0.0)));
+    PathResult floe =
+        new PathResult(
+            "floe",
+            1_000,
+            List.of(
+                new Sample(4.0, 2.0, 0.0, 0.0, 100, 300),
+                new Sample(2.0, 2.0, 0.0, 0.0, 200, 250)));
+
+    assertThat(floe.throughputVs(limit))
+        .isCloseTo(1 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(floe.throughputVs(null)).isNaN();
+    assertThat(floe.heapPeakBytes()).isEqualTo(200);
+    assertThat(floe.rssPeakBytes()).isEqualTo(300);
+    assertThat(limit.heapPeakBytes()).isEqualTo(-1);
+  }
 }
