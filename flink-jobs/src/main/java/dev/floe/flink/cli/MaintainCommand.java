@@ -19,6 +19,7 @@ import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
 import dev.floe.flink.maintain.PlanApply;
+import dev.floe.flink.maintain.PositionDeleteRewriteAction;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Table upkeep: compact the small files of given slices (a Flink job, one commit per",
       "slice, content unchanged; without --slice, the slices the table's maintenance policy",
-      "picks), rewrite manifests, expire snapshots by the table's retention,",
+      "picks), rewrite position delete files, rewrite manifests, expire snapshots by the",
+      "table's retention,",
       "delete orphan files. Each action prints snapshot count, data files, average data file size and",
       "metadata size before and after. Tagged snapshots, branch heads (audit branches included)",
       "and every file they reference are never removed. With --dry-run nothing changes and",
@@ -60,7 +62,8 @@ import picocli.CommandLine.Parameters;
     })
 public final class MaintainCommand implements Callable<Integer> {
   static final String ACTION_FLAGS =
-      "--compact, --rewrite-manifests, --expire, --orphans (or --plan, --apply)";
+      "--compact, --rewrite-position-deletes, --rewrite-manifests, --expire, --orphans (or --plan,"
+          + " --apply)";
 
   @Mixin CommonOptions common;
   @Mixin FailureInjectionOption failure;
@@ -159,8 +162,9 @@ public final class MaintainCommand implements Callable<Integer> {
       paramLabel = "SLICE",
       split = ",",
       description =
-          "A slice to compact, as `floe run --slice` takes it (2026-10-03, 2026-10,"
-              + " 2026-10-03T05, or column=value); repeatable or comma-separated.")
+          "A slice to compact or whose position deletes to rewrite, as `floe run --slice` takes"
+              + " it (2026-10-03, 2026-10, 2026-10-03T05, or column=value); repeatable or"
+              + " comma-separated.")
   List<String> slices = new ArrayList<>();
 
   @Option(
@@ -181,6 +185,16 @@ public final class MaintainCommand implements Callable<Integer> {
   String timeout;
 
   @Option(
+      names = "--rewrite-position-deletes",
+      description =
+          "Rewrite the position delete files (not deletion vectors) of each --slice, as Spark's"
+              + " rewrite_position_delete_files: per partition, entries naming data files that"
+              + " are gone are dropped and the rest written into one file; one commit per slice,"
+              + " rows unchanged. Without --slice: every slice holding position delete files."
+              + " Reads metadata and delete files only (no Flink job).")
+  boolean rewritePositionDeletes;
+
+  @Option(
       names = "--rewrite-manifests",
       description = "Rewrite the current snapshot's data manifests, clustered by partition.")
   boolean rewriteManifests;
@@ -191,6 +205,10 @@ public final class MaintainCommand implements Callable<Integer> {
   boolean dryRun;
 
   private CompactionAction compaction;
+  private PositionDeleteRewriteAction positionDeletes;
+
+  /** The --slice values as typed, before compaction without --slice takes the policy's. */
+  private List<String> givenSlices = List.of();
 
   /** "Now" for retention and file ages; the CLI edge is the one place that reads the clock. */
   Clock clock = Clock.systemUTC();
@@ -218,8 +236,12 @@ public final class MaintainCommand implements Callable<Integer> {
     if (orphanMinAge != null && !orphans) {
       throw InvalidInputException.of("Cannot use --orphan-min-age without --orphans");
     }
-    if ((!slices.isEmpty() || targetFileSize != null) && !compact) {
-      throw InvalidInputException.of("Cannot use --slice or --target-file-size without --compact");
+    if (!slices.isEmpty() && !compact && !rewritePositionDeletes) {
+      throw InvalidInputException.of(
+          "Cannot use --slice without --compact or --rewrite-position-deletes");
+    }
+    if (targetFileSize != null && !compact) {
+      throw InvalidInputException.of("Cannot use --target-file-size without --compact");
     }
     if (includeOpen && !slices.isEmpty()) {
       throw InvalidInputException.of(
@@ -235,6 +257,7 @@ public final class MaintainCommand implements Callable<Integer> {
     Catalog catalog = Catalogs.open(common.catalog());
     try {
       Table loaded = Catalogs.loadTable(catalog, table);
+      givenSlices = List.copyOf(slices);
       if (compact && slices.isEmpty()) {
         slices = policySlices(catalog);
         if (slices.isEmpty()) {
@@ -244,7 +267,7 @@ public final class MaintainCommand implements Callable<Integer> {
                   "compact: no slice of %s needs compaction by its maintenance policy%s%n",
                   table, includeOpen ? "" : " (open slices left out; --include-open plans them)");
           compact = false;
-          if (!rewriteManifests && !expire && !orphans) {
+          if (!rewritePositionDeletes && !rewriteManifests && !expire && !orphans) {
             return ExitCodes.OK;
           }
         }
@@ -264,15 +287,20 @@ public final class MaintainCommand implements Callable<Integer> {
       Catalogs.close(catalog);
     }
     print(reports, spec.commandLine().getOut());
-    // Compaction reports failed slices in its lines; the exit code tells scripts.
-    return compaction == null ? ExitCodes.OK : compaction.exitCode();
+    // Compaction and the position-delete rewrite report failed slices in their lines; the exit
+    // code tells scripts (the first failing action's).
+    if (compaction != null && compaction.exitCode() != ExitCodes.OK) {
+      return compaction.exitCode();
+    }
+    return positionDeletes == null ? ExitCodes.OK : positionDeletes.exitCode();
   }
 
   /**
    * The actions asked for, in the order they run: compact (its new files then get clustered
-   * manifests, and the snapshots it replaced can expire), rewrite manifests (new manifests are
-   * written before the expiry that may drop the old ones), expire snapshots, then delete orphans
-   * (what expiry left behind).
+   * manifests, and the snapshots it replaced can expire), rewrite position deletes (after the
+   * compaction that may already have applied them), rewrite manifests (new manifests are written
+   * before the expiry that may drop the old ones), expire snapshots, then delete orphans (what
+   * expiry left behind).
    */
   List<MaintenanceAction> actions(Table loaded, Duration minAge, Timeout compactTimeout) {
     List<MaintenanceAction> actions = new ArrayList<>();
@@ -290,6 +318,11 @@ public final class MaintainCommand implements Callable<Integer> {
               : MaintenancePolicy.of(loaded.properties()).targetFileSizeBytes(loaded.properties()));
       compaction = CompactionAction.of(common.catalog(), table, job);
       actions.add(compaction);
+    }
+    if (rewritePositionDeletes) {
+      // The --slice values as typed (the policy's slices are for compaction only).
+      positionDeletes = PositionDeleteRewriteAction.of(loaded, table, givenSlices);
+      actions.add(positionDeletes);
     }
     if (rewriteManifests) {
       actions.add(ManifestRewrite.of(loaded, table));
@@ -327,7 +360,7 @@ public final class MaintainCommand implements Callable<Integer> {
           "Cannot use --plan with --apply: --plan prints the plan, --apply runs it (--apply"
               + " --dry-run prints it too)");
     }
-    if (compact || expire || orphans || rewriteManifests) {
+    if (compact || rewritePositionDeletes || expire || orphans || rewriteManifests) {
       throw InvalidInputException.of(
           "Cannot use %s with --plan or --apply: the plan chooses the actions", ACTION_FLAGS);
     }
