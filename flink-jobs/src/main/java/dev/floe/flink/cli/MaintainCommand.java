@@ -4,13 +4,11 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.MaintenanceAction;
 import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.ManifestRewrite;
 import dev.floe.catalog.maintain.OrphanFiles;
-import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
@@ -25,12 +23,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.LongFunction;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
@@ -402,25 +397,14 @@ public final class MaintainCommand implements Callable<Integer> {
       // --apply --dry-run shows what the budget would take and leave, as --apply would.
       Map<dev.floe.catalog.maintain.plan.PlanItem, String> outside =
           apply ? applying.select().outside() : Map.of();
-      if (common.json) {
-        Map<String, Object> map = MaintenancePlanOutput.planMap(planned, dryRun);
-        map.put("outside_budget", MaintenancePlanOutput.outsideBudget(outside));
-        out.println(Json.write(map));
-      } else {
-        MaintenancePlanOutput.printPlan(planned, dryRun, out);
-        MaintenancePlanOutput.printOutsideBudget(outside, out);
-      }
+      MaintenancePlanOutput.writePlan(planned, dryRun, outside, common.json, out);
       return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
     }
     ApplyResult result = applying.run();
     int code = result.exitCode();
     int exitCode =
         code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
-    if (common.json) {
-      out.println(Json.write(MaintenancePlanOutput.applyMap(result, exitCode)));
-    } else {
-      MaintenancePlanOutput.printApply(result, out);
-    }
+    MaintenancePlanOutput.writeApply(result, exitCode, common.json, out);
     return exitCode;
   }
 
@@ -435,103 +419,6 @@ public final class MaintainCommand implements Callable<Integer> {
   }
 
   private void print(List<MaintenanceReport> reports, PrintWriter out) {
-    if (common.json) {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("table", table);
-      map.put("dry_run", dryRun);
-      map.put("metadata_counted", TableStats.METADATA_COUNTED);
-      List<Map<String, Object>> actions = new ArrayList<>();
-      for (MaintenanceReport report : reports) {
-        Map<String, Object> action = new LinkedHashMap<>();
-        action.put("action", report.action());
-        action.put("changed", report.outcome().changed());
-        action.put("before", stats(report.before()));
-        action.put("after", stats(report.after()));
-        action.put("after_is_prediction", report.dryRun());
-        action.put("estimated", report.estimated().stream().sorted().toList());
-        action.putAll(report.outcome().details());
-        actions.add(action);
-      }
-      map.put("actions", actions);
-      out.println(Json.write(map));
-      return;
-    }
-    out.printf(
-        "floe maintain %s%s%n",
-        table,
-        dryRun ? " (dry run: nothing changed; \"after\" is the prediction, ~ an estimate)" : "");
-    for (MaintenanceReport report : reports) {
-      out.println();
-      out.println(report.action());
-      printStats(report, out);
-      report.outcome().lines().forEach(line -> out.println("  " + line));
-    }
-  }
-
-  private static void printStats(MaintenanceReport report, PrintWriter out) {
-    TableStats before = report.before();
-    TableStats after = report.after();
-    Set<String> estimated = report.estimated();
-    out.printf("  %-24s %14s %16s%n", "", "before", report.dryRun() ? "after (dry run)" : "after");
-    row(out, "snapshots", before.snapshots(), after.snapshots(), false, Long::toString);
-    row(out, "data files", before.dataFiles(), after.dataFiles(), false, Long::toString);
-    row(
-        out,
-        "avg data file size",
-        before.averageDataFileBytes(),
-        after.averageDataFileBytes(),
-        false,
-        Bytes::format);
-    row(out, "delete files", before.deleteFiles(), after.deleteFiles(), false, Long::toString);
-    row(
-        out,
-        "manifests",
-        before.manifests(),
-        after.manifests(),
-        estimated.contains("manifests"),
-        Long::toString);
-    row(
-        out,
-        "metadata files",
-        before.metadataFiles(),
-        after.metadataFiles(),
-        estimated.contains("metadataFiles"),
-        Long::toString);
-    row(
-        out,
-        "metadata size",
-        before.metadataBytes(),
-        after.metadataBytes(),
-        estimated.contains("metadataBytes"),
-        Bytes::format);
-    out.println(
-        "  (data files, delete files and manifests: current snapshot; metadata: "
-            + TableStats.METADATA_COUNTED
-            + ")");
-  }
-
-  private static void row(
-      PrintWriter out,
-      String label,
-      long before,
-      long after,
-      boolean estimate,
-      LongFunction<String> format) {
-    out.printf(
-        "  %-24s %14s %16s%n",
-        label, format.apply(before), (estimate ? "~" : "") + format.apply(after));
-  }
-
-  private static Map<String, Object> stats(TableStats stats) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("snapshots", stats.snapshots());
-    map.put("data_files", stats.dataFiles());
-    map.put("data_bytes", stats.dataBytes());
-    map.put("avg_data_file_bytes", stats.averageDataFileBytes());
-    map.put("delete_files", stats.deleteFiles());
-    map.put("manifests", stats.manifests());
-    map.put("metadata_files", stats.metadataFiles());
-    map.put("metadata_bytes", stats.metadataBytes());
-    return map;
+    MaintenanceReportOutput.write(table, dryRun, reports, common.json, out);
   }
 }

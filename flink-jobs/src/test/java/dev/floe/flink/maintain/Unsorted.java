@@ -19,11 +19,13 @@ public final class Unsorted {
   /**
    * Appends {@code files} files of {@code rowsPerFile} rows to one day, in one commit: order ids
    * 1..files*rowsPerFile in an order shuffled by {@code seed}, so every file spans about the whole
-   * id range; customer ids spread over 0..999.
+   * id range; customer ids a permutation of the same range (id * 7919 modulo the row count), so
+   * both columns span the same values, as z-order wants.
    */
   public static void append(Table table, String day, int files, int rowsPerFile, long seed) {
     List<Long> ids = new ArrayList<>();
-    for (long id = 1; id <= (long) files * rowsPerFile; id++) {
+    long count = (long) files * rowsPerFile;
+    for (long id = 1; id <= count; id++) {
       ids.add(id);
     }
     Collections.shuffle(ids, new Random(seed));
@@ -39,7 +41,7 @@ public final class Unsorted {
                     "order_id",
                     id,
                     "customer_id",
-                    (id * 7919) % 1000,
+                    (id * 7919) % count,
                     "amount",
                     BigDecimal.valueOf(id % 100_000, 2),
                     "order_date",
