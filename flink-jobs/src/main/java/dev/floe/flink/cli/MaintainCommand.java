@@ -21,6 +21,7 @@ import dev.floe.flink.maintain.PositionDeleteRewriteAction;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,7 +177,8 @@ public final class MaintainCommand implements Callable<Integer> {
       description =
           "Compaction: how long its Flink job may take, e.g. 30m, 2h or PT30M (default: no"
               + " limit). Past it the job is cancelled, no further slice is committed, the files"
-              + " of uncommitted slices are deleted and the command exits 6.")
+              + " of uncommitted slices are deleted and the command exits 6. --apply: counted"
+              + " from the start of planning; no table starts after it.")
   String timeout;
 
   @Option(
@@ -378,6 +380,8 @@ public final class MaintainCommand implements Callable<Integer> {
         maxTables);
     Timeout applyTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
     PrintWriter out = spec.commandLine().getOut();
+    // --timeout counts from here: planning a large catalog is part of the budget.
+    Instant started = clock.instant();
     Catalog catalog = Catalogs.open(common.catalog());
     MaintenancePlan planned;
     try {
@@ -391,6 +395,7 @@ public final class MaintainCommand implements Callable<Integer> {
             .maxBytes(maxBytes)
             .maxTables(maxTables)
             .timeout(applyTimeout)
+            .timeoutFrom(started)
             .clock(clock)
             .failAt(failure.point());
     if (plan || dryRun) {
