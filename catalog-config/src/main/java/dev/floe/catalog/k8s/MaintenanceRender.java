@@ -111,6 +111,7 @@ public record MaintenanceRender(
     List<String> command = new ArrayList<>();
     command.add("java");
     command.addAll(jvmFlags);
+    heapFlag(cluster.jobManager().memory()).ifPresent(command::add);
     command.add("-cp");
     command.add(CLASSPATH);
     command.add(MAIN_CLASS);
@@ -172,6 +173,29 @@ public record MaintenanceRender(
 
   private static Object trim(double cpu) {
     return cpu == Math.rint(cpu) ? (Object) (long) cpu : (Object) cpu;
+  }
+
+  /** Share of the pod's memory limit given to the JVM heap; the rest is metaspace, threads, I/O. */
+  static final double HEAP_SHARE = 0.75;
+
+  /**
+   * {@code -Xmx} for the pod's JVM: {@value #HEAP_SHARE} of its memory limit, so that the heap the
+   * compaction sorts in cannot push the container past its limit (the JVM's own default is a
+   * quarter of it). Empty when the size cannot be read (then the JVM default applies).
+   */
+  static java.util.Optional<String> heapFlag(String memory) {
+    var matcher = FLINK_MEMORY.matcher(memory.trim());
+    if (!matcher.matches()) {
+      return java.util.Optional.empty();
+    }
+    long value = Long.parseLong(matcher.group(1));
+    long mib =
+        switch (matcher.group(2).toLowerCase(java.util.Locale.ROOT)) {
+          case "k" -> value / 1024;
+          case "m" -> value;
+          default -> value * 1024;
+        };
+    return java.util.Optional.of("-Xmx" + Math.max(64, (long) (mib * HEAP_SHARE)) + "m");
   }
 
   /** Flink's {@code 2048m} (mebibytes) as Kubernetes' {@code 2048Mi} (Kubernetes' m is milli). */

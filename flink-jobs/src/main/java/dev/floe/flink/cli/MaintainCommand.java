@@ -4,13 +4,11 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.MaintenanceAction;
 import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.ManifestRewrite;
 import dev.floe.catalog.maintain.OrphanFiles;
-import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
@@ -19,17 +17,16 @@ import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
 import dev.floe.flink.maintain.PlanApply;
+import dev.floe.flink.maintain.PositionDeleteRewriteAction;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.LongFunction;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
@@ -50,7 +47,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Table upkeep: compact the small files of given slices (a Flink job, one commit per",
       "slice, content unchanged; without --slice, the slices the table's maintenance policy",
-      "picks), rewrite manifests, expire snapshots by the table's retention,",
+      "picks), rewrite position delete files, rewrite manifests, expire snapshots by the",
+      "table's retention,",
       "delete orphan files. Each action prints snapshot count, data files, average data file size and",
       "metadata size before and after. Tagged snapshots, branch heads (audit branches included)",
       "and every file they reference are never removed. With --dry-run nothing changes and",
@@ -60,7 +58,8 @@ import picocli.CommandLine.Parameters;
     })
 public final class MaintainCommand implements Callable<Integer> {
   static final String ACTION_FLAGS =
-      "--compact, --rewrite-manifests, --expire, --orphans (or --plan, --apply)";
+      "--compact, --rewrite-position-deletes, --rewrite-manifests, --expire, --orphans (or --plan,"
+          + " --apply)";
 
   @Mixin CommonOptions common;
   @Mixin FailureInjectionOption failure;
@@ -159,8 +158,9 @@ public final class MaintainCommand implements Callable<Integer> {
       paramLabel = "SLICE",
       split = ",",
       description =
-          "A slice to compact, as `floe run --slice` takes it (2026-10-03, 2026-10,"
-              + " 2026-10-03T05, or column=value); repeatable or comma-separated.")
+          "A slice to compact or whose position deletes to rewrite, as `floe run --slice` takes"
+              + " it (2026-10-03, 2026-10, 2026-10-03T05, or column=value); repeatable or"
+              + " comma-separated.")
   List<String> slices = new ArrayList<>();
 
   @Option(
@@ -177,8 +177,19 @@ public final class MaintainCommand implements Callable<Integer> {
       description =
           "Compaction: how long its Flink job may take, e.g. 30m, 2h or PT30M (default: no"
               + " limit). Past it the job is cancelled, no further slice is committed, the files"
-              + " of uncommitted slices are deleted and the command exits 6.")
+              + " of uncommitted slices are deleted and the command exits 6. --apply: counted"
+              + " from the start of planning; no table starts after it.")
   String timeout;
+
+  @Option(
+      names = "--rewrite-position-deletes",
+      description =
+          "Rewrite the position delete files (not deletion vectors) of each --slice, as Spark's"
+              + " rewrite_position_delete_files: per partition, entries naming data files that"
+              + " are gone are dropped and the rest written into one file; one commit per slice,"
+              + " rows unchanged. Without --slice: every slice holding position delete files."
+              + " Reads metadata and delete files only (no Flink job).")
+  boolean rewritePositionDeletes;
 
   @Option(
       names = "--rewrite-manifests",
@@ -191,6 +202,10 @@ public final class MaintainCommand implements Callable<Integer> {
   boolean dryRun;
 
   private CompactionAction compaction;
+  private PositionDeleteRewriteAction positionDeletes;
+
+  /** The --slice values as typed, before compaction without --slice takes the policy's. */
+  private List<String> givenSlices = List.of();
 
   /** "Now" for retention and file ages; the CLI edge is the one place that reads the clock. */
   Clock clock = Clock.systemUTC();
@@ -218,8 +233,12 @@ public final class MaintainCommand implements Callable<Integer> {
     if (orphanMinAge != null && !orphans) {
       throw InvalidInputException.of("Cannot use --orphan-min-age without --orphans");
     }
-    if ((!slices.isEmpty() || targetFileSize != null) && !compact) {
-      throw InvalidInputException.of("Cannot use --slice or --target-file-size without --compact");
+    if (!slices.isEmpty() && !compact && !rewritePositionDeletes) {
+      throw InvalidInputException.of(
+          "Cannot use --slice without --compact or --rewrite-position-deletes");
+    }
+    if (targetFileSize != null && !compact) {
+      throw InvalidInputException.of("Cannot use --target-file-size without --compact");
     }
     if (includeOpen && !slices.isEmpty()) {
       throw InvalidInputException.of(
@@ -235,6 +254,7 @@ public final class MaintainCommand implements Callable<Integer> {
     Catalog catalog = Catalogs.open(common.catalog());
     try {
       Table loaded = Catalogs.loadTable(catalog, table);
+      givenSlices = List.copyOf(slices);
       if (compact && slices.isEmpty()) {
         slices = policySlices(catalog);
         if (slices.isEmpty()) {
@@ -244,7 +264,7 @@ public final class MaintainCommand implements Callable<Integer> {
                   "compact: no slice of %s needs compaction by its maintenance policy%s%n",
                   table, includeOpen ? "" : " (open slices left out; --include-open plans them)");
           compact = false;
-          if (!rewriteManifests && !expire && !orphans) {
+          if (!rewritePositionDeletes && !rewriteManifests && !expire && !orphans) {
             return ExitCodes.OK;
           }
         }
@@ -264,15 +284,20 @@ public final class MaintainCommand implements Callable<Integer> {
       Catalogs.close(catalog);
     }
     print(reports, spec.commandLine().getOut());
-    // Compaction reports failed slices in its lines; the exit code tells scripts.
-    return compaction == null ? ExitCodes.OK : compaction.exitCode();
+    // Compaction and the position-delete rewrite report failed slices in their lines; the exit
+    // code tells scripts (the first failing action's).
+    if (compaction != null && compaction.exitCode() != ExitCodes.OK) {
+      return compaction.exitCode();
+    }
+    return positionDeletes == null ? ExitCodes.OK : positionDeletes.exitCode();
   }
 
   /**
    * The actions asked for, in the order they run: compact (its new files then get clustered
-   * manifests, and the snapshots it replaced can expire), rewrite manifests (new manifests are
-   * written before the expiry that may drop the old ones), expire snapshots, then delete orphans
-   * (what expiry left behind).
+   * manifests, and the snapshots it replaced can expire), rewrite position deletes (after the
+   * compaction that may already have applied them), rewrite manifests (new manifests are written
+   * before the expiry that may drop the old ones), expire snapshots, then delete orphans (what
+   * expiry left behind).
    */
   List<MaintenanceAction> actions(Table loaded, Duration minAge, Timeout compactTimeout) {
     List<MaintenanceAction> actions = new ArrayList<>();
@@ -290,6 +315,11 @@ public final class MaintainCommand implements Callable<Integer> {
               : MaintenancePolicy.of(loaded.properties()).targetFileSizeBytes(loaded.properties()));
       compaction = CompactionAction.of(common.catalog(), table, job);
       actions.add(compaction);
+    }
+    if (rewritePositionDeletes) {
+      // The --slice values as typed (the policy's slices are for compaction only).
+      positionDeletes = PositionDeleteRewriteAction.of(loaded, table, givenSlices);
+      actions.add(positionDeletes);
     }
     if (rewriteManifests) {
       actions.add(ManifestRewrite.of(loaded, table));
@@ -327,7 +357,7 @@ public final class MaintainCommand implements Callable<Integer> {
           "Cannot use --plan with --apply: --plan prints the plan, --apply runs it (--apply"
               + " --dry-run prints it too)");
     }
-    if (compact || expire || orphans || rewriteManifests) {
+    if (compact || rewritePositionDeletes || expire || orphans || rewriteManifests) {
       throw InvalidInputException.of(
           "Cannot use %s with --plan or --apply: the plan chooses the actions", ACTION_FLAGS);
     }
@@ -350,6 +380,8 @@ public final class MaintainCommand implements Callable<Integer> {
         maxTables);
     Timeout applyTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
     PrintWriter out = spec.commandLine().getOut();
+    // --timeout counts from here: planning a large catalog is part of the budget.
+    Instant started = clock.instant();
     Catalog catalog = Catalogs.open(common.catalog());
     MaintenancePlan planned;
     try {
@@ -363,31 +395,21 @@ public final class MaintainCommand implements Callable<Integer> {
             .maxBytes(maxBytes)
             .maxTables(maxTables)
             .timeout(applyTimeout)
+            .timeoutFrom(started)
             .clock(clock)
             .failAt(failure.point());
     if (plan || dryRun) {
       // --apply --dry-run shows what the budget would take and leave, as --apply would.
       Map<dev.floe.catalog.maintain.plan.PlanItem, String> outside =
           apply ? applying.select().outside() : Map.of();
-      if (common.json) {
-        Map<String, Object> map = MaintenancePlanOutput.planMap(planned, dryRun);
-        map.put("outside_budget", MaintenancePlanOutput.outsideBudget(outside));
-        out.println(Json.write(map));
-      } else {
-        MaintenancePlanOutput.printPlan(planned, dryRun, out);
-        MaintenancePlanOutput.printOutsideBudget(outside, out);
-      }
+      MaintenancePlanOutput.writePlan(planned, dryRun, outside, common.json, out);
       return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
     }
     ApplyResult result = applying.run();
     int code = result.exitCode();
     int exitCode =
         code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
-    if (common.json) {
-      out.println(Json.write(MaintenancePlanOutput.applyMap(result, exitCode)));
-    } else {
-      MaintenancePlanOutput.printApply(result, out);
-    }
+    MaintenancePlanOutput.writeApply(result, exitCode, common.json, out);
     return exitCode;
   }
 
@@ -402,103 +424,6 @@ public final class MaintainCommand implements Callable<Integer> {
   }
 
   private void print(List<MaintenanceReport> reports, PrintWriter out) {
-    if (common.json) {
-      Map<String, Object> map = new LinkedHashMap<>();
-      map.put("table", table);
-      map.put("dry_run", dryRun);
-      map.put("metadata_counted", TableStats.METADATA_COUNTED);
-      List<Map<String, Object>> actions = new ArrayList<>();
-      for (MaintenanceReport report : reports) {
-        Map<String, Object> action = new LinkedHashMap<>();
-        action.put("action", report.action());
-        action.put("changed", report.outcome().changed());
-        action.put("before", stats(report.before()));
-        action.put("after", stats(report.after()));
-        action.put("after_is_prediction", report.dryRun());
-        action.put("estimated", report.estimated().stream().sorted().toList());
-        action.putAll(report.outcome().details());
-        actions.add(action);
-      }
-      map.put("actions", actions);
-      out.println(Json.write(map));
-      return;
-    }
-    out.printf(
-        "floe maintain %s%s%n",
-        table,
-        dryRun ? " (dry run: nothing changed; \"after\" is the prediction, ~ an estimate)" : "");
-    for (MaintenanceReport report : reports) {
-      out.println();
-      out.println(report.action());
-      printStats(report, out);
-      report.outcome().lines().forEach(line -> out.println("  " + line));
-    }
-  }
-
-  private static void printStats(MaintenanceReport report, PrintWriter out) {
-    TableStats before = report.before();
-    TableStats after = report.after();
-    Set<String> estimated = report.estimated();
-    out.printf("  %-24s %14s %16s%n", "", "before", report.dryRun() ? "after (dry run)" : "after");
-    row(out, "snapshots", before.snapshots(), after.snapshots(), false, Long::toString);
-    row(out, "data files", before.dataFiles(), after.dataFiles(), false, Long::toString);
-    row(
-        out,
-        "avg data file size",
-        before.averageDataFileBytes(),
-        after.averageDataFileBytes(),
-        false,
-        Bytes::format);
-    row(out, "delete files", before.deleteFiles(), after.deleteFiles(), false, Long::toString);
-    row(
-        out,
-        "manifests",
-        before.manifests(),
-        after.manifests(),
-        estimated.contains("manifests"),
-        Long::toString);
-    row(
-        out,
-        "metadata files",
-        before.metadataFiles(),
-        after.metadataFiles(),
-        estimated.contains("metadataFiles"),
-        Long::toString);
-    row(
-        out,
-        "metadata size",
-        before.metadataBytes(),
-        after.metadataBytes(),
-        estimated.contains("metadataBytes"),
-        Bytes::format);
-    out.println(
-        "  (data files, delete files and manifests: current snapshot; metadata: "
-            + TableStats.METADATA_COUNTED
-            + ")");
-  }
-
-  private static void row(
-      PrintWriter out,
-      String label,
-      long before,
-      long after,
-      boolean estimate,
-      LongFunction<String> format) {
-    out.printf(
-        "  %-24s %14s %16s%n",
-        label, format.apply(before), (estimate ? "~" : "") + format.apply(after));
-  }
-
-  private static Map<String, Object> stats(TableStats stats) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("snapshots", stats.snapshots());
-    map.put("data_files", stats.dataFiles());
-    map.put("data_bytes", stats.dataBytes());
-    map.put("avg_data_file_bytes", stats.averageDataFileBytes());
-    map.put("delete_files", stats.deleteFiles());
-    map.put("manifests", stats.manifests());
-    map.put("metadata_files", stats.metadataFiles());
-    map.put("metadata_bytes", stats.metadataBytes());
-    return map;
+    MaintenanceReportOutput.write(table, dryRun, reports, common.json, out);
   }
 }

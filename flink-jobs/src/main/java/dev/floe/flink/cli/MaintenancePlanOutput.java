@@ -18,6 +18,35 @@ import java.util.Map;
 final class MaintenancePlanOutput {
   private MaintenancePlanOutput() {}
 
+  /**
+   * {@code --plan} and {@code --apply --dry-run}: the plan and, for the latter, what the budget
+   * leaves out ({@code outside}, empty for {@code --plan}); as {@code --json} or text.
+   */
+  static void writePlan(
+      MaintenancePlan plan,
+      boolean dryRun,
+      Map<PlanItem, String> outside,
+      boolean json,
+      PrintWriter out) {
+    if (json) {
+      Map<String, Object> map = planMap(plan, dryRun);
+      map.put("outside_budget", outsideBudget(outside));
+      out.println(Json.write(map));
+    } else {
+      printPlan(plan, dryRun, out);
+      printOutsideBudget(outside, out);
+    }
+  }
+
+  /** {@code --apply}: what was done per item, as {@code --json} (with the exit code) or text. */
+  static void writeApply(ApplyResult result, int exitCode, boolean json, PrintWriter out) {
+    if (json) {
+      out.println(Json.write(applyMap(result, exitCode)));
+    } else {
+      printApply(result, out);
+    }
+  }
+
   static void printPlan(MaintenancePlan plan, boolean dryRun, PrintWriter out) {
     out.printf(
         Locale.ROOT,

@@ -77,6 +77,17 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // The pod runs compaction in its own JVM (a local Flink cluster, no TaskManager pods): the
+    // TaskManager and Flink settings of the shared cluster flags do not reach it. Refused, not
+    // silently dropped.
+    for (String flag : List.of("--flink-conf", "--tm-cpu", "--tm-memory", "--task-slots")) {
+      InvalidInputException.check(
+          !spec.commandLine().getParseResult().hasMatchedOption(flag),
+          "Cannot render the maintenance CronJob with %s: its pod runs compaction in one JVM"
+              + " (no TaskManager pods); size it with --jm-cpu and --jm-memory (the JVM heap is"
+              + " 75%% of --jm-memory)",
+          flag);
+    }
     int ways = (tables.isEmpty() ? 0 : 1) + (all ? 1 : 0) + (catalogNamespace == null ? 0 : 1);
     InvalidInputException.check(
         ways == 1,

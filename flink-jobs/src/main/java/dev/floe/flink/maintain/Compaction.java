@@ -187,6 +187,7 @@ public final class Compaction {
     // the Iceberg rule applies (a time column keeps its microseconds).
     ExactTypes.require("compact " + table, table, loaded.schema(), ExactTypes.Path.ICEBERG);
     thresholds(loaded);
+    RowLayout.of(loaded, table); // refuses sort without a sort order, bad z-order columns
     return resolved;
   }
 
@@ -223,11 +224,12 @@ public final class Compaction {
         }
         return new CompactionResult(table, dryRun, null, target, outcomes, elapsed(started));
       }
+      RowLayout layout = RowLayout.of(loaded, table);
       List<PlannedSlice> planned =
           CompactionPlanner.plan(
-              loaded, base.snapshotId(), slices, resolved, target, thresholds(loaded));
+              loaded, base.snapshotId(), slices, resolved, target, thresholds(loaded), layout);
       CompactionPlan plan =
-          new CompactionPlan(catalog, table, base.snapshotId(), target, planned, failAt);
+          new CompactionPlan(catalog, table, base.snapshotId(), target, planned, failAt, layout);
       Map<Integer, SliceCompaction> committed = Map.of();
       if (!dryRun && !plan.groups().isEmpty()) {
         afterPlanning.run();

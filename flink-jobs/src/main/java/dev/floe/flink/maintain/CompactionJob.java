@@ -72,7 +72,10 @@ final class CompactionJob {
             "floe-compact-rewrite " + plan.table(),
             BYTES,
             new GroupRewriter(
-                SerializableTable.copyOf(table), plan.targetFileSizeBytes(), plan.failAt()))
+                SerializableTable.copyOf(table),
+                plan.targetFileSizeBytes(),
+                plan.failAt(),
+                plan.layout()))
         .setParallelism(rewriters)
         .transform(
             "floe-compact-commit " + plan.table(),

@@ -15,6 +15,7 @@ import java.util.List;
  * @param targetFileSizeBytes files below this size are small; outputs roll at this size
  * @param slices the slices, in the operator's order
  * @param failAt a failure to inject (tests)
+ * @param layout how each group's rows are ordered (the table's maintenance strategy)
  */
 record CompactionPlan(
     CatalogConfig catalog,
@@ -22,11 +23,23 @@ record CompactionPlan(
     long baseSnapshotId,
     long targetFileSizeBytes,
     List<PlannedSlice> slices,
-    FailurePoint failAt)
+    FailurePoint failAt,
+    RowLayout layout)
     implements Serializable {
 
   CompactionPlan {
     slices = List.copyOf(slices);
+  }
+
+  /** A bin-packing plan. */
+  CompactionPlan(
+      CatalogConfig catalog,
+      String table,
+      long baseSnapshotId,
+      long targetFileSizeBytes,
+      List<PlannedSlice> slices,
+      FailurePoint failAt) {
+    this(catalog, table, baseSnapshotId, targetFileSizeBytes, slices, failAt, RowLayout.BINPACK);
   }
 
   List<RewriteGroup> groups() {

@@ -1,6 +1,8 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.spec.MaintenancePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -10,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -18,9 +21,11 @@ import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
@@ -50,6 +55,23 @@ final class CompactionPlanner {
       List<Slice> slices,
       long target,
       DeleteThresholds thresholds) {
+    return plan(table, baseSnapshotId, values, slices, target, thresholds, RowLayout.BINPACK);
+  }
+
+  /**
+   * As above, laid out by {@code layout}: with sort or z-order a partition that is rewritten is
+   * rewritten whole (all its files of the slice, small or not, in one group up to {@link
+   * RowLayout#MAX_GROUP_BYTES}), so its rows end up ordered across its files; with sort, a
+   * partition is also rewritten when its files overlap on the sort key ({@link SortKeyOverlap}).
+   */
+  static List<PlannedSlice> plan(
+      Table table,
+      long baseSnapshotId,
+      List<String> values,
+      List<Slice> slices,
+      long target,
+      DeleteThresholds thresholds,
+      RowLayout layout) {
     List<PlannedSlice> planned = new ArrayList<>();
     int groupIndex = 0;
     for (int i = 0; i < slices.size(); i++) {
@@ -62,6 +84,7 @@ final class CompactionPlanner {
               slices.get(i),
               target,
               thresholds,
+              layout,
               groupIndex);
       groupIndex += slice.groups().size();
       planned.add(slice);
@@ -77,6 +100,7 @@ final class CompactionPlanner {
       Slice slice,
       long target,
       DeleteThresholds thresholds,
+      RowLayout layout,
       int firstGroupIndex) {
     String runId = UUID.randomUUID().toString();
     PartitionSpec spec = table.specs().get(table.spec().specId());
@@ -90,8 +114,19 @@ final class CompactionPlanner {
     Map<String, DeleteFile> deleteFiles = new LinkedHashMap<>();
     Map<String, Set<String>> appliesTo = new HashMap<>();
     int skippedOtherSpec = 0;
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(baseSnapshotId).filter(slice.toExpression()).planFiles()) {
+    // Sort and z-order: every file of each partition (a rewritten partition is rewritten whole);
+    // sort: with the sort column's bounds, to find partitions whose files overlap.
+    Map<String, List<DataFile>> partitionFiles = new LinkedHashMap<>();
+    Map<String, List<DataFile>> withBounds = new HashMap<>();
+    Optional<Types.NestedField> sortColumn =
+        layout.strategy() == MaintenancePolicy.Strategy.SORT
+            ? SortKeyOverlap.column(table)
+            : Optional.empty();
+    TableScan scan = table.newScan().useSnapshot(baseSnapshotId).filter(slice.toExpression());
+    if (sortColumn.isPresent()) {
+      scan = scan.includeColumnStats(List.of(sortColumn.get().name()));
+    }
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file().copyWithoutStats();
         all.add(file);
@@ -102,17 +137,29 @@ final class CompactionPlanner {
         }
         boolean small = file.fileSizeInBytes() < target;
         boolean forDeletes = deletesOverThreshold(file, task.deletes(), thresholds);
+        boolean eligible = file.specId() == spec.specId() && wholeInside.eval(file.partition());
+        if (eligible) {
+          if (!task.deletes().isEmpty()) {
+            List<DeleteFile> copies = new ArrayList<>();
+            task.deletes().forEach(d -> copies.add(deleteFiles.get(key(d))));
+            deletesByFile.put(file.location(), List.copyOf(copies));
+          }
+          if (layout.reorders()) {
+            String path = spec.partitionToPath(file.partition());
+            partitionFiles.computeIfAbsent(path, p -> new ArrayList<>()).add(file);
+            sortColumn.ifPresent(
+                column ->
+                    withBounds
+                        .computeIfAbsent(path, p -> new ArrayList<>())
+                        .add(task.file().copyWithStats(Set.of(column.fieldId()))));
+          }
+        }
         if (!small && !forDeletes) {
           continue;
         }
-        if (file.specId() != spec.specId() || !wholeInside.eval(file.partition())) {
+        if (!eligible) {
           skippedOtherSpec++;
           continue;
-        }
-        if (!task.deletes().isEmpty()) {
-          List<DeleteFile> copies = new ArrayList<>();
-          task.deletes().forEach(d -> copies.add(deleteFiles.get(key(d))));
-          deletesByFile.put(file.location(), List.copyOf(copies));
         }
         if (forDeletes) {
           selectedForDeletes.add(file.location());
@@ -125,16 +172,41 @@ final class CompactionPlanner {
       throw new UncheckedIOException("Cannot plan the files of " + slice.label(), e);
     }
     List<RewriteGroup> groups = new ArrayList<>();
-    List<String> partitions = new ArrayList<>(candidatesByPartition.keySet());
+    Set<String> partitionSet = new java.util.TreeSet<>(candidatesByPartition.keySet());
+    partitionSet.addAll(withBounds.keySet());
+    List<String> partitions = new ArrayList<>(partitionSet);
     partitions.sort(Comparator.naturalOrder());
     for (String partition : partitions) {
-      List<DataFile> files = candidatesByPartition.get(partition);
+      List<DataFile> files = candidatesByPartition.getOrDefault(partition, List.of());
       boolean anyForDeletes =
           files.stream().anyMatch(f -> selectedForDeletes.contains(f.location()));
-      if (files.size() < 2 && !anyForDeletes) {
-        continue; // one small file per partition is already as compact as a rewrite makes it
+      boolean byFiles = files.size() >= 2 || anyForDeletes;
+      List<List<DataFile>> groupBins;
+      if (layout.reorders()) {
+        List<DataFile> whole = partitionFiles.getOrDefault(partition, List.of());
+        long bytes = whole.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        boolean fits = bytes <= RowLayout.MAX_GROUP_BYTES;
+        // Sort: files overlapping on the sort key are rewritten even when none is small, but
+        // only when the partition fits one in-memory group (else its groups would overlap again).
+        boolean byOverlap =
+            fits
+                && sortColumn.isPresent()
+                && SortKeyOverlap.overlaps(
+                    withBounds.getOrDefault(partition, List.of()), sortColumn.get());
+        if (!byFiles && !byOverlap) {
+          continue;
+        }
+        groupBins =
+            fits
+                ? List.of(sortedByLocation(whole))
+                : bins(whole, RowLayout.MAX_GROUP_BYTES, selectedForDeletes);
+      } else {
+        if (!byFiles) {
+          continue; // one small file per partition is already as compact as a rewrite makes it
+        }
+        groupBins = bins(files, target, selectedForDeletes);
       }
-      for (List<DataFile> bin : bins(files, target, selectedForDeletes)) {
+      for (List<DataFile> bin : groupBins) {
         long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
         // Rounded, not ceiled: a bin a little over the target (bins are balanced, not capped)
         // is expected to give one file; the writer still closes files at the target size.
@@ -171,9 +243,20 @@ final class CompactionPlanner {
           }
         });
     String nothingToDo =
-        groups.isEmpty() ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec) : null;
+        groups.isEmpty()
+            ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec)
+                + (sortColumn.isPresent()
+                    ? ", and no partition's files overlap on sort column " + sortColumn.get().name()
+                    : "")
+            : null;
     return new PlannedSlice(
         index, value, slice, runId, FileStats.of(all), groups, nothingToDo, obsolete);
+  }
+
+  private static List<DataFile> sortedByLocation(List<DataFile> files) {
+    List<DataFile> sorted = new ArrayList<>(files);
+    sorted.sort(Comparator.comparing(DataFile::location));
+    return sorted;
   }
 
   /** A delete file's identity: deletion vectors share a Puffin file, one blob each. */

@@ -35,6 +35,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   private final Table table;
   private final long targetFileSizeBytes;
   private final FailurePoint failAt;
+  private final RowLayout layout;
 
   private transient GenericFileWriterFactory writers;
   private transient RecordHasher hasher;
@@ -46,11 +47,14 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
    * @param table a serializable, read-only copy of the table
    * @param targetFileSizeBytes the size at which an output file is closed and the next one opened
    * @param failAt a failure to inject (tests)
+   * @param layout binpack streams rows in read order; sort and zorder hold a group's rows in memory
+   *     and write them ordered
    */
-  GroupRewriter(Table table, long targetFileSizeBytes, FailurePoint failAt) {
+  GroupRewriter(Table table, long targetFileSizeBytes, FailurePoint failAt, RowLayout layout) {
     this.table = table;
     this.targetFileSizeBytes = targetFileSizeBytes;
     this.failAt = failAt;
+    this.layout = layout;
   }
 
   @Override
@@ -98,6 +102,9 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             targetFileSizeBytes,
             spec,
             group.partition());
+    // Sort and z-order: the group's rows in memory (a group holds at most
+    // RowLayout.MAX_GROUP_BYTES of input files), then written in order.
+    List<Record> held = layout.reorders() ? new ArrayList<>() : null;
     try {
       for (DataFile input : group.inputs()) {
         try (CloseableIterable<Record> rows =
@@ -107,8 +114,17 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             if (lineageHasher != null) {
               lineageHasher.add(row, lineageRead);
             }
-            writer.write(row);
+            if (held == null) {
+              writer.write(row);
+            } else {
+              held.add(row);
+            }
           }
+        }
+      }
+      if (held != null) {
+        for (Record row : layout.order(table, held)) {
+          writer.write(row);
         }
       }
     } finally {

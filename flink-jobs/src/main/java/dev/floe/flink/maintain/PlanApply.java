@@ -19,6 +19,8 @@ import dev.floe.catalog.maintain.plan.TableHealth;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,6 +47,7 @@ public final class PlanApply {
   private Long maxBytes;
   private Integer maxTables;
   private Timeout timeout;
+  private Instant timeoutFrom;
   private Clock clock = Clock.systemUTC();
   private FailurePoint failAt = FailurePoint.NONE;
 
@@ -72,6 +75,15 @@ public final class PlanApply {
   /** How long the whole apply may take; null for no limit. No table starts after it passed. */
   public PlanApply timeout(Timeout value) {
     this.timeout = value;
+    return this;
+  }
+
+  /**
+   * When the timeout starts counting; default: when {@link #run()} starts. {@code floe maintain
+   * --apply} passes the moment before it planned, so that {@code --timeout} covers planning too.
+   */
+  public PlanApply timeoutFrom(Instant value) {
+    this.timeoutFrom = value;
     return this;
   }
 
@@ -124,7 +136,11 @@ public final class PlanApply {
   /** Runs the chosen items; never throws for one table's failure. */
   public ApplyResult run() {
     long started = System.nanoTime(); // timing for the report only
-    Deadline deadline = timeout == null ? null : Deadline.after(timeout, clock);
+    Deadline deadline =
+        timeout == null
+            ? null
+            : Deadline.after(
+                timeout, timeoutFrom == null ? clock : Clock.fixed(timeoutFrom, ZoneOffset.UTC));
     Selection selection = select();
     Map<String, List<PlanItem>> byTable = new LinkedHashMap<>();
     for (PlanItem item : selection.chosen()) {

@@ -4,11 +4,13 @@ import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.maintain.plan.TimeSlices;
 import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,16 +86,119 @@ public final class PositionDeleteRewrite {
   }
 
   /**
+   * The time slices ({@code column=value}, as {@code --slice} takes them) of the current-spec
+   * partitions that hold position delete files (not deletion vectors), in slice order; what {@code
+   * floe maintain --rewrite-position-deletes} without {@code --slice} looks at. Reads metadata
+   * only.
+   *
+   * @throws InvalidInputException (exit 2) when such files lie in a partition without a time field
+   */
+  public List<String> slicesWithPositionDeletes() {
+    table.refresh();
+    Snapshot base = table.currentSnapshot();
+    if (base == null) {
+      return List.of();
+    }
+    PartitionSpec spec = table.spec();
+    TreeMap<String, Slice> slices = new TreeMap<>();
+    for (ManifestFile manifest : base.deleteManifests(table.io())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        for (DeleteFile delete : reader) {
+          if (delete.content() != FileContent.POSITION_DELETES
+              || ContentFileUtil.isDV(delete)
+              || delete.specId() != spec.specId()) {
+            continue;
+          }
+          Slice slice =
+              TimeSlices.of(table.schema(), spec, delete.partition())
+                  .orElseThrow(
+                      () ->
+                          InvalidInputException.of(
+                              "Cannot rewrite the position deletes of %s: partition %s lies in no"
+                                  + " time slice (partition spec %s)",
+                              name, spec.partitionToPath(delete.partition()), spec));
+          slices.putIfAbsent(slice.start() + "|" + TimeSlices.text(slice), slice);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the delete manifests of " + name, e);
+      }
+    }
+    return slices.values().stream().map(TimeSlices::text).toList();
+  }
+
+  /**
+   * What {@link #rewrite} would do for {@code slice}: the same counts, {@code written} the files it
+   * would write and {@code snapshotId} null. Reads metadata and delete files; writes nothing.
+   */
+  public Result apply(Slice slice) {
+    Planned planned = plan(slice);
+    if (planned == null) {
+      return new Result(0, 0, 0, 0, null);
+    }
+    return new Result(
+        planned.replaced().size(),
+        (int) planned.partitions().stream().filter(p -> !p.entries().isEmpty()).count(),
+        planned.dropped(),
+        planned.kept(),
+        null);
+  }
+
+  /**
    * Rewrites the position delete files of {@code slice} (partitions of the current spec wholly
    * inside it).
    *
    * @throws CommitConflictException (exit 4) when a commit after planning touched them
    */
   public Result rewrite(Slice slice) {
+    Planned planned = plan(slice);
+    if (planned == null) {
+      return new Result(0, 0, 0, 0, null);
+    }
+    String runId = UUID.randomUUID().toString();
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, 0, 0)
+            .operationId(runId)
+            .format(FileFormat.PARQUET)
+            .build();
+    List<DeleteFile> written = new ArrayList<>();
+    for (PartitionRewrite partition : planned.partitions()) {
+      if (!partition.entries().isEmpty()) {
+        written.add(write(files, planned.spec(), partition.partition(), partition.entries()));
+      }
+    }
+    Snapshot committed =
+        RunCommit.of(
+                table,
+                new Commit(slice, planned.baseSnapshotId(), runId, planned.replaced(), written))
+            .files(written)
+            .commit();
+    return new Result(
+        planned.replaced().size(),
+        written.size(),
+        planned.dropped(),
+        planned.kept(),
+        committed.snapshotId());
+  }
+
+  /** One partition to rewrite: its delete files and the entries that still name a live file. */
+  private record PartitionRewrite(
+      StructLike partition, List<DeleteFile> replaced, List<PositionDelete<Record>> entries) {}
+
+  private record Planned(
+      long baseSnapshotId,
+      PartitionSpec spec,
+      List<PartitionRewrite> partitions,
+      List<DeleteFile> replaced,
+      long dropped,
+      long kept) {}
+
+  /** The partitions to rewrite, or null when there is nothing to do. */
+  private Planned plan(Slice slice) {
     table.refresh();
     Snapshot base = table.currentSnapshot();
     if (base == null) {
-      return new Result(0, 0, 0, 0, null);
+      return null;
     }
     PartitionSpec spec = table.spec();
     Evaluator inside =
@@ -119,16 +224,10 @@ public final class PositionDeleteRewrite {
         throw new UncheckedIOException("Cannot read the delete manifests of " + name, e);
       }
     }
+    List<PartitionRewrite> rewrites = new ArrayList<>();
     List<DeleteFile> replaced = new ArrayList<>();
-    List<DeleteFile> written = new ArrayList<>();
     long dropped = 0;
     long kept = 0;
-    String runId = UUID.randomUUID().toString();
-    OutputFileFactory files =
-        OutputFileFactory.builderFor(table, 0, 0)
-            .operationId(runId)
-            .format(FileFormat.PARQUET)
-            .build();
     for (Map.Entry<String, List<DeleteFile>> partition : byPartition.entrySet()) {
       List<PositionDelete<Record>> entries = new ArrayList<>();
       long total = 0;
@@ -143,21 +242,16 @@ public final class PositionDeleteRewrite {
       if (partition.getValue().size() < 2 && entries.size() == total) {
         continue; // one file, nothing dangling: already as small as a rewrite makes it
       }
+      rewrites.add(
+          new PartitionRewrite(partitions.get(partition.getKey()), partition.getValue(), entries));
       replaced.addAll(partition.getValue());
       dropped += total - entries.size();
       kept += entries.size();
-      if (!entries.isEmpty()) {
-        written.add(write(files, spec, partitions.get(partition.getKey()), entries));
-      }
     }
     if (replaced.isEmpty()) {
-      return new Result(0, 0, 0, 0, null);
+      return null;
     }
-    Snapshot committed =
-        RunCommit.of(table, new Commit(slice, base.snapshotId(), runId, replaced, written))
-            .files(written)
-            .commit();
-    return new Result(replaced.size(), written.size(), dropped, kept, committed.snapshotId());
+    return new Planned(base.snapshotId(), spec, rewrites, replaced, dropped, kept);
   }
 
   private Set<String> liveDataFiles(Snapshot base, Slice slice) {

@@ -102,7 +102,8 @@ class MaintainCommandTest {
     assertThat(none.exitCode()).isEqualTo(2);
     assertThat(none.err())
         .contains(
-            "Cannot maintain s.t: name at least one action: --compact, --rewrite-manifests,"
+            "Cannot maintain s.t: name at least one action: --compact, --rewrite-position-deletes,"
+                + " --rewrite-manifests,"
                 + " --expire, --orphans");
     assertThat(noRetention.exitCode()).isEqualTo(2);
     assertThat(noRetention.err())

@@ -102,7 +102,7 @@ class MaintainCompactITCase {
     assertThat(noSlice.exitCode()).as(noSlice.err()).isZero();
     assertThat(noSlice.out()).contains("2026-10-03").doesNotContain("2026-10-04");
     assertThat(noCompact.exitCode()).isEqualTo(2);
-    assertThat(noCompact.err()).contains("Cannot use --slice or --target-file-size without");
+    assertThat(noCompact.err()).contains("Cannot use --slice without --compact or");
     assertThat(badSlice.exitCode()).isEqualTo(2);
     assertThat(badSlice.err()).contains("2026-13-03");
   }

@@ -62,7 +62,8 @@ class RenderMaintenanceCommandTest {
             "/opt/floe/floe.yaml");
     assertThat((List<String>) container.get("command"))
         .startsWith("java")
-        .contains("--add-opens=java.base/java.nio=ALL-UNNAMED", "dev.floe.flink.cli.FloeMain");
+        .contains("--add-opens=java.base/java.nio=ALL-UNNAMED", "dev.floe.flink.cli.FloeMain")
+        .contains("-Xmx1536m"); // 75 % of the pod's 2048m
     Map<String, Object> limits =
         (Map<String, Object>) ((Map<String, Object>) container.get("resources")).get("limits");
     assertThat(limits).containsEntry("memory", "2048Mi");
@@ -70,7 +71,7 @@ class RenderMaintenanceCommandTest {
   }
 
   @Test
-  void refusesAMissingSelectionABadScheduleAndAMissingTimeout() {
+  void refusesAMissingSelectionABadScheduleAMissingTimeoutAndTaskManagerFlags() {
     CliRun none = k8s("k8s", "render-maintenance", "--schedule", "0 3 * * *", "--timeout", "1h");
     CliRun badSchedule =
         k8s("k8s", "render-maintenance", "--all", "--schedule", "daily", "--timeout", "1h");
@@ -82,5 +83,19 @@ class RenderMaintenanceCommandTest {
     assertThat(badSchedule.err()).contains("schedule 'daily'");
     assertThat(noTimeout.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(noTimeout.err()).contains("--timeout");
+    CliRun slots =
+        k8s(
+            "k8s",
+            "render-maintenance",
+            "--all",
+            "--schedule",
+            "0 3 * * *",
+            "--timeout",
+            "1h",
+            "--task-slots",
+            "4");
+    assertThat(slots.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(slots.err())
+        .contains("Cannot render the maintenance CronJob with --task-slots", "--jm-memory");
   }
 }

@@ -27,13 +27,13 @@ import org.apache.iceberg.io.OutputFileFactory;
  * Delete files written with Iceberg's own writers, committed with a {@code RowDelta}: what Spark's
  * merge-on-read (position deletes, v3 deletion vectors) and Flink upserts (equality deletes) leave.
  */
-final class Deletes {
+public final class Deletes {
   private static int taskId = 100;
 
   private Deletes() {}
 
   /** The live data files of the table, in location order. */
-  static List<DataFile> dataFiles(Table table) {
+  public static List<DataFile> dataFiles(Table table) {
     table.refresh();
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
@@ -46,7 +46,7 @@ final class Deletes {
   }
 
   /** Every delete file some live data file has, counted once per data file it applies to. */
-  static int attachedDeletes(Table table) {
+  public static int attachedDeletes(Table table) {
     table.refresh();
     int count = 0;
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
@@ -60,7 +60,7 @@ final class Deletes {
   }
 
   /** A v2 position delete file for rows {@code positions} of {@code file}. */
-  static DeleteFile positions(Table table, DataFile file, long... positions) {
+  public static DeleteFile positions(Table table, DataFile file, long... positions) {
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).build();
     PositionDeleteWriter<Record> writer =
         writers.newPositionDeleteWriter(
@@ -119,7 +119,7 @@ final class Deletes {
   }
 
   /** Commits {@code deletes} in one row delta. */
-  static void commit(Table table, DeleteFile... deletes) {
+  public static void commit(Table table, DeleteFile... deletes) {
     RowDelta delta = table.newRowDelta();
     for (DeleteFile delete : deletes) {
       delta.addDeletes(delete);

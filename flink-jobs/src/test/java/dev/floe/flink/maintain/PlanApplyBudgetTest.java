@@ -91,6 +91,24 @@ class PlanApplyBudgetTest {
     assertThat(result.exitCode()).isEqualTo(6);
   }
 
+  @Test
+  void theTimeoutCountsFromWhenPlanningStartedNotFromTheApply() {
+    Clock now = Clock.fixed(Instant.parse("2026-12-01T00:10:00Z"), ZoneOffset.UTC);
+    Timeout oneMinute = new Timeout(Duration.ofMinutes(1), "1m", "--timeout");
+
+    // Planning started 10 minutes ago: the minute is gone before the first table.
+    ApplyResult late =
+        apply().timeout(oneMinute).timeoutFrom(now.instant().minusSeconds(600)).clock(now).run();
+
+    assertThat(late.outcomes())
+        .allSatisfy(
+            o -> {
+              assertThat(o.status()).isEqualTo(ItemOutcome.Status.NOT_STARTED);
+              assertThat(o.detail()).contains("--timeout 1m passed");
+            });
+    assertThat(late.exitCode()).isEqualTo(6);
+  }
+
   private PlanApply apply() {
     return PlanApply.of(CatalogConfigLoader.embedded(home), plan);
   }

@@ -24,15 +24,15 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /** A fact table fed many small files, and ways to look at its files. */
-final class SmallFiles {
-  static final String FACT = "sales.fact_orders";
-  static final Schema SCHEMA =
+public final class SmallFiles {
+  public static final String FACT = "sales.fact_orders";
+  public static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "order_id", Types.LongType.get()),
           Types.NestedField.optional(2, "customer_id", Types.LongType.get()),
           Types.NestedField.optional(3, "amount", Types.DecimalType.of(10, 2)),
           Types.NestedField.required(4, "order_date", Types.DateType.get()));
-  static final PartitionSpec BY_DAY =
+  public static final PartitionSpec BY_DAY =
       PartitionSpec.builderFor(SCHEMA).identity("order_date").build();
 
   private SmallFiles() {}
@@ -41,7 +41,7 @@ final class SmallFiles {
    * Appends {@code files} Parquet files of {@code rowsPerFile} rows each to one day, in one commit.
    * Order ids start at {@code firstId}, so every row is distinct.
    */
-  static void append(Table table, String day, int files, int rowsPerFile, long firstId) {
+  public static void append(Table table, String day, int files, int rowsPerFile, long firstId) {
     AppendFiles append = table.newAppend();
     long id = firstId;
     for (int f = 0; f < files; f++) {
@@ -67,7 +67,7 @@ final class SmallFiles {
   }
 
   /** The live data file paths of one day. */
-  static Set<String> dataFiles(Table table, String day) {
+  public static Set<String> dataFiles(Table table, String day) {
     table.refresh();
     Set<String> paths = new TreeSet<>();
     try (CloseableIterable<FileScanTask> tasks =

@@ -7,6 +7,7 @@ import dev.floe.catalog.maintain.ExpirePlan;
 import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
+import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.window.LateDataWindow;
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
@@ -31,7 +33,9 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -95,7 +99,11 @@ public final class HealthScan {
       List<ManifestFile> manifests = current.dataManifests(table.io());
       dataManifests = manifests.size();
       dataManifestBytes = manifests.stream().mapToLong(ManifestFile::length).sum();
-      Scan scan = scanFiles(table, policy, target);
+      Optional<Types.NestedField> sortColumn =
+          policy.strategy() == MaintenancePolicy.Strategy.SORT
+              ? SortKeyOverlap.column(table)
+              : Optional.empty();
+      Scan scan = scanFiles(table, policy, target, sortColumn);
       partitions = scan.partitionPaths.size();
       // Without a listing (or an expiry plan) nothing says which partitions are being written:
       // every slice counts as open rather than as safe to compact.
@@ -103,7 +111,7 @@ public final class HealthScan {
           problems.isEmpty()
               ? null
               : "state unknown, its files could not be listed: " + String.join("; ", problems);
-      slices = slices(table, name, scan, young, unknown, now);
+      slices = slices(table, name, scan, young, unknown, now, policy, sortColumn);
     }
     return new TableHealth(
         name,
@@ -139,6 +147,8 @@ public final class HealthScan {
     long overThreshold;
     long overThresholdBytes;
     long otherSpecSmall;
+    // Strategy sort: current-spec files per partition, with the sort column's bounds.
+    final Map<String, List<DataFile>> sortFiles = new HashMap<>();
   }
 
   private static final class Scan {
@@ -146,9 +156,14 @@ public final class HealthScan {
     final Map<String, String> partitionPaths = new HashMap<>(); // path -> slice key
   }
 
-  private static Scan scanFiles(Table table, MaintenancePolicy policy, long target) {
+  private static Scan scanFiles(
+      Table table, MaintenancePolicy policy, long target, Optional<Types.NestedField> sortColumn) {
     Scan scan = new Scan();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+    TableScan files = table.newScan();
+    if (sortColumn.isPresent()) {
+      files = files.includeColumnStats(List.of(sortColumn.get().name()));
+    }
+    try (CloseableIterable<FileScanTask> tasks = files.planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         PartitionSpec spec = table.specs().get(file.specId());
@@ -169,6 +184,12 @@ public final class HealthScan {
           }
           continue;
         }
+        sortColumn.ifPresent(
+            column ->
+                totals
+                    .sortFiles
+                    .computeIfAbsent(partitionPath, p -> new ArrayList<>())
+                    .add(file.copyWithStats(Set.of(column.fieldId()))));
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -190,7 +211,14 @@ public final class HealthScan {
   }
 
   private static List<SliceHealth> slices(
-      Table table, String name, Scan scan, List<OrphanFile> young, String unknown, Instant now) {
+      Table table,
+      String name,
+      Scan scan,
+      List<OrphanFile> young,
+      String unknown,
+      Instant now,
+      MaintenancePolicy policy,
+      Optional<Types.NestedField> sortColumn) {
     Map<String, Long> writing = new HashMap<>();
     for (OrphanFile file : young) {
       for (Map.Entry<String, String> partition : scan.partitionPaths.entrySet()) {
@@ -221,6 +249,22 @@ public final class HealthScan {
         }
       }
       long deletedRows = t.deleteFiles.values().stream().mapToLong(Long::longValue).sum();
+      long overlapping = 0;
+      long overlappingFiles = 0;
+      long overlappingBytes = 0;
+      for (Map.Entry<String, List<DataFile>> partition : t.sortFiles.entrySet()) {
+        List<DataFile> files = partition.getValue();
+        long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        long small =
+            t.smallByPartition.getOrDefault(table.spec().specId() + "/" + partition.getKey(), 0L);
+        if (small < policy.minInputFiles()
+            && bytes <= SortKeyOverlap.MAX_GROUP_BYTES
+            && SortKeyOverlap.overlaps(files, sortColumn.orElseThrow())) {
+          overlapping++;
+          overlappingFiles += files.size();
+          overlappingBytes += bytes;
+        }
+      }
       slices.add(
           new SliceHealth(
               t.slice == null ? Optional.empty() : Optional.of(entry.getKey()),
@@ -235,7 +279,11 @@ public final class HealthScan {
               t.overThreshold,
               t.overThresholdBytes,
               t.otherSpecSmall,
-              Optional.ofNullable(open)));
+              Optional.ofNullable(open),
+              sortColumn.map(Types.NestedField::name),
+              overlapping,
+              overlappingFiles,
+              overlappingBytes));
     }
     return slices;
   }

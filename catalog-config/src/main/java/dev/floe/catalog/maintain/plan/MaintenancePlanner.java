@@ -3,6 +3,7 @@ package dev.floe.catalog.maintain.plan;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.maintain.Bytes;
+import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import java.time.Clock;
@@ -206,6 +207,20 @@ public final class MaintenancePlanner {
       rewrittenFiles += slice.smallFiles();
       rewrittenBytes += slice.smallBytes();
     }
+    if (slice.overlappingPartitions() > 0) {
+      reasons.add(
+          String.format(
+              Locale.ROOT,
+              "strategy sort: %d partition(s) whose %d files overlap on sort column %s (a"
+                  + " partition of at most %s is re-sorted when, ordered by lower bound, a file"
+                  + " starts before the previous ones end)",
+              slice.overlappingPartitions(),
+              slice.overlappingFiles(),
+              slice.sortColumn().orElse("?"),
+              Bytes.format(SortKeyOverlap.MAX_GROUP_BYTES)));
+      rewrittenFiles += slice.overlappingFiles();
+      rewrittenBytes += slice.overlappingBytes();
+    }
     if (slice.filesOverDeleteThreshold() > 0) {
       reasons.add(
           String.format(
@@ -222,7 +237,10 @@ public final class MaintenancePlanner {
               100 * slice.deletedRowRatio(),
               100 * policy.deletedRowRatio()));
     }
-    boolean deletes = reasons.size() > (rewrittenFiles > 0 ? 1 : 0);
+    int layoutReasons =
+        (rewrittenFiles > slice.overlappingFiles() ? 1 : 0)
+            + (slice.overlappingPartitions() > 0 ? 1 : 0);
+    boolean deletes = reasons.size() > layoutReasons;
     if (reasons.isEmpty()) {
       return Optional.empty();
     }
@@ -234,7 +252,11 @@ public final class MaintenancePlanner {
     rewrittenFiles = Math.min(rewrittenFiles, slice.dataFiles());
     rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
     long outputs = Math.max(1, (rewrittenBytes + target - 1) / target);
-    long score = Math.max(0, rewrittenFiles - outputs) + (deletes ? slice.deleteFiles() : 0);
+    // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
+    long score =
+        Math.max(0, rewrittenFiles - outputs)
+            + (deletes ? slice.deleteFiles() : 0)
+            + slice.overlappingPartitions();
     if (score <= 0) {
       // Nothing compaction would remove (one small file rewritten into one, say with
       // min_input_files 1 set as a table property): planning it would repeat forever.
@@ -244,7 +266,10 @@ public final class MaintenancePlanner {
       reasons.add(
           "strategy "
               + policy.strategy().text()
-              + ": compaction bin-packs for now (sort and z-order rewriting are not built yet)");
+              + (policy.strategy() == MaintenancePolicy.Strategy.SORT
+                  ? ": rows ordered by the table's sort order"
+                  : ": rows ordered by z-value of " + String.join(", ", policy.zorderColumns()))
+              + "; a rewritten partition is rewritten whole");
     }
     return Optional.of(
         new PlanItem(

@@ -23,6 +23,13 @@ import java.util.Optional;
  * @param otherSpecSmallFiles small data files written with an older partition spec: compaction
  *     keeps them, so they are not counted above (neither as small nor against delete thresholds)
  * @param open why the slice is left alone unless {@code --include-open}, or empty
+ * @param sortColumn with strategy sort, the sort column whose file bounds were compared ({@link
+ *     dev.floe.catalog.maintain.SortKeyOverlap}); else empty
+ * @param overlappingPartitions partitions (of at most {@link
+ *     dev.floe.catalog.maintain.SortKeyOverlap#MAX_GROUP_BYTES}) whose files overlap on it and that
+ *     small files alone would not get compacted
+ * @param overlappingFiles data files of those partitions
+ * @param overlappingBytes their bytes
  */
 public record SliceHealth(
     Optional<String> slice,
@@ -37,7 +44,11 @@ public record SliceHealth(
     long filesOverDeleteThreshold,
     long bytesOverDeleteThreshold,
     long otherSpecSmallFiles,
-    Optional<String> open) {
+    Optional<String> open,
+    Optional<String> sortColumn,
+    long overlappingPartitions,
+    long overlappingFiles,
+    long overlappingBytes) {
 
   /** Deleted rows over rows; 0 for a slice without rows. */
   public double deletedRowRatio() {

@@ -19,11 +19,11 @@ import org.apache.iceberg.types.Types;
  * takes ({@code column=value}). Computed from the partition tuple alone, without reading manifests,
  * so planning a catalog stays cheap.
  */
-final class TimeSlices {
+public final class TimeSlices {
   private TimeSlices() {}
 
   /** A partition's slice, or empty when its spec has no time field or the value is null. */
-  static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
+  public static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
     for (int pos = 0; pos < spec.fields().size(); pos++) {
       PartitionField field = spec.fields().get(pos);
       Types.NestedField source = schema.findField(field.sourceId());
@@ -51,7 +51,7 @@ final class TimeSlices {
   }
 
   /** The slice as {@code --slice} takes it: {@code order_date=2026-10-03}. */
-  static String text(Slice slice) {
+  public static String text(Slice slice) {
     return slice.column() + "=" + slice.value();
   }
 

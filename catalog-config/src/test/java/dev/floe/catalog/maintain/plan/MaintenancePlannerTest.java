@@ -246,6 +246,53 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void aSortTableWhoseFilesOverlapOnTheSortKeyIsPlannedThoughTooFewAreSmall() {
+    MaintenanceCatalog t = tables();
+    // Two files each (below min_input_files 5): ids {1, 10} and {5, 20} overlap, {1, 2} and
+    // {3, 4} do not.
+    Table overlapping =
+        sortTable(t, "s.overlapping", "sort", new long[] {1, 10}, new long[] {5, 20});
+    Table disjoint = sortTable(t, "s.disjoint", "sort", new long[] {1, 2}, new long[] {3, 4});
+    Table binpack = sortTable(t, "s.binpack", "binpack", new long[] {1, 10}, new long[] {5, 20});
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(plan.items())
+        .singleElement()
+        .satisfies(
+            item -> {
+              assertThat(item.table()).isEqualTo("s.overlapping");
+              assertThat(item.slice()).contains("d=" + day);
+              assertThat(item.score()).isPositive();
+              assertThat(String.join("; ", item.reasons()))
+                  .contains("1 partition(s) whose 2 files overlap on sort column id")
+                  .contains("rows ordered by the table's sort order")
+                  .doesNotContain("for now");
+            });
+    assertThat(List.of(overlapping, disjoint, binpack)).allMatch(x -> x.sortOrder().isSorted());
+  }
+
+  private Table sortTable(MaintenanceCatalog t, String name, String strategy, long[]... files) {
+    Table table = t.table(name);
+    table.replaceSortOrder().asc("id").commit();
+    t.set(table, Map.of(MaintenancePolicy.STRATEGY, strategy));
+    org.apache.iceberg.AppendFiles append = table.newAppend();
+    for (long[] ids : files) {
+      List<org.apache.iceberg.data.Record> rows = new ArrayList<>();
+      for (long id : ids) {
+        rows.add(
+            dev.floe.catalog.testing.TableRows.row(
+                table, Map.of("id", id, "amount", id, "d", day)));
+      }
+      append.appendFile(
+          dev.floe.catalog.testing.TableRows.write(
+              table, rows.toArray(org.apache.iceberg.data.Record[]::new)));
+    }
+    append.commit();
+    return table;
+  }
+
+  @Test
   void withMinInputFilesOneASliceOfOneSmallFileIsNotPlanned() {
     MaintenanceCatalog t = tables();
     Table table = t.table("s.one");

@@ -1,0 +1,233 @@
+package dev.floe.flink.maintain;
+
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.SortKeyOverlap;
+import dev.floe.catalog.spec.MaintenancePolicy;
+import dev.floe.catalog.spec.MaintenancePolicy.Strategy;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrderComparators;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.UUIDUtil;
+import org.apache.iceberg.util.ZOrderByteUtils;
+
+/**
+ * How compaction orders the rows of a group before writing them, from the table's maintenance
+ * policy ({@code floe.maintain.strategy}): {@code binpack} keeps read order (rows stream through);
+ * {@code sort} orders them by the table's Iceberg {@code SortOrder} (Iceberg's own {@link
+ * SortOrderComparators}, transforms and null order included); {@code zorder} by a z-value: each
+ * named column turned into 8 order-preserving bytes with Iceberg's {@link ZOrderByteUtils}
+ * (strings, binary, fixed and uuid by their first 8 bytes; null as all zero bytes, so nulls come
+ * first) and the bits interleaved, compared as unsigned bytes. Sorting and z-ordering hold a
+ * group's rows in memory (see {@link #MAX_GROUP_BYTES}).
+ */
+public record RowLayout(Strategy strategy, List<String> zorderColumns) implements Serializable {
+
+  /** The most input bytes of one sorted or z-ordered group; see {@link SortKeyOverlap}. */
+  public static final long MAX_GROUP_BYTES = SortKeyOverlap.MAX_GROUP_BYTES;
+
+  /** Bytes each z-order column contributes, as Iceberg's Spark z-order does by default. */
+  static final int ZORDER_BYTES = ZOrderByteUtils.PRIMITIVE_BUFFER_SIZE;
+
+  public static final RowLayout BINPACK = new RowLayout(Strategy.BINPACK, List.of());
+
+  public RowLayout {
+    zorderColumns = List.copyOf(zorderColumns);
+  }
+
+  /**
+   * The table's layout, from its maintenance policy.
+   *
+   * @throws InvalidInputException (exit 2) for {@code sort} on a table without a sort order, or
+   *     {@code zorder} on a column that does not exist or whose type z-order cannot encode
+   */
+  public static RowLayout of(Table table, String name) {
+    MaintenancePolicy policy = MaintenancePolicy.of(table.properties());
+    switch (policy.strategy()) {
+      case SORT -> {
+        InvalidInputException.check(
+            !table.sortOrder().isUnsorted(),
+            "Cannot compact %s with strategy sort: the table has no sort order (set one, e.g."
+                + " Spark's ALTER TABLE %s WRITE ORDERED BY ..., or use strategy binpack or"
+                + " zorder)",
+            name,
+            name);
+        return new RowLayout(Strategy.SORT, List.of());
+      }
+      case ZORDER -> {
+        for (String column : policy.zorderColumns()) {
+          Types.NestedField field = table.schema().findField(column);
+          InvalidInputException.check(
+              field != null,
+              "Cannot compact %s with strategy zorder: column %s does not exist",
+              name,
+              column);
+          InvalidInputException.check(
+              supported(field.type()),
+              "Cannot compact %s with strategy zorder: column %s has type %s, which z-order cannot"
+                  + " encode (numbers, dates, times, timestamps, strings, binary, fixed, uuid,"
+                  + " booleans)",
+              name,
+              column,
+              field.type());
+        }
+        return new RowLayout(Strategy.ZORDER, policy.zorderColumns());
+      }
+      default -> {
+        return BINPACK;
+      }
+    }
+  }
+
+  /** Whether rows are reordered (held in memory) rather than streamed in read order. */
+  public boolean reorders() {
+    return strategy != Strategy.BINPACK;
+  }
+
+  /**
+   * The rows of {@link StoredRows#schema(Table)} in this layout's order (the list itself for
+   * binpack). Z-values are computed once per row.
+   */
+  List<Record> order(Table table, List<Record> rows) {
+    Schema schema = StoredRows.schema(table);
+    switch (strategy) {
+      case SORT -> {
+        Comparator<StructLike> order = SortOrderComparators.forSchema(schema, table.sortOrder());
+        rows.sort(order::compare);
+        return rows;
+      }
+      case ZORDER -> {
+        int[] positions = new int[zorderColumns.size()];
+        Type[] types = new Type[zorderColumns.size()];
+        for (int i = 0; i < positions.length; i++) {
+          Types.NestedField field = schema.findField(zorderColumns.get(i));
+          positions[i] = schema.columns().indexOf(field);
+          types[i] = field.type();
+        }
+        List<Map.Entry<byte[], Record>> keyed = new ArrayList<>(rows.size());
+        for (Record row : rows) {
+          keyed.add(Map.entry(zValue(row, positions, types), row));
+        }
+        keyed.sort((a, b) -> Arrays.compareUnsigned(a.getKey(), b.getKey()));
+        return keyed.stream().map(Map.Entry::getValue).toList();
+      }
+      default -> {
+        return rows;
+      }
+    }
+  }
+
+  /**
+   * The z-value of a row: the z-order columns' ordered bytes, interleaved. Public so that tests and
+   * the benchmark check the order the same way.
+   */
+  public static byte[] zValue(Schema schema, List<String> columns, StructLike row) {
+    int[] positions = new int[columns.size()];
+    Type[] types = new Type[columns.size()];
+    for (int i = 0; i < positions.length; i++) {
+      Types.NestedField field = schema.findField(columns.get(i));
+      positions[i] = schema.columns().indexOf(field);
+      types[i] = field.type();
+    }
+    return zValue(row, positions, types);
+  }
+
+  private static byte[] zValue(StructLike row, int[] positions, Type[] types) {
+    byte[][] columns = new byte[positions.length][];
+    for (int i = 0; i < positions.length; i++) {
+      columns[i] = orderedBytes(row.get(positions[i], Object.class), types[i]);
+    }
+    int size = ZORDER_BYTES * positions.length;
+    return ZOrderByteUtils.interleaveBits(columns, size, ByteBuffer.allocate(size)).clone();
+  }
+
+  private static byte[] orderedBytes(Object value, Type type) {
+    ByteBuffer buffer = ByteBuffer.allocate(ZORDER_BYTES);
+    if (value == null) {
+      return buffer.array(); // all zero bytes: nulls first
+    }
+    ByteBuffer bytes =
+        switch (type.typeId()) {
+          case BOOLEAN -> ZOrderByteUtils.longToOrderedBytes((Boolean) value ? 1 : 0, buffer);
+          case INTEGER -> ZOrderByteUtils.intToOrderedBytes((Integer) value, buffer);
+          case DATE -> ZOrderByteUtils.longToOrderedBytes(days(value), buffer);
+          case LONG -> ZOrderByteUtils.longToOrderedBytes((Long) value, buffer);
+          case TIME -> ZOrderByteUtils.longToOrderedBytes(micros(value), buffer);
+          case TIMESTAMP -> ZOrderByteUtils.longToOrderedBytes(micros(value), buffer);
+          case FLOAT -> ZOrderByteUtils.floatToOrderedBytes((Float) value, buffer);
+          case DOUBLE -> ZOrderByteUtils.doubleToOrderedBytes((Double) value, buffer);
+          case STRING ->
+              ZOrderByteUtils.stringToOrderedBytes(
+                  value.toString(), ZORDER_BYTES, buffer, encoder());
+          case UUID ->
+              ZOrderByteUtils.byteTruncateOrFill(
+                  UUIDUtil.convert((UUID) value), ZORDER_BYTES, buffer);
+          case FIXED -> ZOrderByteUtils.byteTruncateOrFill((byte[]) value, ZORDER_BYTES, buffer);
+          case BINARY ->
+              ZOrderByteUtils.byteTruncateOrFill(bytesOf((ByteBuffer) value), ZORDER_BYTES, buffer);
+          default -> throw new IllegalStateException("Cannot z-order a value of type " + type);
+        };
+    return bytes.array();
+  }
+
+  private static long days(Object value) {
+    return value instanceof java.time.LocalDate date ? date.toEpochDay() : (Integer) value;
+  }
+
+  /** Generic records hold times as LocalTime and timestamps as LocalDateTime/OffsetDateTime. */
+  private static long micros(Object value) {
+    if (value instanceof java.time.LocalTime time) {
+      return time.toNanoOfDay() / 1000;
+    }
+    if (value instanceof java.time.LocalDateTime ts) {
+      return org.apache.iceberg.util.DateTimeUtil.microsFromTimestamp(ts);
+    }
+    if (value instanceof java.time.OffsetDateTime ts) {
+      return org.apache.iceberg.util.DateTimeUtil.microsFromTimestamptz(ts);
+    }
+    return (Long) value;
+  }
+
+  private static byte[] bytesOf(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.duplicate().get(bytes);
+    return bytes;
+  }
+
+  private static CharsetEncoder encoder() {
+    return StandardCharsets.UTF_8.newEncoder();
+  }
+
+  private static boolean supported(Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN,
+          INTEGER,
+          LONG,
+          DATE,
+          TIME,
+          TIMESTAMP,
+          FLOAT,
+          DOUBLE,
+          STRING,
+          UUID,
+          FIXED,
+          BINARY ->
+          true;
+      default -> false;
+    };
+  }
+}
