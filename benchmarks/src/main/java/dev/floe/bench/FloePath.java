@@ -43,7 +43,8 @@ final class FloePath implements WritePath {
     // Force the commit: every run rewrites the same rows, and without it the second run would be
     // a no-op (written files deleted, no snapshot), which is not the path we want to time.
     this.request =
-        RunRequest.of(catalog, job, day).withParallelism(parallelism).withForceCommit(true);
+        RunRequest.of(catalog, job, day)
+            .withOptions(o -> o.parallelism(parallelism).forceCommit(true));
     this.rows = rows;
     this.expected = expected;
     this.tableRows = tableRows;

@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.backfill.BackfillId;
 import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.Timeout;
@@ -15,6 +16,7 @@ import dev.floe.flink.backfill.PlannedSlice;
 import dev.floe.flink.backfill.SampleCheck;
 import dev.floe.flink.backfill.SliceOutcome;
 import dev.floe.flink.backfill.SliceStatus;
+import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.sql.ResultTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -185,30 +187,41 @@ public final class BackfillCommand implements Callable<Integer> {
     if (id != null) {
       BackfillId.requireValid(id, backfillId != null ? "--backfill-id" : manifest.toString());
     }
-    return new BackfillRequest(
-        common.catalog(),
-        job,
-        range.from != null ? range.from : file == null ? null : file.from(),
-        range.to != null ? range.to : file == null ? null : file.to(),
-        id,
-        maxConcurrency != null
-            ? maxConcurrency
-            : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1,
-        sample != null ? sample : file == null ? null : file.sample(),
-        sampleOnly,
-        expectVersion != null ? expectVersion : file == null ? null : file.expectVersion(),
-        failFast != null ? failFast : file != null && Boolean.TRUE.equals(file.failFast()),
-        allowEffects != null
-            ? allowEffects
-            : file != null && Boolean.TRUE.equals(file.allowEffects()),
-        dryRun,
-        parallelism,
-        failAtSlice,
-        file == null ? List.of() : file.onBackfillDone(),
-        timeout == null ? null : Timeout.ofFlag("--timeout", timeout),
-        overallTimeout != null
-            ? Timeout.ofFlag("--overall-timeout", overallTimeout)
-            : file == null ? null : file.overallTimeout());
+    CatalogConfig catalog = common.catalog();
+    RunOptions options =
+        RunOptions.builder()
+            .backfillId(id)
+            .allowEffects(
+                allowEffects != null
+                    ? allowEffects
+                    : file != null && Boolean.TRUE.equals(file.allowEffects()))
+            .dryRun(dryRun)
+            .parallelism(parallelism)
+            .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
+            .build();
+    return BackfillRequest.builder(
+            catalog,
+            job,
+            range.from != null ? range.from : file == null ? null : file.from(),
+            range.to != null ? range.to : file == null ? null : file.to())
+        .options(options)
+        .maxConcurrency(
+            maxConcurrency != null
+                ? maxConcurrency
+                : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1)
+        .sample(sample != null ? sample : file == null ? null : file.sample())
+        .sampleOnly(sampleOnly)
+        .expectVersion(
+            expectVersion != null ? expectVersion : file == null ? null : file.expectVersion())
+        .failFast(
+            failFast != null ? failFast : file != null && Boolean.TRUE.equals(file.failFast()))
+        .failAtSlice(failAtSlice)
+        .onBackfillDone(file == null ? List.of() : file.onBackfillDone())
+        .overallTimeout(
+            overallTimeout != null
+                ? Timeout.ofFlag("--overall-timeout", overallTimeout)
+                : file == null ? null : file.overallTimeout())
+        .build();
   }
 
   private BackfillProgress.Style style() {
@@ -246,7 +259,7 @@ public final class BackfillCommand implements Callable<Integer> {
         "  effects   %s%n",
         request.job().effects().isEmpty()
             ? "the job declares none"
-            : request.allowEffects()
+            : request.options().allowEffects()
                 ? "on: every slice fires its job's effects (--allow-effects)"
                 : "off: slices fire none of the job's "
                     + request.job().effects().size()
@@ -293,7 +306,7 @@ public final class BackfillCommand implements Callable<Integer> {
         result.count(SliceStatus.SKIPPED),
         result.count(SliceStatus.FAILED),
         result.count(SliceStatus.NOT_RUN),
-        request.dryRun()
+        request.options().dryRun()
             ? ", " + result.count(SliceStatus.PLANNED) + " would run (dry run: nothing ran)"
             : "",
         result.rows(),
@@ -312,7 +325,7 @@ public final class BackfillCommand implements Callable<Integer> {
               + " sources stay unchanged.%n",
           plan.backfillId());
     }
-    if (!request.dryRun()) {
+    if (!request.options().dryRun()) {
       out.printf(
           "Its snapshots: floe snapshots %s --backfill %s%n", plan.target(), plan.backfillId());
     }
@@ -338,10 +351,10 @@ public final class BackfillCommand implements Callable<Integer> {
     map.put("code_version", plan.codeVersion());
     map.put("from", request.from());
     map.put("to", request.to());
-    map.put("dry_run", request.dryRun());
+    map.put("dry_run", request.options().dryRun());
     map.put("max_concurrency", plan.maxConcurrency());
     map.put("parallelism", plan.parallelism());
-    map.put("allow_effects", request.allowEffects());
+    map.put("allow_effects", request.options().allowEffects());
     map.put("fail_fast", request.failFast());
     Timeout sliceTimeout = request.effectiveSliceTimeout();
     map.put("slice_timeout", sliceTimeout == null ? null : sliceTimeout.duration().toString());

@@ -7,15 +7,14 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.job.WriteMode;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
-import dev.floe.flink.job.JobOptions;
-import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.run.PublishMode;
+import dev.floe.flink.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -76,7 +75,7 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--max-conflict-retries",
       paramLabel = "N",
-      defaultValue = JobOptions.DEFAULT_MAX_CONFLICT_RETRIES,
+      defaultValue = RunOptions.DEFAULT_MAX_CONFLICT_RETRIES,
       description =
           "How often to re-commit after another run committed the same slice from older source"
               + " data; a run from the same or newer data is never overwritten (default:"
@@ -130,7 +129,7 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    Timeout runTimeout = timeout == null ? job.timeout() : Timeout.ofFlag("--timeout", timeout);
+    Timeout runTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
     if (backfillId != null) {
       BackfillId.requireValid(backfillId, "--backfill-id");
     }
@@ -140,20 +139,19 @@ public final class RunCommand implements Callable<Integer> {
             + " a plain run sends its effects anyway",
         manifest);
     CatalogConfig catalog = common.catalog();
-    RunRequest request =
-        new RunRequest(
-            catalog,
-            job,
-            slice,
-            parallelism,
-            forceCommit,
-            maxConflictRetries,
-            dryRun,
-            failure.point(),
-            PublishMode.parse(publish),
-            backfillId,
-            runTimeout,
-            null);
+    RunOptions options =
+        RunOptions.builder()
+            .parallelism(parallelism)
+            .forceCommit(forceCommit)
+            .maxConflictRetries(maxConflictRetries)
+            .dryRun(dryRun)
+            .failAt(failure.point())
+            .publish(PublishMode.parse(publish))
+            .backfillId(backfillId)
+            .allowEffects(allowEffects)
+            .timeout(runTimeout)
+            .build();
+    RunRequest request = RunRequest.of(catalog, job, slice, options);
     RunEffects effects = RunEffects.system();
     // Refused before anything runs; a dry run checks without touching the database.
     if (dryRun) {
@@ -163,7 +161,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     RunResult result = SliceJob.run(request);
     // A backfill slice keeps effects off (recorded as skipped), as `floe backfill` does.
-    EffectsReport sent = effects.deliver(request, result, backfillId == null || allowEffects);
+    EffectsReport sent = effects.deliver(request, result, options.sendsEffects());
     print(result, sent, spec.commandLine().getOut());
     // An effect that did not arrive does not undo the commit: exit 0, and say so.
     sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));
@@ -184,8 +182,8 @@ public final class RunCommand implements Callable<Integer> {
         outcome == null
             ? "submitted (detached: see the job's log for the outcome)"
             : outcome.status().text();
-    out.printf("%s  %s  %s%n", result.job(), result.target(), result.slice());
-    out.printf("  mode      %s%n", result.mode());
+    out.printf("%s  %s  %s%n", result.job(), result.target(), result.scope().label());
+    out.printf("  mode      %s%n", result.mode().text());
     out.printf("  status    %s%n", status);
     if (outcome != null) {
       out.printf("  detail    %s%n", outcome.detail());
@@ -196,7 +194,7 @@ public final class RunCommand implements Callable<Integer> {
             "  next      floe publish %s --run %s   (or: floe discard ...)%n",
             result.target(), result.runId());
       }
-      boolean keyed = WriteMode.parse(result.mode(), "run result").isKeyed();
+      boolean keyed = result.mode().isKeyed();
       // A keyed run's rows and hash describe its batch, not the table: say so.
       out.printf(
           keyed ? "  batch     %d rows (one per key)%n" : "  rows      %d%n", outcome.rows());
@@ -219,8 +217,8 @@ public final class RunCommand implements Callable<Integer> {
     CommitOutcome outcome = result.outcome();
     map.put("job", result.job());
     map.put("target", result.target());
-    map.put("mode", result.mode());
-    map.put("slice", result.slice());
+    map.put("mode", result.mode().text());
+    map.put("slice", result.scope().label());
     map.put("status", outcome == null ? "submitted" : outcome.status().text());
     map.put("snapshot_id", outcome == null ? null : outcome.snapshotId());
     map.put("branch", result.branch());

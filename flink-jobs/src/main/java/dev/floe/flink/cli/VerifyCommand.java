@@ -10,6 +10,7 @@ import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.ScratchResult;
 import dev.floe.flink.job.Verify;
 import dev.floe.flink.job.VerifyResult;
+import dev.floe.flink.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -69,10 +70,12 @@ public final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    RunRequest request = RunRequest.of(common.catalog(), job, slice).withParallelism(parallelism);
-    if (timeout != null) {
-      request = request.withTimeout(Timeout.ofFlag("--timeout", timeout));
-    }
+    RunOptions options =
+        RunOptions.builder()
+            .parallelism(parallelism)
+            .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
+            .build();
+    RunRequest request = RunRequest.of(common.catalog(), job, slice, options);
     VerifyResult result = Verify.run(request);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {

@@ -49,9 +49,10 @@ class BackfillDoneEffectAfterRollbackITCase {
                 millis -> {},
                 Map.of()));
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04")
-            .withOnBackfillDone(doneWebhook());
+            .onBackfillDone(doneWebhook())
+            .build();
 
     BackfillResult first = Backfill.run(request, BackfillListener.NONE, effects);
     assertThat(first.exitCode()).isEqualTo(ExitCodes.OK);

@@ -37,13 +37,14 @@ class BackfillDryRunTest {
     String yaml =
         "on_backfill_done:\n  - name: tell_bi\n    webhook: {url: \"http://127.0.0.1:9/done\"}\n";
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04")
-            .withOnBackfillDone(
+            .onBackfillDone(
                 EffectSpecParser.parse(
                     Manifests.parse("backfills/x.yaml", yaml).child("on_backfill_done"),
                     BackfillEffects.VARIABLES))
-            .withDryRun(true);
+            .options(o -> o.dryRun(true))
+            .build();
     assertThat(tableExists(config)).isFalse();
 
     BackfillResult result =

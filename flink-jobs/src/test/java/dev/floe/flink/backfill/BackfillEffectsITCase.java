@@ -54,11 +54,13 @@ class BackfillEffectsITCase {
   void slicesSendNothingAndTheDoneWebhookFiresOnceWhenTheRangeIsComplete() {
     JobSpec job = jobWithEffect();
     BackfillRequest request =
-        BackfillRequest.of(config, job, "2026-01-01", "2026-01-06")
-            .withOnBackfillDone(doneWebhook());
+        BackfillRequest.builder(config, job, "2026-01-01", "2026-01-06")
+            .onBackfillDone(doneWebhook())
+            .build();
 
     BackfillResult interrupted =
-        Backfill.run(request.withFailAtSlice("2026-01-02"), BackfillListener.NONE, effects);
+        Backfill.run(
+            request.toBuilder().failAtSlice("2026-01-02").build(), BackfillListener.NONE, effects);
 
     assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
     assertThat(interrupted.doneEffects().note()).contains("held back");
@@ -91,8 +93,9 @@ class BackfillEffectsITCase {
   @Test
   void allowEffectsSendsEachSlicesEffectOnceAndTheScratchRunSendsNone() {
     BackfillRequest request =
-        BackfillRequest.of(config, jobWithEffect(), "2026-01-01", "2026-01-04")
-            .withAllowEffects(true);
+        BackfillRequest.builder(config, jobWithEffect(), "2026-01-01", "2026-01-04")
+            .options(o -> o.allowEffects(true))
+            .build();
 
     BackfillResult first = Backfill.run(request, BackfillListener.NONE, effects);
     BackfillResult again = Backfill.run(request, BackfillListener.NONE, effects);

@@ -43,11 +43,13 @@ class BackfillITCase {
   @Test
   void anInterruptedBackfillResumesAndLoadsEverySliceExactlyOnce() {
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-            .withFailFast(true);
+            .failFast(true)
+            .build();
 
-    BackfillResult interrupted = Backfill.run(request.withFailAtSlice("2026-01-15"));
+    BackfillResult interrupted =
+        Backfill.run(request.toBuilder().failAtSlice("2026-01-15").build());
 
     assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
     assertThat(interrupted.sample().passed()).isTrue();
@@ -98,10 +100,11 @@ class BackfillITCase {
   @Test
   void withoutFailFastAFailedSliceIsReportedAndTheOthersStillLoad() {
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-07")
-            .withMaxConcurrency(3)
-            .withFailAtSlice("2026-01-02");
+            .maxConcurrency(3)
+            .failAtSlice("2026-01-02")
+            .build();
 
     BackfillResult result = Backfill.run(request);
 
@@ -122,10 +125,11 @@ class BackfillITCase {
   @Test
   void aFailingSampleStopsEverythingAndCommitsNothing() {
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-11")
-            .withSample("2026-01-05", false)
-            .withFailAtSlice("2026-01-05");
+            .sample("2026-01-05")
+            .failAtSlice("2026-01-05")
+            .build();
 
     BackfillResult result = Backfill.run(request);
 
@@ -164,9 +168,10 @@ class BackfillITCase {
   void theSampleOnlyRunValidatesOnePartitionAndLaunchesNothingElse() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
+            BackfillRequest.builder(
                     config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-11")
-                .withSample(null, true));
+                .sampleOnly(true)
+                .build());
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(result.sample().passed()).isTrue();
@@ -183,9 +188,10 @@ class BackfillITCase {
   void aDryRunPlansEverySliceAndRunsNone() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
+            BackfillRequest.builder(
                     config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-                .withDryRun(true));
+                .options(o -> o.dryRun(true))
+                .build());
 
     assertThat(result.sample()).isNull();
     assertThat(result.count(SliceStatus.PLANNED)).isEqualTo(DAYS);
@@ -196,16 +202,19 @@ class BackfillITCase {
   @Test
   void aPinnedVersionOtherThanTheRunningCodeIsRefusedBeforeAnythingRuns() {
     BackfillRequest request =
-        BackfillRequest.of(
+        BackfillRequest.builder(
                 config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-            .withExpectVersion("0.0.1-not-this-build");
+            .expectVersion("0.0.1-not-this-build")
+            .build();
 
     assertThatThrownBy(() -> Backfill.run(request))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("pinned to code version 0.0.1-not-this-build")
         .hasMessageContaining(CodeVersion.current());
     assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
-    assertThat(Backfill.plan(request.withExpectVersion(CodeVersion.current())).slices())
+    assertThat(
+            Backfill.plan(request.toBuilder().expectVersion(CodeVersion.current()).build())
+                .slices())
         .hasSize(DAYS);
   }
 
@@ -232,10 +241,11 @@ class BackfillITCase {
   void slicesInFlightTogetherAllLandWithTheirOwnContent() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
+            BackfillRequest.builder(
                     config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-13")
-                .withMaxConcurrency(4)
-                .withParallelism(1));
+                .maxConcurrency(4)
+                .options(o -> o.parallelism(1))
+                .build());
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(12);

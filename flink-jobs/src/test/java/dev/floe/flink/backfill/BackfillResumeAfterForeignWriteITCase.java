@@ -37,7 +37,8 @@ class BackfillResumeAfterForeignWriteITCase {
     BackfillRequest request =
         BackfillRequest.of(
             config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04");
-    BackfillResult interrupted = Backfill.run(request.withFailAtSlice("2026-01-02"));
+    BackfillResult interrupted =
+        Backfill.run(request.toBuilder().failAtSlice("2026-01-02").build());
     assertThat(interrupted.count(SliceStatus.COMMITTED)).isEqualTo(2); // 01 and the sample 03
     assertThat(tables.day(BackfillTables.TARGET, JAN_1))
         .isEqualTo(tables.day(BackfillTables.SOURCE, JAN_1));

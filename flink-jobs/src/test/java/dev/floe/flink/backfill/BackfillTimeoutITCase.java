@@ -48,9 +48,11 @@ class BackfillTimeoutITCase {
   @Test
   void aSlicePastItsTimeoutFailsWithExit6AndFailFastStopsTheRest() {
     BackfillRequest request =
-        BackfillRequest.of(config, BackfillTables.job(SlowSlice.JOB), "2026-01-01", "2026-01-05")
-            .withFailFast(true)
-            .withSliceTimeout(Timeout.ofFlag("--timeout", "8s"));
+        BackfillRequest.builder(
+                config, BackfillTables.job(SlowSlice.JOB), "2026-01-01", "2026-01-05")
+            .failFast(true)
+            .options(o -> o.timeout(Timeout.ofFlag("--timeout", "8s")))
+            .build();
 
     BackfillResult result = Backfill.run(request);
 

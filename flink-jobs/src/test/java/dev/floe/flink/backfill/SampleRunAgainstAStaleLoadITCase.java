@@ -33,7 +33,7 @@ class SampleRunAgainstAStaleLoadITCase {
     BackfillTables tables = new BackfillTables(config).create(OCT_5, 1, 5);
     RunRequest sample =
         RunRequest.of(config, BackfillTables.job(BackfillTables.JOB), "2026-10-05")
-            .withBackfillId("oct_rebuild");
+            .withOptions(o -> o.backfillId("oct_rebuild"));
     try (LocalCluster cluster = LocalCluster.start(1)) {
       SliceJob.run(sample);
       LoadedSlice loaded = LoadedSlices.of(tables.table(BackfillTables.TARGET)).slices().get(0);
@@ -47,8 +47,7 @@ class SampleRunAgainstAStaleLoadITCase {
       tables.overwriteSourceDay(OCT_5, 4); // after the plan: main's load is stale now
 
       SampleCheck check =
-          SampleRun.check(
-              sample, planned, run -> BackfillSlices.run(run, RunEffects.system(), false));
+          SampleRun.check(sample, planned, run -> BackfillSlices.run(run, RunEffects.system()));
 
       assertThat(check.passed()).as(check.detail()).isTrue();
       assertThat(check.exitCode()).isEqualTo(ExitCodes.OK);

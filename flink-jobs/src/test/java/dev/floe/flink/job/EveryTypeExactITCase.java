@@ -14,6 +14,7 @@ import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.cli.FloeMain;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.run.PublishMode;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.sql.ResultJson;
 import dev.floe.flink.sql.ResultTable;
@@ -300,7 +301,8 @@ class EveryTypeExactITCase {
             + " WHERE d >= :slice_start AND d < :slice_end\n";
     RunResult run =
         SliceJob.run(
-            RunRequest.of(config, SeedTables.job(audit), DAY).withPublish(PublishMode.MANUAL));
+            RunRequest.of(config, SeedTables.job(audit), DAY)
+                .withOptions(o -> o.publish(PublishMode.MANUAL)));
     Catalog catalog = Catalogs.open(config);
     try {
       Table table = Catalogs.loadTable(catalog, "sales.t_audit");

@@ -10,6 +10,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.DropScratchPlan;
+import dev.floe.flink.run.RunOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,19 +88,15 @@ class ScratchRunITCase {
   void aFailedScratchRunLeavesNoBranchAndADryRunIsRefused() {
     Set<Path> files = warehouseFiles();
 
-    assertThatThrownBy(() -> ScratchRun.run(request().withFailAt(FailurePoint.BEFORE_COMMIT)))
+    assertThatThrownBy(
+            () -> ScratchRun.run(request().withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure");
     RunRequest dryRun =
-        new RunRequest(
+        RunRequest.of(
             config,
             SeedTables.job(SeedTables.FACT_JOB),
             "2026-10-03",
-            0,
-            false,
-            0,
-            true,
-            FailurePoint.NONE,
-            PublishMode.AUTO);
+            RunOptions.builder().maxConflictRetries(0).dryRun(true).build());
     assertThatThrownBy(() -> ScratchRun.run(dryRun))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("as a dry run");

@@ -141,7 +141,7 @@ class SliceJobITCase {
 
     RunRequest failing =
         RunRequest.of(config, SeedTables.job(SeedTables.FACT_JOB), "2026-10-03")
-            .withFailAt(FailurePoint.BEFORE_COMMIT);
+            .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT));
     assertThatThrownBy(() -> SliceJob.run(failing)).hasMessageContaining("Injected failure");
 
     assertUnchanged(before, content);

@@ -133,7 +133,9 @@ class VerifyITCase {
     Set<Path> files = warehouseFiles();
     RunRequest request = request(SeedTables.FACT_JOB);
 
-    assertThatThrownBy(() -> Verify.run(request, request.withFailAt(FailurePoint.BEFORE_COMMIT)))
+    assertThatThrownBy(
+            () ->
+                Verify.run(request, request.withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit");
 
     assertNothingLeft(before, snapshots, files);

@@ -3,7 +3,6 @@ package dev.floe.flink.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
@@ -13,6 +12,7 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.run.RunOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -157,11 +157,7 @@ class KeyedCommitterTest {
                 plan.commit().lineage(),
                 null,
                 List.of(),
-                false,
-                3,
-                true,
-                FailurePoint.NONE,
-                null),
+                RunOptions.builder().dryRun(true).build()),
             plan.key(),
             plan.ordering(),
             false);
@@ -326,11 +322,7 @@ class KeyedCommitterTest {
                         commit.lineage(),
                         null,
                         List.of(),
-                        false,
-                        3,
-                        false,
-                        FailurePoint.NONE,
-                        null),
+                        RunOptions.defaults()),
                     List.of("k", "amount", "at"),
                     "v",
                     false),
@@ -359,11 +351,7 @@ class KeyedCommitterTest {
             lineage,
             null,
             List.of(),
-            false,
-            3,
-            false,
-            FailurePoint.NONE,
-            null);
+            RunOptions.defaults());
     return new MergePlan(
         commit,
         target.equals("sales.events") ? List.of("id") : key(),

@@ -152,7 +152,7 @@ class MergeITCase {
             () ->
                 SliceJob.run(
                     RunRequest.of(config, DimensionTables.job(DimensionTables.MERGE_JOB), null)
-                        .withFailAt(FailurePoint.BEFORE_COMMIT)))
+                        .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit of sales.dim_customer");
 
     assertThat(dim().currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());

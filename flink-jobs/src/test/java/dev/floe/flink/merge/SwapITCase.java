@@ -93,7 +93,7 @@ class SwapITCase {
             () ->
                 SliceJob.run(
                     RunRequest.of(config, DimensionTables.job(SWAP), null)
-                        .withFailAt(FailurePoint.BEFORE_COMMIT)))
+                        .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit of the whole table");
 
     assertThat(dim().currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
