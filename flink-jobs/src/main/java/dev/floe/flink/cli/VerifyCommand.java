@@ -44,19 +44,8 @@ public final class VerifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MANIFEST", description = "The job manifest (YAML).")
   Path manifest;
 
-  @Option(
-      names = "--slice",
-      paramLabel = "VALUE",
-      description =
-          "The slice to verify, as for `floe run`: required when the manifest has a slice,"
-              + " refused when it has none.")
-  String slice;
-
-  @Option(
-      names = "--parallelism",
-      paramLabel = "N",
-      description = "Writer parallelism (default: the manifest's, else Flink's).")
-  int parallelism;
+  @Mixin SliceOption slice;
+  @Mixin ParallelismOption parallelism;
 
   @Option(
       names = "--timeout",
@@ -72,10 +61,10 @@ public final class VerifyCommand implements Callable<Integer> {
     JobSpec job = JobSpecParser.load(manifest);
     RunOptions options =
         RunOptions.builder()
-            .parallelism(parallelism)
+            .parallelism(parallelism.value())
             .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
             .build();
-    RunRequest request = RunRequest.of(common.catalog(), job, slice, options);
+    RunRequest request = RunRequest.of(common.catalog(), job, slice.value(), options);
     VerifyResult result = Verify.run(request);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
