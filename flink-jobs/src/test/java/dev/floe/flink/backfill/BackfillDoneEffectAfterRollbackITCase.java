@@ -14,6 +14,7 @@ import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.testing.ExampleTables;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,7 +41,7 @@ class BackfillDoneEffectAfterRollbackITCase {
   @Test
   void aBackfillThatRecommitsEverySliceAfterARollbackTellsDownstreamAgain() {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 3, 10);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 10);
     long beforeBackfill = seedTargetOutsideTheRange(config);
     RunEffects effects =
         new RunEffects(
@@ -50,7 +51,10 @@ class BackfillDoneEffectAfterRollbackITCase {
                 Map.of()));
     BackfillRequest request =
         BackfillRequest.builder(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04")
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-04")
             .onBackfillDone(doneWebhook())
             .build();
 
@@ -62,7 +66,7 @@ class BackfillDoneEffectAfterRollbackITCase {
     // very same backfill command again.
     Catalog catalog = Catalogs.open(config);
     try {
-      Catalogs.loadTable(catalog, BackfillTables.TARGET)
+      Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS)
           .manageSnapshots()
           .rollbackTo(beforeBackfill)
           .commit();
@@ -80,7 +84,7 @@ class BackfillDoneEffectAfterRollbackITCase {
   private static long seedTargetOutsideTheRange(CatalogConfig config) {
     Catalog catalog = Catalogs.open(config);
     try {
-      Table target = Catalogs.loadTable(catalog, BackfillTables.TARGET);
+      Table target = Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS);
       TableRows.append(
           target,
           TableRows.row(

@@ -16,6 +16,7 @@ import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,7 +42,7 @@ class BackfillEffectsITCase {
   @BeforeEach
   void createTables() {
     config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 5, 10);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 5, 10);
     effects =
         new RunEffects(
             DeliverySettings.of(
@@ -111,11 +112,11 @@ class BackfillEffectsITCase {
 
   private JobSpec jobWithEffect() {
     String yaml =
-        BackfillTables.JOB
+        ExampleTables.BACKFILL_JOB
             + "effects:\n  - {name: notify, webhook: {url: \""
             + server.url("/slice")
             + "\"}}\n";
-    return BackfillTables.job(yaml);
+    return ExampleTables.backfillJob(yaml);
   }
 
   private List<EffectSpec> doneWebhook() {

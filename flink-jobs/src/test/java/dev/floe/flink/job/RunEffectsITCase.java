@@ -21,6 +21,7 @@ import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.run.PublishMode;
 import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,13 +50,13 @@ class RunEffectsITCase {
 
   private final List<Duration> slept = new ArrayList<>();
   private CatalogConfig config;
-  private SeedTables seed;
+  private ExampleTables seed;
   private RunEffects effects;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new SeedTables(config).create();
+    seed = new ExampleTables(config).createOrders();
     effects =
         new RunEffects(
             DeliverySettings.of(
@@ -189,8 +190,8 @@ class RunEffectsITCase {
   }
 
   private JobSpec job(int maxAttempts) {
-    return SeedTables.job(
-        SeedTables.FACT_JOB
+    return ExampleTables.job(
+        ExampleTables.FACT_JOB
             + """
             effects:
               - name: notify_bi

@@ -13,6 +13,7 @@ import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -56,7 +57,7 @@ class KeyedCommitterTest {
   @Test
   void aConcurrentNewerValueSurvivesTheRetryAndTheRestOfTheBatchIsCommitted() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     DataFile nine = TableRows.write(dim, customer(dim, 10, "free", NINE));
     dim.newAppend().appendFile(nine).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
@@ -137,7 +138,7 @@ class KeyedCommitterTest {
   @Test
   void aDryRunReportsTheCountsAndWritesNothing() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "free", NINE))).commit();
     long snapshot = dim.currentSnapshot().snapshotId();
     Set<Path> files = dataFiles();
@@ -174,7 +175,7 @@ class KeyedCommitterTest {
   @Test
   void aRewriteKeepsEveryRowGroupOfATouchedFile() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     // One row per Parquet row group: the key filter lets the probe skip row groups, the rewrite
     // must not.
     dim.updateProperties()
@@ -204,8 +205,8 @@ class KeyedCommitterTest {
     Table dim =
         catalog.create(
             "sales.dim_customer",
-            DimensionTables.DIM,
-            PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build());
+            ExampleTables.DIM,
+            PartitionSpec.builderFor(ExampleTables.DIM).identity("tier").build());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
     SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
@@ -234,8 +235,8 @@ class KeyedCommitterTest {
             .catalog()
             .createTable(
                 TableIdentifier.of("sales", "dim_customer"),
-                DimensionTables.DIM,
-                PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build(),
+                ExampleTables.DIM,
+                PartitionSpec.builderFor(ExampleTables.DIM).identity("tier").build(),
                 Map.of("format-version", "1"));
     dim.updateSpec().removeField("tier").commit(); // v1: the field stays, as a void transform
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
@@ -262,8 +263,8 @@ class KeyedCommitterTest {
     Table dim =
         catalog.create(
             "sales.dim_customer",
-            DimensionTables.DIM,
-            PartitionSpec.builderFor(DimensionTables.DIM).truncate("tier", 1).build());
+            ExampleTables.DIM,
+            PartitionSpec.builderFor(ExampleTables.DIM).truncate("tier", 1).build());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
     SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
