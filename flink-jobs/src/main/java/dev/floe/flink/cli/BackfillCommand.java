@@ -147,6 +147,7 @@ public final class BackfillCommand implements Callable<Integer> {
       out.println(output.json());
     } else {
       out.print(output.text());
+      out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
       output
           .warnings()
           .forEach(w -> spec.commandLine().getErr().println("floe backfill: warning: " + w));

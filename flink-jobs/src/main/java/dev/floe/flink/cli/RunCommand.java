@@ -142,6 +142,7 @@ public final class RunCommand implements Callable<Integer> {
       out.println(output.json());
     } else {
       out.print(output.text());
+      out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
     }
     // An effect that did not arrive does not undo the commit: exit 0, and say so.
     sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));
