@@ -41,9 +41,10 @@ final class BackfillPath extends RangePath {
   public void execute() {
     last =
         Backfill.run(
-            BackfillRequest.of(catalog, job, days.from(), days.to())
-                .withMaxConcurrency(maxConcurrency)
-                .withParallelism(parallelism));
+            BackfillRequest.builder(catalog, job, days.from(), days.to())
+                .maxConcurrency(maxConcurrency)
+                .options(o -> o.parallelism(parallelism))
+                .build());
   }
 
   @Override

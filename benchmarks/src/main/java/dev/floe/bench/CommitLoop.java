@@ -1,6 +1,5 @@
 package dev.floe.bench;
 
-import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.job.WriteMode;
@@ -18,6 +17,7 @@ import dev.floe.flink.check.DuplicateKeys;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.commit.SliceCommitter;
+import dev.floe.flink.run.RunOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -143,11 +143,7 @@ final class CommitLoop {
             lineage,
             start == null ? null : start.snapshotId(),
             List.of(),
-            false,
-            3,
-            false,
-            FailurePoint.NONE,
-            null);
+            RunOptions.defaults());
     long t0 = System.nanoTime();
     CommitOutcome outcome =
         new SliceCommitter(catalog, plan)

@@ -62,7 +62,8 @@ final class FloePath implements WritePath {
     // a no-op (written files deleted, no snapshot), which is not the path we want to time. The
     // rerun path is that no-op, as a user's unchanged rerun gets it.
     this.request =
-        RunRequest.of(catalog, job, day).withParallelism(parallelism).withForceCommit(!rerun);
+        RunRequest.of(catalog, job, day)
+            .withOptions(o -> o.parallelism(parallelism).forceCommit(!rerun));
     this.rows = rows;
     this.expected = expected;
     this.tableRows = tableRows;

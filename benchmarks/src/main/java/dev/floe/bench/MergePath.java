@@ -112,7 +112,8 @@ abstract class MergePath implements WritePath {
         int files,
         ContentHash batch) {
       // No --force-commit: a keyed mode refuses it, and every run here changes rows anyway.
-      super(catalog, RunRequest.of(catalog, job, null).withParallelism(parallelism));
+      super(
+          catalog, RunRequest.of(catalog, job, null).withOptions(o -> o.parallelism(parallelism)));
       this.rows = rows;
       this.updateKeys = updateKeys;
       this.files = files;
@@ -186,7 +187,8 @@ abstract class MergePath implements WritePath {
       // Forced: every run rebuilds the same content, and the baseline must really write it.
       super(
           catalog,
-          RunRequest.of(catalog, job, null).withParallelism(parallelism).withForceCommit(true));
+          RunRequest.of(catalog, job, null)
+              .withOptions(o -> o.parallelism(parallelism).forceCommit(true)));
       this.rows = rows;
       this.merged = merged;
     }

@@ -40,7 +40,9 @@ final class RunLoopPath extends RangePath {
   public void execute() {
     results.clear();
     for (String slice : days.values()) {
-      results.add(SliceJob.run(RunRequest.of(catalog, job, slice).withParallelism(parallelism)));
+      results.add(
+          SliceJob.run(
+              RunRequest.of(catalog, job, slice).withOptions(o -> o.parallelism(parallelism))));
     }
   }
 

@@ -6,6 +6,7 @@ import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.RunRequest;
+import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.session.LocalCluster;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -55,14 +56,14 @@ public final class Backfill {
       BackfillRequest request, BackfillListener listener, RunEffects effects) {
     long started = System.nanoTime(); // for the summary only
     Deadline overall =
-        request.overallTimeout() == null || request.dryRun()
+        request.overallTimeout() == null || request.options().dryRun()
             ? null
             : Deadline.overall(request.overallTimeout(), CLOCK);
     BackfillPlan plan = BackfillPlanner.plan(request);
-    requireOutbox(request, effects, request.dryRun());
+    requireOutbox(request, effects, request.options().dryRun());
     listener.planned(plan);
     Map<String, SliceOutcome> outcomes = new LinkedHashMap<>();
-    if (request.dryRun()) {
+    if (request.options().dryRun()) {
       for (PlannedSlice slice : plan.slices()) {
         outcomes.put(
             slice.value(),
@@ -88,7 +89,7 @@ public final class Backfill {
           SampleRun.check(
               sliceRequest(request, plan, planned, overall),
               planned,
-              slice -> BackfillSlices.run(slice, effects, request.allowEffects()));
+              slice -> BackfillSlices.run(slice, effects));
       listener.sampleChecked(sample);
       outcomes.put(planned.value(), progress.finished(sample.first()));
       List<PlannedSlice> rest = plan.slices().stream().filter(slice -> !slice.sample()).toList();
@@ -127,13 +128,13 @@ public final class Backfill {
   private static void requireOutbox(BackfillRequest request, RunEffects effects, boolean dryRun) {
     String doneSource = request.job().source() + " on_backfill_done";
     if (dryRun) {
-      if (request.allowEffects()) {
+      if (request.options().allowEffects()) {
         effects.checkOutbox(request.catalog(), request.job());
       }
       effects.checkOutbox(request.catalog(), request.onBackfillDone(), doneSource);
       return;
     }
-    if (request.allowEffects()) {
+    if (request.options().allowEffects()) {
       effects.requireOutbox(request.catalog(), request.job());
     }
     effects.requireOutbox(request.catalog(), request.onBackfillDone(), doneSource);
@@ -221,10 +222,7 @@ public final class Backfill {
                   }
                   progress.started(slice);
                   SliceOutcome outcome =
-                      BackfillSlices.run(
-                          sliceRequest(request, plan, slice, overall),
-                          effects,
-                          request.allowEffects());
+                      BackfillSlices.run(sliceRequest(request, plan, slice, overall), effects);
                   if (outcome.failed() && request.failFast()) {
                     stop.set(true);
                   }
@@ -253,15 +251,18 @@ public final class Backfill {
    */
   private static RunRequest sliceRequest(
       BackfillRequest request, BackfillPlan plan, PlannedSlice slice, Deadline overall) {
-    return RunRequest.of(request.catalog(), request.job(), slice.value())
-        .withTimeout(request.effectiveSliceTimeout())
-        .withNotAfter(overall)
-        .withParallelism(plan.parallelism())
-        .withBackfillId(plan.backfillId())
-        .withFailAt(
-            slice.value().equals(request.failAtSlice())
-                ? FailurePoint.BEFORE_COMMIT
-                : FailurePoint.NONE);
+    RunOptions options =
+        RunOptions.builder()
+            .timeout(request.effectiveSliceTimeout())
+            .parallelism(plan.parallelism())
+            .backfillId(plan.backfillId())
+            .allowEffects(request.options().allowEffects())
+            .failAt(
+                slice.value().equals(request.failAtSlice())
+                    ? FailurePoint.BEFORE_COMMIT
+                    : FailurePoint.NONE)
+            .build();
+    return new RunRequest(request.catalog(), request.job(), slice.value(), options, overall);
   }
 
   private static long millisSince(long startedNanos) {

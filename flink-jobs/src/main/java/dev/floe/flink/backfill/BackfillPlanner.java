@@ -43,12 +43,13 @@ final class BackfillPlanner {
           job.source(), job.mode().text());
     }
     String backfillId =
-        request.backfillId() != null
-            ? request.backfillId()
+        request.options().backfillId() != null
+            ? request.options().backfillId()
             : BackfillId.derive(
                 job.job(), job.target(), request.from(), request.to(), job.text(), codeVersion);
     BackfillId.requireValid(
-        backfillId, request.backfillId() != null ? "the backfill id" : "the derived backfill id");
+        backfillId,
+        request.options().backfillId() != null ? "the backfill id" : "the derived backfill id");
 
     Catalog catalog = Catalogs.open(request.catalog());
     try {
@@ -102,8 +103,8 @@ final class BackfillPlanner {
    * slices go fastest side by side at parallelism 1, one big slice with every core.
    */
   private static int parallelism(BackfillRequest request) {
-    if (request.parallelism() > 0) {
-      return request.parallelism();
+    if (request.options().parallelism() > 0) {
+      return request.options().parallelism();
     }
     if (request.job().parallelism() > 0) {
       return request.job().parallelism();

@@ -5,34 +5,35 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.Timeout;
+import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.session.FlinkSessions;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * One backfill: a job manifest run for every slice of {@code [from, to)}, each slice its own atomic
- * commit.
+ * commit. Built with {@link #builder}; changed through {@link #toBuilder()}.
  *
  * @param catalog the catalog to run against
  * @param job the job manifest
  * @param from the first slice value, inclusive
  * @param to the end of the range, exclusive
- * @param backfillId the id to record, or null to derive it from job, range and code version
+ * @param options the run options the backfill takes: {@code backfillId} (the id to record, or null
+ *     to derive it from job, range and code version), {@code parallelism} (per slice; 0 takes the
+ *     manifest's, else the cores shared among the slices in flight), {@code allowEffects} (let each
+ *     slice fire its job's effects), {@code dryRun} (plan only: list the slices and what would
+ *     happen to each, run nothing) and {@code timeout} (how long each slice's run may take; null:
+ *     the job's {@code timeout}, else no limit)
  * @param maxConcurrency slices in flight at once (commits are serialized per table regardless)
  * @param sample the slice validated twice before the others, or null for the last slice
  * @param sampleOnly stop after the sample check
  * @param expectVersion the code version the backfill is pinned to, or null
  * @param failFast stop starting slices after the first failure
- * @param allowEffects let each slice fire its job's effects
- * @param dryRun plan only: list the slices and what would happen to each, run nothing
- * @param parallelism writer parallelism per slice; 0 takes the manifest's, else the cores shared
- *     among the slices in flight
  * @param failAtSlice a slice value whose run fails on purpose before its commit (rehearsals and
  *     tests), or null
  * @param onBackfillDone webhooks sent once when every slice is loaded (the backfill manifest's
  *     {@code on_backfill_done})
- * @param sliceTimeout how long each slice's run may take ({@code --timeout}); null: the job's
- *     {@code timeout}, else no limit
  * @param overallTimeout how long the whole backfill may take ({@code --overall-timeout}, else the
  *     backfill manifest's {@code overall_timeout}), or null for no limit
  */
@@ -41,23 +42,20 @@ public record BackfillRequest(
     JobSpec job,
     String from,
     String to,
-    String backfillId,
+    RunOptions options,
     int maxConcurrency,
     String sample,
     boolean sampleOnly,
     String expectVersion,
     boolean failFast,
-    boolean allowEffects,
-    boolean dryRun,
-    int parallelism,
     String failAtSlice,
     List<EffectSpec> onBackfillDone,
-    Timeout sliceTimeout,
     Timeout overallTimeout) {
 
   public BackfillRequest {
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(job, "job");
+    Objects.requireNonNull(options, "options");
     onBackfillDone = List.copyOf(onBackfillDone);
     InvalidInputException.check(
         from != null && !from.isBlank() && to != null && !to.isBlank(),
@@ -70,255 +68,132 @@ public record BackfillRequest(
         maxConcurrency);
     // Checked before the backfill starts a local cluster with slots for all its slices.
     InvalidInputException.check(
-        parallelism >= 0 && parallelism <= FlinkSessions.MAX_PARALLELISM,
+        options.parallelism() >= 0 && options.parallelism() <= FlinkSessions.MAX_PARALLELISM,
         "Cannot backfill %s: --parallelism must be 0 (default) to %d, got %d",
         job.source(),
         FlinkSessions.MAX_PARALLELISM,
-        parallelism);
+        options.parallelism());
   }
 
   /** A backfill with the defaults: one slice at a time, last slice as sample, effects off. */
   public static BackfillRequest of(CatalogConfig catalog, JobSpec job, String from, String to) {
-    return new BackfillRequest(
-        catalog, job, from, to, null, 1, null, false, null, false, false, false, 0, null, List.of(),
-        null, null);
+    return builder(catalog, job, from, to).build();
   }
 
-  public BackfillRequest withMaxConcurrency(int value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        value,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
+  /** A backfill of {@code [from, to)}, every other value at its default until set. */
+  public static Builder builder(CatalogConfig catalog, JobSpec job, String from, String to) {
+    return new Builder(catalog, job, from, to);
   }
 
-  public BackfillRequest withSample(String value, boolean only) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        value,
-        only,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
+  public Builder toBuilder() {
+    return new Builder(catalog, job, from, to)
+        .options(options)
+        .maxConcurrency(maxConcurrency)
+        .sample(sample)
+        .sampleOnly(sampleOnly)
+        .expectVersion(expectVersion)
+        .failFast(failFast)
+        .failAtSlice(failAtSlice)
+        .onBackfillDone(onBackfillDone)
+        .overallTimeout(overallTimeout);
   }
 
-  public BackfillRequest withExpectVersion(String value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        value,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withFailFast(boolean value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        value,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withDryRun(boolean value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        value,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withParallelism(int value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        value,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withFailAtSlice(String value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        value,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withAllowEffects(boolean value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        value,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  public BackfillRequest withOnBackfillDone(List<EffectSpec> value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        value,
-        sliceTimeout,
-        overallTimeout);
-  }
-
-  /** Each slice bound by {@code value} instead of the job's timeout; null: the job's. */
-  public BackfillRequest withSliceTimeout(Timeout value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        value,
-        overallTimeout);
-  }
-
-  /** The whole backfill bound by {@code value}; null for no limit. */
-  public BackfillRequest withOverallTimeout(Timeout value) {
-    return new BackfillRequest(
-        catalog,
-        job,
-        from,
-        to,
-        backfillId,
-        maxConcurrency,
-        sample,
-        sampleOnly,
-        expectVersion,
-        failFast,
-        allowEffects,
-        dryRun,
-        parallelism,
-        failAtSlice,
-        onBackfillDone,
-        sliceTimeout,
-        value);
-  }
-
-  /** The timeout each slice's run gets: {@link #sliceTimeout}, else the job's, else none. */
+  /** The timeout each slice's run gets: the {@code timeout} option, else the job's, else none. */
   public Timeout effectiveSliceTimeout() {
-    return sliceTimeout != null ? sliceTimeout : job.timeout();
+    return options.timeout() != null ? options.timeout() : job.timeout();
+  }
+
+  /** Builds a {@link BackfillRequest}. */
+  public static final class Builder {
+    private final CatalogConfig catalog;
+    private final JobSpec job;
+    private final String from;
+    private final String to;
+    private RunOptions options = RunOptions.defaults();
+    private int maxConcurrency = 1;
+    private String sample;
+    private boolean sampleOnly;
+    private String expectVersion;
+    private boolean failFast;
+    private String failAtSlice;
+    private List<EffectSpec> onBackfillDone = List.of();
+    private Timeout overallTimeout;
+
+    private Builder(CatalogConfig catalog, JobSpec job, String from, String to) {
+      this.catalog = catalog;
+      this.job = job;
+      this.from = from;
+      this.to = to;
+    }
+
+    public Builder options(RunOptions value) {
+      this.options = value;
+      return this;
+    }
+
+    /** Changes the run options, e.g. {@code b.options(o -> o.parallelism(1))}. */
+    public Builder options(UnaryOperator<RunOptions.Builder> change) {
+      this.options = change.apply(options.toBuilder()).build();
+      return this;
+    }
+
+    public Builder maxConcurrency(int value) {
+      this.maxConcurrency = value;
+      return this;
+    }
+
+    /** Null: the last slice. */
+    public Builder sample(String value) {
+      this.sample = value;
+      return this;
+    }
+
+    public Builder sampleOnly(boolean value) {
+      this.sampleOnly = value;
+      return this;
+    }
+
+    public Builder expectVersion(String value) {
+      this.expectVersion = value;
+      return this;
+    }
+
+    public Builder failFast(boolean value) {
+      this.failFast = value;
+      return this;
+    }
+
+    public Builder failAtSlice(String value) {
+      this.failAtSlice = value;
+      return this;
+    }
+
+    public Builder onBackfillDone(List<EffectSpec> value) {
+      this.onBackfillDone = value;
+      return this;
+    }
+
+    /** Null for no limit. */
+    public Builder overallTimeout(Timeout value) {
+      this.overallTimeout = value;
+      return this;
+    }
+
+    public BackfillRequest build() {
+      return new BackfillRequest(
+          catalog,
+          job,
+          from,
+          to,
+          options,
+          maxConcurrency,
+          sample,
+          sampleOnly,
+          expectVersion,
+          failFast,
+          failAtSlice,
+          onBackfillDone,
+          overallTimeout);
+    }
   }
 }

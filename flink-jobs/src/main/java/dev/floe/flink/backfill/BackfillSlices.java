@@ -21,10 +21,11 @@ final class BackfillSlices {
   /**
    * Runs the slice; a failure becomes a FAILED line, never an exception.
    *
+   * @param request the slice's run; its options say whether the backfill lets it send its job's
+   *     effects
    * @param effects sends the job's effects after a commit, or records them as skipped
-   * @param allowEffects whether this backfill lets slices send their job's effects
    */
-  static SliceOutcome run(RunRequest request, RunEffects effects, boolean allowEffects) {
+  static SliceOutcome run(RunRequest request, RunEffects effects) {
     long started = System.nanoTime(); // for the summary only
     RunResult result;
     try {
@@ -41,21 +42,19 @@ final class BackfillSlices {
           exitCode(e),
           null);
     }
-    return outcome(request, result, started)
-        .withEffects(effects(request, result, effects, allowEffects));
+    return outcome(request, result, started).withEffects(effects(request, result, effects));
   }
 
   /**
    * The slice is committed whatever its effects do: a failed webhook is a warning on the line (and
    * pending in the outbox for `floe effects --retry`), never a failed slice.
    */
-  private static String effects(
-      RunRequest request, RunResult result, RunEffects effects, boolean allowEffects) {
+  private static String effects(RunRequest request, RunResult result, RunEffects effects) {
     if (request.job().effects().isEmpty()) {
       return null;
     }
     try {
-      EffectsReport report = effects.deliver(request, result, allowEffects);
+      EffectsReport report = effects.deliver(request, result, request.options().sendsEffects());
       List<String> parts = new ArrayList<>(report.lines());
       parts.addAll(report.warnings());
       return parts.isEmpty() ? "none" : String.join("; ", parts);

@@ -156,7 +156,7 @@ final class SampleRun {
       // Same code, same slice, a fresh read of the sources; never part of the backfill's lineage,
       // so main keeps exactly the commits of its loads.
       ScratchResult run =
-          ScratchRun.run(request.withBackfillId(null).withFailAt(FailurePoint.NONE));
+          ScratchRun.run(request.withOptions(o -> o.backfillId(null).failAt(FailurePoint.NONE)));
       runs.add(run);
       return run;
     } catch (RuntimeException e) {

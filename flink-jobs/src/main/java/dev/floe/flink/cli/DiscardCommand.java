@@ -11,7 +11,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** `floe discard <table> --run RUN_ID`: drop an audited run without publishing it. */
 @Command(
@@ -27,15 +26,7 @@ public final class DiscardCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
-  String table;
-
-  @Option(
-      names = "--run",
-      required = true,
-      paramLabel = "RUN_ID",
-      description = "The run id `floe run --publish manual` printed.")
-  String runId;
+  @Mixin TableRunOptions target;
 
   @Option(
       names = "--dry-run",
@@ -46,9 +37,9 @@ public final class DiscardCommand implements Callable<Integer> {
   public Integer call() {
     DiscardPlan plan =
         common.withTable(
-            table,
+            target.table(),
             loaded -> {
-              Discard discard = Discard.of(loaded, table).run(runId);
+              Discard discard = Discard.of(loaded, target.table()).run(target.runId());
               return dryRun ? discard.apply() : discard.commit();
             });
     PrintWriter out = spec.commandLine().getOut();

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 /** `floe`: the top-level command. */
 @Command(
     name = "floe",
+    // Descriptions of shared options where a command's differs (ParallelismOption, ...).
+    resourceBundle = "dev.floe.flink.cli.OptionTexts",
     mixinStandardHelpOptions = true,
     versionProvider = FloeCommand.Version.class,
     description = {

@@ -35,6 +35,7 @@ public final class FloeMain {
     try {
       return execute(args, out, err, new CommandLine(new FloeCommand()));
     } finally {
+      out.flush(); // main exits right after: nothing a command printed may stay buffered
       err.flush();
     }
   }

@@ -127,17 +127,11 @@ public final class K8sCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "MANIFEST", description = "The job manifest (YAML).")
     Path manifest;
 
-    @Option(
-        names = "--slice",
-        paramLabel = "VALUE",
-        description =
-            "The slice the run owns, as for floe run: 2026-10-03, 2026-10-03T05, 2026-10 or 2026."
-                + " Required when the manifest has a slice, refused when it has none.")
-    String slice;
+    @Mixin SliceOption slice;
 
     @Override
     public Integer call() {
-      Rendered rendered = K8sRender.slice(manifest, slice, job.options(cluster));
+      Rendered rendered = K8sRender.slice(manifest, slice.value(), job.options(cluster));
       cluster.print(rendered, spec.commandLine());
       return ExitCodes.OK;
     }
@@ -176,21 +170,8 @@ public final class K8sCommand implements Runnable {
                 + " manifest's max_concurrency, else 1).")
     Integer maxConcurrency;
 
-    @Option(
-        names = "--backfill-id",
-        paramLabel = "ID",
-        description =
-            "The id in the floe.dev/backfill-id label (default: the manifest's, else derived as"
-                + " floe backfill derives it).")
-    String backfillId;
-
-    @Option(
-        names = "--allow-effects",
-        negatable = true,
-        description =
-            "Render a job that has effects (webhooks): every slice's floe run sends them"
-                + " (default: the manifest's allow_effects, else refused).")
-    Boolean allowEffects;
+    @Mixin BackfillIdOption backfillId;
+    @Mixin AllowEffectsOption allowEffects;
 
     @Option(
         names = "--out-dir",
@@ -205,7 +186,12 @@ public final class K8sCommand implements Runnable {
       Rendered rendered =
           K8sRender.backfill(
               new BackfillRender(
-                  manifest, range.from, range.to, maxConcurrency, backfillId, allowEffects),
+                  manifest,
+                  range.from,
+                  range.to,
+                  maxConcurrency,
+                  backfillId.value(),
+                  allowEffects.value()),
               job.options(cluster));
       if (outDir == null) {
         cluster.print(rendered, spec.commandLine());

@@ -11,7 +11,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** `floe publish <table> --run RUN_ID`: make an audited run visible on main. */
 @Command(
@@ -29,15 +28,7 @@ public final class PublishCommand implements Callable<Integer> {
   @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
-  String table;
-
-  @Option(
-      names = "--run",
-      required = true,
-      paramLabel = "RUN_ID",
-      description = "The run id `floe run --publish manual` printed.")
-  String runId;
+  @Mixin TableRunOptions target;
 
   @Option(
       names = "--dry-run",
@@ -48,9 +39,10 @@ public final class PublishCommand implements Callable<Integer> {
   public Integer call() {
     PublishPlan plan =
         common.withTable(
-            table,
+            target.table(),
             loaded -> {
-              Publish publish = Publish.of(loaded, table).run(runId).failAt(failure.point());
+              Publish publish =
+                  Publish.of(loaded, target.table()).run(target.runId()).failAt(failure.point());
               return dryRun ? publish.apply() : publish.commit();
             });
     print(plan, spec.commandLine().getOut());

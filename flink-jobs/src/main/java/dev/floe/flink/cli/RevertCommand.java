@@ -15,7 +15,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** `floe revert <table> --run RUN_ID`: undo one run, keeping the runs after it. */
 @Command(
@@ -36,15 +35,7 @@ public final class RevertCommand implements Callable<Integer> {
   @Mixin FailureInjectionOption failure;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "TABLE", description = "namespace.table")
-  String table;
-
-  @Option(
-      names = "--run",
-      required = true,
-      paramLabel = "RUN_ID",
-      description = "The floe.run-id of the run to revert (see `floe snapshots`).")
-  String runId;
+  @Mixin TableRunOptions target;
 
   @Option(
       names = "--force",
@@ -64,10 +55,13 @@ public final class RevertCommand implements Callable<Integer> {
   public Integer call() {
     RevertPlan plan =
         common.withTable(
-            table,
+            target.table(),
             loaded -> {
               Revert revert =
-                  Revert.of(loaded, table).run(runId).force(force).failAt(failure.point());
+                  Revert.of(loaded, target.table())
+                      .run(target.runId())
+                      .force(force)
+                      .failAt(failure.point());
               return dryRun ? revert.apply() : revert.commit();
             });
     print(plan, spec.commandLine().getOut());

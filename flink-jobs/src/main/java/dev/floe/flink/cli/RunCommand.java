@@ -7,19 +7,15 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.Timeout;
-import dev.floe.catalog.job.WriteMode;
-import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
-import dev.floe.flink.job.JobOptions;
-import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.run.PublishMode;
+import dev.floe.flink.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,22 +45,9 @@ public final class RunCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MANIFEST", description = "The job manifest (YAML).")
   Path manifest;
 
-  @Option(
-      names = "--slice",
-      paramLabel = "VALUE",
-      description =
-          "The slice the run owns: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10 (month) or"
-              + " 2026 (year), in the years 0001 to 9998 (a slice's end must still be a date SQL"
-              + " can write); it must cover whole partitions of the target. Required when the"
-              + " manifest has a slice, refused when it has none. A job never derives its slice"
-              + " from the clock.")
-  String slice;
-
-  @Option(
-      names = "--parallelism",
-      paramLabel = "N",
-      description = "Writer parallelism (default: the manifest's, else Flink's).")
-  int parallelism;
+  @Mixin SliceOption slice;
+  @Mixin ParallelismOption parallelism;
+  @Mixin BackfillIdOption backfillId;
 
   @Option(
       names = "--force-commit",
@@ -76,7 +59,7 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--max-conflict-retries",
       paramLabel = "N",
-      defaultValue = JobOptions.DEFAULT_MAX_CONFLICT_RETRIES,
+      defaultValue = RunOptions.DEFAULT_MAX_CONFLICT_RETRIES,
       description =
           "How often to re-commit after another run committed the same slice from older source"
               + " data; a run from the same or newer data is never overwritten (default:"
@@ -101,16 +84,6 @@ public final class RunCommand implements Callable<Integer> {
   String publish;
 
   @Option(
-      names = "--backfill-id",
-      paramLabel = "ID",
-      description =
-          "Run as one slice of this backfill, the way `floe k8s render-backfill` runs each slice:"
-              + " the commit records floe.backfill-id (so `floe snapshots --backfill` lists it and"
-              + " `floe backfill` counts the slice as loaded), and the job's effects are recorded"
-              + " as skipped unless --allow-effects.")
-  String backfillId;
-
-  @Option(
       names = "--allow-effects",
       description = "With --backfill-id: send the job's effects as a plain run would.")
   boolean allowEffects;
@@ -130,30 +103,29 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    Timeout runTimeout = timeout == null ? job.timeout() : Timeout.ofFlag("--timeout", timeout);
-    if (backfillId != null) {
-      BackfillId.requireValid(backfillId, "--backfill-id");
+    Timeout runTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
+    if (backfillId.value() != null) {
+      BackfillId.requireValid(backfillId.value(), "--backfill-id");
     }
     InvalidInputException.check(
-        !allowEffects || backfillId != null,
+        !allowEffects || backfillId.value() != null,
         "Cannot run %s with --allow-effects: it only applies to a backfill slice (--backfill-id);"
             + " a plain run sends its effects anyway",
         manifest);
     CatalogConfig catalog = common.catalog();
-    RunRequest request =
-        new RunRequest(
-            catalog,
-            job,
-            slice,
-            parallelism,
-            forceCommit,
-            maxConflictRetries,
-            dryRun,
-            failure.point(),
-            PublishMode.parse(publish),
-            backfillId,
-            runTimeout,
-            null);
+    RunOptions options =
+        RunOptions.builder()
+            .parallelism(parallelism.value())
+            .forceCommit(forceCommit)
+            .maxConflictRetries(maxConflictRetries)
+            .dryRun(dryRun)
+            .failAt(failure.point())
+            .publish(PublishMode.parse(publish))
+            .backfillId(backfillId.value())
+            .allowEffects(allowEffects)
+            .timeout(runTimeout)
+            .build();
+    RunRequest request = RunRequest.of(catalog, job, slice.value(), options);
     RunEffects effects = RunEffects.system();
     // Refused before anything runs; a dry run checks without touching the database.
     if (dryRun) {
@@ -163,75 +135,17 @@ public final class RunCommand implements Callable<Integer> {
     }
     RunResult result = SliceJob.run(request);
     // A backfill slice keeps effects off (recorded as skipped), as `floe backfill` does.
-    EffectsReport sent = effects.deliver(request, result, backfillId == null || allowEffects);
-    print(result, sent, spec.commandLine().getOut());
+    EffectsReport sent = effects.deliver(request, result, options.sendsEffects());
+    RunOutput output = new RunOutput(result, sent);
+    PrintWriter out = spec.commandLine().getOut();
+    if (common.json) {
+      out.println(output.json());
+    } else {
+      out.print(output.text());
+      out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
+    }
     // An effect that did not arrive does not undo the commit: exit 0, and say so.
     sent.warnings().forEach(w -> spec.commandLine().getErr().println("floe: warning: " + w));
     return ExitCodes.OK;
-  }
-
-  private void print(RunResult result, EffectsReport effects, PrintWriter out) {
-    CommitOutcome outcome = result.outcome();
-    if (common.json) {
-      Map<String, Object> map = toMap(result);
-      if (!effects.isEmpty()) {
-        map.put("effects", effects.toMap());
-      }
-      out.println(Json.write(map));
-      return;
-    }
-    String status =
-        outcome == null
-            ? "submitted (detached: see the job's log for the outcome)"
-            : outcome.status().text();
-    out.printf("%s  %s  %s%n", result.job(), result.target(), result.slice());
-    out.printf("  mode      %s%n", result.mode());
-    out.printf("  status    %s%n", status);
-    if (outcome != null) {
-      out.printf("  detail    %s%n", outcome.detail());
-      out.printf("  snapshot  %s%n", outcome.snapshotId());
-      if (result.branch() != null) {
-        out.printf("  branch    %s (main unchanged until published)%n", result.branch());
-        out.printf(
-            "  next      floe publish %s --run %s   (or: floe discard ...)%n",
-            result.target(), result.runId());
-      }
-      boolean keyed = WriteMode.parse(result.mode(), "run result").isKeyed();
-      // A keyed run's rows and hash describe its batch, not the table: say so.
-      out.printf(
-          keyed ? "  batch     %d rows (one per key)%n" : "  rows      %d%n", outcome.rows());
-      out.printf("  content   %s%n", outcome.contentHash());
-    }
-    out.printf(
-        "  sources   %s%n", result.sourceSnapshots().isEmpty() ? "-" : result.sourceSnapshots());
-    out.printf("  run key   %s%n", result.runKey());
-    out.printf("  run id    %s%n", result.runId());
-    out.printf("  elapsed   %.1f s%n", result.elapsedMillis() / 1000.0);
-    String label = "  effects   ";
-    for (String line : effects.lines()) {
-      out.println(label + line);
-      label = "            ";
-    }
-  }
-
-  static Map<String, Object> toMap(RunResult result) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    CommitOutcome outcome = result.outcome();
-    map.put("job", result.job());
-    map.put("target", result.target());
-    map.put("mode", result.mode());
-    map.put("slice", result.slice());
-    map.put("status", outcome == null ? "submitted" : outcome.status().text());
-    map.put("snapshot_id", outcome == null ? null : outcome.snapshotId());
-    map.put("branch", result.branch());
-    map.put("rows", outcome == null ? null : outcome.rows());
-    map.put("content_hash", outcome == null ? null : outcome.contentHash());
-    map.put("attempts", outcome == null ? null : outcome.attempts());
-    map.put("detail", outcome == null ? null : outcome.detail());
-    map.put("source_snapshots", result.sourceSnapshots());
-    map.put("run_key", result.runKey());
-    map.put("run_id", result.runId());
-    map.put("elapsed_ms", result.elapsedMillis());
-    return map;
   }
 }

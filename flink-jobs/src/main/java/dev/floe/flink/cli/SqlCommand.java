@@ -50,11 +50,7 @@ public final class SqlCommand implements Callable<Integer> {
       description = "Read statements from a file.")
   Path file;
 
-  @Option(
-      names = "--parallelism",
-      paramLabel = "N",
-      description = "Parallelism of the jobs the statements run (default: Flink's).")
-  int parallelism;
+  @Mixin ParallelismOption parallelism;
 
   @Override
   public Integer call() {
@@ -67,7 +63,8 @@ public final class SqlCommand implements Callable<Integer> {
     CatalogConfig catalog = common.catalog();
     SqlRunner runner =
         new SqlRunner(
-            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(parallelism), catalog),
+            FlinkSessions.tableEnvironment(
+                FlinkSessions.batchEnvironment(parallelism.value()), catalog),
             catalog);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {

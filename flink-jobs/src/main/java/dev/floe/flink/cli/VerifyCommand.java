@@ -10,6 +10,7 @@ import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.ScratchResult;
 import dev.floe.flink.job.Verify;
 import dev.floe.flink.job.VerifyResult;
+import dev.floe.flink.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -43,19 +44,8 @@ public final class VerifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "MANIFEST", description = "The job manifest (YAML).")
   Path manifest;
 
-  @Option(
-      names = "--slice",
-      paramLabel = "VALUE",
-      description =
-          "The slice to verify, as for `floe run`: required when the manifest has a slice,"
-              + " refused when it has none.")
-  String slice;
-
-  @Option(
-      names = "--parallelism",
-      paramLabel = "N",
-      description = "Writer parallelism (default: the manifest's, else Flink's).")
-  int parallelism;
+  @Mixin SliceOption slice;
+  @Mixin ParallelismOption parallelism;
 
   @Option(
       names = "--timeout",
@@ -69,10 +59,12 @@ public final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    RunRequest request = RunRequest.of(common.catalog(), job, slice).withParallelism(parallelism);
-    if (timeout != null) {
-      request = request.withTimeout(Timeout.ofFlag("--timeout", timeout));
-    }
+    RunOptions options =
+        RunOptions.builder()
+            .parallelism(parallelism.value())
+            .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
+            .build();
+    RunRequest request = RunRequest.of(common.catalog(), job, slice.value(), options);
     VerifyResult result = Verify.run(request);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {

@@ -6,6 +6,7 @@ import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
+import dev.floe.flink.run.RunOptions;
 import java.io.Serializable;
 import java.util.List;
 
@@ -20,13 +21,8 @@ import java.util.List;
  * @param lineage the run's lineage (rows and content hash are filled in at commit)
  * @param startSnapshotId the target's current snapshot when the run started, or null if empty
  * @param checks the manifest's checks
- * @param forceCommit commit even when the slice already holds exactly this content
- * @param maxConflictRetries how often to re-commit over runs that read older source data
- * @param dryRun do everything but the commit: report what would happen, then delete the files
- * @param failAt a failure to inject, for atomicity tests
- * @param branch the branch to commit to (write-audit-publish: {@code audit-<run-id>}; verify:
- *     {@code scratch-<run-id>}), or null for main; the run still reads, probes and validates
- *     against main
+ * @param options the run's options: dry run, force, conflict retries, an injected failure, and the
+ *     publish mode that names the branch to commit to ({@link #branch})
  */
 public record CommitPlan(
     CatalogConfig catalog,
@@ -37,70 +33,45 @@ public record CommitPlan(
     Lineage lineage,
     Long startSnapshotId,
     List<CheckSpec> checks,
-    boolean forceCommit,
-    int maxConflictRetries,
-    boolean dryRun,
-    FailurePoint failAt,
-    String branch)
+    RunOptions options)
     implements Serializable {
 
   public CommitPlan {
     checks = List.copyOf(checks);
+    java.util.Objects.requireNonNull(options, "options");
   }
 
-  public CommitPlan withChecks(List<CheckSpec> value) {
-    return new CommitPlan(
-        catalog,
-        target,
-        scope,
-        mode,
-        allowEmpty,
-        lineage,
-        startSnapshotId,
-        value,
-        forceCommit,
-        maxConflictRetries,
-        dryRun,
-        failAt,
-        branch);
+  /** Commit even when the slice already holds exactly this content. */
+  public boolean forceCommit() {
+    return options.forceCommit();
   }
 
-  public CommitPlan withForceCommit(boolean value) {
-    return new CommitPlan(
-        catalog,
-        target,
-        scope,
-        mode,
-        allowEmpty,
-        lineage,
-        startSnapshotId,
-        checks,
-        value,
-        maxConflictRetries,
-        dryRun,
-        failAt,
-        branch);
+  /** How often to re-commit over runs that read older source data. */
+  public int maxConflictRetries() {
+    return options.maxConflictRetries();
   }
 
-  public CommitPlan withFailAt(FailurePoint value) {
-    return new CommitPlan(
-        catalog,
-        target,
-        scope,
-        mode,
-        allowEmpty,
-        lineage,
-        startSnapshotId,
-        checks,
-        forceCommit,
-        maxConflictRetries,
-        dryRun,
-        value,
-        branch);
+  /** Do everything but the commit: report what would happen, then delete the files. */
+  public boolean dryRun() {
+    return options.dryRun();
+  }
+
+  /** A failure to inject, for atomicity tests. */
+  public FailurePoint failAt() {
+    return options.failAt();
+  }
+
+  /**
+   * The branch to commit to (write-audit-publish: {@code audit-<run-id>}; verify: {@code
+   * scratch-<run-id>}), or null for main; the run still reads, probes and validates against main.
+   */
+  public String branch() {
+    return options.publish().branch(lineage.runId());
   }
 
   /** Where the commit goes, for messages: "main", "audit branch audit-…" or "branch scratch-…". */
   public String destination() {
+    String branch = branch();
     if (branch == null) {
       return "main";
     }

@@ -15,12 +15,11 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.flink.commit.CommitOutcome;
-import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
+import dev.floe.flink.run.PublishMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,7 +124,7 @@ public final class RunEffects {
           "effects not sent: the run was submitted detached; the next run of this slice sends"
               + " them once it finds the commit");
     }
-    if (request.dryRun()) {
+    if (request.options().dryRun()) {
       // A dry run that would be a no-op reports NO_OP: it must not recover anything either.
       return outcome.status() == CommitOutcome.Status.DRY_RUN
           ? wouldSend(job.effects(), result.runKey(), "dry run: nothing recorded or sent")
@@ -133,7 +132,7 @@ public final class RunEffects {
               "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
                   + " this run key still owes)");
     }
-    if (request.publish() == PublishMode.MANUAL) {
+    if (request.options().publish() == PublishMode.MANUAL) {
       return EffectsReport.note(
           "effects not sent: the run commits to an audit branch"
               + (result.branch() == null ? "" : " (" + result.branch() + ")")
@@ -213,8 +212,8 @@ public final class RunEffects {
         result.runId(),
         result.job(),
         result.target(),
-        result.mode(),
-        result.slice(),
+        result.mode().text(),
+        result.scope().label(),
         outcome.snapshotId(),
         outcome.rows(),
         outcome.contentHash());
@@ -229,8 +228,7 @@ public final class RunEffects {
     Catalog catalog = Catalogs.open(config);
     try {
       Table table = Catalogs.loadTable(catalog, result.target());
-      Optional<Scope> scope = Scope.fromLabel(result.slice(), table.schema());
-      Optional<CurrentCommit.Found> found = scope.flatMap(s -> CurrentCommit.of(table, s));
+      Optional<CurrentCommit.Found> found = CurrentCommit.of(table, result.scope());
       if (found.isEmpty()
           || !result.runKey().equals(found.get().lineage().runKey())
           || found.get().lineage().backfillId() != null) {

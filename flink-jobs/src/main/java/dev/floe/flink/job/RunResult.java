@@ -1,5 +1,7 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.job.WriteMode;
+import dev.floe.catalog.slice.Scope;
 import dev.floe.flink.commit.CommitOutcome;
 import java.util.Map;
 
@@ -8,8 +10,8 @@ import java.util.Map;
  *
  * @param job the job's name
  * @param target the target table
- * @param mode the write mode, e.g. {@code merge}
- * @param slice the slice label
+ * @param mode the write mode
+ * @param scope the slice (or whole table) the run owned; printed as its label
  * @param runKey the deterministic run key
  * @param runId this attempt's id
  * @param sourceSnapshots source table to snapshot id read
@@ -20,8 +22,8 @@ import java.util.Map;
 public record RunResult(
     String job,
     String target,
-    String mode,
-    String slice,
+    WriteMode mode,
+    Scope scope,
     String runKey,
     String runId,
     Map<String, Long> sourceSnapshots,

@@ -11,6 +11,7 @@ import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.snapshot.DropScratch;
 import dev.floe.catalog.snapshot.DropScratchPlan;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.run.PublishMode;
 import java.util.Optional;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -38,11 +39,12 @@ public final class ScratchRun {
    */
   public static ScratchResult run(RunRequest request) {
     InvalidInputException.check(
-        !request.dryRun(),
+        !request.options().dryRun(),
         "Cannot run %s into a scratch branch as a dry run: a dry run commits nothing to read back",
         request.job().source());
     RunRequest scratch =
-        request.withPublish(PublishMode.SCRATCH).withForceCommit(!request.job().mode().isKeyed());
+        request.withOptions(
+            o -> o.publish(PublishMode.SCRATCH).forceCommit(!request.job().mode().isKeyed()));
     RunResult result = SliceJob.run(scratch);
     CommitOutcome outcome = result.outcome();
     if (outcome == null) {

@@ -111,7 +111,10 @@ public final class SliceJob {
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
 
-      int parallelism = request.parallelism() > 0 ? request.parallelism() : spec.parallelism();
+      int parallelism =
+          request.options().parallelism() > 0
+              ? request.options().parallelism()
+              : spec.parallelism();
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
       SourcePins pins = new SourcePins();
@@ -147,7 +150,7 @@ public final class SliceJob {
               0,
               null,
               sources,
-              request.backfillId());
+              request.options().backfillId());
       CommitPlan commitPlan =
           new CommitPlan(
               request.catalog(),
@@ -158,11 +161,7 @@ public final class SliceJob {
               lineage,
               startSnapshotId,
               spec.checks(),
-              request.forceCommit(),
-              request.maxConflictRetries(),
-              request.dryRun(),
-              request.failAt(),
-              request.publish().branch(runId));
+              request.options());
 
       DataStream<RowData> rows = translate(tableEnv, aligned, spec);
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
@@ -185,7 +184,10 @@ public final class SliceJob {
             deadline,
             subject);
       }
-      request.failAt().failIf(FailurePoint.AFTER_PLANNING, "after planning " + spec.job());
+      request
+          .options()
+          .failAt()
+          .failIf(FailurePoint.AFTER_PLANNING, "after planning " + spec.job());
       CommitOutcome outcome =
           deadline == null
               ? execute(env, spec, scope)
@@ -193,8 +195,8 @@ public final class SliceJob {
       return new RunResult(
           spec.job(),
           spec.target(),
-          spec.mode().text(),
-          scope.label(),
+          spec.mode(),
+          scope,
           runKey,
           runId,
           sources,

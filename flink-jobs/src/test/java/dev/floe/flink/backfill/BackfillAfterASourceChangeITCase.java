@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import org.junit.jupiter.api.Test;
@@ -26,10 +27,13 @@ class BackfillAfterASourceChangeITCase {
   @Test
   void theSameBackfillAfterAnInsertOverwriteOfTheSourceLoadsTheNewRows() {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    BackfillTables tables = new BackfillTables(config).create(OCT_3, 3, 5);
+    ExampleTables tables = new ExampleTables(config).createOrders(OCT_3, 3, 5);
     BackfillRequest request =
         BackfillRequest.of(
-            config, BackfillTables.job(BackfillTables.JOB), "2026-10-03", "2026-10-06");
+            config,
+            ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+            "2026-10-03",
+            "2026-10-06");
     assertThat(Backfill.run(request).exitCode()).isEqualTo(ExitCodes.OK);
 
     tables.overwriteSourceDay(OCT_3, 3);
@@ -37,7 +41,7 @@ class BackfillAfterASourceChangeITCase {
 
     assertThat(again.exitCode()).as(again.sample().detail()).isEqualTo(ExitCodes.OK);
     assertSlicesHoldTheirSourceDays(tables);
-    assertThat(tables.day(BackfillTables.TARGET, OCT_3).rows()).isEqualTo(3);
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, OCT_3).rows()).isEqualTo(3);
 
     // Now the sample's own day changes: a fresh run differs from main, which is stale, not
     // irreproducible.
@@ -48,15 +52,15 @@ class BackfillAfterASourceChangeITCase {
         .as(sampleChanged.sample().detail())
         .isEqualTo(ExitCodes.OK);
     assertSlicesHoldTheirSourceDays(tables);
-    assertThat(tables.day(BackfillTables.TARGET, OCT_5).rows()).isEqualTo(4);
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, OCT_5).rows()).isEqualTo(4);
   }
 
-  private static void assertSlicesHoldTheirSourceDays(BackfillTables tables) {
+  private static void assertSlicesHoldTheirSourceDays(ExampleTables tables) {
     for (int d = 0; d < 3; d++) {
       LocalDate day = OCT_3.plusDays(d);
-      assertThat(tables.day(BackfillTables.TARGET, day))
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
           .as("content of %s", day)
-          .isEqualTo(tables.day(BackfillTables.SOURCE, day));
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
     }
   }
 }

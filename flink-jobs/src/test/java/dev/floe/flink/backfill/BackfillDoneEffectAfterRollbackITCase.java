@@ -14,6 +14,7 @@ import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.testing.ExampleTables;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,7 +41,7 @@ class BackfillDoneEffectAfterRollbackITCase {
   @Test
   void aBackfillThatRecommitsEverySliceAfterARollbackTellsDownstreamAgain() {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 3, 10);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 10);
     long beforeBackfill = seedTargetOutsideTheRange(config);
     RunEffects effects =
         new RunEffects(
@@ -49,9 +50,13 @@ class BackfillDoneEffectAfterRollbackITCase {
                 millis -> {},
                 Map.of()));
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04")
-            .withOnBackfillDone(doneWebhook());
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-04")
+            .onBackfillDone(doneWebhook())
+            .build();
 
     BackfillResult first = Backfill.run(request, BackfillListener.NONE, effects);
     assertThat(first.exitCode()).isEqualTo(ExitCodes.OK);
@@ -61,7 +66,7 @@ class BackfillDoneEffectAfterRollbackITCase {
     // very same backfill command again.
     Catalog catalog = Catalogs.open(config);
     try {
-      Catalogs.loadTable(catalog, BackfillTables.TARGET)
+      Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS)
           .manageSnapshots()
           .rollbackTo(beforeBackfill)
           .commit();
@@ -79,7 +84,7 @@ class BackfillDoneEffectAfterRollbackITCase {
   private static long seedTargetOutsideTheRange(CatalogConfig config) {
     Catalog catalog = Catalogs.open(config);
     try {
-      Table target = Catalogs.loadTable(catalog, BackfillTables.TARGET);
+      Table target = Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS);
       TableRows.append(
           target,
           TableRows.row(

@@ -10,6 +10,7 @@ import dev.floe.catalog.effects.OutboxStore;
 import dev.floe.catalog.job.EffectSpecParser;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,17 +34,21 @@ class BackfillDryRunTest {
   @Test
   void aDryRunWithADoneWebhookCreatesNothingInTheCatalogDatabase() throws Exception {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 3, 5);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 5);
     String yaml =
         "on_backfill_done:\n  - name: tell_bi\n    webhook: {url: \"http://127.0.0.1:9/done\"}\n";
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-04")
-            .withOnBackfillDone(
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-04")
+            .onBackfillDone(
                 EffectSpecParser.parse(
                     Manifests.parse("backfills/x.yaml", yaml).child("on_backfill_done"),
                     BackfillEffects.VARIABLES))
-            .withDryRun(true);
+            .options(o -> o.dryRun(true))
+            .build();
     assertThat(tableExists(config)).isFalse();
 
     BackfillResult result =

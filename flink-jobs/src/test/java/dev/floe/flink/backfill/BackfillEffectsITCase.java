@@ -16,6 +16,7 @@ import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,7 +42,7 @@ class BackfillEffectsITCase {
   @BeforeEach
   void createTables() {
     config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 5, 10);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 5, 10);
     effects =
         new RunEffects(
             DeliverySettings.of(
@@ -54,11 +55,13 @@ class BackfillEffectsITCase {
   void slicesSendNothingAndTheDoneWebhookFiresOnceWhenTheRangeIsComplete() {
     JobSpec job = jobWithEffect();
     BackfillRequest request =
-        BackfillRequest.of(config, job, "2026-01-01", "2026-01-06")
-            .withOnBackfillDone(doneWebhook());
+        BackfillRequest.builder(config, job, "2026-01-01", "2026-01-06")
+            .onBackfillDone(doneWebhook())
+            .build();
 
     BackfillResult interrupted =
-        Backfill.run(request.withFailAtSlice("2026-01-02"), BackfillListener.NONE, effects);
+        Backfill.run(
+            request.toBuilder().failAtSlice("2026-01-02").build(), BackfillListener.NONE, effects);
 
     assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
     assertThat(interrupted.doneEffects().note()).contains("held back");
@@ -91,8 +94,9 @@ class BackfillEffectsITCase {
   @Test
   void allowEffectsSendsEachSlicesEffectOnceAndTheScratchRunSendsNone() {
     BackfillRequest request =
-        BackfillRequest.of(config, jobWithEffect(), "2026-01-01", "2026-01-04")
-            .withAllowEffects(true);
+        BackfillRequest.builder(config, jobWithEffect(), "2026-01-01", "2026-01-04")
+            .options(o -> o.allowEffects(true))
+            .build();
 
     BackfillResult first = Backfill.run(request, BackfillListener.NONE, effects);
     BackfillResult again = Backfill.run(request, BackfillListener.NONE, effects);
@@ -108,11 +112,11 @@ class BackfillEffectsITCase {
 
   private JobSpec jobWithEffect() {
     String yaml =
-        BackfillTables.JOB
+        ExampleTables.BACKFILL_JOB
             + "effects:\n  - {name: notify, webhook: {url: \""
             + server.url("/slice")
             + "\"}}\n";
-    return BackfillTables.job(yaml);
+    return ExampleTables.backfillJob(yaml);
   }
 
   private List<EffectSpec> doneWebhook() {

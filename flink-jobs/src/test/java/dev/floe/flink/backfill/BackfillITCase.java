@@ -10,6 +10,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -32,22 +33,27 @@ class BackfillITCase {
 
   @TempDir Path home;
   private CatalogConfig config;
-  private BackfillTables tables;
+  private ExampleTables tables;
 
   @BeforeEach
   void createTables() {
     config = CatalogConfigLoader.embedded(home);
-    tables = new BackfillTables(config).create(FIRST, DAYS, 20);
+    tables = new ExampleTables(config).createOrders(FIRST, DAYS, 20);
   }
 
   @Test
   void anInterruptedBackfillResumesAndLoadsEverySliceExactlyOnce() {
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-            .withFailFast(true);
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-31")
+            .failFast(true)
+            .build();
 
-    BackfillResult interrupted = Backfill.run(request.withFailAtSlice("2026-01-15"));
+    BackfillResult interrupted =
+        Backfill.run(request.toBuilder().failAtSlice("2026-01-15").build());
 
     assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
     assertThat(interrupted.sample().passed()).isTrue();
@@ -56,9 +62,10 @@ class BackfillITCase {
     assertThat(statusOf(interrupted, "2026-01-15")).isEqualTo(SliceStatus.FAILED);
     assertThat(statusOf(interrupted, "2026-01-16")).isEqualTo(SliceStatus.NOT_RUN);
     assertThat(interrupted.count(SliceStatus.COMMITTED)).isEqualTo(15);
-    assertThat(tables.day(BackfillTables.TARGET, LocalDate.parse("2026-01-15")).rows()).isZero();
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-15")).rows())
+        .isZero();
     String id = interrupted.plan().backfillId();
-    Snapshot headAfterInterruption = tables.table(BackfillTables.TARGET).currentSnapshot();
+    Snapshot headAfterInterruption = tables.table(ExampleTables.FACT_ORDERS).currentSnapshot();
 
     BackfillResult resumed = Backfill.run(request);
 
@@ -72,15 +79,15 @@ class BackfillITCase {
     // Every slice holds exactly its day of staging rows, loaded by exactly one commit.
     for (int d = 0; d < DAYS; d++) {
       LocalDate day = FIRST.plusDays(d);
-      assertThat(tables.day(BackfillTables.TARGET, day))
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
           .as("content of %s", day)
-          .isEqualTo(tables.day(BackfillTables.SOURCE, day));
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
     }
     Map<String, Integer> commits = tables.backfillCommitsBySlice(id);
     assertThat(commits).hasSize(DAYS);
     assertThat(commits.values()).containsOnly(1);
     // The resumed run added exactly the 15 missing commits on top of the interrupted one.
-    Table target = tables.table(BackfillTables.TARGET);
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
     assertThat(
             org.apache.iceberg.util.SnapshotUtil.ancestorIds(
                     target.currentSnapshot(), target::snapshot)
@@ -91,17 +98,21 @@ class BackfillITCase {
     BackfillResult again = Backfill.run(request);
 
     assertThat(again.count(SliceStatus.SKIPPED)).isEqualTo(DAYS);
-    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot().snapshotId())
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).currentSnapshot().snapshotId())
         .isEqualTo(target.currentSnapshot().snapshotId());
   }
 
   @Test
   void withoutFailFastAFailedSliceIsReportedAndTheOthersStillLoad() {
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-07")
-            .withMaxConcurrency(3)
-            .withFailAtSlice("2026-01-02");
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-07")
+            .maxConcurrency(3)
+            .failAtSlice("2026-01-02")
+            .build();
 
     BackfillResult result = Backfill.run(request);
 
@@ -113,19 +124,24 @@ class BackfillITCase {
     for (String day :
         List.of("2026-01-01", "2026-01-03", "2026-01-04", "2026-01-05", "2026-01-06")) {
       LocalDate date = LocalDate.parse(day);
-      assertThat(tables.day(BackfillTables.TARGET, date))
-          .isEqualTo(tables.day(BackfillTables.SOURCE, date));
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, date))
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, date));
     }
-    assertThat(tables.day(BackfillTables.TARGET, LocalDate.parse("2026-01-02")).rows()).isZero();
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-02")).rows())
+        .isZero();
   }
 
   @Test
   void aFailingSampleStopsEverythingAndCommitsNothing() {
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-11")
-            .withSample("2026-01-05", false)
-            .withFailAtSlice("2026-01-05");
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-11")
+            .sample("2026-01-05")
+            .failAtSlice("2026-01-05")
+            .build();
 
     BackfillResult result = Backfill.run(request);
 
@@ -133,19 +149,19 @@ class BackfillITCase {
     assertThat(result.sample().detail()).contains("the sample slice failed");
     assertThat(result.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
     assertThat(result.count(SliceStatus.NOT_RUN)).isEqualTo(9);
-    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).currentSnapshot()).isNull();
   }
 
   @Test
   void aSampleThatDoesNotReproduceStopsTheBackfillWithExitCode3() {
     String random =
-        BackfillTables.JOB
+        ExampleTables.BACKFILL_JOB
             .replace(
                 "SELECT order_id, customer_id, amount,",
                 "SELECT order_id, CAST(RAND() * 1000 AS BIGINT) AS customer_id, amount,")
             .replace("mode: overwrite", "mode: overwrite\nallow_nondeterministic: true");
     BackfillRequest request =
-        BackfillRequest.of(config, BackfillTables.job(random), "2026-01-01", "2026-01-06");
+        BackfillRequest.of(config, ExampleTables.backfillJob(random), "2026-01-01", "2026-01-06");
 
     BackfillResult result = Backfill.run(request);
 
@@ -155,7 +171,7 @@ class BackfillITCase {
     assertThat(result.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
     assertThat(result.count(SliceStatus.NOT_RUN)).isEqualTo(4);
     // The scratch branch of the second run is gone; main holds the sample's one commit.
-    Table target = tables.table(BackfillTables.TARGET);
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
     assertThat(target.refs().keySet()).containsExactly("main");
     assertThat(target.snapshots()).hasSize(1);
   }
@@ -164,48 +180,62 @@ class BackfillITCase {
   void theSampleOnlyRunValidatesOnePartitionAndLaunchesNothingElse() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
-                    config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-11")
-                .withSample(null, true));
+            BackfillRequest.builder(
+                    config,
+                    ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                    "2026-01-01",
+                    "2026-01-11")
+                .sampleOnly(true)
+                .build());
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(result.sample().passed()).isTrue();
     assertThat(result.sample().mainHash()).isEqualTo(result.sample().secondHash());
     assertThat(statusOf(result, "2026-01-10")).isEqualTo(SliceStatus.COMMITTED);
     assertThat(result.count(SliceStatus.NOT_RUN)).isEqualTo(9);
-    Table target = tables.table(BackfillTables.TARGET);
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
     assertThat(target.refs().keySet()).containsExactly("main");
     assertThat(TableContent.hash(target))
-        .isEqualTo(tables.day(BackfillTables.SOURCE, LocalDate.parse("2026-01-10")));
+        .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse("2026-01-10")));
   }
 
   @Test
   void aDryRunPlansEverySliceAndRunsNone() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
-                    config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-                .withDryRun(true));
+            BackfillRequest.builder(
+                    config,
+                    ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                    "2026-01-01",
+                    "2026-01-31")
+                .options(o -> o.dryRun(true))
+                .build());
 
     assertThat(result.sample()).isNull();
     assertThat(result.count(SliceStatus.PLANNED)).isEqualTo(DAYS);
     assertThat(result.plan().sample().value()).isEqualTo("2026-01-30");
-    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).currentSnapshot()).isNull();
   }
 
   @Test
   void aPinnedVersionOtherThanTheRunningCodeIsRefusedBeforeAnythingRuns() {
     BackfillRequest request =
-        BackfillRequest.of(
-                config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-31")
-            .withExpectVersion("0.0.1-not-this-build");
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-31")
+            .expectVersion("0.0.1-not-this-build")
+            .build();
 
     assertThatThrownBy(() -> Backfill.run(request))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("pinned to code version 0.0.1-not-this-build")
         .hasMessageContaining(CodeVersion.current());
-    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
-    assertThat(Backfill.plan(request.withExpectVersion(CodeVersion.current())).slices())
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).currentSnapshot()).isNull();
+    assertThat(
+            Backfill.plan(request.toBuilder().expectVersion(CodeVersion.current()).build())
+                .slices())
         .hasSize(DAYS);
   }
 
@@ -223,7 +253,7 @@ class BackfillITCase {
             () ->
                 Backfill.run(
                     BackfillRequest.of(
-                        config, BackfillTables.job(swap), "2026-01-01", "2026-01-31")))
+                        config, ExampleTables.backfillJob(swap), "2026-01-01", "2026-01-31")))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot backfill jobs/backfill.yaml: mode swap");
   }
@@ -232,10 +262,14 @@ class BackfillITCase {
   void slicesInFlightTogetherAllLandWithTheirOwnContent() {
     BackfillResult result =
         Backfill.run(
-            BackfillRequest.of(
-                    config, BackfillTables.job(BackfillTables.JOB), "2026-01-01", "2026-01-13")
-                .withMaxConcurrency(4)
-                .withParallelism(1));
+            BackfillRequest.builder(
+                    config,
+                    ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                    "2026-01-01",
+                    "2026-01-13")
+                .maxConcurrency(4)
+                .options(o -> o.parallelism(1))
+                .build());
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(12);
@@ -245,8 +279,8 @@ class BackfillITCase {
     assertThat(snapshots).hasSize(12); // one snapshot per slice, none shared or lost
     for (int d = 0; d < 12; d++) {
       LocalDate day = FIRST.plusDays(d);
-      ContentHash expected = tables.day(BackfillTables.SOURCE, day);
-      assertThat(tables.day(BackfillTables.TARGET, day)).as("%s", day).isEqualTo(expected);
+      ContentHash expected = tables.dayHash(ExampleTables.STAGING_ORDERS, day);
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day)).as("%s", day).isEqualTo(expected);
     }
   }
 

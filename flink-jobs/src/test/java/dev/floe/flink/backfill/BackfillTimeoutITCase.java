@@ -9,6 +9,7 @@ import dev.floe.catalog.job.Timeout;
 import dev.floe.flink.cli.FloeMain;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -30,27 +31,30 @@ class BackfillTimeoutITCase {
 
   @TempDir Path home;
   private CatalogConfig config;
-  private BackfillTables tables;
+  private ExampleTables tables;
 
   @BeforeAll
   static void warmUp(@TempDir Path warm) {
     CatalogConfig config = CatalogConfigLoader.embedded(warm);
-    new BackfillTables(config).create(FIRST, 1, 10);
-    SliceJob.run(RunRequest.of(config, BackfillTables.job(BackfillTables.JOB), "2026-01-01"));
+    new ExampleTables(config).createOrders(FIRST, 1, 10);
+    SliceJob.run(
+        RunRequest.of(config, ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB), "2026-01-01"));
   }
 
   @BeforeEach
   void createTables() {
     config = CatalogConfigLoader.embedded(home);
-    tables = new BackfillTables(config).create(FIRST, 4, 100);
+    tables = new ExampleTables(config).createOrders(FIRST, 4, 100);
   }
 
   @Test
   void aSlicePastItsTimeoutFailsWithExit6AndFailFastStopsTheRest() {
     BackfillRequest request =
-        BackfillRequest.of(config, BackfillTables.job(SlowSlice.JOB), "2026-01-01", "2026-01-05")
-            .withFailFast(true)
-            .withSliceTimeout(Timeout.ofFlag("--timeout", "8s"));
+        BackfillRequest.builder(
+                config, ExampleTables.backfillJob(SlowSlice.JOB), "2026-01-01", "2026-01-05")
+            .failFast(true)
+            .options(o -> o.timeout(Timeout.ofFlag("--timeout", "8s")))
+            .build();
 
     BackfillResult result = Backfill.run(request);
 
@@ -66,7 +70,8 @@ class BackfillTimeoutITCase {
         .endsWith("nothing was committed");
     assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.NOT_RUN);
     assertThat(result.exitCode()).isEqualTo(ExitCodes.TIMED_OUT);
-    assertThat(tables.day(BackfillTables.TARGET, LocalDate.parse("2026-01-02")).rows()).isZero();
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-02")).rows())
+        .isZero();
   }
 
   @Test
@@ -106,9 +111,10 @@ class BackfillTimeoutITCase {
             "2026-01-03 +\\| not run +\\| +\\| +\\| +\\| not started: the backfill timed out when"
                 + " the backfill's overall timeout of 12s \\(--overall-timeout\\) passed")
         .contains("4 slices: 2 committed, 0 no-op, 0 skipped, 1 failed, 1 not run");
-    assertThat(tables.day(BackfillTables.TARGET, LocalDate.parse("2026-01-01")))
-        .isEqualTo(tables.day(BackfillTables.SOURCE, LocalDate.parse("2026-01-01")));
-    assertThat(tables.day(BackfillTables.TARGET, LocalDate.parse("2026-01-02")).rows()).isZero();
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-01")))
+        .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse("2026-01-01")));
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-02")).rows())
+        .isZero();
   }
 
   private static SliceOutcome outcome(BackfillResult result, String slice) {

@@ -11,6 +11,7 @@ import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SliceJob;
 import dev.floe.flink.session.LocalCluster;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import org.junit.jupiter.api.Test;
@@ -30,13 +31,13 @@ class SampleRunAgainstAStaleLoadITCase {
   @Test
   void aStaleLoadOfTheSampleIsLoadedAgainNotReportedAsNotReproducible() {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    BackfillTables tables = new BackfillTables(config).create(OCT_5, 1, 5);
+    ExampleTables tables = new ExampleTables(config).createOrders(OCT_5, 1, 5);
     RunRequest sample =
-        RunRequest.of(config, BackfillTables.job(BackfillTables.JOB), "2026-10-05")
-            .withBackfillId("oct_rebuild");
+        RunRequest.of(config, ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB), "2026-10-05")
+            .withOptions(o -> o.backfillId("oct_rebuild"));
     try (LocalCluster cluster = LocalCluster.start(1)) {
       SliceJob.run(sample);
-      LoadedSlice loaded = LoadedSlices.of(tables.table(BackfillTables.TARGET)).slices().get(0);
+      LoadedSlice loaded = LoadedSlices.of(tables.table(ExampleTables.FACT_ORDERS)).slices().get(0);
       PlannedSlice planned =
           new PlannedSlice(
               "2026-10-05",
@@ -47,17 +48,16 @@ class SampleRunAgainstAStaleLoadITCase {
       tables.overwriteSourceDay(OCT_5, 4); // after the plan: main's load is stale now
 
       SampleCheck check =
-          SampleRun.check(
-              sample, planned, run -> BackfillSlices.run(run, RunEffects.system(), false));
+          SampleRun.check(sample, planned, run -> BackfillSlices.run(run, RunEffects.system()));
 
       assertThat(check.passed()).as(check.detail()).isTrue();
       assertThat(check.exitCode()).isEqualTo(ExitCodes.OK);
       assertThat(check.first().status()).isEqualTo(SliceStatus.COMMITTED);
       assertThat(check.detail()).contains("so the sample was loaded again");
     }
-    assertThat(tables.day(BackfillTables.TARGET, OCT_5))
-        .isEqualTo(tables.day(BackfillTables.SOURCE, OCT_5));
-    assertThat(tables.day(BackfillTables.TARGET, OCT_5).rows()).isEqualTo(4);
-    assertThat(tables.table(BackfillTables.TARGET).refs()).containsOnlyKeys("main");
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, OCT_5))
+        .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, OCT_5));
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, OCT_5).rows()).isEqualTo(4);
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).refs()).containsOnlyKeys("main");
   }
 }

@@ -1,7 +1,7 @@
 package dev.floe.flink.backfill;
 
 /**
- * A job over {@link BackfillTables} that is slow on purpose for one slice, for timeout tests: every
+ * A job over {@link ExampleTables} that is slow on purpose for one slice, for timeout tests: every
  * row of {@link #DAY} goes through a regular expression that backtracks for about half a second to
  * a second (a minute or more for 100 rows), while every other slice plans the expression away and
  * runs as fast as the plain job. Row by row, the slow slice stays quick to cancel.

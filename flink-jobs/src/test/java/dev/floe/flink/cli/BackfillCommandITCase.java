@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.ExitCodes;
-import dev.floe.flink.backfill.BackfillTables;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -22,16 +22,16 @@ class BackfillCommandITCase {
 
   @TempDir Path home;
   @TempDir Path project;
-  private BackfillTables tables;
+  private ExampleTables tables;
   private Path job;
 
   @BeforeEach
   void createTablesAndManifests() throws Exception {
     tables =
-        new BackfillTables(CatalogConfigLoader.embedded(home))
-            .create(LocalDate.parse("2026-02-01"), 6, 10);
+        new ExampleTables(CatalogConfigLoader.embedded(home))
+            .createOrders(LocalDate.parse("2026-02-01"), 6, 10);
     job = Files.createDirectories(project.resolve("jobs")).resolve("fact_orders.yaml");
-    Files.writeString(job, BackfillTables.JOB);
+    Files.writeString(job, ExampleTables.BACKFILL_JOB);
   }
 
   @Test
@@ -61,14 +61,15 @@ class BackfillCommandITCase {
 
     CliRun snapshots =
         CliRun.floe(
-            home, "snapshots", BackfillTables.TARGET, "--backfill", "feb_rebuild", "--json");
+            home, "snapshots", ExampleTables.FACT_ORDERS, "--backfill", "feb_rebuild", "--json");
 
     JsonNode listed = JSON.readTree(snapshots.out());
     List<String> slices = new ArrayList<>();
     listed.forEach(entry -> slices.add(entry.get("slice").asText()));
     assertThat(slices).hasSize(6).doesNotHaveDuplicates();
     listed.forEach(entry -> assertThat(entry.get("backfill_id").asText()).isEqualTo("feb_rebuild"));
-    assertThat(CliRun.floe(home, "snapshots", BackfillTables.TARGET, "--backfill", "other").out())
+    assertThat(
+            CliRun.floe(home, "snapshots", ExampleTables.FACT_ORDERS, "--backfill", "other").out())
         .contains("has no snapshot of backfill other");
   }
 
@@ -138,7 +139,8 @@ class BackfillCommandITCase {
             "0.0.0-other");
     CliRun noRange = CliRun.floe(home, "backfill", job.toString());
     Path appendJob = job.resolveSibling("append.yaml");
-    Files.writeString(appendJob, BackfillTables.JOB.replace("mode: overwrite", "mode: append"));
+    Files.writeString(
+        appendJob, ExampleTables.BACKFILL_JOB.replace("mode: overwrite", "mode: append"));
     CliRun append =
         CliRun.floe(
             home, "backfill", appendJob.toString(), "--from", "2026-02-01", "--to", "2026-02-07");
@@ -151,7 +153,7 @@ class BackfillCommandITCase {
         .contains("on_backfill_done  tell_bi  would send");
     assertThat(fromFile.get("fail_fast").asBoolean()).isTrue();
     assertThat(overridden.get("fail_fast").asBoolean()).isFalse();
-    assertThat(tables.table(BackfillTables.TARGET).currentSnapshot()).isNull();
+    assertThat(tables.table(ExampleTables.FACT_ORDERS).currentSnapshot()).isNull();
     assertThat(pinned.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(pinned.err()).contains("pinned to code version 0.0.0-other");
     assertThat(noRange.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);

@@ -2,10 +2,10 @@ package dev.floe.flink.cli;
 
 import static dev.floe.flink.cli.CliRun.examples;
 import static dev.floe.flink.cli.CliRun.floe;
-import static dev.floe.flink.cli.ExampleRows.customer;
-import static dev.floe.flink.cli.ExampleRows.day;
-import static dev.floe.flink.cli.ExampleRows.order;
-import static dev.floe.flink.cli.ExampleRows.replace;
+import static dev.floe.flink.testing.ExampleTables.customer;
+import static dev.floe.flink.testing.ExampleTables.day;
+import static dev.floe.flink.testing.ExampleTables.order;
+import static dev.floe.flink.testing.ExampleTables.replace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

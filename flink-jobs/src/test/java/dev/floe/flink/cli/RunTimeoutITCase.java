@@ -8,9 +8,9 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.testing.TableRows;
-import dev.floe.flink.backfill.BackfillTables;
 import dev.floe.flink.backfill.SlowSlice;
 import dev.floe.flink.session.LocalCluster;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -38,20 +38,20 @@ import org.junit.jupiter.api.io.TempDir;
  * about a minute; the timeouts here are seconds.
  */
 class RunTimeoutITCase {
-  private static final String FACT = BackfillTables.TARGET;
+  private static final String FACT = ExampleTables.FACT_ORDERS;
 
   @TempDir static Path home;
   @TempDir static Path jobs;
   private static LocalCluster cluster;
-  private static BackfillTables tables;
+  private static ExampleTables tables;
 
   @BeforeAll
   static void startTheClusterAndLoadTheSlowDayOnce() {
     cluster = LocalCluster.start(4);
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    tables = new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 3, 100);
+    tables = new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 100);
     CliRun first =
-        floe(home, "run", write("fast.yaml", BackfillTables.JOB), "--slice", "2026-01-02");
+        floe(home, "run", write("fast.yaml", ExampleTables.BACKFILL_JOB), "--slice", "2026-01-02");
     assertThat(first.exitCode()).as(first.err()).isZero();
   }
 
@@ -90,7 +90,7 @@ class RunTimeoutITCase {
     LocalDate day = LocalDate.parse("2026-01-03");
     Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
     try {
-      Table staging = Catalogs.loadTable(catalog, BackfillTables.SOURCE);
+      Table staging = Catalogs.loadTable(catalog, ExampleTables.STAGING_ORDERS);
       List<Record> slow = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
         slow.add(
@@ -146,8 +146,8 @@ class RunTimeoutITCase {
 
   @Test
   void theTimeoutFlagWinsOverTheManifestsTimeoutEitherWay() {
-    String tight = write("tight.yaml", BackfillTables.JOB + "timeout: PT0.001S\n");
-    String loose = write("loose.yaml", BackfillTables.JOB + "timeout: 10m\n");
+    String tight = write("tight.yaml", ExampleTables.BACKFILL_JOB + "timeout: PT0.001S\n");
+    String loose = write("loose.yaml", ExampleTables.BACKFILL_JOB + "timeout: 10m\n");
     long head = head();
 
     CliRun byManifest = floe(home, "run", tight, "--slice", "2026-01-01");
@@ -175,8 +175,8 @@ class RunTimeoutITCase {
 
   @Test
   void badTimeoutsAreExit2NamingTheKeyOrTheFlagAndTheValue() {
-    String soon = write("soon.yaml", BackfillTables.JOB + "timeout: soon\n");
-    String fast = write("fast.yaml", BackfillTables.JOB);
+    String soon = write("soon.yaml", ExampleTables.BACKFILL_JOB + "timeout: soon\n");
+    String fast = write("fast.yaml", ExampleTables.BACKFILL_JOB);
 
     CliRun manifest = floe(home, "run", soon, "--slice", "2026-01-01");
     CliRun negative = floe(home, "run", fast, "--slice", "2026-01-01", "--timeout", "-5m");

@@ -14,10 +14,10 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.PublishPlan;
-import dev.floe.flink.job.PublishMode;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.run.PublishMode;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.function.Function;
@@ -131,7 +131,7 @@ class WriteAuditPublishITCase {
                     CatalogConfigLoader.embedded(home),
                     JobSpecParser.load(examples().resolve("jobs/dim_customer_merge.yaml")),
                     null)
-                .withPublish(PublishMode.MANUAL));
+                .withOptions(o -> o.publish(PublishMode.MANUAL)));
     String runId = merge.runId();
     assertThat(merge.branch()).isEqualTo("audit-" + runId);
     assertThat(this.<Object>withTable("sales.dim_customer", Table::currentSnapshot)).isNull();

@@ -19,12 +19,14 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
+import dev.floe.flink.run.RunOptions;
 import java.io.File;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -128,7 +130,7 @@ class SliceCommitterTest {
     long head = fact.currentSnapshot().snapshotId();
 
     Written again = write(row(10, "50.00", "2026-10-03"));
-    CommitPlan forced = plan("run-2", head, Map.of()).withForceCommit(true);
+    CommitPlan forced = plan("run-2", head, Map.of(), o -> o.forceCommit(true));
     CommitOutcome outcome =
         committer(forced).commit(again.files, again.hash, new CheckStats(), new DuplicateKeys());
 
@@ -269,7 +271,7 @@ class SliceCommitterTest {
     CheckStats stats = new CheckStats();
     stats.of(0).add("{order_id=10, amount=NULL}");
     CommitPlan plan =
-        plan("run-a", null, Map.of()).withChecks(List.of(new CheckSpec.NotNull(List.of("amount"))));
+        plan("run-a", null, Map.of(), List.of(new CheckSpec.NotNull(List.of("amount"))), o -> o);
 
     assertThatThrownBy(
             () -> committer(plan).commit(written.files, written.hash, stats, new DuplicateKeys()))
@@ -288,7 +290,7 @@ class SliceCommitterTest {
     long before = fact.currentSnapshot().snapshotId();
     ContentHash content = TableContent.hash(fact);
     Written written = write(row(10, "50.00", "2026-10-03"));
-    CommitPlan plan = plan("run-a", before, Map.of()).withFailAt(FailurePoint.BEFORE_COMMIT);
+    CommitPlan plan = plan("run-a", before, Map.of(), o -> o.failAt(FailurePoint.BEFORE_COMMIT));
 
     assertThatThrownBy(
             () ->
@@ -395,7 +397,7 @@ class SliceCommitterTest {
     Written written = write(row(10, "50.00", "2026-10-03"));
 
     CommitOutcome outcome =
-        committer(plan("run-a", before, Map.of()).withFailAt(FailurePoint.LOST_RESPONSE))
+        committer(plan("run-a", before, Map.of(), o -> o.failAt(FailurePoint.LOST_RESPONSE)))
             .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys());
 
     fact.refresh();
@@ -411,7 +413,7 @@ class SliceCommitterTest {
     Written written = write(row(10, "50.00", "2026-10-03"));
     assertThatThrownBy(
             () ->
-                committer(plan("run-a", null, Map.of()).withFailAt(FailurePoint.AFTER_COMMIT))
+                committer(plan("run-a", null, Map.of(), o -> o.failAt(FailurePoint.AFTER_COMMIT)))
                     .commit(written.files, written.hash, new CheckStats(), new DuplicateKeys()))
         .hasMessageContaining("Injected failure after the commit")
         .hasMessageContaining("[AFTER_COMMIT]");
@@ -480,6 +482,23 @@ class SliceCommitterTest {
   }
 
   private CommitPlan plan(String runId, Long start, Map<String, Long> sources) {
+    return plan(runId, start, sources, List.of(), o -> o);
+  }
+
+  private CommitPlan plan(
+      String runId,
+      Long start,
+      Map<String, Long> sources,
+      UnaryOperator<RunOptions.Builder> options) {
+    return plan(runId, start, sources, List.of(), options);
+  }
+
+  private CommitPlan plan(
+      String runId,
+      Long start,
+      Map<String, Long> sources,
+      List<CheckSpec> checks,
+      UnaryOperator<RunOptions.Builder> options) {
     Lineage lineage =
         new Lineage(
             "key",
@@ -500,12 +519,8 @@ class SliceCommitterTest {
         false,
         lineage,
         start,
-        List.of(),
-        false,
-        3,
-        false,
-        FailurePoint.NONE,
-        null);
+        checks,
+        options.apply(RunOptions.builder()).build());
   }
 
   private SliceCommitter committer(CommitPlan plan) {

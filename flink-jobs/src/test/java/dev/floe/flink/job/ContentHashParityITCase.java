@@ -7,6 +7,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
@@ -82,9 +83,9 @@ class ContentHashParityITCase {
           PartitionSpec.builderFor(ALL_TYPES).identity("d").build(),
           Map.of("format-version", "2"));
 
-      RunResult first = SliceJob.run(RunRequest.of(config, SeedTables.job(JOB), "2026-10-03"));
+      RunResult first = SliceJob.run(RunRequest.of(config, ExampleTables.job(JOB), "2026-10-03"));
       Table table = Catalogs.loadTable(catalog, "sales.all_types");
-      RunResult second = SliceJob.run(RunRequest.of(config, SeedTables.job(JOB), "2026-10-03"));
+      RunResult second = SliceJob.run(RunRequest.of(config, ExampleTables.job(JOB), "2026-10-03"));
 
       assertThat(first.outcome().rows()).isEqualTo(2);
       assertThat(TableContent.hash(table).encode()).isEqualTo(first.outcome().contentHash());

@@ -11,12 +11,12 @@ import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.TimedOutException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.testing.TableRows;
-import dev.floe.flink.backfill.BackfillTables;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.commit.CommitMessage;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.session.LocalCluster;
+import dev.floe.flink.testing.ExampleTables;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -68,9 +68,9 @@ class DeadlineGateTest {
   @BeforeEach
   void writeAnUncommittedFile() {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    new BackfillTables(config).create(LocalDate.parse("2026-01-01"), 1, 1);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 1, 1);
     catalog = Catalogs.open(config);
-    table = Catalogs.loadTable(catalog, BackfillTables.TARGET);
+    table = Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS);
     written =
         TableRows.write(
             table,

@@ -14,12 +14,14 @@ import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.cli.FloeMain;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.run.PublishMode;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.sql.ResultJson;
 import dev.floe.flink.sql.ResultTable;
 import dev.floe.flink.sql.SqlRunner;
 import dev.floe.flink.sql.SqlScript;
 import dev.floe.flink.sql.StatementResult;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -277,7 +279,7 @@ class EveryTypeExactITCase {
     String swap = "job: s\ntarget: sales.t_swap\nmode: swap\nquery: " + SELECT;
     for (String manifest : List.of(overwrite, merge, absent, swap)) {
       String slice = manifest.equals(overwrite) ? DAY : null;
-      RunResult first = SliceJob.run(RunRequest.of(config, SeedTables.job(manifest), slice));
+      RunResult first = SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), slice));
       Table target = load(first.target());
       assertThat(canonical(target)).as(first.target()).containsExactlyElementsOf(source);
       assertThat(target.currentSnapshot().summary())
@@ -286,7 +288,7 @@ class EveryTypeExactITCase {
 
       if (manifest.equals(overwrite)) {
         // The hash the writers recorded is the one a rerun compares with: equal, so a no-op.
-        RunResult rerun = SliceJob.run(RunRequest.of(config, SeedTables.job(manifest), slice));
+        RunResult rerun = SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), slice));
         assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
       }
     }
@@ -300,7 +302,8 @@ class EveryTypeExactITCase {
             + " WHERE d >= :slice_start AND d < :slice_end\n";
     RunResult run =
         SliceJob.run(
-            RunRequest.of(config, SeedTables.job(audit), DAY).withPublish(PublishMode.MANUAL));
+            RunRequest.of(config, ExampleTables.job(audit), DAY)
+                .withOptions(o -> o.publish(PublishMode.MANUAL)));
     Catalog catalog = Catalogs.open(config);
     try {
       Table table = Catalogs.loadTable(catalog, "sales.t_audit");
@@ -311,7 +314,7 @@ class EveryTypeExactITCase {
       assertThat(canonical(table)).containsExactlyElementsOf(source);
       assertThat(TableContent.hash(table).encode()).isEqualTo(run.outcome().contentHash());
 
-      VerifyResult verified = Verify.run(RunRequest.of(config, SeedTables.job(audit), DAY));
+      VerifyResult verified = Verify.run(RunRequest.of(config, ExampleTables.job(audit), DAY));
       assertThat(verified.reproducible()).isTrue();
       assertThat(verified.mainMatches()).isTrue();
 
@@ -328,7 +331,7 @@ class EveryTypeExactITCase {
   void aTimeColumnInTheSourceIsRefusedBeforeAnythingIsWritten() {
     String job = "job: t\ntarget: sales.t_ids\nmode: swap\nquery: SELECT id FROM sales.src_time";
 
-    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, SeedTables.job(job), null)))
+    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, ExampleTables.job(job), null)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot run t: column at of sales.src_time has type time")
         .hasMessageContaining("milliseconds")
@@ -344,10 +347,10 @@ class EveryTypeExactITCase {
         "job: n\ntarget: sales.t_nested_time\nmode: swap\nquery: SELECT id, CAST(NULL AS"
             + " ROW<starts TIME>) AS shift FROM sales.t_ids";
 
-    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, SeedTables.job(top), null)))
+    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, ExampleTables.job(top), null)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot run t: column at of sales.t_time has type time");
-    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, SeedTables.job(nested), null)))
+    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, ExampleTables.job(nested), null)))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
             "Cannot run n: column shift.starts of sales.t_nested_time has type time");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.effects.Delivery;
@@ -20,6 +19,9 @@ import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.run.PublishMode;
+import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,13 +50,13 @@ class RunEffectsITCase {
 
   private final List<Duration> slept = new ArrayList<>();
   private CatalogConfig config;
-  private SeedTables seed;
+  private ExampleTables seed;
   private RunEffects effects;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new SeedTables(config).create();
+    seed = new ExampleTables(config).createOrders();
     effects =
         new RunEffects(
             DeliverySettings.of(
@@ -114,7 +116,8 @@ class RunEffectsITCase {
 
     // A dry run reports the would-be no-op as NO_OP: it must not recover (send) anything.
     RunRequest dryRun =
-        new RunRequest(config, job, DAY, 0, false, 1, true, FailurePoint.NONE, PublishMode.AUTO);
+        RunRequest.of(
+            config, job, DAY, RunOptions.builder().maxConflictRetries(1).dryRun(true).build());
     EffectsReport dry = effects.deliver(dryRun, SliceJob.run(dryRun), true);
     int afterDryRun = server.count();
     RunRequest request = RunRequest.of(config, job, DAY);
@@ -167,7 +170,8 @@ class RunEffectsITCase {
   void anAuditBranchRunSendsNothingAndRecordsNothing() {
     JobSpec job = job(5);
 
-    RunRequest request = RunRequest.of(config, job, DAY).withPublish(PublishMode.MANUAL);
+    RunRequest request =
+        RunRequest.of(config, job, DAY).withOptions(o -> o.publish(PublishMode.MANUAL));
     RunResult audited = SliceJob.run(request);
     EffectsReport report = effects.deliver(request, audited, true);
 
@@ -186,8 +190,8 @@ class RunEffectsITCase {
   }
 
   private JobSpec job(int maxAttempts) {
-    return SeedTables.job(
-        SeedTables.FACT_JOB
+    return ExampleTables.job(
+        ExampleTables.FACT_JOB
             + """
             effects:
               - name: notify_bi

@@ -10,6 +10,8 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.DropScratchPlan;
+import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ScratchRunITCase {
   @TempDir Path home;
   private CatalogConfig config;
-  private SeedTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new SeedTables(config).create();
+    seed = new ExampleTables(config).createOrders();
   }
 
   @Test
@@ -45,7 +47,7 @@ class ScratchRunITCase {
     SliceJob.run(request());
     Table before = fact();
     List<Long> snapshots = snapshotIds(before);
-    ContentHash main = TableContent.hash(before, SeedTables.day("2026-10-03"));
+    ContentHash main = TableContent.hash(before, ExampleTables.day("2026-10-03"));
     Set<Path> files = warehouseFiles();
 
     ScratchResult scratch = ScratchRun.run(request());
@@ -76,7 +78,8 @@ class ScratchRunITCase {
 
     assertThat(fact().currentSnapshot()).isNull(); // main never saw it
     assertThat(scratch.content())
-        .isEqualTo(TableContent.hash(fact(), scratch.snapshotId(), SeedTables.day("2026-10-03")));
+        .isEqualTo(
+            TableContent.hash(fact(), scratch.snapshotId(), ExampleTables.day("2026-10-03")));
     assertThat(scratch.rows()).isEqualTo(2);
     ScratchRun.drop(config, scratch);
     assertThat(fact().refs()).isEmpty();
@@ -87,19 +90,15 @@ class ScratchRunITCase {
   void aFailedScratchRunLeavesNoBranchAndADryRunIsRefused() {
     Set<Path> files = warehouseFiles();
 
-    assertThatThrownBy(() -> ScratchRun.run(request().withFailAt(FailurePoint.BEFORE_COMMIT)))
+    assertThatThrownBy(
+            () -> ScratchRun.run(request().withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure");
     RunRequest dryRun =
-        new RunRequest(
+        RunRequest.of(
             config,
-            SeedTables.job(SeedTables.FACT_JOB),
+            ExampleTables.job(ExampleTables.FACT_JOB),
             "2026-10-03",
-            0,
-            false,
-            0,
-            true,
-            FailurePoint.NONE,
-            PublishMode.AUTO);
+            RunOptions.builder().maxConflictRetries(0).dryRun(true).build());
     assertThatThrownBy(() -> ScratchRun.run(dryRun))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("as a dry run");
@@ -109,7 +108,7 @@ class ScratchRunITCase {
   }
 
   private RunRequest request() {
-    return RunRequest.of(config, SeedTables.job(SeedTables.FACT_JOB), "2026-10-03");
+    return RunRequest.of(config, ExampleTables.job(ExampleTables.FACT_JOB), "2026-10-03");
   }
 
   private Table fact() {

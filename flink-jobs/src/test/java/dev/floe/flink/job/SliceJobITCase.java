@@ -13,6 +13,7 @@ import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -37,21 +38,21 @@ import org.junit.jupiter.api.io.TempDir;
 class SliceJobITCase {
   @TempDir Path home;
   private CatalogConfig config;
-  private SeedTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new SeedTables(config).create();
+    seed = new ExampleTables(config).createOrders();
   }
 
   @Test
   void loadingTheSeedSliceTwiceLeavesTwoRowsTotalling70() throws Exception {
-    RunResult first = run(SeedTables.FACT_JOB, "2026-10-03");
+    RunResult first = run(ExampleTables.FACT_JOB, "2026-10-03");
     Table afterFirst = fact();
     ContentHash checksumAfterFirst = TableContent.hash(afterFirst);
 
-    RunResult second = run(SeedTables.FACT_JOB, "2026-10-03");
+    RunResult second = run(ExampleTables.FACT_JOB, "2026-10-03");
     Table afterSecond = fact();
 
     assertThat(first.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -75,30 +76,30 @@ class SliceJobITCase {
 
   @Test
   void aRerunAfterTheSourceDayEmptiedClearsThePartitionAndLeavesOthers() throws Exception {
-    run(SeedTables.FACT_JOB, "2026-10-03");
-    run(SeedTables.FACT_JOB, "2026-10-04");
-    ContentHash day4 = TableContent.hash(fact(), SeedTables.day("2026-10-04"));
+    run(ExampleTables.FACT_JOB, "2026-10-03");
+    run(ExampleTables.FACT_JOB, "2026-10-04");
+    ContentHash day4 = TableContent.hash(fact(), ExampleTables.day("2026-10-04"));
     seed.sql("INSERT OVERWRITE sales.staging_orders VALUES (3, 12, 75.00, DATE '2026-10-04')");
 
-    RunResult emptied = run(SeedTables.FACT_JOB, "2026-10-03");
+    RunResult emptied = run(ExampleTables.FACT_JOB, "2026-10-03");
     ContentHash afterFirst = TableContent.hash(fact());
-    RunResult again = run(SeedTables.FACT_JOB, "2026-10-03");
+    RunResult again = run(ExampleTables.FACT_JOB, "2026-10-03");
 
     assertThat(emptied.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(emptied.outcome().rows()).isZero();
     assertThat(seed.dayTotals("2026-10-03")).containsExactly(0L, null);
-    assertThat(TableContent.hash(fact(), SeedTables.day("2026-10-04"))).isEqualTo(day4);
+    assertThat(TableContent.hash(fact(), ExampleTables.day("2026-10-04"))).isEqualTo(day4);
     assertThat(again.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
     assertThat(TableContent.hash(fact())).isEqualTo(afterFirst);
   }
 
   @Test
   void aRowOutsideTheSliceFailsTheRunAndCommitsNothing() throws Exception {
-    run(SeedTables.FACT_JOB, "2026-10-03");
+    run(ExampleTables.FACT_JOB, "2026-10-03");
     Snapshot before = fact().currentSnapshot();
     ContentHash content = TableContent.hash(fact());
     String unfiltered =
-        SeedTables.FACT_JOB.replace(
+        ExampleTables.FACT_JOB.replace(
             "WHERE order_date >= :slice_start AND order_date < :slice_end", "WHERE order_id > 0");
 
     assertThatThrownBy(() -> run(unfiltered, "2026-10-03"))
@@ -111,14 +112,14 @@ class SliceJobITCase {
 
   @Test
   void failingChecksCommitNothingAndNameTheCheckAndSampleRows() throws Exception {
-    run(SeedTables.FACT_JOB, "2026-10-03");
+    run(ExampleTables.FACT_JOB, "2026-10-03");
     Snapshot before = fact().currentSnapshot();
     ContentHash content = TableContent.hash(fact());
     seed.sql(
         "INSERT INTO sales.staging_orders VALUES (1, 13, 5.00, DATE '2026-10-03'),"
             + " (4, 14, CAST(NULL AS DECIMAL(10, 2)), DATE '2026-10-03')");
 
-    assertThatThrownBy(() -> run(SeedTables.FACT_JOB, "2026-10-03"))
+    assertThatThrownBy(() -> run(ExampleTables.FACT_JOB, "2026-10-03"))
         .isInstanceOf(CheckFailedException.class)
         .hasMessageContaining("2 check(s) failed")
         .hasMessageContaining("not_null: [order_id, amount] failed: 1 rows")
@@ -133,33 +134,33 @@ class SliceJobITCase {
   @Test
   void aFailureInjectedAfterTheFilesAreWrittenLeavesTheTableAndItsFilesUnchanged()
       throws Exception {
-    run(SeedTables.FACT_JOB, "2026-10-03");
+    run(ExampleTables.FACT_JOB, "2026-10-03");
     Snapshot before = fact().currentSnapshot();
     ContentHash content = TableContent.hash(fact());
     List<Path> filesBefore = dataFiles();
     seed.sql("INSERT INTO sales.staging_orders VALUES (5, 15, 1.00, DATE '2026-10-03')");
 
     RunRequest failing =
-        RunRequest.of(config, SeedTables.job(SeedTables.FACT_JOB), "2026-10-03")
-            .withFailAt(FailurePoint.BEFORE_COMMIT);
+        RunRequest.of(config, ExampleTables.job(ExampleTables.FACT_JOB), "2026-10-03")
+            .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT));
     assertThatThrownBy(() -> SliceJob.run(failing)).hasMessageContaining("Injected failure");
 
     assertUnchanged(before, content);
     assertThat(dataFiles()).containsExactlyInAnyOrderElementsOf(filesBefore);
     // And the retry after the failure succeeds, with the new row.
-    assertThat(run(SeedTables.FACT_JOB, "2026-10-03").outcome().rows()).isEqualTo(3);
+    assertThat(run(ExampleTables.FACT_JOB, "2026-10-03").outcome().rows()).isEqualTo(3);
   }
 
   @Test
   void twoConcurrentRunsWithDifferentResultsEndWithExactlyOneRunsRows() throws Exception {
     String doubled =
-        SeedTables.FACT_JOB.replace(
+        ExampleTables.FACT_JOB.replace(
             "SELECT order_id, customer_id, amount, order_date",
             "SELECT order_id, customer_id, CAST(amount * 2 AS DECIMAL(10, 2)) AS amount, order_date");
     ExecutorService pool = Executors.newFixedThreadPool(2);
     List<Future<RunResult>> runs = new ArrayList<>();
     try {
-      runs.add(pool.submit(() -> run(SeedTables.FACT_JOB, "2026-10-03")));
+      runs.add(pool.submit(() -> run(ExampleTables.FACT_JOB, "2026-10-03")));
       runs.add(pool.submit(() -> run(doubled, "2026-10-03")));
       List<RunResult> committed = new ArrayList<>();
       List<Throwable> refused = new ArrayList<>();
@@ -195,7 +196,7 @@ class SliceJobITCase {
   @Test
   void aQueryCallingAWallClockFunctionIsRefusedUnlessAllowed() throws Exception {
     String clock =
-        SeedTables.FACT_JOB.replace(
+        ExampleTables.FACT_JOB.replace(
             "WHERE order_date >= :slice_start AND order_date < :slice_end",
             "WHERE order_date >= :slice_start AND order_date < :slice_end\n"
                 + "    AND order_date <= CURRENT_DATE");
@@ -213,7 +214,7 @@ class SliceJobITCase {
   @Test
   void functionNamesInCommentsAndStringLiteralsDoNotCountAsCalls() throws Exception {
     String innocent =
-        SeedTables.FACT_JOB.replace(
+        ExampleTables.FACT_JOB.replace(
             "SELECT order_id, customer_id, amount, order_date",
             "-- do not use NOW() or CURRENT_DATE here\n"
                 + "  SELECT order_id, customer_id, amount, order_date /* RAND() */");
@@ -224,7 +225,7 @@ class SliceJobITCase {
   }
 
   private RunResult run(String manifest, String slice) {
-    return SliceJob.run(RunRequest.of(config, SeedTables.job(manifest), slice));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), slice));
   }
 
   private Table fact() {

@@ -11,6 +11,7 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class VerifyITCase {
   /** The fact job with a random amount: rerun-unsafe on purpose, and allowed to run. */
   static final String RANDOM_JOB =
-      SeedTables.FACT_JOB.replace(
+      ExampleTables.FACT_JOB.replace(
               "SELECT order_id, customer_id, amount, order_date",
               "SELECT order_id, customer_id, CAST(RAND() * 1000 AS DECIMAL(10, 2)) AS amount,"
                   + " order_date")
@@ -41,13 +42,13 @@ class VerifyITCase {
 
   @TempDir Path home;
   private CatalogConfig config;
-  private SeedTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedAndLoadTheDay() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new SeedTables(config).create();
-    SliceJob.run(request(SeedTables.FACT_JOB));
+    seed = new ExampleTables(config).createOrders();
+    SliceJob.run(request(ExampleTables.FACT_JOB));
   }
 
   @Test
@@ -55,9 +56,9 @@ class VerifyITCase {
     Table before = fact();
     List<Long> snapshots = snapshotIds(before);
     Set<Path> files = warehouseFiles();
-    ContentHash main = TableContent.hash(before, SeedTables.day("2026-10-03"));
+    ContentHash main = TableContent.hash(before, ExampleTables.day("2026-10-03"));
 
-    VerifyResult result = Verify.run(request(SeedTables.FACT_JOB));
+    VerifyResult result = Verify.run(request(ExampleTables.FACT_JOB));
 
     assertThat(result.reproducible()).isTrue();
     assertThat(result.mainMatches()).isTrue();
@@ -112,7 +113,7 @@ class VerifyITCase {
     List<Long> snapshots = snapshotIds(before);
     Set<Path> files = warehouseFiles();
 
-    VerifyResult result = Verify.run(request(SeedTables.FACT_JOB));
+    VerifyResult result = Verify.run(request(ExampleTables.FACT_JOB));
 
     assertThat(result.reproducible()).isTrue();
     assertThat(result.mainMatches()).isFalse();
@@ -131,9 +132,11 @@ class VerifyITCase {
     Table before = fact();
     List<Long> snapshots = snapshotIds(before);
     Set<Path> files = warehouseFiles();
-    RunRequest request = request(SeedTables.FACT_JOB);
+    RunRequest request = request(ExampleTables.FACT_JOB);
 
-    assertThatThrownBy(() -> Verify.run(request, request.withFailAt(FailurePoint.BEFORE_COMMIT)))
+    assertThatThrownBy(
+            () ->
+                Verify.run(request, request.withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit");
 
     assertNothingLeft(before, snapshots, files);
@@ -149,7 +152,7 @@ class VerifyITCase {
   }
 
   private RunRequest request(String manifest) {
-    return RunRequest.of(config, SeedTables.job(manifest), "2026-10-03");
+    return RunRequest.of(config, ExampleTables.job(manifest), "2026-10-03");
   }
 
   private Table fact() {

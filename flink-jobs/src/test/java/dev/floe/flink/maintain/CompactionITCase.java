@@ -25,6 +25,7 @@ import dev.floe.flink.commit.SliceCommitter;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.run.RunOptions;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -174,7 +175,8 @@ class CompactionITCase {
     }
     SmallFiles.append(staging, DAY4, 1, 10, 50_000);
     JobSpec job = JobSpecParser.parse(Manifests.parse("jobs/fact.yaml", FACT_JOB), FACT_JOB);
-    RunResult first = SliceJob.run(RunRequest.of(catalog.config(), job, DAY3).withParallelism(3));
+    RunResult first =
+        SliceJob.run(RunRequest.of(catalog.config(), job, DAY3).withOptions(o -> o.parallelism(3)));
     fact.refresh();
     int filesWritten = SmallFiles.dataFiles(fact, DAY3).size();
     ContentHash content = TableContent.hash(fact);
@@ -327,11 +329,7 @@ class CompactionITCase {
         lineage,
         start,
         List.of(),
-        false,
-        3,
-        false,
-        FailurePoint.NONE,
-        null);
+        RunOptions.defaults());
   }
 
   private List<Snapshot> snapshotsAfter(long base) {

@@ -10,6 +10,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import org.apache.iceberg.Snapshot;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,7 +85,7 @@ class InsertIfAbsentITCase {
         new Object[] {3_000, 3, "late", 1});
 
     RunResult result =
-        SliceJob.run(RunRequest.of(config, DimensionTables.job(sliced), EventTables.day(3)));
+        SliceJob.run(RunRequest.of(config, ExampleTables.job(sliced), EventTables.day(3)));
 
     assertThat(result.outcome().detail())
         .contains("3 keys: 2 inserted, 0 updated, 1 unchanged")
@@ -93,6 +94,6 @@ class InsertIfAbsentITCase {
   }
 
   private RunResult run() {
-    return SliceJob.run(RunRequest.of(config, DimensionTables.job(INSERT), null));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(INSERT), null));
   }
 }

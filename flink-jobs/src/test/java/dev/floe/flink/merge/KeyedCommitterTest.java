@@ -3,7 +3,6 @@ package dev.floe.flink.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
@@ -13,6 +12,8 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -56,7 +57,7 @@ class KeyedCommitterTest {
   @Test
   void aConcurrentNewerValueSurvivesTheRetryAndTheRestOfTheBatchIsCommitted() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     DataFile nine = TableRows.write(dim, customer(dim, 10, "free", NINE));
     dim.newAppend().appendFile(nine).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
@@ -137,7 +138,7 @@ class KeyedCommitterTest {
   @Test
   void aDryRunReportsTheCountsAndWritesNothing() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "free", NINE))).commit();
     long snapshot = dim.currentSnapshot().snapshotId();
     Set<Path> files = dataFiles();
@@ -157,11 +158,7 @@ class KeyedCommitterTest {
                 plan.commit().lineage(),
                 null,
                 List.of(),
-                false,
-                3,
-                true,
-                FailurePoint.NONE,
-                null),
+                RunOptions.builder().dryRun(true).build()),
             plan.key(),
             plan.ordering(),
             false);
@@ -178,7 +175,7 @@ class KeyedCommitterTest {
   @Test
   void aRewriteKeepsEveryRowGroupOfATouchedFile() {
     Table dim =
-        catalog.create("sales.dim_customer", DimensionTables.DIM, PartitionSpec.unpartitioned());
+        catalog.create("sales.dim_customer", ExampleTables.DIM, PartitionSpec.unpartitioned());
     // One row per Parquet row group: the key filter lets the probe skip row groups, the rewrite
     // must not.
     dim.updateProperties()
@@ -208,8 +205,8 @@ class KeyedCommitterTest {
     Table dim =
         catalog.create(
             "sales.dim_customer",
-            DimensionTables.DIM,
-            PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build());
+            ExampleTables.DIM,
+            PartitionSpec.builderFor(ExampleTables.DIM).identity("tier").build());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
     SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
@@ -238,8 +235,8 @@ class KeyedCommitterTest {
             .catalog()
             .createTable(
                 TableIdentifier.of("sales", "dim_customer"),
-                DimensionTables.DIM,
-                PartitionSpec.builderFor(DimensionTables.DIM).identity("tier").build(),
+                ExampleTables.DIM,
+                PartitionSpec.builderFor(ExampleTables.DIM).identity("tier").build(),
                 Map.of("format-version", "1"));
     dim.updateSpec().removeField("tier").commit(); // v1: the field stays, as a void transform
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
@@ -266,8 +263,8 @@ class KeyedCommitterTest {
     Table dim =
         catalog.create(
             "sales.dim_customer",
-            DimensionTables.DIM,
-            PartitionSpec.builderFor(DimensionTables.DIM).truncate("tier", 1).build());
+            ExampleTables.DIM,
+            PartitionSpec.builderFor(ExampleTables.DIM).truncate("tier", 1).build());
     dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 1, "free", NINE))).commit();
     RowType rowType = FlinkSchemaUtil.convert(dim.schema());
     SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
@@ -326,11 +323,7 @@ class KeyedCommitterTest {
                         commit.lineage(),
                         null,
                         List.of(),
-                        false,
-                        3,
-                        false,
-                        FailurePoint.NONE,
-                        null),
+                        RunOptions.defaults()),
                     List.of("k", "amount", "at"),
                     "v",
                     false),
@@ -359,11 +352,7 @@ class KeyedCommitterTest {
             lineage,
             null,
             List.of(),
-            false,
-            3,
-            false,
-            FailurePoint.NONE,
-            null);
+            RunOptions.defaults());
     return new MergePlan(
         commit,
         target.equals("sales.events") ? List.of("id") : key(),

@@ -13,6 +13,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -27,12 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 class MergeITCase {
   @TempDir Path home;
   private CatalogConfig config;
-  private DimensionTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new DimensionTables(config).create();
+    seed = new ExampleTables(config).createCustomers();
   }
 
   @Test
@@ -65,7 +66,7 @@ class MergeITCase {
     merge();
     Snapshot before = dim().currentSnapshot();
     ContentHash checksum = TableContent.hash(dim());
-    seed.staging("(10, 'free', " + DimensionTables.ts("2026-10-03 09:00:00") + ")");
+    seed.stagingCustomers("(10, 'free', " + ExampleTables.ts("2026-10-03 09:00:00") + ")");
 
     RunResult replay = merge();
 
@@ -78,11 +79,11 @@ class MergeITCase {
   @Test
   void aNewerRowUpdatesOnlyItsKeyAndANewKeyIsInserted() throws Exception {
     merge();
-    seed.staging(
+    seed.stagingCustomers(
         "(11, 'pro', "
-            + DimensionTables.ts("2026-10-04 08:00:00")
+            + ExampleTables.ts("2026-10-04 08:00:00")
             + "), (12, 'free', "
-            + DimensionTables.ts("2026-10-04 09:00:00")
+            + ExampleTables.ts("2026-10-04 09:00:00")
             + ")");
 
     RunResult result = merge();
@@ -103,8 +104,8 @@ class MergeITCase {
     merge();
     Snapshot before = dim().currentSnapshot();
     ContentHash checksum = TableContent.hash(dim());
-    String noon = DimensionTables.ts("2026-10-05 12:00:00");
-    seed.staging("(10, 'gold', " + noon + "), (10, 'free', " + noon + ")");
+    String noon = ExampleTables.ts("2026-10-05 12:00:00");
+    seed.stagingCustomers("(10, 'gold', " + noon + "), (10, 'free', " + noon + ")");
 
     assertThatThrownBy(this::merge)
         .isInstanceOf(CheckFailedException.class)
@@ -118,8 +119,8 @@ class MergeITCase {
 
   @Test
   void identicalDuplicatesInTheSourceAreCollapsed() throws Exception {
-    String noon = DimensionTables.ts("2026-10-05 12:00:00");
-    seed.staging("(10, 'gold', " + noon + "), (10, 'gold', " + noon + ")");
+    String noon = ExampleTables.ts("2026-10-05 12:00:00");
+    seed.stagingCustomers("(10, 'gold', " + noon + "), (10, 'gold', " + noon + ")");
 
     RunResult result = merge();
 
@@ -129,8 +130,8 @@ class MergeITCase {
 
   @Test
   void aNullKeyFailsTheRunWithAClearErrorAndCommitsNothing() throws Exception {
-    seed.staging(
-        "(CAST(NULL AS BIGINT), 'gold', " + DimensionTables.ts("2026-10-05 12:00:00") + ")");
+    seed.stagingCustomers(
+        "(CAST(NULL AS BIGINT), 'gold', " + ExampleTables.ts("2026-10-05 12:00:00") + ")");
 
     assertThatThrownBy(this::merge)
         .isInstanceOf(CheckFailedException.class)
@@ -146,13 +147,13 @@ class MergeITCase {
     Snapshot before = dim().currentSnapshot();
     ContentHash checksum = TableContent.hash(dim());
     long filesBefore = parquetFiles();
-    seed.staging("(10, 'gold', " + DimensionTables.ts("2026-10-05 12:00:00") + ")");
+    seed.stagingCustomers("(10, 'gold', " + ExampleTables.ts("2026-10-05 12:00:00") + ")");
 
     assertThatThrownBy(
             () ->
                 SliceJob.run(
-                    RunRequest.of(config, DimensionTables.job(DimensionTables.MERGE_JOB), null)
-                        .withFailAt(FailurePoint.BEFORE_COMMIT)))
+                    RunRequest.of(config, ExampleTables.job(ExampleTables.MERGE_JOB), null)
+                        .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit of sales.dim_customer");
 
     assertThat(dim().currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
@@ -170,8 +171,7 @@ class MergeITCase {
   }
 
   private RunResult merge() {
-    return SliceJob.run(
-        RunRequest.of(config, DimensionTables.job(DimensionTables.MERGE_JOB), null));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(ExampleTables.MERGE_JOB), null));
   }
 
   private Table dim() {

@@ -10,6 +10,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
@@ -112,6 +113,6 @@ class PartitionedMergeITCase {
   }
 
   private RunResult run(String manifest, String slice) {
-    return SliceJob.run(RunRequest.of(config, DimensionTables.job(manifest), slice));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), slice));
   }
 }

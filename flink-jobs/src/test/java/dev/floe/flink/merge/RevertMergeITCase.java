@@ -15,6 +15,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -153,7 +154,7 @@ class RevertMergeITCase {
   }
 
   private RunResult run() {
-    return SliceJob.run(RunRequest.of(config, DimensionTables.job(MERGE), null));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(MERGE), null));
   }
 
   private static Expression days(List<Integer> offsets) {

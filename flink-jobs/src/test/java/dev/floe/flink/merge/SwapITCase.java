@@ -14,6 +14,7 @@ import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Path;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -39,12 +40,12 @@ class SwapITCase {
 
   @TempDir Path home;
   private CatalogConfig config;
-  private DimensionTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedTheExample() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new DimensionTables(config).create();
+    seed = new ExampleTables(config).createCustomers();
   }
 
   @Test
@@ -52,8 +53,8 @@ class SwapITCase {
     RunResult first = run(SWAP);
     ContentHash checksum = TableContent.hash(dim());
     Snapshot swapped = dim().currentSnapshot();
-    seed.staging("(12, 'gold', " + DimensionTables.ts("2026-10-04 08:00:00") + ")");
-    seed.staging(DimensionTables.SEED_ROWS);
+    seed.stagingCustomers("(12, 'gold', " + ExampleTables.ts("2026-10-04 08:00:00") + ")");
+    seed.stagingCustomers(ExampleTables.CUSTOMER_SEED_ROWS);
     RunResult rerun = run(SWAP);
 
     assertThat(first.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
@@ -71,7 +72,7 @@ class SwapITCase {
   void aNewSourceReplacesEveryRowInOneSnapshot() throws Exception {
     run(SWAP);
     Snapshot before = dim().currentSnapshot();
-    seed.staging("(12, 'gold', " + DimensionTables.ts("2026-10-04 08:00:00") + ")");
+    seed.stagingCustomers("(12, 'gold', " + ExampleTables.ts("2026-10-04 08:00:00") + ")");
 
     run(SWAP);
 
@@ -87,13 +88,13 @@ class SwapITCase {
     run(SWAP);
     Snapshot before = dim().currentSnapshot();
     ContentHash checksum = TableContent.hash(dim());
-    seed.staging("(12, 'gold', " + DimensionTables.ts("2026-10-04 08:00:00") + ")");
+    seed.stagingCustomers("(12, 'gold', " + ExampleTables.ts("2026-10-04 08:00:00") + ")");
 
     assertThatThrownBy(
             () ->
                 SliceJob.run(
-                    RunRequest.of(config, DimensionTables.job(SWAP), null)
-                        .withFailAt(FailurePoint.BEFORE_COMMIT)))
+                    RunRequest.of(config, ExampleTables.job(SWAP), null)
+                        .withOptions(o -> o.failAt(FailurePoint.BEFORE_COMMIT))))
         .hasMessageContaining("Injected failure before the commit of the whole table");
 
     assertThat(dim().currentSnapshot().snapshotId()).isEqualTo(before.snapshotId());
@@ -106,7 +107,7 @@ class SwapITCase {
   void anEmptyResultIsAnErrorUnlessAllowEmpty() throws Exception {
     run(SWAP);
     Snapshot before = dim().currentSnapshot();
-    seed.clearStaging();
+    seed.clearStagingCustomers();
 
     assertThatThrownBy(() -> run(SWAP))
         .isInstanceOf(CheckFailedException.class)
@@ -124,14 +125,14 @@ class SwapITCase {
   @Test
   void aSliceIsRefusedForASwap() {
     assertThatThrownBy(
-            () -> SliceJob.run(RunRequest.of(config, DimensionTables.job(SWAP), "2026-10-03")))
+            () -> SliceJob.run(RunRequest.of(config, ExampleTables.job(SWAP), "2026-10-03")))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
             "the manifest has no slice, so the run owns the whole table (mode swap)");
   }
 
   private RunResult run(String manifest) {
-    return SliceJob.run(RunRequest.of(config, DimensionTables.job(manifest), null));
+    return SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), null));
   }
 
   private Table dim() {

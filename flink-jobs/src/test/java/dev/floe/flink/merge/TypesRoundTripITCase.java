@@ -9,6 +9,7 @@ import dev.floe.catalog.lineage.TableContent;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SliceJob;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -88,10 +89,10 @@ class TypesRoundTripITCase {
         "job: m\ntarget: sales.typed_merge\nmode: merge\nordering: happened_at\nquery: " + QUERY;
     String swap = "job: s\ntarget: sales.typed_swap\nmode: swap\nquery: " + QUERY;
     for (String manifest : List.of(merge, swap)) {
-      SliceJob.run(RunRequest.of(config, DimensionTables.job(manifest), null));
+      SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), null));
       // Equal values must hash equal after the round trip, or a rerun would commit again.
       assertThat(
-              SliceJob.run(RunRequest.of(config, DimensionTables.job(manifest), null))
+              SliceJob.run(RunRequest.of(config, ExampleTables.job(manifest), null))
                   .outcome()
                   .status())
           .isEqualTo(dev.floe.flink.commit.CommitOutcome.Status.NO_OP);

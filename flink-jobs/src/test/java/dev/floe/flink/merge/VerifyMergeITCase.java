@@ -8,6 +8,7 @@ import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SliceJob;
 import dev.floe.flink.job.Verify;
 import dev.floe.flink.job.VerifyResult;
+import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,12 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
 class VerifyMergeITCase {
   @TempDir Path home;
   private CatalogConfig config;
-  private DimensionTables seed;
+  private ExampleTables seed;
 
   @BeforeEach
   void seedTheDimension() throws Exception {
     config = CatalogConfigLoader.embedded(home);
-    seed = new DimensionTables(config).create();
+    seed = new ExampleTables(config).createCustomers();
   }
 
   @Test
@@ -66,7 +67,7 @@ class VerifyMergeITCase {
     assertThat(unchanged.first().content()).isEqualTo(fresh.first().content());
     assertNothingLeft(loaded, snapshots, files);
 
-    seed.staging("(11, 'pro', " + DimensionTables.ts("2026-10-04 08:00:00") + ")");
+    seed.stagingCustomers("(11, 'pro', " + ExampleTables.ts("2026-10-04 08:00:00") + ")");
     VerifyResult newer = Verify.run(request());
 
     assertThat(newer.reproducible()).isTrue();
@@ -95,7 +96,7 @@ class VerifyMergeITCase {
   }
 
   private RunRequest request() {
-    return RunRequest.of(config, DimensionTables.job(DimensionTables.MERGE_JOB), null);
+    return RunRequest.of(config, ExampleTables.job(ExampleTables.MERGE_JOB), null);
   }
 
   private Table dim() {

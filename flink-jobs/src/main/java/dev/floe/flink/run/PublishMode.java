@@ -1,4 +1,4 @@
-package dev.floe.flink.job;
+package dev.floe.flink.run;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
@@ -18,7 +18,7 @@ public enum PublishMode {
    */
   MANUAL,
   /**
-   * Commit to the branch {@code scratch-<run-id>}, which never reaches main: what {@link
+   * Commit to the branch {@code scratch-<run-id>}, which never reaches main: what {@code
    * ScratchRun} (and so {@code floe verify}) reads and then drops. Not a {@code --publish} choice
    * of {@code floe run}, since nothing would ever drop the branch.
    */

@@ -1,0 +1,26 @@
+package dev.floe.flink.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --slice VALUE}, the slice one run owns: {@code floe run}, {@code verify} and {@code k8s
+ * render}. The description below is run's; the others' are in {@code OptionTexts.properties}.
+ */
+public final class SliceOption {
+  @Option(
+      names = "--slice",
+      paramLabel = "VALUE",
+      descriptionKey = "slice",
+      description =
+          "The slice the run owns: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10 (month) or"
+              + " 2026 (year), in the years 0001 to 9998 (a slice's end must still be a date SQL"
+              + " can write); it must cover whole partitions of the target. Required when the"
+              + " manifest has a slice, refused when it has none. A job never derives its slice"
+              + " from the clock.")
+  String slice;
+
+  /** The value given, or null. */
+  public String value() {
+    return slice;
+  }
+}
