@@ -26,7 +26,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<Tuple3<Integer, Long, Long>, byte[]>, BoundedOneInput {
 
-  /** Memory for each subtask's set of key hashes before it spills: 64 MiB ≈ 2.6 M keys. */
+  /**
+   * Memory for each subtask's set of key hashes before it spills: within 64 MiB, 2^21 slots (34
+   * MiB) hold 1.47 M hashes. The set starts small and grows to that.
+   */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
 
   /** A counter of the sorted runs the finders spilled to disk (0 when all fit in memory). */
