@@ -1,11 +1,11 @@
 package dev.floe.catalog.lineage;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.apache.iceberg.relocated.com.google.common.hash.HashCode;
-import org.apache.iceberg.relocated.com.google.common.hash.HashFunction;
-import org.apache.iceberg.relocated.com.google.common.hash.Hashing;
 
 /**
  * Encodes one row into a canonical byte string and hashes it (murmur3, 128 bits). The encoding is
@@ -15,7 +15,10 @@ import org.apache.iceberg.relocated.com.google.common.hash.Hashing;
  * null, empty and zero differ. One encoder per thread: it reuses its buffer.
  */
 public final class CanonicalRowEncoder {
-  private static final HashFunction MURMUR3 = Hashing.murmur3_128();
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long C1 = 0x87c37b91114253d5L;
+  private static final long C2 = 0x4cf5ad432745937fL;
   private static final byte NULL = 0;
   private static final byte VALUE = 1;
   private static final byte STRUCT = 2;
@@ -24,6 +27,8 @@ public final class CanonicalRowEncoder {
 
   private byte[] buffer = new byte[256];
   private int length;
+  private long h1;
+  private long h2;
 
   /** Starts a new row. */
   public void reset() {
@@ -74,8 +79,21 @@ public final class CanonicalRowEncoder {
     length += bytes.length;
   }
 
+  /**
+   * The same bytes as {@link #putDecimal(BigInteger, int)} with {@code
+   * BigInteger.valueOf(unscaled)} (the minimal big-endian two's complement), without allocating one
+   * per value.
+   */
   public void putDecimal(long unscaled, int scale) {
-    putDecimal(BigInteger.valueOf(unscaled), scale);
+    int bitLength = 64 - Long.numberOfLeadingZeros(unscaled < 0 ? ~unscaled : unscaled);
+    int count = bitLength / 8 + 1;
+    ensure(9 + count);
+    buffer[length++] = VALUE;
+    writeInt(scale);
+    writeInt(count);
+    for (int shift = 8 * (count - 1); shift >= 0; shift -= 8) {
+      buffer[length++] = (byte) (unscaled >>> shift);
+    }
   }
 
   /** Strings as UTF-8, binary, fixed and uuid as their bytes; the length keeps values apart. */
@@ -122,15 +140,104 @@ public final class CanonicalRowEncoder {
 
   /** Hashes the row put since {@link #reset()} and adds it to {@code hash}. */
   public void addTo(ContentHash hash) {
-    HashCode code = MURMUR3.hashBytes(buffer, 0, length);
-    byte[] bits = code.asBytes();
-    hash.add(readLong(bits, 0), readLong(bits, 8));
+    murmur3();
+    hash.add(h1, h2);
   }
 
   /** The 128-bit hash of the row put since {@link #reset()}, as {@code {high, low}}. */
   public long[] hash128() {
-    byte[] bits = MURMUR3.hashBytes(buffer, 0, length).asBytes();
-    return new long[] {readLong(bits, 0), readLong(bits, 8)};
+    murmur3();
+    return new long[] {h1, h2};
+  }
+
+  /**
+   * The row's murmur3 x64 128-bit hash (seed 0) into {@link #h1}, {@link #h2}: the same values as
+   * Guava's {@code Hashing.murmur3_128().hashBytes(...)} read as two little-endian longs, without
+   * its hasher, {@code HashCode} and byte copies per row ({@code CanonicalRowEncoderTest} pins the
+   * equality).
+   */
+  private void murmur3() {
+    long a = 0;
+    long b = 0;
+    int blocks = length >>> 4;
+    for (int i = 0; i < blocks; i++) {
+      long k1 = (long) LONGS.get(buffer, i << 4);
+      long k2 = (long) LONGS.get(buffer, (i << 4) + 8);
+      a ^= mixK1(k1);
+      a = Long.rotateLeft(a, 27) + b;
+      a = a * 5 + 0x52dce729;
+      b ^= mixK2(k2);
+      b = Long.rotateLeft(b, 31) + a;
+      b = b * 5 + 0x38495ab5;
+    }
+    int tail = blocks << 4;
+    long k1 = 0;
+    long k2 = 0;
+    switch (length & 15) {
+      case 15:
+        k2 ^= (long) (buffer[tail + 14] & 0xFF) << 48;
+      case 14:
+        k2 ^= (long) (buffer[tail + 13] & 0xFF) << 40;
+      case 13:
+        k2 ^= (long) (buffer[tail + 12] & 0xFF) << 32;
+      case 12:
+        k2 ^= (long) (buffer[tail + 11] & 0xFF) << 24;
+      case 11:
+        k2 ^= (long) (buffer[tail + 10] & 0xFF) << 16;
+      case 10:
+        k2 ^= (long) (buffer[tail + 9] & 0xFF) << 8;
+      case 9:
+        k2 ^= buffer[tail + 8] & 0xFF;
+      case 8:
+        k1 ^= (long) LONGS.get(buffer, tail);
+        break;
+      case 7:
+        k1 ^= (long) (buffer[tail + 6] & 0xFF) << 48;
+      case 6:
+        k1 ^= (long) (buffer[tail + 5] & 0xFF) << 40;
+      case 5:
+        k1 ^= (long) (buffer[tail + 4] & 0xFF) << 32;
+      case 4:
+        k1 ^= (long) (buffer[tail + 3] & 0xFF) << 24;
+      case 3:
+        k1 ^= (long) (buffer[tail + 2] & 0xFF) << 16;
+      case 2:
+        k1 ^= (long) (buffer[tail + 1] & 0xFF) << 8;
+      case 1:
+        k1 ^= buffer[tail] & 0xFF;
+        break;
+      default:
+        break;
+    }
+    a ^= mixK1(k1);
+    b ^= mixK2(k2);
+    a ^= length;
+    b ^= length;
+    a += b;
+    b += a;
+    a = fmix64(a);
+    b = fmix64(b);
+    a += b;
+    b += a;
+    h1 = a;
+    h2 = b;
+  }
+
+  private static long mixK1(long k1) {
+    return Long.rotateLeft(k1 * C1, 31) * C2;
+  }
+
+  private static long mixK2(long k2) {
+    return Long.rotateLeft(k2 * C2, 33) * C1;
+  }
+
+  private static long fmix64(long k) {
+    k ^= k >>> 33;
+    k *= 0xff51afd7ed558ccdL;
+    k ^= k >>> 33;
+    k *= 0xc4ceb9fe1a85ec53L;
+    k ^= k >>> 33;
+    return k;
   }
 
   private void ensure(int extra) {
@@ -149,13 +256,5 @@ public final class CanonicalRowEncoder {
   private void writeLong(long value) {
     writeInt((int) value);
     writeInt((int) (value >>> 32));
-  }
-
-  private static long readLong(byte[] bytes, int offset) {
-    long value = 0;
-    for (int i = 7; i >= 0; i--) {
-      value = (value << 8) | (bytes[offset + i] & 0xFF);
-    }
-    return value;
   }
 }

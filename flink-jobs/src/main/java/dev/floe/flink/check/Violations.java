@@ -6,7 +6,7 @@ import java.util.List;
 
 /** How often one check was violated, with the first few offending rows as samples. */
 public final class Violations implements Serializable {
-  static final int MAX_SAMPLES = 3;
+  public static final int MAX_SAMPLES = 3;
 
   private long count;
   private final List<String> samples = new ArrayList<>();

@@ -13,6 +13,9 @@ public sealed interface CommitMessage extends Serializable {
   record Written(int subtask, List<DataFile> files, ContentHash hash, CheckStats stats)
       implements CommitMessage {}
 
-  /** A key (by its 128-bit hash) that occurs more than once, for the unique check at an index. */
-  record DuplicateKey(int checkIndex, long hashHigh, long hashLow) implements CommitMessage {}
+  /**
+   * Keys (by their 128-bit hashes, as {@code high, low} pairs) that occur more than once, for the
+   * unique check at an index; not yet confirmed against the keys themselves.
+   */
+  record DuplicateKeyHashes(int checkIndex, long[] hashes) implements CommitMessage {}
 }

@@ -1,36 +1,137 @@
 package dev.floe.flink.commit;
 
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
+import dev.floe.flink.check.DuplicateHashFinder;
+import java.io.File;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.java.tuple.Tuple3;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.util.Collector;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Keyed by (check, key hash): reports each key the second time it is seen, once. In batch mode
- * Flink sorts by key, so the state is small and the check scales with the slice.
+ * The unique check's second half: receives (check index, key hash high, key hash low) for every
+ * written row, hash-partitioned so that all copies of a key meet in one subtask, and at end of
+ * input sends the committer each hash seen more than once, in batches. No keyed exchange: Flink
+ * sorts a keyed stream in batch mode, and sorting every row's hash was the largest cost of a
+ * checked run. Each subtask finds duplicates with a {@link DuplicateHashFinder} (bounded memory,
+ * spilling sorted runs to Flink's temporary directories). The committer confirms each hash against
+ * the real keys before reporting it ({@code DuplicateKeySamples}).
  */
-public final class DuplicateKeyFinder
-    extends KeyedProcessFunction<Tuple3<Integer, Long, Long>, Tuple3<Integer, Long, Long>, byte[]> {
-  private transient ValueState<Boolean> seen;
-  private transient ValueState<Boolean> reported;
+public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
+    implements OneInputStreamOperator<Tuple3<Integer, Long, Long>, byte[]>, BoundedOneInput {
 
-  @Override
-  public void open(OpenContext openContext) {
-    seen = getRuntimeContext().getState(new ValueStateDescriptor<>("seen", Types.BOOLEAN));
-    reported = getRuntimeContext().getState(new ValueStateDescriptor<>("reported", Types.BOOLEAN));
+  /**
+   * Memory for each subtask's set of key hashes before it spills: within 64 MiB, 2^21 slots (34
+   * MiB) hold 1.47 M hashes. The set starts small and grows to that.
+   */
+  public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
+
+  /** A counter of the sorted runs the finders spilled to disk (0 when all fit in memory). */
+  public static final String SPILLED_RUNS = "floe-unique-spilled-runs";
+
+  /** Hashes per message to the committer (64 KiB). */
+  static final int HASHES_PER_MESSAGE = 4096;
+
+  private final long memoryBytes;
+
+  private transient Map<Integer, DuplicateHashFinder> finders;
+  private transient File spillDirectory;
+  private transient LongCounter spilledRuns;
+
+  /**
+   * @param memoryBytes memory for the key hashes of each subtask, past which they spill to disk
+   */
+  public DuplicateKeyFinder(long memoryBytes) {
+    this.memoryBytes = memoryBytes;
+  }
+
+  /**
+   * Wires the check: {@code keys} (the writers' side output) partitioned by hash to {@code
+   * parallelism} finders; their output goes to the committer.
+   */
+  public static DataStream<byte[]> attach(
+      DataStream<Tuple3<Integer, Long, Long>> keys, int parallelism, long memoryBytes) {
+    return keys.partitionCustom(
+            (Long high, int partitions) -> (int) Long.remainderUnsigned(high, partitions),
+            key -> key.f1)
+        .transform(
+            "floe-unique-check",
+            PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+            new DuplicateKeyFinder(memoryBytes))
+        .setParallelism(parallelism);
   }
 
   @Override
-  public void processElement(
-      Tuple3<Integer, Long, Long> key, Context context, Collector<byte[]> out) throws Exception {
-    if (seen.value() == null) {
-      seen.update(true);
-    } else if (reported.value() == null) {
-      reported.update(true);
-      out.collect(CommitMessages.encode(new CommitMessage.DuplicateKey(key.f0, key.f1, key.f2)));
+  public void open() throws Exception {
+    super.open();
+    finders = new TreeMap<>();
+    spilledRuns = getRuntimeContext().getLongCounter(SPILLED_RUNS);
+    File[] directories =
+        getContainingTask().getEnvironment().getIOManager().getSpillingDirectories();
+    spillDirectory =
+        directories[getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() % directories.length];
+  }
+
+  @Override
+  public void processElement(StreamRecord<Tuple3<Integer, Long, Long>> element) {
+    Tuple3<Integer, Long, Long> key = element.getValue();
+    DuplicateHashFinder finder = finders.get(key.f0);
+    if (finder == null) {
+      finder = new DuplicateHashFinder(memoryBytes, spillDirectory.toPath());
+      finders.put(key.f0, finder);
+    }
+    finder.add(key.f1, key.f2);
+  }
+
+  @Override
+  public void endInput() {
+    for (Map.Entry<Integer, DuplicateHashFinder> entry : finders.entrySet()) {
+      int checkIndex = entry.getKey();
+      long[] batch = new long[2 * HASHES_PER_MESSAGE];
+      int[] filled = {0};
+      entry
+          .getValue()
+          .finish(
+              (high, low) -> {
+                batch[filled[0]++] = high;
+                batch[filled[0]++] = low;
+                if (filled[0] == batch.length) {
+                  send(checkIndex, batch, filled[0]);
+                  filled[0] = 0;
+                }
+              });
+      if (filled[0] > 0) {
+        send(checkIndex, batch, filled[0]);
+      }
+      spilledRuns.add(entry.getValue().spilledRuns());
+      entry.getValue().close();
+    }
+    finders.clear();
+  }
+
+  private void send(int checkIndex, long[] batch, int length) {
+    output.collect(
+        new StreamRecord<>(
+            CommitMessages.encode(
+                new CommitMessage.DuplicateKeyHashes(checkIndex, Arrays.copyOf(batch, length)))));
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (finders != null) {
+        for (DuplicateHashFinder finder : finders.values()) {
+          finder.close();
+        }
+      }
+    } finally {
+      super.close();
     }
   }
 }

@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,36 +26,65 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 
 /**
- * Turns duplicated key hashes into keys a person can read ({@code order_id=1}), by reading the key
- * columns of the files this run wrote. Only a failing unique check pays for it; the writers ship
- * nothing but hashes.
+ * Confirms the duplicate finders' candidate hashes against the keys themselves and turns them into
+ * keys a person can read ({@code order_id=1}), by reading the key columns of the files this run
+ * wrote. A 128-bit hash shared by two different keys is not a duplicate: only a key that occurs
+ * twice is counted, so the count is exact. Only a run whose finders reported a candidate pays for
+ * it; the writers ship nothing but hashes. Candidates are confirmed in batches of bounded memory
+ * (one read of the key columns per batch); the samples are the smallest duplicated keys, the same
+ * whatever the parallelism.
  */
 final class DuplicateKeySamples {
+  /** Candidate hashes confirmed per read of the key columns. */
+  static final int HASHES_PER_PASS = 1 << 18;
 
   private DuplicateKeySamples() {}
 
   static CheckStats describe(
       Table table, List<DataFile> files, List<CheckSpec> checks, DuplicateKeys duplicates) {
+    return describe(table, files, checks, duplicates, HASHES_PER_PASS);
+  }
+
+  /** As above, confirming at most {@code hashesPerPass} candidates per read of the files. */
+  static CheckStats describe(
+      Table table,
+      List<DataFile> files,
+      List<CheckSpec> checks,
+      DuplicateKeys duplicates,
+      int hashesPerPass) {
     CheckStats described = new CheckStats();
-    for (int index : duplicates.failedChecks()) {
+    for (int index : duplicates.checks()) {
       List<String> columns = checks.get(index).columns();
-      Map<DuplicateKeys.KeyHash, String> keys =
-          find(table, files, columns, duplicates.samples(index));
-      Violations violations = described.of(index);
-      for (DuplicateKeys.KeyHash hash : duplicates.samples(index)) {
-        violations.add(keys.getOrDefault(hash, "key hash " + Long.toHexString(hash.high())));
+      long[] candidates = duplicates.sorted(index);
+      Confirmed confirmed = new Confirmed();
+      for (int from = 0; from < candidates.length; from += 2 * hashesPerPass) {
+        long[] pass =
+            Arrays.copyOfRange(
+                candidates, from, Math.min(candidates.length, from + 2 * hashesPerPass));
+        confirm(table, files, columns, pass, confirmed);
       }
-      violations.addUnsampled(duplicates.count(index) - duplicates.samples(index).size());
+      Violations violations = described.of(index);
+      for (List<Object> key : confirmed.smallest) {
+        violations.add(display(columns, key));
+      }
+      violations.addUnsampled(confirmed.count - confirmed.smallest.size());
     }
     return described;
   }
 
-  private static Map<DuplicateKeys.KeyHash, String> find(
-      Table table, List<DataFile> files, List<String> columns, List<DuplicateKeys.KeyHash> wanted) {
+  /**
+   * Reads the key columns of {@code files}, counts each real key whose hash is in {@code sorted},
+   * and adds every key seen more than once to {@code confirmed}.
+   */
+  private static void confirm(
+      Table table, List<DataFile> files, List<String> columns, long[] sorted, Confirmed confirmed) {
     // The key columns in the check's order: the order the writers hashed them in.
     Schema keySchema = new Schema(columns.stream().map(c -> table.schema().findField(c)).toList());
     RecordHasher hasher = new RecordHasher(keySchema);
-    Map<DuplicateKeys.KeyHash, String> found = new LinkedHashMap<>();
+    List<Map<List<Object>, int[]>> keysByHash = new ArrayList<>(sorted.length / 2);
+    for (int i = 0; i < sorted.length / 2; i++) {
+      keysByHash.add(null);
+    }
     for (DataFile file : files) {
       try (CloseableIterable<Record> records =
           Parquet.read(table.io().newInputFile(file.location()))
@@ -61,20 +93,112 @@ final class DuplicateKeySamples {
                   fileSchema -> GenericParquetReaders.buildReader(keySchema, fileSchema))
               .build()) {
         for (Record record : records) {
+          List<Object> key = key(record, columns.size());
+          if (key == null) {
+            continue; // NULL keys are not duplicates (the writers skip them too)
+          }
           long[] hash = hasher.hash128(record);
-          DuplicateKeys.KeyHash key = new DuplicateKeys.KeyHash(hash[0], hash[1]);
-          if (wanted.contains(key) && !found.containsKey(key)) {
-            found.put(key, display(columns, record));
-            if (found.size() == wanted.size()) {
-              return found;
+          int at = find(sorted, hash[0], hash[1]);
+          if (at >= 0) {
+            Map<List<Object>, int[]> keys = keysByHash.get(at);
+            if (keys == null) {
+              keys = new LinkedHashMap<>(2);
+              keysByHash.set(at, keys);
             }
+            keys.computeIfAbsent(key, k -> new int[1])[0]++;
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read " + file.location() + " for sample keys", e);
       }
     }
-    return found;
+    for (Map<List<Object>, int[]> keys : keysByHash) {
+      if (keys != null) {
+        keys.forEach(
+            (key, count) -> {
+              if (count[0] > 1) {
+                confirmed.add(key);
+              }
+            });
+      }
+    }
+  }
+
+  /**
+   * The confirmed duplicates of one check: how many, and the smallest few keys (column by column)
+   * as samples, so that the report is the same whatever the parallelism or the hashes.
+   */
+  private static final class Confirmed {
+    private static final Comparator<List<Object>> ORDER = Confirmed::compare;
+
+    private long count;
+    private final List<List<Object>> smallest = new ArrayList<>();
+
+    void add(List<Object> key) {
+      count++;
+      smallest.add(key);
+      smallest.sort(ORDER);
+      if (smallest.size() > Violations.MAX_SAMPLES) {
+        smallest.remove(smallest.size() - 1);
+      }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compare(List<Object> a, List<Object> b) {
+      for (int i = 0; i < a.size(); i++) {
+        Object x = a.get(i);
+        Object y = b.get(i);
+        int c =
+            x instanceof Comparable cx && x.getClass() == y.getClass()
+                ? cx.compareTo(y)
+                : String.valueOf(x).compareTo(String.valueOf(y));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** The key's values (byte buffers copied), or null when one of them is NULL. */
+  private static List<Object> key(Record record, int size) {
+    Object[] values = new Object[size];
+    for (int i = 0; i < size; i++) {
+      Object value = record.get(i);
+      if (value == null) {
+        return null;
+      }
+      if (value instanceof ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        value = ByteBuffer.wrap(bytes);
+      }
+      values[i] = value;
+    }
+    return Arrays.asList(values);
+  }
+
+  /** The position of a hash in sorted {@code high, low} pairs, or -1. */
+  private static int find(long[] sorted, long high, long low) {
+    int lo = 0;
+    int hi = sorted.length / 2 - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = compareUnsigned(sorted[2 * mid], sorted[2 * mid + 1], high, low);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        return mid;
+      }
+    }
+    return -1;
+  }
+
+  private static int compareUnsigned(long high1, long low1, long high2, long low2) {
+    int byHigh = Long.compareUnsigned(high1, high2);
+    return byHigh != 0 ? byHigh : Long.compareUnsigned(low1, low2);
   }
 
   private static String hex(ByteBuffer buffer) {
@@ -83,10 +207,10 @@ final class DuplicateKeySamples {
     return HexFormat.of().formatHex(bytes);
   }
 
-  private static String display(List<String> columns, Record record) {
+  private static String display(List<String> columns, List<Object> key) {
     StringJoiner joiner = new StringJoiner(", ");
     for (int i = 0; i < columns.size(); i++) {
-      Object value = record.get(i);
+      Object value = key.get(i);
       String text =
           value instanceof OffsetDateTime t
               ? t.toInstant().toString()

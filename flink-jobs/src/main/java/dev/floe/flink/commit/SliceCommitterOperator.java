@@ -54,8 +54,8 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
       files.addAll(written.files());
       hash.merge(written.hash());
       stats.merge(written.stats());
-    } else if (message instanceof CommitMessage.DuplicateKey duplicate) {
-      duplicates.add(duplicate.checkIndex(), duplicate.hashHigh(), duplicate.hashLow());
+    } else if (message instanceof CommitMessage.DuplicateKeyHashes duplicate) {
+      duplicates.add(duplicate.checkIndex(), duplicate.hashes());
     }
   }
 

@@ -283,12 +283,10 @@ public final class SliceJob {
     DataStream<byte[]> toCommit = written;
     if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {
       DataStream<byte[]> duplicates =
-          written
-              .getSideOutput(SliceWriterOperator.UNIQUE_KEYS)
-              .keyBy(key -> key, Types.TUPLE(Types.INT, Types.LONG, Types.LONG))
-              .process(new DuplicateKeyFinder(), BYTES)
-              .name("floe-unique-check")
-              .setParallelism(parallelism);
+          DuplicateKeyFinder.attach(
+              written.getSideOutput(SliceWriterOperator.UNIQUE_KEYS),
+              parallelism,
+              DuplicateKeyFinder.DEFAULT_MEMORY_BYTES);
       toCommit = written.union(duplicates);
     }
     if (deadline != null) {

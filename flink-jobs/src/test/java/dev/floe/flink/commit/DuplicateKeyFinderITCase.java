@@ -1,0 +1,91 @@
+package dev.floe.flink.commit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.flink.session.FlinkSessions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The unique check's finders in a real Flink batch job: copies of a key written by different
+ * writers meet in one finder through the hash partitioning, and are found even when a finder's
+ * memory holds only a few dozen hashes and its copies lie in different spilled runs.
+ */
+class DuplicateKeyFinderITCase {
+  private static final TypeInformation<Tuple3<Integer, Long, Long>> KEYS =
+      Types.TUPLE(Types.INT, Types.LONG, Types.LONG);
+  private static final int DISTINCT = 3000;
+
+  @Test
+  void findsEveryKeyWrittenByTwoWritersOnceAcrossTasksAndSpilledRuns() throws Exception {
+    StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(2);
+    // Two "writers": each emits every key of check 0 once; for check 1 only key 7 is shared.
+    DataStream<Tuple3<Integer, Long, Long>> keys =
+        env.fromData(0L, 1L).rebalance().flatMap(new Writer(), KEYS).setParallelism(2);
+
+    CloseableIterator<byte[]> messages = DuplicateKeyFinder.attach(keys, 2, 1024).collectAsync();
+    JobClient job = env.executeAsync("duplicate-key-finder");
+    List<List<Long>> check0 = new ArrayList<>();
+    List<List<Long>> check1 = new ArrayList<>();
+    try (messages) {
+      while (messages.hasNext()) {
+        CommitMessage.DuplicateKeyHashes found =
+            CommitMessages.decode(messages.next(), getClass().getClassLoader());
+        List<List<Long>> into = found.checkIndex() == 0 ? check0 : check1;
+        for (int i = 0; i < found.hashes().length; i += 2) {
+          into.add(List.of(found.hashes()[i], found.hashes()[i + 1]));
+        }
+      }
+    }
+    JobExecutionResult result = job.getJobExecutionResult().get();
+
+    Set<List<Long>> expected = new HashSet<>();
+    for (long key = 0; key < DISTINCT; key++) {
+      expected.add(hash(key));
+    }
+    assertThat(check0).hasSize(DISTINCT).doesNotHaveDuplicates();
+    assertThat(new HashSet<>(check0)).isEqualTo(expected);
+    assertThat(check1).containsExactly(hash(7));
+    assertThat((Long) result.getAccumulatorResult(DuplicateKeyFinder.SPILLED_RUNS))
+        .as("runs spilled by the finders")
+        .isGreaterThan(10L);
+  }
+
+  /** A stand-in for the writers' side output: uniform 128-bit hashes of small numbers. */
+  static List<Long> hash(long key) {
+    return List.of(mix(key), mix(~key));
+  }
+
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  private static final class Writer implements FlatMapFunction<Long, Tuple3<Integer, Long, Long>> {
+    @Override
+    public void flatMap(Long writer, Collector<Tuple3<Integer, Long, Long>> out) {
+      for (long key = 0; key < DISTINCT; key++) {
+        List<Long> hash = hash(key);
+        out.collect(Tuple3.of(0, hash.get(0), hash.get(1)));
+      }
+      for (long key = 1; key < DISTINCT; key++) {
+        List<Long> hash = hash(key == 7 ? 7 : writer * DISTINCT + key + DISTINCT);
+        out.collect(Tuple3.of(1, hash.get(0), hash.get(1)));
+      }
+    }
+  }
+}
