@@ -57,6 +57,15 @@ public final class RunCommand implements Callable<Integer> {
   boolean forceCommit;
 
   @Option(
+      names = "--recompute",
+      description =
+          "overwrite and swap: run the job even when the slice's current commit was made by this"
+              + " job from the same source snapshots (otherwise the rerun ends as a no-op without"
+              + " starting a job; with this flag it reads, checks and hashes the rows and still"
+              + " commits nothing when they are unchanged).")
+  boolean recompute;
+
+  @Option(
       names = "--max-conflict-retries",
       paramLabel = "N",
       defaultValue = RunOptions.DEFAULT_MAX_CONFLICT_RETRIES,
@@ -117,6 +126,7 @@ public final class RunCommand implements Callable<Integer> {
         RunOptions.builder()
             .parallelism(parallelism.value())
             .forceCommit(forceCommit)
+            .recompute(recompute)
             .maxConflictRetries(maxConflictRetries)
             .dryRun(dryRun)
             .failAt(failure.point())

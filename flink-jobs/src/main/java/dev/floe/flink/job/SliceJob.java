@@ -16,6 +16,8 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.snapshot.CurrentCommit;
+import dev.floe.catalog.snapshot.UnchangedRerun;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
@@ -23,6 +25,7 @@ import dev.floe.flink.commit.DuplicateKeyFinder;
 import dev.floe.flink.commit.SliceCommitterOperator;
 import dev.floe.flink.merge.MergePipeline;
 import dev.floe.flink.merge.MergePlan;
+import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
@@ -139,6 +142,21 @@ public final class SliceJob {
       String runKey =
           RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
       String runId = UUID.randomUUID().toString();
+      Optional<CurrentCommit.Found> unchanged =
+          unchangedRerun(request, target, scope, runKey, inspection, sources);
+      if (unchanged.isPresent()) {
+        return new RunResult(
+            spec.job(),
+            spec.target(),
+            spec.mode(),
+            scope,
+            runKey,
+            runId,
+            sources,
+            unchangedOutcome(startSnapshotId, unchanged.get()),
+            (System.nanoTime() - started) / 1_000_000,
+            null);
+      }
       Lineage lineage =
           new Lineage(
               runKey,
@@ -489,6 +507,46 @@ public final class SliceJob {
           "Cannot read the outcome of " + spec.job() + ": the committer reported nothing");
     }
     return CommitMessages.decode(outcomes.get(0), SliceJob.class.getClassLoader());
+  }
+
+  /**
+   * The commit this run would only reproduce, found before its job starts (DESIGN rule 5: a
+   * decision from lineage is an optimisation; with {@code --recompute} the job runs and ends as the
+   * same no-op). Only for a run whose rows are fixed by its run key and its pinned sources: a query
+   * free of calls that depend on when it runs, every table it reads in our catalog and pinned, a
+   * mode that replaces its scope, no forced commit and no injected failure.
+   */
+  private static Optional<CurrentCommit.Found> unchangedRerun(
+      RunRequest request,
+      org.apache.iceberg.Table target,
+      Scope scope,
+      String runKey,
+      QueryInspector.Inspection inspection,
+      Map<String, Long> sources) {
+    RunOptions options = request.options();
+    String prefix = request.catalog().name() + ".";
+    boolean qualifies =
+        !options.recompute()
+            && !options.forceCommit()
+            && options.failAt() == FailurePoint.NONE
+            && request.job().mode().replacesScope()
+            && inspection.nondeterministicCalls().isEmpty()
+            && inspection.scannedTables().stream().allMatch(t -> t.startsWith(prefix))
+            && sources.size() == inspection.scannedTables().size();
+    return qualifies ? UnchangedRerun.find(target, scope, runKey, sources) : Optional.empty();
+  }
+
+  private static CommitOutcome unchangedOutcome(Long head, CurrentCommit.Found found) {
+    return new CommitOutcome(
+        CommitOutcome.Status.NO_OP,
+        head,
+        found.lineage().rows(),
+        found.lineage().contentHash(),
+        0,
+        String.format(
+            "unchanged: snapshot %d holds this run's result (same run key, same source"
+                + " snapshots), so the job was not started; --recompute runs it",
+            found.snapshotId()));
   }
 
   /** The snapshot each Iceberg table of our catalog that the query scans is pinned to. */

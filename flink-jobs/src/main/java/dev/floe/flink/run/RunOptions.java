@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param dryRun a run: query, guards, checks and no-op detection, but no commit; a backfill: plan
  *     only, run nothing
  * @param forceCommit commit even when the slice already holds exactly this content
+ * @param recompute run the job even when lineage shows the slice already holds this run's result
+ *     (same run key, same source snapshots); the run then ends as the same no-op, only later
  * @param maxConflictRetries re-commits allowed over runs that read older source data
  * @param failAt a failure to inject (tests and rehearsals)
  * @param publish commit to main, or to an audit (or scratch) branch
@@ -27,6 +29,7 @@ public record RunOptions(
     int parallelism,
     boolean dryRun,
     boolean forceCommit,
+    boolean recompute,
     int maxConflictRetries,
     FailurePoint failAt,
     PublishMode publish,
@@ -57,6 +60,7 @@ public record RunOptions(
         .parallelism(parallelism)
         .dryRun(dryRun)
         .forceCommit(forceCommit)
+        .recompute(recompute)
         .maxConflictRetries(maxConflictRetries)
         .failAt(failAt)
         .publish(publish)
@@ -75,6 +79,7 @@ public record RunOptions(
     private int parallelism;
     private boolean dryRun;
     private boolean forceCommit;
+    private boolean recompute;
     private int maxConflictRetries = Integer.parseInt(DEFAULT_MAX_CONFLICT_RETRIES);
     private FailurePoint failAt = FailurePoint.NONE;
     private PublishMode publish = PublishMode.AUTO;
@@ -96,6 +101,11 @@ public record RunOptions(
 
     public Builder forceCommit(boolean value) {
       this.forceCommit = value;
+      return this;
+    }
+
+    public Builder recompute(boolean value) {
+      this.recompute = value;
       return this;
     }
 
@@ -135,6 +145,7 @@ public record RunOptions(
           parallelism,
           dryRun,
           forceCommit,
+          recompute,
           maxConflictRetries,
           failAt,
           publish,
