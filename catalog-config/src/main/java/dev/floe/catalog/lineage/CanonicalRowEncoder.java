@@ -145,6 +145,11 @@ public final class CanonicalRowEncoder {
   }
 
   /** The 128-bit hash of the row put since {@link #reset()}, as {@code {high, low}}. */
+  /** A copy of the bytes encoded since {@link #reset()}: equal exactly when the values are. */
+  public byte[] toByteArray() {
+    return java.util.Arrays.copyOf(buffer, length);
+  }
+
   public long[] hash128() {
     murmur3();
     return new long[] {h1, h2};

@@ -84,6 +84,16 @@ public final class RecordHasher {
     return encoder.hash128();
   }
 
+  /**
+   * The record's canonical bytes, the input of {@link #hash128}: two records have equal bytes
+   * exactly when the content hash treats them as the same row (whatever Java's {@code equals} says
+   * of their values, e.g. a {@code fixed} read as a {@code byte[]}).
+   */
+  public byte[] canonicalBytes(Record record) {
+    encode(record);
+    return encoder.toByteArray();
+  }
+
   private void encode(Record record) {
     encoder.reset();
     for (int i = 0; i < columns.size(); i++) {

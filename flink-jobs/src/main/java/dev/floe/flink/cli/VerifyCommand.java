@@ -59,12 +59,17 @@ public final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     JobSpec job = JobSpecParser.load(manifest);
-    RunOptions options =
-        RunOptions.builder()
-            .parallelism(parallelism.value())
-            .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
-            .build();
-    RunRequest request = RunRequest.of(common.catalog(), job, slice.value(), options);
+    // The request checks the slice and the parallelism first; --timeout is read after them.
+    RunRequest request =
+        RunRequest.of(
+            common.catalog(),
+            job,
+            slice.value(),
+            RunOptions.builder().parallelism(parallelism.value()).build());
+    if (timeout != null) {
+      Timeout limit = Timeout.ofFlag("--timeout", timeout);
+      request = request.withOptions(o -> o.timeout(limit));
+    }
     VerifyResult result = Verify.run(request);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {

@@ -81,7 +81,9 @@ final class DuplicateKeySamples {
     // The key columns in the check's order: the order the writers hashed them in.
     Schema keySchema = new Schema(columns.stream().map(c -> table.schema().findField(c)).toList());
     RecordHasher hasher = new RecordHasher(keySchema);
-    List<Map<List<Object>, int[]>> keysByHash = new ArrayList<>(sorted.length / 2);
+    // Keys are told apart by their canonical bytes, the hash's own input: Java's equals would call
+    // two equal fixed values (byte arrays, also inside a struct or list) different keys.
+    List<Map<ByteBuffer, SeenKey>> keysByHash = new ArrayList<>(sorted.length / 2);
     for (int i = 0; i < sorted.length / 2; i++) {
       keysByHash.add(null);
     }
@@ -100,27 +102,38 @@ final class DuplicateKeySamples {
           long[] hash = hasher.hash128(record);
           int at = find(sorted, hash[0], hash[1]);
           if (at >= 0) {
-            Map<List<Object>, int[]> keys = keysByHash.get(at);
+            Map<ByteBuffer, SeenKey> keys = keysByHash.get(at);
             if (keys == null) {
               keys = new LinkedHashMap<>(2);
               keysByHash.set(at, keys);
             }
-            keys.computeIfAbsent(key, k -> new int[1])[0]++;
+            keys.computeIfAbsent(
+                    ByteBuffer.wrap(hasher.canonicalBytes(record)), b -> new SeenKey(key))
+                .count++;
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read " + file.location() + " for sample keys", e);
       }
     }
-    for (Map<List<Object>, int[]> keys : keysByHash) {
+    for (Map<ByteBuffer, SeenKey> keys : keysByHash) {
       if (keys != null) {
-        keys.forEach(
-            (key, count) -> {
-              if (count[0] > 1) {
-                confirmed.add(key);
-              }
-            });
+        for (SeenKey seen : keys.values()) {
+          if (seen.count > 1) {
+            confirmed.add(seen.key);
+          }
+        }
       }
+    }
+  }
+
+  /** A key read back: its values (for the report) and how often it occurs. */
+  private static final class SeenKey {
+    private final List<Object> key;
+    private int count;
+
+    SeenKey(List<Object> key) {
+      this.key = key;
     }
   }
 
@@ -168,7 +181,9 @@ final class DuplicateKeySamples {
       if (value == null) {
         return null;
       }
-      if (value instanceof ByteBuffer buffer) {
+      if (value instanceof byte[] fixed) {
+        value = ByteBuffer.wrap(fixed.clone()); // a fixed: compared and shown by its bytes
+      } else if (value instanceof ByteBuffer buffer) {
         byte[] bytes = new byte[buffer.remaining()];
         buffer.duplicate().get(bytes);
         value = ByteBuffer.wrap(bytes);
@@ -214,7 +229,11 @@ final class DuplicateKeySamples {
       String text =
           value instanceof OffsetDateTime t
               ? t.toInstant().toString()
-              : value instanceof ByteBuffer b ? hex(b) : String.valueOf(value);
+              : value instanceof ByteBuffer b
+                  ? hex(b)
+                  : value instanceof byte[] bytes
+                      ? hex(ByteBuffer.wrap(bytes))
+                      : String.valueOf(value);
       joiner.add(columns.get(i) + "=" + text);
     }
     return joiner.toString();
