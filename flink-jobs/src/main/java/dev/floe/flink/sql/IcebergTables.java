@@ -78,23 +78,15 @@ final class IcebergTables {
   }
 
   /**
-   * Whether an output column of that name is a uuid: some table the statement reads has a uuid
-   * column of that name and none has a fixed(16) of that name. (A uuid renamed by the query, or
-   * computed, prints as hex.)
+   * Whether {@code table} (as {@code catalog.namespace.table}) has a uuid column {@code column}.
    */
-  boolean isUuidColumn(String column) {
-    boolean uuid = false;
-    for (Schema schema : tables.values()) {
-      for (Types.NestedField field : schema.columns()) {
-        if (field.name().equalsIgnoreCase(column)) {
-          if (field.type().typeId() == Type.TypeID.FIXED) {
-            return false;
-          }
-          uuid |= field.type().typeId() == Type.TypeID.UUID;
-        }
-      }
+  boolean isUuidColumn(String table, String column) {
+    Schema schema = tables.get(table);
+    if (schema == null) {
+      return false;
     }
-    return uuid;
+    Types.NestedField field = schema.caseInsensitiveFindField(column);
+    return field != null && field.type().typeId() == Type.TypeID.UUID;
   }
 
   static UUID uuid(byte[] bytes) {

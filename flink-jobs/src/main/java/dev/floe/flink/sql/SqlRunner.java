@@ -121,7 +121,7 @@ public final class SqlRunner {
       return new InsertResult(statement);
     }
     if (result.getResultKind() == ResultKind.SUCCESS_WITH_CONTENT) {
-      return collect(source, statement, result, tables);
+      return collect(source, statement, operation, result, tables);
     }
     return new OkResult(statement);
   }
@@ -139,13 +139,15 @@ public final class SqlRunner {
   }
 
   private static QueryResult collect(
-      String source, SqlStatement statement, TableResult result, IcebergTables tables) {
+      String source,
+      SqlStatement statement,
+      Operation operation,
+      TableResult result,
+      IcebergTables tables) {
     List<Column> columns = result.getResolvedSchema().getColumns();
-    boolean[] uuid = new boolean[columns.size()];
+    boolean[] uuid = UuidColumns.of(operation, columns.size(), tables);
     for (int i = 0; i < uuid.length; i++) {
-      uuid[i] =
-          columns.get(i).getDataType().getLogicalType().copy(true).equals(UUID_IN_FLINK)
-              && tables.isUuidColumn(columns.get(i).getName());
+      uuid[i] &= columns.get(i).getDataType().getLogicalType().copy(true).equals(UUID_IN_FLINK);
     }
     List<List<Object>> rows = new ArrayList<>();
     // Closing the iterator also cancels the job if reading stopped early.

@@ -401,6 +401,24 @@ class EveryTypeExactITCase {
         .contains("\"u\" : \"00112233-4455-6677-8899-aabbccddeeff\"")
         .contains("\"type\" : \"UUID\"")
         .contains("\"ts\" : \"2026-10-03T23:59:59.999999\"");
+    // A uuid is known by where its values come from, not by its name: renamed it is still a uuid,
+    // computed from it (or a fixed renamed u) it is not.
+    assertThat(
+            ResultTable.render(
+                sql.run(
+                    SqlScript.fromCommandLine(
+                        "SELECT u AS ident, CASE WHEN id = 1 THEN u END AS cut, fx AS u"
+                            + " FROM sales.src WHERE id = 1"))))
+        .contains("00112233-4455-6677-8899-aabbccddeeff")
+        .contains("00112233445566778899aabbccddeeff")
+        .contains("010203");
+    assertThat(
+            ResultTable.render(
+                sql.run(
+                    SqlScript.fromCommandLine(
+                        "SELECT u FROM sales.src WHERE id = 1 UNION ALL"
+                            + " SELECT u FROM sales.src WHERE id = 4"))))
+        .contains("00112233-4455-6677-8899-aabbccddeeff", "00000000-0000-0000-0000-000000000000");
     assertThatThrownBy(
             () -> sql.run(SqlScript.fromCommandLine("SELECT id FROM sales.src_time WHERE id > 0")))
         .isInstanceOf(InvalidInputException.class)

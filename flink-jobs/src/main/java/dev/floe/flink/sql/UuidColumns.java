@@ -1,0 +1,52 @@
+package dev.floe.flink.sql;
+
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.planner.operations.PlannerQueryOperation;
+
+/**
+ * Which output columns of a query hold an Iceberg uuid column's values unchanged, from the
+ * planner's column lineage (Calcite's column origins): Flink carries a uuid as BINARY(16), like a
+ * fixed(16), so only where a value came from tells them apart. A uuid renamed by the query, or one
+ * of several uuid columns a UNION brings together, is a uuid; anything computed from one is not.
+ */
+final class UuidColumns {
+  private UuidColumns() {}
+
+  /**
+   * @param operation the parsed statement
+   * @param count its output columns
+   * @param tables the Iceberg tables it reads, with their schemas
+   * @return for each output column, whether it is a uuid
+   */
+  static boolean[] of(Operation operation, int count, IcebergTables tables) {
+    boolean[] uuid = new boolean[count];
+    if (!(operation instanceof PlannerQueryOperation query)) {
+      return uuid;
+    }
+    RelNode rel = query.getCalciteTree();
+    RelMetadataQuery metadata = rel.getCluster().getMetadataQuery();
+    for (int i = 0; i < count; i++) {
+      Set<RelColumnOrigin> origins = metadata.getColumnOrigins(rel, i);
+      uuid[i] =
+          origins != null
+              && !origins.isEmpty()
+              && origins.stream().allMatch(origin -> isUuid(origin, tables));
+    }
+    return uuid;
+  }
+
+  private static boolean isUuid(RelColumnOrigin origin, IcebergTables tables) {
+    if (origin.isDerived()) {
+      return false;
+    }
+    List<String> table = origin.getOriginTable().getQualifiedName();
+    List<String> columns = origin.getOriginTable().getRowType().getFieldNames();
+    return tables.isUuidColumn(
+        String.join(".", table), columns.get(origin.getOriginColumnOrdinal()));
+  }
+}
