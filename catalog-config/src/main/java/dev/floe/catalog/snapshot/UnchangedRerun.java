@@ -3,11 +3,16 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 
 /**
  * Finds, before a run starts its job, that the run can only end as a no-op (DESIGN rule 5): the
@@ -30,13 +35,48 @@ public final class UnchangedRerun {
    * @param scope the run's scope
    * @param runKey the run's key
    * @param sources the snapshot of every table the run's query reads, pinned
+   * @param loadSource loads a source table by the name {@code sources} gives it
    * @return the commit whose content the run would reproduce, or empty when the job must run
    */
   public static Optional<CurrentCommit.Found> find(
-      Table table, Scope scope, String runKey, Map<String, Long> sources) {
+      Table table,
+      Scope scope,
+      String runKey,
+      Map<String, Long> sources,
+      Function<String, Table> loadSource) {
     return CurrentCommit.of(table, scope)
         .filter(found -> sameIntentAndSources(found.lineage(), runKey, sources))
-        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())));
+        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())))
+        .filter(found -> sources.entrySet().stream().allMatch(s -> untouchedSince(loadSource, s)));
+  }
+
+  /**
+   * The source's current metadata is the one that made its pinned snapshot current: nothing changed
+   * the table since, not even without a snapshot. A renamed or dropped column, or a new name
+   * mapping, changes the rows a reader gets from the same snapshot, and lineage does not record the
+   * schema a run read with; so any later change to the source (also a tag, a property or an expiry)
+   * makes the job run. Reads the previous metadata file; when it cannot, the job runs.
+   */
+  private static boolean untouchedSince(
+      Function<String, Table> loadSource, Map.Entry<String, Long> source) {
+    try {
+      Table table = loadSource.apply(source.getKey());
+      Snapshot current = table.currentSnapshot();
+      if (current == null
+          || current.snapshotId() != source.getValue()
+          || !(table instanceof HasTableOperations operations)) {
+        return false;
+      }
+      List<TableMetadata.MetadataLogEntry> log = operations.operations().current().previousFiles();
+      if (log.isEmpty()) {
+        return true; // created with this snapshot
+      }
+      TableMetadata before = TableMetadataParser.read(table.io(), log.get(log.size() - 1).file());
+      return before.currentSnapshot() == null
+          || before.currentSnapshot().snapshotId() != current.snapshotId();
+    } catch (RuntimeException e) {
+      return false; // an optimisation only: whatever could not be read, the job runs
+    }
   }
 
   private static boolean sameIntentAndSources(

@@ -39,6 +39,7 @@ import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -143,7 +144,8 @@ public final class SliceJob {
           RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
       String runId = UUID.randomUUID().toString();
       Optional<CurrentCommit.Found> unchanged =
-          unchangedRerun(request, target, scope, runKey, inspection, sources);
+          unchangedRerun(
+              request, catalog, env, deadline, target, scope, runKey, inspection, sources);
       if (unchanged.isPresent()) {
         return new RunResult(
             spec.job(),
@@ -514,10 +516,15 @@ public final class SliceJob {
    * decision from lineage is an optimisation; with {@code --recompute} the job runs and ends as the
    * same no-op). Only for a run whose rows are fixed by its run key and its pinned sources: a query
    * free of calls that depend on when it runs, every table it reads in our catalog and pinned, a
-   * mode that replaces its scope, no forced commit and no injected failure.
+   * mode that replaces its scope, no forced commit and no injected failure. Never when the run is a
+   * program a Flink cluster runs ({@code flink run}, application mode, a session job): the cluster
+   * fails a program that submits no job. Never past the deadline: the full run times out there.
    */
   private static Optional<CurrentCommit.Found> unchangedRerun(
       RunRequest request,
+      Catalog catalog,
+      StreamExecutionEnvironment env,
+      Deadline deadline,
       org.apache.iceberg.Table target,
       Scope scope,
       String runKey,
@@ -532,8 +539,13 @@ public final class SliceJob {
             && request.job().mode().replacesScope()
             && inspection.nondeterministicCalls().isEmpty()
             && inspection.scannedTables().stream().allMatch(t -> t.startsWith(prefix))
-            && sources.size() == inspection.scannedTables().size();
-    return qualifies ? UnchangedRerun.find(target, scope, runKey, sources) : Optional.empty();
+            && sources.size() == inspection.scannedTables().size()
+            && !(env instanceof StreamContextEnvironment)
+            && (deadline == null || !deadline.passed(CLOCK));
+    return qualifies
+        ? UnchangedRerun.find(
+            target, scope, runKey, sources, name -> Catalogs.loadTable(catalog, name))
+        : Optional.empty();
   }
 
   private static CommitOutcome unchangedOutcome(Long head, CurrentCommit.Found found) {
