@@ -85,7 +85,11 @@ class ContentHashParityITCase {
 
       RunResult first = SliceJob.run(RunRequest.of(config, ExampleTables.job(JOB), "2026-10-03"));
       Table table = Catalogs.loadTable(catalog, "sales.all_types");
-      RunResult second = SliceJob.run(RunRequest.of(config, ExampleTables.job(JOB), "2026-10-03"));
+      // --recompute: the job runs, and its committer finds the same hash in the lineage.
+      RunResult second =
+          SliceJob.run(
+              RunRequest.of(config, ExampleTables.job(JOB), "2026-10-03")
+                  .withOptions(o -> o.recompute(true)));
 
       assertThat(first.outcome().rows()).isEqualTo(2);
       assertThat(TableContent.hash(table).encode()).isEqualTo(first.outcome().contentHash());

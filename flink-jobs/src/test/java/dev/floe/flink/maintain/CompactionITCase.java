@@ -185,7 +185,10 @@ class CompactionITCase {
         Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY3)).commit();
     fact.refresh();
     long compacted = fact.currentSnapshot().snapshotId();
-    RunResult rerun = SliceJob.run(RunRequest.of(catalog.config(), job, DAY3));
+    // --recompute: the job runs and its committer decides (without it the rerun skips its job).
+    RunResult rerun =
+        SliceJob.run(
+            RunRequest.of(catalog.config(), job, DAY3).withOptions(o -> o.recompute(true)));
 
     fact.refresh();
     assertThat(first.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
