@@ -19,6 +19,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrderComparators;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -106,8 +107,12 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
     Schema schema = StoredRows.schema(table);
     switch (strategy) {
       case SORT -> {
+        // Generic records hold LocalDate, LocalDateTime, byte[]...; the comparator (and the
+        // transforms it applies) reads Iceberg's internal values: wrap each side of a comparison.
         Comparator<StructLike> order = SortOrderComparators.forSchema(schema, table.sortOrder());
-        rows.sort(order::compare);
+        InternalRecordWrapper left = new InternalRecordWrapper(schema.asStruct());
+        InternalRecordWrapper right = new InternalRecordWrapper(schema.asStruct());
+        rows.sort((a, b) -> order.compare(left.wrap(a), right.wrap(b)));
         return rows;
       }
       case ZORDER -> {
