@@ -192,7 +192,7 @@ final class CompactionPlanner {
             fits
                 && sortColumn.isPresent()
                 && SortKeyOverlap.overlaps(
-                    withBounds.getOrDefault(partition, List.of()), sortColumn.get());
+                    table, withBounds.getOrDefault(partition, List.of()), sortColumn.get());
         if (!byFiles && !byOverlap) {
           continue;
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -228,5 +230,38 @@ class SortLayoutTest {
             ? java.util.Comparator.nullsFirst(values)
             : java.util.Comparator.nullsLast(values));
     assertThat(keys).as("%s %s %s", column, direction, nulls).isEqualTo(expected);
+  }
+
+  @Test
+  void twoDisjointSortedFilesOfLongStringsAreNotRePlannedByTheOverlapRule() {
+    Table table = table();
+    String prefix = "customer-account-";
+    AppendFiles append = table.newAppend();
+    for (int f = 0; f < 2; f++) {
+      List<Record> rows = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        int n = f * 500 + i;
+        rows.add(row(table, n, i, prefix + String.format("%04d", n)));
+      }
+      append.appendFile(TableRows.write(table, rows.toArray(Record[]::new)));
+    }
+    append.commit();
+    table.replaceSortOrder().asc("name").commit();
+    strategy(table, "sort", null);
+    List<Slice> slices = CompactionSlices.resolve(T, table, List.of(DAY));
+
+    List<PlannedSlice> planned =
+        CompactionPlanner.plan(
+            table,
+            table.currentSnapshot().snapshotId(),
+            List.of(DAY),
+            slices,
+            1, // no file is small: only the overlap rule could plan the partition
+            DeleteThresholds.NEVER,
+            RowLayout.of(table, T));
+
+    assertThat(planned.get(0).groups())
+        .as("files 0000-0499 and 0500-0999 do not overlap on name")
+        .isEmpty();
   }
 }

@@ -259,7 +259,7 @@ public final class HealthScan {
             t.smallByPartition.getOrDefault(table.spec().specId() + "/" + partition.getKey(), 0L);
         if (small < policy.minInputFiles()
             && bytes <= SortKeyOverlap.MAX_GROUP_BYTES
-            && SortKeyOverlap.overlaps(files, sortColumn.orElseThrow())) {
+            && SortKeyOverlap.overlaps(table, files, sortColumn.orElseThrow())) {
           overlapping++;
           overlappingFiles += files.size();
           overlappingBytes += bytes;
