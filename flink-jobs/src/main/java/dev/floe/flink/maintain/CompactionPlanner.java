@@ -124,7 +124,9 @@ final class CompactionPlanner {
             : Optional.empty();
     TableScan scan = table.newScan().useSnapshot(baseSnapshotId).filter(slice.toExpression());
     if (sortColumn.isPresent()) {
-      scan = scan.includeColumnStats(List.of(sortColumn.get().name()));
+      scan =
+          scan.includeColumnStats(
+              List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {

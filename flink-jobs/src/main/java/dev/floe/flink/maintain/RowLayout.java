@@ -85,6 +85,12 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
               name,
               column,
               field.type());
+          InvalidInputException.check(
+              !path(table.schema().asStruct(), field.fieldId()).isEmpty(),
+              "Cannot compact %s with strategy zorder: column %s is inside a list or map (z-order"
+                  + " reads top-level columns and fields of structs)",
+              name,
+              column);
         }
         return new RowLayout(Strategy.ZORDER, policy.zorderColumns());
       }
@@ -116,13 +122,8 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
         return rows;
       }
       case ZORDER -> {
-        int[] positions = new int[zorderColumns.size()];
-        Type[] types = new Type[zorderColumns.size()];
-        for (int i = 0; i < positions.length; i++) {
-          Types.NestedField field = schema.findField(zorderColumns.get(i));
-          positions[i] = schema.columns().indexOf(field);
-          types[i] = field.type();
-        }
+        int[][] positions = paths(schema, zorderColumns);
+        Type[] types = types(schema, zorderColumns);
         List<Map.Entry<byte[], Record>> keyed = new ArrayList<>(rows.size());
         for (Record row : rows) {
           keyed.add(Map.entry(zValue(row, positions, types), row));
@@ -141,22 +142,63 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
    * the benchmark check the order the same way.
    */
   public static byte[] zValue(Schema schema, List<String> columns, StructLike row) {
-    int[] positions = new int[columns.size()];
-    Type[] types = new Type[columns.size()];
-    for (int i = 0; i < positions.length; i++) {
-      Types.NestedField field = schema.findField(columns.get(i));
-      positions[i] = schema.columns().indexOf(field);
-      types[i] = field.type();
-    }
-    return zValue(row, positions, types);
+    return zValue(row, paths(schema, columns), types(schema, columns));
   }
 
-  private static byte[] zValue(StructLike row, int[] positions, Type[] types) {
-    byte[][] columns = new byte[positions.length][];
-    for (int i = 0; i < positions.length; i++) {
-      columns[i] = orderedBytes(row.get(positions[i], Object.class), types[i]);
+  private static Type[] types(Schema schema, List<String> columns) {
+    return columns.stream().map(c -> schema.findField(c).type()).toArray(Type[]::new);
+  }
+
+  /**
+   * For each column, the positions that lead to it from the row: one for a top-level column, one
+   * more per struct it is nested in ("s.a").
+   */
+  private static int[][] paths(Schema schema, List<String> columns) {
+    int[][] paths = new int[columns.size()][];
+    for (int i = 0; i < paths.length; i++) {
+      int id = schema.findField(columns.get(i)).fieldId();
+      paths[i] = path(schema.asStruct(), id).stream().mapToInt(Integer::intValue).toArray();
     }
-    int size = ZORDER_BYTES * positions.length;
+    return paths;
+  }
+
+  private static List<Integer> path(Types.StructType struct, int id) {
+    List<Types.NestedField> fields = struct.fields();
+    for (int p = 0; p < fields.size(); p++) {
+      Types.NestedField field = fields.get(p);
+      if (field.fieldId() == id) {
+        return List.of(p);
+      }
+      if (field.type().isStructType()) {
+        List<Integer> inner = path(field.type().asStructType(), id);
+        if (!inner.isEmpty()) {
+          List<Integer> path = new ArrayList<>(List.of(p));
+          path.addAll(inner);
+          return path;
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /** The value at {@code path}, or null when it or a struct on the way is null. */
+  private static Object valueAt(StructLike row, int[] path) {
+    Object value = row;
+    for (int position : path) {
+      if (value == null) {
+        return null;
+      }
+      value = ((StructLike) value).get(position, Object.class);
+    }
+    return value;
+  }
+
+  private static byte[] zValue(StructLike row, int[][] paths, Type[] types) {
+    byte[][] columns = new byte[paths.length][];
+    for (int i = 0; i < paths.length; i++) {
+      columns[i] = orderedBytes(valueAt(row, paths[i]), types[i]);
+    }
+    int size = ZORDER_BYTES * paths.length;
     return ZOrderByteUtils.interleaveBits(columns, size, ByteBuffer.allocate(size)).clone();
   }
 

@@ -264,4 +264,63 @@ class SortLayoutTest {
         .as("files 0000-0499 and 0500-0999 do not overlap on name")
         .isEmpty();
   }
+
+  @Test
+  void zorderOnANestedColumnIsComputed() {
+    Table table = table();
+    TableRows.append(table, row(table, 1, 30, "x"), row(table, 2, 10, "y"));
+    strategy(table, "zorder", "s.a,id");
+    List<Record> rows = storedRows(table);
+
+    assertThatCode(() -> RowLayout.of(table, T).order(table, rows)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void sortOnANestedFieldCanBePlanned() {
+    Table table = table();
+    TableRows.append(table, row(table, 1, 30, "x"), row(table, 2, 10, "y"));
+    TableRows.append(table, row(table, 3, 20, "z"));
+    table.replaceSortOrder().asc("s.a").commit();
+    strategy(table, "sort", null);
+    List<Slice> slices = CompactionSlices.resolve(T, table, List.of(DAY));
+
+    assertThatCode(
+            () ->
+                CompactionPlanner.plan(
+                    table,
+                    table.currentSnapshot().snapshotId(),
+                    List.of(DAY),
+                    slices,
+                    1L << 30,
+                    DeleteThresholds.NEVER,
+                    RowLayout.of(table, T)))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aTableSortedOnANestedFieldCanBePlannedByTheCatalogPlanner() {
+    Table table = table();
+    TableRows.append(table, row(table, 1, 30, "x"), row(table, 2, 10, "y"));
+    table.replaceSortOrder().asc("s.a").commit();
+    strategy(table, "sort", null);
+
+    dev.floe.catalog.maintain.plan.MaintenancePlan plan =
+        dev.floe.catalog.maintain.plan.MaintenancePlanner.withClock(java.time.Clock.systemUTC())
+            .plan(catalog.catalog(), List.of(T));
+
+    assertThat(plan.unreadable()).isEmpty();
+  }
+
+  @Test
+  void zorderOnAFieldOfAStructOrdersTheRowsByIt() {
+    Table table = table();
+    TableRows.append(table, row(table, 1, 30, "x"), row(table, 3, 10, "y"), row(table, 2, 20, "z"));
+    strategy(table, "zorder", "s.a");
+    List<Record> rows = storedRows(table);
+
+    List<Record> ordered = RowLayout.of(table, T).order(table, rows);
+
+    // s.a is 100 - id: ascending s.a is descending id
+    assertThat(ordered.stream().map(r -> r.getField("id")).toList()).containsExactly(3L, 2L, 1L);
+  }
 }

@@ -161,7 +161,10 @@ public final class HealthScan {
     Scan scan = new Scan();
     TableScan files = table.newScan();
     if (sortColumn.isPresent()) {
-      files = files.includeColumnStats(List.of(sortColumn.get().name()));
+      // by its full name: a field inside a struct is "s.a", not "a"
+      files =
+          files.includeColumnStats(
+              List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
     try (CloseableIterable<FileScanTask> tasks = files.planFiles()) {
       for (FileScanTask task : tasks) {
