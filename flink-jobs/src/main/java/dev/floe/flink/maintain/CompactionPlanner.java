@@ -195,13 +195,19 @@ final class CompactionPlanner {
                 && sortColumn.isPresent()
                 && SortKeyOverlap.overlaps(
                     table, withBounds.getOrDefault(partition, List.of()), sortColumn.get());
-        if (!byFiles && !byOverlap) {
+        // A partition over the cap is ordered in several groups, each leaving one file below the
+        // target: up to that many small files is the state a sorted rewrite leaves, not a reason
+        // to rewrite it again (a rerun stays a no-op).
+        long groupsNeeded =
+            Math.max(1, (bytes + RowLayout.MAX_GROUP_BYTES - 1) / RowLayout.MAX_GROUP_BYTES);
+        boolean byFilesOrdered = files.size() > Math.max(1, groupsNeeded) || anyForDeletes;
+        if (!byFilesOrdered && !byOverlap) {
           continue;
         }
         groupBins =
             fits
                 ? List.of(sortedByLocation(whole))
-                : bins(whole, RowLayout.MAX_GROUP_BYTES, selectedForDeletes);
+                : cappedBins(whole, RowLayout.MAX_GROUP_BYTES, selectedForDeletes);
       } else {
         if (!byFiles) {
           continue; // one small file per partition is already as compact as a rewrite makes it
@@ -339,6 +345,40 @@ final class CompactionPlanner {
     }
     bins.removeIf(
         bin -> bin.isEmpty() || (bin.size() < 2 && !forDeletes.contains(bin.get(0).location())));
+    bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
+    return bins;
+  }
+
+  /**
+   * Packs one partition's files into bins of at most {@code cap} bytes (first fit, largest file
+   * first), for layouts that hold a group's rows in memory. A file larger than the cap gets a bin
+   * of its own. A bin left with a single file is dropped unless that file was selected for its
+   * delete files.
+   */
+  static List<List<DataFile>> cappedBins(List<DataFile> files, long cap, Set<String> forDeletes) {
+    List<DataFile> largestFirst = new ArrayList<>(files);
+    largestFirst.sort(
+        Comparator.comparingLong(DataFile::fileSizeInBytes)
+            .reversed()
+            .thenComparing(DataFile::location));
+    List<List<DataFile>> bins = new ArrayList<>();
+    List<Long> filled = new ArrayList<>();
+    for (DataFile file : largestFirst) {
+      int fit = -1;
+      for (int i = 0; i < bins.size() && fit < 0; i++) {
+        if (filled.get(i) + file.fileSizeInBytes() <= cap) {
+          fit = i;
+        }
+      }
+      if (fit < 0) {
+        bins.add(new ArrayList<>());
+        filled.add(0L);
+        fit = bins.size() - 1;
+      }
+      bins.get(fit).add(file);
+      filled.set(fit, filled.get(fit) + file.fileSizeInBytes());
+    }
+    bins.removeIf(bin -> bin.size() < 2 && !forDeletes.contains(bin.get(0).location()));
     bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
     return bins;
   }

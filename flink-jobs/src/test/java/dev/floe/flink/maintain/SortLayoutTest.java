@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -322,5 +325,86 @@ class SortLayoutTest {
 
     // s.a is 100 - id: ascending s.a is descending id
     assertThat(ordered.stream().map(r -> r.getField("id")).toList()).containsExactly(3L, 2L, 1L);
+  }
+
+  @Test
+  void noSortedGroupHoldsMoreThanMaxGroupBytes() {
+    Table table = table();
+    strategy(table, "sort", null);
+    table.replaceSortOrder().asc("id").commit();
+    AppendFiles append = table.newAppend();
+    // five 120 MiB files: 600 MiB, over the cap; the old balanced binning made 2 groups of
+    // 360 and 240 MiB
+    for (int i = 0; i < 5; i++) {
+      append.appendFile(
+          DataFiles.builder(table.spec())
+              .withPath(table.location() + "/data/d=" + DAY + "/big-" + i + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withPartitionPath("d=" + DAY)
+              .withFileSizeInBytes(120L * 1024 * 1024)
+              .withRecordCount(1_000_000)
+              .build());
+    }
+    append.commit();
+    table.refresh();
+    List<Slice> slices = CompactionSlices.resolve(T, table, List.of(DAY));
+
+    List<PlannedSlice> planned =
+        CompactionPlanner.plan(
+            table,
+            table.currentSnapshot().snapshotId(),
+            List.of(DAY),
+            slices,
+            MaintenancePolicy.ICEBERG_TARGET_FILE_SIZE, // the default: 512 MiB, all are small
+            DeleteThresholds.NEVER,
+            RowLayout.of(table, T));
+
+    assertThat(planned.get(0).groups()).isNotEmpty();
+    for (RewriteGroup group : planned.get(0).groups()) {
+      long bytes = group.inputs().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+      assertThat(bytes)
+          .as("group %d input bytes", group.index())
+          .isLessThanOrEqualTo(SortKeyOverlap.MAX_GROUP_BYTES);
+    }
+  }
+
+  @Test
+  void theOutputOfASortedMultiGroupPartitionIsNotCompactedAgain() {
+    Table table = table();
+    strategy(table, "sort", null);
+    table.replaceSortOrder().asc("id").commit();
+    long mib = 1024L * 1024;
+    AppendFiles append = table.newAppend();
+    long[] sizes = {128 * mib + 1, 72 * mib, 128 * mib + 1, 72 * mib, 128 * mib + 1, 72 * mib};
+    for (int i = 0; i < sizes.length; i++) {
+      append.appendFile(
+          DataFiles.builder(table.spec())
+              .withPath(table.location() + "/data/d=" + DAY + "/sorted-" + i + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withPartitionPath("d=" + DAY)
+              .withFileSizeInBytes(sizes[i])
+              .withRecordCount(1_000_000)
+              .build());
+    }
+    append.commit();
+    table.refresh();
+    List<Slice> slices = CompactionSlices.resolve(T, table, List.of(DAY));
+
+    List<PlannedSlice> planned =
+        CompactionPlanner.plan(
+            table,
+            table.currentSnapshot().snapshotId(),
+            List.of(DAY),
+            slices,
+            128 * mib,
+            DeleteThresholds.NEVER,
+            RowLayout.of(table, T));
+
+    long rewritten =
+        planned.get(0).groups().stream()
+            .flatMap(g -> g.inputs().stream())
+            .mapToLong(DataFile::fileSizeInBytes)
+            .sum();
+    assertThat(rewritten >> 20).as("MiB rewritten again by a rerun").isZero();
   }
 }
