@@ -254,7 +254,8 @@ final class CompactionPlanner {
         groups.isEmpty()
             ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec)
                 + (sortColumn.isPresent()
-                    ? ", and no partition's files overlap on sort column " + sortColumn.get().name()
+                    ? ", and no partition's files overlap on sort column "
+                        + table.schema().findColumnName(sortColumn.get().fieldId())
                     : "")
             : null;
     return new PlannedSlice(

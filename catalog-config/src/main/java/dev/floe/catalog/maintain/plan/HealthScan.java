@@ -149,6 +149,9 @@ public final class HealthScan {
     long otherSpecSmall;
     // Strategy sort: current-spec files per partition, with the sort column's bounds.
     final Map<String, List<DataFile>> sortFiles = new HashMap<>();
+    // Current-spec files and bytes per partition ({spec}/{path}): sort and z-order rewrite a
+    // compacted partition whole.
+    final Map<String, long[]> partitionTotals = new HashMap<>();
   }
 
   private static final class Scan {
@@ -193,6 +196,11 @@ public final class HealthScan {
                     .sortFiles
                     .computeIfAbsent(partitionPath, p -> new ArrayList<>())
                     .add(file.copyWithStats(Set.of(column.fieldId()))));
+        long[] partition =
+            totals.partitionTotals.computeIfAbsent(
+                file.specId() + "/" + partitionPath, p -> new long[2]);
+        partition[0]++;
+        partition[1] += file.fileSizeInBytes();
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -268,6 +276,30 @@ public final class HealthScan {
           overlappingBytes += bytes;
         }
       }
+      long smallByPartition = 0;
+      long wholeFiles = 0;
+      long wholeBytes = 0;
+      boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+      for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
+        long small = partition.getValue();
+        long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[2]);
+        if (reorders) {
+          // As CompactionPlanner: a partition over the in-memory cap is ordered in several
+          // groups, each leaving a file below the target; that many small files is no work.
+          long groups =
+              Math.max(
+                  1,
+                  (whole[1] + SortKeyOverlap.MAX_GROUP_BYTES - 1) / SortKeyOverlap.MAX_GROUP_BYTES);
+          if (small <= groups) {
+            continue;
+          }
+          if (small >= policy.minInputFiles()) {
+            wholeFiles += whole[0];
+            wholeBytes += whole[1];
+          }
+        }
+        smallByPartition = Math.max(smallByPartition, small);
+      }
       slices.add(
           new SliceHealth(
               t.slice == null ? Optional.empty() : Optional.of(entry.getKey()),
@@ -276,17 +308,19 @@ public final class HealthScan {
               t.rows,
               t.small,
               t.smallBytes,
-              t.smallByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0),
+              smallByPartition,
               t.deleteFiles.size(),
               deletedRows,
               t.overThreshold,
               t.overThresholdBytes,
               t.otherSpecSmall,
               Optional.ofNullable(open),
-              sortColumn.map(Types.NestedField::name),
+              sortColumn.map(c -> table.schema().findColumnName(c.fieldId())),
               overlapping,
               overlappingFiles,
-              overlappingBytes));
+              overlappingBytes,
+              wholeFiles,
+              wholeBytes));
     }
     return slices;
   }
