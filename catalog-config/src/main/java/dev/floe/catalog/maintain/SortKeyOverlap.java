@@ -31,9 +31,10 @@ import org.apache.iceberg.types.Types;
 public final class SortKeyOverlap {
   /**
    * The most input bytes (data file sizes, compressed) one sorted or z-ordered compaction group
-   * holds: its rows are sorted in the task's memory, not spilled. A partition with more is split
-   * into groups of at most this size, each ordered on its own, and the overlap rule never fires for
-   * it (its groups' files would overlap again).
+   * holds: its rows are sorted in the task's memory, not spilled. A partition with more (or with
+   * more estimated heap than {@link GroupHeap#MAX_GROUP_HEAP_BYTES}) is split into groups under
+   * both caps, each ordered on its own, and the overlap rule never fires for it (its groups' files
+   * would overlap again).
    */
   public static final long MAX_GROUP_BYTES = 256L * 1024 * 1024;
 

@@ -34,7 +34,8 @@ import org.apache.iceberg.util.ZOrderByteUtils;
  * named column turned into 8 order-preserving bytes with Iceberg's {@link ZOrderByteUtils}
  * (strings, binary, fixed and uuid by their first 8 bytes; null as all zero bytes, so nulls come
  * first) and the bits interleaved, compared as unsigned bytes. Sorting and z-ordering hold a
- * group's rows in memory (see {@link #MAX_GROUP_BYTES}).
+ * group's rows in memory (see {@link #MAX_GROUP_BYTES} and {@link
+ * dev.floe.catalog.maintain.GroupHeap#MAX_GROUP_HEAP_BYTES}).
  */
 public record RowLayout(Strategy strategy, List<String> zorderColumns) implements Serializable {
 

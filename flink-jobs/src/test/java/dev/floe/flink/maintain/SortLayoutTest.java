@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
@@ -342,7 +343,7 @@ class SortLayoutTest {
               .withFormat(FileFormat.PARQUET)
               .withPartitionPath("d=" + DAY)
               .withFileSizeInBytes(120L * 1024 * 1024)
-              .withRecordCount(1_000_000)
+              .withRecordCount(100_000) // few rows: the bytes cap decides
               .build());
     }
     append.commit();
@@ -406,5 +407,44 @@ class SortLayoutTest {
             .mapToLong(DataFile::fileSizeInBytes)
             .sum();
     assertThat(rewritten >> 20).as("MiB rewritten again by a rerun").isZero();
+  }
+
+  @Test
+  void noSortedGroupHoldsMoreRowsThanTheHeapCapAllows() {
+    Table table = table();
+    strategy(table, "sort", null);
+    table.replaceSortOrder().asc("id").commit();
+    AppendFiles append = table.newAppend();
+    // six 10 MiB files of 300,000 rows: 60 MiB of Parquet, far more heap as generic records
+    for (int i = 0; i < 6; i++) {
+      append.appendFile(
+          DataFiles.builder(table.spec())
+              .withPath(table.location() + "/data/d=" + DAY + "/dense-" + i + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withPartitionPath("d=" + DAY)
+              .withFileSizeInBytes(10L * 1024 * 1024)
+              .withRecordCount(300_000)
+              .build());
+    }
+    append.commit();
+    table.refresh();
+    List<Slice> slices = CompactionSlices.resolve(T, table, List.of(DAY));
+
+    List<PlannedSlice> planned =
+        CompactionPlanner.plan(
+            table,
+            table.currentSnapshot().snapshotId(),
+            List.of(DAY),
+            slices,
+            MaintenancePolicy.ICEBERG_TARGET_FILE_SIZE,
+            DeleteThresholds.NEVER,
+            RowLayout.of(table, T));
+
+    assertThat(planned.get(0).groups()).isNotEmpty();
+    for (RewriteGroup group : planned.get(0).groups()) {
+      assertThat(GroupHeap.of(StoredRows.schema(table), group.inputs()))
+          .as("group %d estimated heap", group.index())
+          .isLessThanOrEqualTo(GroupHeap.MAX_GROUP_HEAP_BYTES);
+    }
   }
 }

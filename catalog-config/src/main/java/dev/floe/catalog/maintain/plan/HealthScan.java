@@ -2,8 +2,10 @@ package dev.floe.catalog.maintain.plan;
 
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
+import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
@@ -149,7 +151,7 @@ public final class HealthScan {
     long otherSpecSmall;
     // Strategy sort: current-spec files per partition, with the sort column's bounds.
     final Map<String, List<DataFile>> sortFiles = new HashMap<>();
-    // Current-spec files and bytes per partition ({spec}/{path}): sort and z-order rewrite a
+    // Current-spec files, bytes and rows per partition ({spec}/{path}): sort and z-order rewrite a
     // compacted partition whole.
     final Map<String, long[]> partitionTotals = new HashMap<>();
   }
@@ -198,9 +200,10 @@ public final class HealthScan {
                     .add(file.copyWithStats(Set.of(column.fieldId()))));
         long[] partition =
             totals.partitionTotals.computeIfAbsent(
-                file.specId() + "/" + partitionPath, p -> new long[2]);
+                file.specId() + "/" + partitionPath, p -> new long[3]);
         partition[0]++;
         partition[1] += file.fileSizeInBytes();
+        partition[2] += file.recordCount();
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -270,6 +273,7 @@ public final class HealthScan {
             t.smallByPartition.getOrDefault(table.spec().specId() + "/" + partition.getKey(), 0L);
         if (small < policy.minInputFiles()
             && bytes <= SortKeyOverlap.MAX_GROUP_BYTES
+            && GroupHeap.of(StoredRows.schema(table), files) <= GroupHeap.MAX_GROUP_HEAP_BYTES
             && SortKeyOverlap.overlaps(table, files, sortColumn.orElseThrow())) {
           overlapping++;
           overlappingFiles += files.size();
@@ -280,16 +284,14 @@ public final class HealthScan {
       long wholeFiles = 0;
       long wholeBytes = 0;
       boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+      long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
       for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
         long small = partition.getValue();
-        long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[2]);
+        long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[3]);
         if (reorders) {
-          // As CompactionPlanner: a partition over the in-memory cap is ordered in several
+          // As CompactionPlanner: a partition over the in-memory caps is ordered in several
           // groups, each leaving a file below the target; that many small files is no work.
-          long groups =
-              Math.max(
-                  1,
-                  (whole[1] + SortKeyOverlap.MAX_GROUP_BYTES - 1) / SortKeyOverlap.MAX_GROUP_BYTES);
+          long groups = GroupHeap.groupsNeeded(whole[1], whole[2] * rowBytes);
           if (small <= groups) {
             continue;
           }
