@@ -294,7 +294,7 @@ public final class Compaction {
         ExitCodes.OK,
         "dry run: would replace "
             + rewritten.files()
-            + " small file(s) ("
+            + " file(s) ("
             + rewritten.bytes()
             + " bytes) with about "
             + slice.expectedOutputs()

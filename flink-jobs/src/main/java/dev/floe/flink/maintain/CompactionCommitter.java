@@ -166,7 +166,7 @@ final class CompactionCommitter {
         ExitCodes.OK,
         "replaced "
             + slice.rewritten().files()
-            + " small file(s) with "
+            + " file(s) with "
             + written.files()
             + " in one snapshot; "
             + content.rows()

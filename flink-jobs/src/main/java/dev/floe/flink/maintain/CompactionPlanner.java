@@ -1,5 +1,7 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
@@ -124,7 +126,9 @@ final class CompactionPlanner {
             : Optional.empty();
     TableScan scan = table.newScan().useSnapshot(baseSnapshotId).filter(slice.toExpression());
     if (sortColumn.isPresent()) {
-      scan = scan.includeColumnStats(List.of(sortColumn.get().name()));
+      scan =
+          scan.includeColumnStats(
+              List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
@@ -185,21 +189,28 @@ final class CompactionPlanner {
       if (layout.reorders()) {
         List<DataFile> whole = partitionFiles.getOrDefault(partition, List.of());
         long bytes = whole.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-        boolean fits = bytes <= RowLayout.MAX_GROUP_BYTES;
+        long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
+        long heap = GroupHeap.of(StoredRows.schema(table), whole);
+        boolean fits = bytes <= RowLayout.MAX_GROUP_BYTES && heap <= GroupHeap.MAX_GROUP_HEAP_BYTES;
         // Sort: files overlapping on the sort key are rewritten even when none is small, but
         // only when the partition fits one in-memory group (else its groups would overlap again).
         boolean byOverlap =
             fits
                 && sortColumn.isPresent()
                 && SortKeyOverlap.overlaps(
-                    withBounds.getOrDefault(partition, List.of()), sortColumn.get());
-        if (!byFiles && !byOverlap) {
+                    table, withBounds.getOrDefault(partition, List.of()), sortColumn.get());
+        // A partition over the cap is ordered in several groups, each leaving one file below the
+        // target: up to that many small files is the state a sorted rewrite leaves, not a reason
+        // to rewrite it again (a rerun stays a no-op).
+        boolean byFilesOrdered =
+            files.size() > GroupHeap.groupsNeeded(bytes, heap) || anyForDeletes;
+        if (!byFilesOrdered && !byOverlap) {
           continue;
         }
         groupBins =
             fits
                 ? List.of(sortedByLocation(whole))
-                : bins(whole, RowLayout.MAX_GROUP_BYTES, selectedForDeletes);
+                : cappedBins(whole, rowBytes, selectedForDeletes);
       } else {
         if (!byFiles) {
           continue; // one small file per partition is already as compact as a rewrite makes it
@@ -246,7 +257,8 @@ final class CompactionPlanner {
         groups.isEmpty()
             ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec)
                 + (sortColumn.isPresent()
-                    ? ", and no partition's files overlap on sort column " + sortColumn.get().name()
+                    ? ", and no partition's files overlap on sort column "
+                        + table.schema().findColumnName(sortColumn.get().fieldId())
                     : "")
             : null;
     return new PlannedSlice(
@@ -337,6 +349,45 @@ final class CompactionPlanner {
     }
     bins.removeIf(
         bin -> bin.isEmpty() || (bin.size() < 2 && !forDeletes.contains(bin.get(0).location())));
+    bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
+    return bins;
+  }
+
+  /**
+   * Packs one partition's files into bins of at most {@link RowLayout#MAX_GROUP_BYTES} file bytes
+   * and {@link GroupHeap#MAX_GROUP_HEAP_BYTES} estimated heap ({@code rowBytes} per row), first
+   * fit, largest file first: for layouts that hold a group's rows in memory. A file over a cap gets
+   * a bin of its own. A bin left with a single file is dropped unless that file was selected for
+   * its delete files.
+   */
+  static List<List<DataFile>> cappedBins(
+      List<DataFile> files, long rowBytes, Set<String> forDeletes) {
+    List<DataFile> largestFirst = new ArrayList<>(files);
+    largestFirst.sort(
+        Comparator.comparingLong(DataFile::fileSizeInBytes)
+            .reversed()
+            .thenComparing(DataFile::location));
+    List<List<DataFile>> bins = new ArrayList<>();
+    List<long[]> filled = new ArrayList<>(); // bytes, estimated heap
+    for (DataFile file : largestFirst) {
+      long heap = file.recordCount() * rowBytes;
+      int fit = -1;
+      for (int i = 0; i < bins.size() && fit < 0; i++) {
+        if (filled.get(i)[0] + file.fileSizeInBytes() <= RowLayout.MAX_GROUP_BYTES
+            && filled.get(i)[1] + heap <= GroupHeap.MAX_GROUP_HEAP_BYTES) {
+          fit = i;
+        }
+      }
+      if (fit < 0) {
+        bins.add(new ArrayList<>());
+        filled.add(new long[2]);
+        fit = bins.size() - 1;
+      }
+      bins.get(fit).add(file);
+      filled.get(fit)[0] += file.fileSizeInBytes();
+      filled.get(fit)[1] += heap;
+    }
+    bins.removeIf(bin -> bin.size() < 2 && !forDeletes.contains(bin.get(0).location()));
     bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
     return bins;
   }

@@ -103,7 +103,8 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             spec,
             group.partition());
     // Sort and z-order: the group's rows in memory (a group holds at most
-    // RowLayout.MAX_GROUP_BYTES of input files), then written in order.
+    // RowLayout.MAX_GROUP_BYTES of input files and GroupHeap.MAX_GROUP_HEAP_BYTES of estimated
+    // heap), then written in order.
     List<Record> held = layout.reorders() ? new ArrayList<>() : null;
     try {
       for (DataFile input : group.inputs()) {

@@ -36,6 +36,7 @@ import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDelete;
@@ -86,45 +87,83 @@ public final class PositionDeleteRewrite {
   }
 
   /**
-   * The time slices ({@code column=value}, as {@code --slice} takes them) of the current-spec
-   * partitions that hold position delete files (not deletion vectors), in slice order; what {@code
-   * floe maintain --rewrite-position-deletes} without {@code --slice} looks at. Reads metadata
-   * only.
-   *
-   * @throws InvalidInputException (exit 2) when such files lie in a partition without a time field
+   * Where the current-spec position delete files (not deletion vectors) lie: their time slices
+   * ({@code column=value}, as {@code --slice} takes them) in slice order, what {@code floe maintain
+   * --rewrite-position-deletes} without {@code --slice} looks at; and the partitions that lie in no
+   * time slice (a null {@code day(ts)}, a spec without a time field), which it skips.
    */
-  public List<String> slicesWithPositionDeletes() {
+  public record Found(List<String> slices, List<String> noSlice) {
+    public Found {
+      slices = List.copyOf(slices);
+      noSlice = List.copyOf(noSlice);
+    }
+  }
+
+  /** Where the current-spec position delete files lie; reads metadata only. */
+  public Found slicesWithPositionDeletes() {
+    TreeMap<String, Slice> slices = new TreeMap<>();
+    Set<String> noSlice = new java.util.TreeSet<>();
+    PartitionSpec spec = table.spec();
+    for (DeleteFile delete : positionDeleteFiles()) {
+      Optional<Slice> slice = TimeSlices.of(table.schema(), spec, delete.partition());
+      if (slice.isPresent()) {
+        slices.putIfAbsent(slice.get().start() + "|" + TimeSlices.text(slice.get()), slice.get());
+      } else {
+        noSlice.add(spec.partitionToPath(delete.partition()));
+      }
+    }
+    return new Found(slices.values().stream().map(TimeSlices::text).toList(), List.copyOf(noSlice));
+  }
+
+  /**
+   * Refuses a table of format v3 or later that still holds position delete files (written before an
+   * upgrade from v2): v3 takes position deletes only as deletion vectors, which this rewrite does
+   * not write.
+   *
+   * @throws InvalidInputException (exit 2) for such a table
+   */
+  public void checkFormat() {
+    table.refresh();
+    int version = TableUtil.formatVersion(table);
+    if (version < 3) {
+      return;
+    }
+    int files = positionDeleteFiles().size();
+    InvalidInputException.check(
+        files == 0,
+        "Cannot rewrite the position deletes of %s: it is format v%s, where position deletes must"
+            + " be deletion vectors, and it holds %s position delete file(s) from before the"
+            + " upgrade (Floe writes no deletion vectors; Spark's rewrite_position_delete_files"
+            + " turns them into ones)",
+        name,
+        version,
+        files);
+  }
+
+  /** The current snapshot's position delete files (not DVs) of the current spec. */
+  private List<DeleteFile> positionDeleteFiles() {
     table.refresh();
     Snapshot base = table.currentSnapshot();
     if (base == null) {
       return List.of();
     }
     PartitionSpec spec = table.spec();
-    TreeMap<String, Slice> slices = new TreeMap<>();
+    List<DeleteFile> found = new ArrayList<>();
     for (ManifestFile manifest : base.deleteManifests(table.io())) {
       try (ManifestReader<DeleteFile> reader =
           ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
         for (DeleteFile delete : reader) {
-          if (delete.content() != FileContent.POSITION_DELETES
-              || ContentFileUtil.isDV(delete)
-              || delete.specId() != spec.specId()) {
-            continue;
+          if (delete.content() == FileContent.POSITION_DELETES
+              && !ContentFileUtil.isDV(delete)
+              && delete.specId() == spec.specId()) {
+            found.add(delete.copyWithoutStats());
           }
-          Slice slice =
-              TimeSlices.of(table.schema(), spec, delete.partition())
-                  .orElseThrow(
-                      () ->
-                          InvalidInputException.of(
-                              "Cannot rewrite the position deletes of %s: partition %s lies in no"
-                                  + " time slice (partition spec %s)",
-                              name, spec.partitionToPath(delete.partition()), spec));
-          slices.putIfAbsent(slice.start() + "|" + TimeSlices.text(slice), slice);
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read the delete manifests of " + name, e);
       }
     }
-    return slices.values().stream().map(TimeSlices::text).toList();
+    return found;
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.floe.flink.maintain;
 
-import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.maintain.ActionOutcome;
 import dev.floe.catalog.maintain.MaintenanceAction;
 import dev.floe.catalog.maintain.MaintenanceReport;
@@ -18,8 +18,10 @@ import org.apache.iceberg.Table;
  * {@code floe maintain TABLE --rewrite-position-deletes [--slice ...]} as one of the command's
  * {@link MaintenanceAction}s: a {@link PositionDeleteRewrite} per slice (one commit each), with the
  * table's numbers before and after. Without slices it takes every time slice holding position
- * delete files. A slice whose commit conflicts is reported (exit 4) and the others go on; {@link
- * #exitCode()} says so after {@link #run}.
+ * delete files, and reports (skips) the partitions that lie in no time slice. A slice that fails (a
+ * commit conflict, exit 4, or another of our errors) is reported and the others go on; {@link
+ * #exitCode()} says so after {@link #run}. A format v3 table still holding position delete files is
+ * refused up front (exit 2).
  */
 public final class PositionDeleteRewriteAction implements MaintenanceAction {
   /** What a dry run can only estimate: the metadata the new snapshots need. */
@@ -74,16 +76,35 @@ public final class PositionDeleteRewriteAction implements MaintenanceAction {
     if (!values.isEmpty()) {
       CompactionSlices.resolve(name, table, values);
     }
+    PositionDeleteRewrite.of(table, name).checkFormat();
   }
 
   @Override
   public MaintenanceReport run(boolean dryRun) {
     TableStats before = TableStats.of(table);
     PositionDeleteRewrite rewrite = PositionDeleteRewrite.of(table, name);
-    List<String> given = values.isEmpty() ? rewrite.slicesWithPositionDeletes() : values;
+    rewrite.checkFormat();
+    List<SliceRewrite> outcomes = new ArrayList<>();
+    List<String> given = values;
+    if (values.isEmpty()) {
+      PositionDeleteRewrite.Found found = rewrite.slicesWithPositionDeletes();
+      given = found.slices();
+      for (String partition : found.noSlice()) {
+        outcomes.add(
+            new SliceRewrite(
+                partition,
+                partition,
+                "skipped",
+                new PositionDeleteRewrite.Result(0, 0, 0, 0, null),
+                ExitCodes.OK,
+                "partition "
+                    + partition
+                    + " lies in no time slice (a null or non-time partition value); its position"
+                    + " delete files are left as they are"));
+      }
+    }
     List<Slice> resolved =
         given.isEmpty() ? List.of() : CompactionSlices.resolve(name, table, given);
-    List<SliceRewrite> outcomes = new ArrayList<>();
     for (int i = 0; i < resolved.size(); i++) {
       Slice slice = resolved.get(i);
       try {
@@ -92,14 +113,15 @@ public final class PositionDeleteRewriteAction implements MaintenanceAction {
         String status =
             result.replaced() == 0 ? "nothing to rewrite" : dryRun ? "would rewrite" : "rewrote";
         outcomes.add(new SliceRewrite(given.get(i), slice.label(), status, result, 0, ""));
-      } catch (CommitConflictException e) {
+      } catch (FloeException e) {
+        // a conflict (exit 4) or any other typed failure: reported, the other slices go on
         outcomes.add(
             new SliceRewrite(
                 given.get(i),
                 slice.label(),
                 "failed",
                 new PositionDeleteRewrite.Result(0, 0, 0, 0, null),
-                ExitCodes.COMMIT_CONFLICT,
+                e.exitCode(),
                 e.getMessage()));
       }
     }
@@ -160,6 +182,7 @@ public final class PositionDeleteRewriteAction implements MaintenanceAction {
         String what =
             switch (slice.status()) {
               case "failed" -> "failed (exit " + slice.exitCode() + "): " + slice.detail();
+              case "skipped" -> "skipped: " + slice.detail();
               case "nothing to rewrite" ->
                   "nothing to rewrite: every partition has at most one position delete file and"
                       + " no entry naming a data file that is gone";

@@ -19,6 +19,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrderComparators;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -33,7 +34,8 @@ import org.apache.iceberg.util.ZOrderByteUtils;
  * named column turned into 8 order-preserving bytes with Iceberg's {@link ZOrderByteUtils}
  * (strings, binary, fixed and uuid by their first 8 bytes; null as all zero bytes, so nulls come
  * first) and the bits interleaved, compared as unsigned bytes. Sorting and z-ordering hold a
- * group's rows in memory (see {@link #MAX_GROUP_BYTES}).
+ * group's rows in memory (see {@link #MAX_GROUP_BYTES} and {@link
+ * dev.floe.catalog.maintain.GroupHeap#MAX_GROUP_HEAP_BYTES}).
  */
 public record RowLayout(Strategy strategy, List<String> zorderColumns) implements Serializable {
 
@@ -84,6 +86,12 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
               name,
               column,
               field.type());
+          InvalidInputException.check(
+              !path(table.schema().asStruct(), field.fieldId()).isEmpty(),
+              "Cannot compact %s with strategy zorder: column %s is inside a list or map (z-order"
+                  + " reads top-level columns and fields of structs)",
+              name,
+              column);
         }
         return new RowLayout(Strategy.ZORDER, policy.zorderColumns());
       }
@@ -106,18 +114,17 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
     Schema schema = StoredRows.schema(table);
     switch (strategy) {
       case SORT -> {
+        // Generic records hold LocalDate, LocalDateTime, byte[]...; the comparator (and the
+        // transforms it applies) reads Iceberg's internal values: wrap each side of a comparison.
         Comparator<StructLike> order = SortOrderComparators.forSchema(schema, table.sortOrder());
-        rows.sort(order::compare);
+        InternalRecordWrapper left = new InternalRecordWrapper(schema.asStruct());
+        InternalRecordWrapper right = new InternalRecordWrapper(schema.asStruct());
+        rows.sort((a, b) -> order.compare(left.wrap(a), right.wrap(b)));
         return rows;
       }
       case ZORDER -> {
-        int[] positions = new int[zorderColumns.size()];
-        Type[] types = new Type[zorderColumns.size()];
-        for (int i = 0; i < positions.length; i++) {
-          Types.NestedField field = schema.findField(zorderColumns.get(i));
-          positions[i] = schema.columns().indexOf(field);
-          types[i] = field.type();
-        }
+        int[][] positions = paths(schema, zorderColumns);
+        Type[] types = types(schema, zorderColumns);
         List<Map.Entry<byte[], Record>> keyed = new ArrayList<>(rows.size());
         for (Record row : rows) {
           keyed.add(Map.entry(zValue(row, positions, types), row));
@@ -136,22 +143,63 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
    * the benchmark check the order the same way.
    */
   public static byte[] zValue(Schema schema, List<String> columns, StructLike row) {
-    int[] positions = new int[columns.size()];
-    Type[] types = new Type[columns.size()];
-    for (int i = 0; i < positions.length; i++) {
-      Types.NestedField field = schema.findField(columns.get(i));
-      positions[i] = schema.columns().indexOf(field);
-      types[i] = field.type();
-    }
-    return zValue(row, positions, types);
+    return zValue(row, paths(schema, columns), types(schema, columns));
   }
 
-  private static byte[] zValue(StructLike row, int[] positions, Type[] types) {
-    byte[][] columns = new byte[positions.length][];
-    for (int i = 0; i < positions.length; i++) {
-      columns[i] = orderedBytes(row.get(positions[i], Object.class), types[i]);
+  private static Type[] types(Schema schema, List<String> columns) {
+    return columns.stream().map(c -> schema.findField(c).type()).toArray(Type[]::new);
+  }
+
+  /**
+   * For each column, the positions that lead to it from the row: one for a top-level column, one
+   * more per struct it is nested in ("s.a").
+   */
+  private static int[][] paths(Schema schema, List<String> columns) {
+    int[][] paths = new int[columns.size()][];
+    for (int i = 0; i < paths.length; i++) {
+      int id = schema.findField(columns.get(i)).fieldId();
+      paths[i] = path(schema.asStruct(), id).stream().mapToInt(Integer::intValue).toArray();
     }
-    int size = ZORDER_BYTES * positions.length;
+    return paths;
+  }
+
+  private static List<Integer> path(Types.StructType struct, int id) {
+    List<Types.NestedField> fields = struct.fields();
+    for (int p = 0; p < fields.size(); p++) {
+      Types.NestedField field = fields.get(p);
+      if (field.fieldId() == id) {
+        return List.of(p);
+      }
+      if (field.type().isStructType()) {
+        List<Integer> inner = path(field.type().asStructType(), id);
+        if (!inner.isEmpty()) {
+          List<Integer> path = new ArrayList<>(List.of(p));
+          path.addAll(inner);
+          return path;
+        }
+      }
+    }
+    return List.of();
+  }
+
+  /** The value at {@code path}, or null when it or a struct on the way is null. */
+  private static Object valueAt(StructLike row, int[] path) {
+    Object value = row;
+    for (int position : path) {
+      if (value == null) {
+        return null;
+      }
+      value = ((StructLike) value).get(position, Object.class);
+    }
+    return value;
+  }
+
+  private static byte[] zValue(StructLike row, int[][] paths, Type[] types) {
+    byte[][] columns = new byte[paths.length][];
+    for (int i = 0; i < paths.length; i++) {
+      columns[i] = orderedBytes(valueAt(row, paths[i]), types[i]);
+    }
+    int size = ZORDER_BYTES * paths.length;
     return ZOrderByteUtils.interleaveBits(columns, size, ByteBuffer.allocate(size)).clone();
   }
 

@@ -51,7 +51,7 @@ class CompactionDryRunTest {
     assertThat(day3.rewritten()).isEqualTo(day3.before());
     assertThat(day3.expectedOutputFiles()).isEqualTo(1);
     assertThat(day3.after()).isEqualTo(new FileStats(1, day3.before().bytes(), 60));
-    assertThat(day3.detail()).contains("would replace 12 small file(s)");
+    assertThat(day3.detail()).contains("would replace 12 file(s)");
     assertThat(result.slices().get(1).status())
         .isEqualTo(SliceCompaction.Status.NOTHING_TO_COMPACT);
     assertThat(result.exitCode()).isZero();

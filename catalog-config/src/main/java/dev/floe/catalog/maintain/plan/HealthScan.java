@@ -2,8 +2,10 @@ package dev.floe.catalog.maintain.plan;
 
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
+import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
@@ -149,6 +151,9 @@ public final class HealthScan {
     long otherSpecSmall;
     // Strategy sort: current-spec files per partition, with the sort column's bounds.
     final Map<String, List<DataFile>> sortFiles = new HashMap<>();
+    // Current-spec files, bytes and rows per partition ({spec}/{path}): sort and z-order rewrite a
+    // compacted partition whole.
+    final Map<String, long[]> partitionTotals = new HashMap<>();
   }
 
   private static final class Scan {
@@ -161,7 +166,10 @@ public final class HealthScan {
     Scan scan = new Scan();
     TableScan files = table.newScan();
     if (sortColumn.isPresent()) {
-      files = files.includeColumnStats(List.of(sortColumn.get().name()));
+      // by its full name: a field inside a struct is "s.a", not "a"
+      files =
+          files.includeColumnStats(
+              List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
     try (CloseableIterable<FileScanTask> tasks = files.planFiles()) {
       for (FileScanTask task : tasks) {
@@ -190,6 +198,12 @@ public final class HealthScan {
                     .sortFiles
                     .computeIfAbsent(partitionPath, p -> new ArrayList<>())
                     .add(file.copyWithStats(Set.of(column.fieldId()))));
+        long[] partition =
+            totals.partitionTotals.computeIfAbsent(
+                file.specId() + "/" + partitionPath, p -> new long[3]);
+        partition[0]++;
+        partition[1] += file.fileSizeInBytes();
+        partition[2] += file.recordCount();
         if (file.fileSizeInBytes() < target) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
@@ -259,11 +273,34 @@ public final class HealthScan {
             t.smallByPartition.getOrDefault(table.spec().specId() + "/" + partition.getKey(), 0L);
         if (small < policy.minInputFiles()
             && bytes <= SortKeyOverlap.MAX_GROUP_BYTES
-            && SortKeyOverlap.overlaps(files, sortColumn.orElseThrow())) {
+            && GroupHeap.of(StoredRows.schema(table), files) <= GroupHeap.MAX_GROUP_HEAP_BYTES
+            && SortKeyOverlap.overlaps(table, files, sortColumn.orElseThrow())) {
           overlapping++;
           overlappingFiles += files.size();
           overlappingBytes += bytes;
         }
+      }
+      long smallByPartition = 0;
+      long wholeFiles = 0;
+      long wholeBytes = 0;
+      boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+      long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
+      for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
+        long small = partition.getValue();
+        long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[3]);
+        if (reorders) {
+          // As CompactionPlanner: a partition over the in-memory caps is ordered in several
+          // groups, each leaving a file below the target; that many small files is no work.
+          long groups = GroupHeap.groupsNeeded(whole[1], whole[2] * rowBytes);
+          if (small <= groups) {
+            continue;
+          }
+          if (small >= policy.minInputFiles()) {
+            wholeFiles += whole[0];
+            wholeBytes += whole[1];
+          }
+        }
+        smallByPartition = Math.max(smallByPartition, small);
       }
       slices.add(
           new SliceHealth(
@@ -273,17 +310,19 @@ public final class HealthScan {
               t.rows,
               t.small,
               t.smallBytes,
-              t.smallByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0),
+              smallByPartition,
               t.deleteFiles.size(),
               deletedRows,
               t.overThreshold,
               t.overThresholdBytes,
               t.otherSpecSmall,
               Optional.ofNullable(open),
-              sortColumn.map(Types.NestedField::name),
+              sortColumn.map(c -> table.schema().findColumnName(c.fieldId())),
               overlapping,
               overlappingFiles,
-              overlappingBytes));
+              overlappingBytes,
+              wholeFiles,
+              wholeBytes));
     }
     return slices;
   }

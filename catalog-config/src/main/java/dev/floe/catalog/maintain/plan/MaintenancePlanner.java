@@ -204,8 +204,10 @@ public final class MaintenancePlanner {
               Bytes.format(target),
               slice.smallFilesByPartition(),
               policy.minInputFiles()));
-      rewrittenFiles += slice.smallFiles();
-      rewrittenBytes += slice.smallBytes();
+      // Sort and z-order rewrite such a partition whole, its large files too.
+      boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+      rewrittenFiles += whole ? slice.wholePartitionFiles() : slice.smallFiles();
+      rewrittenBytes += whole ? slice.wholePartitionBytes() : slice.smallBytes();
     }
     if (slice.overlappingPartitions() > 0) {
       reasons.add(

@@ -30,6 +30,10 @@ import java.util.Optional;
  *     small files alone would not get compacted
  * @param overlappingFiles data files of those partitions
  * @param overlappingBytes their bytes
+ * @param wholePartitionFiles with strategy sort or zorder, the data files of the partitions that
+ *     small files get compacted (at least {@code min_input_files} of them): such a partition is
+ *     rewritten whole, so these, not only the small files, are the work; 0 with binpack
+ * @param wholePartitionBytes their bytes
  */
 public record SliceHealth(
     Optional<String> slice,
@@ -48,7 +52,9 @@ public record SliceHealth(
     Optional<String> sortColumn,
     long overlappingPartitions,
     long overlappingFiles,
-    long overlappingBytes) {
+    long overlappingBytes,
+    long wholePartitionFiles,
+    long wholePartitionBytes) {
 
   /** Deleted rows over rows; 0 for a slice without rows. */
   public double deletedRowRatio() {
