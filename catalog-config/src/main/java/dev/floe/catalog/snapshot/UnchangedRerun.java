@@ -69,7 +69,8 @@ public final class UnchangedRerun {
       }
       List<TableMetadata.MetadataLogEntry> log = operations.operations().current().previousFiles();
       if (log.isEmpty()) {
-        return true; // created with this snapshot
+        // Created with this snapshot, or a metadata log kept to no entries: nothing tells which.
+        return false;
       }
       TableMetadata before = TableMetadataParser.read(table.io(), log.get(log.size() - 1).file());
       return before.currentSnapshot() == null
