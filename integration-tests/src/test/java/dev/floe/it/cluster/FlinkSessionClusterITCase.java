@@ -36,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The shaded jar on a real Flink session cluster (a JobManager and a TaskManager JVM on 127.0.0.1),
  * with the production-shaped catalog: JDBC on PostgreSQL, warehouse on S3, secrets only in the
  * cluster processes' environment. One slice is submitted over REST as the Kubernetes operator does
- * (entry class FloeClusterMain, main in the JobManager), rerun with the CLI frontend exactly as the
- * README's {@code flink run} line, and a bad submission is refused while the JobManager stays up.
+ * (entry class FloeClusterMain, main in the JobManager), submitted again (an unchanged rerun in a
+ * cluster program still submits its job), rerun with the CLI frontend exactly as the README's
+ * {@code flink run} line, and a bad submission is refused while the JobManager stays up.
  */
 class FlinkSessionClusterITCase {
   private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
@@ -107,7 +108,19 @@ class FlinkSessionClusterITCase {
         .containsEntry("floe.job", "fact_orders_daily")
         .containsEntry("floe.slice", "order_date=[2026-10-03,2026-10-04)");
 
-    // 2. The same slice with `flink run` (the CLI frontend, main in the client): a no-op.
+    // 2. The same slice over REST again: an application must submit a job (the dispatcher fails
+    // one that submits none), so in a cluster program an unchanged rerun starts its job instead
+    // of skipping it, and that job's committer finds the slice unchanged.
+    FlinkRestSubmitter.Submission again = rest.run(jarId, ImageLayout.CLUSTER_ENTRY_CLASS, args);
+    assertThat(again.accepted()).as(again.body()).isTrue();
+    assertThat(rest.awaitEnd(again.jobId(), JOB_TIMEOUT))
+        .as(cluster.jobManagerLog())
+        .isEqualTo("FINISHED");
+    FactOrders resubmitted = FactOrders.read(config, work.resolve(".floe"));
+    assertThat(resubmitted.snapshotId()).isEqualTo(loaded.snapshotId());
+    assertThat(resubmitted.tableHash()).isEqualTo(loaded.tableHash());
+
+    // 3. The same slice with `flink run` (the CLI frontend, main in the client): a no-op.
     ProcessResult flinkRun = flinkRun(config, job);
     assertThat(flinkRun.exitCode()).as(flinkRun.output()).isZero();
     assertThat(flinkRun.output()).contains("no-op");
@@ -115,7 +128,7 @@ class FlinkSessionClusterITCase {
     assertThat(rerun.snapshotId()).isEqualTo(loaded.snapshotId());
     assertThat(rerun.tableHash()).isEqualTo(loaded.tableHash());
 
-    // 3. A bad submission fails the submission, not the JobManager (FloeMain would exit it).
+    // 4. A bad submission fails the submission, not the JobManager (FloeMain would exit it).
     FlinkRestSubmitter.Submission refused =
         rest.run(
             jarId,
