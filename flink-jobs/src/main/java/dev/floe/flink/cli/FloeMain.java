@@ -33,15 +33,18 @@ public final class FloeMain {
     Redaction.rememberEnvironment(System.getenv());
     PrintWriter err = new PrintWriter(new RedactingWriter(rawErr), true);
     try {
-      return execute(args, out, err, new CommandLine(new FloeCommand()));
+      return execute(args, out, err, FloeCommand.commandLine(args));
     } finally {
       out.flush(); // main exits right after: nothing a command printed may stay buffered
       err.flush();
     }
   }
 
-  private static int execute(
-      String[] args, PrintWriter out, PrintWriter err, CommandLine commandLine) {
+  /**
+   * Runs {@code args} on the given command line (tests compare the whole and the one-command
+   * model).
+   */
+  static int execute(String[] args, PrintWriter out, PrintWriter err, CommandLine commandLine) {
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(

@@ -18,7 +18,7 @@ class HelpSummariesTest {
   @Test
   void everyCommandListsAWholeOneLineSummary() {
     List<String> problems = new ArrayList<>();
-    check(new CommandLine(new FloeCommand()), problems);
+    check(FloeCommand.commandLine(), problems);
     assertThat(problems).isEmpty();
   }
 

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * docker/README.md's commands against the code: the entry classes, the jar path, the container
@@ -94,7 +93,7 @@ class DockerReadmeTest {
         assertThat(inRepo).as("%s in the default image", arg).exists();
       }
     }
-    assertThatCode(() -> new CommandLine(new FloeCommand()).parseArgs(args.toArray(String[]::new)))
+    assertThatCode(() -> FloeCommand.commandLine().parseArgs(args.toArray(String[]::new)))
         .as("floe %s", String.join(" ", args))
         .doesNotThrowAnyException();
   }

@@ -57,7 +57,7 @@ public final class ConfigurationDocs {
 
   /** The command tree the reference documents. */
   public static CommandLine commandLine() {
-    return new CommandLine(new FloeCommand());
+    return FloeCommand.commandLine();
   }
 
   /** The whole of docs/configuration.md. */
