@@ -35,7 +35,7 @@ class MaintainPlanPositionDeletesTest {
    * since, so it dangles). Day 4: two data files, two delete files. Day 5: one delete file, nothing
    * to gain. 3 to 10 % of the rows deleted, no data file with 10 delete files: no compaction.
    */
-  private Table mergeOnRead() {
+  static Table mergeOnRead(EmbeddedCatalog catalog) {
     Table fact = catalog.create(T, SmallFiles.SCHEMA, SmallFiles.BY_DAY);
     SmallFiles.append(fact, "2026-10-03", 3, 10, 1);
     SmallFiles.append(fact, "2026-10-04", 2, 10, 100);
@@ -65,7 +65,7 @@ class MaintainPlanPositionDeletesTest {
 
   @Test
   void planProposesTheRewritePerSliceApplyDoesItAndTheNextPlanIsEmpty() throws Exception {
-    mergeOnRead();
+    mergeOnRead(catalog);
     Table before = catalog.load(T);
     ContentHash content = TableContent.hash(before);
     assertThat(TableStats.of(before).deleteFiles()).isEqualTo(6);
@@ -121,7 +121,7 @@ class MaintainPlanPositionDeletesTest {
 
   @Test
   void deletesOverTheRatioAreLeftToCompactionNotRewritten() throws Exception {
-    mergeOnRead();
+    mergeOnRead(catalog);
     catalog.load(T).updateProperties().set("floe.maintain.deleted-row-ratio", "0.05").commit();
 
     CliRun plan = floe(catalog.home(), "maintain", "--plan", T, "--json");
