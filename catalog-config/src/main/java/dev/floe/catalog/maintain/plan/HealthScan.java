@@ -6,6 +6,7 @@ import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
 import dev.floe.catalog.maintain.GroupHeap;
+import dev.floe.catalog.maintain.ManifestCache;
 import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
@@ -71,13 +72,16 @@ public final class HealthScan {
     long target = policy.targetFileSizeBytes(table.properties());
     Instant now = clock.instant();
     List<String> problems = new ArrayList<>();
+    // Orphans and expiry read the same manifests (most are shared by every snapshot): once each.
+    ManifestCache manifestCache = ManifestCache.create();
 
     // Unreferenced files: old ones are orphans, young ones mark partitions being written.
     long orphanFiles = -1;
     long orphanBytes = 0;
     List<OrphanFile> young = List.of();
     try {
-      OrphanFilesPlan orphans = OrphanFiles.of(table, name).clock(clock).apply();
+      OrphanFilesPlan orphans =
+          OrphanFiles.of(table, name).clock(clock).manifestCache(manifestCache).apply();
       orphanFiles = orphans.orphans().size();
       orphanBytes = orphans.orphans().stream().mapToLong(OrphanFile::sizeBytes).sum();
       young = orphans.youngOrphans();
@@ -89,7 +93,8 @@ public final class HealthScan {
     int expirableFiles = 0;
     if (policy.retention().isPresent()) {
       try {
-        ExpirePlan expire = Expire.of(table, name).clock(clock).apply();
+        ExpirePlan expire =
+            Expire.of(table, name).clock(clock).manifestCache(manifestCache).apply();
         beyondRetention = expire.expired().size();
         expirableFiles = expire.filesToDelete().size();
       } catch (FloeException | IllegalArgumentException e) {

@@ -43,8 +43,11 @@ public final class MaintenancePlanner {
           .thenComparing(PlanItem::action)
           .thenComparing(item -> item.slice().orElse(""));
 
-  /** Tables read at once: listing a table location waits on storage more than on the CPU. */
-  public static final int DEFAULT_THREADS = 4;
+  /**
+   * Tables read at once: the core count, and at least 4, since listing a table location (S3) waits
+   * on storage more than on the CPU.
+   */
+  public static final int DEFAULT_THREADS = Math.max(4, Runtime.getRuntime().availableProcessors());
 
   private final Clock clock;
   private boolean includeOpen;
@@ -65,7 +68,7 @@ public final class MaintenancePlanner {
     return this;
   }
 
-  /** How many tables are read at once (default {@value #DEFAULT_THREADS}). */
+  /** How many tables are read at once (default {@link #DEFAULT_THREADS}). */
   public MaintenancePlanner threads(int value) {
     InvalidInputException.check(value >= 1, "Cannot plan with %d threads: at least 1", value);
     this.threads = value;
