@@ -40,6 +40,7 @@ public final class Expire implements MaintenanceAction {
   private final String name;
   private Clock clock;
   private RetentionSpec retention;
+  private ManifestCache manifests = ManifestCache.create();
 
   private Expire(Table table, String name) {
     this.table = table;
@@ -57,6 +58,15 @@ public final class Expire implements MaintenanceAction {
   /** The clock that says what "now" is for {@code max_age}. Required. */
   public Expire clock(Clock clock) {
     this.clock = clock;
+    return this;
+  }
+
+  /**
+   * Read manifests through {@code cache}, shared with other actions planned on the same table (a
+   * manifest is immutable, and shared by many snapshots: read once).
+   */
+  public Expire manifestCache(ManifestCache cache) {
+    this.manifests = cache;
     return this;
   }
 
@@ -110,8 +120,8 @@ public final class Expire implements MaintenanceAction {
     Map<String, FileKind> filesToDelete =
         expired.isEmpty()
             ? Map.of()
-            : ReferencedFiles.snapshots(table, expired)
-                .minus(ReferencedFiles.snapshots(table, remaining));
+            : ReferencedFiles.snapshots(table, expired, manifests)
+                .minus(ReferencedFiles.snapshots(table, remaining, manifests));
     return new ExpirePlan(
         name,
         rules,

@@ -38,6 +38,7 @@ public final class OrphanFiles implements MaintenanceAction {
   private final String name;
   private Clock clock;
   private Duration minAge;
+  private ManifestCache manifests = ManifestCache.create();
 
   private OrphanFiles(Table table, String name) {
     this.table = table;
@@ -61,6 +62,15 @@ public final class OrphanFiles implements MaintenanceAction {
   /** Delete only files older than this (default: the table property, else P3D). */
   public OrphanFiles minAge(Duration minAge) {
     this.minAge = minAge;
+    return this;
+  }
+
+  /**
+   * Read manifests through {@code cache}, shared with other actions planned on the same table (a
+   * manifest is immutable, and shared by many snapshots: read once).
+   */
+  public OrphanFiles manifestCache(ManifestCache cache) {
+    this.manifests = cache;
     return this;
   }
 
@@ -98,13 +108,18 @@ public final class OrphanFiles implements MaintenanceAction {
     // List first, then read the references: a file a job commits while we list is then known as
     // referenced, instead of looking like an orphan.
     List<FileInfo> listed = new ArrayList<>();
-    for (FileInfo file : listing.listPrefix(prefix)) {
+    // A local location through Hadoop's local file system: java.nio lists the same files faster.
+    Iterable<FileInfo> files =
+        LocalListing.of(table.io(), prefix)
+            .<Iterable<FileInfo>>map(local -> local)
+            .orElseGet(() -> listing.listPrefix(prefix));
+    for (FileInfo file : files) {
       if (FileLocations.isUnder(file.location(), location)) {
         listed.add(file);
       }
     }
     table.refresh();
-    ReferencedFiles referenced = ReferencedFiles.all(table);
+    ReferencedFiles referenced = ReferencedFiles.all(table, manifests);
     checkListingSeesTheTable(listed);
 
     String metadataDirectory = metadataDirectory();

@@ -1,7 +1,5 @@
 package dev.floe.catalog.maintain;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -9,12 +7,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionStatisticsFile;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
@@ -42,6 +37,11 @@ public final class ReferencedFiles {
    * plus the current metadata file, the files of its metadata log, and the version hint.
    */
   public static ReferencedFiles all(Table table) {
+    return all(table, ManifestCache.create());
+  }
+
+  /** {@link #all(Table)}, reading manifests through {@code cache}. */
+  public static ReferencedFiles all(Table table, ManifestCache cache) {
     Map<String, FileKind> files = new LinkedHashMap<>();
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
     if (metadata.metadataFileLocation() != null) {
@@ -51,7 +51,7 @@ public final class ReferencedFiles {
       put(files, location, FileKind.METADATA_JSON);
     }
     put(files, ReachableFileUtil.versionHintLocation(table), FileKind.VERSION_HINT);
-    files.putAll(snapshots(table, metadata.snapshots()).files);
+    files.putAll(snapshots(table, metadata.snapshots(), cache).files);
     // Statistics files whose snapshot is gone are still listed in the metadata; keep them too.
     for (StatisticsFile statistics : table.statisticsFiles()) {
       put(files, statistics.path(), FileKind.STATISTICS);
@@ -64,6 +64,12 @@ public final class ReferencedFiles {
 
   /** The files these snapshots reference (no metadata.json files). */
   public static ReferencedFiles snapshots(Table table, Collection<Snapshot> snapshots) {
+    return snapshots(table, snapshots, ManifestCache.create());
+  }
+
+  /** {@link #snapshots(Table, Collection)}, reading manifests through {@code cache}. */
+  public static ReferencedFiles snapshots(
+      Table table, Collection<Snapshot> snapshots, ManifestCache cache) {
     Map<String, FileKind> files = new LinkedHashMap<>();
     FileIO io = table.io();
     Set<Long> ids = new HashSet<>();
@@ -79,15 +85,9 @@ public final class ReferencedFiles {
     }
     for (ManifestFile manifest : manifests.values()) {
       put(files, manifest.path(), FileKind.MANIFEST);
-      if (manifest.content() == ManifestContent.DATA) {
-        readLocations(
-            ManifestFiles.read(manifest, io, table.specs()), files, FileKind.DATA, manifest);
-      } else {
-        readLocations(
-            ManifestFiles.readDeleteManifest(manifest, io, table.specs()),
-            files,
-            FileKind.DELETE,
-            manifest);
+      FileKind kind = manifest.content() == ManifestContent.DATA ? FileKind.DATA : FileKind.DELETE;
+      for (String location : cache.locations(manifest, io, table.specs())) {
+        put(files, location, kind);
       }
     }
     for (StatisticsFile statistics : table.statisticsFiles()) {
@@ -139,19 +139,6 @@ public final class ReferencedFiles {
     Map<FileKind, Long> counts = new EnumMap<>(FileKind.class);
     files.values().forEach(kind -> counts.merge(kind, 1L, Long::sum));
     return counts;
-  }
-
-  private static <F extends ContentFile<F>> void readLocations(
-      ManifestReader<F> reader, Map<String, FileKind> files, FileKind kind, ManifestFile manifest) {
-    // Live entries only, as Iceberg's own expiry and cleanup read them: a file only a DELETED entry
-    // names was live in an older snapshot, and is referenced through that snapshot if it is kept.
-    try (ManifestReader<F> entries = reader) {
-      for (F file : entries) {
-        put(files, file.location(), kind);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
-    }
   }
 
   private static void put(Map<String, FileKind> files, String location, FileKind kind) {

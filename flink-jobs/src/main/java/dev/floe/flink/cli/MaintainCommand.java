@@ -6,6 +6,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.MaintenanceAction;
+import dev.floe.catalog.maintain.MaintenanceManifest;
 import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.ManifestRewrite;
 import dev.floe.catalog.maintain.OrphanFiles;
@@ -13,12 +14,16 @@ import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
 import dev.floe.catalog.spec.MaintenancePolicy;
+import dev.floe.flink.effects.EffectsReport;
+import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionAction;
+import dev.floe.flink.maintain.MaintenanceNotification;
 import dev.floe.flink.maintain.PlanApply;
 import dev.floe.flink.maintain.PositionDeleteRewriteAction;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
@@ -123,6 +129,17 @@ public final class MaintainCommand implements Callable<Integer> {
   Integer maxTables;
 
   @Option(
+      names = "--notify",
+      paramLabel = "FILE",
+      description =
+          "--apply: a maintenance manifest (YAML) whose `on_maintenance_done` webhooks are sent"
+              + " once when the apply finishes, with its summary (tables done, failed and left,"
+              + " bytes rewritten, exit code), through the effect outbox (`floe effects`). A"
+              + " failed delivery is a warning on stderr and never changes the result; with"
+              + " --dry-run nothing is sent.")
+  Path notify;
+
+  @Option(
       names = "--expire",
       description =
           "Expire snapshots by the table's retention (table spec `retention: {keep_last,"
@@ -210,6 +227,9 @@ public final class MaintainCommand implements Callable<Integer> {
   /** "Now" for retention and file ages; the CLI edge is the one place that reads the clock. */
   Clock clock = Clock.systemUTC();
 
+  /** How webhooks are delivered (tests swap in an injected clock and no waits). */
+  Supplier<RunEffects> effects = RunEffects::system;
+
   @Override
   public Integer call() {
     if (plan || apply) {
@@ -219,10 +239,11 @@ public final class MaintainCommand implements Callable<Integer> {
         || namespace != null
         || includeOpen && !compact
         || maxBytes != null
-        || maxTables != null) {
+        || maxTables != null
+        || notify != null) {
       throw InvalidInputException.of(
-          "Cannot use --all, --namespace, --include-open, --max-bytes or --max-tables without"
-              + " --plan or --apply");
+          "Cannot use --all, --namespace, --include-open, --max-bytes, --max-tables or --notify"
+              + " without --plan or --apply");
     }
     if (tables.size() != 1) {
       throw InvalidInputException.of(
@@ -371,6 +392,10 @@ public final class MaintainCommand implements Callable<Integer> {
           "Cannot use --max-bytes, --max-tables or --timeout with --plan: they budget --apply");
     }
     InvalidInputException.check(
+        notify == null || apply,
+        "Cannot use --notify %s with --plan: it tells when --apply finishes",
+        notify);
+    InvalidInputException.check(
         maxBytes == null || maxBytes > 0,
         "Cannot apply with --max-bytes %s: expected a positive number of bytes",
         maxBytes);
@@ -380,6 +405,15 @@ public final class MaintainCommand implements Callable<Integer> {
         maxTables);
     Timeout applyTimeout = timeout == null ? null : Timeout.ofFlag("--timeout", timeout);
     PrintWriter out = spec.commandLine().getOut();
+    // Refuse a bad manifest, an unset variable or a catalog without an outbox before any work.
+    MaintenanceNotification notification =
+        notify == null
+            ? null
+            : MaintenanceNotification.of(
+                common.catalog(), MaintenanceManifest.load(notify), effects.get());
+    if (notification != null) {
+      notification.check(dryRun);
+    }
     // --timeout counts from here: planning a large catalog is part of the budget.
     Instant started = clock.instant();
     Catalog catalog = Catalogs.open(common.catalog());
@@ -402,15 +436,38 @@ public final class MaintainCommand implements Callable<Integer> {
       // --apply --dry-run shows what the budget would take and leave, as --apply would.
       Map<dev.floe.catalog.maintain.plan.PlanItem, String> outside =
           apply ? applying.select().outside() : Map.of();
-      MaintenancePlanOutput.writePlan(planned, dryRun, outside, common.json, out);
+      EffectsReport wouldSend =
+          notification == null ? EffectsReport.NONE : notification.wouldSend();
+      MaintenancePlanOutput.writePlan(planned, dryRun, outside, wouldSend, common.json, out);
       return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
     }
     ApplyResult result = applying.run();
     int code = result.exitCode();
     int exitCode =
         code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
-    MaintenancePlanOutput.writeApply(result, exitCode, common.json, out);
+    EffectsReport notified =
+        notification == null
+            ? EffectsReport.NONE
+            : notification.deliver(result, exitCode, notifyTarget());
+    MaintenancePlanOutput.writeApply(result, exitCode, notified, common.json, out);
+    out.flush();
+    // As floe backfill: an undelivered notification is a warning; the apply's result stands.
+    notified
+        .warnings()
+        .forEach(w -> spec.commandLine().getErr().println("floe maintain: warning: " + w));
+    if (notified.note() != null) {
+      // only set when recording in the outbox failed
+      spec.commandLine().getErr().println("floe maintain: warning: " + notified.note());
+    }
     return exitCode;
+  }
+
+  /** What {@code floe effects TABLE} files the notification under. */
+  private String notifyTarget() {
+    if (tables.size() == 1) {
+      return Catalogs.identifier(tables.get(0)).toString();
+    }
+    return namespace != null ? namespace + ".*" : "*";
   }
 
   private static Duration parse(String text) {

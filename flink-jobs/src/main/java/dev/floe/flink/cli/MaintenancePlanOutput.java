@@ -5,6 +5,7 @@ import dev.floe.catalog.maintain.plan.LeftOut;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.PlanItem;
 import dev.floe.catalog.maintain.plan.TableHealth;
+import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.maintain.ApplyResult;
 import dev.floe.flink.maintain.ItemOutcome;
 import java.io.PrintWriter;
@@ -28,22 +29,59 @@ final class MaintenancePlanOutput {
       Map<PlanItem, String> outside,
       boolean json,
       PrintWriter out) {
+    writePlan(plan, dryRun, outside, EffectsReport.NONE, json, out);
+  }
+
+  /**
+   * As above, with what {@code --notify}'s {@code on_maintenance_done} would send ({@link
+   * EffectsReport#NONE} without {@code --notify}: no key in the JSON, no line in the text).
+   */
+  static void writePlan(
+      MaintenancePlan plan,
+      boolean dryRun,
+      Map<PlanItem, String> outside,
+      EffectsReport notified,
+      boolean json,
+      PrintWriter out) {
     if (json) {
       Map<String, Object> map = planMap(plan, dryRun);
       map.put("outside_budget", outsideBudget(outside));
+      if (!notified.isEmpty()) {
+        map.put(ON_DONE, notified.toMap());
+      }
       out.println(Json.write(map));
     } else {
       printPlan(plan, dryRun, out);
       printOutsideBudget(outside, out);
+      printNotified(notified, out);
     }
   }
 
   /** {@code --apply}: what was done per item, as {@code --json} (with the exit code) or text. */
   static void writeApply(ApplyResult result, int exitCode, boolean json, PrintWriter out) {
+    writeApply(result, exitCode, EffectsReport.NONE, json, out);
+  }
+
+  /** As above, with what became of {@code --notify}'s {@code on_maintenance_done}. */
+  static void writeApply(
+      ApplyResult result, int exitCode, EffectsReport notified, boolean json, PrintWriter out) {
     if (json) {
-      out.println(Json.write(applyMap(result, exitCode)));
+      Map<String, Object> map = applyMap(result, exitCode);
+      if (!notified.isEmpty()) {
+        map.put(ON_DONE, notified.toMap());
+      }
+      out.println(Json.write(map));
     } else {
       printApply(result, out);
+      printNotified(notified, out);
+    }
+  }
+
+  private static final String ON_DONE = "on_maintenance_done";
+
+  private static void printNotified(EffectsReport notified, PrintWriter out) {
+    for (String line : notified.lines()) {
+      out.printf("%s  %s%n", ON_DONE, line);
     }
   }
 

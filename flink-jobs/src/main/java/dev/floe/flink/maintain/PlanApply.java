@@ -16,6 +16,7 @@ import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.PlanAction;
 import dev.floe.catalog.maintain.plan.PlanItem;
 import dev.floe.catalog.maintain.plan.TableHealth;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Table;
@@ -38,8 +40,9 @@ import org.apache.iceberg.catalog.Catalog;
  * plans again, picks them up. Each table's items run through the existing entry points in the order
  * {@code floe maintain} uses (compact its slices in one {@link Compaction}, one commit per slice,
  * after checking each slice alone so that one compaction refuses fails only its own item; rewrite
- * manifests; expire; orphans), so every commit is what the manual command makes. A table that fails
- * is reported and the others go on; {@link ApplyResult#exitCode()} says so.
+ * each slice's position deletes, as {@code --rewrite-position-deletes --slice}, one commit each;
+ * rewrite manifests; expire; orphans), so every commit is what the manual command makes. A table
+ * that fails is reported and the others go on; {@link ApplyResult#exitCode()} says so.
  */
 public final class PlanApply {
   private final CatalogConfig catalog;
@@ -192,6 +195,12 @@ public final class PlanApply {
     if (!compactions.isEmpty()) {
       compact(name, compactions, health, deadline, outcomes);
     }
+    // After compaction, which may have applied (and removed) some of them.
+    for (PlanItem item : items) {
+      if (item.action() == PlanAction.REWRITE_POSITION_DELETES) {
+        outcomes.put(item, rewritePositionDeletes(name, item));
+      }
+    }
     for (PlanAction action :
         List.of(PlanAction.REWRITE_MANIFESTS, PlanAction.EXPIRE, PlanAction.ORPHANS)) {
       for (PlanItem item : items) {
@@ -252,6 +261,37 @@ public final class PlanApply {
     }
   }
 
+  /** One slice's position-delete rewrite, as {@code --rewrite-position-deletes --slice} does. */
+  private ItemOutcome rewritePositionDeletes(String name, PlanItem item) {
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      Table table = Catalogs.loadTable(opened, name);
+      PositionDeleteRewrite rewrite = PositionDeleteRewrite.of(table, name);
+      rewrite.checkFormat();
+      Slice slice =
+          CompactionSlices.resolve(name, table, List.of(item.slice().orElseThrow())).get(0);
+      PositionDeleteRewrite.Result done = rewrite.rewrite(slice);
+      return outcome(
+          item,
+          done.snapshotId() != null,
+          done.snapshotId() == null
+              ? "nothing to rewrite"
+              : String.format(
+                  Locale.ROOT,
+                  "rewrote %d position delete file(s) -> %d; %d dangling entr%s dropped; snapshot"
+                      + " %d",
+                  done.replaced(),
+                  done.written(),
+                  done.dropped(),
+                  done.dropped() == 1 ? "y" : "ies",
+                  done.snapshotId()));
+    } catch (RuntimeException e) {
+      return failed(item, e);
+    } finally {
+      Catalogs.close(opened);
+    }
+  }
+
   private ItemOutcome metadataAction(String name, PlanItem item) {
     Catalog opened = Catalogs.open(catalog);
     try {
@@ -279,7 +319,8 @@ public final class PlanApply {
               !done.orphans().isEmpty(),
               "deleted " + done.orphans().size() + " orphan file(s)");
         }
-        case COMPACT -> throw new IllegalStateException("Cannot run compaction as metadata");
+        case COMPACT, REWRITE_POSITION_DELETES ->
+            throw new IllegalStateException("Cannot run " + item.action().text() + " as metadata");
       };
     } catch (RuntimeException e) {
       return failed(item, e);

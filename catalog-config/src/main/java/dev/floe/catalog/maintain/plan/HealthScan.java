@@ -6,6 +6,7 @@ import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
 import dev.floe.catalog.maintain.GroupHeap;
+import dev.floe.catalog.maintain.ManifestCache;
 import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
@@ -28,16 +29,21 @@ import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -66,13 +72,16 @@ public final class HealthScan {
     long target = policy.targetFileSizeBytes(table.properties());
     Instant now = clock.instant();
     List<String> problems = new ArrayList<>();
+    // Orphans and expiry read the same manifests (most are shared by every snapshot): once each.
+    ManifestCache manifestCache = ManifestCache.create();
 
     // Unreferenced files: old ones are orphans, young ones mark partitions being written.
     long orphanFiles = -1;
     long orphanBytes = 0;
     List<OrphanFile> young = List.of();
     try {
-      OrphanFilesPlan orphans = OrphanFiles.of(table, name).clock(clock).apply();
+      OrphanFilesPlan orphans =
+          OrphanFiles.of(table, name).clock(clock).manifestCache(manifestCache).apply();
       orphanFiles = orphans.orphans().size();
       orphanBytes = orphans.orphans().stream().mapToLong(OrphanFile::sizeBytes).sum();
       young = orphans.youngOrphans();
@@ -84,7 +93,8 @@ public final class HealthScan {
     int expirableFiles = 0;
     if (policy.retention().isPresent()) {
       try {
-        ExpirePlan expire = Expire.of(table, name).clock(clock).apply();
+        ExpirePlan expire =
+            Expire.of(table, name).clock(clock).manifestCache(manifestCache).apply();
         beyondRetention = expire.expired().size();
         expirableFiles = expire.filesToDelete().size();
       } catch (FloeException | IllegalArgumentException e) {
@@ -106,6 +116,7 @@ public final class HealthScan {
               ? SortKeyOverlap.column(table)
               : Optional.empty();
       Scan scan = scanFiles(table, policy, target, sortColumn);
+      positionDeletes(table, current, scan);
       partitions = scan.partitionPaths.size();
       // Without a listing (or an expiry plan) nothing says which partitions are being written:
       // every slice counts as open rather than as safe to compact.
@@ -133,7 +144,8 @@ public final class HealthScan {
         orphanFiles,
         orphanBytes,
         lastMaintenance(table),
-        problems);
+        problems,
+        TableUtil.formatVersion(table));
   }
 
   /** Per-slice sums while scanning, keyed by slice text ("" for no slice). */
@@ -154,6 +166,9 @@ public final class HealthScan {
     // Current-spec files, bytes and rows per partition ({spec}/{path}): sort and z-order rewrite a
     // compacted partition whole.
     final Map<String, long[]> partitionTotals = new HashMap<>();
+    // Position delete files (not deletion vectors) of the current spec, per partition path:
+    // {files, bytes}, as the position-delete rewrite groups them.
+    final Map<String, long[]> positionDeletes = new TreeMap<>();
   }
 
   private static final class Scan {
@@ -222,6 +237,40 @@ public final class HealthScan {
       throw new UncheckedIOException(e);
     }
     return scan;
+  }
+
+  /**
+   * The current snapshot's position delete files (not deletion vectors) of the current spec, per
+   * slice and partition, read from the delete manifests as {@code floe maintain
+   * --rewrite-position-deletes} reads them (a file naming only removed data files counts too).
+   */
+  private static void positionDeletes(Table table, Snapshot current, Scan scan) {
+    PartitionSpec spec = table.spec();
+    for (ManifestFile manifest : current.deleteManifests(table.io())) {
+      try (ManifestReader<DeleteFile> reader =
+          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        for (DeleteFile delete : reader) {
+          if (delete.content() != FileContent.POSITION_DELETES
+              || ContentFileUtil.isDV(delete)
+              || delete.specId() != spec.specId()) {
+            continue;
+          }
+          Optional<Slice> slice = TimeSlices.of(table.schema(), spec, delete.partition());
+          String key = slice.map(TimeSlices::text).orElse("");
+          Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
+          totals.slice = slice.orElse(null);
+          String partitionPath =
+              spec.isUnpartitioned() ? "" : spec.partitionToPath(delete.partition());
+          scan.partitionPaths.putIfAbsent(partitionPath, key);
+          long[] partition =
+              totals.positionDeletes.computeIfAbsent(partitionPath, p -> new long[2]);
+          partition[0]++;
+          partition[1] += delete.fileSizeInBytes();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   private static List<SliceHealth> slices(
@@ -302,6 +351,19 @@ public final class HealthScan {
         }
         smallByPartition = Math.max(smallByPartition, small);
       }
+      long positionDeleteFiles = 0;
+      long mergeableFiles = 0;
+      long mergeablePartitions = 0;
+      long mergeableBytes = 0;
+      for (long[] partition : t.positionDeletes.values()) {
+        positionDeleteFiles += partition[0];
+        if (partition[0] >= 2) {
+          // PositionDeleteRewrite merges a partition's files into one.
+          mergeableFiles += partition[0];
+          mergeablePartitions++;
+          mergeableBytes += partition[1];
+        }
+      }
       slices.add(
           new SliceHealth(
               t.slice == null ? Optional.empty() : Optional.of(entry.getKey()),
@@ -322,7 +384,11 @@ public final class HealthScan {
               overlappingFiles,
               overlappingBytes,
               wholeFiles,
-              wholeBytes));
+              wholeBytes,
+              positionDeleteFiles,
+              mergeableFiles,
+              mergeablePartitions,
+              mergeableBytes));
     }
     return slices;
   }

@@ -43,8 +43,11 @@ public final class MaintenancePlanner {
           .thenComparing(PlanItem::action)
           .thenComparing(item -> item.slice().orElse(""));
 
-  /** Tables read at once: listing a table location waits on storage more than on the CPU. */
-  public static final int DEFAULT_THREADS = 4;
+  /**
+   * Tables read at once: the core count, and at least 4, since listing a table location (S3) waits
+   * on storage more than on the CPU.
+   */
+  public static final int DEFAULT_THREADS = Math.max(4, Runtime.getRuntime().availableProcessors());
 
   private final Clock clock;
   private boolean includeOpen;
@@ -65,7 +68,7 @@ public final class MaintenancePlanner {
     return this;
   }
 
-  /** How many tables are read at once (default {@value #DEFAULT_THREADS}). */
+  /** How many tables are read at once (default {@link #DEFAULT_THREADS}). */
   public MaintenancePlanner threads(int value) {
     InvalidInputException.check(value >= 1, "Cannot plan with %d threads: at least 1", value);
     this.threads = value;
@@ -167,6 +170,26 @@ public final class MaintenancePlanner {
                             item,
                             "compaction rewrites one time slice at a time and these files lie in"
                                 + " none (no time partition)"));
+                  } else if (slice.open().isPresent() && !includeOpen) {
+                    leftOut.add(
+                        new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
+                  } else {
+                    items.add(item);
+                  }
+                });
+      }
+      for (SliceHealth slice : table.slices()) {
+        positionDeletes(table, slice)
+            .ifPresent(
+                item -> {
+                  if (table.formatVersion() >= 3) {
+                    leftOut.add(new LeftOut(item, v3Refusal(table, slice)));
+                  } else if (slice.slice().isEmpty()) {
+                    leftOut.add(
+                        new LeftOut(
+                            item,
+                            "the position-delete rewrite commits one time slice at a time and"
+                                + " these files lie in none (a null or non-time partition value)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -285,6 +308,74 @@ public final class MaintenancePlanner {
             deletes ? "data + delete files" : "data files",
             rewrittenBytes,
             0));
+  }
+
+  /** True when compacting {@code slice} would apply (and so remove) its delete files. */
+  static boolean compactionAppliesDeletes(MaintenancePolicy policy, SliceHealth slice) {
+    return slice.filesOverDeleteThreshold() > 0
+        || slice.deleteFiles() > 0 && slice.deletedRowRatio() >= policy.deletedRowRatio();
+  }
+
+  /**
+   * Merging a slice's position delete files, one per partition ({@code floe maintain
+   * --rewrite-position-deletes}): planned when a partition holds two or more of them and the
+   * deletes are below the policy's thresholds that make compaction apply them (then compaction
+   * removes them with the data files it rewrites). Right after the rewrite each partition holds at
+   * most one, so the item does not come back. On a v3 table any position delete file (written
+   * before an upgrade from v2) is an item the planner reports as refused.
+   */
+  static Optional<PlanItem> positionDeletes(TableHealth table, SliceHealth slice) {
+    MaintenancePolicy policy = table.policy();
+    boolean v3 = table.formatVersion() >= 3;
+    if (v3 ? slice.positionDeleteFiles() == 0 : slice.mergeablePositionDeleteFiles() == 0) {
+      return Optional.empty();
+    }
+    if (!v3 && compactionAppliesDeletes(policy, slice)) {
+      return Optional.empty();
+    }
+    long removed = slice.mergeablePositionDeleteFiles() - slice.mergeablePartitions();
+    String reason =
+        v3
+            ? String.format(
+                Locale.ROOT,
+                "%d position delete files (not deletion vectors) on a format v%d table",
+                slice.positionDeleteFiles(),
+                table.formatVersion())
+            : String.format(
+                Locale.ROOT,
+                "%d position delete files in %d partition(s) holding 2 or more (one each after the"
+                    + " rewrite); below what makes compaction apply them: no data file with >="
+                    + " delete_file_threshold %d delete files, deleted rows %.1f%% < deleted_row_ratio"
+                    + " %.1f%%",
+                slice.mergeablePositionDeleteFiles(),
+                slice.mergeablePartitions(),
+                policy.deleteFileThreshold(),
+                100 * slice.deletedRowRatio(),
+                100 * policy.deletedRowRatio());
+    return Optional.of(
+        new PlanItem(
+            table.table(),
+            PlanAction.REWRITE_POSITION_DELETES,
+            slice.slice(),
+            removed,
+            List.of(reason),
+            slice.positionDeleteFiles(),
+            slice.positionDeleteFiles() - removed,
+            "position delete files",
+            slice.mergeablePositionDeleteBytes(),
+            0));
+  }
+
+  static String v3Refusal(TableHealth table, SliceHealth slice) {
+    return String.format(
+        Locale.ROOT,
+        "refused: %s is format v%d, where position deletes must be deletion vectors, and slice"
+            + " %s holds %d position delete file(s) from before the upgrade (Floe writes no"
+            + " deletion vectors; Spark's rewrite_position_delete_files turns them into ones)",
+        table.table(),
+        table.formatVersion(),
+        slice.label(),
+        slice.positionDeleteFiles());
   }
 
   static final String OLDER_SPEC =

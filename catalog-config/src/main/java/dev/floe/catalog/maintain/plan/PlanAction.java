@@ -4,6 +4,11 @@ package dev.floe.catalog.maintain.plan;
 public enum PlanAction {
   /** Rewrite a slice's small or delete-laden files (a Flink job, one commit for the slice). */
   COMPACT("compact"),
+  /**
+   * Merge a slice's position delete files into one per partition, dropping entries for data files
+   * that are gone (no Flink job, one commit for the slice; rows unchanged).
+   */
+  REWRITE_POSITION_DELETES("rewrite-position-deletes"),
   /** Rewrite the current snapshot's data manifests, clustered by partition. */
   REWRITE_MANIFESTS("rewrite-manifests"),
   /** Expire snapshots beyond the table's retention. */

@@ -34,6 +34,12 @@ import java.util.Optional;
  *     small files get compacted (at least {@code min_input_files} of them): such a partition is
  *     rewritten whole, so these, not only the small files, are the work; 0 with binpack
  * @param wholePartitionBytes their bytes
+ * @param positionDeleteFiles position delete files (not deletion vectors) of the current partition
+ *     spec in the slice, from the delete manifests (also those naming only removed data files)
+ * @param mergeablePositionDeleteFiles those of them in partitions holding two or more: what {@code
+ *     floe maintain --rewrite-position-deletes} merges into one file per partition
+ * @param mergeablePartitions those partitions
+ * @param mergeablePositionDeleteBytes the bytes of the mergeable files (read and written again)
  */
 public record SliceHealth(
     Optional<String> slice,
@@ -54,7 +60,11 @@ public record SliceHealth(
     long overlappingFiles,
     long overlappingBytes,
     long wholePartitionFiles,
-    long wholePartitionBytes) {
+    long wholePartitionBytes,
+    long positionDeleteFiles,
+    long mergeablePositionDeleteFiles,
+    long mergeablePartitions,
+    long mergeablePositionDeleteBytes) {
 
   /** Deleted rows over rows; 0 for a slice without rows. */
   public double deletedRowRatio() {

@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param orphanBytes their bytes
  * @param lastMaintenance commit time of the newest compaction or manifest rewrite kept, if any
  * @param problems what could not be read (e.g. a table property), one line each
+ * @param formatVersion the table's format version (v3 takes position deletes only as deletion
+ *     vectors)
  */
 public record TableHealth(
     String table,
@@ -41,7 +43,8 @@ public record TableHealth(
     long orphanFiles,
     long orphanBytes,
     Optional<Instant> lastMaintenance,
-    List<String> problems) {
+    List<String> problems,
+    int formatVersion) {
 
   public TableHealth {
     slices = List.copyOf(slices);

@@ -5,6 +5,7 @@ import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.OptionGroup;
 import dev.floe.catalog.job.JobManifestKeys;
+import dev.floe.catalog.maintain.MaintenanceManifestKeys;
 import dev.floe.catalog.spec.FloeTablePropertyKeys;
 import dev.floe.catalog.spec.TableSpecKeys;
 import dev.floe.flink.cli.FloeCommand;
@@ -46,7 +47,8 @@ public final class ConfigurationDocs {
           new Section(JobManifestKeys.GROUP, 2),
           new Section(TableSpecKeys.GROUP, 2),
           new Section(FloeTablePropertyKeys.GROUP, 3),
-          new Section(BackfillManifestKeys.GROUP, 2));
+          new Section(BackfillManifestKeys.GROUP, 2),
+          new Section(MaintenanceManifestKeys.GROUP, 2));
 
   private ConfigurationDocs() {}
 
@@ -70,7 +72,8 @@ public final class ConfigurationDocs {
     out.append(
         "This file is generated from the declarations in the code: the option groups in"
             + " `catalog-config` (`CatalogOptions`, `EnvironmentVariables`, `JobManifestKeys`,"
-            + " `TableSpecKeys`, `FloeTablePropertyKeys`, `BackfillManifestKeys`), flink-jobs'"
+            + " `TableSpecKeys`, `FloeTablePropertyKeys`, `BackfillManifestKeys`,"
+            + " `MaintenanceManifestKeys`), flink-jobs'"
             + " `CompactionOptions` and the picocli annotations of the `floe` commands."
             + " `ConfigurationDocsTest` fails when the file and the code drift. After changing an"
             + " option, regenerate it from the repository root with:\n\n");

@@ -8,6 +8,7 @@ import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.FloeOption;
 import dev.floe.catalog.config.OptionGroup;
 import dev.floe.catalog.job.JobManifestKeys;
+import dev.floe.catalog.maintain.MaintenanceManifestKeys;
 import dev.floe.catalog.spec.FloeTablePropertyKeys;
 import dev.floe.catalog.spec.TableSpecKeys;
 import java.lang.reflect.Field;
@@ -54,7 +55,8 @@ class DeclarationsTest {
             JobManifestKeys.class,
             TableSpecKeys.class,
             FloeTablePropertyKeys.class,
-            BackfillManifestKeys.class)) {
+            BackfillManifestKeys.class,
+            MaintenanceManifestKeys.class)) {
       OptionGroup group = (OptionGroup) constant(holder, "GROUP");
       assertThat(ConfigurationDocs.groups()).as("documented groups").contains(group);
       for (Field field : holder.getFields()) {
