@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * @param tables what to plan: {@code --all}, {@code --namespace NS} or table names, as flags
  * @param budget {@code --max-bytes}/{@code --max-tables} flags, possibly empty
  * @param timeout the apply's timeout; the pod's deadline adds {@link #GRACE}
+ * @param notifyManifest the maintenance manifest's path inside the image ({@code --notify}), or
+ *     null
  * @param jvmFlags the JVM flags Flink needs (bin/floe's)
  */
 public record MaintenanceRender(
@@ -28,6 +30,7 @@ public record MaintenanceRender(
     List<String> tables,
     List<String> budget,
     Duration timeout,
+    String notifyManifest,
     List<String> jvmFlags) {
 
   /** Time the pod gets past the apply's own timeout to report and exit. */
@@ -67,6 +70,10 @@ public record MaintenanceRender(
     args.addAll(budget);
     args.add("--timeout");
     args.add(timeout.toString());
+    if (notifyManifest != null) {
+      args.add("--notify");
+      args.add(notifyManifest);
+    }
     args.add("--config");
     args.add(ImageLayout.CONFIG_FILE);
     return args;

@@ -4,10 +4,13 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.k8s.MaintenanceRender;
+import dev.floe.catalog.k8s.ProjectLayout;
+import dev.floe.catalog.maintain.MaintenanceManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -75,6 +78,23 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
   @Option(names = "--max-tables", paramLabel = "N", description = "floe maintain --max-tables.")
   Integer maxTables;
 
+  @Option(
+      names = "--notify",
+      paramLabel = "FILE",
+      description =
+          "floe maintain --notify: a maintenance manifest whose on_maintenance_done webhooks are"
+              + " sent when each run finishes. Read and checked now; the pod reads the image's copy"
+              + " (its path inside --project-dir).")
+  Path notify;
+
+  @Option(
+      names = "--project-dir",
+      paramLabel = "DIR",
+      description =
+          "With --notify: the project directory the image holds at /opt/floe (default: the"
+              + " nearest directory above the manifest that holds floe.yaml or a jobs/ folder).")
+  Path projectDir;
+
   @Override
   public Integer call() {
     // The pod runs compaction in its own JVM (a local Flink cluster, no TaskManager pods): the
@@ -124,9 +144,28 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
             selection,
             budget,
             Timeout.ofFlag("--timeout", timeout).duration(),
+            notifyInImage(),
             jvmFlags());
     cluster.print(render.render(cluster.settings()), spec.commandLine());
     return ExitCodes.OK;
+  }
+
+  /**
+   * The maintenance manifest's path inside the image, after reading it here: a bad manifest is
+   * refused now (exit 2), not at 03:00 in the pod.
+   */
+  private String notifyInImage() {
+    if (notify == null) {
+      InvalidInputException.check(
+          projectDir == null,
+          "Cannot render with --project-dir %s alone: it places the --notify manifest in the image",
+          projectDir);
+      return null;
+    }
+    MaintenanceManifest.load(notify);
+    ProjectLayout project =
+        projectDir != null ? ProjectLayout.of(projectDir) : ProjectLayout.detect(notify);
+    return project.inImage(notify);
   }
 
   /** The JVM flags bin/floe passes (declared once in the parent POM). */

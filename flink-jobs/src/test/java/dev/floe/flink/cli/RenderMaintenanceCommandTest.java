@@ -5,9 +5,12 @@ import static dev.floe.flink.cli.K8sCommandTest.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.error.ExitCodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code floe k8s render-maintenance}: a CronJob running {@code floe maintain --apply}. */
 class RenderMaintenanceCommandTest {
@@ -97,5 +100,84 @@ class RenderMaintenanceCommandTest {
     assertThat(slots.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(slots.err())
         .contains("Cannot render the maintenance CronJob with --task-slots", "--jm-memory");
+  }
+
+  private static final String NOTIFY =
+      """
+      on_maintenance_done:
+        - name: tell_ops
+          webhook:
+            url: "https://hooks.example.com/floe"
+            body: '{"apply": "${apply_id}", "exit": "${exit_code}"}'
+      """;
+
+  @SuppressWarnings("unchecked")
+  private static List<String> podArgs(CliRun run) {
+    Map<String, Object> spec = (Map<String, Object>) parse(run.out()).get(0).get("spec");
+    Map<String, Object> job =
+        (Map<String, Object>) ((Map<String, Object>) spec.get("jobTemplate")).get("spec");
+    Map<String, Object> pod =
+        (Map<String, Object>) ((Map<String, Object>) job.get("template")).get("spec");
+    return (List<String>) ((List<Map<String, Object>>) pod.get("containers")).get(0).get("args");
+  }
+
+  private static CliRun render(String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "k8s",
+                "render-maintenance",
+                "--all",
+                "--schedule",
+                "0 3 * * *",
+                "--timeout",
+                "1h"));
+    args.addAll(List.of(more));
+    return k8s(args.toArray(String[]::new));
+  }
+
+  @Test
+  void passesTheNotificationManifestAsItsPathInsideTheImage(@TempDir Path project)
+      throws Exception {
+    Files.writeString(project.resolve("floe.yaml"), "catalog: {}\n");
+    Path manifest = Files.createDirectories(project.resolve("maintenance")).resolve("notify.yaml");
+    Files.writeString(manifest, NOTIFY);
+
+    CliRun detected = render("--notify", manifest.toString());
+    CliRun explicit = render("--notify", manifest.toString(), "--project-dir", project.toString());
+
+    assertThat(detected.exitCode()).as(detected.err()).isZero();
+    assertThat(podArgs(detected))
+        .containsSubsequence("--timeout", "PT1H", "--notify", "/opt/floe/maintenance/notify.yaml");
+    assertThat(explicit.exitCode()).as(explicit.err()).isZero();
+    assertThat(podArgs(explicit)).isEqualTo(podArgs(detected));
+  }
+
+  @Test
+  void refusesANotificationManifestThatIsBadOrOutsideTheProject(@TempDir Path dir)
+      throws Exception {
+    Path project = Files.createDirectories(dir.resolve("project"));
+    Files.writeString(project.resolve("floe.yaml"), "catalog: {}\n");
+    Path unknownKey = project.resolve("bad.yaml");
+    Files.writeString(unknownKey, "on_maintenance_finished: []\n");
+    Path outside = dir.resolve("notify.yaml");
+    Files.writeString(outside, NOTIFY);
+
+    CliRun bad = render("--notify", unknownKey.toString());
+    CliRun missing = render("--notify", project.resolve("nope.yaml").toString());
+    CliRun notInImage = render("--notify", outside.toString(), "--project-dir", project.toString());
+    CliRun dirAlone = render("--project-dir", project.toString());
+
+    assertThat(bad.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(bad.err()).contains("on_maintenance_finished");
+    assertThat(missing.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(missing.err()).contains("nope.yaml");
+    assertThat(notInImage.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(notInImage.err()).contains("outside the project directory");
+    assertThat(dirAlone.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(dirAlone.err()).contains("--project-dir", "--notify");
+    for (CliRun refused : List.of(bad, missing, notInImage, dirAlone)) {
+      assertThat(refused.out()).isEmpty();
+    }
   }
 }
