@@ -115,7 +115,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     guard.check(row);
     hasher.add(row, hash);
     rowChecks.accept(row, stats);
-    uniqueKeys.add(row, uniqueKeyOutput);
+    uniqueKeys.add(row, hasher, uniqueKeyOutput); // reuses the encoding hasher.add just made
     writer.write(row);
   }
 

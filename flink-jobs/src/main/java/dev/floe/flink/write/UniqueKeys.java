@@ -1,6 +1,7 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.CanonicalRowEncoder;
 import dev.floe.flink.check.KeyHashBatch;
 import dev.floe.flink.row.RowDataHasher;
 import java.util.ArrayList;
@@ -18,10 +19,11 @@ import org.apache.flink.table.types.logical.RowType;
  */
 final class UniqueKeys {
 
-  private record KeyCheck(RowDataHasher hasher, int[] positions, KeyHashBatch[] batches) {}
+  private record KeyCheck(int[] positions, KeyHashBatch[] batches) {}
 
   private final List<KeyCheck> keyChecks = new ArrayList<>();
   private final int buckets;
+  private final CanonicalRowEncoder keyEncoder = new CanonicalRowEncoder();
 
   /**
    * @param buckets the number of finder buckets, the same in every writer
@@ -36,19 +38,26 @@ final class UniqueKeys {
         for (int b = 0; b < buckets; b++) {
           batches[b] = new KeyHashBatch(i, b, batchSize);
         }
-        keyChecks.add(
-            new KeyCheck(new RowDataHasher(rowType, unique.columns()), positions, batches));
+        keyChecks.add(new KeyCheck(positions, batches));
       }
     }
   }
 
-  /** Adds the row's key hashes; sends each batch that becomes full to {@code out}. */
-  void add(RowData row, Consumer<byte[]> out) {
+  /**
+   * Adds the row's key hashes, taken from the bytes {@code rowHasher} encoded for the row's content
+   * hash (so call it after {@code rowHasher} hashed this row); sends each batch that becomes full
+   * to {@code out}.
+   *
+   * @param rowHasher the content hasher of all columns of the row type, in its order
+   */
+  void add(RowData row, RowDataHasher rowHasher, Consumer<byte[]> out) {
     for (KeyCheck check : keyChecks) {
       if (hasNull(row, check.positions())) {
         continue; // like SQL UNIQUE and dbt's unique test: NULL keys are not duplicates
       }
-      long[] hash = check.hasher().hash128(row);
+      // The key's canonical bytes are the key columns' bytes of the row's: the same hash as
+      // encoding the key alone, which DuplicateKeySamples recomputes from the written files.
+      long[] hash = rowHasher.hash128Of(check.positions(), keyEncoder);
       KeyHashBatch batch = check.batches()[KeyHashBatch.bucketOf(hash[0], buckets)];
       if (batch.add(hash[0], hash[1])) {
         out.accept(batch.take());
