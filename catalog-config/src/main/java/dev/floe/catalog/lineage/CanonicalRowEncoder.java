@@ -113,6 +113,23 @@ public final class CanonicalRowEncoder {
     putBytes(value.toString().getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The number of bytes encoded since {@link #reset()}: a mark for {@link #putEncoded}. */
+  public int length() {
+    return length;
+  }
+
+  /**
+   * Appends the bytes {@code source} encoded from mark {@code from} to mark {@code to} since its
+   * reset, as they are: the same bytes as putting the same values again, without reading them again
+   * (e.g. a key's columns, taken from the row's encoding).
+   */
+  public void putEncoded(CanonicalRowEncoder source, int from, int to) {
+    int count = to - from;
+    ensure(count);
+    System.arraycopy(source.buffer, from, buffer, length, count);
+    length += count;
+  }
+
   /** A struct of {@code fields} fields follows (each put in order, nulls as null). */
   public void putStructStart(int fields) {
     ensure(5);

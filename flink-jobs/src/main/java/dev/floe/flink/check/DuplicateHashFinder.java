@@ -61,6 +61,15 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Calls {@code out} for every hash added more than once, once each, in ascending order. */
   public void finish(Duplicates out) {
+    if (runs.isEmpty()) {
+      // Nothing spilled: the set alone knows which hashes came twice; no need to sort the rest.
+      long[] twice = set == null ? new long[0] : set.drainTwiceSorted();
+      set = null;
+      for (int i = 0; i < twice.length; i += 2) {
+        out.accept(twice[i], twice[i + 1]);
+      }
+      return;
+    }
     long[] memory = set == null ? new long[0] : set.drainSorted();
     set = null;
     List<Cursor> cursors = new ArrayList<>();

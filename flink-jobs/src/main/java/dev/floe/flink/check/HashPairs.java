@@ -17,10 +17,15 @@ final class HashPairs {
 
   /** Sorts the first {@code count} pairs of {@code pairs} ascending. */
   static void sort(long[] pairs, int count) {
-    sort(pairs, 0, count - 1);
+    sortRange(pairs, 0, count - 1);
   }
 
-  private static void sort(long[] a, int from, int to) {
+  /** Sorts pairs {@code from} (inclusive) to {@code to} (exclusive) of {@code pairs} ascending. */
+  static void sort(long[] pairs, int from, int to) {
+    sortRange(pairs, from, to - 1);
+  }
+
+  private static void sortRange(long[] a, int from, int to) {
     while (to - from > INSERTION_SORT) {
       int mid = (from + to) >>> 1;
       // Median of three as the pivot; the hashes are uniform, so the recursion stays shallow.
@@ -50,10 +55,10 @@ final class HashPairs {
       }
       // Recurse into the smaller part, loop on the larger: the stack stays O(log n).
       if (j - from < to - i) {
-        sort(a, from, j);
+        sortRange(a, from, j);
         from = i;
       } else {
-        sort(a, i, to);
+        sortRange(a, i, to);
         to = j;
       }
     }

@@ -65,30 +65,95 @@ final class KeyHashSet {
 
   /**
    * The hashes in ascending (unsigned) order as {@code high, low} pairs; a hash seen twice appears
-   * twice. Leaves the set empty.
+   * twice. Leaves the set empty. Sorted without comparing every pair with every other: the hashes
+   * are uniform, so they are first distributed by the top bits of their high half into buckets of a
+   * few hashes each (a counting sort, in the order of those bits), and only each bucket is sorted.
    */
   long[] drainSorted() {
-    int twiceCount = 0;
-    for (long word : twice) {
-      twiceCount += Long.bitCount(word);
-    }
-    long[] out = new long[2 * (size + twiceCount)];
-    int n = 0;
+    int total = size + twiceCount();
+    int bits = bucketBits(total);
+    int[] next = new int[(1 << bits) + 1];
     for (int slot = 0; slot < used.length; slot++) {
       if (used[slot] != 0) {
-        out[n++] = slots[2 * slot];
-        out[n++] = slots[2 * slot + 1];
-        if ((twice[slot >>> 6] & (1L << slot)) != 0) {
-          out[n++] = slots[2 * slot];
-          out[n++] = slots[2 * slot + 1];
+        next[bucket(slots[2 * slot], bits) + 1] += isTwice(slot) ? 2 : 1;
+      }
+    }
+    for (int b = 0; b < 1 << bits; b++) {
+      next[b + 1] += next[b];
+    }
+    int[] starts = next.clone();
+    long[] out = new long[2 * total];
+    for (int slot = 0; slot < used.length; slot++) {
+      if (used[slot] != 0) {
+        long high = slots[2 * slot];
+        long low = slots[2 * slot + 1];
+        int b = bucket(high, bits);
+        int at = next[b]++;
+        out[2 * at] = high;
+        out[2 * at + 1] = low;
+        if (isTwice(slot)) {
+          at = next[b]++;
+          out[2 * at] = high;
+          out[2 * at + 1] = low;
         }
       }
     }
+    clear();
+    for (int b = 0; b < 1 << bits; b++) {
+      if (starts[b + 1] - starts[b] > 1) {
+        HashPairs.sort(out, starts[b], starts[b + 1]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Only the hashes added more than once, each once, ascending as {@code high, low} pairs: what a
+   * set that never spilled reports, without sorting the others. Leaves the set empty.
+   */
+  long[] drainTwiceSorted() {
+    long[] out = new long[2 * twiceCount()];
+    int n = 0;
+    for (int slot = 0; slot < used.length; slot++) {
+      if (used[slot] != 0 && isTwice(slot)) {
+        out[n++] = slots[2 * slot];
+        out[n++] = slots[2 * slot + 1];
+      }
+    }
+    clear();
+    HashPairs.sort(out, n / 2);
+    return out;
+  }
+
+  private int twiceCount() {
+    int count = 0;
+    for (long word : twice) {
+      count += Long.bitCount(word);
+    }
+    return count;
+  }
+
+  private boolean isTwice(int slot) {
+    return (twice[slot >>> 6] & (1L << slot)) != 0;
+  }
+
+  private void clear() {
     Arrays.fill(used, (byte) 0);
     Arrays.fill(twice, 0L);
     size = 0;
-    HashPairs.sort(out, n / 2);
-    return out;
+  }
+
+  /** Bits of bucket index for {@code count} hashes: about four hashes a bucket, at most 2^20. */
+  private static int bucketBits(int count) {
+    if (count < 64) {
+      return 0;
+    }
+    return Math.min(20, 31 - Integer.numberOfLeadingZeros(count) - 2);
+  }
+
+  /** The top {@code bits} bits of {@code high}: buckets in ascending unsigned order. */
+  private static int bucket(long high, int bits) {
+    return bits == 0 ? 0 : (int) (high >>> (64 - bits));
   }
 
   private void allocate(int slotCount) {

@@ -1,13 +1,13 @@
 package dev.floe.flink.commit;
 
 import dev.floe.flink.check.DuplicateHashFinder;
+import dev.floe.flink.check.KeyHashBatch;
 import java.io.File;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -15,16 +15,17 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * The unique check's second half: receives (check index, key hash high, key hash low) for every
- * written row, hash-partitioned so that all copies of a key meet in one subtask, and at end of
- * input sends the committer each hash seen more than once, in batches. No keyed exchange: Flink
- * sorts a keyed stream in batch mode, and sorting every row's hash was the largest cost of a
- * checked run. Each subtask finds duplicates with a {@link DuplicateHashFinder} (bounded memory,
- * spilling sorted runs to Flink's temporary directories). The committer confirms each hash against
- * the real keys before reporting it ({@code DuplicateKeySamples}).
+ * The unique check's second half: receives the key hash of every written row in batches ({@link
+ * KeyHashBatch}: check index, bucket, hashes), partitioned by bucket so that all copies of a key
+ * meet in one subtask, and at end of input sends the committer each hash seen more than once, in
+ * batches. No keyed exchange: Flink sorts a keyed stream in batch mode, and sorting every row's
+ * hash was the largest cost of a checked run. Each subtask finds duplicates with a {@link
+ * DuplicateHashFinder} (bounded memory, spilling sorted runs to Flink's temporary directories). The
+ * committer confirms each hash against the real keys before reporting it ({@code
+ * DuplicateKeySamples}).
  */
 public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
-    implements OneInputStreamOperator<Tuple3<Integer, Long, Long>, byte[]>, BoundedOneInput {
+    implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
 
   /**
    * Memory for each subtask's set of key hashes before it spills: within 64 MiB, 2^21 slots (34
@@ -52,14 +53,14 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
   }
 
   /**
-   * Wires the check: {@code keys} (the writers' side output) partitioned by hash to {@code
-   * parallelism} finders; their output goes to the committer.
+   * Wires the check: {@code keys} (the writers' side output, batches of key hashes) partitioned by
+   * bucket to {@code parallelism} finders; their output goes to the committer. A bucket always goes
+   * to the same finder, whatever the number of buckets the writers use.
    */
   public static DataStream<byte[]> attach(
-      DataStream<Tuple3<Integer, Long, Long>> keys, int parallelism, long memoryBytes) {
+      DataStream<byte[]> keys, int parallelism, long memoryBytes) {
     return keys.partitionCustom(
-            (Long high, int partitions) -> (int) Long.remainderUnsigned(high, partitions),
-            key -> key.f1)
+            (Integer bucket, int partitions) -> bucket % partitions, KeyHashBatch::bucket)
         .transform(
             "floe-unique-check",
             PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
@@ -79,14 +80,17 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
   }
 
   @Override
-  public void processElement(StreamRecord<Tuple3<Integer, Long, Long>> element) {
-    Tuple3<Integer, Long, Long> key = element.getValue();
-    DuplicateHashFinder finder = finders.get(key.f0);
+  public void processElement(StreamRecord<byte[]> element) {
+    byte[] batch = element.getValue();
+    int checkIndex = KeyHashBatch.checkIndex(batch);
+    DuplicateHashFinder finder = finders.get(checkIndex);
     if (finder == null) {
       finder = new DuplicateHashFinder(memoryBytes, spillDirectory.toPath());
-      finders.put(key.f0, finder);
+      finders.put(checkIndex, finder);
     }
-    finder.add(key.f1, key.f2);
+    for (int i = 0, size = KeyHashBatch.size(batch); i < size; i++) {
+      finder.add(KeyHashBatch.high(batch, i), KeyHashBatch.low(batch, i));
+    }
   }
 
   @Override

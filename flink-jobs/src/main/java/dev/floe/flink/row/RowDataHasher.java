@@ -25,6 +25,9 @@ public final class RowDataHasher {
   private final ColumnEncoder[] encoders;
   private final CanonicalRowEncoder encoder = new CanonicalRowEncoder();
 
+  /** Where each column's bytes end in the last row's encoding. */
+  private final int[] ends;
+
   @FunctionalInterface
   private interface ColumnEncoder {
     void put(CanonicalRowEncoder encoder, RowData row, int pos);
@@ -38,6 +41,7 @@ public final class RowDataHasher {
   /** Hashes only {@code columns} of rows of {@code rowType} (e.g. a unique key). */
   public RowDataHasher(RowType rowType, List<String> columns) {
     encoders = new ColumnEncoder[columns.size()];
+    ends = new int[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
       int pos = rowType.getFieldIndex(columns.get(i));
       ColumnEncoder valueEncoder = encoderFor(rowType.getTypeAt(pos));
@@ -64,10 +68,28 @@ public final class RowDataHasher {
     return encoder.hash128();
   }
 
+  /**
+   * The 128-bit hash, {@code {high, low}}, of some columns of the row last {@linkplain #add added}
+   * or {@linkplain #hash128 hashed}, built from the bytes that row's encoding made: the same value
+   * as a {@code RowDataHasher} of just those columns gives for that row, without reading or
+   * encoding the values again (the unique check's key, taken from the content hash's encoding).
+   *
+   * @param columns indexes into this hasher's columns, in the order to hash them
+   * @param scratch an encoder to put the key's bytes into (reset here)
+   */
+  public long[] hash128Of(int[] columns, CanonicalRowEncoder scratch) {
+    scratch.reset();
+    for (int column : columns) {
+      scratch.putEncoded(encoder, column == 0 ? 0 : ends[column - 1], ends[column]);
+    }
+    return scratch.hash128();
+  }
+
   private void encode(RowData row) {
     encoder.reset();
-    for (ColumnEncoder columnEncoder : encoders) {
-      columnEncoder.put(encoder, row, -1);
+    for (int i = 0; i < encoders.length; i++) {
+      encoders[i].put(encoder, row, -1);
+      ends[i] = encoder.length();
     }
   }
 

@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
+import dev.floe.flink.check.KeyHashBatch;
 import dev.floe.flink.check.RowChecks;
 import dev.floe.flink.commit.CommitMessage;
 import dev.floe.flink.commit.CommitMessages;
@@ -12,7 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
-import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -39,9 +40,12 @@ import org.apache.iceberg.io.WriteResult;
 public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<RowData, byte[]>, BoundedOneInput {
 
-  /** Side output of unique-key hashes: (check index, hash high, hash low). */
-  public static final OutputTag<Tuple3<Integer, Long, Long>> UNIQUE_KEYS =
-      new OutputTag<>("floe-unique-keys", UniqueKeys.TYPE);
+  /**
+   * Side output of unique-key hashes, in batches per check and finder bucket ({@link
+   * KeyHashBatch}).
+   */
+  public static final OutputTag<byte[]> UNIQUE_KEYS =
+      new OutputTag<>("floe-unique-keys", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
 
   /** The locations of the data files each finished writer wrote, as a list of strings. */
   public static final String WRITTEN_FILES = "floe-written-files";
@@ -58,7 +62,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private transient CheckStats stats;
   private transient RowChecks rowChecks;
   private transient UniqueKeys uniqueKeys;
-  private transient Consumer<Tuple3<Integer, Long, Long>> uniqueKeyOutput;
+  private transient Consumer<byte[]> uniqueKeyOutput;
   private transient boolean completed;
   private transient ListAccumulator<String> writtenFiles;
 
@@ -92,11 +96,17 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     hash = ContentHash.empty();
     stats = new CheckStats();
     rowChecks = new RowChecks(checks, rowType);
-    uniqueKeys = new UniqueKeys(checks, rowType);
+    // One bucket per writer subtask; the finders run with the writers' parallelism.
+    uniqueKeys =
+        new UniqueKeys(
+            checks,
+            rowType,
+            getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+            KeyHashBatch.DEFAULT_CAPACITY);
     writtenFiles = new ListAccumulator<>();
     getRuntimeContext().addAccumulator(WRITTEN_FILES, writtenFiles);
     // Built once: a lambda capturing the operator, created per row, would allocate per row.
-    uniqueKeyOutput = key -> output.collect(UNIQUE_KEYS, new StreamRecord<>(key));
+    uniqueKeyOutput = batch -> output.collect(UNIQUE_KEYS, new StreamRecord<>(batch));
   }
 
   @Override
@@ -105,12 +115,13 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     guard.check(row);
     hasher.add(row, hash);
     rowChecks.accept(row, stats);
-    uniqueKeys.emit(row, uniqueKeyOutput);
+    uniqueKeys.add(row, hasher, uniqueKeyOutput); // reuses the encoding hasher.add just made
     writer.write(row);
   }
 
   @Override
   public void endInput() throws Exception {
+    uniqueKeys.flush(uniqueKeyOutput);
     WriteResult result = writer.complete();
     completed = true;
     for (DataFile file : result.dataFiles()) {

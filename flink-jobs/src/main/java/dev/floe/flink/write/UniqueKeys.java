@@ -1,46 +1,78 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.CanonicalRowEncoder;
+import dev.floe.flink.check.KeyHashBatch;
 import dev.floe.flink.row.RowDataHasher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Emits the 128-bit hash of each row's key, for every unique check. Only hashes travel and are
- * sorted: a duplicate is found by grouping on the hash. The few keys a failure message shows are
- * looked up afterwards, in the written files ({@code DuplicateKeySamples}).
+ * Collects the 128-bit hash of each row's key, for every unique check, into one {@link
+ * KeyHashBatch} per check and finder bucket, and sends a batch when it is full: the exchange to the
+ * finders carries a record per batch, not per row. Only hashes travel: a duplicate is found by the
+ * finders; the few keys a failure message shows are looked up afterwards, in the written files
+ * ({@code DuplicateKeySamples}).
  */
 final class UniqueKeys {
-  static final TypeInformation<Tuple3<Integer, Long, Long>> TYPE =
-      Types.TUPLE(Types.INT, Types.LONG, Types.LONG);
 
-  private record KeyCheck(int index, RowDataHasher hasher, int[] positions) {}
+  private record KeyCheck(int[] positions, KeyHashBatch[] batches) {}
 
   private final List<KeyCheck> keyChecks = new ArrayList<>();
+  private final int buckets;
+  private final CanonicalRowEncoder keyEncoder = new CanonicalRowEncoder();
 
-  UniqueKeys(List<CheckSpec> checks, RowType rowType) {
+  /**
+   * @param buckets the number of finder buckets, the same in every writer
+   * @param batchSize hashes per batch
+   */
+  UniqueKeys(List<CheckSpec> checks, RowType rowType, int buckets, int batchSize) {
+    this.buckets = buckets;
     for (int i = 0; i < checks.size(); i++) {
       if (checks.get(i) instanceof CheckSpec.Unique unique) {
         int[] positions = unique.columns().stream().mapToInt(rowType::getFieldIndex).toArray();
-        keyChecks.add(new KeyCheck(i, new RowDataHasher(rowType, unique.columns()), positions));
+        KeyHashBatch[] batches = new KeyHashBatch[buckets];
+        for (int b = 0; b < buckets; b++) {
+          batches[b] = new KeyHashBatch(i, b, batchSize);
+        }
+        keyChecks.add(new KeyCheck(positions, batches));
       }
     }
   }
 
-  /** Emits (check index, key hash high, key hash low); the index keeps two checks apart. */
-  void emit(RowData row, Consumer<Tuple3<Integer, Long, Long>> out) {
+  /**
+   * Adds the row's key hashes, taken from the bytes {@code rowHasher} encoded for the row's content
+   * hash (so call it after {@code rowHasher} hashed this row); sends each batch that becomes full
+   * to {@code out}.
+   *
+   * @param rowHasher the content hasher of all columns of the row type, in its order
+   */
+  void add(RowData row, RowDataHasher rowHasher, Consumer<byte[]> out) {
     for (KeyCheck check : keyChecks) {
       if (hasNull(row, check.positions())) {
         continue; // like SQL UNIQUE and dbt's unique test: NULL keys are not duplicates
       }
-      long[] hash = check.hasher().hash128(row);
-      out.accept(Tuple3.of(check.index(), hash[0], hash[1]));
+      // The key's canonical bytes are the key columns' bytes of the row's: the same hash as
+      // encoding the key alone, which DuplicateKeySamples recomputes from the written files.
+      long[] hash = rowHasher.hash128Of(check.positions(), keyEncoder);
+      KeyHashBatch batch = check.batches()[KeyHashBatch.bucketOf(hash[0], buckets)];
+      if (batch.add(hash[0], hash[1])) {
+        out.accept(batch.take());
+      }
+    }
+  }
+
+  /** Sends every batch that holds a hash (at end of input). */
+  void flush(Consumer<byte[]> out) {
+    for (KeyCheck check : keyChecks) {
+      for (KeyHashBatch batch : check.batches()) {
+        if (!batch.isEmpty()) {
+          out.accept(batch.take());
+        }
+      }
     }
   }
 

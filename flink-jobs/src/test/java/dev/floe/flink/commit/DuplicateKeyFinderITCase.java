@@ -2,6 +2,7 @@ package dev.floe.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.flink.check.KeyHashBatch;
 import dev.floe.flink.session.FlinkSessions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,9 +10,8 @@ import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,19 +21,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The unique check's finders in a real Flink batch job: copies of a key written by different
- * writers meet in one finder through the hash partitioning, and are found even when a finder's
- * memory holds only a few dozen hashes and its copies lie in different spilled runs.
+ * writers, in batches per bucket, meet in one finder through the bucket partitioning (more buckets
+ * than finders), and are found even when a finder's memory holds only a few dozen hashes and its
+ * copies lie in different spilled runs.
  */
 class DuplicateKeyFinderITCase {
-  private static final TypeInformation<Tuple3<Integer, Long, Long>> KEYS =
-      Types.TUPLE(Types.INT, Types.LONG, Types.LONG);
+  private static final TypeInformation<byte[]> KEYS =
+      PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
+  /** Buckets per writer: more than finders, so a finder gets several buckets. */
+  private static final int BUCKETS = 5;
+
   private static final int DISTINCT = 3000;
 
   @Test
   void findsEveryKeyWrittenByTwoWritersOnceAcrossTasksAndSpilledRuns() throws Exception {
     StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(2);
     // Two "writers": each emits every key of check 0 once; for check 1 only key 7 is shared.
-    DataStream<Tuple3<Integer, Long, Long>> keys =
+    DataStream<byte[]> keys =
         env.fromData(0L, 1L).rebalance().flatMap(new Writer(), KEYS).setParallelism(2);
 
     CloseableIterator<byte[]> messages = DuplicateKeyFinder.attach(keys, 2, 1024).collectAsync();
@@ -75,16 +80,35 @@ class DuplicateKeyFinderITCase {
     return z ^ (z >>> 31);
   }
 
-  private static final class Writer implements FlatMapFunction<Long, Tuple3<Integer, Long, Long>> {
+  /** Batches hashes per check and bucket as the writers do, in small batches. */
+  private static final class Writer implements FlatMapFunction<Long, byte[]> {
     @Override
-    public void flatMap(Long writer, Collector<Tuple3<Integer, Long, Long>> out) {
+    public void flatMap(Long writer, Collector<byte[]> out) {
+      KeyHashBatch[][] batches = new KeyHashBatch[2][BUCKETS];
+      for (int check = 0; check < 2; check++) {
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+          batches[check][bucket] = new KeyHashBatch(check, bucket, 7);
+        }
+      }
       for (long key = 0; key < DISTINCT; key++) {
-        List<Long> hash = hash(key);
-        out.collect(Tuple3.of(0, hash.get(0), hash.get(1)));
+        add(batches[0], hash(key), out);
       }
       for (long key = 1; key < DISTINCT; key++) {
-        List<Long> hash = hash(key == 7 ? 7 : writer * DISTINCT + key + DISTINCT);
-        out.collect(Tuple3.of(1, hash.get(0), hash.get(1)));
+        add(batches[1], hash(key == 7 ? 7 : writer * DISTINCT + key + DISTINCT), out);
+      }
+      for (KeyHashBatch[] check : batches) {
+        for (KeyHashBatch batch : check) {
+          if (!batch.isEmpty()) {
+            out.collect(batch.take());
+          }
+        }
+      }
+    }
+
+    private static void add(KeyHashBatch[] batches, List<Long> hash, Collector<byte[]> out) {
+      KeyHashBatch batch = batches[KeyHashBatch.bucketOf(hash.get(0), BUCKETS)];
+      if (batch.add(hash.get(0), hash.get(1))) {
+        out.collect(batch.take());
       }
     }
   }

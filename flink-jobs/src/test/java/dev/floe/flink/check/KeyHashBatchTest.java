@@ -1,0 +1,62 @@
+package dev.floe.flink.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The batches of key hashes the writers send to the finders. */
+class KeyHashBatchTest {
+
+  @Test
+  void aFullBatchIsTakenWithItsCheckBucketAndHashesAndTheNextStartsEmpty() {
+    KeyHashBatch batch = new KeyHashBatch(3, 1, 2);
+
+    assertThat(batch.add(-1L, 0L)).isFalse();
+    assertThat(batch.add(Long.MIN_VALUE, 42L)).isTrue();
+    byte[] full = batch.take();
+    assertThat(batch.isEmpty()).isTrue();
+    batch.add(7L, 8L);
+    byte[] rest = batch.take();
+
+    assertThat(KeyHashBatch.checkIndex(full)).isEqualTo(3);
+    assertThat(KeyHashBatch.bucket(full)).isEqualTo(1);
+    assertThat(hashes(full)).containsExactly(List.of(-1L, 0L), List.of(Long.MIN_VALUE, 42L));
+    assertThat(KeyHashBatch.checkIndex(rest)).isEqualTo(3);
+    assertThat(KeyHashBatch.bucket(rest)).isEqualTo(1);
+    assertThat(hashes(rest)).containsExactly(List.of(7L, 8L));
+  }
+
+  @Test
+  void aTakenBatchIsNotChangedByLaterHashes() {
+    KeyHashBatch batch = new KeyHashBatch(0, 0, 1);
+    batch.add(1L, 2L);
+    byte[] first = batch.take();
+    batch.add(3L, 4L);
+
+    assertThat(hashes(first)).containsExactly(List.of(1L, 2L));
+  }
+
+  @Test
+  void theBucketOfAHashIsItsHighHalfModuloTheBucketsAsUnsigned() {
+    assertThat(KeyHashBatch.bucketOf(-1L, 3)).isEqualTo((int) Long.remainderUnsigned(-1L, 3));
+    assertThat(KeyHashBatch.bucketOf(-1L, 3)).isZero(); // 2^64 - 1 = 3 * 6148914691236517205
+    assertThat(KeyHashBatch.bucketOf(5L, 3)).isEqualTo(2);
+  }
+
+  @Test
+  void refusesABatchWithoutRoom() {
+    assertThatThrownBy(() -> new KeyHashBatch(0, 0, 0))
+        .hasMessageContaining("Cannot batch key hashes: capacity 0");
+  }
+
+  private static List<List<Long>> hashes(byte[] batch) {
+    List<List<Long>> hashes = new ArrayList<>();
+    for (int i = 0; i < KeyHashBatch.size(batch); i++) {
+      hashes.add(List.of(KeyHashBatch.high(batch, i), KeyHashBatch.low(batch, i)));
+    }
+    return hashes;
+  }
+}
