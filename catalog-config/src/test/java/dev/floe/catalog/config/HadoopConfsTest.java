@@ -1,0 +1,43 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class HadoopConfsTest {
+
+  @Test
+  void aCopyOfTheDefaultsHoldsWhatANewConfigurationHolds() {
+    Configuration fresh = new Configuration();
+    Configuration copy = HadoopConfs.defaults();
+
+    assertThat(copy.size()).isEqualTo(fresh.size());
+    assertThat(copy.get("fs.defaultFS")).isEqualTo(fresh.get("fs.defaultFS")).isNotNull();
+    assertThat(copy.get("io.file.buffer.size")).isEqualTo(fresh.get("io.file.buffer.size"));
+  }
+
+  @Test
+  void theTemplateIsBuiltOnceAndEveryCallerGetsACopyOfItsOwn() {
+    AtomicInteger built = new AtomicInteger();
+    HadoopConfs.Template template =
+        new HadoopConfs.Template(
+            () -> {
+              built.incrementAndGet();
+              Configuration conf = new Configuration(false);
+              conf.set("floe.test", "template");
+              return conf;
+            });
+
+    Configuration first = template.copy();
+    first.set("floe.test", "changed by the first caller");
+    first.set("floe.only-first", "x");
+    Configuration second = template.copy();
+
+    assertThat(built).hasValue(1);
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.get("floe.test")).isEqualTo("template");
+    assertThat(second.get("floe.only-first")).isNull();
+  }
+}
