@@ -48,7 +48,12 @@ public final class HadoopConfs {
         }
       }
       // The copy constructor takes the parsed properties and locks the template while it reads.
-      return new Configuration(template);
+      Configuration copy = new Configuration(template);
+      // ... and the template's class loader, which is the thread's that built it: in a Flink task
+      // that is one job's loader. Take this thread's, as a new Configuration would.
+      ClassLoader context = Thread.currentThread().getContextClassLoader();
+      copy.setClassLoader(context != null ? context : Configuration.class.getClassLoader());
+      return copy;
     }
   }
 }

@@ -40,4 +40,24 @@ class HadoopConfsTest {
     assertThat(second.get("floe.test")).isEqualTo("template");
     assertThat(second.get("floe.only-first")).isNull();
   }
+
+  @Test
+  void aCopyLoadsClassesThroughItsCallersContextLoaderNotTheOneThatBuiltTheTemplate()
+      throws Exception {
+    HadoopConfs.Template template = new HadoopConfs.Template(() -> new Configuration(false));
+    ClassLoader jobLoader = new java.net.URLClassLoader(new java.net.URL[0], null);
+    ClassLoader original = Thread.currentThread().getContextClassLoader();
+    Configuration builtUnderAJob;
+    try {
+      // e.g. the first Flink task to open a catalog, under its job's user-code class loader
+      Thread.currentThread().setContextClassLoader(jobLoader);
+      builtUnderAJob = template.copy();
+    } finally {
+      Thread.currentThread().setContextClassLoader(original);
+    }
+    Configuration later = template.copy();
+
+    assertThat(builtUnderAJob.getClassLoader()).isSameAs(jobLoader);
+    assertThat(later.getClassLoader()).isSameAs(original).isNotSameAs(jobLoader);
+  }
 }
