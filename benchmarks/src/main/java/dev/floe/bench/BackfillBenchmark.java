@@ -102,8 +102,22 @@ public final class BackfillBenchmark {
             + " each slice's run as it reported its own time (the backfill's sample: its run on"
             + " main); the backfill's plan, cluster start and the sample's second run fall outside"
             + " it, and with several slices in flight it exceeds s per slice.");
-    if (outcome.cliRun() != null) {
-      BackfillPathResult baseline = BackfillPathResult.baselineOf(outcome.results());
+    BackfillPathResult single = BackfillPathResult.singleOf(outcome.results());
+    if (single != null) {
+      out.printf(
+          Locale.ROOT,
+          "Single run (issue 15 goal 1's throughput, measured here): the range's %,d rows staged"
+              + " as one day in %d files and loaded by one `SliceJob.run` at parallelism %d with a"
+              + " MiniCluster of its own: %,.0f rows/s. Goal 7: a backfill's rows/s ≥ 0.7× that"
+              + " (rows/s vs single run), overhead s per slice = (backfill total − rows ÷ single"
+              + " rows/s) ÷ slices < 0.1.%n",
+          options.totalRows(),
+          options.singleParallelism(),
+          options.singleParallelism(),
+          single.rowsPerSecond());
+    }
+    BackfillPathResult baseline = BackfillPathResult.baselineOf(outcome.results());
+    if (outcome.cliRun() != null && baseline != null) {
       out.printf(
           Locale.ROOT,
           "One `bin/floe run` process for one slice (a new JVM per slice, as a shell loop over the"
@@ -114,7 +128,7 @@ public final class BackfillBenchmark {
           outcome.cliRun().otherCores(),
           outcome.cliRun().wallSeconds() / baseline.secondsPerSlice(),
           baseline.secondsPerSlice());
-    } else {
+    } else if (outcome.cliRun() == null) {
       out.println("`bin/floe run` in a new JVM: not measured (" + outcome.cliSkipped() + ").");
     }
     out.printf(

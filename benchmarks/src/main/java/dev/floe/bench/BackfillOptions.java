@@ -19,6 +19,10 @@ import java.util.List;
  * @param workDir where the catalogs go; null means a fresh temp directory
  * @param keep keep the catalogs afterwards
  * @param waitQuiet before each measured run, wait (up to 3 min) until other processes are idle
+ * @param loop measure the {@code floe run} loop baseline (one MiniCluster per slice)
+ * @param single measure goal 1's throughput in the same run: the whole range's rows as ONE slice
+ *     loaded by one {@code floe run}, each backfill compared with its rows/s
+ * @param singleParallelism Flink parallelism of that single run (goal 1 measures it at 2)
  */
 record BackfillOptions(
     int slices,
@@ -31,7 +35,10 @@ record BackfillOptions(
     boolean cliRun,
     Path workDir,
     boolean keep,
-    boolean waitQuiet) {
+    boolean waitQuiet,
+    boolean loop,
+    boolean single,
+    int singleParallelism) {
 
   /** A warm-up round loads this many slices at most: enough to warm the JIT, not a full range. */
   static final int WARMUP_SLICES = 4;
@@ -41,7 +48,8 @@ record BackfillOptions(
       Usage: benchmarks/run.sh backfill [--slices 100] [--rows-per-slice 10k]
                                         [--concurrency 1,2] [--parallelism 1] [--repeat 1]
                                         [--warmup 1] [--checks] [--no-cli] [--dir DIR] [--keep]
-                                        [--no-wait-quiet]
+                                        [--no-wait-quiet] [--no-loop] [--no-single]
+                                        [--single-parallelism 2]
         --slices          day slices in the range (one staging file per day)
         --rows-per-slice  rows of each slice; 10_000, 10000 and 10k are accepted
         --concurrency     --max-concurrency of the backfill paths, comma-separated
@@ -53,6 +61,9 @@ record BackfillOptions(
         --dir             put the catalogs under DIR instead of a temp directory
         --keep            do not delete the catalogs afterwards
         --no-wait-quiet   do not wait for other processes to go idle before each measured run
+        --no-loop         skip the `floe run` loop baseline (a MiniCluster per slice)
+        --no-single       skip the single run of the whole range's rows as one slice
+        --single-parallelism  Flink parallelism of that single run
       """;
 
   BackfillOptions {
@@ -60,7 +71,8 @@ record BackfillOptions(
   }
 
   static BackfillOptions defaults() {
-    return new BackfillOptions(100, 10_000, List.of(1, 2), 1, 1, 1, false, true, null, false, true);
+    return new BackfillOptions(
+        100, 10_000, List.of(1, 2), 1, 1, 1, false, true, null, false, true, true, true, 2);
   }
 
   static BackfillOptions parse(String... args) {
@@ -80,6 +92,9 @@ record BackfillOptions(
         case "--dir" -> b.workDir = Path.of(value(args, ++i, arg));
         case "--keep" -> b.keep = true;
         case "--no-wait-quiet" -> b.waitQuiet = false;
+        case "--no-loop" -> b.loop = false;
+        case "--no-single" -> b.single = false;
+        case "--single-parallelism" -> b.singleParallelism = atLeast(value(args, ++i, arg), arg, 1);
         default -> throw new IllegalArgumentException("Cannot use argument '" + arg + "'");
       }
     }
@@ -138,6 +153,9 @@ record BackfillOptions(
     Path workDir;
     boolean keep;
     boolean waitQuiet;
+    boolean loop;
+    boolean single;
+    int singleParallelism;
 
     Builder(BackfillOptions o) {
       slices = o.slices;
@@ -151,6 +169,9 @@ record BackfillOptions(
       workDir = o.workDir;
       keep = o.keep;
       waitQuiet = o.waitQuiet;
+      loop = o.loop;
+      single = o.single;
+      singleParallelism = o.singleParallelism;
     }
 
     BackfillOptions build() {
@@ -165,7 +186,10 @@ record BackfillOptions(
           cliRun,
           workDir,
           keep,
-          waitQuiet);
+          waitQuiet,
+          loop,
+          single,
+          singleParallelism);
     }
   }
 }

@@ -51,6 +51,30 @@ record BackfillPathResult(
     return PathResult.median(sliceJobSeconds);
   }
 
+  /**
+   * Rows/s as a share of {@code single}'s, the whole range loaded as one slice (issue 15 goal 7: ≥
+   * 0.7).
+   */
+  double vsSingle(BackfillPathResult single) {
+    return rowsPerSecond() / single.rowsPerSecond();
+  }
+
+  /**
+   * What each slice costs beyond its rows: this path's total minus the time {@code single} takes
+   * for the same rows, over the slices (issue 15 goal 7: < 0.1 s).
+   */
+  double overheadPerSlice(BackfillPathResult single) {
+    return (totalSeconds() - rows() / single.rowsPerSecond()) / slices;
+  }
+
+  /** The one-slice run of the range's rows among {@code results}, or null when not measured. */
+  static BackfillPathResult singleOf(List<BackfillPathResult> results) {
+    return results.stream()
+        .filter(r -> r.name().startsWith(SingleRunPath.NAME))
+        .findFirst()
+        .orElse(null);
+  }
+
   /** The baseline among {@code results}, or null when it was not measured. */
   static BackfillPathResult baselineOf(List<BackfillPathResult> results) {
     return results.stream().filter(BackfillPathResult::baseline).findFirst().orElse(null);

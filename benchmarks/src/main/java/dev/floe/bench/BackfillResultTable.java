@@ -16,16 +16,23 @@ final class BackfillResultTable {
   static void print(PrintStream out, List<BackfillPathResult> results) {
     out.println(
         "| path | slices | rows | total s | s per slice | rows/s | time vs baseline |"
+            + " rows/s vs single run | overhead s per slice |"
             + " median slice job s | CPU/wall | other procs (cores) |");
-    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     BackfillPathResult baseline = BackfillPathResult.baselineOf(results);
-    results.forEach(r -> out.println(row(r, baseline)));
+    BackfillPathResult single = BackfillPathResult.singleOf(results);
+    results.forEach(r -> out.println(row(r, baseline, single)));
   }
 
   static String row(BackfillPathResult r, BackfillPathResult baseline) {
+    return row(r, baseline, null);
+  }
+
+  static String row(BackfillPathResult r, BackfillPathResult baseline, BackfillPathResult single) {
+    boolean compared = single != null && r != single;
     return String.format(
         Locale.ROOT,
-        "| %s | %,d | %,d | %.2f | %.3f | %,.0f | %s | %.3f | %.2f | %.2f |",
+        "| %s | %,d | %,d | %.2f | %.3f | %,.0f | %s | %s | %s | %.3f | %.2f | %.2f |",
         r.name(),
         r.slices(),
         r.rows(),
@@ -33,6 +40,8 @@ final class BackfillResultTable {
         r.secondsPerSlice(),
         r.rowsPerSecond(),
         baseline == null ? "—" : String.format(Locale.ROOT, "%.2f×", r.vsBaseline(baseline)),
+        compared ? String.format(Locale.ROOT, "%.2f×", r.vsSingle(single)) : "—",
+        compared ? String.format(Locale.ROOT, "%.3f", r.overheadPerSlice(single)) : "—",
         r.medianSliceJobSeconds(),
         r.runs().medianCpuSeconds() / r.totalSeconds(),
         r.runs().medianOtherCores());

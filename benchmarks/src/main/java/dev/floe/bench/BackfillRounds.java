@@ -54,7 +54,7 @@ final class BackfillRounds {
   private final String manifest;
 
   /** Per range size, the hashes of the first staging: every later staging must match them. */
-  private final Map<Integer, List<ContentHash>> stagedHashes = new HashMap<>();
+  private final Map<String, List<ContentHash>> stagedHashes = new HashMap<>();
 
   private int catalogs;
 
@@ -75,7 +75,12 @@ final class BackfillRounds {
   Outcome run() throws Exception {
     JobSpec job = SliceBenchmark.job(manifest);
     List<RangePath> paths = new ArrayList<>();
-    paths.add(new RunLoopPath(job, options.parallelism()));
+    if (options.loop()) {
+      paths.add(new RunLoopPath(job, options.parallelism()));
+    }
+    if (options.single()) {
+      paths.add(new SingleRunPath(job, options.singleParallelism()));
+    }
     options.concurrency().forEach(n -> paths.add(new BackfillPath(job, n, options.parallelism())));
 
     for (int w = 1; w <= options.warmup(); w++) {
@@ -101,7 +106,7 @@ final class BackfillRounds {
     for (RangePath path : paths) {
       results.add(
           new BackfillPathResult(
-              options.slices(),
+              path.oneSlice() ? 1 : options.slices(),
               path.baseline(),
               new PathResult(path.name(), options.totalRows(), samples.get(path)),
               jobSeconds.get(path)));
@@ -140,7 +145,11 @@ final class BackfillRounds {
   private Sample once(RangePath path, int slices, String round, boolean measured) throws Exception {
     Path home = root.resolve("catalog-" + (++catalogs));
     CatalogConfig config = CatalogConfigLoader.embedded(home);
-    path.bind(config, stage(config, slices));
+    path.bind(
+        config,
+        path instanceof SingleRunPath single
+            ? stageOneDay(config, slices * options.rowsPerSlice(), single.files())
+            : stage(config, slices));
     if (measured) {
       awaitQuiet();
       System.gc(); // start each run from a collected heap, not the previous run's garbage
@@ -184,7 +193,7 @@ final class BackfillRounds {
     }
     // Every path must load the same rows: the writer is deterministic, so this never fires unless
     // the staging code broke.
-    List<ContentHash> first = stagedHashes.putIfAbsent(slices, hashes);
+    List<ContentHash> first = stagedHashes.putIfAbsent(slices + " days", hashes);
     if (first != null && !first.equals(hashes)) {
       throw new IllegalStateException("Cannot compare paths: the staging rows differ between runs");
     }
@@ -197,6 +206,22 @@ final class BackfillRounds {
           (System.nanoTime() - start) / 1e9);
     }
     return new BackfillDays(BackfillDays.FIRST, options.rowsPerSlice(), hashes);
+  }
+
+  /** Creates the tables and writes {@code rows} staging rows all dated on one day. */
+  private BackfillDays stageOneDay(CatalogConfig config, long rows, int files) {
+    Catalog catalog = Catalogs.open(config);
+    ContentHash hash;
+    try {
+      hash = StagingData.write(BenchTables.create(catalog), rows, BackfillDays.FIRST, files);
+    } finally {
+      Catalogs.close(catalog);
+    }
+    List<ContentHash> first = stagedHashes.putIfAbsent(rows + " rows in one day", List.of(hash));
+    if (first != null && !first.equals(List.of(hash))) {
+      throw new IllegalStateException("Cannot compare paths: the staging rows differ between runs");
+    }
+    return new BackfillDays(BackfillDays.FIRST, rows, List.of(hash));
   }
 
   /** One {@code bin/floe run} process for the range's first slice, on a catalog of its own. */

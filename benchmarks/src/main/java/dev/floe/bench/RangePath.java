@@ -25,6 +25,11 @@ abstract class RangePath implements WritePath {
   /** Whether the others are compared with this path. */
   abstract boolean baseline();
 
+  /** Whether this path loads the range's rows staged as one day, in one slice. */
+  boolean oneSlice() {
+    return false;
+  }
+
   /** Wall time of each slice's own job in the last run, as the run reported it. */
   abstract List<Double> sliceJobSeconds();
 

@@ -23,6 +23,9 @@ class BackfillOptionsTest {
     assertThat(o.checks()).isFalse();
     assertThat(o.cliRun()).isTrue();
     assertThat(o.waitQuiet()).isTrue();
+    assertThat(o.loop()).isTrue();
+    assertThat(o.single()).isTrue();
+    assertThat(o.singleParallelism()).isEqualTo(2);
   }
 
   @Test
@@ -46,7 +49,11 @@ class BackfillOptionsTest {
             "--dir",
             "/tmp/bf",
             "--keep",
-            "--no-wait-quiet");
+            "--no-wait-quiet",
+            "--no-loop",
+            "--no-single",
+            "--single-parallelism",
+            "3");
 
     assertThat(o.slices()).isEqualTo(4);
     assertThat(o.rowsPerSlice()).isEqualTo(1_000L);
@@ -59,6 +66,9 @@ class BackfillOptionsTest {
     assertThat(o.workDir()).isEqualTo(Path.of("/tmp/bf"));
     assertThat(o.keep()).isTrue();
     assertThat(o.waitQuiet()).isFalse();
+    assertThat(o.loop()).isFalse();
+    assertThat(o.single()).isFalse();
+    assertThat(o.singleParallelism()).isEqualTo(3);
   }
 
   @Test

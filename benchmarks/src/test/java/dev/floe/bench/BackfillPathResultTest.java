@@ -1,6 +1,7 @@
 package dev.floe.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,8 +54,30 @@ class BackfillPathResultTest {
     assertThat(BackfillResultTable.row(backfill, loop))
         .isEqualTo(
             "| floe backfill, max-concurrency 2 | 100 | 1,000,000 | 50.00 | 0.500 | 20,000 |"
-                + " 0.25× | 0.800 | 1.50 | 0.05 |");
+                + " 0.25× | — | — | 0.800 | 1.50 | 0.05 |");
     assertThat(BackfillResultTable.row(loop, loop)).contains("| 1.00× |");
     assertThat(BackfillResultTable.row(backfill, null)).contains("| — |");
+  }
+
+  @Test
+  void goalSevenComparesEachBackfillWithTheOneSliceRunOfTheSameRows() {
+    // The single run loads the 1,000,000 rows in 10 s: 100,000 rows/s.
+    BackfillPathResult single =
+        new BackfillPathResult(
+            1,
+            false,
+            new PathResult(
+                SingleRunPath.NAME + ", parallelism 2",
+                1_000_000,
+                List.of(new Sample(10.0, 15.0, 0.1, 0.05))),
+            List.of(10.0));
+    BackfillPathResult backfill = result("backfill", false, List.of(25.0), List.of(0.2));
+
+    assertThat(BackfillPathResult.singleOf(List.of(backfill, single))).isSameAs(single);
+    assertThat(backfill.vsSingle(single)).isEqualTo(0.4);
+    // 25 s − 10 s for the rows, over 100 slices.
+    assertThat(backfill.overheadPerSlice(single)).isCloseTo(0.15, within(1e-9));
+    assertThat(BackfillResultTable.row(backfill, null, single)).contains("| 0.40× | 0.150 |");
+    assertThat(BackfillResultTable.row(single, null, single)).contains("| — | — |");
   }
 }

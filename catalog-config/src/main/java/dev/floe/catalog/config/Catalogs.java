@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -30,7 +29,7 @@ public final class Catalogs {
   public static Catalog open(CatalogConfig config) {
     prepare(config);
     return CatalogUtil.buildIcebergCatalog(
-        config.name(), icebergProperties(config), new Configuration());
+        config.name(), icebergProperties(config), HadoopConfs.defaults());
   }
 
   /**
