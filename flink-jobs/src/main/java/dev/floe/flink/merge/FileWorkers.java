@@ -153,9 +153,12 @@ final class FileWorkers implements AutoCloseable {
 
   private static ThreadFactory factory(String name) {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    // Named after the thread that starts them (a Flink task thread, "chain (1/1)#0"): thread dumps
+    // and profilers that follow task threads show them as the task's own work.
+    String owner = Thread.currentThread().getName();
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
-      Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+      Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet() + " of " + owner);
       thread.setDaemon(true);
       // Flink's user-code class loader, which Iceberg and Hadoop look classes up with.
       thread.setContextClassLoader(loader);
