@@ -102,7 +102,7 @@ final class FileWorkers implements AutoCloseable {
       // files before the caller deletes the rest and reports.
       for (Future<O> future : futures) {
         try {
-          O result = await(future);
+          O result = await(future, cancelled, first);
           done.add(result);
         } catch (ExecutionException e) {
           first.compareAndSet(null, e.getCause()); // normally already recorded by the piece
@@ -123,18 +123,29 @@ final class FileWorkers implements AutoCloseable {
     if (failure instanceof IOException io) {
       throw new UncheckedIOException(io.getMessage(), io);
     }
+    if (failure instanceof InterruptedException) {
+      throw new IllegalStateException(
+          "Cannot finish the work on " + inputs.size() + " files: the task was interrupted",
+          failure);
+    }
     throw new IllegalStateException(failure.getMessage(), failure);
   }
 
-  private static <O> O await(Future<O> future) throws ExecutionException {
+  private static <O> O await(
+      Future<O> future, AtomicBoolean cancelled, AtomicReference<Throwable> first)
+      throws ExecutionException {
     boolean interrupted = false;
     try {
       while (true) {
         try {
           return future.get();
         } catch (InterruptedException e) {
-          // Keep waiting: the piece may hold files that only it can abort; re-interrupt after.
+          // The task is being cancelled (Flink interrupts its thread): stop the pieces, but keep
+          // waiting, since a piece may hold files that only it can abort; re-interrupt after.
           interrupted = true;
+          if (first.compareAndSet(null, e)) {
+            cancelled.set(true);
+          }
         }
       }
     } finally {

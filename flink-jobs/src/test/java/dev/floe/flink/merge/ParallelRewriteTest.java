@@ -143,6 +143,41 @@ class ParallelRewriteTest {
     assertThat(parquetFiles()).isEqualTo(filesBefore);
   }
 
+  @Test
+  void anInterruptedCommitterStopsItsRewritesCommitsNothingAndKeepsTheInterrupt() {
+    Table events = events("sales.events");
+    long head = events.currentSnapshot().snapshotId();
+    ContentHash before = TableContent.hash(events);
+    Set<Path> filesBefore = parquetFiles();
+    Thread committerThread = Thread.currentThread();
+    AtomicInteger rewrites = new AtomicInteger();
+    // Flink cancels a task by interrupting its thread: here while the workers rewrite.
+    Consumer<DataFile> interruptOnce =
+        file -> {
+          if (rewrites.incrementAndGet() == 1) {
+            committerThread.interrupt();
+          }
+        };
+
+    Throwable thrown = null;
+    try {
+      committer("sales.events", 2, interruptOnce).commit(batch(events));
+    } catch (RuntimeException e) {
+      thrown = e;
+    }
+    boolean stillInterrupted = Thread.interrupted(); // clears it for the checks below
+
+    assertThat(thrown)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Cannot finish the work on ")
+        .hasMessageEndingWith(" files: the task was interrupted");
+    assertThat(stillInterrupted).isTrue();
+    Table after = catalog.load("sales.events");
+    assertThat(after.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(TableContent.hash(after)).isEqualTo(before);
+    assertThat(parquetFiles()).isEqualTo(filesBefore);
+  }
+
   /** {@code DAYS} days of {@code FILES_PER_DAY} files; ids {@code day*100 + file*20 + i}. */
   private Table events(String name) {
     Table table =
