@@ -60,9 +60,9 @@ final class MergeSizeBenchmark {
     MARKERS.put("Floe keyed committer (all of it)", "dev.floe.flink.merge.KeyedCommitter");
     MARKERS.put("  candidate files (metadata, key bounds)", "dev.floe.flink.merge.CandidateFiles");
     MARKERS.put(
-        "  probe (read key + ordering columns)", "dev.floe.flink.merge.KeyedCommitter#probe");
+        "  probe (read key + ordering columns)", "dev.floe.flink.merge.KeyedCommitter#probeFile");
     MARKERS.put(
-        "  rewrite (read + write whole files)", "dev.floe.flink.merge.KeyedCommitter#rewrite");
+        "  rewrite (read + write whole files)", "dev.floe.flink.merge.KeyedCommitter#writeUnit");
     MARKERS.put("  Iceberg commit", "org.apache.iceberg.SnapshotProducer");
     MARKERS.put("Floe swap writer (all of it)", "dev.floe.flink.write.SliceWriterOperator");
     MARKERS.put("Floe hashing (keys, content)", "dev.floe.flink.row.RowDataHasher");

@@ -30,6 +30,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.BaseCombinedScanTask;
@@ -55,6 +57,7 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.TaskWriter;
+import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,10 +90,21 @@ public final class KeyedCommitter {
   private final MergePlan plan;
   private final CommitPlan commit;
   private final RowType rowType;
+  private final int threads;
   private final Runnable beforeCommit;
+  private final Consumer<DataFile> beforeRewriting;
 
+  /** A committer that probes and rewrites on the caller's thread only. */
   public KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType) {
-    this(catalog, plan, rowType, () -> {});
+    this(catalog, plan, rowType, 1);
+  }
+
+  /**
+   * @param threads how many files are probed, and how many rewritten, at once (the job's
+   *     parallelism); the committed files and counts are the same whatever the number
+   */
+  public KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType, int threads) {
+    this(catalog, plan, rowType, threads, () -> {}, file -> {});
   }
 
   /**
@@ -98,11 +112,31 @@ public final class KeyedCommitter {
    *     there, to drive the conflict path deterministically
    */
   KeyedCommitter(Catalog catalog, MergePlan plan, RowType rowType, Runnable beforeCommit) {
+    this(catalog, plan, rowType, 1, beforeCommit, file -> {});
+  }
+
+  /**
+   * @param beforeRewriting runs on the rewriting thread before each touched file is read for its
+   *     rewrite: tests fail one rewrite there, or check that rewrites run at once
+   */
+  KeyedCommitter(
+      Catalog catalog,
+      MergePlan plan,
+      RowType rowType,
+      int threads,
+      Runnable beforeCommit,
+      Consumer<DataFile> beforeRewriting) {
+    if (threads < 1) {
+      throw new IllegalArgumentException(
+          "Cannot merge with " + threads + " threads: at least 1 is needed");
+    }
     this.catalog = catalog;
     this.plan = plan;
     this.commit = plan.commit();
     this.rowType = rowType;
+    this.threads = threads;
     this.beforeCommit = beforeCommit;
+    this.beforeRewriting = beforeRewriting;
   }
 
   /** What the probe found: the files to rewrite and the keys they replace. */
@@ -129,22 +163,26 @@ public final class KeyedCommitter {
               verb(), subject(), failures.size(), String.join(" | ", failures)));
     }
     Table table = Catalogs.loadTable(catalog, commit.target());
-    return RunCommit.of(table, new Merge(batch))
-        .failAt(commit.failAt())
-        .maxAttempts(commit.maxConflictRetries() + 1)
-        .commit();
+    try (FileWorkers workers = new FileWorkers(threads, "floe-merge")) {
+      return RunCommit.of(table, new Merge(batch, workers))
+          .failAt(commit.failAt())
+          .maxAttempts(commit.maxConflictRetries() + 1)
+          .commit();
+    }
   }
 
   /** The copy-on-write merge, as the commit core sees it: probe, rewrite, one overwrite. */
   private final class Merge implements CommitAction<CommitOutcome> {
     private final SourceBatch batch;
+    private final FileWorkers workers;
     private final ContentHash content;
     private final Map<String, Collection<Comparable<?>>> keyValues;
     private Long base;
     private Probe probe;
 
-    Merge(SourceBatch batch) {
+    Merge(SourceBatch batch, FileWorkers workers) {
       this.batch = batch;
+      this.workers = workers;
       this.content = batch.contentHash();
       this.keyValues = keyValues(batch);
     }
@@ -181,7 +219,7 @@ public final class KeyedCommitter {
                     + " nothing was committed, rerun",
                 verb(), subject(), table.schema().asStruct()));
       }
-      probe = probe(table, base, batch, keyValues);
+      probe = probe(table, base, batch, keyValues, workers);
       if (probe.counts().changesNothing()) {
         return Attempt.done(
             outcome(
@@ -205,7 +243,7 @@ public final class KeyedCommitter {
       }
       SourceDrift.requireNoRewrite(catalog, commit.lineage(), commit.scope(), subject());
       Lineage lineage = commit.lineage().withContent(content);
-      List<DataFile> written = rewrite(table, probe, batch, attempt);
+      List<DataFile> written = rewrite(table, probe, batch, attempt, workers);
       commit.failAt().failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + subject());
       commit.failAt().failIf(FailurePoint.AFTER_ALL_FILES, "after writing " + subject());
       try {
@@ -268,60 +306,43 @@ public final class KeyedCommitter {
     }
   }
 
+  /** What the probe found in one candidate file. */
+  private record FileProbe(
+      boolean touches, Set<KeyHash> matched, Set<KeyHash> replaced, long updated, long deleted) {}
+
   private Probe probe(
-      Table table, Long base, SourceBatch batch, Map<String, Collection<Comparable<?>>> keyValues) {
+      Table table,
+      Long base,
+      SourceBatch batch,
+      Map<String, Collection<Comparable<?>>> keyValues,
+      FileWorkers workers) {
     CandidateFiles.Selection selection =
         CandidateFiles.select(table, base, commit.scope(), keyValues, plan.deleteMissing());
     List<String> columns = new ArrayList<>(plan.key());
-    boolean compareOrdering = !plan.insertOnly();
-    if (compareOrdering) {
+    if (!plan.insertOnly()) {
       columns.add(plan.ordering());
     }
     Schema projected = table.schema().select(columns);
-    RowType projectedType = FlinkSchemaUtil.convert(projected);
-    RowDataHasher keyHasher = new RowDataHasher(projectedType, plan.key());
-    int orderingPos = rowType.getFieldIndex(plan.ordering() == null ? "" : plan.ordering());
-    ColumnValues.Reader sourceOrdering =
-        compareOrdering ? ColumnValues.reader(rowType.getTypeAt(orderingPos), orderingPos) : null;
-    ColumnValues.Reader targetOrdering =
-        compareOrdering
-            ? ColumnValues.reader(
-                projectedType.getTypeAt(projectedType.getFieldIndex(plan.ordering())),
-                projectedType.getFieldIndex(plan.ordering()))
-            : null;
-
+    // Candidate files are independent and the batch is only read: probe them at once, then
+    // combine in the candidates' order.
+    List<FileProbe> found =
+        workers.map(
+            selection.candidates(),
+            (task, cancelled) -> probeFile(table, task, projected, batch, cancelled),
+            results -> {});
     Set<KeyHash> matched = new HashSet<>();
     Set<KeyHash> replaced = new HashSet<>();
     List<FileScanTask> touched = new ArrayList<>();
     long updated = 0;
     long deleted = 0;
-    for (FileScanTask task : selection.candidates()) {
-      boolean touches = false;
-      try (CloseableIterator<RowData> rows = read(table, task, projected)) {
-        while (rows.hasNext()) {
-          RowData target = rows.next();
-          long[] hash = keyHasher.hash128(target);
-          KeyHash key = new KeyHash(hash[0], hash[1]);
-          RowData source = batch.get(key);
-          if (source == null) {
-            if (plan.deleteMissing()) {
-              deleted++;
-              touches = true;
-            }
-            continue;
-          }
-          matched.add(key);
-          if (compareOrdering && newer(sourceOrdering.read(source), targetOrdering.read(target))) {
-            replaced.add(key);
-            updated++;
-            touches = true;
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read " + task.file().location(), e);
-      }
-      if (touches) {
-        touched.add(task);
+    for (int i = 0; i < found.size(); i++) {
+      FileProbe file = found.get(i);
+      matched.addAll(file.matched());
+      replaced.addAll(file.replaced());
+      updated += file.updated();
+      deleted += file.deleted();
+      if (file.touches()) {
+        touched.add(selection.candidates().get(i));
       }
     }
     long inserted = batch.size() - matched.size();
@@ -339,18 +360,122 @@ public final class KeyedCommitter {
     return new Probe(touched, replaced, matched, counts);
   }
 
+  /** Reads one candidate file's key (and ordering) columns; safe to run on several threads. */
+  private FileProbe probeFile(
+      Table table,
+      FileScanTask task,
+      Schema projected,
+      SourceBatch batch,
+      BooleanSupplier cancelled) {
+    boolean compareOrdering = !plan.insertOnly();
+    RowType projectedType = FlinkSchemaUtil.convert(projected);
+    RowDataHasher keyHasher = new RowDataHasher(projectedType, plan.key());
+    int orderingPos = rowType.getFieldIndex(plan.ordering() == null ? "" : plan.ordering());
+    ColumnValues.Reader sourceOrdering =
+        compareOrdering ? ColumnValues.reader(rowType.getTypeAt(orderingPos), orderingPos) : null;
+    ColumnValues.Reader targetOrdering =
+        compareOrdering
+            ? ColumnValues.reader(
+                projectedType.getTypeAt(projectedType.getFieldIndex(plan.ordering())),
+                projectedType.getFieldIndex(plan.ordering()))
+            : null;
+    Set<KeyHash> matched = new HashSet<>();
+    Set<KeyHash> replaced = new HashSet<>();
+    long updated = 0;
+    long deleted = 0;
+    boolean touches = false;
+    try (CloseableIterator<RowData> rows = read(table, task, projected)) {
+      while (rows.hasNext()) {
+        if (cancelled.getAsBoolean()) {
+          throw new FileWorkers.Cancelled();
+        }
+        RowData target = rows.next();
+        long[] hash = keyHasher.hash128(target);
+        KeyHash key = new KeyHash(hash[0], hash[1]);
+        RowData source = batch.get(key);
+        if (source == null) {
+          if (plan.deleteMissing()) {
+            deleted++;
+            touches = true;
+          }
+          continue;
+        }
+        matched.add(key);
+        if (compareOrdering && newer(sourceOrdering.read(source), targetOrdering.read(target))) {
+          replaced.add(key);
+          updated++;
+          touches = true;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + task.file().location(), e);
+    }
+    return new FileProbe(touches, matched, replaced, updated, deleted);
+  }
+
   /** The ordering guard: the source replaces a target row only when strictly newer. */
   private static boolean newer(Comparable<?> source, Comparable<?> target) {
     return target == null || ColumnValues.compare(source, target) > 0;
   }
 
-  private List<DataFile> rewrite(Table table, Probe probe, SourceBatch batch, int attempt) {
-    TaskWriter<RowData> writer = DataFileWriters.create(table, rowType, 0, attempt);
+  /**
+   * Rewrites the touched files, a group of them per writer (see {@link RewriteGroups}), the groups
+   * at once on the workers; the batch's new keys go to new files from one more writer. The
+   * replaced-key set and the batch are only read. The files come back in the groups' order, the new
+   * keys' last, whatever the thread count. On a failure every file written is deleted (writers in
+   * flight abort theirs) and the first failure is thrown.
+   */
+  private List<DataFile> rewrite(
+      Table table, Probe probe, SourceBatch batch, int attempt, FileWorkers workers) {
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    List<List<FileScanTask>> groups =
+        RewriteGroups.of(probe.touched(), table.specs(), targetFileSize);
+    List<RewriteUnit> units = new ArrayList<>(groups.size() + 1);
+    for (int i = 0; i < groups.size(); i++) {
+      units.add(new RewriteUnit(i, groups.get(i)));
+    }
+    boolean inserts = batch.size() > probe.matched().size();
+    if (inserts) {
+      units.add(new RewriteUnit(groups.size(), List.of()));
+    }
+    List<List<DataFile>> written =
+        workers.map(
+            units,
+            (unit, cancelled) -> {
+              boolean newKeys = inserts && unit.index() == groups.size();
+              return writeUnit(table, probe, batch, attempt, unit, newKeys, cancelled);
+            },
+            done -> UncommittedFiles.delete(table, done.stream().flatMap(List::stream).toList()));
+    List<DataFile> all = new ArrayList<>();
+    written.forEach(all::addAll);
+    return all;
+  }
+
+  /** One writer's share of a rewrite: its index names its files. */
+  private record RewriteUnit(int index, List<FileScanTask> files) {}
+
+  private List<DataFile> writeUnit(
+      Table table,
+      Probe probe,
+      SourceBatch batch,
+      int attempt,
+      RewriteUnit unit,
+      boolean newKeys,
+      BooleanSupplier cancelled) {
+    TaskWriter<RowData> writer = DataFileWriters.create(table, rowType, unit.index(), attempt);
     try {
       RowDataHasher keyHasher = new RowDataHasher(rowType, plan.key());
-      for (FileScanTask task : probe.touched()) {
+      for (FileScanTask task : unit.files()) {
+        beforeRewriting.accept(task.file());
         try (CloseableIterator<RowData> rows = read(table, wholeFile(task), table.schema())) {
           while (rows.hasNext()) {
+            if (cancelled.getAsBoolean()) {
+              throw new FileWorkers.Cancelled();
+            }
             RowData target = rows.next();
             long[] hash = keyHasher.hash128(target);
             KeyHash key = new KeyHash(hash[0], hash[1]);
@@ -362,13 +487,15 @@ public final class KeyedCommitter {
           }
         }
       }
-      for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
-        if (!probe.matched().contains(row.getKey())) {
-          writer.write(row.getValue());
+      if (newKeys) {
+        for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
+          if (!probe.matched().contains(row.getKey())) {
+            writer.write(row.getValue());
+          }
         }
       }
       return Arrays.asList(writer.complete().dataFiles());
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       try {
         writer.abort();
       } catch (IOException abortFailed) {
@@ -377,7 +504,10 @@ public final class KeyedCommitter {
       if (e instanceof IOException io) {
         throw new UncheckedIOException("Cannot write the merged files of " + subject(), io);
       }
-      throw (RuntimeException) e;
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw (Error) e;
     }
   }
 

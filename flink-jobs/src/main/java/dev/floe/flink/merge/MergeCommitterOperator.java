@@ -18,9 +18,10 @@ import org.apache.iceberg.catalog.Catalog;
 
 /**
  * The keyed modes' single committer (parallelism 1): guards every source row, reduces the source to
- * one row per key as rows arrive, and at end of input hands the batch to {@link KeyedCommitter}.
- * Like the overwrite committer, it commits inside the job, so detached {@code flink run} stays
- * correct, and reports its outcome as an accumulator.
+ * one row per key as rows arrive, and at end of input hands the batch to {@link KeyedCommitter},
+ * which probes and rewrites the target's files on as many threads as the job's parallelism. Like
+ * the overwrite committer, it commits inside the job, so detached {@code flink run} stays correct,
+ * and reports its outcome as an accumulator.
  */
 public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<RowData, Void>, BoundedOneInput {
@@ -28,15 +29,21 @@ public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
   private final MergePlan plan;
   private final RowType rowType;
   private final RowGuard guard;
+  private final int threads;
 
   private transient SourceBatch batch;
   private transient TypeSerializer<RowData> serializer;
   private transient ListAccumulator<byte[]> outcome;
 
-  public MergeCommitterOperator(MergePlan plan, RowType rowType, RowGuard guard) {
+  /**
+   * @param threads how many files the committer probes and rewrites at once: the job's parallelism,
+   *     whose other tasks are done by the time the committer works
+   */
+  public MergeCommitterOperator(MergePlan plan, RowType rowType, RowGuard guard, int threads) {
     this.plan = plan;
     this.rowType = rowType;
     this.guard = guard;
+    this.threads = threads;
   }
 
   @Override
@@ -62,7 +69,7 @@ public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
   public void endInput() {
     Catalog catalog = Catalogs.open(plan.commit().catalog());
     try {
-      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType).commit(batch);
+      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType, threads).commit(batch);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

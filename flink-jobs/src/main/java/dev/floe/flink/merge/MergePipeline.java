@@ -11,7 +11,8 @@ import org.apache.flink.table.types.logical.RowType;
  * The Flink side of merge and insert-if-absent: the query runs in parallel, and its rows flow into
  * one {@link MergeCommitterOperator}. The batch is the source's changes, held in memory by key; the
  * work that grows with the target (reading and rewriting files) is limited to the files whose key
- * bounds could hold a key of the batch.
+ * bounds could hold a key of the batch, and spread over the job's parallelism in threads of the
+ * committer.
  */
 public final class MergePipeline {
 
@@ -22,10 +23,19 @@ public final class MergePipeline {
     rows.transform(
             "floe-" + plan.commit().mode().text() + " " + plan.commit().target(),
             Types.VOID,
-            new MergeCommitterOperator(plan, rowType, guard))
+            new MergeCommitterOperator(plan, rowType, guard, threads(rows)))
         .setParallelism(1)
         .setMaxParallelism(1)
         .sinkTo(new DiscardingSink<>())
         .setParallelism(1);
+  }
+
+  /**
+   * The committer's threads: the job's parallelism. By the time it probes and rewrites, the query's
+   * tasks have finished, so the slots the job holds are free for its file work.
+   */
+  private static int threads(DataStream<RowData> rows) {
+    int job = rows.getExecutionEnvironment().getParallelism();
+    return Math.max(1, job > 0 ? job : rows.getParallelism());
   }
 }
