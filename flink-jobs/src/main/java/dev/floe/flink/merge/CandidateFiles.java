@@ -94,6 +94,9 @@ final class CandidateFiles {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of the merge target", e);
     }
+    // Iceberg plans a table's manifests in parallel, so planFiles() has no fixed order; the
+    // rewrite groups (and with them the files a merge commits) must not depend on it.
+    candidates.sort(Comparator.comparing(task -> task.file().location()));
     return candidates;
   }
 

@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -41,6 +42,8 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
@@ -54,6 +57,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.RowDataWrapper;
 import org.apache.iceberg.flink.source.RowDataFileScanTaskReader;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.TaskWriter;
@@ -420,10 +424,11 @@ public final class KeyedCommitter {
 
   /**
    * Rewrites the touched files, a group of them per writer (see {@link RewriteGroups}), the groups
-   * at once on the workers; the batch's new keys go to new files from one more writer. The
-   * replaced-key set and the batch are only read. The files come back in the groups' order, the new
-   * keys' last, whatever the thread count. On a failure every file written is deleted (writers in
-   * flight abort theirs) and the first failure is thrown.
+   * at once on the workers; the batch's new keys go with their partition's last group, or to one
+   * more writer when no group rewrites their partition. The replaced-key set and the batch are only
+   * read. The files come back in the groups' order, that last writer's last, whatever the thread
+   * count. On a failure every file written is deleted (writers in flight abort theirs) and the
+   * first failure is thrown.
    */
   private List<DataFile> rewrite(
       Table table, Probe probe, SourceBatch batch, int attempt, FileWorkers workers) {
@@ -434,29 +439,61 @@ public final class KeyedCommitter {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     List<List<FileScanTask>> groups =
         RewriteGroups.of(probe.touched(), table.specs(), targetFileSize);
+    List<List<RowData>> newRows = newRowsByUnit(table, probe, batch, groups);
     List<RewriteUnit> units = new ArrayList<>(groups.size() + 1);
     for (int i = 0; i < groups.size(); i++) {
-      units.add(new RewriteUnit(i, groups.get(i)));
+      units.add(new RewriteUnit(i, groups.get(i), newRows.get(i)));
     }
-    boolean inserts = batch.size() > probe.matched().size();
-    if (inserts) {
-      units.add(new RewriteUnit(groups.size(), List.of()));
+    if (!newRows.get(groups.size()).isEmpty()) {
+      units.add(new RewriteUnit(groups.size(), List.of(), newRows.get(groups.size())));
     }
     List<List<DataFile>> written =
         workers.map(
             units,
-            (unit, cancelled) -> {
-              boolean newKeys = inserts && unit.index() == groups.size();
-              return writeUnit(table, probe, batch, attempt, unit, newKeys, cancelled);
-            },
+            (unit, cancelled) -> writeUnit(table, probe, batch, attempt, unit, cancelled),
             done -> UncommittedFiles.delete(table, done.stream().flatMap(List::stream).toList()));
     List<DataFile> all = new ArrayList<>();
     written.forEach(all::addAll);
     return all;
   }
 
-  /** One writer's share of a rewrite: its index names its files. */
-  private record RewriteUnit(int index, List<FileScanTask> files) {}
+  /**
+   * The batch's new keys by the unit that writes them: a key whose partition (under the current
+   * spec, which new rows are written with) has a rewritten group goes to that partition's last
+   * group, so a partition that gets both updates and new keys still gets one file, as with one
+   * writer; the others go to one more unit (index {@code groups.size()}).
+   */
+  private List<List<RowData>> newRowsByUnit(
+      Table table, Probe probe, SourceBatch batch, List<List<FileScanTask>> groups) {
+    List<List<RowData>> byUnit = new ArrayList<>(groups.size() + 1);
+    for (int i = 0; i <= groups.size(); i++) {
+      byUnit.add(new ArrayList<>());
+    }
+    if (batch.size() <= probe.matched().size()) {
+      return byUnit;
+    }
+    Map<Object, Integer> lastGroup = new HashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      lastGroup.put(RewriteGroups.partitionOf(groups.get(i).get(0), table.specs()), i);
+    }
+    PartitionSpec spec = table.spec();
+    PartitionKey partition = new PartitionKey(spec, table.schema());
+    RowDataWrapper wrapper = new RowDataWrapper(rowType, table.schema().asStruct());
+    for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
+      if (!probe.matched().contains(row.getKey())) {
+        partition.partition(wrapper.wrap(row.getValue()));
+        Integer group = lastGroup.get(RewriteGroups.key(spec, partition.copy()));
+        byUnit.get(group == null ? groups.size() : group).add(row.getValue());
+      }
+    }
+    return byUnit;
+  }
+
+  /**
+   * One writer's share of a rewrite: the files it rewrites and the batch's new rows it adds; its
+   * index names its files.
+   */
+  private record RewriteUnit(int index, List<FileScanTask> files, List<RowData> newRows) {}
 
   private List<DataFile> writeUnit(
       Table table,
@@ -464,7 +501,6 @@ public final class KeyedCommitter {
       SourceBatch batch,
       int attempt,
       RewriteUnit unit,
-      boolean newKeys,
       BooleanSupplier cancelled) {
     TaskWriter<RowData> writer = DataFileWriters.create(table, rowType, unit.index(), attempt);
     try {
@@ -487,12 +523,8 @@ public final class KeyedCommitter {
           }
         }
       }
-      if (newKeys) {
-        for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
-          if (!probe.matched().contains(row.getKey())) {
-            writer.write(row.getValue());
-          }
-        }
+      for (RowData row : unit.newRows()) {
+        writer.write(row);
       }
       return Arrays.asList(writer.complete().dataFiles());
     } catch (IOException | RuntimeException | Error e) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.util.StructLikeWrapper;
 
 /**
@@ -47,14 +48,23 @@ final class RewriteGroups {
     return all;
   }
 
-  private static Object partitionOf(FileScanTask task, Map<Integer, PartitionSpec> specs) {
+  /** A file's partition as a key: its spec id and partition tuple. */
+  static Object partitionOf(FileScanTask task, Map<Integer, PartitionSpec> specs) {
     int specId = task.file().specId();
     PartitionSpec spec = specs.get(specId);
     if (spec == null || spec.isUnpartitioned()) {
       return List.of(specId);
     }
-    StructLikeWrapper partition =
-        StructLikeWrapper.forType(spec.partitionType()).set(task.file().partition());
-    return List.of(specId, partition);
+    return key(spec, task.file().partition());
+  }
+
+  /**
+   * The key of {@code partition} (a tuple of {@code spec}), comparable with {@link #partitionOf}.
+   */
+  static Object key(PartitionSpec spec, StructLike partition) {
+    if (spec.isUnpartitioned()) {
+      return List.of(spec.specId());
+    }
+    return List.of(spec.specId(), StructLikeWrapper.forType(spec.partitionType()).set(partition));
   }
 }
