@@ -17,8 +17,27 @@ import java.util.Arrays;
  * #bucketOf(long, int)}), so all copies of a key reach the same finder.
  */
 public final class KeyHashBatch {
-  /** Hashes per batch: 64 KiB of hashes. */
+  /** Hashes per batch at most: 64 KiB of hashes. */
   public static final int DEFAULT_CAPACITY = 4096;
+
+  /** Hashes per batch at least, however many batches a writer holds. */
+  static final int MIN_CAPACITY = 64;
+
+  /**
+   * What one writer's batches may hold at once, over all unique checks and buckets: each writer
+   * holds a batch per check and per finder, so a fixed batch size would grow with the parallelism
+   * (at 256 writers, 3 checks and 4,096 hashes, 50 MB per writer and 13 GB in all).
+   */
+  public static final long WRITER_BUDGET_BYTES = 8L << 20;
+
+  /**
+   * Hashes per batch for a writer holding {@code batches} batches: {@link #DEFAULT_CAPACITY} while
+   * they fit {@link #WRITER_BUDGET_BYTES}, less beyond, never below {@link #MIN_CAPACITY}.
+   */
+  public static int capacityFor(int batches) {
+    long fits = WRITER_BUDGET_BYTES / (16L * Math.max(1, batches));
+    return (int) Math.max(MIN_CAPACITY, Math.min(DEFAULT_CAPACITY, fits));
+  }
 
   private static final int HEADER_BYTES = 8;
   private static final VarHandle INTS =
@@ -44,7 +63,6 @@ public final class KeyHashBatch {
     this.checkIndex = checkIndex;
     this.bucket = bucket;
     this.capacity = capacity;
-    this.bytes = newBatch();
   }
 
   /** The bucket of a hash among {@code buckets}: the same in every writer. */
@@ -54,6 +72,9 @@ public final class KeyHashBatch {
 
   /** Adds a hash; returns true when the batch is full and must be {@linkplain #take taken}. */
   public boolean add(long high, long low) {
+    if (bytes == null) {
+      bytes = newBatch(); // on the first hash: a bucket no hash reaches costs nothing
+    }
     int at = HEADER_BYTES + 16 * size;
     LONGS.set(bytes, at, high);
     LONGS.set(bytes, at + 8, low);
@@ -67,7 +88,7 @@ public final class KeyHashBatch {
   /** The encoded batch (its hashes only); the batch starts empty again. */
   public byte[] take() {
     byte[] taken = size == capacity ? bytes : Arrays.copyOf(bytes, HEADER_BYTES + 16 * size);
-    bytes = size == capacity ? newBatch() : bytes;
+    bytes = size == capacity ? null : bytes;
     size = 0;
     return taken;
   }
