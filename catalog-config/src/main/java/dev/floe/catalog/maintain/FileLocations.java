@@ -1,5 +1,6 @@
 package dev.floe.catalog.maintain;
 
+import dev.floe.catalog.error.InvalidInputException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,7 +17,14 @@ final class FileLocations {
 
   private FileLocations() {}
 
-  /** {@code scheme://authority/path} with repeated and trailing slashes removed. */
+  /**
+   * {@code scheme://authority/path} with repeated and trailing slashes and {@code .} segments
+   * removed.
+   *
+   * @throws InvalidInputException for a path with a {@code ..} segment: Hadoop resolves it by
+   *     dropping the segment before it, an object store keeps it in the key, a local file system
+   *     resolves it after following links. No one spelling is right for all of them.
+   */
   static String normalise(String location) {
     String scheme = "file";
     String rest = location;
@@ -39,6 +47,22 @@ final class FileLocations {
       scheme = "s3";
     }
     path = path.replaceAll("/{2,}", "/");
+    if (path.equals("..")
+        || path.startsWith("../")
+        || path.contains("/../")
+        || path.endsWith("/..")) {
+      throw InvalidInputException.of(
+          "Cannot compare file location %s: it has a '..' segment, which file systems resolve"
+              + " differently",
+          location);
+    }
+    path = path.replaceAll("/(\\./)+", "/").replaceAll("^\\./", "");
+    if (path.endsWith("/.")) {
+      path = path.substring(0, path.length() - 1);
+    }
+    if (path.equals(".")) {
+      path = "";
+    }
     if (path.length() > 1 && path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }

@@ -3,6 +3,8 @@ package dev.floe.catalog.maintain;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -10,9 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
@@ -20,45 +24,69 @@ import org.apache.iceberg.io.ResolvingFileIO;
 
 /**
  * Lists a local table location with {@code java.nio} instead of Hadoop's local file system, which
- * costs tens of milliseconds per table (a {@code FileStatus} and a permission lookup per file). It
- * returns what {@link HadoopFileIO#listPrefix} returns there: every regular file under the
- * directory as {@code file:/path}, with its size and modification time, without the {@code
- * .name.crc} checksum files Hadoop's {@code ChecksumFileSystem} writes beside each file and hides
- * from its listings. Used only for a {@code file:} (or scheme-less) location read through {@link
- * HadoopFileIO} or {@link ResolvingFileIO}; everything else (S3, HDFS) is listed through the
- * FileIO.
+ * costs tens of milliseconds per table (a {@code FileStatus} and a permission lookup per file).
+ *
+ * <p>A location is parsed with Hadoop's own {@link org.apache.hadoop.fs.Path}, so it names the
+ * directory Hadoop's local file system reads: taken literally ({@code %20}, {@code %41} and {@code
+ * #} are characters of the name, a space is a space), with repeated slashes and {@code .} segments
+ * removed and {@code ..} resolved as Hadoop does. The walk follows symbolic links, as Hadoop does,
+ * and skips a link back to a directory it is already in (where Hadoop's recursion would not end).
+ * Every regular file under the directory is returned as {@code file:/path} (the path as reached,
+ * not resolved through links), with its size and modification time, without the {@code .name.crc}
+ * checksum files Hadoop's {@code ChecksumFileSystem} writes beside each file and hides from its
+ * listings. {@code LocalListingTest} checks that this equals {@link HadoopFileIO#listPrefix} for
+ * these spellings and links.
+ *
+ * <p>Used only for a location read through {@link HadoopFileIO} or {@link ResolvingFileIO} that is
+ * {@code file:} without a host, or absolute without a scheme while the FileIO's {@code
+ * fs.defaultFS} is {@code file:} (Hadoop resolves a scheme-less location against it); everything
+ * else (S3, HDFS, a relative path) is listed through the FileIO.
  */
 final class LocalListing {
   private LocalListing() {}
 
   /** The listing of {@code prefix}, or empty when it is not a local location of such a FileIO. */
   static Optional<List<FileInfo>> of(FileIO io, String prefix) {
-    if (!(io instanceof HadoopFileIO || io instanceof ResolvingFileIO)) {
-      return Optional.empty();
-    }
-    Optional<Path> directory = localPath(prefix);
-    if (directory.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(walk(directory.get()));
+    return localPath(io, prefix).map(LocalListing::walk);
   }
 
-  /** The local path of a {@code file:} or scheme-less location; empty for any other scheme. */
-  static Optional<Path> localPath(String location) {
-    int colon = location.indexOf(':');
-    int slash = location.indexOf('/');
-    boolean hasScheme = colon > 0 && (slash < 0 || colon < slash);
-    if (!hasScheme) {
-      return location.startsWith("/") ? Optional.of(Path.of(location)) : Optional.empty();
-    }
-    if (!location.substring(0, colon).toLowerCase(Locale.ROOT).equals("file")) {
+  /**
+   * The local file or directory {@code location} names for {@code io}, as Hadoop's local file
+   * system reads it; empty when {@code io} is not Hadoop's or the location is not local.
+   */
+  static Optional<Path> localPath(FileIO io, String location) {
+    Configuration conf;
+    if (io instanceof HadoopFileIO hadoop) {
+      conf = hadoop.conf();
+    } else if (io instanceof ResolvingFileIO resolving) {
+      conf = resolving.getConf();
+    } else {
       return Optional.empty();
     }
-    String normalised = FileLocations.normalise(location); // file:///path, no authority
-    if (!normalised.startsWith("file:///")) {
+    org.apache.hadoop.fs.Path hadoopPath;
+    try {
+      hadoopPath = new org.apache.hadoop.fs.Path(location);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty(); // let the FileIO report it
+    }
+    URI uri = hadoopPath.toUri();
+    String scheme = uri.getScheme();
+    if (scheme == null) {
+      if (conf == null || !"file".equalsIgnoreCase(FileSystem.getDefaultUri(conf).getScheme())) {
+        return Optional.empty(); // resolved against another default file system
+      }
+    } else if (!scheme.equalsIgnoreCase("file")) {
+      return Optional.empty();
+    }
+    if (uri.getAuthority() != null && !uri.getAuthority().isEmpty()) {
       return Optional.empty(); // file://host/...: leave it to Hadoop
     }
-    return Optional.of(Path.of(URI.create("file:///").resolve(normalised.substring(7))));
+    // What RawLocalFileSystem.pathToFile reads: the decoded URI path, i.e. the literal string.
+    String path = uri.getPath();
+    if (path == null || !path.startsWith("/")) {
+      return Optional.empty(); // relative: Hadoop resolves it against its working directory
+    }
+    return Optional.of(Path.of(path));
   }
 
   static List<FileInfo> walk(Path directory) {
@@ -69,6 +97,8 @@ final class LocalListing {
     try {
       Files.walkFileTree(
           directory,
+          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
           new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
@@ -85,8 +115,9 @@ final class LocalListing {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException) {
-                return FileVisitResult.CONTINUE; // deleted while we list (a cleanup, an expiry)
+              if (e instanceof NoSuchFileException || e instanceof FileSystemLoopException) {
+                // Deleted while we list (a cleanup, an expiry), or a link back up the tree.
+                return FileVisitResult.CONTINUE;
               }
               throw e;
             }

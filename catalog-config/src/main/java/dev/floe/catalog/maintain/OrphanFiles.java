@@ -123,10 +123,13 @@ public final class OrphanFiles implements MaintenanceAction {
     checkListingSeesTheTable(listed);
 
     String metadataDirectory = metadataDirectory();
+    List<FileInfo> unreferenced =
+        listed.stream().filter(file -> !referenced.contains(file.location())).toList();
+    Set<String> sameFiles = referencedUnderAnotherSpelling(listed, unreferenced, referenced);
     List<OrphanFile> orphans = new ArrayList<>();
     List<OrphanFile> young = new ArrayList<>();
-    for (FileInfo file : listed) {
-      if (referenced.contains(file.location())) {
+    for (FileInfo file : unreferenced) {
+      if (sameFiles.contains(file.location())) {
         continue;
       }
       if (file.location().endsWith(".metadata.json")
@@ -235,6 +238,27 @@ public final class OrphanFiles implements MaintenanceAction {
                 name, table.location(), location));
       }
     }
+  }
+
+  /**
+   * The unreferenced listed locations that are, on the local file system, a referenced file spelled
+   * differently (a link in the path): usually no referenced file is unmatched, so this resolves
+   * nothing.
+   */
+  private Set<String> referencedUnderAnotherSpelling(
+      List<FileInfo> listed, List<FileInfo> unreferenced, ReferencedFiles referenced) {
+    if (unreferenced.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> listedLocations = new java.util.HashSet<>();
+    listed.forEach(file -> listedLocations.add(FileLocations.normalise(file.location())));
+    List<String> unmatched =
+        referenced.locations().stream().filter(l -> !listedLocations.contains(l)).toList();
+    if (unmatched.isEmpty()) {
+      return Set.of();
+    }
+    return SameLocalFiles.referencedAmong(
+        table.io(), unreferenced.stream().map(FileInfo::location).toList(), unmatched);
   }
 
   private String metadataDirectory() {

@@ -1,7 +1,9 @@
 package dev.floe.catalog.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
 /** The spellings metadata and storage listings use for one file compare equal; others do not. */
@@ -15,6 +17,22 @@ class FileLocationsTest {
     assertThat(FileLocations.normalise("file:///w/s/t/data/a.parquet")).isEqualTo(expected);
     assertThat(FileLocations.normalise("file://localhost/w/s/t//data/a.parquet"))
         .isEqualTo(expected);
+  }
+
+  @Test
+  void dotSegmentsAreDroppedAndDotDotIsRefused() {
+    String expected = "file:///w/s/t/data/a.parquet";
+    assertThat(FileLocations.normalise("/w/s/t/./data/a.parquet")).isEqualTo(expected);
+    assertThat(FileLocations.normalise("file:/w/s/t/././data/./a.parquet")).isEqualTo(expected);
+    assertThat(FileLocations.normalise("file:///w/s/t/data/.")).isEqualTo("file:///w/s/t/data");
+    assertThat(FileLocations.normalise("file:/w/s/t/data/..a.parquet"))
+        .isEqualTo("file:///w/s/t/data/..a.parquet");
+    assertThatThrownBy(() -> FileLocations.normalise("/w/s/t/data/../data/a.parquet"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot compare file location /w/s/t/data/../data/a.parquet: it has a '..' segment,"
+                + " which file systems resolve differently");
+    assertThatThrownBy(() -> FileLocations.normalise("s3://b/t/..")).hasMessageContaining("'..'");
   }
 
   @Test

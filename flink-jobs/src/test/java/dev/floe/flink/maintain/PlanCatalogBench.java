@@ -19,7 +19,7 @@ import org.apache.iceberg.Table;
  *
  * <p>{@code build [tables]} creates the catalog in a new folder and prints it (200 tables in 10
  * namespaces: a quarter healthy with one file, a quarter with 6 small files in one day, a quarter
- * with 8 commits under {@code keep_last: 3}, a quarter with an orphan file 10 days old).
+ * with 8 commits, 5 beyond {@code keep_last: 3}, a quarter with an orphan file 10 days old).
  *
  * <p>{@code plan HOME [runs] [out.json]} plans it {@code runs} times in this JVM (the first is the
  * cold one), prints each wall time and writes the last plan's JSON, without its {@code as_of} and
