@@ -18,21 +18,7 @@ class RenderMaintenanceCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void rendersACronJobThatAppliesThePlanWithItsBudgetAndNeverOverlaps() {
-    CliRun run =
-        k8s(
-            "k8s",
-            "render-maintenance",
-            "--all",
-            "--schedule",
-            "0 3 * * *",
-            "--timeout",
-            "1h",
-            "--max-tables",
-            "5",
-            "--max-bytes",
-            "1000000",
-            "--image",
-            "floe:test");
+    CliRun run = render("--max-tables", "5", "--max-bytes", "1000000", "--image", "floe:test");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<Map<String, Object>> documents = parse(run.out());
