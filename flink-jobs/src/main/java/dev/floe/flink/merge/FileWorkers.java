@@ -59,6 +59,12 @@ final class FileWorkers implements AutoCloseable {
     this.pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, factory(name));
   }
 
+  /** Runs the work on {@code pool} (tests give one that refuses work). */
+  FileWorkers(int threads, ExecutorService pool) {
+    this.threads = threads;
+    this.pool = pool;
+  }
+
   int threads() {
     return threads;
   }
@@ -82,21 +88,28 @@ final class FileWorkers implements AutoCloseable {
     } else {
       List<Future<O>> futures = new ArrayList<>(inputs.size());
       for (I input : inputs) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  if (cancelled.get()) {
-                    throw new Cancelled();
-                  }
-                  try {
-                    return work.apply(input, cancelled::get);
-                  } catch (Throwable e) {
-                    if (!(e instanceof Cancelled) && first.compareAndSet(null, e)) {
-                      cancelled.set(true);
+        try {
+          futures.add(
+              pool.submit(
+                  () -> {
+                    if (cancelled.get()) {
+                      throw new Cancelled();
                     }
-                    throw e;
-                  }
-                }));
+                    try {
+                      return work.apply(input, cancelled::get);
+                    } catch (Throwable e) {
+                      if (!(e instanceof Cancelled)) {
+                        fail(first, cancelled, e);
+                      }
+                      throw e;
+                    }
+                  }));
+        } catch (RuntimeException | Error e) {
+          // A thread that cannot start (out of native threads): what was submitted is still
+          // waited for and discarded below, so no file it wrote is left behind.
+          fail(first, cancelled, e);
+          break;
+        }
       }
       // Wait for every piece, also after a failure: one still writing must have aborted its
       // files before the caller deletes the rest and reports.
@@ -129,6 +142,15 @@ final class FileWorkers implements AutoCloseable {
           failure);
     }
     throw new IllegalStateException(failure.getMessage(), failure);
+  }
+
+  /** Records the first failure and cancels the rest; a later one is kept as suppressed. */
+  private static void fail(AtomicReference<Throwable> first, AtomicBoolean cancelled, Throwable e) {
+    if (first.compareAndSet(null, e)) {
+      cancelled.set(true);
+    } else if (first.get() != e) {
+      first.get().addSuppressed(e);
+    }
   }
 
   private static <O> O await(

@@ -69,7 +69,10 @@ public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
   public void endInput() {
     Catalog catalog = Catalogs.open(plan.commit().catalog());
     try {
-      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType, threads).commit(batch);
+      // All of them run in this TaskManager: never more threads than it has cores (the files it
+      // commits do not depend on the count).
+      int workers = Math.max(1, Math.min(threads, Runtime.getRuntime().availableProcessors()));
+      CommitOutcome result = new KeyedCommitter(catalog, plan, rowType, workers).commit(batch);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);
