@@ -3,7 +3,6 @@ package dev.floe.catalog.maintain;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -29,13 +28,17 @@ import org.apache.iceberg.io.ResolvingFileIO;
  * <p>A location is parsed with Hadoop's own {@link org.apache.hadoop.fs.Path}, so it names the
  * directory Hadoop's local file system reads: taken literally ({@code %20}, {@code %41} and {@code
  * #} are characters of the name, a space is a space), with repeated slashes and {@code .} segments
- * removed and {@code ..} resolved as Hadoop does. The walk follows symbolic links, as Hadoop does,
- * and skips a link back to a directory it is already in (where Hadoop's recursion would not end).
- * Every regular file under the directory is returned as {@code file:/path} (the path as reached,
- * not resolved through links), with its size and modification time, without the {@code .name.crc}
- * checksum files Hadoop's {@code ChecksumFileSystem} writes beside each file and hides from its
- * listings. {@code LocalListingTest} checks that this equals {@link HadoopFileIO#listPrefix} for
- * these spellings and links.
+ * removed and {@code ..} resolved as Hadoop does. A location that is itself a link (or lies under
+ * one) is listed through it, as Hadoop does, but links INSIDE the location are not followed, unlike
+ * Hadoop: a link there can lead to another table's files (which would look unreferenced here and be
+ * deleted) or show a file twice under two names (one of which matches no reference). What lies
+ * behind such a link is never listed, so never deleted; a referenced file reached through one is
+ * matched by its real path ({@link SameLocalFiles}). Every regular file under the directory is
+ * returned as {@code file:/path}, spelled under the location as given, with its size and
+ * modification time, without the {@code .name.crc} checksum files Hadoop's {@code
+ * ChecksumFileSystem} writes beside each file and hides from its listings. {@code LocalListingTest}
+ * checks that this equals {@link HadoopFileIO#listPrefix} for these spellings and for a linked
+ * location, and that links inside the location are left out.
  *
  * <p>Used only for a location read through {@link HadoopFileIO} or {@link ResolvingFileIO} that is
  * {@code file:} without a host, or absolute without a scheme while the FileIO's {@code
@@ -91,13 +94,23 @@ final class LocalListing {
 
   static List<FileInfo> walk(Path directory) {
     List<FileInfo> files = new ArrayList<>();
-    if (!Files.isDirectory(directory)) {
+    Path real;
+    try {
+      real = directory.toRealPath();
+    } catch (NoSuchFileException e) {
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + directory, e);
+    }
+    if (!Files.isDirectory(real)) {
       return files;
     }
     try {
+      // Not following links: a link inside the location is visited as a file, not a regular one,
+      // and skipped with what it points to.
       Files.walkFileTree(
-          directory,
-          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          real,
+          EnumSet.noneOf(FileVisitOption.class),
           Integer.MAX_VALUE,
           new SimpleFileVisitor<>() {
             @Override
@@ -106,7 +119,7 @@ final class LocalListing {
               if (attributes.isRegularFile() && !(name.startsWith(".") && name.endsWith(".crc"))) {
                 files.add(
                     new FileInfo(
-                        "file:" + file.toAbsolutePath(),
+                        "file:" + directory.resolve(real.relativize(file)).toAbsolutePath(),
                         attributes.size(),
                         attributes.lastModifiedTime().toMillis()));
               }
@@ -115,9 +128,8 @@ final class LocalListing {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException || e instanceof FileSystemLoopException) {
-                // Deleted while we list (a cleanup, an expiry), or a link back up the tree.
-                return FileVisitResult.CONTINUE;
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // deleted while we list (a cleanup, an expiry)
               }
               throw e;
             }

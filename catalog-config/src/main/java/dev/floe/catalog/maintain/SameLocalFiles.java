@@ -1,7 +1,7 @@
 package dev.floe.catalog.maintain;
 
+import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collection;
@@ -25,8 +25,9 @@ final class SameLocalFiles {
    * the real path of one of {@code references} (referenced locations no listed file matched).
    * Resolves nothing when there are no local candidates.
    *
-   * @throws UncheckedIOException when a path cannot be resolved for another reason than being
-   *     absent: then a referenced file cannot be told apart from an orphan
+   * @throws InvalidInputException (exit 2) when a path cannot be resolved for another reason than
+   *     being absent (a link loop, no permission): then a referenced file cannot be told apart from
+   *     an orphan, so nothing may be deleted
    */
   static Set<String> referencedAmong(
       FileIO io, Collection<String> candidates, Collection<String> references) {
@@ -56,8 +57,10 @@ final class SameLocalFiles {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot resolve the real path of " + location + ": " + e.getMessage(), e);
+      throw InvalidInputException.of(
+          "Cannot tell referenced files from orphans: the real path of %s cannot be resolved"
+              + " (%s); nothing is deleted",
+          location, e.toString());
     }
   }
 }

@@ -97,7 +97,8 @@ class LocalListingTest {
   /**
    * Spellings the embedded catalog and users produce: a space written as is and percent-encoded
    * (which Hadoop takes literally, as a directory named {@code u%20b}), {@code %41}, {@code #}, a
-   * symlinked parent and a symlinked location. For each, the nio listing must equal Hadoop's.
+   * symlinked parent and a symlinked location. For each, the nio listing must equal Hadoop's. Links
+   * inside a location are left out.
    */
   @Test
   void listsWhatHadoopListsForUnusualSpellingsAndSymlinks(@TempDir Path base) throws IOException {
@@ -114,9 +115,13 @@ class LocalListingTest {
     prefixes.add("file:" + base.resolve("linked-parent/t"));
     Files.createSymbolicLink(base.resolve("linked-location"), real.resolve("t"));
     prefixes.add(base.resolve("linked-location").toString());
-    // A loop under a location: skipped by the nio walk (Hadoop's own recursion would not end).
+    // Links inside a location are not followed (Hadoop follows them): a loop, or a link to other
+    // files, adds nothing to the listing.
     Path looped = tree(base.resolve("looped/t"));
     Files.createSymbolicLink(looped.resolve("data/loop"), looped);
+    Path linking = tree(base.resolve("linking/t"));
+    Files.createSymbolicLink(linking.resolve("data/elsewhere"), real.resolve("t/data"));
+    Files.createSymbolicLink(linking.resolve("data/one.parquet"), real.resolve("t/data/b.parquet"));
 
     for (String location : prefixes) {
       String prefix = location + "/";
@@ -127,6 +132,9 @@ class LocalListingTest {
       assertThat(rows(local)).as(prefix).containsExactlyInAnyOrderElementsOf(rows(hadoop));
     }
     assertThat(LocalListing.of(io, "file:" + looped + "/").orElseThrow()).hasSize(3);
+    assertThat(rows(LocalListing.of(io, "file:" + linking + "/").orElseThrow()))
+        .hasSize(3)
+        .allMatch(row -> !row.contains("elsewhere") && !row.contains("one.parquet"));
   }
 
   private static Path tree(Path location) throws IOException {

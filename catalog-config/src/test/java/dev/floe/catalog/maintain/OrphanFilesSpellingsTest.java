@@ -85,6 +85,77 @@ class OrphanFilesSpellingsTest {
     assertThat(TableContent.hash(table).rows()).isEqualTo(1);
   }
 
+  @Test
+  void keepsALiveFileWhoseDataDirectoryIsALinkInsideTheLocation() throws IOException {
+    // data/ on another directory of the same location: the file has two names under it.
+    Path realData = Files.createDirectories(location.resolve("data-real"));
+    Files.createSymbolicLink(location.resolve("data"), realData);
+    TableRows.append(table, row(1), row(2));
+    table.refresh();
+    List<String> live = dataFiles();
+    Path orphan = Files.writeString(realData.resolve("orphan.parquet"), "orphan");
+    Instant now = agedTenDays();
+    ContentHash content = TableContent.hash(table);
+
+    OrphanFilesPlan plan = orphans(now).commit();
+    table.refresh();
+
+    assertThat(plan.orphans()).extracting(OrphanFile::location).containsExactly("file:" + orphan);
+    assertThat(LocalListing.localPath(table.io(), live.get(0)).orElseThrow()).exists();
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  @Test
+  void neverDeletesAnotherTablesFilesBehindALinkInsideTheLocation() throws IOException {
+    Table other = catalog.create("s.u", SCHEMA, PartitionSpec.unpartitioned());
+    TableRows.append(other, row(7), row(8));
+    Path otherData =
+        LocalListing.localPath(other.io(), other.location()).orElseThrow().resolve("data");
+    TableRows.append(table, row(1));
+    Files.createSymbolicLink(location.resolve("data/shared"), otherData);
+    Instant now = agedTenDays();
+    agedTenDays(otherData, now); // old enough to be deleted, were they listed
+    ContentHash otherContent = TableContent.hash(other);
+
+    OrphanFilesPlan plan = orphans(now).commit();
+    other.refresh();
+
+    assertThat(plan.orphans()).isEmpty();
+    assertThat(TableContent.hash(other)).isEqualTo(otherContent);
+  }
+
+  @Test
+  void refusesWhenAReferencedPathCannotBeResolvedAndDeletesNothing() throws IOException {
+    Path loop = catalog.home().resolve("loop");
+    Files.createSymbolicLink(loop, loop);
+    DataFile written = TableRows.write(table, row(1));
+    String unresolvable = "file:" + loop.resolve("x.parquet");
+    table.newAppend().appendFile(written).appendFile(respelled(written, unresolvable)).commit();
+    Path orphan = Files.writeString(location.resolve("data/orphan.parquet"), "orphan");
+    Instant now = agedTenDays();
+
+    assertThatThrownBy(() -> orphans(now).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("nothing is deleted")
+        .hasMessageContaining(loop.resolve("x.parquet").toString());
+    assertThat(orphan).exists();
+  }
+
+  /** Ages every file of the location by ten days; returns now. */
+  private Instant agedTenDays() throws IOException {
+    Instant now = Instant.now();
+    agedTenDays(location, now);
+    return now;
+  }
+
+  private static void agedTenDays(Path directory, Instant now) throws IOException {
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+      }
+    }
+  }
+
   /** The table's one data file, referenced as {@code spelled...}, survives; an orphan does not. */
   private void keepsTheLiveFileAndRemovesTheOrphan(String spelled) throws IOException {
     table.refresh();
