@@ -96,16 +96,10 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     hash = ContentHash.empty();
     stats = new CheckStats();
     rowChecks = new RowChecks(checks, rowType);
-    // One bucket per writer subtask; the finders run with the writers' parallelism. A writer
-    // holds a batch per unique check and bucket: their size keeps the lot within a budget.
-    int buckets = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-    long uniqueChecks = checks.stream().filter(CheckSpec.Unique.class::isInstance).count();
+    // One bucket per writer subtask; the finders run with the writers' parallelism.
     uniqueKeys =
-        new UniqueKeys(
-            checks,
-            rowType,
-            buckets,
-            KeyHashBatch.capacityFor((int) Math.min(Integer.MAX_VALUE, buckets * uniqueChecks)));
+        UniqueKeys.of(
+            checks, rowType, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
     writtenFiles = new ListAccumulator<>();
     getRuntimeContext().addAccumulator(WRITTEN_FILES, writtenFiles);
     // Built once: a lambda capturing the operator, created per row, would allocate per row.

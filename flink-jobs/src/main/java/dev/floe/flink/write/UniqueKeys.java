@@ -26,6 +26,16 @@ final class UniqueKeys {
   private final CanonicalRowEncoder keyEncoder = new CanonicalRowEncoder();
 
   /**
+   * The key hashes of {@code checks}' unique checks, in batches sized so that the writer's batches
+   * (one per check and bucket) stay within {@link KeyHashBatch#WRITER_BUDGET_BYTES}.
+   */
+  static UniqueKeys of(List<CheckSpec> checks, RowType rowType, int buckets) {
+    long uniqueChecks = checks.stream().filter(CheckSpec.Unique.class::isInstance).count();
+    int batches = (int) Math.min(Integer.MAX_VALUE, buckets * uniqueChecks);
+    return new UniqueKeys(checks, rowType, buckets, KeyHashBatch.capacityFor(batches));
+  }
+
+  /**
    * @param buckets the number of finder buckets, the same in every writer
    * @param batchSize hashes per batch
    */

@@ -11,7 +11,6 @@ import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.flink.maintain.Deletes;
 import dev.floe.flink.maintain.SmallFiles;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HasTableOperations;
@@ -43,20 +42,9 @@ class MaintainRewritePositionDeletesTest {
     SmallFiles.append(fact, "2026-10-03", 3, 10, 1);
     SmallFiles.append(fact, "2026-10-04", 2, 10, 100);
     SmallFiles.append(fact, "2026-10-05", 1, 10, 200);
-    List<DataFile> files = Deletes.dataFiles(fact); // location order, not day order
-    List<DataFile> day3 = new ArrayList<>();
-    List<DataFile> day4 = new ArrayList<>();
-    DataFile day5 = null;
-    for (DataFile file : files) {
-      String path = fact.spec().partitionToPath(file.partition());
-      if (path.endsWith("2026-10-03")) {
-        day3.add(file);
-      } else if (path.endsWith("2026-10-04")) {
-        day4.add(file);
-      } else {
-        day5 = file;
-      }
-    }
+    List<DataFile> day3 = Deletes.dataFiles(fact, "order_date=2026-10-03");
+    List<DataFile> day4 = Deletes.dataFiles(fact, "order_date=2026-10-04");
+    DataFile day5 = Deletes.dataFiles(fact, "order_date=2026-10-05").get(0);
     Deletes.commit(fact, Deletes.positions(fact, day3.get(0), 1));
     Deletes.commit(fact, Deletes.positions(fact, day3.get(1), 2, 3));
     Deletes.commit(fact, Deletes.positions(fact, day3.get(2), 4));

@@ -45,6 +45,13 @@ public final class Deletes {
     return files;
   }
 
+  /** The live data files of one partition (its path, e.g. {@code order_date=2026-10-03}). */
+  public static List<DataFile> dataFiles(Table table, String partitionPath) {
+    return dataFiles(table).stream()
+        .filter(file -> table.spec().partitionToPath(file.partition()).equals(partitionPath))
+        .toList();
+  }
+
   /** Every delete file some live data file has, counted once per data file it applies to. */
   public static int attachedDeletes(Table table) {
     table.refresh();

@@ -46,7 +46,7 @@ class UniqueKeysMemoryTest {
     int capacity = KeyHashBatch.capacityFor(buckets * THREE_UNIQUE.size());
 
     long before = threads.getThreadAllocatedBytes(thread);
-    UniqueKeys keys = new UniqueKeys(THREE_UNIQUE, ROW, buckets, capacity);
+    UniqueKeys keys = UniqueKeys.of(THREE_UNIQUE, ROW, buckets);
     long empty = threads.getThreadAllocatedBytes(thread) - before;
 
     // Enough rows for every bucket of every check to hold a batch, none of them full yet.
