@@ -27,6 +27,7 @@ import dev.floe.flink.merge.MergePipeline;
 import dev.floe.flink.merge.MergePlan;
 import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.session.LocalCluster;
 import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
@@ -90,6 +91,7 @@ public final class SliceJob {
     Deadline deadline = request.deadline(CLOCK);
     JobSpec spec = request.job();
     Catalog catalog;
+    LocalCluster cluster = null;
     try {
       catalog = Catalogs.open(request.catalog());
     } catch (UnreachableException e) {
@@ -119,8 +121,9 @@ public final class SliceJob {
           request.options().parallelism() > 0
               ? request.options().parallelism()
               : spec.parallelism();
+      cluster = LocalCluster.forOneJob(parallelism);
       StreamExecutionEnvironment env =
-          FlinkSessions.batchEnvironment(parallelism, jobConfiguration());
+          FlinkSessions.batchEnvironment(parallelism, jobConfiguration(), cluster);
       SourcePins pins = new SourcePins();
       StreamTableEnvironment tableEnv =
           FlinkSessions.tableEnvironment(env, request.catalog(), pins);
@@ -183,6 +186,9 @@ public final class SliceJob {
               spec.checks(),
               request.options());
 
+      if (cluster != null) {
+        cluster.startInBackground(); // overlaps with translating and building the job
+      }
       DataStream<RowData> rows = translate(tableEnv, aligned, spec);
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
       String subject = subject(request);
@@ -227,6 +233,9 @@ public final class SliceJob {
               ? commitPlan.branch()
               : null);
     } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
       Catalogs.close(catalog);
     }
   }

@@ -35,6 +35,16 @@ public final class FlinkSessions {
 
   /** A batch execution environment with extra settings for this job. */
   public static StreamExecutionEnvironment batchEnvironment(int parallelism, Configuration extra) {
+    return batchEnvironment(parallelism, extra, null);
+  }
+
+  /**
+   * A batch execution environment with extra settings for this job, whose jobs run on {@code
+   * cluster} ({@link LocalCluster#forOneJob}); null: the shared cluster if one is open, else
+   * Flink's own (a MiniCluster per job locally, the cluster's under {@code flink run}).
+   */
+  public static StreamExecutionEnvironment batchEnvironment(
+      int parallelism, Configuration extra, LocalCluster cluster) {
     // Flink refuses more only when the job is built, as an unexpected failure; say it up front.
     InvalidInputException.check(
         parallelism <= MAX_PARALLELISM,
@@ -44,10 +54,10 @@ public final class FlinkSessions {
     Configuration conf = new Configuration(extra);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
     LocalCluster.allowLibrariesThatOutliveAJob(conf);
-    LocalCluster shared = LocalCluster.active();
+    LocalCluster own = cluster != null ? cluster : LocalCluster.active();
     StreamExecutionEnvironment env =
-        shared != null
-            ? shared.environment(conf)
+        own != null
+            ? own.environment(conf)
             : StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
     if (parallelism > 0) {

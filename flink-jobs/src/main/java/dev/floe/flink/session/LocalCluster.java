@@ -2,6 +2,7 @@ package dev.floe.flink.session;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
@@ -29,14 +30,23 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * default. Bound to 127.0.0.1 on a free port.
  */
 public final class LocalCluster implements AutoCloseable {
+  /** What {@link DeploymentOptions#TARGET} says in a local environment (Flink's LocalExecutor). */
+  private static final String LOCAL_TARGET = "local";
+
   private static volatile LocalCluster active;
 
-  private final MiniCluster miniCluster;
+  private final int slots;
+  private final CompletableFuture<MiniCluster> miniCluster;
   private final boolean owner;
+  private final boolean shared;
+  private final AtomicBoolean startRequested = new AtomicBoolean();
 
-  private LocalCluster(MiniCluster miniCluster, boolean owner) {
+  private LocalCluster(
+      int slots, CompletableFuture<MiniCluster> miniCluster, boolean owner, boolean shared) {
+    this.slots = slots;
     this.miniCluster = miniCluster;
     this.owner = owner;
+    this.shared = shared;
   }
 
   /**
@@ -48,7 +58,7 @@ public final class LocalCluster implements AutoCloseable {
    */
   public static synchronized LocalCluster startOrJoin(int slots) {
     if (active != null) {
-      return new LocalCluster(active.miniCluster, false);
+      return new LocalCluster(active.slots, active.miniCluster, false, true);
     }
     return start(slots);
   }
@@ -74,6 +84,62 @@ public final class LocalCluster implements AutoCloseable {
     if (active != null) {
       throw new IllegalStateException("Cannot start a shared Flink cluster: one is already open");
     }
+    LocalCluster cluster = new LocalCluster(slots, new CompletableFuture<>(), true, true);
+    cluster.startRequested.set(true);
+    cluster.miniCluster.complete(startMiniCluster(slots));
+    active = cluster;
+    return cluster;
+  }
+
+  /**
+   * A cluster for one job of this thread, not shared; null where a job does not start a local
+   * MiniCluster of its own: a shared cluster is open, or Flink's context environment submits
+   * elsewhere ({@code flink run}, a test's MiniCluster). A local environment starts its MiniCluster
+   * only once the job is submitted, after planning; this one starts when {@link
+   * #startInBackground()} is called, so starting it and planning the job overlap. Nothing starts
+   * until then: a run that ends before its job (a no-op rerun, bad input) costs nothing.
+   *
+   * @param parallelism the job's parallelism, also its task slots; 0 or less: the local default,
+   *     one per core. Operators with a larger parallelism (a source that infers one from its
+   *     splits) run in turns, as a batch job does on a cluster of that size.
+   */
+  public static LocalCluster forOneJob(int parallelism) {
+    if (active != null || !startsLocalMiniCluster()) {
+      return null;
+    }
+    int slots = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
+    return new LocalCluster(slots, new CompletableFuture<>(), true, false);
+  }
+
+  /** Whether a job submitted from this thread would start a MiniCluster of its own. */
+  private static boolean startsLocalMiniCluster() {
+    StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
+    return LOCAL_TARGET.equals(probe.getConfiguration().get(DeploymentOptions.TARGET));
+  }
+
+  /**
+   * Starts this one-job cluster on a background thread, once; a job submitted meanwhile waits for
+   * it. No effect on a shared cluster, which is running already.
+   */
+  public void startInBackground() {
+    if (!startRequested.compareAndSet(false, true)) {
+      return;
+    }
+    Thread starter =
+        new Thread(
+            () -> {
+              try {
+                miniCluster.complete(startMiniCluster(slots));
+              } catch (Throwable e) {
+                miniCluster.completeExceptionally(e);
+              }
+            },
+            "floe-local-cluster-start");
+    starter.setDaemon(true);
+    starter.start();
+  }
+
+  private static MiniCluster startMiniCluster(int slots) {
     Configuration conf = new Configuration();
     conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
     conf.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -95,8 +161,13 @@ public final class LocalCluster implements AutoCloseable {
       cluster.closeAsync();
       throw new IllegalStateException("Cannot start a local Flink cluster: " + e.getMessage(), e);
     }
-    active = new LocalCluster(cluster, true);
-    return active;
+    return cluster;
+  }
+
+  /** Whether this handle's MiniCluster has started and is not stopped yet. */
+  boolean running() {
+    MiniCluster started = miniCluster.getNow(null);
+    return started != null && started.isRunning();
   }
 
   /** The open shared cluster's environment factory, or null when jobs start their own. */
@@ -111,10 +182,17 @@ public final class LocalCluster implements AutoCloseable {
     // outcome arrives as an accumulator of that result.
     conf.set(DeploymentOptions.ATTACHED, true);
     conf.set(DeploymentOptions.TARGET, SharedExecutorLoader.NAME);
+    if (!shared && !conf.contains(CoreOptions.DEFAULT_PARALLELISM)) {
+      conf.set(CoreOptions.DEFAULT_PARALLELISM, slots); // as a local environment: one per slot
+    }
     return new StreamExecutionEnvironment(
         new SharedExecutorLoader(), conf, Thread.currentThread().getContextClassLoader());
   }
 
+  /**
+   * Stops the cluster if this handle owns it. A shared cluster is stopped and waited for; a one-job
+   * cluster is stopped without waiting, as a local environment stops its own after the job.
+   */
   @Override
   public void close() {
     if (!owner) {
@@ -125,8 +203,15 @@ public final class LocalCluster implements AutoCloseable {
         active = null;
       }
     }
+    if (!startRequested.get()) {
+      return; // a one-job cluster whose job never ran: nothing was started
+    }
+    if (!shared) {
+      miniCluster.thenAccept(MiniCluster::closeAsync);
+      return;
+    }
     try {
-      miniCluster.closeAsync().get(60, TimeUnit.SECONDS);
+      miniCluster.join().closeAsync().get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("Cannot stop the local Flink cluster: " + e.getMessage(), e);
     }
@@ -167,15 +252,18 @@ public final class LocalCluster implements AutoCloseable {
         org.apache.flink.api.dag.Pipeline pipeline, Configuration conf, ClassLoader classLoader)
         throws Exception {
       JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, conf, classLoader);
-      return miniCluster
-          .submitJob(jobGraph)
-          .thenApply(
-              submitted ->
-                  new MiniClusterJobClient(
-                      submitted.getJobID(),
-                      miniCluster,
-                      classLoader,
-                      MiniClusterJobClient.JobFinalizationBehavior.NOTHING));
+      startInBackground(); // a one-job cluster whose start was not requested yet
+      return miniCluster.thenCompose(
+          cluster ->
+              cluster
+                  .submitJob(jobGraph)
+                  .thenApply(
+                      submitted ->
+                          new MiniClusterJobClient(
+                              submitted.getJobID(),
+                              cluster,
+                              classLoader,
+                              MiniClusterJobClient.JobFinalizationBehavior.NOTHING)));
     }
   }
 }

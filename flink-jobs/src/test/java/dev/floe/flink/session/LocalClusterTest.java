@@ -1,0 +1,79 @@
+package dev.floe.flink.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+class LocalClusterTest {
+
+  @Test
+  void aOneJobClusterStartsOnlyWhenAskedAndBeforeItsJobIsSubmitted() throws Exception {
+    LocalCluster cluster = LocalCluster.forOneJob(2);
+    assertThat(cluster).as("a plain JVM starts local clusters of its own").isNotNull();
+    try {
+      assertThat(cluster.running()).as("nothing starts before it is asked to").isFalse();
+      cluster.startInBackground();
+      awaitRunning(cluster, true);
+
+      StreamExecutionEnvironment env =
+          FlinkSessions.batchEnvironment(2, new Configuration(), cluster);
+      List<Long> rows = env.fromSequence(1, 1_000).map(v -> v * 2).executeAndCollect(2_000);
+      assertThat(rows.stream().mapToLong(Long::longValue).sum()).isEqualTo(1_001_000L);
+    } finally {
+      cluster.close();
+    }
+    awaitRunning(cluster, false);
+  }
+
+  @Test
+  void aOneJobClusterWhoseStartWasNotAskedForStartsAtSubmission() throws Exception {
+    LocalCluster cluster = LocalCluster.forOneJob(1);
+    try {
+      StreamExecutionEnvironment env =
+          FlinkSessions.batchEnvironment(1, new Configuration(), cluster);
+      assertThat(env.fromSequence(1, 10).executeAndCollect(20)).hasSize(10);
+      assertThat(cluster.running()).isTrue();
+    } finally {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aOneJobClusterDefaultsToOneTaskPerCoreAsALocalEnvironmentDoes() {
+    LocalCluster cluster = LocalCluster.forOneJob(0);
+    try {
+      StreamExecutionEnvironment env =
+          FlinkSessions.batchEnvironment(0, new Configuration(), cluster);
+      int local = StreamExecutionEnvironment.createLocalEnvironment().getParallelism();
+      assertThat(env.getParallelism()).isEqualTo(local);
+    } finally {
+      cluster.close();
+    }
+    assertThat(cluster.running()).as("closing an unstarted cluster starts nothing").isFalse();
+  }
+
+  @Test
+  void noOneJobClusterWhileASharedClusterIsOpen() throws Exception {
+    try (LocalCluster shared = LocalCluster.startOrJoin(2)) {
+      assertThat(LocalCluster.forOneJob(2)).isNull();
+      StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(2, new Configuration(), null);
+      env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+      assertThat(env.fromSequence(1, 5).executeAndCollect(10)).hasSize(5);
+      assertThat(shared.running()).isTrue();
+    }
+  }
+
+  private static void awaitRunning(LocalCluster cluster, boolean running)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (cluster.running() != running && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(cluster.running()).isEqualTo(running);
+  }
+}
