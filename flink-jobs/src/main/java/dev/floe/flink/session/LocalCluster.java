@@ -3,6 +3,7 @@ package dev.floe.flink.session;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
@@ -15,12 +16,15 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.PipelineExecutor;
 import org.apache.flink.core.execution.PipelineExecutorFactory;
 import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
-import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.minicluster.MiniClusterJobClient;
 import org.apache.flink.runtime.minicluster.RpcServiceSharing;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One in-process Flink cluster that many jobs share. Outside a cluster, every {@code env.execute()}
@@ -30,8 +34,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * default. Bound to 127.0.0.1 on a free port.
  */
 public final class LocalCluster implements AutoCloseable {
-  /** What {@link DeploymentOptions#TARGET} says in a local environment (Flink's LocalExecutor). */
-  private static final String LOCAL_TARGET = "local";
+  private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+  private static final AtomicInteger STARTED = new AtomicInteger();
 
   private static volatile LocalCluster active;
 
@@ -113,8 +117,9 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Whether a job submitted from this thread would start a MiniCluster of its own. */
   private static boolean startsLocalMiniCluster() {
-    StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
-    return LOCAL_TARGET.equals(probe.getConfiguration().get(DeploymentOptions.TARGET));
+    // Flink's own local environment only: `flink run -t local` gives a context environment whose
+    // target says "local" too, and whose settings (-p, the cluster's configuration) must apply.
+    return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
   }
 
   /**
@@ -122,7 +127,7 @@ public final class LocalCluster implements AutoCloseable {
    * it. No effect on a shared cluster, which is running already.
    */
   public void startInBackground() {
-    if (!startRequested.compareAndSet(false, true)) {
+    if (shared || !startRequested.compareAndSet(false, true)) {
       return;
     }
     Thread starter =
@@ -156,6 +161,7 @@ public final class LocalCluster implements AutoCloseable {
                 .setRpcServiceSharing(RpcServiceSharing.SHARED)
                 .build());
     try {
+      STARTED.incrementAndGet();
       cluster.start();
     } catch (Exception e) {
       cluster.closeAsync();
@@ -166,8 +172,18 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Whether this handle's MiniCluster has started and is not stopped yet. */
   boolean running() {
-    MiniCluster started = miniCluster.getNow(null);
+    MiniCluster started = startedCluster();
     return started != null && started.isRunning();
+  }
+
+  /** This handle's MiniCluster once its start has finished, else null. */
+  MiniCluster startedCluster() {
+    return miniCluster.isCompletedExceptionally() ? null : miniCluster.getNow(null);
+  }
+
+  /** How many MiniClusters this class has started in this JVM. */
+  static int clustersStarted() {
+    return STARTED.get();
   }
 
   /** The open shared cluster's environment factory, or null when jobs start their own. */
@@ -190,8 +206,10 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Stops the cluster if this handle owns it. A shared cluster is stopped and waited for; a one-job
-   * cluster is stopped without waiting, as a local environment stops its own after the job.
+   * Stops the cluster if this handle owns it, and waits for it to stop, so that its threads and
+   * working directories are gone before the process exits. A one-job cluster still starting (its
+   * run failed before the job was submitted) is waited for and stopped; one that failed to start,
+   * or a failure to stop it, is logged, not thrown, so the run's own outcome is what is reported.
    */
   @Override
   public void close() {
@@ -206,14 +224,14 @@ public final class LocalCluster implements AutoCloseable {
     if (!startRequested.get()) {
       return; // a one-job cluster whose job never ran: nothing was started
     }
-    if (!shared) {
-      miniCluster.thenAccept(MiniCluster::closeAsync);
-      return;
-    }
     try {
       miniCluster.join().closeAsync().get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
-      throw new IllegalStateException("Cannot stop the local Flink cluster: " + e.getMessage(), e);
+      if (shared) {
+        throw new IllegalStateException(
+            "Cannot stop the local Flink cluster: " + e.getMessage(), e);
+      }
+      LOG.warn("Cannot stop the local Flink cluster of one job: {}", e.toString());
     }
   }
 
@@ -251,12 +269,15 @@ public final class LocalCluster implements AutoCloseable {
     public CompletableFuture<JobClient> execute(
         org.apache.flink.api.dag.Pipeline pipeline, Configuration conf, ClassLoader classLoader)
         throws Exception {
-      JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, conf, classLoader);
+      // The stream graph, not a job graph, as Flink's local executor submits it: Flink 2's
+      // adaptive batch scheduler then optimises joins at run time (broadcast, skew).
+      StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, conf);
+      streamGraph.serializeUserDefinedInstances();
       startInBackground(); // a one-job cluster whose start was not requested yet
       return miniCluster.thenCompose(
           cluster ->
               cluster
-                  .submitJob(jobGraph)
+                  .submitJob(streamGraph)
                   .thenApply(
                       submitted ->
                           new MiniClusterJobClient(

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +70,50 @@ class LocalClusterTest {
       assertThat(env.fromSequence(1, 5).executeAndCollect(10)).hasSize(5);
       assertThat(shared.running()).isTrue();
     }
+  }
+
+  @Test
+  void noOneJobClusterUnderFlinkRunWithALocalTarget() {
+    // What `flink run -t local -p 3` installs: its parallelism and configuration must apply.
+    Configuration client = new Configuration();
+    client.set(DeploymentOptions.TARGET, "local");
+    client.set(DeploymentOptions.ATTACHED, true);
+    client.set(CoreOptions.DEFAULT_PARALLELISM, 3);
+    StreamContextEnvironment.setAsContext(
+        new DefaultExecutorServiceLoader(), client, getClass().getClassLoader(), false, true);
+    try {
+      assertThat(LocalCluster.forOneJob(0)).isNull();
+      assertThat(FlinkSessions.batchEnvironment(0, new Configuration(), null).getParallelism())
+          .isEqualTo(3);
+    } finally {
+      StreamContextEnvironment.unsetAsContext();
+    }
+  }
+
+  @Test
+  void aJoinedHandleNeverStartsAClusterOfItsOwn() throws Exception {
+    try (LocalCluster owner = LocalCluster.startOrJoin(1)) {
+      int started = LocalCluster.clustersStarted();
+      try (LocalCluster joined = LocalCluster.startOrJoin(1)) {
+        joined.startInBackground();
+        StreamExecutionEnvironment env =
+            FlinkSessions.batchEnvironment(1, new Configuration(), joined);
+        assertThat(env.fromSequence(1, 3).executeAndCollect(5)).hasSize(3);
+      }
+      assertThat(LocalCluster.clustersStarted()).isEqualTo(started);
+      assertThat(owner.running()).isTrue();
+    }
+  }
+
+  @Test
+  void closingAOneJobClusterThatIsStillStartingWaitsForItAndStopsIt() {
+    // A run that fails after asking for its cluster, before submitting its job: the process exits
+    // right after, so the cluster must be stopped (threads, working directories) by then.
+    LocalCluster cluster = LocalCluster.forOneJob(1);
+    cluster.startInBackground();
+    cluster.close();
+    assertThat(cluster.startedCluster()).as("close waited for the start").isNotNull();
+    assertThat(cluster.startedCluster().isRunning()).isFalse();
   }
 
   private static void awaitRunning(LocalCluster cluster, boolean running)
