@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
 class HadoopConfsTest {
 
   @Test
-  void aCopyOfTheDefaultsHoldsWhatANewConfigurationHolds() {
+  void aCopyOfTheDefaultsHoldsWhatANewConfigurationHoldsPlusTheLocalFileSystem() {
     Configuration fresh = new Configuration();
     Configuration copy = HadoopConfs.defaults();
 
+    assertThat(fresh.get("fs.file.impl")).isNull();
+    fresh.set("fs.file.impl", NioLocalFileSystem.class.getName());
     assertThat(copy.size()).isEqualTo(fresh.size());
     assertThat(copy.get("fs.defaultFS")).isEqualTo(fresh.get("fs.defaultFS")).isNotNull();
     assertThat(copy.get("io.file.buffer.size")).isEqualTo(fresh.get("io.file.buffer.size"));
@@ -59,5 +61,23 @@ class HadoopConfsTest {
 
     assertThat(builtUnderAJob.getClassLoader()).isSameAs(jobLoader);
     assertThat(later.getClassLoader()).isSameAs(original).isNotSameAs(jobLoader);
+  }
+
+  @Test
+  void everyTemplateReadsFileThroughTheNioLocalFileSystemUnlessItsXmlNamesOne() {
+    HadoopConfs.Template plain = new HadoopConfs.Template(() -> new Configuration(false));
+    HadoopConfs.Template named =
+        new HadoopConfs.Template(
+            () -> {
+              Configuration conf = new Configuration(false);
+              conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+              return conf;
+            });
+
+    assertThat(HadoopConfs.defaults().get("fs.file.impl"))
+        .isEqualTo(NioLocalFileSystem.class.getName());
+    assertThat(plain.copy().get("fs.file.impl")).isEqualTo(NioLocalFileSystem.class.getName());
+    assertThat(named.copy().get("fs.file.impl"))
+        .isEqualTo("org.apache.hadoop.fs.RawLocalFileSystem");
   }
 }
