@@ -80,4 +80,31 @@ class HadoopConfsTest {
     assertThat(named.copy().get("fs.file.impl"))
         .isEqualTo("org.apache.hadoop.fs.RawLocalFileSystem");
   }
+
+  @Test
+  void whereFloeIsLoadedApartFromHadoopTheTemplatesKeepHadoopsLocalFileSystem() throws Exception {
+    // as on a Flink cluster: Hadoop from Flink's lib/ (here: this test's loader), Floe from the
+    // job jar's own loader (here: catalog-config's classes loaded again by a child loader)
+    ClassLoader hadoopOnly =
+        new ClassLoader(HadoopConfsTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("dev.floe.")) {
+              throw new ClassNotFoundException(name);
+            }
+            return super.loadClass(name, resolve);
+          }
+        };
+    java.net.URL floeClasses =
+        HadoopConfs.class.getProtectionDomain().getCodeSource().getLocation();
+    try (java.net.URLClassLoader job =
+        new java.net.URLClassLoader(new java.net.URL[] {floeClasses}, hadoopOnly)) {
+      Class<?> jobsHadoopConfs = job.loadClass(HadoopConfs.class.getName());
+      assertThat(jobsHadoopConfs).isNotSameAs(HadoopConfs.class);
+
+      Configuration conf = (Configuration) jobsHadoopConfs.getMethod("defaults").invoke(null);
+
+      assertThat(conf.get("fs.file.impl")).isNull();
+    }
+  }
 }
