@@ -9,7 +9,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
  *
  * <p>{@link HadoopConfs} names it as {@code fs.file.impl} in the configurations Floe creates.
  */
-public class NioLocalFileSystem extends LocalFileSystem {
+public final class NioLocalFileSystem extends LocalFileSystem {
 
   /** The file system {@code FileSystem.get} instantiates for {@code file:}. */
   public NioLocalFileSystem() {

@@ -22,7 +22,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * bits, as GNU {@code chmod 0755 dir} keeps them. Where the file system has no POSIX modes,
  * Hadoop's own {@code chmod} runs.
  */
-public class NioRawLocalFileSystem extends RawLocalFileSystem {
+public final class NioRawLocalFileSystem extends RawLocalFileSystem {
 
   private static final int SET_ID_BITS = 06000;
   private static final int DIRECTORY_TYPE = 0040000;
