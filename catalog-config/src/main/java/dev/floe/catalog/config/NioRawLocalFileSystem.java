@@ -1,5 +1,6 @@
 package dev.floe.catalog.config;
 
+import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,24 +32,42 @@ public final class NioRawLocalFileSystem extends RawLocalFileSystem {
   /**
    * Sets {@code path}'s mode to {@code permission} (a directory keeps its set-ID bits).
    *
-   * @throws FileNotFoundException when {@code path} does not exist
+   * @throws FileNotFoundException when {@code path} does not exist (Hadoop's own {@code chmod}
+   *     throws its exit-code exception there)
    */
   @Override
   public void setPermission(Path path, FsPermission permission) throws IOException {
-    java.nio.file.Path file = pathToFile(path).toPath();
-    int mode = permission.toShort() & 01777;
+    boolean set;
     try {
-      int current = (Integer) Files.getAttribute(file, "unix:mode");
-      if ((current & FILE_TYPE_MASK) == DIRECTORY_TYPE) {
-        mode |= current & SET_ID_BITS;
-      }
-      Files.setAttribute(file, "unix:mode", mode);
+      set = setMode(pathToFile(path), permission.toShort() & 01777);
     } catch (NoSuchFileException e) {
       throw new FileNotFoundException(
           "Cannot set the permission of " + path + ": it does not exist");
+    }
+    if (!set) {
+      super.setPermission(path, permission); // Hadoop's way: chmod
+    }
+  }
+
+  /**
+   * Sets {@code file}'s mode bits as {@code chmod} would, a directory keeping its set-ID bits.
+   *
+   * @return false, changing nothing, where java.nio cannot: no "unix" attribute view on this
+   *     platform, or a name the JVM's path encoding cannot represent (a non-ASCII name under the C
+   *     locale), which {@code java.io} and {@code chmod} still handle
+   * @throws NoSuchFileException when {@code file} does not exist
+   */
+  static boolean setMode(File file, int mode) throws IOException {
+    try {
+      java.nio.file.Path nio = file.toPath();
+      int current = (Integer) Files.getAttribute(nio, "unix:mode");
+      if ((current & FILE_TYPE_MASK) == DIRECTORY_TYPE) {
+        mode |= current & SET_ID_BITS;
+      }
+      Files.setAttribute(nio, "unix:mode", mode);
+      return true;
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
-      // no "unix" attribute view on this platform: Hadoop's way
-      super.setPermission(path, permission);
+      return false;
     }
   }
 }

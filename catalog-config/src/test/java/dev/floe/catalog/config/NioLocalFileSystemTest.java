@@ -56,6 +56,27 @@ class NioLocalFileSystemTest {
   }
 
   @Test
+  void setsModesThroughJavaNioWithoutFallingBackToChmod() throws Exception {
+    // the mode comparison above passes with chmod as well: this pins that java.nio did the work
+    java.nio.file.Path dir = Files.createDirectory(temp.resolve("d"));
+    java.nio.file.Path file = Files.createFile(temp.resolve("f"));
+
+    assertThat(NioRawLocalFileSystem.setMode(dir.toFile(), 01750)).isTrue();
+    assertThat(NioRawLocalFileSystem.setMode(file.toFile(), 0640)).isTrue();
+
+    assertThat(Files.getAttribute(dir, "unix:mode")).isEqualTo(0041750);
+    assertThat(Files.getAttribute(file, "unix:mode")).isEqualTo(0100640);
+  }
+
+  @Test
+  void aNameJavaNioCannotRepresentIsLeftToChmodInsteadOfFailing() throws Exception {
+    // a non-ASCII name under the C locale fails java.nio's path conversion, as a NUL does anywhere
+    java.io.File unrepresentable = new java.io.File(temp.toFile(), "a\u0000b");
+
+    assertThat(NioRawLocalFileSystem.setMode(unrepresentable, 0640)).isFalse();
+  }
+
+  @Test
   void settingThePermissionOfAMissingFileIsFileNotFound() throws Exception {
     try (FileSystem fs = newInstance(NioLocalFileSystem.class, "")) {
       Path missing = new Path(temp.resolve("missing").toUri());
