@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
 class HadoopConfsTest {
 
   @Test
-  void aCopyOfTheDefaultsHoldsWhatANewConfigurationHolds() {
+  void aCopyOfTheDefaultsHoldsWhatANewConfigurationHoldsPlusTheLocalFileSystem() {
     Configuration fresh = new Configuration();
     Configuration copy = HadoopConfs.defaults();
 
+    assertThat(fresh.get("fs.file.impl")).isNull();
+    fresh.set("fs.file.impl", NioLocalFileSystem.class.getName());
     assertThat(copy.size()).isEqualTo(fresh.size());
     assertThat(copy.get("fs.defaultFS")).isEqualTo(fresh.get("fs.defaultFS")).isNotNull();
     assertThat(copy.get("io.file.buffer.size")).isEqualTo(fresh.get("io.file.buffer.size"));
@@ -59,5 +61,50 @@ class HadoopConfsTest {
 
     assertThat(builtUnderAJob.getClassLoader()).isSameAs(jobLoader);
     assertThat(later.getClassLoader()).isSameAs(original).isNotSameAs(jobLoader);
+  }
+
+  @Test
+  void everyTemplateReadsFileThroughTheNioLocalFileSystemUnlessItsXmlNamesOne() {
+    HadoopConfs.Template plain = new HadoopConfs.Template(() -> new Configuration(false));
+    HadoopConfs.Template named =
+        new HadoopConfs.Template(
+            () -> {
+              Configuration conf = new Configuration(false);
+              conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+              return conf;
+            });
+
+    assertThat(HadoopConfs.defaults().get("fs.file.impl"))
+        .isEqualTo(NioLocalFileSystem.class.getName());
+    assertThat(plain.copy().get("fs.file.impl")).isEqualTo(NioLocalFileSystem.class.getName());
+    assertThat(named.copy().get("fs.file.impl"))
+        .isEqualTo("org.apache.hadoop.fs.RawLocalFileSystem");
+  }
+
+  @Test
+  void whereFloeIsLoadedApartFromHadoopTheTemplatesKeepHadoopsLocalFileSystem() throws Exception {
+    // as on a Flink cluster: Hadoop from Flink's lib/ (here: this test's loader), Floe from the
+    // job jar's own loader (here: catalog-config's classes loaded again by a child loader)
+    ClassLoader hadoopOnly =
+        new ClassLoader(HadoopConfsTest.class.getClassLoader()) {
+          @Override
+          protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("dev.floe.")) {
+              throw new ClassNotFoundException(name);
+            }
+            return super.loadClass(name, resolve);
+          }
+        };
+    java.net.URL floeClasses =
+        HadoopConfs.class.getProtectionDomain().getCodeSource().getLocation();
+    try (java.net.URLClassLoader job =
+        new java.net.URLClassLoader(new java.net.URL[] {floeClasses}, hadoopOnly)) {
+      Class<?> jobsHadoopConfs = job.loadClass(HadoopConfs.class.getName());
+      assertThat(jobsHadoopConfs).isNotSameAs(HadoopConfs.class);
+
+      Configuration conf = (Configuration) jobsHadoopConfs.getMethod("defaults").invoke(null);
+
+      assertThat(conf.get("fs.file.impl")).isNull();
+    }
   }
 }
