@@ -4,6 +4,7 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.session.LocalCluster;
 import dev.floe.flink.sql.ResultJson;
 import dev.floe.flink.sql.ResultTable;
 import dev.floe.flink.sql.SqlRunner;
@@ -13,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,11 +63,21 @@ public final class SqlCommand implements Callable<Integer> {
     }
     SqlScript script = file != null ? SqlScript.fromFile(file) : SqlScript.fromCommandLine(sql);
     CatalogConfig catalog = common.catalog();
-    SqlRunner runner =
-        new SqlRunner(
-            FlinkSessions.tableEnvironment(
-                FlinkSessions.batchEnvironment(parallelism.value()), catalog),
-            catalog);
+    // One local cluster for every statement's job, stopped when the script ends (null under flink
+    // run or a test's cluster: Flink's own environment then).
+    try (LocalCluster cluster = LocalCluster.forCommand(parallelism.value())) {
+      SqlRunner runner =
+          new SqlRunner(
+              FlinkSessions.tableEnvironment(
+                  FlinkSessions.batchEnvironment(parallelism.value(), new Configuration(), cluster),
+                  catalog),
+              catalog);
+      print(script, runner);
+    }
+    return ExitCodes.OK;
+  }
+
+  private void print(SqlScript script, SqlRunner runner) {
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
       List<StatementResult> results = runner.run(script);
@@ -80,6 +92,5 @@ public final class SqlCommand implements Callable<Integer> {
             first[0] = false;
           });
     }
-    return ExitCodes.OK;
   }
 }

@@ -121,7 +121,7 @@ public final class SliceJob {
           request.options().parallelism() > 0
               ? request.options().parallelism()
               : spec.parallelism();
-      cluster = LocalCluster.forOneJob(parallelism);
+      cluster = LocalCluster.forCommand(parallelism);
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration(), cluster);
       SourcePins pins = new SourcePins();

@@ -40,7 +40,7 @@ public final class FlinkSessions {
 
   /**
    * A batch execution environment with extra settings for this job, whose jobs run on {@code
-   * cluster} ({@link LocalCluster#forOneJob}); null: the shared cluster if one is open, else
+   * cluster} ({@link LocalCluster#forCommand}); null: the shared cluster if one is open, else
    * Flink's own (a MiniCluster per job locally, the cluster's under {@code flink run}).
    */
   public static StreamExecutionEnvironment batchEnvironment(

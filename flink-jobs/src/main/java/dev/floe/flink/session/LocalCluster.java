@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
   private static final AtomicInteger STARTED = new AtomicInteger();
+  private static final AtomicInteger STOPPED = new AtomicInteger();
 
   private static volatile LocalCluster active;
 
@@ -96,18 +97,21 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * A cluster for one job of this thread, not shared; null where a job does not start a local
-   * MiniCluster of its own: a shared cluster is open, or Flink's context environment submits
-   * elsewhere ({@code flink run}, a test's MiniCluster). A local environment starts its MiniCluster
-   * only once the job is submitted, after planning; this one starts when {@link
-   * #startInBackground()} is called, so starting it and planning the job overlap. Nothing starts
-   * until then: a run that ends before its job (a no-op rerun, bad input) costs nothing.
+   * A cluster for the jobs of one command on this thread (a run's job, a SQL script's statements),
+   * not shared; null where a job does not start a local MiniCluster of its own: a shared cluster is
+   * open, or Flink's context environment submits elsewhere ({@code flink run}, a test's
+   * MiniCluster). A local environment starts a MiniCluster for every job, once the job is
+   * submitted, after planning; this one starts at {@link #startInBackground()} (a run calls it
+   * before translating its job, so the two overlap) or at the first submission, serves every job of
+   * the command, and is stopped by {@link #close()}, leaving no threads or working directories
+   * behind. Nothing starts before that: a run that ends before its job (a no-op rerun, bad input)
+   * costs nothing.
    *
-   * @param parallelism the job's parallelism, also its task slots; 0 or less: the local default,
+   * @param parallelism the jobs' parallelism, also the task slots; 0 or less: the local default,
    *     one per core. Operators with a larger parallelism (a source that infers one from its
    *     splits) run in turns, as a batch job does on a cluster of that size.
    */
-  public static LocalCluster forOneJob(int parallelism) {
+  public static LocalCluster forCommand(int parallelism) {
     if (active != null || !startsLocalMiniCluster()) {
       return null;
     }
@@ -186,6 +190,11 @@ public final class LocalCluster implements AutoCloseable {
     return STARTED.get();
   }
 
+  /** How many of them {@link #close()} has stopped. */
+  static int clustersStopped() {
+    return STOPPED.get();
+  }
+
   /** The open shared cluster's environment factory, or null when jobs start their own. */
   static LocalCluster active() {
     return active;
@@ -226,6 +235,7 @@ public final class LocalCluster implements AutoCloseable {
     }
     try {
       miniCluster.join().closeAsync().get(60, TimeUnit.SECONDS);
+      STOPPED.incrementAndGet();
     } catch (Exception e) {
       if (shared) {
         throw new IllegalStateException(

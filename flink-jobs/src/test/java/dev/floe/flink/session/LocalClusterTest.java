@@ -17,7 +17,7 @@ class LocalClusterTest {
 
   @Test
   void aOneJobClusterStartsOnlyWhenAskedAndBeforeItsJobIsSubmitted() throws Exception {
-    LocalCluster cluster = LocalCluster.forOneJob(2);
+    LocalCluster cluster = LocalCluster.forCommand(2);
     assertThat(cluster).as("a plain JVM starts local clusters of its own").isNotNull();
     try {
       assertThat(cluster.running()).as("nothing starts before it is asked to").isFalse();
@@ -36,7 +36,7 @@ class LocalClusterTest {
 
   @Test
   void aOneJobClusterWhoseStartWasNotAskedForStartsAtSubmission() throws Exception {
-    LocalCluster cluster = LocalCluster.forOneJob(1);
+    LocalCluster cluster = LocalCluster.forCommand(1);
     try {
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(1, new Configuration(), cluster);
@@ -49,7 +49,7 @@ class LocalClusterTest {
 
   @Test
   void aOneJobClusterDefaultsToOneTaskPerCoreAsALocalEnvironmentDoes() {
-    LocalCluster cluster = LocalCluster.forOneJob(0);
+    LocalCluster cluster = LocalCluster.forCommand(0);
     try {
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(0, new Configuration(), cluster);
@@ -64,7 +64,7 @@ class LocalClusterTest {
   @Test
   void noOneJobClusterWhileASharedClusterIsOpen() throws Exception {
     try (LocalCluster shared = LocalCluster.startOrJoin(2)) {
-      assertThat(LocalCluster.forOneJob(2)).isNull();
+      assertThat(LocalCluster.forCommand(2)).isNull();
       StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(2, new Configuration(), null);
       env.setRuntimeMode(RuntimeExecutionMode.BATCH);
       assertThat(env.fromSequence(1, 5).executeAndCollect(10)).hasSize(5);
@@ -82,7 +82,7 @@ class LocalClusterTest {
     StreamContextEnvironment.setAsContext(
         new DefaultExecutorServiceLoader(), client, getClass().getClassLoader(), false, true);
     try {
-      assertThat(LocalCluster.forOneJob(0)).isNull();
+      assertThat(LocalCluster.forCommand(0)).isNull();
       assertThat(FlinkSessions.batchEnvironment(0, new Configuration(), null).getParallelism())
           .isEqualTo(3);
     } finally {
@@ -109,7 +109,7 @@ class LocalClusterTest {
   void closingAOneJobClusterThatIsStillStartingWaitsForItAndStopsIt() {
     // A run that fails after asking for its cluster, before submitting its job: the process exits
     // right after, so the cluster must be stopped (threads, working directories) by then.
-    LocalCluster cluster = LocalCluster.forOneJob(1);
+    LocalCluster cluster = LocalCluster.forCommand(1);
     cluster.startInBackground();
     cluster.close();
     assertThat(cluster.startedCluster()).as("close waited for the start").isNotNull();
