@@ -10,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Finds the 128-bit key hashes added more than once: they are appended to an array of bounded
@@ -121,32 +120,82 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   private static void merge(List<Cursor> cursors, Duplicates out) {
-    PriorityQueue<Cursor> queue =
-        new PriorityQueue<>(
-            Math.max(1, cursors.size()), (a, b) -> HashPairs.compare(a.high, a.low, b.high, b.low));
-    for (Cursor cursor : cursors) {
-      if (cursor.next()) {
-        queue.add(cursor);
-      }
-    }
-    while (!queue.isEmpty()) {
-      Cursor first = queue.poll();
+    CursorHeap heap = new CursorHeap(cursors);
+    while (!heap.isEmpty()) {
+      Cursor first = heap.top();
       long high = first.high;
       long low = first.low;
-      int seen = 1;
-      if (first.next()) {
-        queue.add(first);
-      }
-      while (!queue.isEmpty() && queue.peek().high == high && queue.peek().low == low) {
-        Cursor same = queue.poll();
+      int seen = 0;
+      while (!heap.isEmpty() && heap.top().high == high && heap.top().low == low) {
         seen++;
-        if (same.next()) {
-          queue.add(same);
-        }
+        heap.advanceTop();
       }
       if (seen > 1) {
         out.accept(high, low);
       }
+    }
+  }
+
+  /**
+   * The cursors by their current hash, smallest on top: advancing the top cursor sifts it down once
+   * (a priority queue's poll and add would sift twice).
+   */
+  private static final class CursorHeap {
+    private final Cursor[] heap;
+    private int size;
+
+    CursorHeap(List<Cursor> cursors) {
+      heap = new Cursor[cursors.size()];
+      for (Cursor cursor : cursors) {
+        if (cursor.next()) {
+          heap[size++] = cursor;
+        }
+      }
+      for (int i = size / 2 - 1; i >= 0; i--) {
+        siftDown(i);
+      }
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    Cursor top() {
+      return heap[0];
+    }
+
+    /** Moves the top cursor to its next hash (dropping it at its end) and restores the order. */
+    void advanceTop() {
+      if (!heap[0].next()) {
+        heap[0] = heap[--size];
+        heap[size] = null;
+      }
+      if (size > 1) {
+        siftDown(0);
+      }
+    }
+
+    private void siftDown(int i) {
+      Cursor moving = heap[i];
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= size) {
+          break;
+        }
+        if (child + 1 < size && less(heap[child + 1], heap[child])) {
+          child++;
+        }
+        if (!less(heap[child], moving)) {
+          break;
+        }
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = moving;
+    }
+
+    private static boolean less(Cursor a, Cursor b) {
+      return HashPairs.compare(a.high, a.low, b.high, b.low) < 0;
     }
   }
 
