@@ -3,6 +3,7 @@ package dev.floe.flink.check;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +14,14 @@ import java.util.List;
 
 /**
  * Finds the 128-bit key hashes added more than once: they are appended to an array of bounded
- * memory; a full array is sorted ({@link HashPairs#sortUniform}) and written to local disk as a
- * sorted run, then filled again. At the end the rest in memory is sorted and merged with the runs,
- * so a duplicate is found whether both copies were in memory together or lie in different runs.
- * Exact for any number of hashes: memory stays at the limit, disk takes 16 bytes a hash. Appending
- * and sorting touch memory in order, where a hash set probed a random slot (a cache miss) per hash.
+ * memory; a full array is sorted ({@link HashPairs#sortUniform}) and compacted to at most two
+ * copies of each hash (two are all the report needs), and written to local disk as a sorted run
+ * only when compacting freed less than a quarter of it, then filled again. At the end the rest in
+ * memory is sorted and merged with the runs, so a duplicate is found whether both copies were in
+ * memory together or lie in different runs. Exact for any number of hashes: memory stays within the
+ * limit (the array, and its copy while it grows), disk takes at most 32 bytes a distinct hash a
+ * run, so many copies of few keys never spill. Appending and sorting touch memory in order, where a
+ * hash set probed a random slot (a cache miss) per hash.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -53,17 +57,20 @@ public final class DuplicateHashFinder implements AutoCloseable {
     this.spillDirectory = spillDirectory;
   }
 
-  /** The number of hashes {@code bytes} of memory hold (at least 2, at most 2^29). */
+  /**
+   * The number of hashes {@code bytes} of memory hold (at least 2, at most 2^29): half of what 16
+   * bytes a hash would give, since growing the array holds the old one and the new one at once.
+   */
   static int capacityFor(long bytes) {
-    return (int) Math.max(2, Math.min(1 << 29, bytes / BYTES_PER_HASH));
+    return (int) Math.max(2, Math.min(1 << 29, bytes / (2 * BYTES_PER_HASH)));
   }
 
   public void add(long high, long low) {
     if (pairs == null || size == pairs.length / 2) {
-      if (size == capacity) {
-        spill();
-      } else {
+      if (size < capacity) {
         grow();
+      } else if (!compacted()) {
+        spill();
       }
     }
     pairs[2 * size] = high;
@@ -112,6 +119,31 @@ public final class DuplicateHashFinder implements AutoCloseable {
         cursor.close();
       }
     }
+  }
+
+  /**
+   * Sorts the full array and keeps at most two copies of each hash; true when that freed at least a
+   * quarter of it (the array keeps filling), false when it must spill.
+   */
+  private boolean compacted() {
+    HashPairs.sortUniform(pairs, size);
+    int kept = 0;
+    for (int i = 0; i < size; i++) {
+      long high = pairs[2 * i];
+      long low = pairs[2 * i + 1];
+      if (kept >= 2
+          && pairs[2 * kept - 4] == high
+          && pairs[2 * kept - 3] == low
+          && pairs[2 * kept - 2] == high
+          && pairs[2 * kept - 1] == low) {
+        continue; // a third copy: the report needs two
+      }
+      pairs[2 * kept] = high;
+      pairs[2 * kept + 1] = low;
+      kept++;
+    }
+    size = kept;
+    return kept <= capacity - capacity / 4;
   }
 
   private void grow() {
@@ -199,8 +231,8 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
+  /** Writes the array, sorted and compacted already, as a run. */
   private void spill() {
-    HashPairs.sortUniform(pairs, size);
     Path run;
     try {
       Files.createDirectories(spillDirectory);
@@ -275,9 +307,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     private final Path run;
     private final FileChannel channel;
     private final ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
-    private final long[] chunk = new long[IO_LONGS];
-    private int filled;
-    private int next;
+    private LongBuffer chunk = LongBuffer.allocate(0);
 
     RunCursor(Path run) {
       this.run = run;
@@ -290,11 +320,11 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
     @Override
     boolean next() {
-      if (next == filled && !fill()) {
+      if (!chunk.hasRemaining() && !fill()) {
         return false;
       }
-      high = chunk[next++];
-      low = chunk[next++];
+      high = chunk.get();
+      low = chunk.get();
       return true;
     }
 
@@ -318,10 +348,8 @@ public final class DuplicateHashFinder implements AutoCloseable {
                     + bytes.remaining()
                     + " bytes left)"));
       }
-      filled = bytes.remaining() / 8;
-      next = 0;
-      bytes.asLongBuffer().get(chunk, 0, filled);
-      return filled > 0;
+      chunk = bytes.asLongBuffer(); // a view of the bytes read: no second copy
+      return chunk.hasRemaining();
     }
 
     @Override

@@ -41,7 +41,7 @@ public final class RowDataHasher {
   private final int[] positions;
   private final int[] kinds;
 
-  /** Decimal precision, timestamp precision or nested arity, per column. */
+  /** Decimal precision or timestamp precision, per column (0 for other types). */
   private final int[] precisions;
 
   /** Decimal scale, per column. */
