@@ -1,24 +1,27 @@
 package dev.floe.flink.check;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
- * Finds the 128-bit key hashes added more than once, without sorting every hash: they go into a
- * {@link KeyHashSet} of bounded memory; a full set is written to local disk as a sorted run and
- * emptied. At the end the runs and what is left in memory are merged, so a duplicate is found
- * whether both copies met in memory or lie in different runs. Exact for any number of hashes:
- * memory stays at the limit, disk takes 16 bytes a distinct hash of each run.
+ * Finds the 128-bit key hashes added more than once: they are appended to an array of bounded
+ * memory; a full array is sorted ({@link HashPairs#sortUniform}) and compacted to at most two
+ * copies of each hash (two are all the report needs), and written to local disk as a sorted run
+ * only when compacting freed less than a quarter of it, then filled again. At the end the rest in
+ * memory is sorted and merged with the runs, so a duplicate is found whether both copies were in
+ * memory together or lie in different runs. Exact for any number of hashes: memory stays within the
+ * limit (the array, and its copy while it grows), disk takes at most 32 bytes a distinct hash a
+ * run, so many copies of few keys never spill. Appending and sorting touch memory in order, where a
+ * hash set probed a random slot (a cache miss) per hash.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -30,28 +33,49 @@ public final class DuplicateHashFinder implements AutoCloseable {
     void accept(long high, long low);
   }
 
+  /** Bytes a hash takes in memory: two longs. */
+  static final int BYTES_PER_HASH = 16;
+
+  /** Hashes of the first array; it doubles up to the capacity. */
+  private static final int INITIAL_HASHES = 1 << 12;
+
+  /** Longs a run is written and read with at a time (64 KiB). */
+  private static final int IO_LONGS = 1 << 13;
+
   private final Path spillDirectory;
   private final int capacity;
   private final List<Path> runs = new ArrayList<>();
-  private KeyHashSet set;
+  private long[] pairs; // high, low of hash i at 2i, 2i+1
+  private int size;
 
   /**
-   * @param memoryBytes memory for the in-memory set; past it, hashes spill to sorted runs
+   * @param memoryBytes memory for the hashes in memory; past it, hashes spill to sorted runs
    * @param spillDirectory where runs are written (created files are deleted by {@link #close})
    */
   public DuplicateHashFinder(long memoryBytes, Path spillDirectory) {
-    this.capacity = KeyHashSet.capacityFor(memoryBytes);
+    this.capacity = capacityFor(memoryBytes);
     this.spillDirectory = spillDirectory;
   }
 
+  /**
+   * The number of hashes {@code bytes} of memory hold (at least 2, at most 2^29): half of what 16
+   * bytes a hash would give, since growing the array holds the old one and the new one at once.
+   */
+  static int capacityFor(long bytes) {
+    return (int) Math.max(2, Math.min(1 << 29, bytes / (2 * BYTES_PER_HASH)));
+  }
+
   public void add(long high, long low) {
-    if (set == null) {
-      set = new KeyHashSet(capacity);
+    if (pairs == null || size == pairs.length / 2) {
+      if (size < capacity) {
+        grow();
+      } else if (!compacted()) {
+        spill();
+      }
     }
-    set.add(high, low);
-    if (set.isFull()) {
-      spill();
-    }
+    pairs[2 * size] = high;
+    pairs[2 * size + 1] = low;
+    size++;
   }
 
   /** The number of sorted runs written to disk so far. */
@@ -61,20 +85,31 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Calls {@code out} for every hash added more than once, once each, in ascending order. */
   public void finish(Duplicates out) {
+    long[] memory = pairs == null ? new long[0] : pairs;
+    int count = size;
+    pairs = null;
+    size = 0;
+    HashPairs.sortUniform(memory, count);
     if (runs.isEmpty()) {
-      // Nothing spilled: the set alone knows which hashes came twice; no need to sort the rest.
-      long[] twice = set == null ? new long[0] : set.drainTwiceSorted();
-      set = null;
-      for (int i = 0; i < twice.length; i += 2) {
-        out.accept(twice[i], twice[i + 1]);
+      // Nothing spilled: equal hashes lie next to each other.
+      int i = 0;
+      while (i < count) {
+        long high = memory[2 * i];
+        long low = memory[2 * i + 1];
+        int j = i + 1;
+        while (j < count && memory[2 * j] == high && memory[2 * j + 1] == low) {
+          j++;
+        }
+        if (j - i > 1) {
+          out.accept(high, low);
+        }
+        i = j;
       }
       return;
     }
-    long[] memory = set == null ? new long[0] : set.drainSorted();
-    set = null;
     List<Cursor> cursors = new ArrayList<>();
     try {
-      cursors.add(new ArrayCursor(memory));
+      cursors.add(new ArrayCursor(memory, count));
       for (Path run : runs) {
         cursors.add(new RunCursor(run));
       }
@@ -86,29 +121,46 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
-  private static void merge(List<Cursor> cursors, Duplicates out) {
-    PriorityQueue<Cursor> queue =
-        new PriorityQueue<>(
-            Math.max(1, cursors.size()), (a, b) -> HashPairs.compare(a.high, a.low, b.high, b.low));
-    for (Cursor cursor : cursors) {
-      if (cursor.next()) {
-        queue.add(cursor);
+  /**
+   * Sorts the full array and keeps at most two copies of each hash; true when that freed at least a
+   * quarter of it (the array keeps filling), false when it must spill.
+   */
+  private boolean compacted() {
+    HashPairs.sortUniform(pairs, size);
+    int kept = 0;
+    for (int i = 0; i < size; i++) {
+      long high = pairs[2 * i];
+      long low = pairs[2 * i + 1];
+      if (kept >= 2
+          && pairs[2 * kept - 4] == high
+          && pairs[2 * kept - 3] == low
+          && pairs[2 * kept - 2] == high
+          && pairs[2 * kept - 1] == low) {
+        continue; // a third copy: the report needs two
       }
+      pairs[2 * kept] = high;
+      pairs[2 * kept + 1] = low;
+      kept++;
     }
-    while (!queue.isEmpty()) {
-      Cursor first = queue.poll();
+    size = kept;
+    return kept <= capacity - capacity / 4;
+  }
+
+  private void grow() {
+    int hashes = pairs == null ? Math.min(capacity, INITIAL_HASHES) : Math.min(capacity, 2 * size);
+    pairs = pairs == null ? new long[2 * hashes] : Arrays.copyOf(pairs, 2 * hashes);
+  }
+
+  private static void merge(List<Cursor> cursors, Duplicates out) {
+    CursorHeap heap = new CursorHeap(cursors);
+    while (!heap.isEmpty()) {
+      Cursor first = heap.top();
       long high = first.high;
       long low = first.low;
-      int seen = 1;
-      if (first.next()) {
-        queue.add(first);
-      }
-      while (!queue.isEmpty() && queue.peek().high == high && queue.peek().low == low) {
-        Cursor same = queue.poll();
+      int seen = 0;
+      while (!heap.isEmpty() && heap.top().high == high && heap.top().low == low) {
         seen++;
-        if (same.next()) {
-          queue.add(same);
-        }
+        heap.advanceTop();
       }
       if (seen > 1) {
         out.accept(high, low);
@@ -116,28 +168,99 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
+  /**
+   * The cursors by their current hash, smallest on top: advancing the top cursor sifts it down once
+   * (a priority queue's poll and add would sift twice).
+   */
+  private static final class CursorHeap {
+    private final Cursor[] heap;
+    private int size;
+
+    CursorHeap(List<Cursor> cursors) {
+      heap = new Cursor[cursors.size()];
+      for (Cursor cursor : cursors) {
+        if (cursor.next()) {
+          heap[size++] = cursor;
+        }
+      }
+      for (int i = size / 2 - 1; i >= 0; i--) {
+        siftDown(i);
+      }
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    Cursor top() {
+      return heap[0];
+    }
+
+    /** Moves the top cursor to its next hash (dropping it at its end) and restores the order. */
+    void advanceTop() {
+      if (!heap[0].next()) {
+        heap[0] = heap[--size];
+        heap[size] = null;
+      }
+      if (size > 1) {
+        siftDown(0);
+      }
+    }
+
+    private void siftDown(int i) {
+      Cursor moving = heap[i];
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= size) {
+          break;
+        }
+        if (child + 1 < size && less(heap[child + 1], heap[child])) {
+          child++;
+        }
+        if (!less(heap[child], moving)) {
+          break;
+        }
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = moving;
+    }
+
+    private static boolean less(Cursor a, Cursor b) {
+      return HashPairs.compare(a.high, a.low, b.high, b.low) < 0;
+    }
+  }
+
+  /** Writes the array, sorted and compacted already, as a run. */
   private void spill() {
-    long[] sorted = set.drainSorted();
     Path run;
     try {
       Files.createDirectories(spillDirectory);
       run = Files.createTempFile(spillDirectory, "floe-unique-", ".run");
       runs.add(run);
-      try (DataOutputStream out =
-          new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), 1 << 16))) {
-        for (long value : sorted) {
-          out.writeLong(value);
+      try (FileChannel channel = FileChannel.open(run, StandardOpenOption.WRITE)) {
+        ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
+        for (int from = 0; from < 2 * size; from += IO_LONGS) {
+          int longs = Math.min(IO_LONGS, 2 * size - from);
+          bytes.clear();
+          bytes.asLongBuffer().put(pairs, from, longs);
+          bytes.limit(8 * longs);
+          while (bytes.hasRemaining()) {
+            channel.write(bytes);
+          }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot spill key hashes of the unique check to " + spillDirectory + ": " + e, e);
     }
+    size = 0;
   }
 
   @Override
   public void close() {
-    set = null;
+    pairs = null;
+    size = 0;
     for (Path run : runs) {
       try {
         Files.deleteIfExists(run);
@@ -148,7 +271,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     runs.clear();
   }
 
-  /** A sorted source of hashes: the in-memory rest or one run on disk. */
+  /** A sorted source of hashes: the rest in memory or one run on disk. */
   private abstract static class Cursor {
     long high;
     long low;
@@ -160,15 +283,17 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   private static final class ArrayCursor extends Cursor {
     private final long[] pairs;
+    private final int end;
     private int next;
 
-    ArrayCursor(long[] pairs) {
+    ArrayCursor(long[] pairs, int count) {
       this.pairs = pairs;
+      this.end = 2 * count;
     }
 
     @Override
     boolean next() {
-      if (next >= pairs.length) {
+      if (next >= end) {
         return false;
       }
       high = pairs[next++];
@@ -177,14 +302,17 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
+  /** Reads a run a chunk at a time. */
   private static final class RunCursor extends Cursor {
     private final Path run;
-    private final DataInputStream in;
+    private final FileChannel channel;
+    private final ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
+    private LongBuffer chunk = LongBuffer.allocate(0);
 
     RunCursor(Path run) {
       this.run = run;
       try {
-        in = new DataInputStream(new BufferedInputStream(Files.newInputStream(run), 1 << 16));
+        channel = FileChannel.open(run, StandardOpenOption.READ);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read spilled key hashes " + run + ": " + e, e);
       }
@@ -192,25 +320,42 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
     @Override
     boolean next() {
-      try {
-        high = in.readLong();
-      } catch (EOFException end) {
+      if (!chunk.hasRemaining() && !fill()) {
         return false;
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read spilled key hashes " + run + ": " + e, e);
       }
-      try {
-        low = in.readLong();
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read spilled key hashes " + run + ": " + e, e);
-      }
+      high = chunk.get();
+      low = chunk.get();
       return true;
+    }
+
+    /** Reads the next chunk (whole hashes); false at the end of the run. */
+    private boolean fill() {
+      try {
+        bytes.clear();
+        while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+          // until the chunk is full or the run ends
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read spilled key hashes " + run + ": " + e, e);
+      }
+      bytes.flip();
+      if (bytes.remaining() % BYTES_PER_HASH != 0) {
+        throw new UncheckedIOException(
+            new IOException(
+                "Cannot read spilled key hashes "
+                    + run
+                    + ": the run ends inside a hash ("
+                    + bytes.remaining()
+                    + " bytes left)"));
+      }
+      chunk = bytes.asLongBuffer(); // a view of the bytes read: no second copy
+      return chunk.hasRemaining();
     }
 
     @Override
     void close() {
       try {
-        in.close();
+        channel.close();
       } catch (IOException e) {
         // read-only; nothing to lose
       }

@@ -28,8 +28,8 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
 
   /**
-   * Memory for each subtask's set of key hashes before it spills: within 64 MiB, 2^21 slots (34
-   * MiB) hold 1.47 M hashes. The set starts small and grows to that.
+   * Memory for each subtask's key hashes before it spills: 64 MiB hold 4 M hashes (16 bytes each).
+   * The array starts small and grows to that.
    */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
 

@@ -22,16 +22,39 @@ import org.apache.flink.table.types.logical.TimestampType;
  * {@code RecordHasher} puts for Iceberg records: the writers' hash must equal a later scan's.
  */
 public final class RowDataHasher {
-  private final ColumnEncoder[] encoders;
+  // What each top-level column is: one switch per column in a loop, not a lambda per column, so
+  // that each RowData getter is its own call site (one RowData class there, inlined) and no
+  // interface call dispatches between column types per value.
+  private static final int BOOLEAN = 0;
+  private static final int INT = 1;
+  private static final int LONG = 2;
+  private static final int FLOAT = 3;
+  private static final int DOUBLE = 4;
+  private static final int TIME = 5;
+  private static final int COMPACT_DECIMAL = 6;
+  private static final int DECIMAL = 7;
+  private static final int STRING = 8;
+  private static final int BINARY = 9;
+  private static final int TIMESTAMP = 10;
+  private static final int NESTED = 11;
+
+  private final int[] positions;
+  private final int[] kinds;
+
+  /** Decimal precision or timestamp precision, per column (0 for other types). */
+  private final int[] precisions;
+
+  /** Decimal scale, per column. */
+  private final int[] scales;
+
+  /** The encoder of a struct, list or map column, else null. */
+  private final ValueEncoder[] nested;
+
+  private final LogicalType[] types;
   private final CanonicalRowEncoder encoder = new CanonicalRowEncoder();
 
   /** Where each column's bytes end in the last row's encoding. */
   private final int[] ends;
-
-  @FunctionalInterface
-  private interface ColumnEncoder {
-    void put(CanonicalRowEncoder encoder, RowData row, int pos);
-  }
 
   /** Hashes all columns of rows of {@code rowType}. */
   public RowDataHasher(RowType rowType) {
@@ -40,19 +63,29 @@ public final class RowDataHasher {
 
   /** Hashes only {@code columns} of rows of {@code rowType} (e.g. a unique key). */
   public RowDataHasher(RowType rowType, List<String> columns) {
-    encoders = new ColumnEncoder[columns.size()];
-    ends = new int[columns.size()];
-    for (int i = 0; i < columns.size(); i++) {
-      int pos = rowType.getFieldIndex(columns.get(i));
-      ColumnEncoder valueEncoder = encoderFor(rowType.getTypeAt(pos));
-      encoders[i] =
-          (enc, row, ignored) -> {
-            if (row.isNullAt(pos)) {
-              enc.putNull();
-            } else {
-              valueEncoder.put(enc, row, pos);
-            }
-          };
+    int count = columns.size();
+    positions = new int[count];
+    kinds = new int[count];
+    precisions = new int[count];
+    scales = new int[count];
+    nested = new ValueEncoder[count];
+    types = new LogicalType[count];
+    ends = new int[count];
+    for (int i = 0; i < count; i++) {
+      positions[i] = rowType.getFieldIndex(columns.get(i));
+      LogicalType type = rowType.getTypeAt(positions[i]);
+      types[i] = type;
+      kinds[i] = kindOf(type);
+      if (type instanceof DecimalType decimal) {
+        precisions[i] = decimal.getPrecision();
+        scales[i] = decimal.getScale();
+      } else if (type instanceof TimestampType timestamp) {
+        precisions[i] = timestamp.getPrecision();
+      } else if (type instanceof LocalZonedTimestampType timestamp) {
+        precisions[i] = timestamp.getPrecision();
+      } else if (kinds[i] == NESTED) {
+        nested[i] = nonNullEncoderFor(type);
+      }
     }
   }
 
@@ -86,67 +119,56 @@ public final class RowDataHasher {
   }
 
   private void encode(RowData row) {
-    encoder.reset();
-    for (int i = 0; i < encoders.length; i++) {
-      encoders[i].put(encoder, row, -1);
-      ends[i] = encoder.length();
+    CanonicalRowEncoder e = encoder;
+    e.reset();
+    for (int i = 0; i < kinds.length; i++) {
+      int pos = positions[i];
+      if (row.isNullAt(pos)) {
+        e.putNull();
+      } else {
+        switch (kinds[i]) {
+          case BOOLEAN -> e.putBoolean(row.getBoolean(pos));
+          case INT -> e.putInt(row.getInt(pos));
+          case LONG -> e.putLong(row.getLong(pos));
+          case FLOAT -> e.putFloat(row.getFloat(pos));
+          case DOUBLE -> e.putDouble(row.getDouble(pos));
+          // Flink keeps milliseconds of the day; Iceberg's time is microseconds.
+          case TIME -> e.putLong(row.getInt(pos) * 1000L);
+          case COMPACT_DECIMAL ->
+              e.putDecimal(
+                  row.getDecimal(pos, precisions[i], scales[i]).toUnscaledLong(), scales[i]);
+          case DECIMAL ->
+              e.putDecimal(
+                  row.getDecimal(pos, precisions[i], scales[i]).toBigDecimal().unscaledValue(),
+                  scales[i]);
+          case STRING -> e.putBytes(row.getString(pos).toBytes());
+          case BINARY -> e.putBytes(row.getBinary(pos));
+          case TIMESTAMP -> e.putLong(micros(row.getTimestamp(pos, precisions[i])));
+          default -> nested[i].put(e, nestedValue(types[i], row, pos));
+        }
+      }
+      ends[i] = e.length();
     }
   }
 
-  private static ColumnEncoder encoderFor(LogicalType type) {
-    switch (type.getTypeRoot()) {
-      case BOOLEAN:
-        return (e, r, p) -> e.putBoolean(r.getBoolean(p));
-      case INTEGER:
-      case DATE:
-        return (e, r, p) -> e.putInt(r.getInt(p));
-      case BIGINT:
-        return (e, r, p) -> e.putLong(r.getLong(p));
-      case FLOAT:
-        return (e, r, p) -> e.putFloat(r.getFloat(p));
-      case DOUBLE:
-        return (e, r, p) -> e.putDouble(r.getDouble(p));
-      case TIME_WITHOUT_TIME_ZONE:
-        // Flink keeps milliseconds of the day; Iceberg's time is microseconds.
-        return (e, r, p) -> e.putLong(r.getInt(p) * 1000L);
-      case DECIMAL:
-        {
-          int precision = ((DecimalType) type).getPrecision();
-          int scale = ((DecimalType) type).getScale();
-          if (DecimalData.isCompact(precision)) {
-            return (e, r, p) ->
-                e.putDecimal(r.getDecimal(p, precision, scale).toUnscaledLong(), scale);
-          }
-          return (e, r, p) ->
-              e.putDecimal(r.getDecimal(p, precision, scale).toBigDecimal().unscaledValue(), scale);
-        }
-      case CHAR:
-      case VARCHAR:
-        return (e, r, p) -> e.putBytes(r.getString(p).toBytes());
-      case BINARY:
-      case VARBINARY:
-        return (e, r, p) -> e.putBytes(r.getBinary(p));
-      case TIMESTAMP_WITHOUT_TIME_ZONE:
-        {
-          int precision = ((TimestampType) type).getPrecision();
-          return (e, r, p) -> e.putLong(micros(r.getTimestamp(p, precision)));
-        }
-      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-        {
-          int precision = ((LocalZonedTimestampType) type).getPrecision();
-          return (e, r, p) -> e.putLong(micros(r.getTimestamp(p, precision)));
-        }
-      case ROW:
-      case ARRAY:
-      case MAP:
-        {
-          ValueEncoder nested = nonNullEncoderFor(type);
-          return (e, r, p) -> nested.put(e, nestedValue(type, r, p));
-        }
-      default:
-        throw new IllegalArgumentException(
-            "Cannot hash a column of type " + type + ": not supported");
-    }
+  private static int kindOf(LogicalType type) {
+    return switch (type.getTypeRoot()) {
+      case BOOLEAN -> BOOLEAN;
+      case INTEGER, DATE -> INT;
+      case BIGINT -> LONG;
+      case FLOAT -> FLOAT;
+      case DOUBLE -> DOUBLE;
+      case TIME_WITHOUT_TIME_ZONE -> TIME;
+      case DECIMAL ->
+          DecimalData.isCompact(((DecimalType) type).getPrecision()) ? COMPACT_DECIMAL : DECIMAL;
+      case CHAR, VARCHAR -> STRING;
+      case BINARY, VARBINARY -> BINARY;
+      case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TIMESTAMP;
+      case ROW, ARRAY, MAP -> NESTED;
+      default ->
+          throw new IllegalArgumentException(
+              "Cannot hash a column of type " + type + ": not supported");
+    };
   }
 
   /** Encodes one non-null value of Flink's internal representation (inside a struct, list, map). */

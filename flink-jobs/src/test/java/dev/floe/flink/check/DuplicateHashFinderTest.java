@@ -100,6 +100,46 @@ class DuplicateHashFinderTest {
   }
 
   @Test
+  void manyCopiesOfFewKeysNeverSpill() {
+    // A unique check on a low-cardinality column: every key repeated thousands of times. Two
+    // copies of a hash are all the report needs, so the array is compacted instead of spilled.
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
+      for (int copy = 0; copy < 2_000; copy++) {
+        for (long key = 0; key < 5; key++) {
+          finder.add(key * 0x9E3779B97F4A7C15L, key);
+        }
+      }
+
+      assertThat(finder.spilledRuns()).isZero();
+      assertThat(duplicates(finder)).hasSize(5);
+    }
+  }
+
+  @Test
+  void heavyCopiesAmongDistinctKeysAreReportedOnceWhenRunsSpill() {
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
+      for (long i = 0; i < 3_000; i++) {
+        finder.add(i * 0x9E3779B97F4A7C15L, i); // distinct: fills and spills runs
+        finder.add(11, 11); // the same key, in every run
+      }
+
+      assertThat(finder.spilledRuns()).isPositive();
+      assertThat(duplicates(finder)).containsExactly(List.of(11L, 11L));
+    }
+  }
+
+  @Test
+  void theArrayAndItsCopyWhileGrowingFitTheMemoryGiven() {
+    for (long bytes : new long[] {64, 1024, 1000, 64L << 20, 100_000_007L}) {
+      int capacity = DuplicateHashFinder.capacityFor(bytes);
+      // growing copies the old array (at most capacity - 1 hashes) into the new one
+      assertThat(2L * DuplicateHashFinder.BYTES_PER_HASH * capacity)
+          .as("%d bytes", bytes)
+          .isLessThanOrEqualTo(bytes);
+    }
+  }
+
+  @Test
   void closeDeletesTheSpilledRuns() throws IOException {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
       for (long i = 0; i < 500; i++) {
