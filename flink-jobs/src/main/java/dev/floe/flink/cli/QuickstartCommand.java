@@ -7,6 +7,7 @@ import dev.floe.catalog.snapshot.SnapshotHistory;
 import dev.floe.catalog.spec.ApplyPlan;
 import dev.floe.catalog.spec.TableSpecApplier;
 import dev.floe.catalog.spec.TableSpecParser;
+import dev.floe.flink.session.LocalCluster;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
@@ -48,6 +49,15 @@ public final class QuickstartCommand implements Callable<Integer> {
     out.printf(
         "Floe quickstart on catalog '%s' (%s) at %s%n",
         config.name(), config.type(), common.home().toAbsolutePath().normalize());
+    // One local cluster for every step's job, instead of a MiniCluster started for each.
+    try (LocalCluster cluster =
+        LocalCluster.startOrJoin(Runtime.getRuntime().availableProcessors())) {
+      steps(config, out);
+    }
+    return ExitCodes.OK;
+  }
+
+  private void steps(CatalogConfig config, PrintWriter out) {
     QuickstartSteps steps = new QuickstartSteps(config, out);
 
     steps.header("floe tables apply examples/tables", null);
@@ -74,7 +84,6 @@ public final class QuickstartCommand implements Callable<Integer> {
     out.println(
         "\nRun `bin/floe quickstart` again: the tables, their answers and their history stay the"
             + " same.");
-    return ExitCodes.OK;
   }
 
   private static void applyTables(CatalogConfig config, PrintWriter out) {

@@ -27,8 +27,10 @@ import org.apache.flink.util.CloseableIterator;
 
 /**
  * Runs the statements of a {@link SqlScript} in order on one table environment, as {@code floe sql}
- * does: get one with {@code FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(p),
- * catalog)}. The first failing statement stops the run; later statements are not run.
+ * does: get one with {@code FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(p, conf,
+ * cluster), catalog)}, where {@code cluster} is the command's own ({@code LocalCluster.forCommand},
+ * so that every statement's job runs on one cluster). The first failing statement stops the run;
+ * later statements are not run.
  *
  * <p>A statement Flink cannot parse, validate or plan fails with a one-line {@link
  * InvalidInputException}: {@code Cannot run SQL statement N (line L of <source>): <reason>}. A

@@ -40,6 +40,46 @@ class CommandClusterTest {
   }
 
   @Test
+  void aStatementFailingMidScriptStillStopsTheCluster() {
+    int started = LocalCluster.clustersStarted();
+    int stopped = LocalCluster.clustersStopped();
+    StringWriter err = new StringWriter();
+
+    int code =
+        FloeMain.execute(
+            new String[] {
+              "sql",
+              "CREATE DATABASE IF NOT EXISTS s; CREATE TABLE s.u (id BIGINT);"
+                  + " INSERT INTO s.u VALUES (1); SELECT CAST('x' AS INT); SELECT 1",
+              "--home",
+              home.toString()
+            },
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+
+    assertThat(code).as(err.toString()).isNotZero();
+    assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
+    assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
+  }
+
+  @Test
+  void theQuickstartRunsEveryStepOnOneCluster() {
+    int started = LocalCluster.clustersStarted();
+    int stopped = LocalCluster.clustersStopped();
+    StringWriter err = new StringWriter();
+
+    int code =
+        FloeMain.execute(
+            new String[] {"quickstart", "--home", home.toString()},
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true));
+
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
+    assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
+  }
+
+  @Test
   void aStatementWithoutAJobStartsNoCluster() {
     int started = LocalCluster.clustersStarted();
 
