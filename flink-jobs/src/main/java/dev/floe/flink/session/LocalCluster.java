@@ -27,11 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One in-process Flink cluster that many jobs share. Outside a cluster, every {@code env.execute()}
+ * An in-process Flink cluster that many jobs share. Outside a cluster, every {@code env.execute()}
  * otherwise starts and stops a MiniCluster of its own, which costs more than a small slice's whole
- * job; a backfill of a hundred slices starts this once instead. While a cluster is open, {@link
- * FlinkSessions#batchEnvironment} submits to it (from any thread); closing it restores the per-job
- * default. Bound to 127.0.0.1 on a free port.
+ * job. Two kinds: a shared cluster ({@link #start}, {@link #startOrJoin}: a backfill, the
+ * quickstart), to which {@link FlinkSessions#batchEnvironment} submits from any thread while it is
+ * open; and a command's own ({@link #forCommand}: {@code floe run}, {@code floe sql}), passed to
+ * {@link FlinkSessions#batchEnvironment(int, Configuration, LocalCluster)}. Bound to 127.0.0.1 on a
+ * free port.
  */
 public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
@@ -127,7 +129,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Starts this one-job cluster on a background thread, once; a job submitted meanwhile waits for
+   * Starts this command's cluster on a background thread, once; a job submitted meanwhile waits for
    * it. No effect on a shared cluster, which is running already.
    */
   public void startInBackground() {
@@ -216,7 +218,7 @@ public final class LocalCluster implements AutoCloseable {
 
   /**
    * Stops the cluster if this handle owns it, and waits for it to stop, so that its threads and
-   * working directories are gone before the process exits. A one-job cluster still starting (its
+   * working directories are gone before the process exits. A command's cluster still starting (its
    * run failed before the job was submitted) is waited for and stopped; one that failed to start,
    * or a failure to stop it, is logged, not thrown, so the run's own outcome is what is reported.
    */
@@ -231,7 +233,7 @@ public final class LocalCluster implements AutoCloseable {
       }
     }
     if (!startRequested.get()) {
-      return; // a one-job cluster whose job never ran: nothing was started
+      return; // a command's cluster whose job never ran: nothing was started
     }
     try {
       miniCluster.join().closeAsync().get(60, TimeUnit.SECONDS);
@@ -241,7 +243,7 @@ public final class LocalCluster implements AutoCloseable {
         throw new IllegalStateException(
             "Cannot stop the local Flink cluster: " + e.getMessage(), e);
       }
-      LOG.warn("Cannot stop the local Flink cluster of one job: {}", e.toString());
+      LOG.warn("Cannot stop the local Flink cluster of a command: {}", e.toString());
     }
   }
 
@@ -283,7 +285,7 @@ public final class LocalCluster implements AutoCloseable {
       // adaptive batch scheduler then optimises joins at run time (broadcast, skew).
       StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, conf);
       streamGraph.serializeUserDefinedInstances();
-      startInBackground(); // a one-job cluster whose start was not requested yet
+      startInBackground(); // a command's cluster whose start was not requested yet
       return miniCluster.thenCompose(
           cluster ->
               cluster
