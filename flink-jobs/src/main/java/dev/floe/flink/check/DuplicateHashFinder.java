@@ -90,23 +90,6 @@ public final class DuplicateHashFinder implements AutoCloseable {
     pairs = null;
     size = 0;
     HashPairs.sortUniform(memory, count);
-    if (runs.isEmpty()) {
-      // Nothing spilled: equal hashes lie next to each other.
-      int i = 0;
-      while (i < count) {
-        long high = memory[2 * i];
-        long low = memory[2 * i + 1];
-        int j = i + 1;
-        while (j < count && memory[2 * j] == high && memory[2 * j + 1] == low) {
-          j++;
-        }
-        if (j - i > 1) {
-          out.accept(high, low);
-        }
-        i = j;
-      }
-      return;
-    }
     List<Cursor> cursors = new ArrayList<>();
     try {
       cursors.add(new ArrayCursor(memory, count));

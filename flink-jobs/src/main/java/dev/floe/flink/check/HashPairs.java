@@ -94,11 +94,6 @@ final class HashPairs {
     }
   }
 
-  /** Sorts pairs {@code from} (inclusive) to {@code to} (exclusive) of {@code pairs} ascending. */
-  static void sort(long[] pairs, int from, int to) {
-    sortRange(pairs, from, to - 1);
-  }
-
   private static void sortRange(long[] a, int from, int to) {
     while (to - from > INSERTION_SORT) {
       int mid = (from + to) >>> 1;

@@ -6,6 +6,8 @@ import dev.floe.flink.cli.FloeMain;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,28 +15,22 @@ import org.junit.jupiter.api.io.TempDir;
 class CommandClusterTest {
   @TempDir Path home;
 
+  private record Ran(int code, String out, String err) {}
+
   @Test
   void aSqlScriptsStatementsShareOneClusterThatIsStoppedWhenTheScriptEnds() {
     int started = LocalCluster.clustersStarted();
     int stopped = LocalCluster.clustersStopped();
 
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        FloeMain.execute(
-            new String[] {
-              "sql",
-              "CREATE DATABASE IF NOT EXISTS s; CREATE TABLE s.t (id BIGINT);"
-                  + " INSERT INTO s.t VALUES (1), (2); INSERT INTO s.t VALUES (3);"
-                  + " SELECT count(*) AS n FROM s.t",
-              "--home",
-              home.toString()
-            },
-            new PrintWriter(out, true),
-            new PrintWriter(err, true));
+    Ran ran =
+        floe(
+            "sql",
+            "CREATE DATABASE IF NOT EXISTS s; CREATE TABLE s.t (id BIGINT);"
+                + " INSERT INTO s.t VALUES (1), (2); INSERT INTO s.t VALUES (3);"
+                + " SELECT count(*) AS n FROM s.t");
 
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("3");
+    assertThat(ran.code()).as(ran.err()).isZero();
+    assertThat(ran.out()).contains("3");
     assertThat(LocalCluster.clustersStarted() - started).as("three jobs, one cluster").isEqualTo(1);
     assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
   }
@@ -43,21 +39,14 @@ class CommandClusterTest {
   void aStatementFailingMidScriptStillStopsTheCluster() {
     int started = LocalCluster.clustersStarted();
     int stopped = LocalCluster.clustersStopped();
-    StringWriter err = new StringWriter();
 
-    int code =
-        FloeMain.execute(
-            new String[] {
-              "sql",
-              "CREATE DATABASE IF NOT EXISTS s; CREATE TABLE s.u (id BIGINT);"
-                  + " INSERT INTO s.u VALUES (1); SELECT CAST('x' AS INT); SELECT 1",
-              "--home",
-              home.toString()
-            },
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
+    Ran ran =
+        floe(
+            "sql",
+            "CREATE DATABASE IF NOT EXISTS s; CREATE TABLE s.u (id BIGINT);"
+                + " INSERT INTO s.u VALUES (1); SELECT CAST('x' AS INT); SELECT 1");
 
-    assertThat(code).as(err.toString()).isNotZero();
+    assertThat(ran.code()).as(ran.err()).isNotZero();
     assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
     assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
   }
@@ -66,15 +55,10 @@ class CommandClusterTest {
   void theQuickstartRunsEveryStepOnOneCluster() {
     int started = LocalCluster.clustersStarted();
     int stopped = LocalCluster.clustersStopped();
-    StringWriter err = new StringWriter();
 
-    int code =
-        FloeMain.execute(
-            new String[] {"quickstart", "--home", home.toString()},
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(err, true));
+    Ran ran = floe("quickstart");
 
-    assertThat(code).as(err.toString()).isZero();
+    assertThat(ran.code()).as(ran.err()).isZero();
     assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
     assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
   }
@@ -83,13 +67,22 @@ class CommandClusterTest {
   void aStatementWithoutAJobStartsNoCluster() {
     int started = LocalCluster.clustersStarted();
 
+    Ran ran = floe("sql", "CREATE DATABASE IF NOT EXISTS s");
+
+    assertThat(ran.code()).isZero();
+    assertThat(LocalCluster.clustersStarted()).isEqualTo(started);
+  }
+
+  /** Runs {@code floe args --home <home>} in this JVM. */
+  private Ran floe(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--home");
+    all.add(home.toString());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     int code =
         FloeMain.execute(
-            new String[] {"sql", "CREATE DATABASE IF NOT EXISTS s", "--home", home.toString()},
-            new PrintWriter(new StringWriter(), true),
-            new PrintWriter(new StringWriter(), true));
-
-    assertThat(code).isZero();
-    assertThat(LocalCluster.clustersStarted()).isEqualTo(started);
+            all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+    return new Ran(code, out.toString(), err.toString());
   }
 }
