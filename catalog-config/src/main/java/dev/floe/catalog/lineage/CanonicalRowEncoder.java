@@ -161,15 +161,24 @@ public final class CanonicalRowEncoder {
     hash.add(h1, h2);
   }
 
-  /** The 128-bit hash of the row put since {@link #reset()}, as {@code {high, low}}. */
   /** A copy of the bytes encoded since {@link #reset()}: equal exactly when the values are. */
   public byte[] toByteArray() {
     return java.util.Arrays.copyOf(buffer, length);
   }
 
+  /** The 128-bit hash of the row put since {@link #reset()}, as {@code {high, low}}. */
   public long[] hash128() {
     murmur3();
     return new long[] {h1, h2};
+  }
+
+  /**
+   * The first 64 bits of the row's {@linkplain #hash128 128-bit hash} (its {@code high}), without
+   * allocating: the unique check's key hash.
+   */
+  public long hash64() {
+    murmur3();
+    return h1;
   }
 
   /**

@@ -85,6 +85,15 @@ public final class RecordHasher {
   }
 
   /**
+   * The first 64 bits of the record's {@linkplain #hash128 128-bit hash}: the same as the writers'
+   * unique-check key hash for the same key.
+   */
+  public long hash64(Record record) {
+    encode(record);
+    return encoder.hash64();
+  }
+
+  /**
    * The record's canonical bytes, the input of {@link #hash128}: two records have equal bytes
    * exactly when the content hash treats them as the same row (whatever Java's {@code equals} says
    * of their values, e.g. a {@code fixed} read as a {@code byte[]}).

@@ -13,15 +13,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Finds the 128-bit key hashes added more than once: they are appended to an array of bounded
- * memory; a full array is sorted ({@link HashPairs#sortUniform}) and compacted to at most two
- * copies of each hash (two are all the report needs), and written to local disk as a sorted run
- * only when compacting freed less than a quarter of it, then filled again. At the end the rest in
- * memory is sorted and merged with the runs, so a duplicate is found whether both copies were in
- * memory together or lie in different runs. Exact for any number of hashes: memory stays within the
- * limit (the array, and its copy while it grows), disk takes at most 32 bytes a distinct hash a
- * run, so many copies of few keys never spill. Appending and sorting touch memory in order, where a
- * hash set probed a random slot (a cache miss) per hash.
+ * Finds the 64-bit key hashes added more than once: they are appended to an array of bounded
+ * memory; a full array is sorted ({@link HashSort#sortUniform}) and compacted to at most two copies
+ * of each hash (two are all the report needs), and written to local disk as a sorted run only when
+ * compacting freed less than a quarter of it, then filled again. At the end the rest in memory is
+ * sorted and merged with the runs, so a duplicate is found whether both copies were in memory
+ * together or lie in different runs. Exact for any number of hashes: memory stays within the limit
+ * (the array, and its copy while it grows), disk takes at most 16 bytes a distinct hash a run, so
+ * many copies of few keys never spill. Appending and sorting touch memory in order, where a hash
+ * set probed a random slot (a cache miss) per hash.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -30,11 +30,11 @@ public final class DuplicateHashFinder implements AutoCloseable {
   /** Receives each duplicated hash once, in ascending unsigned order. */
   @FunctionalInterface
   public interface Duplicates {
-    void accept(long high, long low);
+    void accept(long hash);
   }
 
-  /** Bytes a hash takes in memory: two longs. */
-  static final int BYTES_PER_HASH = 16;
+  /** Bytes a hash takes in memory: one long. */
+  static final int BYTES_PER_HASH = 8;
 
   /** Hashes of the first array; it doubles up to the capacity. */
   private static final int INITIAL_HASHES = 1 << 12;
@@ -45,7 +45,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
   private final Path spillDirectory;
   private final int capacity;
   private final List<Path> runs = new ArrayList<>();
-  private long[] pairs; // high, low of hash i at 2i, 2i+1
+  private long[] hashes;
   private int size;
 
   /**
@@ -58,24 +58,22 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   /**
-   * The number of hashes {@code bytes} of memory hold (at least 2, at most 2^29): half of what 16
+   * The number of hashes {@code bytes} of memory hold (at least 2, at most 2^30): half of what 8
    * bytes a hash would give, since growing the array holds the old one and the new one at once.
    */
   static int capacityFor(long bytes) {
-    return (int) Math.max(2, Math.min(1 << 29, bytes / (2 * BYTES_PER_HASH)));
+    return (int) Math.max(2, Math.min(1 << 30, bytes / (2 * BYTES_PER_HASH)));
   }
 
-  public void add(long high, long low) {
-    if (pairs == null || size == pairs.length / 2) {
+  public void add(long hash) {
+    if (hashes == null || size == hashes.length) {
       if (size < capacity) {
         grow();
       } else if (!compacted()) {
         spill();
       }
     }
-    pairs[2 * size] = high;
-    pairs[2 * size + 1] = low;
-    size++;
+    hashes[size++] = hash;
   }
 
   /** The number of sorted runs written to disk so far. */
@@ -85,11 +83,11 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Calls {@code out} for every hash added more than once, once each, in ascending order. */
   public void finish(Duplicates out) {
-    long[] memory = pairs == null ? new long[0] : pairs;
+    long[] memory = hashes == null ? new long[0] : hashes;
     int count = size;
-    pairs = null;
+    hashes = null;
     size = 0;
-    HashPairs.sortUniform(memory, count);
+    HashSort.sortUniform(memory, count);
     List<Cursor> cursors = new ArrayList<>();
     try {
       cursors.add(new ArrayCursor(memory, count));
@@ -109,44 +107,35 @@ public final class DuplicateHashFinder implements AutoCloseable {
    * quarter of it (the array keeps filling), false when it must spill.
    */
   private boolean compacted() {
-    HashPairs.sortUniform(pairs, size);
+    HashSort.sortUniform(hashes, size);
     int kept = 0;
     for (int i = 0; i < size; i++) {
-      long high = pairs[2 * i];
-      long low = pairs[2 * i + 1];
-      if (kept >= 2
-          && pairs[2 * kept - 4] == high
-          && pairs[2 * kept - 3] == low
-          && pairs[2 * kept - 2] == high
-          && pairs[2 * kept - 1] == low) {
+      long hash = hashes[i];
+      if (kept >= 2 && hashes[kept - 2] == hash && hashes[kept - 1] == hash) {
         continue; // a third copy: the report needs two
       }
-      pairs[2 * kept] = high;
-      pairs[2 * kept + 1] = low;
-      kept++;
+      hashes[kept++] = hash;
     }
     size = kept;
     return kept <= capacity - capacity / 4;
   }
 
   private void grow() {
-    int hashes = pairs == null ? Math.min(capacity, INITIAL_HASHES) : Math.min(capacity, 2 * size);
-    pairs = pairs == null ? new long[2 * hashes] : Arrays.copyOf(pairs, 2 * hashes);
+    int length = hashes == null ? Math.min(capacity, INITIAL_HASHES) : Math.min(capacity, 2 * size);
+    hashes = hashes == null ? new long[length] : Arrays.copyOf(hashes, length);
   }
 
   private static void merge(List<Cursor> cursors, Duplicates out) {
     CursorHeap heap = new CursorHeap(cursors);
     while (!heap.isEmpty()) {
-      Cursor first = heap.top();
-      long high = first.high;
-      long low = first.low;
+      long hash = heap.top().hash;
       int seen = 0;
-      while (!heap.isEmpty() && heap.top().high == high && heap.top().low == low) {
+      while (!heap.isEmpty() && heap.top().hash == hash) {
         seen++;
         heap.advanceTop();
       }
       if (seen > 1) {
-        out.accept(high, low);
+        out.accept(hash);
       }
     }
   }
@@ -210,7 +199,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
 
     private static boolean less(Cursor a, Cursor b) {
-      return HashPairs.compare(a.high, a.low, b.high, b.low) < 0;
+      return Long.compareUnsigned(a.hash, b.hash) < 0;
     }
   }
 
@@ -223,10 +212,10 @@ public final class DuplicateHashFinder implements AutoCloseable {
       runs.add(run);
       try (FileChannel channel = FileChannel.open(run, StandardOpenOption.WRITE)) {
         ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
-        for (int from = 0; from < 2 * size; from += IO_LONGS) {
-          int longs = Math.min(IO_LONGS, 2 * size - from);
+        for (int from = 0; from < size; from += IO_LONGS) {
+          int longs = Math.min(IO_LONGS, size - from);
           bytes.clear();
-          bytes.asLongBuffer().put(pairs, from, longs);
+          bytes.asLongBuffer().put(hashes, from, longs);
           bytes.limit(8 * longs);
           while (bytes.hasRemaining()) {
             channel.write(bytes);
@@ -242,7 +231,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   @Override
   public void close() {
-    pairs = null;
+    hashes = null;
     size = 0;
     for (Path run : runs) {
       try {
@@ -256,8 +245,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** A sorted source of hashes: the rest in memory or one run on disk. */
   private abstract static class Cursor {
-    long high;
-    long low;
+    long hash;
 
     abstract boolean next();
 
@@ -265,13 +253,13 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   private static final class ArrayCursor extends Cursor {
-    private final long[] pairs;
+    private final long[] hashes;
     private final int end;
     private int next;
 
-    ArrayCursor(long[] pairs, int count) {
-      this.pairs = pairs;
-      this.end = 2 * count;
+    ArrayCursor(long[] hashes, int count) {
+      this.hashes = hashes;
+      this.end = count;
     }
 
     @Override
@@ -279,8 +267,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
       if (next >= end) {
         return false;
       }
-      high = pairs[next++];
-      low = pairs[next++];
+      hash = hashes[next++];
       return true;
     }
   }
@@ -306,8 +293,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
       if (!chunk.hasRemaining() && !fill()) {
         return false;
       }
-      high = chunk.get();
-      low = chunk.get();
+      hash = chunk.get();
       return true;
     }
 

@@ -7,32 +7,27 @@ import java.util.TreeMap;
 
 /**
  * Key hashes that occur more than once, per unique check, as the duplicate finders report them:
- * candidates only, since two different keys may share a 128-bit hash. {@code DuplicateKeySamples}
- * confirms them against the written keys. Kept as {@code high, low} pairs, 16 bytes a hash.
+ * candidates only, since two different keys may share a 64-bit hash ({@link KeyHashBatch}). {@code
+ * DuplicateKeySamples} confirms them against the written keys.
  */
 public final class DuplicateKeys {
 
-  /** A key's 128-bit hash. */
+  /** A key's 128-bit hash (the merge's keyed maps; the unique check ships 64 bits). */
   public record KeyHash(long high, long low) {}
 
   private final Map<Integer, long[]> hashes = new TreeMap<>();
   private final Map<Integer, Integer> sizes = new TreeMap<>();
 
-  /** Adds {@code pairs} ({@code high, low}, …) for the unique check at {@code checkIndex}. */
-  public void add(int checkIndex, long[] pairs) {
+  /** Adds {@code candidates} for the unique check at {@code checkIndex}. */
+  public void add(int checkIndex, long... candidates) {
     long[] held = hashes.getOrDefault(checkIndex, new long[0]);
     int size = sizes.getOrDefault(checkIndex, 0);
-    if (size + pairs.length > held.length) {
-      held = Arrays.copyOf(held, Math.max(size + pairs.length, 2 * held.length));
+    if (size + candidates.length > held.length) {
+      held = Arrays.copyOf(held, Math.max(size + candidates.length, 2 * held.length));
     }
-    System.arraycopy(pairs, 0, held, size, pairs.length);
+    System.arraycopy(candidates, 0, held, size, candidates.length);
     hashes.put(checkIndex, held);
-    sizes.put(checkIndex, size + pairs.length);
-  }
-
-  /** Adds one hash for the unique check at {@code checkIndex}. */
-  public void add(int checkIndex, long high, long low) {
-    add(checkIndex, new long[] {high, low});
+    sizes.put(checkIndex, size + candidates.length);
   }
 
   /** The indexes of the unique checks with at least one candidate. */
@@ -41,20 +36,19 @@ public final class DuplicateKeys {
   }
 
   /**
-   * The candidate hashes of a check, ascending (unsigned, high first), each once, as {@code high,
-   * low} pairs: the order in which they are confirmed and sampled, whatever the parallelism.
+   * The candidate hashes of a check, ascending (unsigned), each once: the order in which they are
+   * confirmed and sampled, whatever the parallelism.
    */
   public long[] sorted(int checkIndex) {
     int size = sizes.getOrDefault(checkIndex, 0);
-    long[] pairs = Arrays.copyOf(hashes.getOrDefault(checkIndex, new long[0]), size);
-    HashPairs.sort(pairs, size / 2);
+    long[] sorted = Arrays.copyOf(hashes.getOrDefault(checkIndex, new long[0]), size);
+    HashSort.sortUniform(sorted, size);
     int distinct = 0;
-    for (int i = 0; i < size; i += 2) {
-      if (distinct == 0 || pairs[i] != pairs[distinct - 2] || pairs[i + 1] != pairs[distinct - 1]) {
-        pairs[distinct++] = pairs[i];
-        pairs[distinct++] = pairs[i + 1];
+    for (int i = 0; i < size; i++) {
+      if (distinct == 0 || sorted[i] != sorted[distinct - 1]) {
+        sorted[distinct++] = sorted[i];
       }
     }
-    return Arrays.copyOf(pairs, distinct);
+    return Arrays.copyOf(sorted, distinct);
   }
 }

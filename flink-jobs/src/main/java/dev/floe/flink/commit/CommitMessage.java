@@ -14,8 +14,8 @@ public sealed interface CommitMessage extends Serializable {
       implements CommitMessage {}
 
   /**
-   * Keys (by their 128-bit hashes, as {@code high, low} pairs) that occur more than once, for the
-   * unique check at an index; not yet confirmed against the keys themselves.
+   * Keys (by their 64-bit hashes) that occur more than once, for the unique check at an index; not
+   * yet confirmed against the keys themselves.
    */
   record DuplicateKeyHashes(int checkIndex, long[] hashes) implements CommitMessage {}
 }

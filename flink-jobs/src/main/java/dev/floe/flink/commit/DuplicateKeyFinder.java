@@ -28,8 +28,8 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
 
   /**
-   * Memory for each subtask's key hashes before it spills: 64 MiB hold 4 M hashes (16 bytes each).
-   * The array starts small and grows to that.
+   * Memory for each subtask's key hashes before it spills: 64 MiB hold 4 M hashes (8 bytes each,
+   * and room for the array's copy while it grows). The array starts small and grows to that.
    */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
 
@@ -37,7 +37,7 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
   public static final String SPILLED_RUNS = "floe-unique-spilled-runs";
 
   /** Hashes per message to the committer (64 KiB). */
-  static final int HASHES_PER_MESSAGE = 4096;
+  static final int HASHES_PER_MESSAGE = 8192;
 
   private final long memoryBytes;
 
@@ -89,7 +89,7 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
       finders.put(checkIndex, finder);
     }
     for (int i = 0, size = KeyHashBatch.size(batch); i < size; i++) {
-      finder.add(KeyHashBatch.high(batch, i), KeyHashBatch.low(batch, i));
+      finder.add(KeyHashBatch.hash(batch, i));
     }
   }
 
@@ -97,14 +97,13 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
   public void endInput() {
     for (Map.Entry<Integer, DuplicateHashFinder> entry : finders.entrySet()) {
       int checkIndex = entry.getKey();
-      long[] batch = new long[2 * HASHES_PER_MESSAGE];
+      long[] batch = new long[HASHES_PER_MESSAGE];
       int[] filled = {0};
       entry
           .getValue()
           .finish(
-              (high, low) -> {
-                batch[filled[0]++] = high;
-                batch[filled[0]++] = low;
+              hash -> {
+                batch[filled[0]++] = hash;
                 if (filled[0] == batch.length) {
                   send(checkIndex, batch, filled[0]);
                   filled[0] = 0;

@@ -28,7 +28,7 @@ import org.apache.iceberg.parquet.Parquet;
 /**
  * Confirms the duplicate finders' candidate hashes against the keys themselves and turns them into
  * keys a person can read ({@code order_id=1}), by reading the key columns of the files this run
- * wrote. A 128-bit hash shared by two different keys is not a duplicate: only a key that occurs
+ * wrote. A 64-bit hash shared by two different keys is not a duplicate: only a key that occurs
  * twice is counted, so the count is exact. Only a run whose finders reported a candidate pays for
  * it; the writers ship nothing but hashes. Candidates are confirmed in batches of bounded memory
  * (one read of the key columns per batch); the samples are the smallest duplicated keys, the same
@@ -57,10 +57,9 @@ final class DuplicateKeySamples {
       List<String> columns = checks.get(index).columns();
       long[] candidates = duplicates.sorted(index);
       Confirmed confirmed = new Confirmed();
-      for (int from = 0; from < candidates.length; from += 2 * hashesPerPass) {
+      for (int from = 0; from < candidates.length; from += hashesPerPass) {
         long[] pass =
-            Arrays.copyOfRange(
-                candidates, from, Math.min(candidates.length, from + 2 * hashesPerPass));
+            Arrays.copyOfRange(candidates, from, Math.min(candidates.length, from + hashesPerPass));
         confirm(table, files, columns, pass, confirmed);
       }
       Violations violations = described.of(index);
@@ -83,8 +82,8 @@ final class DuplicateKeySamples {
     RecordHasher hasher = new RecordHasher(keySchema);
     // Keys are told apart by their canonical bytes, the hash's own input: Java's equals would call
     // two equal fixed values (byte arrays, also inside a struct or list) different keys.
-    List<Map<ByteBuffer, SeenKey>> keysByHash = new ArrayList<>(sorted.length / 2);
-    for (int i = 0; i < sorted.length / 2; i++) {
+    List<Map<ByteBuffer, SeenKey>> keysByHash = new ArrayList<>(sorted.length);
+    for (int i = 0; i < sorted.length; i++) {
       keysByHash.add(null);
     }
     for (DataFile file : files) {
@@ -99,8 +98,7 @@ final class DuplicateKeySamples {
           if (key == null) {
             continue; // NULL keys are not duplicates (the writers skip them too)
           }
-          long[] hash = hasher.hash128(record);
-          int at = find(sorted, hash[0], hash[1]);
+          int at = find(sorted, hasher.hash64(record));
           if (at >= 0) {
             Map<ByteBuffer, SeenKey> keys = keysByHash.get(at);
             if (keys == null) {
@@ -193,13 +191,13 @@ final class DuplicateKeySamples {
     return Arrays.asList(values);
   }
 
-  /** The position of a hash in sorted {@code high, low} pairs, or -1. */
-  private static int find(long[] sorted, long high, long low) {
+  /** The position of a hash in hashes sorted as unsigned numbers, or -1. */
+  private static int find(long[] sorted, long hash) {
     int lo = 0;
-    int hi = sorted.length / 2 - 1;
+    int hi = sorted.length - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      int c = compareUnsigned(sorted[2 * mid], sorted[2 * mid + 1], high, low);
+      int c = Long.compareUnsigned(sorted[mid], hash);
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -209,11 +207,6 @@ final class DuplicateKeySamples {
       }
     }
     return -1;
-  }
-
-  private static int compareUnsigned(long high1, long low1, long high2, long low2) {
-    int byHigh = Long.compareUnsigned(high1, high2);
-    return byHigh != 0 ? byHigh : Long.compareUnsigned(low1, low2);
   }
 
   private static String hex(ByteBuffer buffer) {

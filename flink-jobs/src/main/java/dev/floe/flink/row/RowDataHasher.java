@@ -102,20 +102,21 @@ public final class RowDataHasher {
   }
 
   /**
-   * The 128-bit hash, {@code {high, low}}, of some columns of the row last {@linkplain #add added}
-   * or {@linkplain #hash128 hashed}, built from the bytes that row's encoding made: the same value
-   * as a {@code RowDataHasher} of just those columns gives for that row, without reading or
-   * encoding the values again (the unique check's key, taken from the content hash's encoding).
+   * The 64-bit hash ({@link CanonicalRowEncoder#hash64}) of some columns of the row last
+   * {@linkplain #add added} or {@linkplain #hash128 hashed}, built from the bytes that row's
+   * encoding made: the high half of the 128-bit hash a {@code RowDataHasher} of just those columns
+   * gives for that row, without reading or encoding the values again (the unique check's key hash,
+   * taken from the content hash's encoding).
    *
    * @param columns indexes into this hasher's columns, in the order to hash them
    * @param scratch an encoder to put the key's bytes into (reset here)
    */
-  public long[] hash128Of(int[] columns, CanonicalRowEncoder scratch) {
+  public long hash64Of(int[] columns, CanonicalRowEncoder scratch) {
     scratch.reset();
     for (int column : columns) {
       scratch.putEncoded(encoder, column == 0 ? 0 : ends[column - 1], ends[column]);
     }
-    return scratch.hash128();
+    return scratch.hash64();
   }
 
   private void encode(RowData row) {

@@ -11,11 +11,11 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Collects the 128-bit hash of each row's key, for every unique check, into one {@link
- * KeyHashBatch} per check and finder bucket, and sends a batch when it is full: the exchange to the
- * finders carries a record per batch, not per row. Only hashes travel: a duplicate is found by the
- * finders; the few keys a failure message shows are looked up afterwards, in the written files
- * ({@code DuplicateKeySamples}).
+ * Collects the 64-bit hash of each row's key ({@link KeyHashBatch}), for every unique check, into
+ * one {@link KeyHashBatch} per check and finder bucket, and sends a batch when it is full: the
+ * exchange to the finders carries a record per batch, not per row. Only hashes travel: a duplicate
+ * is found by the finders; the few keys a failure message shows are looked up afterwards, in the
+ * written files ({@code DuplicateKeySamples}).
  */
 final class UniqueKeys {
 
@@ -67,9 +67,9 @@ final class UniqueKeys {
       }
       // The key's canonical bytes are the key columns' bytes of the row's: the same hash as
       // encoding the key alone, which DuplicateKeySamples recomputes from the written files.
-      long[] hash = rowHasher.hash128Of(check.positions(), keyEncoder);
-      KeyHashBatch batch = check.batches()[KeyHashBatch.bucketOf(hash[0], buckets)];
-      if (batch.add(hash[0], hash[1])) {
+      long hash = rowHasher.hash64Of(check.positions(), keyEncoder);
+      KeyHashBatch batch = check.batches()[KeyHashBatch.bucketOf(hash, buckets)];
+      if (batch.add(hash)) {
         out.accept(batch.take());
       }
     }

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The finder against a naive count: hashes seen 3+ times, (0,0), extreme values, tiny memory. */
+/** The finder against a naive count: hashes seen 3+ times, 0, extreme values, tiny memory. */
 class DuplicateHashFinderRandomTest {
   @TempDir Path dir;
 
@@ -20,16 +20,17 @@ class DuplicateHashFinderRandomTest {
     Random random = new Random(7);
     for (int round = 0; round < 60; round++) {
       int pool = 1 + random.nextInt(2000);
-      long[][] values = new long[pool][];
+      long[] values = new long[pool];
       for (int i = 0; i < pool; i++) {
         int kind = random.nextInt(6);
-        long high = kind == 0 ? 0 : kind == 1 ? Long.MIN_VALUE : kind == 2 ? -1 : random.nextLong();
-        long low = random.nextInt(4) == 0 ? 0 : random.nextInt(3) == 0 ? -1 : random.nextLong();
-        if (kind == 3) {
-          high = random.nextInt(3); // structured
-          low = random.nextInt(3);
-        }
-        values[i] = new long[] {high, low};
+        values[i] =
+            switch (kind) {
+              case 0 -> 0;
+              case 1 -> Long.MIN_VALUE;
+              case 2 -> -1;
+              case 3 -> random.nextInt(3) << 8 | random.nextInt(3); // structured
+              default -> random.nextLong();
+            };
       }
       int n = random.nextInt(5000);
       long memory = 17L * (32 << random.nextInt(8));
@@ -37,9 +38,9 @@ class DuplicateHashFinderRandomTest {
       Path spill = dir.resolve("r" + round);
       try (DuplicateHashFinder finder = new DuplicateHashFinder(memory, spill)) {
         for (int i = 0; i < n; i++) {
-          long[] v = values[random.nextInt(pool)];
-          finder.add(v[0], v[1]);
-          naive.merge(v[0] + ":" + v[1], 1, Integer::sum);
+          long v = values[random.nextInt(pool)];
+          finder.add(v);
+          naive.merge(Long.toString(v), 1, Integer::sum);
         }
         List<String> expected = new ArrayList<>();
         naive.forEach(
@@ -47,20 +48,14 @@ class DuplicateHashFinderRandomTest {
               if (c > 1) expected.add(k);
             });
         List<String> got = new ArrayList<>();
-        long[] prev = null;
-        List<long[]> ordered = new ArrayList<>();
+        List<Long> ordered = new ArrayList<>();
         finder.finish(
-            (h, l) -> {
-              got.add(h + ":" + l);
-              ordered.add(new long[] {h, l});
+            h -> {
+              got.add(Long.toString(h));
+              ordered.add(h);
             });
         for (int i = 1; i < ordered.size(); i++) {
-          assertThat(
-                  HashPairs.compare(
-                      ordered.get(i - 1)[0],
-                      ordered.get(i - 1)[1],
-                      ordered.get(i)[0],
-                      ordered.get(i)[1]))
+          assertThat(Long.compareUnsigned(ordered.get(i - 1), ordered.get(i)))
               .as("ascending round %d", round)
               .isNegative();
         }

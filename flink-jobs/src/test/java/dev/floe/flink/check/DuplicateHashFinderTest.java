@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The spilling duplicate finder against a plain map of counts, in memory and across runs. */
 class DuplicateHashFinderTest {
-  /** ≈ 40 hashes in memory: a few hundred keys spill many runs. */
+  /** ≈ 64 hashes in memory: a few hundred keys spill many runs. */
   private static final long TINY = 1024;
 
   @TempDir Path spill;
@@ -24,15 +24,15 @@ class DuplicateHashFinderTest {
   @Test
   void reportsEachHashAddedTwiceOnceAndInAscendingOrderWhenAllFitsInMemory() {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(1 << 20, spill)) {
-      finder.add(5, 1);
-      finder.add(-1, 7); // above every positive high when compared unsigned
-      finder.add(5, 1);
-      finder.add(3, 9);
-      finder.add(-1, 7);
-      finder.add(-1, 7);
-      finder.add(0, 0); // a hash of zeros is a hash like any other
+      finder.add(5);
+      finder.add(-1); // above every positive hash when compared unsigned
+      finder.add(5);
+      finder.add(3);
+      finder.add(-1);
+      finder.add(-1);
+      finder.add(0); // a hash of zeros is a hash like any other
 
-      assertThat(duplicates(finder)).containsExactly(List.of(5L, 1L), List.of(-1L, 7L));
+      assertThat(duplicates(finder)).containsExactly(5L, -1L);
       assertThat(finder.spilledRuns()).isZero();
     }
   }
@@ -40,59 +40,59 @@ class DuplicateHashFinderTest {
   @Test
   void findsADuplicateWhoseCopiesLieInDifferentSpilledRuns() {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
-      finder.add(42, 42);
-      for (long i = 1000; i < 1300; i++) {
-        finder.add(i * 0x9E3779B97F4A7C15L, i);
+      finder.add(42);
+      for (long i = 1000; i < 1600; i++) {
+        finder.add(i * 0x9E3779B97F4A7C15L);
       }
-      finder.add(42, 42); // its first copy was spilled long ago
+      finder.add(42); // its first copy was spilled long ago
 
       assertThat(finder.spilledRuns()).isGreaterThan(2);
-      assertThat(duplicates(finder)).containsExactly(List.of(42L, 42L));
+      assertThat(duplicates(finder)).containsExactly(42L);
     }
   }
 
   @Test
   void aHashSeenTwiceInOneRunAndAgainInAnotherIsReportedOnce() {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
-      finder.add(7, 7);
-      finder.add(7, 7);
-      for (long i = 1; i < 200; i++) {
-        finder.add(i * 0x9E3779B97F4A7C15L, -i);
+      finder.add(7);
+      finder.add(7);
+      for (long i = 1; i < 400; i++) {
+        finder.add(i * 0x9E3779B97F4A7C15L);
       }
-      finder.add(7, 7);
+      finder.add(7);
 
       assertThat(finder.spilledRuns()).isPositive();
-      assertThat(duplicates(finder)).containsExactly(List.of(7L, 7L));
+      assertThat(duplicates(finder)).containsExactly(7L);
     }
   }
 
   @Test
   void findsExactlyTheDuplicatesOfRandomHashesWhateverTheMemory() {
     Random random = new Random(15);
-    List<long[]> added = new ArrayList<>();
+    List<Long> added = new ArrayList<>();
     for (int i = 0; i < 5000; i++) {
-      long[] hash =
+      long hash =
           random.nextInt(10) == 0 && !added.isEmpty()
               ? added.get(random.nextInt(added.size()))
-              : new long[] {random.nextLong(), random.nextLong()};
+              : random.nextLong();
       added.add(hash);
     }
-    Map<List<Long>, Integer> counts = new HashMap<>();
-    for (long[] hash : added) {
-      counts.merge(List.of(hash[0], hash[1]), 1, Integer::sum);
+    Map<Long, Integer> counts = new HashMap<>();
+    for (long hash : added) {
+      counts.merge(hash, 1, Integer::sum);
     }
-    List<List<Long>> expected =
+    List<Long> expected =
         counts.entrySet().stream()
             .filter(e -> e.getValue() > 1)
             .map(Map.Entry::getKey)
-            .sorted((a, b) -> HashPairs.compare(a.get(0), a.get(1), b.get(0), b.get(1)))
+            .sorted(Long::compareUnsigned)
             .toList();
     assertThat(expected).hasSizeGreaterThan(100);
 
     for (long memory : new long[] {TINY, 16 * TINY, 1 << 20}) {
       try (DuplicateHashFinder finder = new DuplicateHashFinder(memory, spill)) {
-        for (long[] hash : added) {
-          finder.add(hash[0], hash[1]);
+        for (long hash : added) {
+          finder.add(hash);
         }
         assertThat(duplicates(finder)).as("memory %d", memory).isEqualTo(expected);
       }
@@ -106,7 +106,7 @@ class DuplicateHashFinderTest {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
       for (int copy = 0; copy < 2_000; copy++) {
         for (long key = 0; key < 5; key++) {
-          finder.add(key * 0x9E3779B97F4A7C15L, key);
+          finder.add(key * 0x9E3779B97F4A7C15L);
         }
       }
 
@@ -119,12 +119,12 @@ class DuplicateHashFinderTest {
   void heavyCopiesAmongDistinctKeysAreReportedOnceWhenRunsSpill() {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
       for (long i = 0; i < 3_000; i++) {
-        finder.add(i * 0x9E3779B97F4A7C15L, i); // distinct: fills and spills runs
-        finder.add(11, 11); // the same key, in every run
+        finder.add(i * 0x9E3779B97F4A7C15L); // distinct: fills and spills runs
+        finder.add(11); // the same key, in every run
       }
 
       assertThat(finder.spilledRuns()).isPositive();
-      assertThat(duplicates(finder)).containsExactly(List.of(11L, 11L));
+      assertThat(duplicates(finder)).containsExactly(11L);
     }
   }
 
@@ -143,7 +143,7 @@ class DuplicateHashFinderTest {
   void closeDeletesTheSpilledRuns() throws IOException {
     try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
       for (long i = 0; i < 500; i++) {
-        finder.add(i, i);
+        finder.add(i);
       }
       assertThat(finder.spilledRuns()).isPositive();
       assertThat(files()).isNotEmpty();
@@ -151,26 +151,9 @@ class DuplicateHashFinderTest {
     assertThat(files()).isEmpty();
   }
 
-  @Test
-  void sortsHashesAsUnsigned128BitNumbers() {
-    Random random = new Random(3);
-    int count = 3000;
-    long[] pairs = new long[2 * count];
-    for (int i = 0; i < pairs.length; i++) {
-      pairs[i] = random.nextInt(4) == 0 ? random.nextInt(3) - 1 : random.nextLong();
-    }
-    HashPairs.sort(pairs, count);
-    for (int i = 1; i < count; i++) {
-      assertThat(
-              HashPairs.compare(pairs[2 * i - 2], pairs[2 * i - 1], pairs[2 * i], pairs[2 * i + 1]))
-          .as("pair %d", i)
-          .isLessThanOrEqualTo(0);
-    }
-  }
-
-  private static List<List<Long>> duplicates(DuplicateHashFinder finder) {
-    List<List<Long>> found = new ArrayList<>();
-    finder.finish((high, low) -> found.add(List.of(high, low)));
+  private static List<Long> duplicates(DuplicateHashFinder finder) {
+    List<Long> found = new ArrayList<>();
+    finder.finish(found::add);
     return found;
   }
 

@@ -47,8 +47,7 @@ class DuplicateKeySamplesTest {
   void aCandidateWhoseKeyOccursOnceIsNotADuplicate() {
     List<DataFile> files = List.of(TableRows.write(table, row(1, "eu"), row(2, "us")));
     DuplicateKeys candidates = new DuplicateKeys();
-    long[] hash = keyHash(1);
-    candidates.add(1, hash[0], hash[1]); // what a finder reports when key 1 collides with another
+    candidates.add(1, keyHash(1)); // what a finder reports when key 1 collides with another
 
     CheckStats described = DuplicateKeySamples.describe(table, files, CHECKS, candidates);
 
@@ -64,8 +63,7 @@ class DuplicateKeySamplesTest {
             TableRows.write(table, row(1, "eu"), row(1, null)));
     DuplicateKeys candidates = new DuplicateKeys();
     for (long key : new long[] {4, 3, 5, 2, 1}) { // 5 occurs once: not a duplicate
-      long[] hash = keyHash(key);
-      candidates.add(1, hash[0], hash[1]);
+      candidates.add(1, keyHash(key));
     }
 
     for (int perPass : new int[] {1, 2, 1 << 18}) {
@@ -87,10 +85,10 @@ class DuplicateKeySamplesTest {
     return TableRows.row(table, values);
   }
 
-  private static long[] keyHash(long orderId) {
+  private static long keyHash(long orderId) {
     Schema key = new Schema(SCHEMA.findField("order_id"));
     GenericRecord record = GenericRecord.create(key);
     record.setField("order_id", orderId);
-    return new RecordHasher(key).hash128(record);
+    return new RecordHasher(key).hash64(record);
   }
 }

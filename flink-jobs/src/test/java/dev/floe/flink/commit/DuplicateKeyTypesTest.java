@@ -106,9 +106,8 @@ class DuplicateKeyTypesTest {
     Schema key = new Schema(schema.findField("k"));
     GenericRecord record = GenericRecord.create(key);
     record.set(0, value.get());
-    long[] hash = new RecordHasher(key).hash128(record);
     DuplicateKeys candidates = new DuplicateKeys();
-    candidates.add(0, hash[0], hash[1]);
+    candidates.add(0, new RecordHasher(key).hash64(record));
 
     CheckStats described =
         DuplicateKeySamples.describe(

@@ -70,11 +70,11 @@ class RowDataHasherKeyTest {
       for (List<String> key : keys) {
         int[] columns = key.stream().mapToInt(ROW::getFieldIndex).toArray();
 
-        long[] fromRow = rowHasher.hash128Of(columns, scratch);
+        long fromRow = rowHasher.hash64Of(columns, scratch);
 
         assertThat(fromRow)
             .as("key %s of %s", key, row)
-            .containsExactly(new RowDataHasher(ROW, key).hash128(row));
+            .isEqualTo(new RowDataHasher(ROW, key).hash128(row)[0]);
       }
     }
   }

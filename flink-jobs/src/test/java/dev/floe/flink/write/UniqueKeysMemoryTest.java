@@ -32,7 +32,7 @@ class UniqueKeysMemoryTest {
     assertThat(KeyHashBatch.capacityFor(2 * 3)).isEqualTo(KeyHashBatch.DEFAULT_CAPACITY);
     for (int buckets : new int[] {2, 32, 128, 256, 1024}) {
       int batches = buckets * 3;
-      long held = 16L * KeyHashBatch.capacityFor(batches) * batches;
+      long held = (long) KeyHashBatch.BYTES_PER_HASH * KeyHashBatch.capacityFor(batches) * batches;
       assertThat(held).as("%d buckets", buckets).isLessThanOrEqualTo(budgetOrMinimum(batches));
     }
   }
@@ -60,11 +60,12 @@ class UniqueKeysMemoryTest {
 
     assertThat(empty).as("allocated before the first row").isLessThan(1L << 20);
     assertThat(sent).as("no batch is full yet").isEmpty();
-    assertThat(16L * capacity * buckets * THREE_UNIQUE.size())
+    assertThat((long) KeyHashBatch.BYTES_PER_HASH * capacity * buckets * THREE_UNIQUE.size())
         .isLessThanOrEqualTo(KeyHashBatch.WRITER_BUDGET_BYTES);
   }
 
   private static long budgetOrMinimum(int batches) {
-    return Math.max(KeyHashBatch.WRITER_BUDGET_BYTES, 16L * 64 * batches);
+    return Math.max(
+        KeyHashBatch.WRITER_BUDGET_BYTES, (long) KeyHashBatch.BYTES_PER_HASH * 64 * batches);
   }
 }

@@ -1,0 +1,67 @@
+package dev.floe.flink.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The finder's sort of 64-bit hashes, against a list sorted by the unsigned comparison. */
+class HashSortTest {
+
+  @Test
+  void sortUniformOrdersUniformHashesExtremesAndCrowdedBucketsAsUnsignedNumbers() {
+    Random random = new Random(11);
+    List<Long> expected = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      int kind = random.nextInt(8);
+      // Extremes of the unsigned order, hashes sharing their first seven bytes (a crowded bucket
+      // down to the last byte) and equal hashes next to uniform ones.
+      long hash =
+          switch (kind) {
+            case 0 -> -1L;
+            case 1 -> Long.MIN_VALUE;
+            case 2 -> 0L;
+            case 3 -> 0x1234_5678_9ABC_DE00L + random.nextInt(3);
+            default -> random.nextLong();
+          };
+      expected.add(hash);
+      if (i % 100 == 0) {
+        expected.add(hash); // a hash twice
+      }
+    }
+    long[] hashes = expected.stream().mapToLong(Long::longValue).toArray();
+    expected.sort(Long::compareUnsigned);
+
+    HashSort.sortUniform(hashes, expected.size());
+
+    assertThat(hashes).containsExactly(expected.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  @Test
+  void sortUniformSortsOnlyTheGivenCountAndSmallCounts() {
+    for (int count : new int[] {0, 1, 2, 63, 64, 65, 1000}) {
+      Random random = new Random(count);
+      List<Long> expected = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        expected.add(random.nextLong());
+      }
+      long[] hashes = new long[count + 2];
+      for (int i = 0; i < count; i++) {
+        hashes[i] = expected.get(i);
+      }
+      hashes[count] = 5; // beyond the count: left alone
+      hashes[count + 1] = -5;
+      expected.sort(Long::compareUnsigned);
+
+      HashSort.sortUniform(hashes, count);
+
+      for (int i = 0; i < count; i++) {
+        assertThat(hashes[i]).as("count %d, hash %d", count, i).isEqualTo(expected.get(i));
+      }
+      assertThat(hashes[count]).isEqualTo(5);
+      assertThat(hashes[count + 1]).isEqualTo(-5);
+    }
+  }
+}
