@@ -104,7 +104,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /**
    * Sorts the full array and keeps at most two copies of each hash; true when that freed at least a
-   * quarter of it (the array keeps filling), false when it must spill.
+   * quarter of it, and at least one place (the array keeps filling), false when it must spill.
    */
   private boolean compacted() {
     HashSort.sortUniform(hashes, size);
@@ -117,7 +117,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
       hashes[kept++] = hash;
     }
     size = kept;
-    return kept <= capacity - capacity / 4;
+    return kept <= capacity - Math.max(1, capacity / 4);
   }
 
   private void grow() {

@@ -12,14 +12,16 @@ import java.util.TreeMap;
  */
 public final class DuplicateKeys {
 
-  /** A key's 128-bit hash (the merge's keyed maps; the unique check ships 64 bits). */
-  public record KeyHash(long high, long low) {}
-
   private final Map<Integer, long[]> hashes = new TreeMap<>();
   private final Map<Integer, Integer> sizes = new TreeMap<>();
 
+  /** Adds one candidate hash for the unique check at {@code checkIndex}. */
+  public void add(int checkIndex, long candidate) {
+    add(checkIndex, new long[] {candidate});
+  }
+
   /** Adds {@code candidates} for the unique check at {@code checkIndex}. */
-  public void add(int checkIndex, long... candidates) {
+  public void add(int checkIndex, long[] candidates) {
     long[] held = hashes.getOrDefault(checkIndex, new long[0]);
     int size = sizes.getOrDefault(checkIndex, 0);
     if (size + candidates.length > held.length) {

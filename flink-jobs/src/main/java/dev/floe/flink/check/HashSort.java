@@ -63,12 +63,12 @@ final class HashSort {
         scratch[b]++;
       }
     }
-    // The recursion below reuses the scratch of the next byte only, so the ends are read first.
-    int[] ends = Arrays.copyOfRange(scratch, RADIX, 2 * RADIX);
+    // The recursion sorts by the next bytes with their own scratch arrays, never this one's.
     int start = from;
     for (int b = 0; b < RADIX; b++) {
-      radixSort(a, start, ends[b], shift - 8, counts);
-      start = ends[b];
+      int end = scratch[RADIX + b];
+      radixSort(a, start, end, shift - 8, counts);
+      start = end;
     }
   }
 

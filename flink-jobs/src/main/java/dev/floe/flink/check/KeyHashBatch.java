@@ -36,7 +36,7 @@ public final class KeyHashBatch {
   /**
    * What one writer's batches may hold at once, over all unique checks and buckets: each writer
    * holds a batch per check and per finder, so a fixed batch size would grow with the parallelism
-   * (at 256 writers, 3 checks and 4,096 hashes, 50 MB per writer and 13 GB in all).
+   * (at 256 writers, 3 checks and 8,192 hashes, 50 MB per writer and 13 GB in all).
    */
   public static final long WRITER_BUDGET_BYTES = 8L << 20;
 

@@ -28,8 +28,9 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
 
   /**
-   * Memory for each subtask's key hashes before it spills: 64 MiB hold 4 M hashes (8 bytes each,
-   * and room for the array's copy while it grows). The array starts small and grows to that.
+   * Memory for each subtask's key hashes of one unique check before they spill (a subtask holds a
+   * finder per check): 64 MiB hold 4 M hashes (8 bytes each, and room for the array's copy while it
+   * grows). The array starts small and grows to that.
    */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
 

@@ -3,7 +3,6 @@ package dev.floe.flink.merge;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
-import dev.floe.flink.check.DuplicateKeys.KeyHash;
 import dev.floe.flink.check.RowChecks;
 import dev.floe.flink.row.RowDataHasher;
 import dev.floe.flink.row.RowFormatter;

@@ -12,7 +12,6 @@ import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.flink.check.DuplicateKeys.KeyHash;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.row.RowDataHasher;

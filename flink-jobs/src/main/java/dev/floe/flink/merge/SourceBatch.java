@@ -2,7 +2,6 @@ package dev.floe.flink.merge;
 
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.ContentHash;
-import dev.floe.flink.check.DuplicateKeys.KeyHash;
 import dev.floe.flink.row.RowDataHasher;
 import dev.floe.flink.row.RowFormatter;
 import java.util.Collection;

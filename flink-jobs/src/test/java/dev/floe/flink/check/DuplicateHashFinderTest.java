@@ -129,6 +129,50 @@ class DuplicateHashFinderTest {
   }
 
   @Test
+  void aFinderWithRoomForOnlyAFewHashesStillSpillsInsteadOfOverflowing() {
+    for (long bytes : new long[] {0, 16, 32, 48, 63, 64, 100}) {
+      try (DuplicateHashFinder finder = new DuplicateHashFinder(bytes, spill)) {
+        for (long i = 1; i <= 20; i++) {
+          finder.add(i * 0x9E3779B97F4A7C15L);
+        }
+        finder.add(0x9E3779B97F4A7C15L); // the first hash again, spilled long ago
+
+        assertThat(duplicates(finder)).as("%d bytes", bytes).containsExactly(0x9E3779B97F4A7C15L);
+      }
+    }
+  }
+
+  @Test
+  void runsLongerThanOneReadOrWriteChunkLoseNoHash() {
+    // Room for 20,000 hashes: every run spans several 8,192-hash chunks on disk.
+    Random random = new Random(5);
+    long[] added = new long[200_000];
+    for (int i = 0; i < added.length; i++) {
+      added[i] = i > 0 && random.nextInt(50) == 0 ? added[random.nextInt(i)] : random.nextLong();
+    }
+    Map<Long, Integer> counts = new HashMap<>();
+    for (long hash : added) {
+      counts.merge(hash, 1, Integer::sum);
+    }
+    List<Long> expected =
+        counts.entrySet().stream()
+            .filter(e -> e.getValue() > 1)
+            .map(Map.Entry::getKey)
+            .sorted(Long::compareUnsigned)
+            .toList();
+
+    try (DuplicateHashFinder finder =
+        new DuplicateHashFinder(2L * DuplicateHashFinder.BYTES_PER_HASH * 20_000, spill)) {
+      for (long hash : added) {
+        finder.add(hash);
+      }
+
+      assertThat(finder.spilledRuns()).isGreaterThan(3);
+      assertThat(duplicates(finder)).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void theArrayAndItsCopyWhileGrowingFitTheMemoryGiven() {
     for (long bytes : new long[] {64, 1024, 1000, 64L << 20, 100_000_007L}) {
       int capacity = DuplicateHashFinder.capacityFor(bytes);

@@ -3,6 +3,7 @@ package dev.floe.flink.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,35 @@ class HashSortTest {
     HashSort.sortUniform(hashes, expected.size());
 
     assertThat(hashes).containsExactly(expected.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  @Test
+  void sortUniformSortsAMillionHashesLikeArraysSortInUnsignedOrder() {
+    Random random = new Random(9);
+    long[] hashes = new long[1_000_003];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] =
+          switch (random.nextInt(10)) {
+            case 0 -> random.nextLong() & 0xFF00_0000_0000_00FFL; // crowded in the middle bytes
+            case 1 -> random.nextLong() | Long.MIN_VALUE;
+            case 2 -> random.nextInt(5);
+            case 3 -> -1L - random.nextInt(5);
+            default -> random.nextLong();
+          };
+    }
+    // Arrays.sort orders signed numbers; flipping the sign bit maps unsigned order onto it.
+    long[] expected = hashes.clone();
+    for (int i = 0; i < expected.length; i++) {
+      expected[i] ^= Long.MIN_VALUE;
+    }
+    Arrays.sort(expected);
+    for (int i = 0; i < expected.length; i++) {
+      expected[i] ^= Long.MIN_VALUE;
+    }
+
+    HashSort.sortUniform(hashes, hashes.length);
+
+    assertThat(Arrays.equals(hashes, expected)).isTrue();
   }
 
   @Test

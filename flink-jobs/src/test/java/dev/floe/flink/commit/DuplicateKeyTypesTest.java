@@ -3,11 +3,14 @@ package dev.floe.flink.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.job.CheckSpec;
-import dev.floe.catalog.lineage.RecordHasher;
+import dev.floe.catalog.lineage.CanonicalRowEncoder;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
+import dev.floe.flink.row.RowDataHasher;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.LocalDate;
@@ -20,12 +23,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.apache.flink.table.data.RowData;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.data.FlinkParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,7 +41,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** A key written twice is confirmed as a duplicate, whatever its type. */
+/**
+ * A key written twice is confirmed as a duplicate, whatever its type: the candidate is the writers'
+ * key hash (of the row as Flink reads it), which the committer's confirmation must recompute from
+ * the Iceberg records it reads back.
+ */
 class DuplicateKeyTypesTest {
   @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
 
@@ -103,17 +115,30 @@ class DuplicateKeyTypesTest {
         List.of(
             TableRows.write(table, row(table, value.get(), "eu")),
             TableRows.write(table, row(table, value.get(), "us")));
-    Schema key = new Schema(schema.findField("k"));
-    GenericRecord record = GenericRecord.create(key);
-    record.set(0, value.get());
     DuplicateKeys candidates = new DuplicateKeys();
-    candidates.add(0, new RecordHasher(key).hash64(record));
+    candidates.add(0, writersKeyHash(table, files.get(0)));
 
     CheckStats described =
         DuplicateKeySamples.describe(
             table, files, List.of(new CheckSpec.Unique(List.of("k"))), candidates);
 
     assertThat(described.count(0)).as(name).isEqualTo(1);
+  }
+
+  /** The key hash a writer sends for the first row of {@code file}, read as Flink RowData. */
+  private static long writersKeyHash(Table table, DataFile file) {
+    Schema schema = table.schema();
+    try (CloseableIterable<RowData> rows =
+        Parquet.read(table.io().newInputFile(file.location()))
+            .project(schema)
+            .createReaderFunc(fileSchema -> FlinkParquetReaders.buildReader(schema, fileSchema))
+            .build()) {
+      RowDataHasher hasher = new RowDataHasher(FlinkSchemaUtil.convert(schema));
+      hasher.hash128(rows.iterator().next());
+      return hasher.hash64Of(new int[] {0}, new CanonicalRowEncoder());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Record row(Table table, Object k, String region) {
