@@ -20,8 +20,9 @@ import java.util.List;
  * sorted and merged with the runs, so a duplicate is found whether both copies were in memory
  * together or lie in different runs. Exact for any number of hashes: memory stays within the limit
  * (the array, and its copy while it grows), disk takes at most 16 bytes a distinct hash a run, so
- * many copies of few keys never spill. Appending and sorting touch memory in order, where a hash
- * set probed a random slot (a cache miss) per hash.
+ * many copies of few keys never spill (while two copies of each fit in three quarters of the
+ * array). Appending and sorting touch memory in order, where a hash set probed a random slot (a
+ * cache miss) per hash.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -35,6 +36,12 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Bytes a hash takes in memory: one long. */
   static final int BYTES_PER_HASH = 8;
+
+  /**
+   * Hashes the array holds at least (128 bytes): room for two copies of three keys after
+   * compaction, so a budget too small to be useful still does not spill a run per copy.
+   */
+  static final int MIN_CAPACITY = 8;
 
   /** Hashes of the first array; it doubles up to the capacity. */
   private static final int INITIAL_HASHES = 1 << 12;
@@ -58,11 +65,12 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   /**
-   * The number of hashes {@code bytes} of memory hold (at least 2, at most 2^30): half of what 8
-   * bytes a hash would give, since growing the array holds the old one and the new one at once.
+   * The number of hashes {@code bytes} of memory hold: half of what 8 bytes a hash would give,
+   * since growing the array holds the old one and the new one at once; at most 2^30, and at least
+   * {@link #MIN_CAPACITY} whatever smaller budget is given.
    */
   static int capacityFor(long bytes) {
-    return (int) Math.max(2, Math.min(1 << 30, bytes / (2 * BYTES_PER_HASH)));
+    return (int) Math.max(MIN_CAPACITY, Math.min(1 << 30, bytes / (2 * BYTES_PER_HASH)));
   }
 
   public void add(long hash) {

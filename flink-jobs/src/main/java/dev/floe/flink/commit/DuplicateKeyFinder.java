@@ -47,7 +47,8 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
   private transient LongCounter spilledRuns;
 
   /**
-   * @param memoryBytes memory for the key hashes of each subtask, past which they spill to disk
+   * @param memoryBytes memory for the key hashes of each unique check in each subtask, past which
+   *     they spill to disk
    */
   public DuplicateKeyFinder(long memoryBytes) {
     this.memoryBytes = memoryBytes;

@@ -137,6 +137,7 @@ class DuplicateHashFinderTest {
         }
         finder.add(0x9E3779B97F4A7C15L); // the first hash again, spilled long ago
 
+        assertThat(finder.spilledRuns()).as("%d bytes", bytes).isPositive();
         assertThat(duplicates(finder)).as("%d bytes", bytes).containsExactly(0x9E3779B97F4A7C15L);
       }
     }
@@ -174,12 +175,26 @@ class DuplicateHashFinderTest {
 
   @Test
   void theArrayAndItsCopyWhileGrowingFitTheMemoryGiven() {
-    for (long bytes : new long[] {64, 1024, 1000, 64L << 20, 100_000_007L}) {
+    for (long bytes : new long[] {128, 1024, 1000, 64L << 20, 100_000_007L}) {
       int capacity = DuplicateHashFinder.capacityFor(bytes);
       // growing copies the old array (at most capacity - 1 hashes) into the new one
       assertThat(2L * DuplicateHashFinder.BYTES_PER_HASH * capacity)
           .as("%d bytes", bytes)
           .isLessThanOrEqualTo(bytes);
+    }
+  }
+
+  @Test
+  void aTinyBudgetStillHoldsTwoCopiesOfThreeKeysWithoutSpilling() {
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(0, spill)) {
+      for (int copy = 0; copy < 1_000; copy++) {
+        for (long key = 1; key <= 3; key++) {
+          finder.add(key);
+        }
+      }
+
+      assertThat(finder.spilledRuns()).isZero();
+      assertThat(duplicates(finder)).containsExactly(1L, 2L, 3L);
     }
   }
 

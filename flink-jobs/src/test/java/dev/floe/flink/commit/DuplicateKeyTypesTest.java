@@ -85,7 +85,10 @@ class DuplicateKeyTypesTest {
             (Supplier<Object>) () -> LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_456_000)),
         Arguments.of(
             "date", Types.DateType.get(), (Supplier<Object>) () -> LocalDate.of(2024, 1, 1)),
-        Arguments.of("time", Types.TimeType.get(), (Supplier<Object>) () -> LocalTime.of(1, 2, 3)),
+        Arguments.of(
+            "time",
+            Types.TimeType.get(),
+            (Supplier<Object>) () -> LocalTime.of(1, 2, 3, 4_000_000)),
         Arguments.of("double", Types.DoubleType.get(), (Supplier<Object>) () -> Double.NaN),
         Arguments.of(
             "struct_with_fixed",
