@@ -77,16 +77,7 @@ class DuplicateHashFinderTest {
               : random.nextLong();
       added.add(hash);
     }
-    Map<Long, Integer> counts = new HashMap<>();
-    for (long hash : added) {
-      counts.merge(hash, 1, Integer::sum);
-    }
-    List<Long> expected =
-        counts.entrySet().stream()
-            .filter(e -> e.getValue() > 1)
-            .map(Map.Entry::getKey)
-            .sorted(Long::compareUnsigned)
-            .toList();
+    List<Long> expected = addedMoreThanOnce(added.stream().mapToLong(Long::longValue).toArray());
     assertThat(expected).hasSizeGreaterThan(100);
 
     for (long memory : new long[] {TINY, 16 * TINY, 1 << 20}) {
@@ -151,16 +142,7 @@ class DuplicateHashFinderTest {
     for (int i = 0; i < added.length; i++) {
       added[i] = i > 0 && random.nextInt(50) == 0 ? added[random.nextInt(i)] : random.nextLong();
     }
-    Map<Long, Integer> counts = new HashMap<>();
-    for (long hash : added) {
-      counts.merge(hash, 1, Integer::sum);
-    }
-    List<Long> expected =
-        counts.entrySet().stream()
-            .filter(e -> e.getValue() > 1)
-            .map(Map.Entry::getKey)
-            .sorted(Long::compareUnsigned)
-            .toList();
+    List<Long> expected = addedMoreThanOnce(added);
 
     try (DuplicateHashFinder finder =
         new DuplicateHashFinder(2L * DuplicateHashFinder.BYTES_PER_HASH * 20_000, spill)) {
@@ -208,6 +190,19 @@ class DuplicateHashFinderTest {
       assertThat(files()).isNotEmpty();
     }
     assertThat(files()).isEmpty();
+  }
+
+  /** The hashes added more than once, each once, in unsigned order: what a finder must report. */
+  private static List<Long> addedMoreThanOnce(long[] added) {
+    Map<Long, Integer> counts = new HashMap<>();
+    for (long hash : added) {
+      counts.merge(hash, 1, Integer::sum);
+    }
+    return counts.entrySet().stream()
+        .filter(e -> e.getValue() > 1)
+        .map(Map.Entry::getKey)
+        .sorted(Long::compareUnsigned)
+        .toList();
   }
 
   private static List<Long> duplicates(DuplicateHashFinder finder) {
