@@ -7,17 +7,25 @@ import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * What a slice (or any {@link Scope}) holds right now, as a content hash. Walks back from the
  * current snapshot (never from a remembered one: a rollback moves the head) to the newest snapshot
  * that touched the slice. When that is a Floe commit for exactly this slice, its recorded hash is
- * the answer without reading data; otherwise the slice is read and hashed. Either way the answer is
- * the same: lineage only makes it cheaper. A compaction commit rewrites files but changes no row
- * (it is refused otherwise), so the walk looks through it to the commit that defined the content.
+ * the answer without reading data; otherwise the slice is read and hashed ({@link #compare}, which
+ * only asks whether the slice holds a given content, first tries the files' exact row count).
+ * Either way the answer is the same: lineage and metadata only make it cheaper. A compaction commit
+ * rewrites files but changes no row (it is refused otherwise), so the walk looks through it to the
+ * commit that defined the content.
  */
 public final class SliceContent {
 
@@ -35,7 +43,45 @@ public final class SliceContent {
     return current(table, Scope.of(slice));
   }
 
+  /**
+   * Whether the scope holds exactly {@code expected} (a run's no-op decision): {@link #current}'s
+   * answer, except that where {@code current} would read the slice, the files' metadata are asked
+   * first. When they give the slice's row count exactly ({@link #exactRowCount}) and it differs
+   * from {@code expected}'s, the contents cannot be equal and nothing is read (method {@code row
+   * count}). The answer is the same as comparing with {@link #current}; only cheaper.
+   *
+   * @return whether the contents are equal, and how that was found: {@code lineage}, {@code empty},
+   *     {@code row count} or {@code scan}
+   */
+  public static Comparison compare(Table table, Scope scope, ContentHash expected) {
+    Current found = walk(table, scope);
+    if (found != null) {
+      return new Comparison(found.hash().equals(expected), found.method());
+    }
+    OptionalLong rows = exactRowCount(table, scope);
+    if (rows.isPresent() && rows.getAsLong() != expected.rows()) {
+      return new Comparison(false, "row count");
+    }
+    return new Comparison(scan(table, scope).hash().equals(expected), "scan");
+  }
+
+  /**
+   * @param same whether the scope holds exactly the content compared with
+   * @param method how that was found: {@code lineage}, {@code empty}, {@code row count} or {@code
+   *     scan}
+   */
+  public record Comparison(boolean same, String method) {}
+
   public static Current current(Table table, Scope scope) {
+    Current found = walk(table, scope);
+    return found != null ? found : scan(table, scope);
+  }
+
+  /**
+   * The scope's content as lineage tells it, or empty when no snapshot ever touched it; null when
+   * the slice must be read (another writer touched it, or the history that did was expired).
+   */
+  private static Current walk(Table table, Scope scope) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
@@ -50,7 +96,7 @@ public final class SliceContent {
       boolean contentPreserved =
           lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
       if (!contentPreserved && footprint.touchedBy(snapshot)) {
-        return scan(table, scope);
+        return null;
       }
       if (snapshot.parentId() == null) {
         break;
@@ -58,7 +104,7 @@ public final class SliceContent {
       Snapshot parent = table.snapshot(snapshot.parentId());
       if (parent == null) {
         // The older history was expired, but what it wrote may still be live: read the slice.
-        return scan(table, scope);
+        return null;
       }
       snapshot = parent;
     }
@@ -67,5 +113,36 @@ public final class SliceContent {
 
   private static Current scan(Table table, Scope scope) {
     return new Current(TableContent.hash(table, scope.toExpression()), null, "scan");
+  }
+
+  /**
+   * The number of rows the scope holds at the current snapshot, from the data files' metadata, when
+   * that count is exact: every file the scope selects lies wholly inside it (its residual filter is
+   * {@code true}) and no delete file applies to it. Empty otherwise (a file straddling the scope,
+   * position or equality deletes): then only reading the rows tells.
+   */
+  static OptionalLong exactRowCount(Table table, Scope scope) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return OptionalLong.of(0);
+    }
+    long rows = 0;
+    try (CloseableIterable<FileScanTask> tasks =
+        table
+            .newScan()
+            .useSnapshot(current.snapshotId())
+            .filter(scope.toExpression())
+            .planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (!task.deletes().isEmpty() || task.residual().op() != Expression.Operation.TRUE) {
+          return OptionalLong.empty();
+        }
+        rows += task.file().recordCount();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot plan the files of " + scope.label() + " in " + table.name(), e);
+    }
+    return OptionalLong.of(rows);
   }
 }

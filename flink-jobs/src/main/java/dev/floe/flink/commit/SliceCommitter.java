@@ -148,8 +148,8 @@ public final class SliceCommitter {
                 plan.target()));
       }
       if (!plan.forceCommit()) {
-        SliceContent.Current current = SliceContent.current(table, plan.scope());
-        if (current.hash().equals(content)) {
+        SliceContent.Comparison current = SliceContent.compare(table, plan.scope(), content);
+        if (current.same()) {
           return Optional.of(
               noOp(
                   table,
