@@ -10,7 +10,10 @@ package dev.floe.bench;
  * @param manifestListBytes the snapshot's manifest list
  * @param manifestBytes the manifests this snapshot added (written by this commit)
  * @param snapshots snapshots in the table after the commit
- * @param method how the committer found the slice's current content: lineage, scan or empty
+ * @param method how the slice's current content is found ({@code SliceContent.current}): lineage,
+ *     scan or empty. The committer itself may skip the scan when the files' exact row count differs
+ *     from the run's ({@code SliceContent.compare}); this loop's reloads keep the row count, so
+ *     their scans stay.
  */
 record CommitRecord(
     int index,

@@ -2,6 +2,9 @@ package dev.floe.catalog.lineage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -28,6 +31,31 @@ public final class TableContent {
   public static ContentHash hash(Table table, Expression filter) {
     Snapshot current = table.currentSnapshot();
     return current == null ? ContentHash.empty() : hash(table, current.snapshotId(), filter);
+  }
+
+  /**
+   * The hash of every row of the planned {@code files}, read as stored ({@link StoredRows}): the
+   * same as {@link #hash(Table, Expression)} gives for a filter they lie wholly inside, when no
+   * delete file applies to them (a caller that planned the files already need not plan again).
+   */
+  public static ContentHash hashWholeFiles(Table table, List<FileScanTask> files) {
+    ContentHash hash = ContentHash.empty();
+    RecordHasher hasher = new RecordHasher(table.schema(), table.name());
+    for (FileScanTask task : files) {
+      if (!task.deletes().isEmpty()) {
+        throw new IllegalArgumentException(
+            "Cannot hash " + task.file().location() + " whole: delete files apply to it");
+      }
+      try (CloseableIterable<Record> records =
+          StoredRows.read(table, task.spec(), task.file(), List.of(), new AtomicLong())) {
+        for (Record record : records) {
+          hasher.add(record, hash);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read " + task.file().location() + " to hash it", e);
+      }
+    }
+    return hash;
   }
 
   /**

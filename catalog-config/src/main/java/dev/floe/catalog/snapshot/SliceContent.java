@@ -9,6 +9,8 @@ import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.FileScanTask;
@@ -45,10 +47,12 @@ public final class SliceContent {
 
   /**
    * Whether the scope holds exactly {@code expected} (a run's no-op decision): {@link #current}'s
-   * answer, except that where {@code current} would read the slice, the files' metadata are asked
-   * first. When they give the slice's row count exactly ({@link #exactRowCount}) and it differs
-   * from {@code expected}'s, the contents cannot be equal and nothing is read (method {@code row
-   * count}). The answer is the same as comparing with {@link #current}; only cheaper.
+   * answer, except that where {@code current} would read the slice, the slice's files are planned
+   * once and their metadata asked first. When the files give the slice's row count exactly ({@link
+   * #wholeFiles}) and it differs from {@code expected}'s, the contents cannot be equal and nothing
+   * is read (method {@code row count}); when it is equal, those planned files are read. The answer
+   * is the one reading gives, provided the files' record counts are right (Iceberg's spec requires
+   * them; a wrong count could only make a no-op rerun commit the same content again).
    *
    * @return whether the contents are equal, and how that was found: {@code lineage}, {@code empty},
    *     {@code row count} or {@code scan}
@@ -58,11 +62,15 @@ public final class SliceContent {
     if (found != null) {
       return new Comparison(found.hash().equals(expected), found.method());
     }
-    OptionalLong rows = exactRowCount(table, scope);
-    if (rows.isPresent() && rows.getAsLong() != expected.rows()) {
+    Optional<List<FileScanTask>> files = wholeFiles(table, scope);
+    if (files.isEmpty()) {
+      return new Comparison(scan(table, scope).hash().equals(expected), "scan");
+    }
+    long rows = files.get().stream().mapToLong(task -> task.file().recordCount()).sum();
+    if (rows != expected.rows()) {
       return new Comparison(false, "row count");
     }
-    return new Comparison(scan(table, scope).hash().equals(expected), "scan");
+    return new Comparison(TableContent.hashWholeFiles(table, files.get()).equals(expected), "scan");
   }
 
   /**
@@ -116,17 +124,18 @@ public final class SliceContent {
   }
 
   /**
-   * The number of rows the scope holds at the current snapshot, from the data files' metadata, when
-   * that count is exact: every file the scope selects lies wholly inside it (its residual filter is
-   * {@code true}) and no delete file applies to it. Empty otherwise (a file straddling the scope,
-   * position or equality deletes): then only reading the rows tells.
+   * The files the scope selects at the current snapshot, when every one lies wholly inside the
+   * scope (its residual filter is {@code true}) and no delete file applies to it: then the scope's
+   * rows are exactly all their rows, and its row count is the sum of their record counts. Empty
+   * otherwise (a file straddling the scope, position or equality deletes, deletion vectors): then
+   * only a scan with the filter and the deletes applied tells.
    */
-  static OptionalLong exactRowCount(Table table, Scope scope) {
+  static Optional<List<FileScanTask>> wholeFiles(Table table, Scope scope) {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
-      return OptionalLong.of(0);
+      return Optional.of(List.of());
     }
-    long rows = 0;
+    List<FileScanTask> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks =
         table
             .newScan()
@@ -135,14 +144,21 @@ public final class SliceContent {
             .planFiles()) {
       for (FileScanTask task : tasks) {
         if (!task.deletes().isEmpty() || task.residual().op() != Expression.Operation.TRUE) {
-          return OptionalLong.empty();
+          return Optional.empty();
         }
-        rows += task.file().recordCount();
+        files.add(task);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot plan the files of " + scope.label() + " in " + table.name(), e);
     }
-    return OptionalLong.of(rows);
+    return Optional.of(files);
+  }
+
+  /** The scope's row count from its files' metadata, when {@link #wholeFiles} makes it exact. */
+  static OptionalLong exactRowCount(Table table, Scope scope) {
+    return wholeFiles(table, scope)
+        .map(files -> OptionalLong.of(files.stream().mapToLong(t -> t.file().recordCount()).sum()))
+        .orElse(OptionalLong.empty());
   }
 }

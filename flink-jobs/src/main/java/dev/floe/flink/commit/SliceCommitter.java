@@ -148,14 +148,14 @@ public final class SliceCommitter {
                 plan.target()));
       }
       if (!plan.forceCommit()) {
-        SliceContent.Comparison current = SliceContent.compare(table, plan.scope(), content);
-        if (current.same()) {
+        SliceContent.Comparison comparison = SliceContent.compare(table, plan.scope(), content);
+        if (comparison.same()) {
           return Optional.of(
               noOp(
                   table,
                   0,
                   "the slice already holds exactly this content (found by "
-                      + current.method()
+                      + comparison.method()
                       + ")"));
         }
       }
