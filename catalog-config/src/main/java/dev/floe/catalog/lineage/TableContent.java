@@ -35,8 +35,10 @@ public final class TableContent {
 
   /**
    * The hash of every row of the planned {@code files}, read as stored ({@link StoredRows}): the
-   * same as {@link #hash(Table, Expression)} gives for a filter they lie wholly inside, when no
-   * delete file applies to them (a caller that planned the files already need not plan again).
+   * same as {@link #hash(Table, Expression)} gives for a filter when {@code files} are all the
+   * files it selects at the current snapshot, each lies wholly inside it (residual {@code true})
+   * and no delete file applies to them. For a caller that planned the files already and checked
+   * that; deletes are refused here.
    */
   public static ContentHash hashWholeFiles(Table table, List<FileScanTask> files) {
     ContentHash hash = ContentHash.empty();
@@ -66,7 +68,13 @@ public final class TableContent {
     ContentHash hash = ContentHash.empty();
     RecordHasher hasher = new RecordHasher(table.schema(), table.name());
     try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table).useSnapshot(snapshotId).where(filter).build()) {
+        // Projected on the current schema explicitly: a snapshot read yields the snapshot's own
+        // schema, which an ALTER (it makes no snapshot) leaves behind the hasher's.
+        IcebergGenerics.read(table)
+            .useSnapshot(snapshotId)
+            .project(table.schema())
+            .where(filter)
+            .build()) {
       for (Record record : records) {
         hasher.add(record, hash);
       }

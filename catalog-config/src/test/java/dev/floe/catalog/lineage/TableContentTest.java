@@ -6,13 +6,18 @@ import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +95,35 @@ class TableContentTest {
     TableRows.append(table, b, a);
 
     assertThat(TableContent.hash(table)).isEqualTo(twoFiles);
+  }
+
+  @Test
+  void aSchemaChangeNotYetFollowedByACommitIsHashedWithTheCurrentSchemaOnBothReadPaths() {
+    TableRows.append(table, order(1, "ann", "70.00", OCT_3), order(2, "bob", null, OCT_3));
+    Expression oct3 = Expressions.equal("order_date", (int) OCT_3.toEpochDay());
+    // An ALTER makes no snapshot: the current snapshot still has the old schema.
+    table.updateSchema().deleteColumn("customer").commit();
+    table.updateSchema().addColumn("channel", Types.StringType.get()).commit();
+    table.refresh();
+    RecordHasher current = new RecordHasher(table.schema());
+    ContentHash expected = ContentHash.empty();
+    for (long id : new long[] {1, 2}) {
+      Record row = org.apache.iceberg.data.GenericRecord.create(table.schema());
+      row.setField("order_id", id);
+      row.setField("amount", id == 1 ? new BigDecimal("70.00") : null);
+      row.setField("order_date", OCT_3);
+      row.setField("created_at", OCT_3.atTime(12, 30, 15, 123_456_000));
+      current.add(row, expected);
+    }
+    List<FileScanTask> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().filter(oct3).planFiles()) {
+      tasks.forEach(files::add);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+
+    assertThat(TableContent.hash(table, oct3)).isEqualTo(expected);
+    assertThat(TableContent.hashWholeFiles(table, files)).isEqualTo(expected);
   }
 
   private static ContentHash hash(Record... records) {
