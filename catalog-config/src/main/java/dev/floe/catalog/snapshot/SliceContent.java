@@ -66,8 +66,7 @@ public final class SliceContent {
     if (files.isEmpty()) {
       return new Comparison(scan(table, scope).hash().equals(expected), "scan");
     }
-    long rows = files.get().stream().mapToLong(task -> task.file().recordCount()).sum();
-    if (rows != expected.rows()) {
+    if (rows(files.get()) != expected.rows()) {
       return new Comparison(false, "row count");
     }
     return new Comparison(TableContent.hashWholeFiles(table, files.get()).equals(expected), "scan");
@@ -158,7 +157,11 @@ public final class SliceContent {
   /** The scope's row count from its files' metadata, when {@link #wholeFiles} makes it exact. */
   static OptionalLong exactRowCount(Table table, Scope scope) {
     return wholeFiles(table, scope)
-        .map(files -> OptionalLong.of(files.stream().mapToLong(t -> t.file().recordCount()).sum()))
+        .map(files -> OptionalLong.of(rows(files)))
         .orElse(OptionalLong.empty());
+  }
+
+  private static long rows(List<FileScanTask> files) {
+    return files.stream().mapToLong(task -> task.file().recordCount()).sum();
   }
 }

@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One in-process `floe ...` invocation: exit code, stdout and stderr. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
   /** Runs {@code floe <args> --home <home>}. */
-  static CliRun floe(Path home, String... args) {
+  public static CliRun floe(Path home, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--home");
     all.add(home.toString());
