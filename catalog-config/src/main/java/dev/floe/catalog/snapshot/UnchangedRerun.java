@@ -44,10 +44,33 @@ public final class UnchangedRerun {
       String runKey,
       Map<String, Long> sources,
       Function<String, Table> loadSource) {
+    return candidate(table, scope, runKey)
+        .filter(found -> readSameSources(found, sources, loadSource));
+  }
+
+  /**
+   * The half of {@link #find} that needs no query plan: the commit holding the scope was made by a
+   * run with this key, into the table's current schema, and replaced its whole scope. Empty means
+   * the job must run whatever its query reads, so a caller can start what the job needs (its
+   * cluster) before planning the query; present means the job may still be skipped, once {@link
+   * #readSameSources} confirms it.
+   */
+  public static Optional<CurrentCommit.Found> candidate(Table table, Scope scope, String runKey) {
     return CurrentCommit.of(table, scope)
-        .filter(found -> sameIntentAndSources(found.lineage(), runKey, sources))
-        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())))
-        .filter(found -> sources.entrySet().stream().allMatch(s -> untouchedSince(loadSource, s)));
+        .filter(found -> sameIntent(found.lineage(), runKey))
+        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())));
+  }
+
+  /**
+   * The other half of {@link #find}: the {@link #candidate} was made from the same source snapshots
+   * as the run's query pins now, and no source changed since.
+   */
+  public static boolean readSameSources(
+      CurrentCommit.Found candidate,
+      Map<String, Long> sources,
+      Function<String, Table> loadSource) {
+    return candidate.lineage().sourceSnapshots().equals(sources)
+        && sources.entrySet().stream().allMatch(s -> untouchedSince(loadSource, s));
   }
 
   /**
@@ -80,14 +103,12 @@ public final class UnchangedRerun {
     }
   }
 
-  private static boolean sameIntentAndSources(
-      Lineage lineage, String runKey, Map<String, Long> sources) {
+  private static boolean sameIntent(Lineage lineage, String runKey) {
     return runKey.equals(lineage.runKey())
         && WriteMode.replacesScope(lineage.mode())
         && lineage.contentHash() != null
         // Floe before pinned sources recorded only a lower bound of what a run read.
-        && lineage.sourceSnapshotsUntil().isEmpty()
-        && lineage.sourceSnapshots().equals(sources);
+        && lineage.sourceSnapshotsUntil().isEmpty();
   }
 
   /** Rows are aligned to the target's schema: a column added since would change them. */

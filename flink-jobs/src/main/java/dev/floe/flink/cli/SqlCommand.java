@@ -71,7 +71,9 @@ public final class SqlCommand implements Callable<Integer> {
               FlinkSessions.tableEnvironment(
                   FlinkSessions.batchEnvironment(parallelism.value(), new Configuration(), cluster),
                   catalog),
-              catalog);
+              catalog,
+              // A job's statement, parsed and valid: its cluster starts while Flink plans it.
+              cluster == null ? () -> {} : cluster::startInBackground);
       print(script, runner);
     }
     return ExitCodes.OK;

@@ -116,12 +116,23 @@ public final class SliceJob {
           "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
+      String runKey =
+          RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
+      Optional<CurrentCommit.Found> skippable =
+          mayBeSkipped(request.options(), spec)
+              ? UnchangedRerun.candidate(target, scope, runKey)
+              : Optional.empty();
 
       int parallelism =
           request.options().parallelism() > 0
               ? request.options().parallelism()
               : spec.parallelism();
       cluster = LocalCluster.forCommand(parallelism);
+      if (cluster != null && skippable.isEmpty()) {
+        // No commit this run could reproduce: its job runs unless its query is refused, so the
+        // cluster starts now, beside the planning, instead of after it.
+        cluster.startInBackground();
+      }
       StreamExecutionEnvironment env =
           FlinkSessions.batchEnvironment(parallelism, jobConfiguration(), cluster);
       SourcePins pins = new SourcePins();
@@ -143,12 +154,9 @@ public final class SliceJob {
       requireExactSources(catalog, request, inspection);
       Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
-      String runKey =
-          RunKey.of(spec.job(), spec.target(), scope.label(), spec.text(), CodeVersion.current());
       String runId = UUID.randomUUID().toString();
       Optional<CurrentCommit.Found> unchanged =
-          unchangedRerun(
-              request, catalog, env, deadline, target, scope, runKey, inspection, sources);
+          unchangedRerun(request, catalog, env, deadline, skippable, inspection, sources);
       if (unchanged.isPresent()) {
         return new RunResult(
             spec.job(),
@@ -187,7 +195,7 @@ public final class SliceJob {
               request.options());
 
       if (cluster != null) {
-        cluster.startInBackground(); // overlaps with translating and building the job
+        cluster.startInBackground(); // if not yet: overlaps with translating and building the job
       }
       DataStream<RowData> rows = translate(tableEnv, aligned, spec);
       RowGuard guard = new RowGuard(spec.target(), scope, rowType, requiredColumns(target), key);
@@ -521,39 +529,46 @@ public final class SliceJob {
   }
 
   /**
-   * The commit this run would only reproduce, found before its job starts (DESIGN rule 5: a
-   * decision from lineage is an optimisation; with {@code --recompute} the job runs and ends as the
-   * same no-op). Only for a run whose rows are fixed by its run key and its pinned sources: a query
-   * free of calls that depend on when it runs, every table it reads in our catalog and pinned, a
-   * mode that replaces its scope, no forced commit and no injected failure. Never when the run is a
-   * program a Flink cluster runs ({@code flink run}, application mode, a session job): the cluster
-   * fails a program that submits no job. Never past the deadline: the full run times out there.
+   * Whether the run's options and mode let lineage skip its job (DESIGN rule 5: a decision from
+   * lineage is an optimisation; with {@code --recompute} the job runs and ends as the same no-op):
+   * a mode that replaces its scope, no forced commit and no injected failure.
+   */
+  private static boolean mayBeSkipped(RunOptions options, JobSpec spec) {
+    return !options.recompute()
+        && !options.forceCommit()
+        && options.failAt() == FailurePoint.NONE
+        && spec.mode().replacesScope();
+  }
+
+  /**
+   * The commit this run would only reproduce, found before its job starts: the {@code skippable}
+   * candidate found from lineage before planning, confirmed now that the query's sources are
+   * pinned. Only for a run whose rows are fixed by its run key and its pinned sources: a query free
+   * of calls that depend on when it runs, every table it reads in our catalog and pinned. Never
+   * when the run is a program a Flink cluster runs ({@code flink run}, application mode, a session
+   * job): the cluster fails a program that submits no job. Never past the deadline: the full run
+   * times out there.
    */
   private static Optional<CurrentCommit.Found> unchangedRerun(
       RunRequest request,
       Catalog catalog,
       StreamExecutionEnvironment env,
       Deadline deadline,
-      org.apache.iceberg.Table target,
-      Scope scope,
-      String runKey,
+      Optional<CurrentCommit.Found> skippable,
       QueryInspector.Inspection inspection,
       Map<String, Long> sources) {
-    RunOptions options = request.options();
     String prefix = request.catalog().name() + ".";
     boolean qualifies =
-        !options.recompute()
-            && !options.forceCommit()
-            && options.failAt() == FailurePoint.NONE
-            && request.job().mode().replacesScope()
+        skippable.isPresent()
             && inspection.nondeterministicCalls().isEmpty()
             && inspection.scannedTables().stream().allMatch(t -> t.startsWith(prefix))
             && sources.size() == inspection.scannedTables().size()
             && !(env instanceof StreamContextEnvironment)
             && (deadline == null || !deadline.passed(CLOCK));
     return qualifies
-        ? UnchangedRerun.find(
-            target, scope, runKey, sources, name -> Catalogs.loadTable(catalog, name))
+            && UnchangedRerun.readSameSources(
+                skippable.get(), sources, name -> Catalogs.loadTable(catalog, name))
+        ? skippable
         : Optional.empty();
   }
 

@@ -103,11 +103,13 @@ public final class LocalCluster implements AutoCloseable {
    * not shared; null where a job does not start a local MiniCluster of its own: a shared cluster is
    * open, or Flink's context environment submits elsewhere ({@code flink run}, a test's
    * MiniCluster). A local environment starts a MiniCluster for every job, once the job is
-   * submitted, after planning; this one starts at {@link #startInBackground()} (a run calls it
-   * before translating its job, so the two overlap) or at the first submission, serves every job of
-   * the command, and is stopped by {@link #close()}, leaving no threads or working directories
-   * behind. Nothing starts before that: a run that ends before its job (a no-op rerun, bad input)
-   * costs nothing.
+   * submitted, after planning; this one starts at {@link #startInBackground()} or at the first
+   * submission, serves every job of the command, and is stopped by {@link #close()}, leaving no
+   * threads or working directories behind. Callers start it as soon as a job is known to follow, so
+   * that the start overlaps with planning: a run once its input is valid and lineage holds no
+   * commit it could reproduce (else once the skip is ruled out), a SQL statement once it is parsed
+   * and validated. So a no-op rerun, bad input, or a statement without a job start nothing; a query
+   * refused while it is planned pays for a start it did not need.
    *
    * @param parallelism the jobs' parallelism, also the task slots; 0 or less: the local default,
    *     one per core. Operators with a larger parallelism (a source that infers one from its

@@ -19,6 +19,7 @@ import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -47,6 +48,7 @@ public final class SqlRunner {
 
   private final TableEnvironmentInternal tableEnv;
   private final TableSchemas schemas;
+  private final Runnable beforeJob;
 
   /**
    * @param tableEnv a batch table environment on {@code catalog}; Flink's own implementations all
@@ -56,16 +58,29 @@ public final class SqlRunner {
    *     columns print as uuids
    */
   public SqlRunner(TableEnvironment tableEnv, CatalogConfig catalog) {
-    this(tableEnv, TableSchemas.of(catalog));
+    this(tableEnv, catalog, () -> {});
   }
 
-  SqlRunner(TableEnvironment tableEnv, TableSchemas schemas) {
+  /**
+   * @param tableEnv as above
+   * @param catalog as above
+   * @param beforeJob called once a statement that runs a Flink job (a query, an {@code INSERT}, a
+   *     statement set) is parsed and validated, before Flink plans it: {@code floe sql} starts its
+   *     cluster there, so that the start overlaps with the planning. A statement refused by
+   *     validation, or one without a job (DDL, {@code SHOW}, {@code EXPLAIN}), never calls it
+   */
+  public SqlRunner(TableEnvironment tableEnv, CatalogConfig catalog, Runnable beforeJob) {
+    this(tableEnv, TableSchemas.of(catalog), beforeJob);
+  }
+
+  SqlRunner(TableEnvironment tableEnv, TableSchemas schemas, Runnable beforeJob) {
     if (!(tableEnv instanceof TableEnvironmentInternal internal)) {
       throw new IllegalArgumentException(
           "Cannot run SQL on " + tableEnv.getClass().getName() + ": not Flink's implementation");
     }
     this.tableEnv = internal;
     this.schemas = schemas;
+    this.beforeJob = beforeJob;
   }
 
   /** Runs every statement and returns their results in order. */
@@ -104,6 +119,9 @@ public final class SqlRunner {
       operation = operations.get(0);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
+      if (runsAJob(operation)) {
+        beforeJob.run();
+      }
       result = tableEnv.executeInternal(operation);
     } catch (InvalidInputException e) {
       throw e;
@@ -118,7 +136,7 @@ public final class SqlRunner {
       throw SqlErrors.statementFailed(source, statement, e);
     }
 
-    if (operation instanceof ModifyOperation || operation instanceof StatementSetOperation) {
+    if (writes(operation)) {
       awaitJob(source, statement, result);
       return new InsertResult(statement);
     }
@@ -126,6 +144,14 @@ public final class SqlRunner {
       return collect(source, statement, operation, result, tables);
     }
     return new OkResult(statement);
+  }
+
+  private static boolean runsAJob(Operation operation) {
+    return operation instanceof QueryOperation || writes(operation);
+  }
+
+  private static boolean writes(Operation operation) {
+    return operation instanceof ModifyOperation || operation instanceof StatementSetOperation;
   }
 
   private static void awaitJob(String source, SqlStatement statement, TableResult result) {

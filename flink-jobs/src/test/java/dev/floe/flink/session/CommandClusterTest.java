@@ -67,6 +67,29 @@ class CommandClusterTest {
     assertThat(LocalCluster.clustersStarted()).isEqualTo(started);
   }
 
+  @Test
+  void aStatementRefusedByValidationStartsNoCluster() {
+    int started = LocalCluster.clustersStarted();
+
+    CliRun ran = floe("sql", "SELECT * FROM no_such_table");
+
+    assertThat(ran.exitCode()).isEqualTo(2);
+    assertThat(LocalCluster.clustersStarted()).isEqualTo(started);
+  }
+
+  @Test
+  void aQueryRefusedWhileFlinkPlansItStopsTheClusterStartedForIt() {
+    int started = LocalCluster.clustersStarted();
+    int stopped = LocalCluster.clustersStopped();
+
+    // Valid, so its cluster starts while Flink plans it; folding 1 / 0 then fails the planning.
+    CliRun ran = floe("sql", "SELECT 1 / 0");
+
+    assertThat(ran.exitCode()).as(ran.err()).isNotZero();
+    assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
+    assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
+  }
+
   private CliRun floe(String... args) {
     return CliRun.floe(home, args);
   }
