@@ -24,6 +24,17 @@ final class SqlErrors {
   }
 
   /**
+   * Flink's planner folds the statement's constant expressions, and one of them cannot be computed
+   * ({@code 1 / 0}): the statement is wrong, exit code 2, as {@code floe run} reports such a query.
+   *
+   * @param reason the first line of the evaluation error's message
+   */
+  static InvalidInputException unfoldableConstant(
+      String source, SqlStatement statement, String reason, Throwable failure) {
+    return new InvalidInputException(prefix(source, statement) + reason, failure);
+  }
+
+  /**
    * The statement was accepted but running it failed; the root cause is what the user can act on (a
    * cast that fails on a value, an unreachable file system).
    */

@@ -3,8 +3,10 @@ package dev.floe.flink.sql;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ExactTypes;
+import dev.floe.flink.job.JobFailures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -34,9 +36,9 @@ import org.apache.flink.util.CloseableIterator;
  * later statements are not run.
  *
  * <p>A statement Flink cannot parse, validate or plan fails with a one-line {@link
- * InvalidInputException}: {@code Cannot run SQL statement N (line L of <source>): <reason>}. A
- * statement that fails while its job runs fails with an {@link IllegalStateException} worded the
- * same way.
+ * InvalidInputException}: {@code Cannot run SQL statement N (line L of <source>): <reason>}, also
+ * when the planner cannot fold one of its constants ({@code 1 / 0}). A statement that fails while
+ * its job runs fails with an {@link IllegalStateException} worded the same way.
  */
 public final class SqlRunner {
 
@@ -133,6 +135,11 @@ public final class SqlRunner {
       }
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (RuntimeException e) {
+      // Before its job runs, an expression that cannot be computed was met folding constants.
+      Optional<String> unfoldable = JobFailures.raisedByTheQuery(e);
+      if (unfoldable.isPresent()) {
+        throw SqlErrors.unfoldableConstant(source, statement, unfoldable.get(), e);
+      }
       throw SqlErrors.statementFailed(source, statement, e);
     }
 

@@ -1012,6 +1012,12 @@ final class BadInputCatalogue {
                           + " failed. …",
                       f -> f.args("sql", "SELEC 1")),
                   row(
+                      "a constant the planner cannot fold: `floe sql \"SELECT 1 / 0\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): Division by"
+                          + " zero",
+                      f -> f.args("sql", "SELECT 1 / 0")),
+                  row(
                       "`floe backfill --parallelism 40000`",
                       2,
                       "floe: Cannot backfill examples/jobs/fact_orders_daily.yaml: --parallelism"

@@ -85,7 +85,7 @@ class CommandClusterTest {
     // Valid, so its cluster starts while Flink plans it; folding 1 / 0 then fails the planning.
     CliRun ran = floe("sql", "SELECT 1 / 0");
 
-    assertThat(ran.exitCode()).as(ran.err()).isNotZero();
+    assertThat(ran.exitCode()).as(ran.err()).isEqualTo(2);
     assertThat(LocalCluster.clustersStarted() - started).isEqualTo(1);
     assertThat(LocalCluster.clustersStopped() - stopped).isEqualTo(1);
   }
