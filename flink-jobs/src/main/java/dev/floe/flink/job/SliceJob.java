@@ -129,8 +129,9 @@ public final class SliceJob {
               : spec.parallelism();
       cluster = LocalCluster.forCommand(parallelism);
       if (cluster != null && skippable.isEmpty()) {
-        // No commit this run could reproduce: its job runs unless its query is refused, so the
-        // cluster starts now, beside the planning, instead of after it.
+        // Lineage cannot skip this run (its options forbid the skip, or no commit holds what it
+        // would reproduce): its job runs unless its query is refused, so the cluster starts now,
+        // beside the planning, instead of after it.
         cluster.startInBackground();
       }
       StreamExecutionEnvironment env =
