@@ -144,7 +144,7 @@ public record Lineage(
             summary.get(LineageKeys.MODE),
             summary.get(LineageKeys.SLICE),
             summary.get(LineageKeys.CODE_VERSION),
-            Long.parseLong(summary.getOrDefault(LineageKeys.ROWS, "0")),
+            number(LineageKeys.ROWS, summary.getOrDefault(LineageKeys.ROWS, "0")),
             summary.get(LineageKeys.CONTENT_HASH),
             decodeSources(summary.getOrDefault(LineageKeys.SOURCE_SNAPSHOTS, "")),
             summary.get(LineageKeys.BACKFILL_ID),
@@ -164,8 +164,24 @@ public record Lineage(
     }
     for (String entry : text.split(",")) {
       int at = entry.lastIndexOf('@');
-      sources.put(entry.substring(0, at), Long.parseLong(entry.substring(at + 1)));
+      sources.put(entry.substring(0, at), number("a source snapshot id", entry.substring(at + 1)));
     }
     return sources;
+  }
+
+  /**
+   * A number of a snapshot's lineage. Another tool may have written the summary: a value that is
+   * not a number is named in the error, never reported as a bare {@link NumberFormatException},
+   * which callers would read as a query's evaluation error.
+   */
+  private static long number(String what, String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(
+          String.format(
+              "Cannot read a snapshot's Floe lineage: %s is '%s', not a whole number", what, text),
+          e);
+    }
   }
 }

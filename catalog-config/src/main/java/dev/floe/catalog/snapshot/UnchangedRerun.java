@@ -56,16 +56,9 @@ public final class UnchangedRerun {
    * #readSameSources} confirms it.
    */
   public static Optional<CurrentCommit.Found> candidate(Table table, Scope scope, String runKey) {
-    try {
-      return CurrentCommit.of(table, scope)
-          .filter(found -> sameIntent(found.lineage(), runKey))
-          .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())));
-    } catch (RuntimeException e) {
-      // An optimisation only: history that cannot be read (a manifest, a snapshot's summary) never
-      // fails a run, whose job then runs. Callers ask before they know whether the run could be
-      // skipped at all.
-      return Optional.empty();
-    }
+    return CurrentCommit.of(table, scope)
+        .filter(found -> sameIntent(found.lineage(), runKey))
+        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.floe.catalog.lineage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import java.util.HashMap;
@@ -21,6 +22,24 @@ class LineageTest {
           "42:0123456789abcdef0123456789abcdef",
           Map.of("sales.staging_orders", 8_123_456_789L, "sales.customers", 17L, "ref.fx", -3L),
           null);
+
+  @Test
+  void aNumberAnotherToolWroteWronglyIsNamedInTheErrorNotReportedAsABareNumberFormatException() {
+    Map<String, String> summary = new HashMap<>();
+    summary.put(LineageKeys.RUN_ID, "run-x");
+    summary.put(LineageKeys.ROWS, "many");
+
+    assertThatThrownBy(() -> Lineage.fromSummary(summary))
+        .isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Cannot read a snapshot's Floe lineage: floe.rows is 'many', not a whole number");
+
+    summary.put(LineageKeys.ROWS, "3");
+    summary.put(LineageKeys.SOURCE_SNAPSHOTS, "s.src@x1");
+    assertThatThrownBy(() -> Lineage.fromSummary(summary))
+        .isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("a source snapshot id is 'x1'");
+  }
 
   @Test
   void roundTripsThroughTheSnapshotSummary() {

@@ -2,7 +2,6 @@ package dev.floe.catalog.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.testing.EmbeddedCatalog;
@@ -87,17 +86,6 @@ class UnchangedRerunTest {
 
     assertThat(sources(source)).isEqualTo(read);
     assertThat(find(target, KEY, read)).isEmpty();
-  }
-
-  @Test
-  void historyThatCannotBeReadMeansTheJobRunsInsteadOfFailingTheRun() {
-    Table source = source();
-    Table target = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
-    LineageCommits.load(target, "2026-10-03", "run-1", "orders", source, 3);
-    // A later commit whose lineage another tool wrote wrongly: its row count is not a number.
-    target.newAppend().set(LineageKeys.RUN_ID, "run-x").set(LineageKeys.ROWS, "many").commit();
-
-    assertThat(UnchangedRerun.candidate(target, DAY, KEY)).isEmpty();
   }
 
   private Optional<CurrentCommit.Found> find(Table target, String key, Map<String, Long> sources) {

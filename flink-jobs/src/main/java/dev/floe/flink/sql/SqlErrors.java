@@ -1,6 +1,7 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +22,28 @@ final class SqlErrors {
     String reason = statementReason(failure);
     return new InvalidInputException(
         prefix(source, statement) + reason + quotedSpan(reason, statement.text()), failure);
+  }
+
+  // Where Flink's planner computes a statement's constant expressions while it plans it.
+  private static final String EXPRESSION_REDUCER =
+      "org.apache.flink.table.planner.codegen.ExpressionReducer";
+
+  /**
+   * The first line of the error Flink's planner met computing one of the statement's constant
+   * expressions ({@code 1 / 0}), if that is what {@code failure} is. Only an error raised inside
+   * the planner's expression reducer counts: a number that cannot be parsed elsewhere while
+   * planning (a table property such as {@code 'write.target-file-size-bytes'='abc'}) is not the
+   * statement's fault.
+   */
+  static Optional<String> unfoldableConstant(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      for (StackTraceElement frame : t.getStackTrace()) {
+        if (frame.getClassName().startsWith(EXPRESSION_REDUCER)) {
+          return Optional.of(oneLine(t));
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.floe.flink.sql;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ExactTypes;
-import dev.floe.flink.job.JobFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -135,8 +134,7 @@ public final class SqlRunner {
       }
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (RuntimeException e) {
-      // Before its job runs, an expression that cannot be computed was met folding constants.
-      Optional<String> unfoldable = JobFailures.raisedByTheQuery(e);
+      Optional<String> unfoldable = SqlErrors.unfoldableConstant(e);
       if (unfoldable.isPresent()) {
         throw SqlErrors.unfoldableConstant(source, statement, unfoldable.get(), e);
       }

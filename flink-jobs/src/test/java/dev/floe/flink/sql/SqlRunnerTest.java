@@ -166,6 +166,22 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aConstantThePlannerCannotFoldIsInvalidInput() {
+    assertThatThrownBy(() -> run("SELECT 1 / 0"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot run SQL statement 1 (line 1 of the command line): Division by zero");
+  }
+
+  @Test
+  void aTablePropertyThatIsNotANumberIsNotTheStatementsFault() {
+    run("CREATE TABLE sales.badprop (id INT) WITH ('write.target-file-size-bytes'='abc')");
+
+    assertThatThrownBy(() -> run("INSERT INTO sales.badprop VALUES (1)"))
+        .isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("abc");
+  }
+
+  @Test
   void aScriptWithoutStatementsIsInvalidInput() {
     assertThatThrownBy(() -> run("-- nothing to do\n"))
         .isInstanceOf(InvalidInputException.class)
