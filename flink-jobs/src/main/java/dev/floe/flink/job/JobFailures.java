@@ -14,22 +14,27 @@ public final class JobFailures {
 
   /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
   public static FloeException findFloeException(Throwable failure) {
-    return (FloeException) first(failure, t -> t instanceof FloeException);
+    return (FloeException) first(failure, t -> t instanceof FloeException, t -> false);
   }
 
   /**
    * The first throwable in {@code failure}'s cause chain that {@code wanted} accepts, looking also
-   * inside the exceptions Flink serialized on the way from a task; null when there is none.
+   * inside the exceptions Flink serialized on the way from a task; null when there is none. The
+   * walk ends at a throwable {@code end} accepts, without looking at it or below it.
    */
-  private static Throwable first(Throwable failure, Predicate<Throwable> wanted) {
+  private static Throwable first(
+      Throwable failure, Predicate<Throwable> wanted, Predicate<Throwable> end) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (end.test(t)) {
+        return null;
+      }
       if (wanted.test(t)) {
         return t;
       }
       if (t instanceof SerializedThrowable serialized) {
         Throwable original = serialized.deserializeError(JobFailures.class.getClassLoader());
         if (original != serialized) {
-          Throwable found = first(original, wanted);
+          Throwable found = first(original, wanted, end);
           if (found != null) {
             return found;
           }
@@ -43,10 +48,14 @@ public final class JobFailures {
    * The error a query raised while evaluating its own expressions (a division by zero, a cast or a
    * date that cannot be computed), as one line, when that is what made {@code failure}; empty for
    * any other failure. It is the user's SQL that is wrong, not Floe or the cluster: exit 2.
+   *
+   * <p>An exception Floe threw is Floe's own verdict, and what lies below it is that verdict's
+   * evidence: a {@link NumberFormatException} under "Cannot read a snapshot's Floe lineage" was
+   * raised by reading a summary, not by the query. The search stops there.
    */
   public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
     return java.util.Optional.ofNullable(
-            first(failure, t -> isEvaluationError(t) && !thrownByFloe(t)))
+            first(failure, JobFailures::isEvaluationError, JobFailures::thrownByFloe))
         .map(t -> firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
   }
 
