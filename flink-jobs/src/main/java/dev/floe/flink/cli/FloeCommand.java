@@ -60,13 +60,20 @@ public final class FloeCommand implements Runnable {
           LintCommand.class,
           CommandLine.HelpCommand.class);
 
+  /**
+   * Columns of every command's help. Descriptions and footers are written as lines of at most this
+   * width; at picocli's default of 80 each longer line was broken in two, a word left alone on the
+   * next line.
+   */
+  static final int HELP_WIDTH = 100;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** The whole command line: every command (help, suggestions for a mistyped command, docs). */
   public static CommandLine commandLine() {
     CommandLine floe = new CommandLine(new FloeCommand());
     SUBCOMMANDS.forEach(command -> floe.addSubcommand(subcommand(command)));
-    return floe;
+    return floe.setUsageHelpWidth(HELP_WIDTH);
   }
 
   /**
@@ -88,7 +95,7 @@ public final class FloeCommand implements Runnable {
     }
     CommandLine floe = new CommandLine(new FloeCommand());
     floe.addSubcommand(subcommand(only.get()));
-    return floe;
+    return floe.setUsageHelpWidth(HELP_WIDTH);
   }
 
   /**

@@ -30,6 +30,30 @@ class HelpSummariesTest {
     assertThat(help).contains("merge upserts by key behind an ordering guard");
   }
 
+  @Test
+  void everyLineOfACommandsDescriptionAndFooterIsShownWholeNotWrapped() {
+    List<String> problems = new ArrayList<>();
+    checkLines(FloeCommand.commandLine(), problems);
+    assertThat(problems).isEmpty();
+  }
+
+  private static void checkLines(CommandLine command, List<String> problems) {
+    List<String> shown =
+        help(path(command).toArray(String[]::new)).lines().map(String::strip).toList();
+    CommandLine.Model.UsageMessageSpec usage = command.getCommandSpec().usageMessage();
+    List<String> lines = new ArrayList<>(List.of(usage.description()));
+    lines.addAll(List.of(usage.footer()));
+    for (String line : lines) {
+      String text = line.strip();
+      if (!text.isEmpty() && !text.contains("%") && !shown.contains(text)) {
+        problems.add(String.join(" ", path(command)) + ": wraps '" + text + "'");
+      }
+    }
+    command.getSubcommands().values().stream()
+        .filter(sub -> !sub.getCommandName().equals("help"))
+        .forEach(sub -> checkLines(sub, problems));
+  }
+
   private static void check(CommandLine command, List<String> problems) {
     String list = help(path(command).toArray(String[]::new));
     for (CommandLine sub : command.getSubcommands().values()) {
