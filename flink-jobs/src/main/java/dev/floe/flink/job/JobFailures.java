@@ -47,15 +47,24 @@ public final class JobFailures {
   /**
    * The error a query raised while evaluating its own expressions (a division by zero, a cast or a
    * date that cannot be computed), as one line, when that is what made {@code failure}; empty for
-   * any other failure. It is the user's SQL that is wrong, not Floe or the cluster: exit 2.
+   * any other failure. It is the user's SQL that is wrong, not Floe or the cluster: exit 2, from
+   * {@code floe run} and {@code floe sql} alike, whether the planner met it folding a constant or a
+   * task computing a row.
+   *
+   * <p>Such an error is raised in the query's own code: a class Flink generated for it, which has
+   * no package ({@code BatchExecCalc$5}), or the planner's expression reducer. The same exception
+   * raised by Iceberg, Hadoop or Floe (a table property or a summary value that is not a number) is
+   * not the query's, even when a generated class is further down the stack.
    *
    * <p>An exception Floe threw is Floe's own verdict, and what lies below it is that verdict's
-   * evidence: a {@link NumberFormatException} under "Cannot read a snapshot's Floe lineage" was
-   * raised by reading a summary, not by the query. The search stops there.
+   * evidence: the search stops there.
    */
   public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
     return java.util.Optional.ofNullable(
-            first(failure, JobFailures::isEvaluationError, JobFailures::thrownByFloe))
+            first(
+                failure,
+                t -> isEvaluationError(t) && raisedInTheQuerysCode(t),
+                JobFailures::thrownByFloe))
         .map(t -> firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
   }
 
@@ -64,6 +73,29 @@ public final class JobFailures {
         || t instanceof java.time.DateTimeException
         || t instanceof NumberFormatException
         || t.getClass().getName().equals("org.apache.flink.table.api.TableRuntimeException");
+  }
+
+  // Where Flink's planner computes a query's constant expressions while it plans it.
+  private static final String EXPRESSION_REDUCER =
+      "org.apache.flink.table.planner.codegen.ExpressionReducer";
+
+  private static final List<String> NOT_THE_QUERY =
+      List.of("dev.floe.", "org.apache.iceberg.", "org.apache.hadoop.");
+
+  /**
+   * Read from where {@code t} was thrown: the query's code comes before any library that is not.
+   */
+  private static boolean raisedInTheQuerysCode(Throwable t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      String name = frame.getClassName();
+      if (name.indexOf('.') < 0 || name.startsWith(EXPRESSION_REDUCER)) {
+        return true;
+      }
+      if (NOT_THE_QUERY.stream().anyMatch(name::startsWith)) {
+        return false;
+      }
+    }
+    return false;
   }
 
   private static boolean thrownByFloe(Throwable t) {

@@ -1,6 +1,7 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.flink.job.JobFailures;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,44 +25,25 @@ final class SqlErrors {
         prefix(source, statement) + reason + quotedSpan(reason, statement.text()), failure);
   }
 
-  // Where Flink's planner computes a statement's constant expressions while it plans it.
-  private static final String EXPRESSION_REDUCER =
-      "org.apache.flink.table.planner.codegen.ExpressionReducer";
-
   /**
-   * The first line of the error Flink's planner met computing one of the statement's constant
-   * expressions ({@code 1 / 0}), if that is what {@code failure} is. Only an error raised inside
-   * the planner's expression reducer counts: a number that cannot be parsed elsewhere while
-   * planning (a table property such as {@code 'write.target-file-size-bytes'='abc'}) is not the
-   * statement's fault.
+   * Running the statement failed: exit 2 when the statement's own expressions could not be computed
+   * (a constant the planner folds, {@code 1 / 0}; a value a task cannot cast), as {@code floe run}
+   * reports such a query ({@link JobFailures#raisedByTheQuery}); otherwise exit 1 with the root
+   * cause.
    */
-  static Optional<String> unfoldableConstant(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      for (StackTraceElement frame : t.getStackTrace()) {
-        if (frame.getClassName().startsWith(EXPRESSION_REDUCER)) {
-          return Optional.of(oneLine(t));
-        }
-      }
+  static RuntimeException failed(String source, SqlStatement statement, Throwable failure) {
+    Optional<String> queryError = JobFailures.raisedByTheQuery(failure);
+    if (queryError.isPresent()) {
+      return new InvalidInputException(prefix(source, statement) + queryError.get(), failure);
     }
-    return Optional.empty();
-  }
-
-  /**
-   * Flink's planner folds the statement's constant expressions, and one of them cannot be computed
-   * ({@code 1 / 0}): the statement is wrong, exit code 2, as {@code floe run} reports such a query.
-   *
-   * @param reason the first line of the evaluation error's message
-   */
-  static InvalidInputException unfoldableConstant(
-      String source, SqlStatement statement, String reason, Throwable failure) {
-    return new InvalidInputException(prefix(source, statement) + reason, failure);
+    return statementFailed(source, statement, failure);
   }
 
   /**
    * The statement was accepted but running it failed; the root cause is what the user can act on (a
    * cast that fails on a value, an unreachable file system).
    */
-  static IllegalStateException statementFailed(
+  private static IllegalStateException statementFailed(
       String source, SqlStatement statement, Throwable failure) {
     Throwable root = failure;
     while (root.getCause() != null && root.getCause() != root) {

@@ -5,7 +5,6 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ExactTypes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -36,8 +35,10 @@ import org.apache.flink.util.CloseableIterator;
  *
  * <p>A statement Flink cannot parse, validate or plan fails with a one-line {@link
  * InvalidInputException}: {@code Cannot run SQL statement N (line L of <source>): <reason>}, also
- * when the planner cannot fold one of its constants ({@code 1 / 0}). A statement that fails while
- * its job runs fails with an {@link IllegalStateException} worded the same way.
+ * when the planner cannot fold one of its constants ({@code 1 / 0}) and when its job cannot compute
+ * one of its values (a cast of {@code 'x'} to INT), as {@code floe run} reports such a query. A
+ * statement whose job fails for another reason fails with an {@link IllegalStateException} worded
+ * the same way.
  */
 public final class SqlRunner {
 
@@ -130,15 +131,11 @@ public final class SqlRunner {
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (TableException e) {
       if (SUBMISSION_FAILED.equals(e.getMessage())) {
-        throw SqlErrors.statementFailed(source, statement, e);
+        throw SqlErrors.failed(source, statement, e);
       }
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (RuntimeException e) {
-      Optional<String> unfoldable = SqlErrors.unfoldableConstant(e);
-      if (unfoldable.isPresent()) {
-        throw SqlErrors.unfoldableConstant(source, statement, unfoldable.get(), e);
-      }
-      throw SqlErrors.statementFailed(source, statement, e);
+      throw SqlErrors.failed(source, statement, e);
     }
 
     if (writes(operation)) {
@@ -165,9 +162,9 @@ public final class SqlRunner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       result.getJobClient().ifPresent(JobClient::cancel);
-      throw SqlErrors.statementFailed(source, statement, e);
+      throw SqlErrors.failed(source, statement, e);
     } catch (ExecutionException | RuntimeException e) {
-      throw SqlErrors.statementFailed(source, statement, e);
+      throw SqlErrors.failed(source, statement, e);
     }
   }
 
@@ -195,7 +192,7 @@ public final class SqlRunner {
         rows.add(values);
       }
     } catch (Exception e) {
-      throw SqlErrors.statementFailed(source, statement, e);
+      throw SqlErrors.failed(source, statement, e);
     }
     return new QueryResult(
         statement,

@@ -1018,6 +1018,15 @@ final class BadInputCatalogue {
                           + " zero",
                       f -> f.args("sql", "SELECT 1 / 0")),
                   row(
+                      "a value the statement cannot compute while its job runs:"
+                          + " `floe sql \"SELECT 1 / (order_id - order_id) FROM"
+                          + " sales.staging_orders\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): / by zero",
+                      f ->
+                          f.args(
+                              "sql", "SELECT 1 / (order_id - order_id) FROM sales.staging_orders")),
+                  row(
                       "`floe backfill --parallelism 40000`",
                       2,
                       "floe: Cannot backfill examples/jobs/fact_orders_daily.yaml: --parallelism"

@@ -52,15 +52,66 @@ class JobFailuresTest {
   }
 
   @Test
-  void anEvaluationErrorRaisedOutsideFloeIsTheQuerys() {
-    Throwable division = catchThrowable(() -> Math.floorDiv(1, zero()));
-    RuntimeException job =
-        raisedByFlink(
-            new RuntimeException(
-                "Job execution failed.",
-                raisedByFlink(new RuntimeException("task failed", division))));
+  void aValueTheQuerysGeneratedCodeCannotComputeIsTheQuerys() {
+    ArithmeticException division =
+        thrownAt(new ArithmeticException("/ by zero"), "BatchExecCalc$5", "processElement");
+    NumberFormatException cast =
+        thrownAt(
+            new NumberFormatException("For input string: 'x'"),
+            "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+            "toInt",
+            "BatchExecCalc$5",
+            "processElement");
 
-    assertThat(JobFailures.raisedByTheQuery(job)).contains("/ by zero");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(division))).contains("/ by zero");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(cast))).contains("For input string: 'x'");
+  }
+
+  @Test
+  void aConstantThePlannerCannotFoldIsTheQuerys() {
+    ArithmeticException division =
+        thrownAt(
+            new ArithmeticException("Division by zero"),
+            "org.apache.flink.table.planner.codegen.ExpressionReducer",
+            "$anonfun$skipAndValidateExprs$2");
+
+    assertThat(JobFailures.raisedByTheQuery(division)).contains("Division by zero");
+  }
+
+  @Test
+  void aNumberIcebergCannotParseIsNotTheQuerysEvenBelowItsGeneratedCode() {
+    NumberFormatException property =
+        thrownAt(
+            new NumberFormatException("For input string: \"abc\""),
+            "java.lang.Long",
+            "parseLong",
+            "org.apache.iceberg.util.PropertyUtil",
+            "propertyAsLong",
+            "BatchExecCalc$5",
+            "processElement");
+    NumberFormatException nowhere =
+        thrownAt(new NumberFormatException("x"), "org.apache.flink.runtime.Task", "run");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(property))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(nowhere))).isEmpty();
+  }
+
+  /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */
+  private static <T extends Throwable> T thrownAt(T error, String... classesAndMethods) {
+    StackTraceElement[] frames = new StackTraceElement[classesAndMethods.length / 2];
+    for (int i = 0; i < frames.length; i++) {
+      frames[i] =
+          new StackTraceElement(classesAndMethods[2 * i], classesAndMethods[2 * i + 1], null, -1);
+    }
+    error.setStackTrace(frames);
+    return error;
+  }
+
+  private static RuntimeException inAFailedJob(Throwable taskFailure) {
+    return raisedByFlink(
+        new RuntimeException(
+            "Job execution failed.",
+            raisedByFlink(new RuntimeException("task failed", taskFailure))));
   }
 
   /** {@code wrapper} as if Flink had thrown it: one of Floe's own stops the search. */
@@ -70,9 +121,5 @@ class JobFailuresTest {
           new StackTraceElement("org.apache.flink.runtime.taskmanager.Task", "run", "Task.java", 1)
         });
     return wrapper;
-  }
-
-  private static int zero() {
-    return 0;
   }
 }

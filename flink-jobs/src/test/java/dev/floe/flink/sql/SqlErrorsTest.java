@@ -73,7 +73,7 @@ class SqlErrorsTest {
             new IllegalStateException(
                 "Job execution failed.", new NumberFormatException("For input string: 'x'")));
 
-    assertThat(SqlErrors.statementFailed("the command line", STATEMENT, failure))
+    assertThat(SqlErrors.failed("the command line", STATEMENT, failure))
         .hasMessage(
             "Cannot run SQL statement 3 (line 7 of the command line): For input string: 'x'")
         .hasCause(failure);

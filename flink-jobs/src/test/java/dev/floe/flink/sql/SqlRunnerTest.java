@@ -158,11 +158,14 @@ class SqlRunnerTest {
   }
 
   @Test
-  void aJobThatFailsWhileRunningIsNotInvalidInput() {
+  void aValueTheQueryCannotComputeWhileItsJobRunsIsInvalidInput() {
     assertThatThrownBy(() -> run("SELECT CAST(note AS INT) FROM sales.orders WHERE id = 1"))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
         .hasMessageContaining("first; with a semicolon");
+    assertThatThrownBy(() -> run("SELECT 1 / (id - id) FROM sales.orders"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot run SQL statement 1 (line 1 of the command line): / by zero");
   }
 
   @Test
