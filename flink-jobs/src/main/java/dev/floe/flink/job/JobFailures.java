@@ -14,27 +14,22 @@ public final class JobFailures {
 
   /** Finds Floe's own exception in a job failure, also when Flink serialized it on the way. */
   public static FloeException findFloeException(Throwable failure) {
-    return (FloeException) first(failure, t -> t instanceof FloeException, t -> false);
+    return (FloeException) first(failure, t -> t instanceof FloeException);
   }
 
   /**
    * The first throwable in {@code failure}'s cause chain that {@code wanted} accepts, looking also
-   * inside the exceptions Flink serialized on the way from a task; null when there is none. The
-   * walk ends at a throwable {@code end} accepts, without looking at it or below it.
+   * inside the exceptions Flink serialized on the way from a task; null when there is none.
    */
-  private static Throwable first(
-      Throwable failure, Predicate<Throwable> wanted, Predicate<Throwable> end) {
+  private static Throwable first(Throwable failure, Predicate<Throwable> wanted) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (end.test(t)) {
-        return null;
-      }
       if (wanted.test(t)) {
         return t;
       }
       if (t instanceof SerializedThrowable serialized) {
         Throwable original = serialized.deserializeError(JobFailures.class.getClassLoader());
         if (original != serialized) {
-          Throwable found = first(original, wanted, end);
+          Throwable found = first(original, wanted);
           if (found != null) {
             return found;
           }
@@ -51,57 +46,80 @@ public final class JobFailures {
    * {@code floe run} and {@code floe sql} alike, whether the planner met it folding a constant or a
    * task computing a row.
    *
-   * <p>Such an error is raised in the query's own code: a class Flink generated for it, which has
-   * no package ({@code BatchExecCalc$5}), or the planner's expression reducer. The same exception
-   * raised by Iceberg, Hadoop or Floe (a table property or a summary value that is not a number) is
-   * not the query's, even when a generated class is further down the stack.
-   *
-   * <p>An exception Floe threw is Floe's own verdict, and what lies below it is that verdict's
-   * evidence: the search stops there.
+   * <p>Such an error is raised by the query's own code: a class Flink generated for it, which has
+   * no package ({@code BatchExecCalc$5}), or the planner's expression reducer. Between the throw
+   * and that code there may only be the JDK and the table runtime's value functions (string, date,
+   * JSON). The same exception raised anywhere else (Iceberg, Parquet, Hadoop, Floe, Flink's network
+   * stack; a table property or a summary value that is not a number) is not the query's, even when
+   * a generated class is further down.
    */
   public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
     return java.util.Optional.ofNullable(
-            first(
-                failure,
-                t -> isEvaluationError(t) && raisedInTheQuerysCode(t),
-                JobFailures::thrownByFloe))
-        .map(t -> firstLine(t.getMessage() == null ? t.toString() : t.getMessage()));
+            first(failure, t -> isEvaluationError(t) && raisedByTheQuerysCode(t)))
+        .map(
+            t ->
+                withoutClassName(
+                    firstLine(t.getMessage() == null ? t.toString() : t.getMessage())));
   }
 
   private static boolean isEvaluationError(Throwable t) {
-    return t instanceof ArithmeticException
+    if (t instanceof ArithmeticException
         || t instanceof java.time.DateTimeException
         || t instanceof NumberFormatException
-        || t.getClass().getName().equals("org.apache.flink.table.api.TableRuntimeException");
-  }
-
-  // Where Flink's planner computes a query's constant expressions while it plans it.
-  private static final String EXPRESSION_REDUCER =
-      "org.apache.flink.table.planner.codegen.ExpressionReducer";
-
-  private static final List<String> NOT_THE_QUERY =
-      List.of("dev.floe.", "org.apache.iceberg.", "org.apache.hadoop.");
-
-  /**
-   * Read from where {@code t} was thrown: the query's code comes before any library that is not.
-   */
-  private static boolean raisedInTheQuerysCode(Throwable t) {
-    for (StackTraceElement frame : t.getStackTrace()) {
-      String name = frame.getClassName();
-      if (name.indexOf('.') < 0 || name.startsWith(EXPRESSION_REDUCER)) {
+        // ELEMENT of an array with more than one element: thrown bare by the generated code
+        || t.getClass() == RuntimeException.class) {
+      return true;
+    }
+    for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+      // a cast to BOOLEAN throws TableException; other casts TableRuntimeException or a subclass
+      if (c.getName().equals("org.apache.flink.table.api.TableRuntimeException")
+          || c.getName().equals("org.apache.flink.table.api.TableException")) {
         return true;
       }
-      if (NOT_THE_QUERY.stream().anyMatch(name::startsWith)) {
+    }
+    return false;
+  }
+
+  /** Code that computes the query's values: generated classes have no package. */
+  private static final List<String> THE_QUERYS_CODE =
+      List.of("org.apache.flink.table.planner.codegen.ExpressionReducer");
+
+  /** What the query's code calls to compute a value, and nothing else. */
+  private static final List<String> VALUE_FUNCTIONS =
+      List.of(
+          "java.",
+          "jdk.",
+          "org.apache.flink.table.data.",
+          "org.apache.flink.table.runtime.functions.",
+          "org.apache.flink.table.utils.",
+          "org.apache.flink.shaded.jackson2.",
+          "org.apache.calcite.runtime.",
+          "org.apache.calcite.avatica.util.");
+
+  /** Read from where {@code t} was thrown: only value functions lie between it and the query. */
+  private static boolean raisedByTheQuerysCode(Throwable t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      String name = frame.getClassName();
+      if (name.indexOf('.') < 0 || THE_QUERYS_CODE.stream().anyMatch(name::startsWith)) {
+        return true;
+      }
+      if (VALUE_FUNCTIONS.stream().noneMatch(name::startsWith)) {
         return false;
       }
     }
     return false;
   }
 
-  private static boolean thrownByFloe(Throwable t) {
-    StackTraceElement[] frames = t.getStackTrace();
-    return frames.length > 0 && frames[0].getClassName().startsWith("dev.floe.");
+  /**
+   * {@code Unrecognized token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized...}.
+   */
+  private static String withoutClassName(String message) {
+    java.util.regex.Matcher prefix = EXCEPTION_NAME.matcher(message);
+    return prefix.lookingAt() ? message.substring(prefix.end()) : message;
   }
+
+  private static final Pattern EXCEPTION_NAME =
+      Pattern.compile("([a-z][\\w$]*\\.)+[\\w$]*(Exception|Error): ");
 
   /** The first line of the innermost cause's message. */
   public static String rootMessage(Throwable failure) {

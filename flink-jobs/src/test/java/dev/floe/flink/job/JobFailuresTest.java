@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.util.Map;
+import org.apache.flink.table.api.TableException;
+import org.apache.flink.table.api.TableRuntimeException;
 import org.junit.jupiter.api.Test;
 
 class JobFailuresTest {
@@ -41,7 +43,7 @@ class JobFailuresTest {
   }
 
   @Test
-  void aNumberFormatErrorUnderAnExceptionFloeThrewIsNotTheQuerys() {
+  void aNumberFloeCannotReadInASnapshotsLineageIsNotTheQuerys() {
     Throwable lineage =
         catchThrowable(
             () -> Lineage.fromSummary(Map.of(LineageKeys.RUN_ID, "r", LineageKeys.ROWS, "many")));
@@ -89,11 +91,63 @@ class JobFailuresTest {
             "propertyAsLong",
             "BatchExecCalc$5",
             "processElement");
+    NumberFormatException parquet =
+        thrownAt(
+            new NumberFormatException("For input string: \"abc\""),
+            "java.lang.Integer",
+            "parseInt",
+            "org.apache.parquet.hadoop.ParquetOutputFormat",
+            "getBlockSize",
+            "BatchExecCalc$5",
+            "processElement");
+    ArithmeticException network =
+        thrownAt(
+            new ArithmeticException("integer overflow"),
+            "org.apache.flink.runtime.io.network.api.writer.RecordWriter",
+            "emit",
+            "org.apache.flink.streaming.runtime.io.RecordWriterOutput",
+            "collect",
+            "BatchExecCalc$5",
+            "processElement");
     NumberFormatException nowhere =
         thrownAt(new NumberFormatException("x"), "org.apache.flink.runtime.Task", "run");
 
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(property))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(parquet))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(network))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(nowhere))).isEmpty();
+  }
+
+  @Test
+  void flinksOwnValueErrorsRaisedForTheQueryAreTheQuerys() {
+    TableException booleanCast =
+        thrownAt(
+            new TableException("Cannot parse 'x' as BOOLEAN."),
+            "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+            "toBoolean",
+            "BatchExecCalc$8",
+            "processElement");
+    RuntimeException element =
+        thrownAt(
+            new RuntimeException("Array has more than one element."),
+            "BatchExecCalc$3",
+            "processElement");
+    TableRuntimeException json =
+        thrownAt(
+            new TableRuntimeException(
+                "org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonParseException:"
+                    + " Unrecognized token 'first'"),
+            "org.apache.flink.table.runtime.functions.SqlJsonUtils",
+            "jsonValue",
+            "BatchExecCalc$4",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(booleanCast)))
+        .contains("Cannot parse 'x' as BOOLEAN.");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(element)))
+        .contains("Array has more than one element.");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(json)))
+        .contains("Unrecognized token 'first'");
   }
 
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */

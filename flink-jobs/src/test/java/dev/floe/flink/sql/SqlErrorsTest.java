@@ -66,7 +66,7 @@ class SqlErrorsTest {
   }
 
   @Test
-  void aFailedJobIsReportedByItsRootCause() {
+  void aFailureTheStatementDidNotRaiseIsReportedByItsRootCause() {
     RuntimeException failure =
         new RuntimeException(
             "Failed to fetch next result",
@@ -74,6 +74,7 @@ class SqlErrorsTest {
                 "Job execution failed.", new NumberFormatException("For input string: 'x'")));
 
     assertThat(SqlErrors.failed("the command line", STATEMENT, failure))
+        .isExactlyInstanceOf(IllegalStateException.class)
         .hasMessage(
             "Cannot run SQL statement 3 (line 7 of the command line): For input string: 'x'")
         .hasCause(failure);

@@ -166,6 +166,9 @@ class SqlRunnerTest {
     assertThatThrownBy(() -> run("SELECT 1 / (id - id) FROM sales.orders"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run SQL statement 1 (line 1 of the command line): / by zero");
+    assertThatThrownBy(() -> run("SELECT CAST(note AS BOOLEAN) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("as BOOLEAN");
   }
 
   @Test
