@@ -63,9 +63,9 @@ public final class FloeCommand implements Runnable {
   /**
    * Columns of every command's help. Descriptions and footers are written as lines of at most this
    * width; at picocli's default of 80 each longer line was broken in two, a word left alone on the
-   * next line.
+   * next line. On a narrower terminal the terminal folds the longer lines.
    */
-  static final int HELP_WIDTH = 100;
+  public static final int HELP_WIDTH = 100;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

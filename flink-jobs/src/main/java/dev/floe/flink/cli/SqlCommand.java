@@ -33,7 +33,9 @@ import picocli.CommandLine.Parameters;
       "PostgreSQL prints timestamptz, 2026-10-03 12:00:00+00; --json writes them as ISO 8601,",
       "2026-10-03T12:00:00Z, which JSON consumers parse as is. Timestamps keep their",
       "microseconds; uuid columns print as 00112233-4455-6677-8899-aabbccddeeff. A statement on",
-      "a table with a time column is refused (exit 2): Flink holds a time in milliseconds."
+      "a table with a time column is refused (exit 2): Flink holds a time in milliseconds.",
+      "Statements run in order and a script stops at the first that fails; what the statements",
+      "before it committed stays committed."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

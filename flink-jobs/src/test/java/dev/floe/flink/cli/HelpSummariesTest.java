@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -43,10 +44,9 @@ class HelpSummariesTest {
     CommandLine.Model.UsageMessageSpec usage = command.getCommandSpec().usageMessage();
     List<String> lines = new ArrayList<>(List.of(usage.description()));
     lines.addAll(List.of(usage.footer()));
-    for (String line : lines) {
-      String text = line.strip();
-      if (!text.isEmpty() && !text.contains("%") && !shown.contains(text)) {
-        problems.add(String.join(" ", path(command)) + ": wraps '" + text + "'");
+    for (String text : lines.stream().flatMap(l -> Stream.of(l.split("%n"))).toList()) {
+      if (!text.isBlank() && !shown.contains(text.strip())) {
+        problems.add(String.join(" ", path(command)) + ": wraps '" + text.strip() + "'");
       }
     }
     command.getSubcommands().values().stream()

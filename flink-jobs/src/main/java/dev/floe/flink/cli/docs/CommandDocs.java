@@ -1,5 +1,6 @@
 package dev.floe.flink.cli.docs;
 
+import dev.floe.flink.cli.FloeCommand;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -19,9 +20,6 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * anyone listing it.
  */
 final class CommandDocs {
-  /** A fixed width, so the usage lines do not depend on the terminal that generates them. */
-  static final int USAGE_WIDTH = 100;
-
   private static final Comparator<OptionSpec> BY_NAME =
       Comparator.comparing(option -> sortKey(option.longestName()));
 
@@ -112,7 +110,8 @@ final class CommandDocs {
   }
 
   private static String usage(CommandSpec spec) {
-    spec.usageMessage().width(USAGE_WIDTH).autoWidth(false);
+    // The width of `floe --help`, fixed so the usage lines do not depend on the terminal.
+    spec.usageMessage().width(FloeCommand.HELP_WIDTH).autoWidth(false);
     CommandLine.Help help =
         new CommandLine.Help(spec, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
     return help.synopsis(0).replace("\r\n", "\n").stripTrailing();
