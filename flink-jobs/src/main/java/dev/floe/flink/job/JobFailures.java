@@ -47,61 +47,56 @@ public final class JobFailures {
    * task computing a row.
    *
    * <p>Such an error is raised by the query's own code: a class Flink generated for it, which has
-   * no package ({@code BatchExecCalc$5}), or the planner's expression reducer. Between the throw
-   * and that code there may only be the JDK and the table runtime's value functions (string, date,
-   * JSON). The same exception raised anywhere else (Iceberg, Parquet, Hadoop, Floe, Flink's network
-   * stack; a table property or a summary value that is not a number) is not the query's, even when
-   * a generated class is further down.
+   * no package ({@code BatchExecCalc$5}), or the planner's expression reducer.
+   *
+   * <ul>
+   *   <li>Raised by a value function that code called (a cast, a date format, a regular expression,
+   *       a charset, JSON), with only the JDK and the table runtime's value functions between the
+   *       throw and the query's code: an arithmetic, date, number, argument or encoding error, or
+   *       Flink's {@code TableException}/{@code TableRuntimeException}.
+   *   <li>Raised by the generated code itself: only an arithmetic or date error, or a bare {@code
+   *       RuntimeException} without a cause ({@code ELEMENT} of a longer array). Flink's own
+   *       failures in generated code (a wrapped exception, an internal assertion) are not the
+   *       query's.
+   *   <li>Raised by the expression reducer itself: only an arithmetic error ({@code 1 / 0}).
+   * </ul>
+   *
+   * The same exception raised anywhere else (Iceberg, Parquet, Hadoop, Floe, Flink's network stack;
+   * a table property or a summary value that is not a number) is not the query's, even when a
+   * generated class is further down. A Floe exception that wraps the query's error does not hide
+   * it.
    */
   public static java.util.Optional<String> raisedByTheQuery(Throwable failure) {
-    return java.util.Optional.ofNullable(
-            first(failure, t -> isEvaluationError(t) && raisedByTheQuerysCode(t)))
-        .map(
-            t ->
-                withoutClassName(
-                    firstLine(t.getMessage() == null ? t.toString() : t.getMessage())));
+    return java.util.Optional.ofNullable(first(failure, JobFailures::raisedByTheQuerysCode))
+        .map(JobFailures::describe);
   }
 
-  private static boolean isEvaluationError(Throwable t) {
-    if (t instanceof ArithmeticException
-        || t instanceof java.time.DateTimeException
-        || t instanceof NumberFormatException
-        // ELEMENT of an array with more than one element: thrown bare by the generated code
-        || t.getClass() == RuntimeException.class) {
-      return true;
-    }
-    for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
-      // a cast to BOOLEAN throws TableException; other casts TableRuntimeException or a subclass
-      if (c.getName().equals("org.apache.flink.table.api.TableRuntimeException")
-          || c.getName().equals("org.apache.flink.table.api.TableException")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Code that computes the query's values: generated classes have no package. */
-  private static final List<String> THE_QUERYS_CODE =
-      List.of("org.apache.flink.table.planner.codegen.ExpressionReducer");
+  /** Code that computes the query's values. */
+  private static final String EXPRESSION_REDUCER =
+      "org.apache.flink.table.planner.codegen.ExpressionReducer";
 
   /** What the query's code calls to compute a value, and nothing else. */
   private static final List<String> VALUE_FUNCTIONS =
       List.of(
           "java.",
-          "jdk.",
           "org.apache.flink.table.data.",
           "org.apache.flink.table.runtime.functions.",
-          "org.apache.flink.table.utils.",
-          "org.apache.flink.shaded.jackson2.",
-          "org.apache.calcite.runtime.",
-          "org.apache.calcite.avatica.util.");
+          "org.apache.flink.table.utils.");
 
-  /** Read from where {@code t} was thrown: only value functions lie between it and the query. */
   private static boolean raisedByTheQuerysCode(Throwable t) {
-    for (StackTraceElement frame : t.getStackTrace()) {
-      String name = frame.getClassName();
-      if (name.indexOf('.') < 0 || THE_QUERYS_CODE.stream().anyMatch(name::startsWith)) {
-        return true;
+    StackTraceElement[] frames = t.getStackTrace();
+    for (int i = 0; i < frames.length; i++) {
+      String name = frames[i].getClassName();
+      boolean generated = name.indexOf('.') < 0;
+      if (generated || name.startsWith(EXPRESSION_REDUCER)) {
+        if (i > 0) {
+          return isValueError(t);
+        }
+        return generated
+            ? t instanceof ArithmeticException
+                || t instanceof java.time.DateTimeException
+                || (t.getClass() == RuntimeException.class && t.getCause() == null)
+            : t instanceof ArithmeticException;
       }
       if (VALUE_FUNCTIONS.stream().noneMatch(name::startsWith)) {
         return false;
@@ -110,12 +105,38 @@ public final class JobFailures {
     return false;
   }
 
+  /** What a value function raises for a value it cannot compute. */
+  private static boolean isValueError(Throwable t) {
+    if (t instanceof ArithmeticException
+        || t instanceof java.time.DateTimeException
+        // NumberFormatException, PatternSyntaxException, an unknown charset or date pattern
+        || t instanceof IllegalArgumentException
+        || t instanceof java.io.UnsupportedEncodingException) {
+      return true;
+    }
+    for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+      // a cast to BOOLEAN throws TableException; other casts and JSON TableRuntimeException
+      if (c.getName().equals("org.apache.flink.table.api.TableRuntimeException")
+          || c.getName().equals("org.apache.flink.table.api.TableException")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * {@code Unrecognized token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized...}.
+   * The error's first line without the class names a wrapper put in front ({@code Unrecognized
+   * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}); the class's
+   * simple name when there is no message.
    */
-  private static String withoutClassName(String message) {
-    java.util.regex.Matcher prefix = EXCEPTION_NAME.matcher(message);
-    return prefix.lookingAt() ? message.substring(prefix.end()) : message;
+  private static String describe(Throwable t) {
+    String line = firstLine(t.getMessage());
+    for (java.util.regex.Matcher prefix = EXCEPTION_NAME.matcher(line);
+        prefix.lookingAt();
+        prefix = EXCEPTION_NAME.matcher(line)) {
+      line = line.substring(prefix.end());
+    }
+    return line.isBlank() ? t.getClass().getSimpleName() : line;
   }
 
   private static final Pattern EXCEPTION_NAME =

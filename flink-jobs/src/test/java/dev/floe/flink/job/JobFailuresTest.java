@@ -150,6 +150,81 @@ class JobFailuresTest {
         .contains("Unrecognized token 'first'");
   }
 
+  @Test
+  void aDatePatternOrCharsetTheQueryNamesIsTheQuerys() {
+    IllegalArgumentException pattern =
+        thrownAt(
+            new IllegalArgumentException("Illegal pattern character 'f'"),
+            "java.text.SimpleDateFormat",
+            "compile",
+            "org.apache.flink.table.utils.ThreadLocalCache",
+            "get",
+            "org.apache.flink.table.utils.DateTimeUtils",
+            "formatUnixTimestamp",
+            "BatchExecCalc$6",
+            "processElement");
+    java.io.UnsupportedEncodingException charset =
+        thrownAt(
+            new java.io.UnsupportedEncodingException("no-such-charset"),
+            "java.lang.String",
+            "lookupCharset",
+            "BatchExecCalc$6",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(pattern)))
+        .contains("Illegal pattern character 'f'");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(charset))).contains("no-such-charset");
+  }
+
+  @Test
+  void flinksOwnFailuresInsideGeneratedCodeAreNotTheQuerys() {
+    RuntimeException wrapped =
+        thrownAt(
+            new RuntimeException(new java.io.IOException("disk full")),
+            "TableFunctionCollector$7",
+            "close");
+    TableException internal =
+        thrownAt(new TableException("ProbeRow should not be null"), "HashJoin$9", "probe");
+    TableException reducer =
+        thrownAt(
+            new TableException("RichMapFunction[GenericRowData, GenericRowData] required here"),
+            "org.apache.flink.table.planner.codegen.ExpressionReducer",
+            "reduce");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(wrapped))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(internal))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(reducer)).isEmpty();
+  }
+
+  @Test
+  void aQueryErrorThatFloeWrappedIsStillTheQuerys() {
+    ArithmeticException division =
+        thrownAt(new ArithmeticException("/ by zero"), "BatchExecCalc$5", "processElement");
+    IllegalStateException floe =
+        thrownAt(
+            new IllegalStateException("Cannot write the slice", division),
+            "dev.floe.flink.write.SliceWriterOperator",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(floe))).contains("/ by zero");
+  }
+
+  @Test
+  void theMessageLosesTheClassNamesInFrontAndAnEmptyOneIsNamedByItsClass() {
+    TableRuntimeException twice =
+        thrownAt(
+            new TableRuntimeException(
+                "java.lang.RuntimeException: java.lang.ArithmeticException: / by zero"),
+            "org.apache.flink.table.runtime.functions.SqlJsonUtils",
+            "jsonValue",
+            "BatchExecCalc$4",
+            "processElement");
+    ArithmeticException bare = thrownAt(new ArithmeticException(), "BatchExecCalc$5", "process");
+
+    assertThat(JobFailures.raisedByTheQuery(twice)).contains("/ by zero");
+    assertThat(JobFailures.raisedByTheQuery(bare)).contains("ArithmeticException");
+  }
+
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */
   private static <T extends Throwable> T thrownAt(T error, String... classesAndMethods) {
     StackTraceElement[] frames = new StackTraceElement[classesAndMethods.length / 2];

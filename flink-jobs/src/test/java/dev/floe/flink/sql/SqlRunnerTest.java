@@ -169,6 +169,11 @@ class SqlRunnerTest {
     assertThatThrownBy(() -> run("SELECT CAST(note AS BOOLEAN) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("as BOOLEAN");
+    assertThatThrownBy(() -> run("SELECT CAST(note AS TIMESTAMP) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> run("SELECT FROM_UNIXTIME(id, note) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Illegal pattern character");
   }
 
   @Test
