@@ -5,6 +5,7 @@ import dev.floe.catalog.error.FloeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.util.SerializedThrowable;
 
@@ -54,10 +55,9 @@ public final class JobFailures {
    *       a charset, JSON), with only the JDK and the table runtime's value functions between the
    *       throw and the query's code: an arithmetic, date, number, argument or encoding error, or
    *       Flink's {@code TableException}/{@code TableRuntimeException}.
-   *   <li>Raised by the generated code itself: only an arithmetic or date error, or a bare {@code
-   *       RuntimeException} without a cause ({@code ELEMENT} of a longer array). Flink's own
-   *       failures in generated code (a wrapped exception, an internal assertion) are not the
-   *       query's.
+   *   <li>Raised by the generated code itself: only an arithmetic or date error, or {@code ELEMENT}
+   *       of a longer array. Flink's own failures in generated code (a wrapped exception, an
+   *       internal assertion such as "ProbeRow should not be null") are not the query's.
    *   <li>Raised by the expression reducer itself: only an arithmetic error ({@code 1 / 0}).
    * </ul>
    *
@@ -79,7 +79,11 @@ public final class JobFailures {
   private static final List<String> VALUE_FUNCTIONS =
       List.of(
           "java.",
-          "org.apache.flink.table.data.",
+          // Double.parseDouble and Float.parseFloat parse in here
+          "jdk.internal.math.",
+          // casts from strings; decimal arithmetic (not the row writers and converters beside them)
+          "org.apache.flink.table.data.binary.",
+          "org.apache.flink.table.data.DecimalDataUtils",
           "org.apache.flink.table.runtime.functions.",
           "org.apache.flink.table.utils.");
 
@@ -95,7 +99,7 @@ public final class JobFailures {
         return generated
             ? t instanceof ArithmeticException
                 || t instanceof java.time.DateTimeException
-                || (t.getClass() == RuntimeException.class && t.getCause() == null)
+                || isElementOfALongerArray(t)
             : t instanceof ArithmeticException;
       }
       if (VALUE_FUNCTIONS.stream().noneMatch(name::startsWith)) {
@@ -103,6 +107,17 @@ public final class JobFailures {
       }
     }
     return false;
+  }
+
+  /**
+   * What the code Flink generates for {@code ELEMENT(array)} throws when the array has more than
+   * one element: a bare {@code RuntimeException} with this message. Flink's internal assertions in
+   * generated code throw the same class ("ProbeRow should not be null"), so the message decides.
+   */
+  private static boolean isElementOfALongerArray(Throwable t) {
+    return t.getClass() == RuntimeException.class
+        && t.getCause() == null
+        && "Array has more than one element.".equals(t.getMessage());
   }
 
   /** What a value function raises for a value it cannot compute. */
@@ -126,21 +141,28 @@ public final class JobFailures {
 
   /**
    * The error's first line without the class names a wrapper put in front ({@code Unrecognized
-   * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}); the class's
-   * simple name when there is no message.
+   * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}); the simple
+   * name of the last class cut, or of the error's own class, when nothing else is left.
    */
   private static String describe(Throwable t) {
     String line = firstLine(t.getMessage());
-    for (java.util.regex.Matcher prefix = EXCEPTION_NAME.matcher(line);
-        prefix.lookingAt();
-        prefix = EXCEPTION_NAME.matcher(line)) {
-      line = line.substring(prefix.end());
+    String name = t.getClass().getSimpleName();
+    Matcher prefix = EXCEPTION_NAME.matcher(line);
+    int start = 0;
+    while (start < line.length() && prefix.region(start, line.length()).lookingAt()) {
+      name = prefix.group(1);
+      start = prefix.end();
     }
-    return line.isBlank() ? t.getClass().getSimpleName() : line;
+    String rest = line.substring(start);
+    return rest.isBlank() ? name : rest;
   }
 
+  /**
+   * A class name and the separator after it, or the class name alone at the end. Bounded, so that a
+   * long dotted message (a charset or a pattern the user wrote) cannot exhaust the stack.
+   */
   private static final Pattern EXCEPTION_NAME =
-      Pattern.compile("([a-z][\\w$]*\\.)+[\\w$]*(Exception|Error): ");
+      Pattern.compile("(?:[a-z][\\w$]*\\.){1,64}([\\w$]*(?:Exception|Error))(?:: |$)");
 
   /** The first line of the innermost cause's message. */
   public static String rootMessage(Throwable failure) {

@@ -70,6 +70,75 @@ class JobFailuresTest {
   }
 
   @Test
+  void aStringThatIsNotADoubleIsTheQuerys() {
+    NumberFormatException cast =
+        thrownAt(
+            new NumberFormatException("For input string: \"x\""),
+            "jdk.internal.math.FloatingDecimal",
+            "readJavaFormatString",
+            "jdk.internal.math.FloatingDecimal",
+            "parseDouble",
+            "java.lang.Double",
+            "parseDouble",
+            "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+            "toDouble",
+            "BatchExecCalc$5",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(cast)))
+        .contains("For input string: \"x\"");
+  }
+
+  @Test
+  void aDateTheQuerysCodeCannotComputeIsTheQuerysWhereverItIsRaised() {
+    java.time.DateTimeException inGenerated =
+        thrownAt(
+            new java.time.DateTimeException("Invalid date 'FEBRUARY 30'"),
+            "BatchExecCalc$7",
+            "processElement");
+    java.time.DateTimeException inAFunction =
+        thrownAt(
+            new java.time.DateTimeException("Invalid value for MonthOfYear: 13"),
+            "java.time.LocalDate",
+            "of",
+            "org.apache.flink.table.utils.DateTimeUtils",
+            "parseDate",
+            "BatchExecCalc$7",
+            "processElement");
+    java.time.DateTimeException inIceberg =
+        thrownAt(
+            new java.time.DateTimeException("Invalid value for MonthOfYear: 13"),
+            "java.time.LocalDate",
+            "of",
+            "org.apache.iceberg.util.DateTimeUtil",
+            "dateFromDays",
+            "BatchExecCalc$7",
+            "processElement");
+    java.time.DateTimeException inTheReducer =
+        thrownAt(
+            new java.time.DateTimeException("Invalid date"),
+            "org.apache.flink.table.planner.codegen.ExpressionReducer",
+            "reduce");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(inGenerated)))
+        .contains("Invalid date 'FEBRUARY 30'");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(inAFunction)))
+        .contains("Invalid value for MonthOfYear: 13");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(inIceberg))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inTheReducer)).isEmpty();
+  }
+
+  @Test
+  void aQueryErrorFlinkSerializedOnTheWayFromTheTaskIsStillTheQuerys() {
+    ArithmeticException division =
+        thrownAt(new ArithmeticException("/ by zero"), "BatchExecCalc$5", "processElement");
+    org.apache.flink.util.SerializedThrowable serialized =
+        new org.apache.flink.util.SerializedThrowable(division);
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(serialized))).contains("/ by zero");
+  }
+
+  @Test
   void aConstantThePlannerCannotFoldIsTheQuerys() {
     ArithmeticException division =
         thrownAt(
@@ -185,6 +254,18 @@ class JobFailuresTest {
             "close");
     TableException internal =
         thrownAt(new TableException("ProbeRow should not be null"), "HashJoin$9", "probe");
+    RuntimeException assertion =
+        thrownAt(
+            new RuntimeException("ProbeRow should not be null"),
+            "LongHashJoinOperator$12",
+            "processElement");
+    IllegalArgumentException writer =
+        thrownAt(
+            new IllegalArgumentException("Unsupported type: RAW"),
+            "org.apache.flink.table.data.writer.BinaryWriter",
+            "write",
+            "BatchExecCalc$5",
+            "processElement");
     TableException reducer =
         thrownAt(
             new TableException("RichMapFunction[GenericRowData, GenericRowData] required here"),
@@ -193,6 +274,8 @@ class JobFailuresTest {
 
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(wrapped))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(internal))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(assertion))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(writer))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(reducer)).isEmpty();
   }
 
@@ -220,9 +303,40 @@ class JobFailuresTest {
             "BatchExecCalc$4",
             "processElement");
     ArithmeticException bare = thrownAt(new ArithmeticException(), "BatchExecCalc$5", "process");
+    TableRuntimeException onlyAName =
+        thrownAt(
+            new TableRuntimeException("java.lang.ArithmeticException"),
+            "org.apache.flink.table.runtime.functions.SqlJsonUtils",
+            "jsonValue",
+            "BatchExecCalc$4",
+            "processElement");
 
     assertThat(JobFailures.raisedByTheQuery(twice)).contains("/ by zero");
     assertThat(JobFailures.raisedByTheQuery(bare)).contains("ArithmeticException");
+    assertThat(JobFailures.raisedByTheQuery(onlyAName)).contains("ArithmeticException");
+  }
+
+  @Test
+  void aLongDottedMessageIsDescribedWithoutOverflowingTheStack() {
+    String dotted = "a.".repeat(20_000) + "b";
+    IllegalArgumentException charset =
+        thrownAt(
+            new IllegalArgumentException(dotted),
+            "java.nio.charset.Charset",
+            "checkName",
+            "BatchExecCalc$6",
+            "processElement");
+    String names = "java.lang.RuntimeException: ".repeat(5_000) + "/ by zero";
+    TableRuntimeException manyNames =
+        thrownAt(
+            new TableRuntimeException(names),
+            "org.apache.flink.table.runtime.functions.SqlJsonUtils",
+            "jsonValue",
+            "BatchExecCalc$4",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(charset)).contains(dotted);
+    assertThat(JobFailures.raisedByTheQuery(manyNames)).contains("/ by zero");
   }
 
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */

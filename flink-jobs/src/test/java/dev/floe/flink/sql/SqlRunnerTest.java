@@ -171,6 +171,15 @@ class SqlRunnerTest {
         .hasMessageContaining("as BOOLEAN");
     assertThatThrownBy(() -> run("SELECT CAST(note AS TIMESTAMP) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> run("SELECT CAST(note AS DOUBLE) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("first; with a semicolon");
+    assertThatThrownBy(
+            () -> run("SELECT CAST(note AS DECIMAL(10, 2)) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> run("SELECT ELEMENT(ARRAY[id, id]) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("more than one element");
     assertThatThrownBy(() -> run("SELECT FROM_UNIXTIME(id, note) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Illegal pattern character");
