@@ -64,6 +64,18 @@ final class IcebergTables {
     }
   }
 
+  /**
+   * Whether Flink's planner refuses {@code operation} before it starts any job: a row-level {@code
+   * DELETE} or {@code UPDATE} of an Iceberg table. Iceberg's Flink sink implements neither {@code
+   * SupportsRowLevelDelete} nor {@code SupportsRowLevelUpdate} (nor a delete push-down), so no
+   * cluster needs to start for it; the planner's own refusal is what the user sees.
+   */
+  boolean refusedWhilePlanned(Operation operation) {
+    return operation instanceof SinkModifyOperation sink
+        && (sink.isDelete() || sink.isUpdate())
+        && tables.containsKey(sink.getContextResolvedTable().getIdentifier().asSummaryString());
+  }
+
   /** Refuses the statement (exit 2) when a table it touches has a column Flink cannot carry. */
   void requireExact(SqlStatement statement, String source) {
     tables.forEach(

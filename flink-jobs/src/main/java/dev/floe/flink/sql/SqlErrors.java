@@ -26,6 +26,19 @@ final class SqlErrors {
   }
 
   /**
+   * The planner refused the statement for the tables it names: exit 2. A {@code DELETE} or {@code
+   * UPDATE} is told how an Iceberg table's rows change instead.
+   */
+  static InvalidInputException unsupportedStatement(
+      String source, SqlStatement statement, UnsupportedOperationException failure) {
+    String reason = oneLine(failure);
+    if (reason.contains("SupportsRowLevelDelete") || reason.contains("SupportsRowLevelUpdate")) {
+      reason += " Rewrite the rows' partitions with INSERT OVERWRITE, or with floe run";
+    }
+    return new InvalidInputException(prefix(source, statement) + reason, failure);
+  }
+
+  /**
    * Running the statement failed: exit 2 when the statement's own expressions could not be computed
    * (a constant the planner folds, {@code 1 / 0}; a value a task cannot cast), as {@code floe run}
    * reports such a query ({@link JobFailures#raisedByTheQuery}); otherwise exit 1 with the root

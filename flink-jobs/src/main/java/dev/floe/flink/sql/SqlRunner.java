@@ -38,7 +38,9 @@ import org.apache.flink.util.CloseableIterator;
  * when the planner cannot fold one of its constants ({@code 1 / 0}) and when its job cannot compute
  * one of its values (a cast of {@code 'x'} to INT), as {@code floe run} reports such a query. A
  * statement whose job fails for another reason fails with an {@link IllegalStateException} worded
- * the same way.
+ * the same way. A statement the planner refuses for the tables it names (a {@code DELETE} or {@code
+ * UPDATE} of an Iceberg table, whose Flink sink changes no single rows) is invalid input too, and
+ * {@code floe sql} starts no cluster for it.
  */
 public final class SqlRunner {
 
@@ -121,7 +123,7 @@ public final class SqlRunner {
       operation = operations.get(0);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
-      if (runsAJob(operation)) {
+      if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();
       }
       result = tableEnv.executeInternal(operation);
@@ -134,6 +136,11 @@ public final class SqlRunner {
         throw SqlErrors.failed(source, statement, e);
       }
       throw SqlErrors.invalidStatement(source, statement, e);
+    } catch (UnsupportedOperationException e) {
+      if (raisedByThePlanner(e)) {
+        throw SqlErrors.unsupportedStatement(source, statement, e);
+      }
+      throw SqlErrors.failed(source, statement, e);
     } catch (RuntimeException e) {
       throw SqlErrors.failed(source, statement, e);
     }
@@ -147,6 +154,18 @@ public final class SqlRunner {
     }
     return new OkResult(statement);
   }
+
+  /**
+   * Whether Flink's planner raised {@code e}: it refuses a statement it cannot plan for the tables
+   * it names (a row-level {@code DELETE} of a table whose sink cannot delete rows) with an {@code
+   * UnsupportedOperationException}, before any job.
+   */
+  private static boolean raisedByThePlanner(UnsupportedOperationException e) {
+    StackTraceElement[] frames = e.getStackTrace();
+    return frames.length > 0 && frames[0].getClassName().startsWith(PLANNER);
+  }
+
+  private static final String PLANNER = "org.apache.flink.table.planner.";
 
   private static boolean runsAJob(Operation operation) {
     return operation instanceof QueryOperation || writes(operation);

@@ -1082,7 +1082,16 @@ final class BadInputCatalogue {
                       "`floe tables apply` naming a path that does not exist",
                       2,
                       "floe: Cannot read table spec nope: no such file",
-                      f -> f.args("tables", "apply", f.dir().resolve("nope"))))));
+                      f -> f.args("tables", "apply", f.dir().resolve("nope"))),
+                  row(
+                      "a row-level change Iceberg's Flink sink cannot make:"
+                          + " `floe sql \"DELETE FROM sales.staging_orders WHERE order_id = 1\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): Can't"
+                          + " perform delete operation of the table floe.sales.staging_orders …"
+                          + "SupportsRowLevelDelete. Rewrite the rows' partitions with INSERT"
+                          + " OVERWRITE, or with floe run",
+                      f -> f.args("sql", "DELETE FROM sales.staging_orders WHERE order_id = 1")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));

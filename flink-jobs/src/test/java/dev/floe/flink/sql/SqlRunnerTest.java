@@ -37,15 +37,16 @@ class SqlRunnerTest {
       """;
 
   @TempDir static Path home;
+  private static CatalogConfig config;
+  private static org.apache.flink.table.api.TableEnvironment tableEnv;
   private static SqlRunner runner;
   private static List<StatementResult> seedResults;
 
   @BeforeAll
   static void seedTheCatalog() {
-    CatalogConfig config = CatalogConfigLoader.embedded(home);
-    runner =
-        new SqlRunner(
-            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(2), config), config);
+    config = CatalogConfigLoader.embedded(home);
+    tableEnv = FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(2), config);
+    runner = new SqlRunner(tableEnv, config);
     seedResults = runner.run(SqlScript.parse("-f seed.sql", SEED));
   }
 
@@ -183,6 +184,34 @@ class SqlRunnerTest {
     assertThatThrownBy(() -> run("SELECT FROM_UNIXTIME(id, note) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Illegal pattern character");
+  }
+
+  @Test
+  void aRowLevelDeleteOrUpdateOfAnIcebergTableIsRefusedBeforeAnyClusterStarts() {
+    java.util.concurrent.atomic.AtomicInteger starts =
+        new java.util.concurrent.atomic.AtomicInteger();
+    SqlRunner counting = new SqlRunner(tableEnv, config, starts::incrementAndGet);
+
+    assertThatThrownBy(
+            () -> counting.run(SqlScript.fromCommandLine("DELETE FROM sales.orders WHERE id = 1")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
+        .hasMessageContaining("SupportsRowLevelDelete")
+        .hasMessageEndingWith(
+            "Rewrite the rows' partitions with INSERT OVERWRITE, or with floe run");
+    assertThatThrownBy(
+            () ->
+                counting.run(
+                    SqlScript.fromCommandLine("UPDATE sales.orders SET note = 'x' WHERE id = 1")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("SupportsRowLevelUpdate");
+    assertThat(starts).hasValue(0);
+    counting.run(SqlScript.fromCommandLine("SELECT count(*) FROM sales.orders"));
+    assertThat(starts).hasValue(1);
+    assertThat(run("SELECT count(*) FROM sales.orders WHERE id = 1"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class, q -> assertThat(q.rows()).containsExactly(List.of(1L)));
   }
 
   @Test
