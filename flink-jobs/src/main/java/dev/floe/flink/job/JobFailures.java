@@ -81,9 +81,10 @@ public final class JobFailures {
           "java.",
           // Double.parseDouble and Float.parseFloat parse in here
           "jdk.internal.math.",
-          // casts from strings; decimal arithmetic (not the row writers and converters beside them)
+          // casts from strings; decimals (DecimalData, DecimalDataUtils), not the row writers
+          // beside them
           "org.apache.flink.table.data.binary.",
-          "org.apache.flink.table.data.DecimalDataUtils",
+          "org.apache.flink.table.data.DecimalData",
           "org.apache.flink.table.runtime.functions.",
           "org.apache.flink.table.utils.");
 
@@ -141,12 +142,14 @@ public final class JobFailures {
 
   /**
    * The error's first line without the class names a wrapper put in front ({@code Unrecognized
-   * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}); the simple
-   * name of the last class cut, or of the error's own class, when nothing else is left.
+   * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}). A message
+   * that is only the name of an exception class (a wrapper's, whose cause had no message) is named
+   * by that class's simple name, as an error without a message is by its own; any other text, such
+   * as a charset's name, stays whole.
    */
   private static String describe(Throwable t) {
     String line = firstLine(t.getMessage());
-    String name = t.getClass().getSimpleName();
+    String name = nameOf(t.getClass());
     Matcher prefix = EXCEPTION_NAME.matcher(line);
     int start = 0;
     while (start < line.length() && prefix.region(start, line.length()).lookingAt()) {
@@ -154,15 +157,39 @@ public final class JobFailures {
       start = prefix.end();
     }
     String rest = line.substring(start);
-    return rest.isBlank() ? name : rest;
+    if (rest.isBlank()) {
+      return name;
+    }
+    Class<?> named = throwableNamed(rest);
+    return named == null ? rest : nameOf(named);
   }
 
   /**
-   * A class name and the separator after it, or the class name alone at the end. Bounded, so that a
-   * long dotted message (a charset or a pattern the user wrote) cannot exhaust the stack.
+   * A class name and the separator after it. Bounded, so that a long dotted message (a charset or a
+   * pattern the user wrote) cannot exhaust the stack.
    */
   private static final Pattern EXCEPTION_NAME =
-      Pattern.compile("(?:[a-z][\\w$]*\\.){1,64}([\\w$]*(?:Exception|Error))(?:: |$)");
+      Pattern.compile("(?:[a-z][\\w$]*\\.){1,64}([\\w$]*(?:Exception|Error)): ");
+
+  private static final Pattern CLASS_NAME = Pattern.compile("(?:[a-z][\\w$]*\\.){1,64}[\\w$]+");
+
+  /** The exception class {@code text} names, if it is one this JVM has; null otherwise. */
+  private static Class<?> throwableNamed(String text) {
+    if (!CLASS_NAME.matcher(text).matches()) {
+      return null;
+    }
+    try {
+      Class<?> c = Class.forName(text, false, JobFailures.class.getClassLoader());
+      return Throwable.class.isAssignableFrom(c) ? c : null;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /** The simple name; the full one for a class that has none (anonymous). */
+  private static String nameOf(Class<?> c) {
+    return c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName();
+  }
 
   /** The first line of the innermost cause's message. */
   public static String rootMessage(Throwable failure) {

@@ -139,6 +139,25 @@ class JobFailuresTest {
   }
 
   @Test
+  void aStringTooLargeForAWideDecimalIsTheQuerys() {
+    ArithmeticException cast =
+        thrownAt(
+            new ArithmeticException("Underflow"),
+            "java.math.BigDecimal",
+            "setScale",
+            "org.apache.flink.table.data.DecimalData",
+            "fromBigDecimal",
+            "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+            "toBigPrecisionDecimal",
+            "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+            "toDecimal",
+            "BatchExecCalc$5",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(cast))).contains("Underflow");
+  }
+
+  @Test
   void aConstantThePlannerCannotFoldIsTheQuerys() {
     ArithmeticException division =
         thrownAt(
@@ -314,6 +333,23 @@ class JobFailuresTest {
     assertThat(JobFailures.raisedByTheQuery(twice)).contains("/ by zero");
     assertThat(JobFailures.raisedByTheQuery(bare)).contains("ArithmeticException");
     assertThat(JobFailures.raisedByTheQuery(onlyAName)).contains("ArithmeticException");
+    ArithmeticException anonymous =
+        thrownAt(new ArithmeticException() {}, "BatchExecCalc$5", "process");
+    assertThat(JobFailures.raisedByTheQuery(anonymous)).get().asString().isNotBlank();
+  }
+
+  @Test
+  void aCharsetThatLooksLikeAClassNameStaysWhole() {
+    for (String charset : new String[] {"x.Error", "my.TypeError", "utf.8Error", "a.Exception"}) {
+      java.io.UnsupportedEncodingException unknown =
+          thrownAt(
+              new java.io.UnsupportedEncodingException(charset),
+              "java.lang.String",
+              "lookupCharset",
+              "BatchExecCalc$6",
+              "processElement");
+      assertThat(JobFailures.raisedByTheQuery(unknown)).contains(charset);
+    }
   }
 
   @Test

@@ -178,6 +178,13 @@ class SqlRunnerTest {
     assertThatThrownBy(
             () -> run("SELECT CAST(note AS DECIMAL(10, 2)) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(
+            () ->
+                run(
+                    "SELECT CAST(CONCAT('1e', CAST(id + 2147483646 AS STRING)) AS DECIMAL(38, 2))"
+                        + " FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageEndingWith("Underflow");
     assertThatThrownBy(() -> run("SELECT ELEMENT(ARRAY[id, id]) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("more than one element");
