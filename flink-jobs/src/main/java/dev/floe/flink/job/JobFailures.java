@@ -52,9 +52,11 @@ public final class JobFailures {
    *
    * <ul>
    *   <li>Raised by a value function that code called (a cast, a date format, a regular expression,
-   *       a charset, JSON), with only the JDK and the table runtime's value functions between the
-   *       throw and the query's code: an arithmetic, date, number, argument or encoding error, or
-   *       Flink's {@code TableException}/{@code TableRuntimeException}.
+   *       a {@code LIKE} pattern, a charset, JSON), with only the JDK and the table runtime's value
+   *       functions between the throw and the query's code: an arithmetic, date, number, argument
+   *       or encoding error, or Flink's {@code TableException}/{@code TableRuntimeException}; from
+   *       {@code LIKE}'s pattern code, the bare {@code RuntimeException} it raises for an invalid
+   *       escape.
    *   <li>Raised by the generated code itself: only an arithmetic or date error, or {@code ELEMENT}
    *       of a longer array. Flink's own failures in generated code (a wrapped exception, an
    *       internal assertion such as "ProbeRow should not be null") are not the query's.
@@ -76,6 +78,9 @@ public final class JobFailures {
       "org.apache.flink.table.planner.codegen.ExpressionReducer";
 
   /** What the query's code calls to compute a value, and nothing else. */
+  /** Where {@code LIKE} and {@code SIMILAR TO} turn their pattern into a regular expression. */
+  private static final String LIKE_PATTERNS = "org.apache.flink.table.functions.SqlLikeUtils";
+
   private static final List<String> VALUE_FUNCTIONS =
       List.of(
           "java.",
@@ -86,6 +91,7 @@ public final class JobFailures {
           "org.apache.flink.table.data.binary.",
           "org.apache.flink.table.data.DecimalData",
           "org.apache.flink.table.runtime.functions.",
+          LIKE_PATTERNS,
           "org.apache.flink.table.utils.");
 
   private static boolean raisedByTheQuerysCode(Throwable t) {
@@ -121,8 +127,23 @@ public final class JobFailures {
         && "Array has more than one element.".equals(t.getMessage());
   }
 
+  /**
+   * A {@code LIKE} or {@code SIMILAR TO} pattern with an invalid escape: {@code SqlLikeUtils}
+   * raises a bare {@code RuntimeException} for it, and only for an invalid pattern.
+   */
+  private static boolean isInvalidLikePattern(Throwable t) {
+    StackTraceElement[] frames = t.getStackTrace();
+    return t.getClass() == RuntimeException.class
+        && t.getCause() == null
+        && frames.length > 0
+        && frames[0].getClassName().equals(LIKE_PATTERNS);
+  }
+
   /** What a value function raises for a value it cannot compute. */
   private static boolean isValueError(Throwable t) {
+    if (isInvalidLikePattern(t)) {
+      return true;
+    }
     if (t instanceof ArithmeticException
         || t instanceof java.time.DateTimeException
         // NumberFormatException, PatternSyntaxException, an unknown charset or date pattern

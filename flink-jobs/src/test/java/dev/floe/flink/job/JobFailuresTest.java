@@ -139,6 +139,38 @@ class JobFailuresTest {
   }
 
   @Test
+  void aLikePatternWithAnInvalidEscapeIsTheQuerysButNotAnyBareRuntimeExceptionNearIt() {
+    RuntimeException escape =
+        thrownAt(
+            new RuntimeException("Invalid escape sequence '1!', 1"),
+            "org.apache.flink.table.functions.SqlLikeUtils",
+            "invalidEscapeSequence",
+            "org.apache.flink.table.functions.SqlLikeUtils",
+            "like",
+            "BatchExecCalc$10",
+            "processElement");
+    RuntimeException fromAValueFunction =
+        thrownAt(
+            new RuntimeException("internal"),
+            "org.apache.flink.table.runtime.functions.SqlFunctionUtils",
+            "regexpExtract",
+            "BatchExecCalc$10",
+            "processElement");
+    RuntimeException wrapped =
+        thrownAt(
+            new RuntimeException("x", new java.io.IOException("disk full")),
+            "org.apache.flink.table.functions.SqlLikeUtils",
+            "like",
+            "BatchExecCalc$10",
+            "processElement");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(escape)))
+        .contains("Invalid escape sequence '1!', 1");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(fromAValueFunction))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(wrapped))).isEmpty();
+  }
+
+  @Test
   void aStringTooLargeForAWideDecimalIsTheQuerys() {
     ArithmeticException cast =
         thrownAt(

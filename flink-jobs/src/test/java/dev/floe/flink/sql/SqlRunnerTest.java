@@ -185,6 +185,13 @@ class SqlRunnerTest {
                         + " FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageEndingWith("Underflow");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "SELECT count(*) FROM sales.orders"
+                        + " WHERE note LIKE CONCAT(note, '!') ESCAPE '!' AND id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Invalid escape sequence");
     assertThatThrownBy(() -> run("SELECT ELEMENT(ARRAY[id, id]) FROM sales.orders WHERE id = 1"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("more than one element");
