@@ -121,6 +121,7 @@ public final class SqlRunner {
             "expected one statement, found " + operations.size() + " (missing ';'?)");
       }
       operation = operations.get(0);
+      ClientCommands.refuse(source, statement, operation);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {

@@ -1091,7 +1091,16 @@ final class BadInputCatalogue {
                           + " perform delete operation of the table floe.sales.staging_orders …"
                           + "SupportsRowLevelDelete. Rewrite the rows' partitions with INSERT"
                           + " OVERWRITE, or with floe run",
-                      f -> f.args("sql", "DELETE FROM sales.staging_orders WHERE order_id = 1")))));
+                      f -> f.args("sql", "DELETE FROM sales.staging_orders WHERE order_id = 1")),
+                  row(
+                      "a command of Flink's SQL client: `floe sql \"SET 'parallelism.default' ="
+                          + " '1'\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): SET is a"
+                          + " command of Flink's SQL client, not of floe sql; give the parallelism"
+                          + " with --parallelism and a table's read options in a /*+"
+                          + " OPTIONS('key'='value') */ hint",
+                      f -> f.args("sql", "SET 'parallelism.default' = '1'")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));

@@ -229,6 +229,24 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aCommandOfFlinksSqlClientIsRefusedSayingWhatToUseInstead() {
+    assertThatThrownBy(() -> run("SET 'parallelism.default' = '1'"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): SET is a command of Flink's"
+                + " SQL client, not of floe sql; give the parallelism with --parallelism and a"
+                + " table's read options in a /*+ OPTIONS('key'='value') */ hint");
+    for (String command : List.of("RESET", "HELP", "QUIT", "CLEAR", "SHOW JOBS")) {
+      assertThatThrownBy(() -> run(command))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining(command + " is a command of Flink's SQL client");
+    }
+    assertThatThrownBy(() -> run("STOP JOB 'abc'"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("STOP JOB is a command of Flink's SQL client");
+  }
+
+  @Test
   void aConstantThePlannerCannotFoldIsInvalidInput() {
     assertThatThrownBy(() -> run("SELECT 1 / 0"))
         .isInstanceOf(InvalidInputException.class)
