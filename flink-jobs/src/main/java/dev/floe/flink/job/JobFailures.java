@@ -81,18 +81,30 @@ public final class JobFailures {
   /** Where {@code LIKE} and {@code SIMILAR TO} turn their pattern into a regular expression. */
   private static final String LIKE_PATTERNS = "org.apache.flink.table.functions.SqlLikeUtils";
 
+  /** Packages (ending in '.') and single classes (with their nested classes). */
   private static final List<String> VALUE_FUNCTIONS =
       List.of(
           "java.",
           // Double.parseDouble and Float.parseFloat parse in here
           "jdk.internal.math.",
-          // casts from strings; decimals (DecimalData, DecimalDataUtils), not the row writers
-          // beside them
+          // casts from strings, and decimals; not the row writers and converters beside them
           "org.apache.flink.table.data.binary.",
           "org.apache.flink.table.data.DecimalData",
+          "org.apache.flink.table.data.DecimalDataUtils",
           "org.apache.flink.table.runtime.functions.",
           LIKE_PATTERNS,
           "org.apache.flink.table.utils.");
+
+  private static boolean isValueFunction(String className) {
+    for (String entry : VALUE_FUNCTIONS) {
+      if (entry.endsWith(".")
+          ? className.startsWith(entry)
+          : className.equals(entry) || className.startsWith(entry + "$")) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   private static boolean raisedByTheQuerysCode(Throwable t) {
     StackTraceElement[] frames = t.getStackTrace();
@@ -109,7 +121,7 @@ public final class JobFailures {
                 || isElementOfALongerArray(t)
             : t instanceof ArithmeticException;
       }
-      if (VALUE_FUNCTIONS.stream().noneMatch(name::startsWith)) {
+      if (!isValueFunction(name)) {
         return false;
       }
     }
@@ -166,7 +178,8 @@ public final class JobFailures {
    * token 'x'} of {@code com.fasterxml...JsonParseException: Unrecognized token 'x'}). A message
    * that is only the name of an exception class (a wrapper's, whose cause had no message) is named
    * by that class's simple name, as an error without a message is by its own; any other text, such
-   * as a charset's name, stays whole.
+   * as a charset's name, stays whole (unless it is the name of such a class, {@code
+   * java.lang.Error}).
    */
   private static String describe(Throwable t) {
     String line = firstLine(t.getMessage());

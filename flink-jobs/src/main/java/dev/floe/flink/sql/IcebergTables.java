@@ -66,14 +66,21 @@ final class IcebergTables {
 
   /**
    * Whether Flink's planner refuses {@code operation} before it starts any job: a row-level {@code
-   * DELETE} or {@code UPDATE} of an Iceberg table. Iceberg's Flink sink implements neither {@code
-   * SupportsRowLevelDelete} nor {@code SupportsRowLevelUpdate} (nor a delete push-down), so no
-   * cluster needs to start for it; the planner's own refusal is what the user sees.
+   * DELETE} or {@code UPDATE} of an Iceberg table (not a temporary table that shadows one).
+   * Iceberg's Flink sink implements neither {@code SupportsRowLevelDelete} nor {@code
+   * SupportsRowLevelUpdate} nor {@code SupportsDeletePushDown} (a test pins it), so no cluster
+   * needs to start for it; the planner's own refusal is what the user sees.
    */
   boolean refusedWhilePlanned(Operation operation) {
-    return operation instanceof SinkModifyOperation sink
-        && (sink.isDelete() || sink.isUpdate())
+    return isRowLevelChange(operation)
+        && operation instanceof SinkModifyOperation sink
+        && !sink.getContextResolvedTable().isTemporary()
         && tables.containsKey(sink.getContextResolvedTable().getIdentifier().asSummaryString());
+  }
+
+  /** A {@code DELETE} or {@code UPDATE} of single rows; false for null. */
+  static boolean isRowLevelChange(Operation operation) {
+    return operation instanceof SinkModifyOperation sink && (sink.isDelete() || sink.isUpdate());
   }
 
   /** Refuses the statement (exit 2) when a table it touches has a column Flink cannot carry. */

@@ -26,17 +26,19 @@ final class SqlErrors {
   }
 
   /**
-   * The planner refused the statement for the tables it names: exit 2. A {@code DELETE} or {@code
-   * UPDATE} is told how an Iceberg table's rows change instead.
+   * The planner refused a {@code DELETE} or {@code UPDATE} because the table's sink changes no
+   * single rows: exit 2. For an Iceberg table the message says how its rows are removed instead.
    */
-  static InvalidInputException unsupportedStatement(
-      String source, SqlStatement statement, UnsupportedOperationException failure) {
-    String reason = oneLine(failure);
-    if (reason.contains("SupportsRowLevelDelete") || reason.contains("SupportsRowLevelUpdate")) {
-      reason += " Rewrite the rows' partitions with INSERT OVERWRITE, or with floe run";
-    }
-    return new InvalidInputException(prefix(source, statement) + reason, failure);
+  static InvalidInputException rowLevelChangeRefused(
+      String source, SqlStatement statement, Throwable failure, boolean iceberg) {
+    return new InvalidInputException(
+        prefix(source, statement) + oneLine(failure) + (iceberg ? ICEBERG_ROWS : ""), failure);
   }
+
+  // INSERT OVERWRITE is no way to delete: a partition its query leaves empty keeps its rows.
+  private static final String ICEBERG_ROWS =
+      " To remove rows, replace their slice with floe run, which also empties a slice; INSERT"
+          + " OVERWRITE replaces only the partitions its query writes rows to";
 
   /**
    * Running the statement failed: exit 2 when the statement's own expressions could not be computed

@@ -38,9 +38,9 @@ import org.apache.flink.util.CloseableIterator;
  * when the planner cannot fold one of its constants ({@code 1 / 0}) and when its job cannot compute
  * one of its values (a cast of {@code 'x'} to INT), as {@code floe run} reports such a query. A
  * statement whose job fails for another reason fails with an {@link IllegalStateException} worded
- * the same way. A statement the planner refuses for the tables it names (a {@code DELETE} or {@code
- * UPDATE} of an Iceberg table, whose Flink sink changes no single rows) is invalid input too, and
- * {@code floe sql} starts no cluster for it.
+ * the same way. A {@code DELETE} or {@code UPDATE} the planner refuses because the table's sink
+ * changes no single rows (every Iceberg table's) is invalid input too, and for an Iceberg table
+ * {@code floe sql} starts no cluster.
  */
 public final class SqlRunner {
 
@@ -68,10 +68,11 @@ public final class SqlRunner {
   /**
    * @param tableEnv as above
    * @param catalog as above
-   * @param beforeJob called once a statement that runs a Flink job (a query, an {@code INSERT}, a
-   *     statement set) is parsed and validated, before Flink plans it: {@code floe sql} starts its
-   *     cluster there, so that the start overlaps with the planning. A statement refused by
-   *     validation, or one without a job (DDL, {@code SHOW}, {@code EXPLAIN}), never calls it
+   * @param beforeJob called once a statement that runs a Flink job (a query, an {@code INSERT}) is
+   *     parsed and validated, before Flink plans it: {@code floe sql} starts its cluster there, so
+   *     that the start overlaps with the planning. A statement refused by validation, one without a
+   *     job (DDL, {@code SHOW}, {@code EXPLAIN}), and a {@code DELETE} or {@code UPDATE} of an
+   *     Iceberg table, which the planner refuses, never call it
    */
   public SqlRunner(TableEnvironment tableEnv, CatalogConfig catalog, Runnable beforeJob) {
     this(tableEnv, TableSchemas.of(catalog), beforeJob);
@@ -109,8 +110,8 @@ public final class SqlRunner {
   }
 
   private StatementResult run(String source, SqlStatement statement) {
-    Operation operation;
-    IcebergTables tables;
+    Operation operation = null;
+    IcebergTables tables = null;
     TableResult result;
     try {
       // Parsing separately from executing (what executeSql does inside) tells a writing job,
@@ -138,8 +139,9 @@ public final class SqlRunner {
       }
       throw SqlErrors.invalidStatement(source, statement, e);
     } catch (UnsupportedOperationException e) {
-      if (raisedByThePlanner(e)) {
-        throw SqlErrors.unsupportedStatement(source, statement, e);
+      if (IcebergTables.isRowLevelChange(operation) && refusedByItsSink(e)) {
+        throw SqlErrors.rowLevelChangeRefused(
+            source, statement, e, tables != null && tables.refusedWhilePlanned(operation));
       }
       throw SqlErrors.failed(source, statement, e);
     } catch (RuntimeException e) {
@@ -157,16 +159,17 @@ public final class SqlRunner {
   }
 
   /**
-   * Whether Flink's planner raised {@code e}: it refuses a statement it cannot plan for the tables
-   * it names (a row-level {@code DELETE} of a table whose sink cannot delete rows) with an {@code
-   * UnsupportedOperationException}, before any job.
+   * Whether {@code e} is the planner's refusal of a row-level {@code DELETE} or {@code UPDATE}
+   * because the table's sink cannot change single rows. Any other {@code
+   * UnsupportedOperationException} of the planner is Flink's own failure, not the statement's.
    */
-  private static boolean raisedByThePlanner(UnsupportedOperationException e) {
+  private static boolean refusedByItsSink(UnsupportedOperationException e) {
     StackTraceElement[] frames = e.getStackTrace();
-    return frames.length > 0 && frames[0].getClassName().startsWith(PLANNER);
+    return frames.length > 0 && frames[0].getClassName().equals(SINK_CONVERSION);
   }
 
-  private static final String PLANNER = "org.apache.flink.table.planner.";
+  private static final String SINK_CONVERSION =
+      "org.apache.flink.table.planner.connectors.DynamicSinkUtils";
 
   private static boolean runsAJob(Operation operation) {
     return operation instanceof QueryOperation || writes(operation);

@@ -1089,8 +1089,9 @@ final class BadInputCatalogue {
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): Can't"
                           + " perform delete operation of the table floe.sales.staging_orders …"
-                          + "SupportsRowLevelDelete. Rewrite the rows' partitions with INSERT"
-                          + " OVERWRITE, or with floe run",
+                          + "SupportsRowLevelDelete. To remove rows, replace their slice with"
+                          + " floe run, which also empties a slice; INSERT OVERWRITE replaces only"
+                          + " the partitions its query writes rows to",
                       f -> f.args("sql", "DELETE FROM sales.staging_orders WHERE order_id = 1")),
                   row(
                       "a command of Flink's SQL client: `floe sql \"SET 'parallelism.default' ="

@@ -327,6 +327,14 @@ class JobFailuresTest {
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(internal))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(assertion))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(writer))).isEmpty();
+    IllegalArgumentException nextToTheDecimals =
+        thrownAt(
+            new IllegalArgumentException(),
+            "org.apache.flink.table.data.DecimalDataSerializerSnapshot",
+            "check",
+            "BatchExecCalc$5",
+            "processElement");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(nextToTheDecimals))).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(reducer)).isEmpty();
   }
 

@@ -212,7 +212,8 @@ class SqlRunnerTest {
         .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
         .hasMessageContaining("SupportsRowLevelDelete")
         .hasMessageEndingWith(
-            "Rewrite the rows' partitions with INSERT OVERWRITE, or with floe run");
+            "To remove rows, replace their slice with floe run, which also empties a slice; INSERT"
+                + " OVERWRITE replaces only the partitions its query writes rows to");
     assertThatThrownBy(
             () ->
                 counting.run(
@@ -226,6 +227,44 @@ class SqlRunnerTest {
         .singleElement()
         .isInstanceOfSatisfying(
             QueryResult.class, q -> assertThat(q.rows()).containsExactly(List.of(1L)));
+  }
+
+  @Test
+  void aTemporaryTableThatShadowsAnIcebergTableIsNotTakenForIt() throws Exception {
+    run("CREATE TABLE sales.shadowed (id STRING)");
+    Path csv = java.nio.file.Files.createDirectories(home.resolve("shadow-csv"));
+    run(
+        "CREATE TEMPORARY TABLE sales.shadowed (id STRING) WITH ('connector' = 'filesystem',"
+            + " 'path' = '"
+            + csv.toUri()
+            + "', 'format' = 'raw')");
+    java.util.concurrent.atomic.AtomicInteger starts =
+        new java.util.concurrent.atomic.AtomicInteger();
+    SqlRunner counting = new SqlRunner(tableEnv, config, starts::incrementAndGet);
+    try {
+      assertThatThrownBy(
+              () -> counting.run(SqlScript.fromCommandLine("DELETE FROM sales.shadowed")))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageNotContaining("floe run");
+      assertThat(starts).hasValue(1);
+    } finally {
+      run("DROP TEMPORARY TABLE sales.shadowed");
+    }
+  }
+
+  @Test
+  void icebergsFlinkSinkChangesNoSingleRows() {
+    // What IcebergTables.refusedWhilePlanned relies on: a DELETE or UPDATE of an Iceberg table
+    // never reaches a job, so floe sql starts no cluster for it.
+    Class<?> sink = org.apache.iceberg.flink.IcebergTableSink.class;
+    assertThat(org.apache.flink.table.connector.sink.DynamicTableSink.class.isAssignableFrom(sink))
+        .isTrue();
+    assertThat(
+            List.of(
+                org.apache.flink.table.connector.sink.abilities.SupportsRowLevelDelete.class,
+                org.apache.flink.table.connector.sink.abilities.SupportsRowLevelUpdate.class,
+                org.apache.flink.table.connector.sink.abilities.SupportsDeletePushDown.class))
+        .noneMatch(ability -> ability.isAssignableFrom(sink));
   }
 
   @Test
