@@ -35,9 +35,9 @@ import picocli.CommandLine.Parameters;
       "microseconds; uuid columns print as 00112233-4455-6677-8899-aabbccddeeff. A statement on",
       "a table with a time column is refused (exit 2): Flink holds a time in milliseconds.",
       "Statements run in order and a script stops at the first that fails; what the statements",
-      "before it committed stays committed. DELETE and UPDATE are refused (Iceberg's Flink sink",
-      "changes no single rows: replace the slice with floe run), as are the SQL client's own",
-      "commands (SET, HELP, SHOW JOBS, ...): exit 2."
+      "before it committed stays committed. Refused with exit 2: DELETE and UPDATE (Iceberg's",
+      "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
+      "compiled plans, and the SQL client's own commands (SET, HELP, SHOW JOBS, ...)."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

@@ -27,18 +27,22 @@ final class SqlErrors {
 
   /**
    * The planner refused a {@code DELETE} or {@code UPDATE} because the table's sink changes no
-   * single rows: exit 2. For an Iceberg table the message says how its rows are removed instead.
+   * single rows: exit 2. For an Iceberg table the message says how its rows change instead.
    */
   static InvalidInputException rowLevelChangeRefused(
-      String source, SqlStatement statement, Throwable failure, boolean iceberg) {
+      String source, SqlStatement statement, Throwable failure, boolean iceberg, boolean delete) {
+    String instead = !iceberg ? "" : delete ? REMOVE_ICEBERG_ROWS : CHANGE_ICEBERG_ROWS;
     return new InvalidInputException(
-        prefix(source, statement) + oneLine(failure) + (iceberg ? ICEBERG_ROWS : ""), failure);
+        prefix(source, statement) + oneLine(failure) + instead, failure);
   }
 
   // INSERT OVERWRITE is no way to delete: a partition its query leaves empty keeps its rows.
-  private static final String ICEBERG_ROWS =
-      " To remove rows, replace their slice with floe run, which also empties a slice; INSERT"
-          + " OVERWRITE replaces only the partitions its query writes rows to";
+  private static final String REMOVE_ICEBERG_ROWS =
+      " To remove rows, rewrite their slice with a floe run overwrite, which also empties a slice;"
+          + " INSERT OVERWRITE replaces only the partitions its query writes rows to";
+  private static final String CHANGE_ICEBERG_ROWS =
+      " To change rows, rewrite their slice with a floe run overwrite, or merge them by key with"
+          + " floe run";
 
   /**
    * Running the statement failed: exit 2 when the statement's own expressions could not be computed

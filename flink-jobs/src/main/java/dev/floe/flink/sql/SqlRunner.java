@@ -20,6 +20,7 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
+import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -122,7 +123,7 @@ public final class SqlRunner {
             "expected one statement, found " + operations.size() + " (missing ';'?)");
       }
       operation = operations.get(0);
-      ClientCommands.refuse(source, statement, operation);
+      RefusedStatements.refuse(source, statement, operation);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
@@ -141,7 +142,11 @@ public final class SqlRunner {
     } catch (UnsupportedOperationException e) {
       if (IcebergTables.isRowLevelChange(operation) && refusedByItsSink(e)) {
         throw SqlErrors.rowLevelChangeRefused(
-            source, statement, e, tables != null && tables.refusedWhilePlanned(operation));
+            source,
+            statement,
+            e,
+            tables != null && tables.refusedWhilePlanned(operation),
+            ((SinkModifyOperation) operation).isDelete());
       }
       throw SqlErrors.failed(source, statement, e);
     } catch (RuntimeException e) {
@@ -163,7 +168,7 @@ public final class SqlRunner {
    * because the table's sink cannot change single rows. Any other {@code
    * UnsupportedOperationException} of the planner is Flink's own failure, not the statement's.
    */
-  private static boolean refusedByItsSink(UnsupportedOperationException e) {
+  static boolean refusedByItsSink(UnsupportedOperationException e) {
     StackTraceElement[] frames = e.getStackTrace();
     return frames.length > 0 && frames[0].getClassName().equals(SINK_CONVERSION);
   }

@@ -1089,17 +1089,17 @@ final class BadInputCatalogue {
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): Can't"
                           + " perform delete operation of the table floe.sales.staging_orders …"
-                          + "SupportsRowLevelDelete. To remove rows, replace their slice with"
-                          + " floe run, which also empties a slice; INSERT OVERWRITE replaces only"
-                          + " the partitions its query writes rows to",
+                          + "SupportsRowLevelDelete. To remove rows, rewrite their slice with a"
+                          + " floe run overwrite, which also empties a slice; INSERT OVERWRITE"
+                          + " replaces only the partitions its query writes rows to",
                       f -> f.args("sql", "DELETE FROM sales.staging_orders WHERE order_id = 1")),
                   row(
                       "a command of Flink's SQL client: `floe sql \"SET 'parallelism.default' ="
                           + " '1'\"`",
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): SET is a"
-                          + " command of Flink's SQL client, not of floe sql; give the parallelism"
-                          + " with --parallelism and a table's read options in a /*+"
+                          + " command of Flink's SQL client, not of floe sql; the parallelism is"
+                          + " --parallelism, and a table's read or write options go in a /*+"
                           + " OPTIONS('key'='value') */ hint",
                       f -> f.args("sql", "SET 'parallelism.default' = '1'")))));
 

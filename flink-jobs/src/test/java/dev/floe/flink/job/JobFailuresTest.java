@@ -187,6 +187,16 @@ class JobFailuresTest {
             "processElement");
 
     assertThat(JobFailures.raisedByTheQuery(inAFailedJob(cast))).contains("Underflow");
+    ArithmeticException division =
+        thrownAt(
+            new ArithmeticException("Division by zero"),
+            "java.math.BigDecimal",
+            "divide",
+            "org.apache.flink.table.data.DecimalDataUtils",
+            "divide",
+            "BatchExecCalc$5",
+            "processElement");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(division))).contains("Division by zero");
   }
 
   @Test

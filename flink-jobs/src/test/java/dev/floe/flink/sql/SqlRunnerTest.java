@@ -212,14 +212,17 @@ class SqlRunnerTest {
         .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
         .hasMessageContaining("SupportsRowLevelDelete")
         .hasMessageEndingWith(
-            "To remove rows, replace their slice with floe run, which also empties a slice; INSERT"
-                + " OVERWRITE replaces only the partitions its query writes rows to");
+            "To remove rows, rewrite their slice with a floe run overwrite, which also empties a"
+                + " slice; INSERT OVERWRITE replaces only the partitions its query writes rows to");
     assertThatThrownBy(
             () ->
                 counting.run(
                     SqlScript.fromCommandLine("UPDATE sales.orders SET note = 'x' WHERE id = 1")))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("SupportsRowLevelUpdate");
+        .hasMessageContaining("SupportsRowLevelUpdate")
+        .hasMessageEndingWith(
+            "To change rows, rewrite their slice with a floe run overwrite, or merge them by key"
+                + " with floe run");
     assertThat(starts).hasValue(0);
     counting.run(SqlScript.fromCommandLine("SELECT count(*) FROM sales.orders"));
     assertThat(starts).hasValue(1);
@@ -273,16 +276,80 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): SET is a command of Flink's"
-                + " SQL client, not of floe sql; give the parallelism with --parallelism and a"
-                + " table's read options in a /*+ OPTIONS('key'='value') */ hint");
-    for (String command : List.of("RESET", "HELP", "QUIT", "CLEAR", "SHOW JOBS")) {
+                + " SQL client, not of floe sql; the parallelism is --parallelism, and a table's"
+                + " read or write options go in a /*+ OPTIONS('key'='value') */ hint");
+    for (String command :
+        List.of(
+            "RESET",
+            "HELP",
+            "QUIT",
+            "CLEAR",
+            "SHOW JOBS",
+            "STOP JOB 'abc'",
+            "DESCRIBE JOB 'abc'",
+            "REMOVE JAR '/tmp/nope.jar'")) {
+      String keyword = command.replaceAll(" '.*", "");
       assertThatThrownBy(() -> run(command))
           .isInstanceOf(InvalidInputException.class)
-          .hasMessageContaining(command + " is a command of Flink's SQL client");
+          .hasMessageContaining(keyword + " is a command of Flink's SQL client");
     }
-    assertThatThrownBy(() -> run("STOP JOB 'abc'"))
+  }
+
+  @Test
+  void aStatementSetOrACompiledPlanIsRefusedSoNoWriteSkipsTheTypeChecks() {
+    assertThatThrownBy(() -> run("BEGIN STATEMENT SET"))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("STOP JOB is a command of Flink's SQL client");
+        .hasMessageContaining("BEGIN STATEMENT SET is not run by floe sql");
+    assertThatThrownBy(() -> run("END"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("END is not run by floe sql");
+    Path plan = home.resolve("plan.json");
+    String insert = "INSERT INTO sales.orders VALUES (9, 1.00, DATE '2026-10-09', 'plan')";
+    assertThatThrownBy(() -> run("COMPILE AND EXECUTE PLAN '" + plan.toUri() + "' FOR " + insert))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("COMPILE AND EXECUTE PLAN is not run by floe sql");
+    assertThatThrownBy(() -> run("COMPILE PLAN '" + plan.toUri() + "' FOR " + insert))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("COMPILE PLAN is not run by floe sql");
+    assertThatThrownBy(() -> run("EXECUTE PLAN '" + plan.toUri() + "'"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("EXECUTE PLAN is not run by floe sql");
+    assertThat(plan).doesNotExist();
+    assertThat(run("SELECT count(*) FROM sales.orders WHERE id = 9"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class, q -> assertThat(q.rows()).containsExactly(List.of(0L)));
+  }
+
+  @Test
+  void onlyTheSinksRefusalOfARowLevelChangeIsTheStatementsFault() {
+    UnsupportedOperationException bySink = new UnsupportedOperationException("no deletes");
+    bySink.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "org.apache.flink.table.planner.connectors.DynamicSinkUtils",
+              "convertDelete",
+              null,
+              1)
+        });
+    UnsupportedOperationException byAnotherPlannerClass =
+        new UnsupportedOperationException("This is a bug, please file an issue.");
+    byAnotherPlannerClass.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "org.apache.flink.table.planner.plan.nodes.exec.common.CommonExecTableSourceScan",
+              "translateToPlanInternal",
+              null,
+              1),
+          new StackTraceElement(
+              "org.apache.flink.table.planner.connectors.DynamicSinkUtils",
+              "convertDelete",
+              null,
+              1)
+        });
+
+    assertThat(SqlRunner.refusedByItsSink(bySink)).isTrue();
+    assertThat(SqlRunner.refusedByItsSink(byAnotherPlannerClass)).isFalse();
   }
 
   @Test

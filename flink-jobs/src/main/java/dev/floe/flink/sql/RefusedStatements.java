@@ -1,0 +1,77 @@
+package dev.floe.flink.sql;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.util.Map;
+import org.apache.flink.table.operations.BeginStatementSetOperation;
+import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
+import org.apache.flink.table.operations.EndStatementSetOperation;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.command.ClearOperation;
+import org.apache.flink.table.operations.command.DescribeJobOperation;
+import org.apache.flink.table.operations.command.ExecutePlanOperation;
+import org.apache.flink.table.operations.command.HelpOperation;
+import org.apache.flink.table.operations.command.QuitOperation;
+import org.apache.flink.table.operations.command.RemoveJarOperation;
+import org.apache.flink.table.operations.command.ResetOperation;
+import org.apache.flink.table.operations.command.SetOperation;
+import org.apache.flink.table.operations.command.ShowJobsOperation;
+import org.apache.flink.table.operations.command.StopJobOperation;
+import org.apache.flink.table.operations.ddl.CompilePlanOperation;
+
+/**
+ * The statements Flink's parser accepts but {@code floe sql} does not run, each refused (exit 2) in
+ * one line that says what to use instead:
+ *
+ * <ul>
+ *   <li>the commands only Flink's SQL client carries out ({@code SET}, {@code HELP}, {@code SHOW
+ *       JOBS}, ...), which a table environment refuses with a list of every statement type it
+ *       knows, or as an internal error;
+ *   <li>statement sets, which a table environment cannot take one statement at a time;
+ *   <li>compiled plans, whose {@code INSERT} would skip the checks {@code floe sql} makes of the
+ *       tables it writes (a time column Flink cannot carry exactly).
+ * </ul>
+ */
+final class RefusedStatements {
+  private RefusedStatements() {}
+
+  private static final String CLIENT = "is a command of Flink's SQL client, not of floe sql";
+  private static final String SQL_ONLY = CLIENT + ", which runs SQL statements only (--help)";
+  private static final String SETTINGS =
+      CLIENT
+          + "; the parallelism is --parallelism, and a table's read or write options go in a /*+"
+          + " OPTIONS('key'='value') */ hint";
+  private static final String STATEMENT_SET =
+      "is not run by floe sql, which runs no statement sets; give each INSERT as a statement of"
+          + " its own";
+  private static final String PLAN =
+      "is not run by floe sql, which runs no compiled plans (a plan would skip its checks of the"
+          + " tables' column types); give the INSERT itself";
+
+  private static final Map<Class<? extends Operation>, String> REFUSALS =
+      Map.ofEntries(
+          Map.entry(SetOperation.class, "SET " + SETTINGS),
+          Map.entry(ResetOperation.class, "RESET " + SETTINGS),
+          Map.entry(HelpOperation.class, "HELP " + SQL_ONLY),
+          Map.entry(QuitOperation.class, "QUIT " + SQL_ONLY),
+          Map.entry(ClearOperation.class, "CLEAR " + SQL_ONLY),
+          Map.entry(ShowJobsOperation.class, "SHOW JOBS " + SQL_ONLY),
+          Map.entry(StopJobOperation.class, "STOP JOB " + SQL_ONLY),
+          Map.entry(DescribeJobOperation.class, "DESCRIBE JOB " + SQL_ONLY),
+          Map.entry(RemoveJarOperation.class, "REMOVE JAR " + SQL_ONLY),
+          Map.entry(BeginStatementSetOperation.class, "BEGIN STATEMENT SET " + STATEMENT_SET),
+          Map.entry(EndStatementSetOperation.class, "END " + STATEMENT_SET),
+          Map.entry(CompilePlanOperation.class, "COMPILE PLAN " + PLAN),
+          Map.entry(CompileAndExecutePlanOperation.class, "COMPILE AND EXECUTE PLAN " + PLAN),
+          Map.entry(ExecutePlanOperation.class, "EXECUTE PLAN " + PLAN));
+
+  /** Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind. */
+  static void refuse(String source, SqlStatement statement, Operation operation) {
+    String refusal = REFUSALS.get(operation.getClass());
+    if (refusal != null) {
+      throw new InvalidInputException(
+          String.format(
+              "Cannot run SQL statement %d (line %d of %s): %s",
+              statement.number(), statement.line(), source, refusal));
+    }
+  }
+}
