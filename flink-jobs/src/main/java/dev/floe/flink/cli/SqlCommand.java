@@ -37,7 +37,8 @@ import picocli.CommandLine.Parameters;
       "Statements run in order and a script stops at the first that fails; what the statements",
       "before it committed stays committed. Refused with exit 2: DELETE and UPDATE (Iceberg's",
       "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
-      "compiled plans, and the SQL client's own commands (SET, HELP, SHOW JOBS, ...)."
+      "compiled plans, ANALYZE TABLE, and the SQL client's own commands (SET, HELP, SHOW JOBS,",
+      "...)."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

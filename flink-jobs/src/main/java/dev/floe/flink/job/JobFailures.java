@@ -77,11 +77,13 @@ public final class JobFailures {
   private static final String EXPRESSION_REDUCER =
       "org.apache.flink.table.planner.codegen.ExpressionReducer";
 
-  /** What the query's code calls to compute a value, and nothing else. */
   /** Where {@code LIKE} and {@code SIMILAR TO} turn their pattern into a regular expression. */
   private static final String LIKE_PATTERNS = "org.apache.flink.table.functions.SqlLikeUtils";
 
-  /** Packages (ending in '.') and single classes (with their nested classes). */
+  /**
+   * What the query's code calls to compute a value, and nothing else: packages (ending in '.') and
+   * single classes (with their nested classes).
+   */
   private static final List<String> VALUE_FUNCTIONS =
       List.of(
           "java.",

@@ -6,12 +6,16 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
+import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.operations.StatementSetOperation;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -44,6 +48,19 @@ final class IcebergTables {
       if (modify instanceof SinkModifyOperation sink) {
         add(sink.getContextResolvedTable().getIdentifier().asSummaryString(), schemas, tables);
       }
+      CreateTableOperation created = createdBy(modify);
+      if (created != null) {
+        String name = created.getTableIdentifier().asSummaryString();
+        // CREATE TABLE IF NOT EXISTS ... AS writes into the table when it exists; REPLACE TABLE ...
+        // AS gives it the query's schema: both are checked.
+        add(name, schemas, tables);
+        if (!created.isTemporary() && schemas.inCatalog(name)) {
+          Schema schema = icebergSchemaOf(created);
+          if (schema != null) {
+            tables.putIfAbsent(name + " as created", schema);
+          }
+        }
+      }
       query = modify.getChild();
     } else if (operation instanceof QueryOperation queryOperation) {
       query = queryOperation;
@@ -52,6 +69,29 @@ final class IcebergTables {
       for (String scanned : QueryInspector.inspect(query).scannedTables()) {
         add(scanned, schemas, tables);
       }
+    }
+  }
+
+  /** The table a {@code CREATE TABLE ... AS} or {@code REPLACE TABLE ... AS} creates; else null. */
+  private static CreateTableOperation createdBy(ModifyOperation modify) {
+    if (modify instanceof CreateTableASOperation ctas) {
+      return ctas.getCreateTableOperation();
+    }
+    if (modify instanceof ReplaceTableAsOperation rtas) {
+      return rtas.getCreateTableOperation();
+    }
+    return null;
+  }
+
+  /**
+   * The Iceberg schema the catalog will give the created table; null when Iceberg has no type for
+   * one of its columns, which the catalog then refuses itself.
+   */
+  private static Schema icebergSchemaOf(CreateTableOperation created) {
+    try {
+      return FlinkSchemaUtil.convert(created.getCatalogTable().getResolvedSchema());
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

@@ -2,6 +2,7 @@ package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.flink.table.operations.BeginStatementSetOperation;
 import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
 import org.apache.flink.table.operations.EndStatementSetOperation;
@@ -16,6 +17,7 @@ import org.apache.flink.table.operations.command.ResetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
 import org.apache.flink.table.operations.command.ShowJobsOperation;
 import org.apache.flink.table.operations.command.StopJobOperation;
+import org.apache.flink.table.operations.ddl.AnalyzeTableOperation;
 import org.apache.flink.table.operations.ddl.CompilePlanOperation;
 
 /**
@@ -28,7 +30,8 @@ import org.apache.flink.table.operations.ddl.CompilePlanOperation;
  *       knows, or as an internal error;
  *   <li>statement sets, which a table environment cannot take one statement at a time;
  *   <li>compiled plans, whose {@code INSERT} would skip the checks {@code floe sql} makes of the
- *       tables it writes (a time column Flink cannot carry exactly).
+ *       tables it writes (a time column Flink cannot carry exactly);
+ *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store.
  * </ul>
  */
 final class RefusedStatements {
@@ -62,16 +65,37 @@ final class RefusedStatements {
           Map.entry(EndStatementSetOperation.class, "END " + STATEMENT_SET),
           Map.entry(CompilePlanOperation.class, "COMPILE PLAN " + PLAN),
           Map.entry(CompileAndExecutePlanOperation.class, "COMPILE AND EXECUTE PLAN " + PLAN),
-          Map.entry(ExecutePlanOperation.class, "EXECUTE PLAN " + PLAN));
+          Map.entry(ExecutePlanOperation.class, "EXECUTE PLAN " + PLAN),
+          Map.entry(
+              AnalyzeTableOperation.class,
+              "ANALYZE TABLE is not run by floe sql: Iceberg's Flink catalog keeps no table"
+                  + " statistics, so its job would read the table and then fail"));
+
+  // Split at its first ';', such a set never reaches the parser whole.
+  private static final Pattern EXECUTE_STATEMENT_SET =
+      Pattern.compile(
+          "EXECUTE\\s+STATEMENT\\s+SET\\b.*", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+  /** Refuses {@code statement} (exit 2) before it is parsed when it opens a statement set. */
+  static void refuseBeforeParsing(String source, SqlStatement statement) {
+    if (EXECUTE_STATEMENT_SET.matcher(statement.text()).matches()) {
+      throw refusal(source, statement, "EXECUTE STATEMENT SET " + STATEMENT_SET);
+    }
+  }
 
   /** Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind. */
   static void refuse(String source, SqlStatement statement, Operation operation) {
     String refusal = REFUSALS.get(operation.getClass());
     if (refusal != null) {
-      throw new InvalidInputException(
-          String.format(
-              "Cannot run SQL statement %d (line %d of %s): %s",
-              statement.number(), statement.line(), source, refusal));
+      throw refusal(source, statement, refusal);
     }
+  }
+
+  private static InvalidInputException refusal(
+      String source, SqlStatement statement, String refusal) {
+    return new InvalidInputException(
+        String.format(
+            "Cannot run SQL statement %d (line %d of %s): %s",
+            statement.number(), statement.line(), source, refusal));
   }
 }

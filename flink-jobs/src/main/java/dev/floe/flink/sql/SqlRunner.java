@@ -117,6 +117,7 @@ public final class SqlRunner {
     try {
       // Parsing separately from executing (what executeSql does inside) tells a writing job,
       // whose result is a placeholder row count of -1, from a query.
+      RefusedStatements.refuseBeforeParsing(source, statement);
       List<Operation> operations = tableEnv.getParser().parse(statement.text());
       if (operations.size() != 1) {
         throw new ValidationException(

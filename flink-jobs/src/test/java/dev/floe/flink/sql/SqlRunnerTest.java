@@ -296,7 +296,44 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aTableCreatedOrFilledFromAQueryIsCheckedForColumnsFlinkCannotCarry() {
+    run("CREATE TABLE sales.times (t TIME(6))");
+    String micros = "SELECT TIME '12:00:00.123456' AS t";
+
+    assertThatThrownBy(() -> run("CREATE TABLE IF NOT EXISTS sales.times AS " + micros))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column t of sales.times has type time");
+    assertThatThrownBy(() -> run("REPLACE TABLE sales.orders_copy AS " + micros))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column t of sales.orders_copy as created has type time");
+    assertThatThrownBy(() -> run("CREATE TABLE sales.new_times AS " + micros))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column t of sales.new_times as created has type time");
+    assertThat(run("SHOW TABLES IN sales"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class,
+            q -> assertThat(q.rows()).doesNotContain(List.of("new_times"), List.of("orders_copy")));
+    run("CREATE TABLE sales.ctas AS SELECT id, note FROM sales.orders WHERE id = 1");
+    assertThat(run("SELECT id, note FROM sales.ctas"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class,
+            q -> assertThat(q.rows()).containsExactly(List.of(1L, "first; with a semicolon")));
+  }
+
+  @Test
   void aStatementSetOrACompiledPlanIsRefusedSoNoWriteSkipsTheTypeChecks() {
+    assertThatThrownBy(
+            () ->
+                run(
+                    "EXECUTE STATEMENT SET BEGIN INSERT INTO sales.orders SELECT * FROM"
+                        + " sales.orders; END"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("EXECUTE STATEMENT SET is not run by floe sql");
+    assertThatThrownBy(() -> run("ANALYZE TABLE sales.orders COMPUTE STATISTICS"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("ANALYZE TABLE is not run by floe sql");
     assertThatThrownBy(() -> run("BEGIN STATEMENT SET"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("BEGIN STATEMENT SET is not run by floe sql");
