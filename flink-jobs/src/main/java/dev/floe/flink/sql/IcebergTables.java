@@ -51,9 +51,11 @@ final class IcebergTables {
       CreateTableOperation created = createdBy(modify);
       if (created != null) {
         String name = created.getTableIdentifier().asSummaryString();
-        // CREATE TABLE IF NOT EXISTS ... AS writes into the table when it exists; REPLACE TABLE ...
-        // AS gives it the query's schema: both are checked.
-        add(name, schemas, tables);
+        // CREATE TABLE IF NOT EXISTS ... AS writes into the table when it exists; otherwise the
+        // statement's table has the query's schema (REPLACE TABLE ... AS drops the old one first).
+        if (modify instanceof CreateTableASOperation && created.isIgnoreIfExists()) {
+          add(name, schemas, tables);
+        }
         if (!created.isTemporary() && schemas.inCatalog(name)) {
           Schema schema = icebergSchemaOf(created);
           if (schema != null) {

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.sql.parser.error.SqlValidateException;
 import org.apache.flink.table.api.ResultKind;
 import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.TableEnvironment;
@@ -151,6 +152,13 @@ public final class SqlRunner {
       }
       throw SqlErrors.failed(source, statement, e);
     } catch (RuntimeException e) {
+      throw SqlErrors.failed(source, statement, e);
+    } catch (Exception e) {
+      // Flink's Scala validator throws its checked SqlValidateException undeclared
+      // ("Flink doesn't support ENFORCED mode for PRIMARY KEY constraint").
+      if (e instanceof SqlValidateException) {
+        throw SqlErrors.invalidStatement(source, statement, e);
+      }
       throw SqlErrors.failed(source, statement, e);
     }
 

@@ -1101,7 +1101,14 @@ final class BadInputCatalogue {
                           + " command of Flink's SQL client, not of floe sql; the parallelism is"
                           + " --parallelism, and a table's read or write options go in a /*+"
                           + " OPTIONS('key'='value') */ hint",
-                      f -> f.args("sql", "SET 'parallelism.default' = '1'")))));
+                      f -> f.args("sql", "SET 'parallelism.default' = '1'")),
+                  row(
+                      "a primary key without NOT ENFORCED:"
+                          + " `floe sql \"CREATE TABLE sales.pk (id INT PRIMARY KEY)\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): Flink"
+                          + " doesn't support ENFORCED mode for PRIMARY KEY constraint. …",
+                      f -> f.args("sql", "CREATE TABLE sales.pk (id INT PRIMARY KEY)")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));

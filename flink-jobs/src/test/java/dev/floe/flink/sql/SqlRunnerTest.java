@@ -314,12 +314,37 @@ class SqlRunnerTest {
         .isInstanceOfSatisfying(
             QueryResult.class,
             q -> assertThat(q.rows()).doesNotContain(List.of("new_times"), List.of("orders_copy")));
+    run("CREATE TABLE sales.old_times (t TIME(6), id INT)");
+    assertThatThrownBy(() -> run("REPLACE TABLE sales.old_times AS " + micros))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column t of sales.old_times as created has type time");
+    assertThat(run("SHOW TABLES IN sales"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class, q -> assertThat(q.rows()).contains(List.of("old_times")));
+    run("REPLACE TABLE sales.old_times AS SELECT 1 AS id");
+    assertThat(run("SELECT * FROM sales.old_times"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class,
+            q -> {
+              assertThat(q.columnNames()).containsExactly("id");
+              assertThat(q.rows()).containsExactly(List.of(1));
+            });
     run("CREATE TABLE sales.ctas AS SELECT id, note FROM sales.orders WHERE id = 1");
     assertThat(run("SELECT id, note FROM sales.ctas"))
         .singleElement()
         .isInstanceOfSatisfying(
             QueryResult.class,
             q -> assertThat(q.rows()).containsExactly(List.of(1L, "first; with a semicolon")));
+  }
+
+  @Test
+  void aConstraintFlinksValidatorRefusesIsInvalidInput() {
+    assertThatThrownBy(() -> run("CREATE TABLE sales.pk (id INT PRIMARY KEY)"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
+        .hasMessageContaining("ENFORCED");
   }
 
   @Test
