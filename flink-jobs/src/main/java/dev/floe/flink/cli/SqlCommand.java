@@ -32,13 +32,14 @@ import picocli.CommandLine.Parameters;
       "as namespace.table (or USE a namespace first). TIMESTAMP_LTZ values print in UTC as",
       "PostgreSQL prints timestamptz, 2026-10-03 12:00:00+00; --json writes them as ISO 8601,",
       "2026-10-03T12:00:00Z, which JSON consumers parse as is. Timestamps keep their",
-      "microseconds; uuid columns print as 00112233-4455-6677-8899-aabbccddeeff. A statement on",
-      "a table with a time column is refused (exit 2): Flink holds a time in milliseconds.",
+      "microseconds; uuid columns print as 00112233-4455-6677-8899-aabbccddeeff. A statement",
+      "that reads or writes a table with a time column is refused (exit 2): Flink holds a time",
+      "in milliseconds.",
       "Statements run in order and a script stops at the first that fails; what the statements",
       "before it committed stays committed. Refused with exit 2: DELETE and UPDATE (Iceberg's",
       "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
-      "compiled plans, ANALYZE TABLE, and the SQL client's own commands (SET, HELP, SHOW JOBS,",
-      "...)."
+      "compiled plans, ANALYZE TABLE, REPLACE TABLE ... AS of an existing table (Flink drops it",
+      "before its query runs), and the SQL client's own commands (SET, HELP, SHOW JOBS, ...)."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

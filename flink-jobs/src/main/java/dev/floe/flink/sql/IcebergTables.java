@@ -12,7 +12,6 @@ import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
-import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
@@ -39,10 +38,6 @@ final class IcebergTables {
 
   private static void collect(
       Operation operation, TableSchemas schemas, Map<String, Schema> tables) {
-    if (operation instanceof StatementSetOperation set) {
-      set.getOperations().forEach(o -> collect(o, schemas, tables));
-      return;
-    }
     QueryOperation query = null;
     if (operation instanceof ModifyOperation modify) {
       if (modify instanceof SinkModifyOperation sink) {

@@ -7,6 +7,7 @@ import org.apache.flink.table.operations.BeginStatementSetOperation;
 import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
 import org.apache.flink.table.operations.EndStatementSetOperation;
 import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.command.ClearOperation;
 import org.apache.flink.table.operations.command.DescribeJobOperation;
 import org.apache.flink.table.operations.command.ExecutePlanOperation;
@@ -31,7 +32,9 @@ import org.apache.flink.table.operations.ddl.CompilePlanOperation;
  *   <li>statement sets, which a table environment cannot take one statement at a time;
  *   <li>compiled plans, whose {@code INSERT} would skip the checks {@code floe sql} makes of the
  *       tables it writes (a time column Flink cannot carry exactly);
- *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store.
+ *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store;
+ *   <li>{@code REPLACE TABLE ... AS} of an Iceberg table that exists, which Flink cannot do
+ *       atomically.
  * </ul>
  */
 final class RefusedStatements {
@@ -83,19 +86,36 @@ final class RefusedStatements {
     }
   }
 
-  /** Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind. */
-  static void refuse(String source, SqlStatement statement, Operation operation) {
+  /**
+   * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, or when it is a
+   * {@code REPLACE TABLE ... AS} of an Iceberg table that exists. Flink cannot replace an Iceberg
+   * table atomically: it drops the table, with its files, creates the new one and only then runs
+   * the query, so a query that fails leaves the table empty, and one that reads the table reads
+   * nothing, and exits 0.
+   */
+  static void refuse(
+      String source, SqlStatement statement, Operation operation, TableSchemas schemas) {
     String refusal = REFUSALS.get(operation.getClass());
     if (refusal != null) {
       throw refusal(source, statement, refusal);
+    }
+    if (operation instanceof ReplaceTableAsOperation replace) {
+      String name = replace.getCreateTableOperation().getTableIdentifier().asSummaryString();
+      if (schemas.schema(name) != null) {
+        throw refusal(
+            source,
+            statement,
+            "REPLACE TABLE ... AS is not run by floe sql on an Iceberg table that exists ("
+                + name.substring(name.indexOf('.') + 1)
+                + "): Flink drops the table and its files before the query runs, so a query that"
+                + " fails or reads the table leaves it empty; use DROP TABLE, then CREATE TABLE"
+                + " ... AS, or a floe run swap");
+      }
     }
   }
 
   private static InvalidInputException refusal(
       String source, SqlStatement statement, String refusal) {
-    return new InvalidInputException(
-        String.format(
-            "Cannot run SQL statement %d (line %d of %s): %s",
-            statement.number(), statement.line(), source, refusal));
+    return new InvalidInputException(SqlErrors.prefix(source, statement) + refusal);
   }
 }

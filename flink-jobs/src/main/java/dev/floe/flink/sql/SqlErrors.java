@@ -71,7 +71,8 @@ final class SqlErrors {
     return new IllegalStateException(prefix(source, statement) + oneLine(root), failure);
   }
 
-  private static String prefix(String source, SqlStatement statement) {
+  /** {@code Cannot run SQL statement N (line L of <source>): }, in front of every reason. */
+  static String prefix(String source, SqlStatement statement) {
     return String.format(
         "Cannot run SQL statement %d (line %d of %s): ",
         statement.number(), statement.line(), source);

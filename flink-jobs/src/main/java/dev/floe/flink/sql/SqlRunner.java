@@ -22,7 +22,6 @@ import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
-import org.apache.flink.table.operations.StatementSetOperation;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.types.Row;
@@ -125,7 +124,7 @@ public final class SqlRunner {
             "expected one statement, found " + operations.size() + " (missing ';'?)");
       }
       operation = operations.get(0);
-      RefusedStatements.refuse(source, statement, operation);
+      RefusedStatements.refuse(source, statement, operation, schemas);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
@@ -179,7 +178,10 @@ public final class SqlRunner {
    */
   static boolean refusedByItsSink(UnsupportedOperationException e) {
     StackTraceElement[] frames = e.getStackTrace();
-    return frames.length > 0 && frames[0].getClassName().equals(SINK_CONVERSION);
+    return frames.length > 0
+        && frames[0].getClassName().equals(SINK_CONVERSION)
+        && (frames[0].getMethodName().equals("convertDelete")
+            || frames[0].getMethodName().equals("convertUpdate"));
   }
 
   private static final String SINK_CONVERSION =
@@ -190,7 +192,8 @@ public final class SqlRunner {
   }
 
   private static boolean writes(Operation operation) {
-    return operation instanceof ModifyOperation || operation instanceof StatementSetOperation;
+    // A statement set never gets here: RefusedStatements refuses it.
+    return operation instanceof ModifyOperation;
   }
 
   private static void awaitJob(String source, SqlStatement statement, TableResult result) {

@@ -1108,7 +1108,20 @@ final class BadInputCatalogue {
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): Flink"
                           + " doesn't support ENFORCED mode for PRIMARY KEY constraint. …",
-                      f -> f.args("sql", "CREATE TABLE sales.pk (id INT PRIMARY KEY)")))));
+                      f -> f.args("sql", "CREATE TABLE sales.pk (id INT PRIMARY KEY)")),
+                  row(
+                      "a table replaced by a query that reads it: `floe sql \"REPLACE TABLE"
+                          + " sales.staging_orders AS SELECT * FROM sales.staging_orders\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): REPLACE"
+                          + " TABLE ... AS is not run by floe sql on an Iceberg table that exists"
+                          + " (sales.staging_orders): Flink drops the table and its files before"
+                          + " the query runs, …",
+                      f ->
+                          f.args(
+                              "sql",
+                              "REPLACE TABLE sales.staging_orders AS SELECT * FROM"
+                                  + " sales.staging_orders")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));
