@@ -3,6 +3,8 @@ package dev.floe.flink.sql;
 import dev.floe.catalog.error.InvalidInputException;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.flink.table.catalog.CatalogManager;
+import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.operations.BeginStatementSetOperation;
 import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
 import org.apache.flink.table.operations.EndStatementSetOperation;
@@ -33,8 +35,8 @@ import org.apache.flink.table.operations.ddl.CompilePlanOperation;
  *   <li>compiled plans, whose {@code INSERT} would skip the checks {@code floe sql} makes of the
  *       tables it writes (a time column Flink cannot carry exactly);
  *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store;
- *   <li>{@code REPLACE TABLE ... AS} of an Iceberg table that exists, which Flink cannot do
- *       atomically.
+ *   <li>{@code REPLACE TABLE ... AS} of a table that exists, which Flink cannot do atomically on
+ *       Iceberg.
  * </ul>
  */
 final class RefusedStatements {
@@ -88,28 +90,33 @@ final class RefusedStatements {
 
   /**
    * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, or when it is a
-   * {@code REPLACE TABLE ... AS} of an Iceberg table that exists. Flink cannot replace an Iceberg
-   * table atomically: it drops the table, with its files, creates the new one and only then runs
-   * the query, so a query that fails leaves the table empty, and one that reads the table reads
-   * nothing, and exits 0.
+   * {@code REPLACE TABLE ... AS} of a table that exists. Flink replaces a table atomically only
+   * through a sink that stages it, which Iceberg's does not: it drops the table, with its files,
+   * creates the new one and only then runs the query, so a query that fails leaves the table empty,
+   * and one that reads the table reads nothing, and exits 0.
+   *
+   * @param catalogs the session's catalogs, asked exactly what Flink asks before it drops the table
    */
   static void refuse(
-      String source, SqlStatement statement, Operation operation, TableSchemas schemas) {
+      String source, SqlStatement statement, Operation operation, CatalogManager catalogs) {
     String refusal = REFUSALS.get(operation.getClass());
     if (refusal != null) {
       throw refusal(source, statement, refusal);
     }
     if (operation instanceof ReplaceTableAsOperation replace) {
-      String name = replace.getCreateTableOperation().getTableIdentifier().asSummaryString();
-      if (schemas.schema(name) != null) {
+      ObjectIdentifier id = replace.getCreateTableOperation().getTableIdentifier();
+      if (catalogs.getTable(id).isPresent()) {
         throw refusal(
             source,
             statement,
-            "REPLACE TABLE ... AS is not run by floe sql on an Iceberg table that exists ("
-                + name.substring(name.indexOf('.') + 1)
+            "REPLACE TABLE ... AS is not run by floe sql on a table that exists ("
+                + id.getDatabaseName()
+                + "."
+                + id.getObjectName()
                 + "): Flink drops the table and its files before the query runs, so a query that"
-                + " fails or reads the table leaves it empty; use DROP TABLE, then CREATE TABLE"
-                + " ... AS, or a floe run swap");
+                + " fails or reads the table leaves it empty; write the rows to a new table with"
+                + " CREATE TABLE ... AS and then drop the old one, or use floe run with mode:"
+                + " swap");
       }
     }
   }

@@ -1114,9 +1114,9 @@ final class BadInputCatalogue {
                           + " sales.staging_orders AS SELECT * FROM sales.staging_orders\"`",
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): REPLACE"
-                          + " TABLE ... AS is not run by floe sql on an Iceberg table that exists"
+                          + " TABLE ... AS is not run by floe sql on a table that exists"
                           + " (sales.staging_orders): Flink drops the table and its files before"
-                          + " the query runs, …",
+                          + " the query runs, … or use floe run with mode: swap",
                       f ->
                           f.args(
                               "sql",

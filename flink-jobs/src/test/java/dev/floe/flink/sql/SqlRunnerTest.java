@@ -331,14 +331,18 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): REPLACE TABLE ... AS is not"
-                + " run by floe sql on an Iceberg table that exists (sales.orders): Flink drops the"
-                + " table and its files before the query runs, so a query that fails or reads the"
-                + " table leaves it empty; use DROP TABLE, then CREATE TABLE ... AS, or a floe run"
-                + " swap");
+                + " run by floe sql on a table that exists (sales.orders): Flink drops the table and"
+                + " its files before the query runs, so a query that fails or reads the table leaves"
+                + " it empty; write the rows to a new table with CREATE TABLE ... AS and then drop"
+                + " the old one, or use floe run with mode: swap");
+    assertThatThrownBy(() -> run("REPLACE TABLE `floe`.`sales`.`orders` AS SELECT 1 AS id"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("not run by floe sql on a table that exists (sales.orders)");
     assertThatThrownBy(
             () ->
                 run(
-                    "CREATE OR REPLACE TABLE sales.orders AS SELECT CAST(note AS INT) AS n FROM sales.orders"))
+                    "CREATE OR REPLACE TABLE sales.orders AS SELECT CAST(note AS INT) AS n"
+                        + " FROM sales.orders"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("REPLACE TABLE ... AS is not run by floe sql");
     assertThat(rowsOf("SELECT id, note FROM sales.orders ORDER BY id")).isEqualTo(before);
@@ -422,8 +426,20 @@ class SqlRunnerTest {
               1)
         });
 
+    UnsupportedOperationException bySinkForMetadata =
+        new UnsupportedOperationException("The table source don't support reading metadata");
+    bySinkForMetadata.setStackTrace(
+        new StackTraceElement[] {
+          new StackTraceElement(
+              "org.apache.flink.table.planner.connectors.DynamicSinkUtils",
+              "getRequireColumnsIndexAndExtraMetaCols",
+              null,
+              1)
+        });
+
     assertThat(SqlRunner.refusedByItsSink(bySink)).isTrue();
     assertThat(SqlRunner.refusedByItsSink(byAnotherPlannerClass)).isFalse();
+    assertThat(SqlRunner.refusedByItsSink(bySinkForMetadata)).isFalse();
   }
 
   @Test
