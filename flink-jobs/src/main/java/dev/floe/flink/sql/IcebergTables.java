@@ -47,7 +47,8 @@ final class IcebergTables {
       if (created != null) {
         String name = created.getTableIdentifier().asSummaryString();
         // CREATE TABLE IF NOT EXISTS ... AS writes into the table when it exists; otherwise the
-        // statement's table has the query's schema (REPLACE TABLE ... AS drops the old one first).
+        // statement's table has the query's schema (a REPLACE TABLE ... AS of a table that exists
+        // is refused before this).
         if (modify instanceof CreateTableASOperation && created.isIgnoreIfExists()) {
           add(name, schemas, tables);
         }

@@ -35,8 +35,8 @@ import org.apache.flink.table.operations.ddl.CompilePlanOperation;
  *   <li>compiled plans, whose {@code INSERT} would skip the checks {@code floe sql} makes of the
  *       tables it writes (a time column Flink cannot carry exactly);
  *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store;
- *   <li>{@code REPLACE TABLE ... AS} of a table that exists, which Flink cannot do atomically on
- *       Iceberg.
+ *   <li>{@code REPLACE TABLE ... AS} of a table that exists (Flink cannot replace an Iceberg table
+ *       atomically).
  * </ul>
  */
 final class RefusedStatements {
@@ -91,9 +91,9 @@ final class RefusedStatements {
   /**
    * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, or when it is a
    * {@code REPLACE TABLE ... AS} of a table that exists. Flink replaces a table atomically only
-   * through a sink that stages it, which Iceberg's does not: it drops the table, with its files,
-   * creates the new one and only then runs the query, so a query that fails leaves the table empty,
-   * and one that reads the table reads nothing, and exits 0.
+   * through a sink that stages it, and Iceberg's sink does not: Flink drops the table (an Iceberg
+   * table with its files), creates the new one and only then runs the query, so a query that fails
+   * leaves the table empty, and one that reads the table reads nothing, and exits 0.
    *
    * @param catalogs the session's catalogs, asked exactly what Flink asks before it drops the table
    */
@@ -113,8 +113,9 @@ final class RefusedStatements {
                 + id.getDatabaseName()
                 + "."
                 + id.getObjectName()
-                + "): Flink drops the table and its files before the query runs, so a query that"
-                + " fails or reads the table leaves it empty; write the rows to a new table with"
+                + "): Flink drops the table (an Iceberg table with its files) before the query"
+                + " runs, so a query that fails or reads the table leaves it empty; write the rows"
+                + " to a new table with"
                 + " CREATE TABLE ... AS and then drop the old one, or use floe run with mode:"
                 + " swap");
       }

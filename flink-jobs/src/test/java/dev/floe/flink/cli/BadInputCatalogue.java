@@ -1115,8 +1115,8 @@ final class BadInputCatalogue {
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): REPLACE"
                           + " TABLE ... AS is not run by floe sql on a table that exists"
-                          + " (sales.staging_orders): Flink drops the table and its files before"
-                          + " the query runs, … or use floe run with mode: swap",
+                          + " (sales.staging_orders): Flink drops the table (an Iceberg table with"
+                          + " its files) before the query runs, … or use floe run with mode: swap",
                       f ->
                           f.args(
                               "sql",

@@ -331,10 +331,10 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): REPLACE TABLE ... AS is not"
-                + " run by floe sql on a table that exists (sales.orders): Flink drops the table and"
-                + " its files before the query runs, so a query that fails or reads the table leaves"
-                + " it empty; write the rows to a new table with CREATE TABLE ... AS and then drop"
-                + " the old one, or use floe run with mode: swap");
+                + " run by floe sql on a table that exists (sales.orders): Flink drops the table (an"
+                + " Iceberg table with its files) before the query runs, so a query that fails or"
+                + " reads the table leaves it empty; write the rows to a new table with CREATE TABLE"
+                + " ... AS and then drop the old one, or use floe run with mode: swap");
     assertThatThrownBy(() -> run("REPLACE TABLE `floe`.`sales`.`orders` AS SELECT 1 AS id"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("not run by floe sql on a table that exists (sales.orders)");
