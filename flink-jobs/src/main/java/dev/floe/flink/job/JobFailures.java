@@ -136,9 +136,12 @@ public final class JobFailures {
    * generated code throw the same class ("ProbeRow should not be null"), so the message decides.
    */
   private static boolean isElementOfALongerArray(Throwable t) {
-    return t.getClass() == RuntimeException.class
-        && t.getCause() == null
-        && "Array has more than one element.".equals(t.getMessage());
+    return isBare(t) && "Array has more than one element.".equals(t.getMessage());
+  }
+
+  /** A plain {@code RuntimeException} without a cause: Flink's way to fail with a message only. */
+  private static boolean isBare(Throwable t) {
+    return t.getClass() == RuntimeException.class && t.getCause() == null;
   }
 
   /**
@@ -147,10 +150,7 @@ public final class JobFailures {
    */
   private static boolean isInvalidLikePattern(Throwable t) {
     StackTraceElement[] frames = t.getStackTrace();
-    return t.getClass() == RuntimeException.class
-        && t.getCause() == null
-        && frames.length > 0
-        && frames[0].getClassName().equals(LIKE_PATTERNS);
+    return isBare(t) && frames.length > 0 && frames[0].getClassName().equals(LIKE_PATTERNS);
   }
 
   /** What a value function raises for a value it cannot compute. */
