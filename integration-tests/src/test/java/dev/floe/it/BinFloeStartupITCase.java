@@ -104,18 +104,36 @@ class BinFloeStartupITCase {
   }
 
   @Test
-  void sqlMapsFlinksPlannerAndRpcClassesFromTheArchiveInsteadOfUnpackingThem() throws Exception {
+  void sqlKeepsTheArchiveOfItsFirstQueryWithAJobNotOfAStatementWithoutOneNorOfAFailure()
+      throws Exception {
     Map<String, String> environment = classLoadLog("startup-" + UUID.randomUUID());
+    Set<Path> before = archives("sql");
     String query = "SELECT count(*) AS n FROM sales.fact_orders";
 
-    BinFloe.Result first = BinFloe.run(work, environment, "sql", query);
+    // No job: an archive of these classes would lack the planner's and the cluster's.
+    BinFloe.Result noJob = BinFloe.run(work, environment, "sql", "SHOW TABLES FROM sales");
+    assertThat(noJob.exitCode()).as(noJob.err()).isZero();
+    assertThat(noJob.out()).contains("fact_orders");
+    assertThat(archives("sql")).as("no archive without a job").isEqualTo(before);
+    BinFloe.Result failed =
+        BinFloe.run(work, environment, "sql", "SELECT count(*) FROM sales.no_such_table");
+    assertThat(failed.exitCode()).as(failed.err()).isEqualTo(2);
+    assertThat(archives("sql")).as("no archive from a failed run").isEqualTo(before);
+
+    BinFloe.Result first = BinFloe.run(work, environment, "sql", "--json", query);
     String firstClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
-    BinFloe.Result second = BinFloe.run(work, environment, "sql", query);
+    Set<Path> created = difference(archives("sql"), before);
+    BinFloe.Result second = BinFloe.run(work, environment, "sql", "--json", query);
     String secondClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
+    BinFloe.Result noJobAgain = BinFloe.run(work, environment, "sql", "SHOW TABLES FROM sales");
+    String noJobClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
 
     assertThat(first.exitCode()).as(first.err()).isZero();
     assertThat(second.exitCode()).as(second.err()).isZero();
-    assertThat(second.out()).isEqualTo(first.out()).contains("(1 row)");
+    // The dumping run's results stay exact: the JDK's "Dynamic dump to file" line is not in them.
+    assertThat(second.out()).isEqualTo(first.out()).contains("\"rowCount\" : 1");
+    assertThat(second.err()).isEqualTo(first.err());
+    assertThat(created).as("the query with a job dumps one archive").hasSize(1);
     // Flink's loaders would unpack the planner and Pekko into the temporary directory and load
     // them from there, in class loaders of their own that no archive covers.
     assertThat(firstClasses)
@@ -127,7 +145,12 @@ class BinFloeStartupITCase {
         .containsPattern(
             "org\\.apache\\.flink\\.table\\.planner\\.\\S+ source: shared objects file \\(top\\)")
         .containsPattern(
-            "org\\.apache\\.flink\\.runtime\\.rpc\\.pekko\\.\\S+ source: shared objects file \\(top\\)");
+            "org\\.apache\\.flink\\.runtime\\.rpc\\.pekko\\.\\S+ source: shared objects file \\(top\\)")
+        .containsPattern(
+            "org\\.apache\\.flink\\.runtime\\.minicluster\\.MiniCluster source: shared objects file \\(top\\)");
+    assertThat(noJobAgain.exitCode()).as(noJobAgain.err()).isZero();
+    assertThat(noJobAgain.out()).isEqualTo(noJob.out());
+    assertThat(noJobClasses).contains("source: shared objects file (top)");
   }
 
   /**

@@ -21,6 +21,7 @@ public final class FloeMain {
 
   public static void main(String[] args) {
     int code = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+    ClassDataArchive.dumpIfRepresentative(code);
     System.exit(code);
   }
 
