@@ -39,6 +39,10 @@ class BinFloeStartupITCase {
     // A JVM option unique to this test gives it archives of its own (the options are in the key).
     Map<String, String> environment = classLoadLog("startup-" + UUID.randomUUID());
     Set<Path> before = archives("snapshots");
+    // Help runs no command: an archive of its classes would stand for none.
+    BinFloe.Result help = BinFloe.run(work, environment, "snapshots", "--help");
+    assertThat(help.exitCode()).as(help.err()).isZero();
+    assertThat(archives("snapshots")).as("no archive from --help").isEqualTo(before);
 
     BinFloe.Result first = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
     String firstClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);

@@ -1,7 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
-import dev.floe.flink.session.LocalCluster;
+import dev.floe.flink.session.FlinkSessions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -15,22 +15,30 @@ import org.slf4j.LoggerFactory;
 /**
  * The class-data archive bin/floe asks a command's first run to write (see bin/floe): the classes
  * this JVM loaded, dumped before it exits so that later starts of the command map them instead of
- * parsing and verifying them. Only a run that stands for its command dumps: one that succeeded and,
- * for a command that runs Flink jobs, started a cluster. A failed run, or a {@code floe sql}
- * statement without a job, loaded too few of the classes its command needs (with such an archive a
- * later query started half again slower than with one a query wrote), so it leaves no archive and
- * pays nothing for one: dumping costs seconds.
+ * parsing and verifying them. Only a run that stands for its command dumps: one that ran the
+ * command (not its {@code --help}), succeeded and, for a command that runs Flink jobs, submitted
+ * one. A failed run, a help text, or a {@code floe sql} statement without a job loaded too few of
+ * the classes its command needs (with such an archive a later query started half again slower than
+ * with one a query wrote), so it leaves no archive and pays only for the recording that the dump
+ * needs ({@code -XX:+RecordDynamicDumpInfo}), not for a dump (seconds).
  *
  * <p>bin/floe starts such a run with {@code -XX:+RecordDynamicDumpInfo}, {@value #DUMP_TO} (a
- * private temporary file it renames into place) and, for commands that run jobs, {@value
- * #NEEDS_JOB}{@code =true}.
+ * private temporary file it renames into place once the JVM exited 0) and, for commands that run
+ * jobs, {@value #NEEDS_JOB}{@code =true}.
  */
 final class ClassDataArchive {
   /** System property: where to write the archive; unset: write none. */
   static final String DUMP_TO = "floe.cds.dump-to";
 
-  /** System property: true to write the archive only when this JVM started a Flink cluster. */
+  /** System property: true to write the archive only when this JVM submitted a Flink job. */
   static final String NEEDS_JOB = "floe.cds.needs-job";
+
+  /**
+   * Free space a dump needs on the archive's file system (archives are up to about 150 MB). The JVM
+   * ends itself with exit code 1 when it cannot write the archive, after the command's output and
+   * its commit: a successful run must not be reported as failed for a cache.
+   */
+  static final long FREE_SPACE_NEEDED = 512L << 20;
 
   private static final Logger LOG = LoggerFactory.getLogger(ClassDataArchive.class);
 
@@ -38,16 +46,31 @@ final class ClassDataArchive {
 
   /**
    * Writes the archive bin/floe asked for when this run stands for its command. Never fails the
-   * command: an archive that cannot be written is left out and logged.
+   * command: an archive that cannot be written is left out.
    *
    * @param exitCode the command's exit code
+   * @param ranTheCommand false when the command line only asked for help or the version
    */
-  static void dumpIfRepresentative(int exitCode) {
+  static void dumpIfRepresentative(int exitCode, boolean ranTheCommand) {
     String target = System.getProperty(DUMP_TO);
-    if (target == null || target.isEmpty() || exitCode != ExitCodes.OK) {
+    if (target == null
+        || target.isEmpty()
+        || !standsForItsCommand(
+            exitCode,
+            ranTheCommand,
+            Boolean.getBoolean(NEEDS_JOB),
+            FlinkSessions.jobsSubmitted())) {
       return;
     }
-    if (Boolean.getBoolean(NEEDS_JOB) && LocalCluster.clustersStarted() == 0) {
+    Path file = Path.of(target);
+    try {
+      if (Files.getFileStore(file.toAbsolutePath().getParent()).getUsableSpace()
+          < FREE_SPACE_NEEDED) {
+        LOG.info("Not writing the class-data archive {}: less than 512 MiB free there", target);
+        return;
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.info("Not writing the class-data archive {}: {}", target, e.toString());
       return;
     }
     // The JDK prints "Dynamic dump to file ..." on System.out, which carries results (--json).
@@ -61,14 +84,23 @@ final class ClassDataArchive {
               new Object[] {new String[] {"dynamic_dump", target}},
               new String[] {String[].class.getName()});
     } catch (Exception | LinkageError e) {
-      LOG.warn("Cannot write the class-data archive {}: {}", target, e.toString());
+      LOG.info("Cannot write the class-data archive {}: {}", target, e.toString());
       try {
-        Files.deleteIfExists(Path.of(target));
+        Files.deleteIfExists(file);
       } catch (IOException ignored) {
         // bin/floe deletes its temporary file at exit in any case
       }
     } finally {
       System.setOut(out);
     }
+  }
+
+  /**
+   * Whether a run's classes stand for its command: it ran the command (not only its help), it
+   * succeeded and, when {@code needsJob}, it submitted a Flink job.
+   */
+  static boolean standsForItsCommand(
+      int exitCode, boolean ranTheCommand, boolean needsJob, int jobsSubmitted) {
+    return exitCode == ExitCodes.OK && ranTheCommand && (!needsJob || jobsSubmitted > 0);
   }
 }

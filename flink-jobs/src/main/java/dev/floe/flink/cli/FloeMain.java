@@ -20,8 +20,14 @@ public final class FloeMain {
   private FloeMain() {}
 
   public static void main(String[] args) {
-    int code = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
-    ClassDataArchive.dumpIfRepresentative(code);
+    CommandLine commandLine = FloeCommand.commandLine(args);
+    int code =
+        redactedExecute(
+            args,
+            new PrintWriter(System.out, true),
+            new PrintWriter(System.err, true),
+            commandLine);
+    ClassDataArchive.dumpIfRepresentative(code, !onlyHelp(commandLine.getParseResult()));
     System.exit(code);
   }
 
@@ -31,10 +37,15 @@ public final class FloeMain {
    * stack trace shows a password. {@code out} carries results and is left exact.
    */
   public static int execute(String[] args, PrintWriter out, PrintWriter rawErr) {
+    return redactedExecute(args, out, rawErr, FloeCommand.commandLine(args));
+  }
+
+  private static int redactedExecute(
+      String[] args, PrintWriter out, PrintWriter rawErr, CommandLine commandLine) {
     Redaction.rememberEnvironment(System.getenv());
     PrintWriter err = new PrintWriter(new RedactingWriter(rawErr), true);
     try {
-      return execute(args, out, err, FloeCommand.commandLine(args));
+      return execute(args, out, err, commandLine);
     } finally {
       out.flush(); // main exits right after: nothing a command printed may stay buffered
       err.flush();
@@ -70,6 +81,19 @@ public final class FloeMain {
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /**
+   * Whether the command line asked for help or the version instead of running a command (also when
+   * it could not be parsed: null).
+   */
+  private static boolean onlyHelp(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) {
+        return true;
+      }
+    }
+    return parsed == null;
   }
 
   /**

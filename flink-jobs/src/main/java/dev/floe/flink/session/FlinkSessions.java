@@ -6,9 +6,13 @@ import dev.floe.catalog.error.InvalidInputException;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.JobListener;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -27,6 +31,30 @@ public final class FlinkSessions {
   public static final int MAX_PARALLELISM = KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM;
 
   private FlinkSessions() {}
+
+  private static final AtomicInteger SUBMITTED = new AtomicInteger();
+
+  private static final JobListener COUNTS_SUBMITTED_JOBS =
+      new JobListener() {
+        @Override
+        public void onJobSubmitted(JobClient client, Throwable failure) {
+          if (failure == null) {
+            SUBMITTED.incrementAndGet();
+          }
+        }
+
+        @Override
+        public void onJobExecuted(JobExecutionResult result, Throwable failure) {}
+      };
+
+  /**
+   * How many Flink jobs the environments of this class submitted in this JVM, whatever became of
+   * them: whether a command ran a job (bin/floe keeps the class-data archive of a command that can
+   * run jobs only from a run that did).
+   */
+  public static int jobsSubmitted() {
+    return SUBMITTED.get();
+  }
 
   /** A batch execution environment; {@code parallelism <= 0} keeps Flink's default. */
   public static StreamExecutionEnvironment batchEnvironment(int parallelism) {
@@ -60,6 +88,7 @@ public final class FlinkSessions {
             ? own.environment(conf)
             : StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.registerJobListener(COUNTS_SUBMITTED_JOBS);
     if (parallelism > 0) {
       env.setParallelism(parallelism);
     }

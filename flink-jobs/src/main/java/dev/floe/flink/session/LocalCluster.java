@@ -190,7 +190,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /** How many MiniClusters this class has started in this JVM. */
-  public static int clustersStarted() {
+  static int clustersStarted() {
     return STARTED.get();
   }
 
