@@ -264,18 +264,23 @@ public final class SliceJob {
       return tableEnv.sqlQuery(boundQuery);
     } catch (org.apache.flink.table.api.SqlParserException
         | org.apache.flink.table.api.ValidationException e) {
+      // A source Floe refused to create (SourcePins): Flink's wrapper only names the table.
+      FloeException refused = JobFailures.findFloeException(e);
       throw new InvalidInputException(
           "Cannot plan the query of "
               + spec.source()
               + ": "
-              + PlanErrors.describe(boundQuery, JobFailures.firstLine(e.getMessage())),
+              + (refused instanceof InvalidInputException
+                  ? refused.getMessage()
+                  : PlanErrors.describe(boundQuery, JobFailures.firstLine(e.getMessage()))),
           e);
     }
   }
 
   /**
-   * The query as a stream of rows. Flink's optimizer folds constant expressions here, so an
-   * expression that cannot be computed (`1 / 0`) fails here: a bad query, exit 2.
+   * The query as a stream of rows. Flink's optimizer folds constant expressions here, and Iceberg's
+   * source plans its splits, so an expression that cannot be computed (`1 / 0`) or a read option
+   * naming a snapshot or ref the table does not have fails here: a bad query, exit 2.
    */
   private static DataStream<RowData> translate(
       StreamTableEnvironment tableEnv, Table aligned, JobSpec spec) {
@@ -283,7 +288,10 @@ public final class SliceJob {
       return tableEnv.toDataStream(
           aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
     } catch (RuntimeException e) {
-      String error = JobFailures.raisedByTheQuery(e).orElseThrow(() -> e);
+      String error =
+          JobFailures.raisedByTheQuery(e)
+              .or(() -> JobFailures.refusedReadOption(e))
+              .orElseThrow(() -> e);
       throw new InvalidInputException(
           "Cannot plan the query of " + spec.source() + ": " + error, e);
     }
@@ -501,7 +509,8 @@ public final class SliceJob {
       if (floe != null) {
         throw floe;
       }
-      java.util.Optional<String> queryError = JobFailures.raisedByTheQuery(e);
+      java.util.Optional<String> queryError =
+          JobFailures.raisedByTheQuery(e).or(() -> JobFailures.refusedReadOption(e));
       if (queryError.isPresent()) {
         throw new InvalidInputException(
             String.format(

@@ -1027,6 +1027,34 @@ final class BadInputCatalogue {
                           f.args(
                               "sql", "SELECT 1 / (order_id - order_id) FROM sales.staging_orders")),
                   row(
+                      "a snapshot the table does not have, in a read option: `floe sql \"SELECT"
+                          + " count(*) FROM sales.staging_orders /*+ OPTIONS('snapshot-id'='1')"
+                          + " */\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): Cannot find"
+                          + " snapshot with ID 1 (a read option of an Iceberg table: floe"
+                          + " snapshots and floe tags list the snapshots and refs a table has)",
+                      f ->
+                          f.args(
+                              "sql",
+                              "SELECT count(*) FROM sales.staging_orders"
+                                  + " /*+ OPTIONS('snapshot-id'='1') */")),
+                  row(
+                      "a read option that picks a source's snapshot by tag in a run's query"
+                          + " (beside the run's pin, Iceberg ignored it):"
+                          + " `FROM sales.staging_orders /*+ OPTIONS('tag'='nope') */`",
+                      2,
+                      "floe: Cannot plan the query of job.yaml: it reads sales.staging_orders"
+                          + " with read option 'tag'='nope', but a run reads each source at one"
+                          + " snapshot, which its lineage records: name it with 'snapshot-id'"
+                          + " (floe snapshots and floe tags list a table's snapshots)",
+                      f ->
+                          f.run(
+                              f.query(
+                                  "SELECT order_id, customer_id, amount, order_date\n"
+                                      + "FROM sales.staging_orders /*+ OPTIONS('tag'='nope') */\n"
+                                      + IN_SLICE))),
+                  row(
                       "`floe backfill --parallelism 40000`",
                       2,
                       "floe: Cannot backfill examples/jobs/fact_orders_daily.yaml: --parallelism"

@@ -425,6 +425,59 @@ class JobFailuresTest {
     assertThat(JobFailures.raisedByTheQuery(manyNames)).contains("/ by zero");
   }
 
+  @Test
+  void onlyIcebergsChecksOfAScansSnapshotRefOrTimeAreARefusedReadOption() {
+    IllegalArgumentException snapshot =
+        thrownAt(
+            new IllegalArgumentException("Cannot find snapshot with ID 1"),
+            "org.apache.iceberg.relocated.com.google.common.base.Preconditions",
+            "checkArgument",
+            "org.apache.iceberg.SnapshotScan",
+            "useSnapshot",
+            "org.apache.iceberg.BaseTableScan",
+            "useSnapshot",
+            "org.apache.iceberg.flink.source.FlinkSplitPlanner",
+            "planTasks",
+            "org.apache.iceberg.flink.source.FlinkSplitPlanner",
+            "planIcebergSourceSplits");
+    // Reading a manifest below the same planTasks: the table's files, not the statement.
+    IllegalArgumentException manifest =
+        thrownAt(
+            new IllegalArgumentException("Invalid partition field"),
+            "org.apache.iceberg.relocated.com.google.common.base.Preconditions",
+            "checkArgument",
+            "org.apache.iceberg.ManifestReader",
+            "open",
+            "org.apache.iceberg.BaseIncrementalScan",
+            "planFiles",
+            "org.apache.iceberg.flink.source.FlinkSplitPlanner",
+            "planTasks");
+    IllegalArgumentException floe =
+        thrownAt(
+            new IllegalArgumentException("Cannot find snapshot with ID 1"),
+            "dev.floe.flink.job.SourcePins",
+            "pin",
+            "org.apache.iceberg.flink.source.FlinkSplitPlanner",
+            "planTasks");
+    IllegalStateException notAnArgument =
+        thrownAt(
+            new IllegalStateException("Cannot find snapshot with ID 1"),
+            "org.apache.iceberg.SnapshotScan",
+            "useSnapshot",
+            "org.apache.iceberg.flink.source.FlinkSplitPlanner",
+            "planTasks");
+
+    assertThat(JobFailures.refusedReadOption(new RuntimeException("planning failed", snapshot)))
+        .contains(
+            "Cannot find snapshot with ID 1 (a read option of an Iceberg table: floe snapshots"
+                + " and floe tags list the snapshots and refs a table has)");
+    assertThat(JobFailures.refusedReadOption(inAFailedJob(snapshot))).isPresent();
+    assertThat(JobFailures.refusedReadOption(manifest)).isEmpty();
+    assertThat(JobFailures.refusedReadOption(floe)).isEmpty();
+    assertThat(JobFailures.refusedReadOption(notAnArgument)).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(snapshot)).isEmpty();
+  }
+
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */
   private static <T extends Throwable> T thrownAt(T error, String... classesAndMethods) {
     StackTraceElement[] frames = new StackTraceElement[classesAndMethods.length / 2];

@@ -1,10 +1,12 @@
 package dev.floe.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.InvalidInputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +83,57 @@ class SourcePinsTest {
         t.sqlQuery("SELECT id FROM s.src /*+ OPTIONS('snapshot-id'='" + first + "') */");
 
     assertThat(ids(planned)).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(pins.snapshotsOf(Set.of("s.src"))).as("recorded").isEqualTo(Map.of("s.src", first));
+  }
+
+  @Test
+  void aHintThatPicksTheSnapshotByTagOrTimeIsRefusedNotIgnored() throws Exception {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      org.apache.iceberg.Table src = Catalogs.loadTable(catalog, "s.src");
+      src.manageSnapshots().createTag("first", src.currentSnapshot().snapshotId()).commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config)
+        .executeSql("INSERT INTO s.src VALUES (3)")
+        .await();
+    StreamTableEnvironment t =
+        FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config, new SourcePins());
+
+    // Beside the pin, Iceberg would apply snapshot-id and drop the tag: rows 1, 2 and 3.
+    assertThatThrownBy(() -> t.sqlQuery("SELECT id FROM s.src /*+ OPTIONS('tag'='first') */"))
+        .hasRootCauseInstanceOf(InvalidInputException.class)
+        .rootCause()
+        .hasMessage(
+            "it reads s.src with read option 'tag'='first', but a run reads each source at one"
+                + " snapshot, which its lineage records: name it with 'snapshot-id' (floe"
+                + " snapshots and floe tags list a table's snapshots)");
+    assertThatThrownBy(
+            () -> t.sqlQuery("SELECT id FROM s.src /*+ OPTIONS('as-of-timestamp'='1') */"))
+        .rootCause()
+        .hasMessageContaining("read option 'as-of-timestamp'='1'");
+  }
+
+  @Test
+  void oneTableReadAtTwoSnapshotsIsRefused() throws Exception {
+    long first = currentSnapshot("s.src");
+    FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config)
+        .executeSql("INSERT INTO s.src VALUES (3)")
+        .await();
+    StreamTableEnvironment t =
+        FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config, new SourcePins());
+
+    assertThatThrownBy(
+            () ->
+                t.sqlQuery(
+                    "SELECT id FROM s.src EXCEPT SELECT id FROM s.src"
+                        + " /*+ OPTIONS('snapshot-id'='"
+                        + first
+                        + "') */"))
+        .rootCause()
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("it reads s.src at two snapshots");
   }
 
   private long currentSnapshot(String table) {
