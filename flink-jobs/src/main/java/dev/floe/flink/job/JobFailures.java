@@ -75,19 +75,15 @@ public final class JobFailures {
 
   /**
    * Iceberg's refusal of one of the query's read options (a snapshot, ref or time its table does
-   * not have; {@link ReadOptionRejections}), as one line, when that is what made {@code failure};
-   * empty for any other failure. The statement names what does not exist: exit 2, from {@code floe
-   * run} and {@code floe sql} alike, whether the source planned its splits in the client or in the
-   * job.
+   * not have, a value that is not a number; {@link ReadOptionRejections}), as one line, when that
+   * is what made {@code failure}; empty for any other failure. The statement names what does not
+   * exist: exit 2, from {@code floe run} and {@code floe sql} alike, whether the source planned its
+   * splits in the client or in the job.
    */
   public static java.util.Optional<String> refusedReadOption(Throwable failure) {
     return java.util.Optional.ofNullable(first(failure, ReadOptionRejections::test))
-        .map(t -> firstLine(t.getMessage()) + READ_OPTION_HINT);
+        .map(ReadOptionRejections::describe);
   }
-
-  private static final String READ_OPTION_HINT =
-      " (a read option of an Iceberg table: floe snapshots and floe tags list the snapshots and"
-          + " refs a table has)";
 
   /** Code that computes the query's values. */
   private static final String EXPRESSION_REDUCER =

@@ -30,21 +30,25 @@ import org.apache.iceberg.flink.FlinkCatalog;
  * scanning, a moment after planning: a source commit landing in between was read but not recorded,
  * so late rows went unreported and the conflict rule compared the wrong source versions. The pin is
  * Iceberg's own {@code snapshot-id} read option, added to the table's options as the planner
- * receives them; a query hint that sets it still wins, and the snapshot it names is the one
- * recorded. Each source is read at one snapshot: a hint that picks the snapshot in any other way
- * ({@code tag}, {@code branch}, {@code as-of-timestamp}, an incremental range) is refused, as is a
- * query that reads one table at two snapshots. Iceberg applies {@code snapshot-id} before those, so
- * a {@code tag} hint beside the pin was silently ignored: the run read the current snapshot.
+ * receives them.
+ *
+ * <p>A run reads each source at that snapshot only: its lineage records it, and late-data checks
+ * count the rows that reached the source after it, which a rerun then loads. So a read option that
+ * picks another snapshot (a query hint, or a table property of that name) is refused: a {@code
+ * snapshot-id} other than the pin (a rerun would read the same old snapshot again, and late rows
+ * would never be loaded), and {@code tag}, {@code branch}, {@code as-of-timestamp} or an
+ * incremental range. Beside the pin, Iceberg applied {@code snapshot-id} first and silently ignored
+ * a {@code tag} or {@code branch}: the run read the current snapshot.
  */
 public final class SourcePins {
   static final String SNAPSHOT_ID = "snapshot-id";
 
   /** Iceberg's read options that pick the snapshot a scan reads other than by its id. */
-  private static final List<String> OTHER_SNAPSHOT_CHOICES =
+  private static final List<String> OTHER_SNAPSHOTS = List.of("tag", "branch", "as-of-timestamp");
+
+  /** Iceberg's read options that read what changed between two snapshots. */
+  private static final List<String> INCREMENTS =
       List.of(
-          "tag",
-          "branch",
-          "as-of-timestamp",
           "start-snapshot-id",
           "end-snapshot-id",
           "start-tag",
@@ -53,18 +57,14 @@ public final class SourcePins {
 
   private final Map<String, Long> pinned = new ConcurrentHashMap<>();
 
-  /** The snapshot each source is read at, as its source was created: the pin or a hint's. */
-  private final Map<String, Long> read = new ConcurrentHashMap<>();
-
   /**
-   * The snapshot each of {@code tables} is read at, by {@code namespace.table}: the pin, or the
-   * snapshot a hint named; a table that had no snapshot when it was planned (it reads as empty) or
-   * that the planner never loaded is absent.
+   * The snapshot each of {@code tables} was pinned to, by {@code namespace.table}; a table that had
+   * no snapshot when it was planned (it reads as empty) or that the planner never loaded is absent.
    */
   public Map<String, Long> snapshotsOf(Iterable<String> tables) {
     Map<String, Long> snapshots = new TreeMap<>();
     for (String table : tables) {
-      Long snapshot = read.getOrDefault(table, pinned.get(table));
+      Long snapshot = pinned.get(table);
       if (snapshot != null) {
         snapshots.put(table, snapshot);
       }
@@ -145,33 +145,32 @@ public final class SourcePins {
 
   private void checkRead(ObjectIdentifier id, Map<String, String> options) {
     String name = id.getDatabaseName() + "." + id.getObjectName();
-    for (String option : OTHER_SNAPSHOT_CHOICES) {
+    Long pin = pinned.get(name);
+    String snapshotId = options.get(SNAPSHOT_ID);
+    if (snapshotId != null && (pin == null || !snapshotId.equals(Long.toString(pin)))) {
+      throw InvalidInputException.of(
+          "it reads %s with read option 'snapshot-id'='%s', but a run reads each source at its"
+              + " current snapshot (%s), which its lineage records and late-data checks start"
+              + " from; read an older snapshot with floe sql",
+          name, snapshotId, pin == null ? "none: the table is empty" : pin);
+    }
+    for (String option : OTHER_SNAPSHOTS) {
       if (options.containsKey(option)) {
         throw InvalidInputException.of(
-            "it reads %s with read option '%s'='%s', but a run reads each source at one snapshot,"
-                + " which its lineage records: name it with 'snapshot-id' (floe snapshots and"
-                + " floe tags list a table's snapshots)",
+            "it reads %s with read option '%s'='%s' (a query hint or a table property), but a"
+                + " run reads each source at its current snapshot, which its lineage records; read"
+                + " a tag, branch or time with floe sql",
             name, option, options.get(option));
       }
     }
-    String snapshotId = options.get(SNAPSHOT_ID);
-    if (snapshotId == null) {
-      return;
-    }
-    long snapshot;
-    try {
-      snapshot = Long.parseLong(snapshotId.strip());
-    } catch (NumberFormatException e) {
-      throw InvalidInputException.of(
-          "it reads %s with read option 'snapshot-id'='%s', which is not a snapshot id",
-          name, snapshotId);
-    }
-    Long before = read.putIfAbsent(name, snapshot);
-    if (before != null && before != snapshot) {
-      throw InvalidInputException.of(
-          "it reads %s at two snapshots, %d and %d, but a run's lineage records one snapshot for"
-              + " each source",
-          name, before, snapshot);
+    for (String option : INCREMENTS) {
+      if (options.containsKey(option)) {
+        throw InvalidInputException.of(
+            "it reads %s with read option '%s'='%s' (a query hint or a table property), but a"
+                + " run reads each source whole at its current snapshot, not what changed between"
+                + " two snapshots",
+            name, option, options.get(option));
+      }
     }
   }
 

@@ -1040,14 +1040,26 @@ final class BadInputCatalogue {
                               "SELECT count(*) FROM sales.staging_orders"
                                   + " /*+ OPTIONS('snapshot-id'='1') */")),
                   row(
+                      "a read option that is not a number: `floe sql \"SELECT count(*) FROM"
+                          + " sales.staging_orders /*+ OPTIONS('snapshot-id'='abc') */\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): a read"
+                          + " option of an Iceberg table (a query hint or a table property) is not"
+                          + " a number: For input string: \"abc\"",
+                      f ->
+                          f.args(
+                              "sql",
+                              "SELECT count(*) FROM sales.staging_orders"
+                                  + " /*+ OPTIONS('snapshot-id'='abc') */")),
+                  row(
                       "a read option that picks a source's snapshot by tag in a run's query"
                           + " (beside the run's pin, Iceberg ignored it):"
                           + " `FROM sales.staging_orders /*+ OPTIONS('tag'='nope') */`",
                       2,
                       "floe: Cannot plan the query of job.yaml: it reads sales.staging_orders"
-                          + " with read option 'tag'='nope', but a run reads each source at one"
-                          + " snapshot, which its lineage records: name it with 'snapshot-id'"
-                          + " (floe snapshots and floe tags list a table's snapshots)",
+                          + " with read option 'tag'='nope' (a query hint or a table property),"
+                          + " but a run reads each source at its current snapshot, which its"
+                          + " lineage records; read a tag, branch or time with floe sql",
                       f ->
                           f.run(
                               f.query(

@@ -455,7 +455,7 @@ class JobFailuresTest {
     IllegalArgumentException floe =
         thrownAt(
             new IllegalArgumentException("Cannot find snapshot with ID 1"),
-            "dev.floe.flink.job.SourcePins",
+            "dev.floe.flink.session.SourcePins",
             "pin",
             "org.apache.iceberg.flink.source.FlinkSplitPlanner",
             "planTasks");
@@ -476,6 +476,39 @@ class JobFailuresTest {
     assertThat(JobFailures.refusedReadOption(floe)).isEmpty();
     assertThat(JobFailures.refusedReadOption(notAnArgument)).isEmpty();
     assertThat(JobFailures.raisedByTheQuery(snapshot)).isEmpty();
+  }
+
+  @Test
+  void aReadOptionIcebergCannotParseAsANumberIsRefusedButNotANumberParsedElsewhere() {
+    NumberFormatException option =
+        thrownAt(
+            new NumberFormatException("For input string: \"abc\""),
+            "java.lang.NumberFormatException",
+            "forInputString",
+            "java.lang.Long",
+            "parseLong",
+            "org.apache.iceberg.flink.FlinkConfParser$ConfParser",
+            "parse",
+            "org.apache.iceberg.flink.FlinkConfParser$LongConfParser",
+            "parseOptional",
+            "org.apache.iceberg.flink.FlinkReadConf",
+            "snapshotId");
+    // Parsed by another of Iceberg's utilities below the read configuration: not its option parser.
+    NumberFormatException elsewhere =
+        thrownAt(
+            new NumberFormatException("For input string: \"abc\""),
+            "java.lang.Long",
+            "parseLong",
+            "org.apache.iceberg.util.PropertyUtil",
+            "propertyAsLong",
+            "org.apache.iceberg.flink.FlinkReadConf",
+            "splitSize");
+
+    assertThat(JobFailures.refusedReadOption(new RuntimeException("planning failed", option)))
+        .contains(
+            "a read option of an Iceberg table (a query hint or a table property) is not a"
+                + " number: For input string: \"abc\"");
+    assertThat(JobFailures.refusedReadOption(elsewhere)).isEmpty();
   }
 
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */
