@@ -84,16 +84,23 @@ public final class FloeMain {
   }
 
   /**
-   * Whether the command line asked for help or the version instead of running a command (also when
-   * it could not be parsed: null).
+   * Whether the command line asked for help or the version instead of running a command: also a
+   * command named without the subcommand it needs ({@code floe late}), which prints its usage,
+   * {@code floe help}, and a command line that could not be parsed (null).
    */
   private static boolean onlyHelp(CommandLine.ParseResult parsed) {
+    if (parsed == null) {
+      return true;
+    }
+    CommandLine.ParseResult last = parsed;
     for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
       if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) {
         return true;
       }
+      last = p;
     }
-    return parsed == null;
+    return !last.commandSpec().subcommands().isEmpty()
+        || last.commandSpec().userObject() instanceof CommandLine.HelpCommand;
   }
 
   /**
