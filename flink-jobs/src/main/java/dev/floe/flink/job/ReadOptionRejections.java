@@ -12,8 +12,9 @@ import java.util.List;
  *       is no ancestor of the end, or two options that both pick the snapshot: an {@code
  *       IllegalArgumentException} raised by Iceberg's scan code that checks those settings, called
  *       from the source's {@code planTasks}.
- *   <li>A read option that is not a number ({@code 'snapshot-id'='abc'}): a {@code
- *       NumberFormatException} raised while Iceberg's read configuration parses it.
+ *   <li>A read option Iceberg's read configuration cannot parse: not a number ({@code
+ *       'snapshot-id'='abc'}), a duration or a name of a choice: an {@code
+ *       IllegalArgumentException} raised by the JDK's or Flink's parser under its own.
  * </ul>
  *
  * The same exceptions from reading manifests, from Floe or from Flink are something else.
@@ -39,6 +40,9 @@ final class ReadOptionRejections {
   /** The parser it reads them with, and its nested parsers. */
   private static final String CONF_PARSER = "org.apache.iceberg.flink.FlinkConfParser";
 
+  /** Flink's parser of durations, which Iceberg's parser calls. */
+  private static final String DURATIONS = "org.apache.flink.util.TimeUtils";
+
   private ReadOptionRejections() {}
 
   static boolean test(Throwable t) {
@@ -49,7 +53,7 @@ final class ReadOptionRejections {
   static String describe(Throwable t) {
     String message = JobFailures.firstLine(t.getMessage());
     return unparsableOption(t)
-        ? "a read option of an Iceberg table (a query hint or a table property) is not a number: "
+        ? "a read option of an Iceberg table (a query hint or a table property) cannot be read: "
             + message
         : message
             + " (a read option of an Iceberg table: floe snapshots and floe tags list the"
@@ -74,18 +78,19 @@ final class ReadOptionRejections {
   }
 
   private static boolean unparsableOption(Throwable t) {
-    if (!(t instanceof NumberFormatException)) {
+    if (!(t instanceof IllegalArgumentException)) {
       return false;
     }
     StackTraceElement[] frames = t.getStackTrace();
+    boolean parsed = false;
     for (int i = 0; i < frames.length; i++) {
       String name = frames[i].getClassName();
       if (name.equals(READ_CONF)) {
-        return i > 0;
+        return parsed;
       }
-      if (!name.startsWith("java.lang.")
-          && !name.equals(CONF_PARSER)
-          && !name.startsWith(CONF_PARSER + "$")) {
+      if (name.equals(CONF_PARSER) || name.startsWith(CONF_PARSER + "$")) {
+        parsed = true;
+      } else if (parsed || !(name.startsWith("java.lang.") || name.equals(DURATIONS))) {
         return false;
       }
     }

@@ -100,9 +100,6 @@ public final class SourcePins {
   }
 
   private CatalogBaseTable pin(FlinkCatalog iceberg, ObjectPath path, CatalogTable table) {
-    if (table.getOptions().containsKey(SNAPSHOT_ID)) {
-      return table;
-    }
     String name = path.getFullName();
     Long snapshot =
         pinned.computeIfAbsent(
@@ -116,7 +113,8 @@ public final class SourcePins {
                       .currentSnapshot();
               return current == null ? null : current.snapshotId();
             });
-    if (snapshot == null) {
+    // A table property of that name is checked against the pin when the source is created.
+    if (snapshot == null || table.getOptions().containsKey(SNAPSHOT_ID)) {
       return table;
     }
     Map<String, String> options = new HashMap<>(table.getOptions());
@@ -147,7 +145,7 @@ public final class SourcePins {
     String name = id.getDatabaseName() + "." + id.getObjectName();
     Long pin = pinned.get(name);
     String snapshotId = options.get(SNAPSHOT_ID);
-    if (snapshotId != null && (pin == null || !snapshotId.equals(Long.toString(pin)))) {
+    if (snapshotId != null && (pin == null || !pin.equals(snapshotIdOrNull(snapshotId)))) {
       throw InvalidInputException.of(
           "it reads %s with read option 'snapshot-id'='%s', but a run reads each source at its"
               + " current snapshot (%s), which its lineage records and late-data checks start"
@@ -171,6 +169,14 @@ public final class SourcePins {
                 + " two snapshots",
             name, option, options.get(option));
       }
+    }
+  }
+
+  private static Long snapshotIdOrNull(String value) {
+    try {
+      return Long.parseLong(value.strip());
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 

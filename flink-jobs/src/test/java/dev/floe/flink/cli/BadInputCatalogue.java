@@ -1040,12 +1040,12 @@ final class BadInputCatalogue {
                               "SELECT count(*) FROM sales.staging_orders"
                                   + " /*+ OPTIONS('snapshot-id'='1') */")),
                   row(
-                      "a read option that is not a number: `floe sql \"SELECT count(*) FROM"
+                      "a read option Iceberg cannot parse: `floe sql \"SELECT count(*) FROM"
                           + " sales.staging_orders /*+ OPTIONS('snapshot-id'='abc') */\"`",
                       2,
                       "floe: Cannot run SQL statement 1 (line 1 of the command line): a read"
-                          + " option of an Iceberg table (a query hint or a table property) is not"
-                          + " a number: For input string: \"abc\"",
+                          + " option of an Iceberg table (a query hint or a table property) cannot"
+                          + " be read: For input string: \"abc\"",
                       f ->
                           f.args(
                               "sql",

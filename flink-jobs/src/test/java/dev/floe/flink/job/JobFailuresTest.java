@@ -506,9 +506,47 @@ class JobFailuresTest {
 
     assertThat(JobFailures.refusedReadOption(new RuntimeException("planning failed", option)))
         .contains(
-            "a read option of an Iceberg table (a query hint or a table property) is not a"
-                + " number: For input string: \"abc\"");
+            "a read option of an Iceberg table (a query hint or a table property) cannot be"
+                + " read: For input string: \"abc\"");
     assertThat(JobFailures.refusedReadOption(elsewhere)).isEmpty();
+  }
+
+  @Test
+  void aDurationOrAChoiceIcebergsReadConfigurationCannotParseIsRefusedButNotItsWriteOptions() {
+    IllegalArgumentException duration =
+        thrownAt(
+            new IllegalArgumentException("text does not start with a number"),
+            "org.apache.flink.util.TimeUtils",
+            "parseDuration",
+            "org.apache.iceberg.flink.FlinkConfParser$DurationConfParser",
+            "parseOptional",
+            "org.apache.iceberg.flink.FlinkReadConf",
+            "monitorInterval");
+    IllegalArgumentException choice =
+        thrownAt(
+            new IllegalArgumentException("No enum constant ...StreamingStartingStrategy.NOPE"),
+            "java.lang.Enum",
+            "valueOf",
+            "org.apache.iceberg.flink.FlinkConfParser$EnumConfParser",
+            "parse",
+            "org.apache.iceberg.flink.FlinkReadConf",
+            "startingStrategy");
+    IllegalArgumentException writeOption =
+        thrownAt(
+            new IllegalArgumentException("No enum constant ...DistributionMode.NOPE"),
+            "java.lang.Enum",
+            "valueOf",
+            "org.apache.iceberg.flink.FlinkConfParser$EnumConfParser",
+            "parse",
+            "org.apache.iceberg.flink.FlinkWriteConf",
+            "distributionMode");
+
+    assertThat(JobFailures.refusedReadOption(duration))
+        .contains(
+            "a read option of an Iceberg table (a query hint or a table property) cannot be read:"
+                + " text does not start with a number");
+    assertThat(JobFailures.refusedReadOption(choice)).isPresent();
+    assertThat(JobFailures.refusedReadOption(writeOption)).isEmpty();
   }
 
   /** {@code error} with the stack (class, method, class, method, ...) it was thrown from. */

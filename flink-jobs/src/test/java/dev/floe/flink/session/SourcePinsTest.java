@@ -110,6 +110,22 @@ class SourcePinsTest {
   }
 
   @Test
+  void aTablePropertyNamingTheCurrentSnapshotIsReadAtThePin() throws Exception {
+    long current = currentSnapshot("s.src");
+    FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config)
+        .executeSql("ALTER TABLE s.src SET ('snapshot-id'='" + current + "')")
+        .await();
+    SourcePins pins = new SourcePins();
+    StreamTableEnvironment t =
+        FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config, pins);
+
+    Table planned = t.sqlQuery("SELECT id FROM s.src");
+
+    assertThat(ids(planned)).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(pins.snapshotsOf(Set.of("s.src"))).isEqualTo(Map.of("s.src", current));
+  }
+
+  @Test
   void aHintThatPicksTheSnapshotByTagOrTimeOrReadsAnIncrementIsRefusedNotIgnored()
       throws Exception {
     Catalog catalog = Catalogs.open(config);
