@@ -85,6 +85,15 @@ public final class JobFailures {
         .map(ReadOptionRejections::describe);
   }
 
+  /**
+   * The user's query as the reason {@code failure} happened, as one line: an error its own code
+   * raised ({@link #raisedByTheQuery}) or a read option Iceberg refused ({@link
+   * #refusedReadOption}); empty for any other failure. Exit 2.
+   */
+  public static java.util.Optional<String> causedByTheQuery(Throwable failure) {
+    return raisedByTheQuery(failure).or(() -> refusedReadOption(failure));
+  }
+
   /** Code that computes the query's values. */
   private static final String EXPRESSION_REDUCER =
       "org.apache.flink.table.planner.codegen.ExpressionReducer";

@@ -288,10 +288,7 @@ public final class SliceJob {
       return tableEnv.toDataStream(
           aligned, aligned.getResolvedSchema().toPhysicalRowDataType().bridgedTo(RowData.class));
     } catch (RuntimeException e) {
-      String error =
-          JobFailures.raisedByTheQuery(e)
-              .or(() -> JobFailures.refusedReadOption(e))
-              .orElseThrow(() -> e);
+      String error = JobFailures.causedByTheQuery(e).orElseThrow(() -> e);
       throw new InvalidInputException(
           "Cannot plan the query of " + spec.source() + ": " + error, e);
     }
@@ -509,8 +506,7 @@ public final class SliceJob {
       if (floe != null) {
         throw floe;
       }
-      java.util.Optional<String> queryError =
-          JobFailures.raisedByTheQuery(e).or(() -> JobFailures.refusedReadOption(e));
+      java.util.Optional<String> queryError = JobFailures.causedByTheQuery(e);
       if (queryError.isPresent()) {
         throw new InvalidInputException(
             String.format(

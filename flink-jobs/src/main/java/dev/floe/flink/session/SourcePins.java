@@ -43,17 +43,26 @@ import org.apache.iceberg.flink.FlinkCatalog;
 public final class SourcePins {
   static final String SNAPSHOT_ID = "snapshot-id";
 
-  /** Iceberg's read options that pick the snapshot a scan reads other than by its id. */
-  private static final List<String> OTHER_SNAPSHOTS = List.of("tag", "branch", "as-of-timestamp");
+  private static final String OTHER_SNAPSHOT =
+      "at its current snapshot, which its lineage records; read a tag, branch or time with floe"
+          + " sql";
+  private static final String INCREMENT =
+      "whole at its current snapshot, not what changed between two snapshots";
 
-  /** Iceberg's read options that read what changed between two snapshots. */
-  private static final List<String> INCREMENTS =
+  /**
+   * Iceberg's read options that pick the snapshot a scan reads other than by its id, or read what
+   * changed between two snapshots, with how a run reads a source instead.
+   */
+  private static final List<Map.Entry<String, String>> REFUSED_OPTIONS =
       List.of(
-          "start-snapshot-id",
-          "end-snapshot-id",
-          "start-tag",
-          "end-tag",
-          "start-snapshot-timestamp");
+          Map.entry("tag", OTHER_SNAPSHOT),
+          Map.entry("branch", OTHER_SNAPSHOT),
+          Map.entry("as-of-timestamp", OTHER_SNAPSHOT),
+          Map.entry("start-snapshot-id", INCREMENT),
+          Map.entry("end-snapshot-id", INCREMENT),
+          Map.entry("start-tag", INCREMENT),
+          Map.entry("end-tag", INCREMENT),
+          Map.entry("start-snapshot-timestamp", INCREMENT));
 
   private final Map<String, Long> pinned = new ConcurrentHashMap<>();
 
@@ -152,22 +161,13 @@ public final class SourcePins {
               + " from; read an older snapshot with floe sql",
           name, snapshotId, pin == null ? "none: the table is empty" : pin);
     }
-    for (String option : OTHER_SNAPSHOTS) {
+    for (Map.Entry<String, String> refused : REFUSED_OPTIONS) {
+      String option = refused.getKey();
       if (options.containsKey(option)) {
         throw InvalidInputException.of(
             "it reads %s with read option '%s'='%s' (a query hint or a table property), but a"
-                + " run reads each source at its current snapshot, which its lineage records; read"
-                + " a tag, branch or time with floe sql",
-            name, option, options.get(option));
-      }
-    }
-    for (String option : INCREMENTS) {
-      if (options.containsKey(option)) {
-        throw InvalidInputException.of(
-            "it reads %s with read option '%s'='%s' (a query hint or a table property), but a"
-                + " run reads each source whole at its current snapshot, not what changed between"
-                + " two snapshots",
-            name, option, options.get(option));
+                + " run reads each source %s",
+            name, option, options.get(option), refused.getValue());
       }
     }
   }

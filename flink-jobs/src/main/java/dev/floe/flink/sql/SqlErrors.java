@@ -47,12 +47,11 @@ final class SqlErrors {
   /**
    * Running the statement failed: exit 2 when the statement's own expressions could not be computed
    * (a constant the planner folds, {@code 1 / 0}; a value a task cannot cast), as {@code floe run}
-   * reports such a query ({@link JobFailures#raisedByTheQuery}), or when Iceberg refused one of its
-   * read options ({@link JobFailures#refusedReadOption}); otherwise exit 1 with the root cause.
+   * reports such a query, or when Iceberg refused one of its read options ({@link
+   * JobFailures#causedByTheQuery}); otherwise exit 1 with the root cause.
    */
   static RuntimeException failed(String source, SqlStatement statement, Throwable failure) {
-    Optional<String> queryError =
-        JobFailures.raisedByTheQuery(failure).or(() -> JobFailures.refusedReadOption(failure));
+    Optional<String> queryError = JobFailures.causedByTheQuery(failure);
     if (queryError.isPresent()) {
       return new InvalidInputException(prefix(source, statement) + queryError.get(), failure);
     }
