@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinFloeStartupITCase {
   private static final Path ARCHIVES = BinFloe.repoRoot().resolve("flink-jobs/target/cds");
+  private static final Path NATIVE = BinFloe.repoRoot().resolve("flink-jobs/target/native");
 
   @TempDir Path work;
 
@@ -50,7 +52,17 @@ class BinFloeStartupITCase {
     assertThat(usage.out()).contains("Usage:");
     assertThat(archives("tables")).as("no archive from a usage text").isEqualTo(tablesBefore);
 
+    // The embedded catalog's SQLite library is kept under the build output (SqliteNativeLibrary),
+    // instead of the copy its driver would write to the temporary folder in every run.
+    deleteRecursively(NATIVE);
     BinFloe.Result first = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
+    try (Stream<Path> kept = Files.walk(NATIVE)) {
+      assertThat(kept.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
+          .as("the first run keeps SQLite's native library")
+          .singleElement()
+          .asString()
+          .startsWith("libsqlitejdbc");
+    }
     String firstClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
     Set<Path> created = difference(archives("snapshots"), before);
     BinFloe.Result second = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
@@ -189,5 +201,16 @@ class BinFloeStartupITCase {
 
   private static Set<Path> difference(Set<Path> after, Set<Path> before) {
     return after.stream().filter(p -> !before.contains(p)).collect(Collectors.toSet());
+  }
+
+  private static void deleteRecursively(Path folder) throws IOException {
+    if (!Files.exists(folder)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(folder)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
   }
 }

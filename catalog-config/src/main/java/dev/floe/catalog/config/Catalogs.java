@@ -77,12 +77,16 @@ public final class Catalogs {
   /**
    * Gets ready to open a catalog; Flink's catalog factory and {@link #open} both call it first.
    * Makes its secrets known to {@link Redaction}, creates what it needs locally (the embedded
-   * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}), and
-   * checks once per JVM that its servers answer ({@link Reachability}).
+   * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}; SQLite's
+   * native library kept where bin/floe says: {@link SqliteNativeLibrary}), and checks once per JVM
+   * that its servers answer ({@link Reachability}).
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
     createHome(config);
+    if (config.properties().getOrDefault("uri", "").startsWith("jdbc:sqlite:")) {
+      SqliteNativeLibrary.prepare();
+    }
     Reachability.requireOnce(config);
   }
 

@@ -1,0 +1,109 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteJDBCLoader;
+import org.sqlite.util.LibraryLoaderUtil;
+
+class SqliteNativeLibraryTest {
+  @TempDir Path dir;
+
+  @Test
+  void keptCopyIsTheJarsLibraryNamedByDriverVersionAndPlatform() throws IOException {
+    Path copy = SqliteNativeLibrary.keptCopy(dir.resolve("native"));
+
+    assertThat(copy.getParent().getParent()).isEqualTo(dir.resolve("native"));
+    assertThat(copy.getParent().getFileName().toString())
+        .startsWith("sqlite-" + SQLiteJDBCLoader.getVersion() + "-");
+    assertThat(copy.getFileName().toString()).isEqualTo(LibraryLoaderUtil.getNativeLibName());
+    assertThat(Files.readAllBytes(copy)).isEqualTo(jarsLibrary());
+    assertThat(Files.list(copy.getParent())).containsExactly(copy); // no temporary file left
+  }
+
+  @Test
+  void copyOfAnotherSizeIsWrittenAgain() throws IOException {
+    Path copy = SqliteNativeLibrary.keptCopy(dir);
+    Files.write(copy, new byte[] {1, 2, 3}); // e.g. cut short by a full disk in another tool
+
+    assertThat(SqliteNativeLibrary.keptCopy(dir)).isEqualTo(copy);
+    assertThat(Files.readAllBytes(copy)).isEqualTo(jarsLibrary());
+  }
+
+  @Test
+  void embeddedCatalogLoadsTheKeptCopyInsteadOfExtractingOne() throws Exception {
+    Path cache = dir.resolve("cache");
+    Path temp = Files.createDirectories(dir.resolve("tmp"));
+
+    List<String> mapped = probe("-D" + SqliteNativeLibrary.CACHE_FOLDER + "=" + cache, temp);
+
+    assertThat(mapped).singleElement().asString().startsWith(cache.toString());
+    // Without the property, the driver extracts and maps its own copy in the temporary folder:
+    // the probe tells the two apart.
+    assertThat(probe("-Dfloe.unrelated=1", temp))
+        .singleElement()
+        .asString()
+        .startsWith(temp.toString());
+  }
+
+  @Test
+  void folderThatCannotBeWrittenLeavesTheDriverToExtractItsOwn() throws Exception {
+    Path file = Files.writeString(dir.resolve("not-a-folder"), "x");
+    Path temp = Files.createDirectories(dir.resolve("tmp"));
+
+    List<String> mapped = probe("-D" + SqliteNativeLibrary.CACHE_FOLDER + "=" + file, temp);
+
+    assertThat(mapped).singleElement().asString().startsWith(temp.toString());
+  }
+
+  @Test
+  void corruptCopyOfTheRightSizeLeavesTheDriverToExtractItsOwn() throws Exception {
+    Path cache = dir.resolve("cache");
+    Path copy = SqliteNativeLibrary.keptCopy(cache);
+    Files.write(copy, new byte[(int) Files.size(copy)]); // zeros: not a library
+    Path temp = Files.createDirectories(dir.resolve("tmp"));
+
+    List<String> mapped = probe("-D" + SqliteNativeLibrary.CACHE_FOLDER + "=" + cache, temp);
+
+    assertThat(mapped).singleElement().asString().startsWith(temp.toString());
+  }
+
+  private static byte[] jarsLibrary() throws IOException {
+    try (InputStream in =
+        SQLiteJDBCLoader.class.getResourceAsStream(
+            LibraryLoaderUtil.getNativeLibResourcePath()
+                + "/"
+                + LibraryLoaderUtil.getNativeLibName())) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** The files the probe's JVM mapped SQLite's library from; it must exit 0. */
+  private List<String> probe(String property, Path temp) throws Exception {
+    Path home = Files.createTempDirectory(dir, "home");
+    Path out = Files.createTempFile(dir, "probe", ".out");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(property);
+    command.add("-Djava.io.tmpdir=" + temp);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(SqliteLibraryProbe.class.getName());
+    command.add(home.toString());
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("probe finished").isTrue();
+    String output = Files.readString(out, StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as(output).isZero();
+    return output.lines().filter(line -> line.startsWith("/")).toList();
+  }
+}
