@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinFloeStartupITCase {
   private static final Path ARCHIVES = BinFloe.repoRoot().resolve("flink-jobs/target/cds");
-  private static final Path NATIVE = BinFloe.repoRoot().resolve("flink-jobs/target/native");
 
   @TempDir Path work;
 
@@ -52,17 +51,7 @@ class BinFloeStartupITCase {
     assertThat(usage.out()).contains("Usage:");
     assertThat(archives("tables")).as("no archive from a usage text").isEqualTo(tablesBefore);
 
-    // The embedded catalog's SQLite library is kept under the build output (SqliteNativeLibrary),
-    // instead of the copy its driver would write to the temporary folder in every run.
-    deleteRecursively(NATIVE);
     BinFloe.Result first = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
-    try (Stream<Path> kept = Files.walk(NATIVE)) {
-      assertThat(kept.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
-          .as("the first run keeps SQLite's native library")
-          .singleElement()
-          .asString()
-          .startsWith("libsqlitejdbc");
-    }
     String firstClasses = Files.readString(work.resolve("classes.log"), StandardCharsets.UTF_8);
     Set<Path> created = difference(archives("snapshots"), before);
     BinFloe.Result second = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
@@ -83,6 +72,13 @@ class BinFloeStartupITCase {
     assertThat(Files.size(created.iterator().next())).isPositive();
     assertThat(firstClasses).doesNotContain("source: shared objects file (top)");
     assertThat(secondClasses).contains("source: shared objects file (top)");
+    // The embedded catalog's SQLite library is kept in floe.native-cache (SqliteNativeLibrary)
+    // and loaded from there, not extracted to the temporary folder in every run.
+    assertThat(Files.readString(work.resolve("libraries.log"), StandardCharsets.UTF_8))
+        .containsPattern(
+            "Loaded library "
+                + Pattern.quote(work.resolve("native").toString())
+                + "/sqlite-[^/]+/libsqlitejdbc");
   }
 
   @Test
@@ -177,12 +173,17 @@ class BinFloeStartupITCase {
 
   /**
    * Class-data sharing on (BinFloe turns it off for other tests), with FLOE_JAVA_OPTS that log
-   * loaded classes to classes.log and carry a marker in the archive's key.
+   * loaded classes to classes.log and native libraries to libraries.log, keep SQLite's library in
+   * this test's folder, and carry a marker in the archive's key.
    */
-  private static Map<String, String> classLoadLog(String marker) {
+  private Map<String, String> classLoadLog(String marker) {
     return Map.of(
         "FLOE_JAVA_OPTS",
-        "-Xlog:class+load=info:file=classes.log -Dfloe.test.marker=" + marker,
+        "-Xlog:class+load=info:file=classes.log -Xlog:library=info:file=libraries.log"
+            + " -Dfloe.native-cache="
+            + work.resolve("native")
+            + " -Dfloe.test.marker="
+            + marker,
         "FLOE_CDS",
         "1");
   }
@@ -201,16 +202,5 @@ class BinFloeStartupITCase {
 
   private static Set<Path> difference(Set<Path> after, Set<Path> before) {
     return after.stream().filter(p -> !before.contains(p)).collect(Collectors.toSet());
-  }
-
-  private static void deleteRecursively(Path folder) throws IOException {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(folder)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

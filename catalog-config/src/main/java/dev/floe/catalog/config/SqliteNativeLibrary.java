@@ -2,35 +2,52 @@ package dev.floe.catalog.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.LibraryLoaderUtil;
 
 /**
- * Lets the embedded catalog's driver load SQLite's native library from a copy kept in a folder
- * bin/floe owns ({@value #CACHE_FOLDER}), instead of the copy sqlite-jdbc writes to the temporary
- * folder, and checks, in every JVM: 0.1–0.2 s of every command on the embedded catalog.
+ * Lets the SQLite driver (the embedded catalog, a SQLite outbox) load its native library from a
+ * copy kept in a folder bin/floe owns ({@value #CACHE_FOLDER}), instead of the copy sqlite-jdbc
+ * writes to the temporary folder, and checks, in every JVM: 0.1 s of every command on the embedded
+ * catalog.
  *
- * <p>The copy is named by sqlite-jdbc's version and the library's platform folder, written to a
- * temporary file and renamed into place, and written again when its size differs from the library's
- * in the jar. Nothing here can fail a command: without the property, with the property already set
- * by the user ({@code org.sqlite.lib.path}), or when the folder cannot be written, sqlite-jdbc
- * loads its library as it always did; a copy that does not load makes it fall back the same way.
+ * <p>The copy keeps the library's name, in a folder named by sqlite-jdbc's version and the
+ * library's platform. It is written to a temporary file and renamed into place, and is used only
+ * while its CRC-32 equals the library's in the jar (else it is written again). Nothing here can
+ * fail a command: without the property, with sqlite-jdbc's own {@code org.sqlite.lib.path} or
+ * {@code org.sqlite.lib.name} set, or when the folder cannot be written, sqlite-jdbc loads its
+ * library as it always did. On a folder mounted {@code noexec} the copy does not load; sqlite-jdbc
+ * then logs that (to the log file, not the terminal) and extracts its own, as before.
  */
-final class SqliteNativeLibrary {
-  /** System property: the folder to keep the copy in (bin/floe sets it); unset: no copy. */
+public final class SqliteNativeLibrary {
+  /** System property: the folder to keep the copy in (bin/floe sets it); unset or blank: none. */
   static final String CACHE_FOLDER = "floe.native-cache";
 
   /** sqlite-jdbc's own properties: load {@code <path>/<name>} before extracting anything. */
   static final String LIB_PATH = "org.sqlite.lib.path";
 
   static final String LIB_NAME = "org.sqlite.lib.name";
+
+  /** A temporary file this old was left by a JVM that died while writing it. */
+  private static final Duration STALE = Duration.ofMinutes(10);
+
+  /** Read for the age of temporary files only. */
+  private static final Clock CLOCK = Clock.systemUTC();
 
   private static final Logger LOG = LoggerFactory.getLogger(SqliteNativeLibrary.class);
 
@@ -39,27 +56,44 @@ final class SqliteNativeLibrary {
   private SqliteNativeLibrary() {}
 
   /** Once per JVM, before the first SQLite connection: points sqlite-jdbc at the kept copy. */
-  static synchronized void prepare() {
-    if (prepared) {
-      return;
-    }
-    prepared = true;
-    String folder = System.getProperty(CACHE_FOLDER);
-    if (folder == null || folder.isBlank() || System.getProperty(LIB_PATH) != null) {
-      return;
-    }
-    try {
-      Path copy = keptCopy(Path.of(folder));
-      if (copy != null) {
-        System.setProperty(LIB_PATH, copy.getParent().toString());
-        System.setProperty(LIB_NAME, copy.getFileName().toString());
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("Cannot keep SQLite's native library in {}: {}", folder, e.toString());
+  public static synchronized void prepare() {
+    if (!prepared) {
+      prepared = true;
+      pointDriverAt(System.getProperty(CACHE_FOLDER));
     }
   }
 
-  /** The kept copy of this platform's library in {@code folder}, written if needed; else null. */
+  /**
+   * Sets sqlite-jdbc's properties to the kept copy in {@code folder}, written if needed.
+   *
+   * @return whether it did: false without a folder, with either property already set, or when the
+   *     copy could not be kept
+   */
+  static boolean pointDriverAt(String folder) {
+    if (folder == null
+        || folder.isBlank()
+        || System.getProperty(LIB_PATH) != null
+        || System.getProperty(LIB_NAME) != null) {
+      return false;
+    }
+    try {
+      Path copy = keptCopy(Path.of(folder));
+      if (copy == null) {
+        return false;
+      }
+      System.setProperty(LIB_PATH, copy.getParent().toString());
+      System.setProperty(LIB_NAME, copy.getFileName().toString());
+      return true;
+    } catch (IOException | RuntimeException | LinkageError e) {
+      LOG.debug("Cannot keep SQLite's native library in {}: {}", folder, e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * The kept copy of this platform's library in {@code folder}, written if missing or different
+   * from the jar's; null when the jar has none for this platform or does not give its CRC.
+   */
   static Path keptCopy(Path folder) throws IOException {
     String resourceFolder = LibraryLoaderUtil.getNativeLibResourcePath();
     String name = LibraryLoaderUtil.getNativeLibName();
@@ -68,24 +102,52 @@ final class SqliteNativeLibrary {
       return null; // no library for this platform in the jar: sqlite-jdbc reports it
     }
     URLConnection connection = resource.openConnection();
-    long size = connection.getContentLengthLong();
+    long crc =
+        connection instanceof JarURLConnection jar && jar.getJarEntry() != null
+            ? jar.getJarEntry().getCrc()
+            : -1;
+    if (crc == -1) {
+      return null;
+    }
     String platform = resourceFolder.replaceAll("^/org/sqlite/native/", "").replace('/', '-');
     // The file keeps the library's own name: sqlite-jdbc looks for that name in its jar when the
     // copy does not load, so any other name would leave it nothing to fall back to.
     Path versionFolder =
         folder.toAbsolutePath().resolve("sqlite-" + SQLiteJDBCLoader.getVersion() + "-" + platform);
     Path copy = versionFolder.resolve(name);
-    if (size > 0 && Files.isRegularFile(copy) && Files.size(copy) == size) {
+    if (Files.isRegularFile(copy) && crcOf(copy) == crc) {
       return copy;
     }
     Files.createDirectories(versionFolder);
+    deleteStaleTemporaryFiles(versionFolder, name);
     Path temp = Files.createTempFile(versionFolder, "." + name, ".tmp");
     try (InputStream in = connection.getInputStream()) {
       Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
+      if (crcOf(temp) != crc) {
+        return null;
+      }
       Files.move(temp, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(temp);
     }
     return copy;
+  }
+
+  private static long crcOf(Path file) throws IOException {
+    try (CheckedInputStream in = new CheckedInputStream(Files.newInputStream(file), new CRC32())) {
+      in.transferTo(OutputStream.nullOutputStream());
+      return in.getChecksum().getValue();
+    }
+  }
+
+  private static void deleteStaleTemporaryFiles(Path folder, String name) throws IOException {
+    FileTime before = FileTime.from(CLOCK.instant().minus(STALE));
+    try (DirectoryStream<Path> temps = Files.newDirectoryStream(folder, "." + name + "*.tmp")) {
+      for (Path temp : temps) {
+        if (Files.getLastModifiedTime(temp).compareTo(before) < 0) {
+          Files.deleteIfExists(temp);
+        }
+      }
+    }
   }
 }

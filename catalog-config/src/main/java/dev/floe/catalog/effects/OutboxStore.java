@@ -3,6 +3,7 @@ package dev.floe.catalog.effects;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.config.SqliteNativeLibrary;
 import dev.floe.catalog.error.InvalidInputException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -65,6 +66,9 @@ public final class OutboxStore implements AutoCloseable {
   /** Connects and creates the outbox table when it does not exist yet. */
   public static OutboxStore open(OutboxLocation location) {
     Connection connection;
+    if (location.url().startsWith("jdbc:sqlite:")) {
+      SqliteNativeLibrary.prepare();
+    }
     try {
       connection = DriverManager.getConnection(location.url(), location.driverProperties());
     } catch (SQLException e) {
