@@ -144,8 +144,12 @@ public final class SqliteNativeLibrary {
     FileTime before = FileTime.from(CLOCK.instant().minus(STALE));
     try (DirectoryStream<Path> temps = Files.newDirectoryStream(folder, "." + name + "*.tmp")) {
       for (Path temp : temps) {
-        if (Files.getLastModifiedTime(temp).compareTo(before) < 0) {
-          Files.deleteIfExists(temp);
+        try {
+          if (Files.getLastModifiedTime(temp).compareTo(before) < 0) {
+            Files.deleteIfExists(temp);
+          }
+        } catch (IOException e) {
+          // another JVM renamed or deleted its own temporary file meanwhile
         }
       }
     }

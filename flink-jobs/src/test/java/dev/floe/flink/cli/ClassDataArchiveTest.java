@@ -28,4 +28,25 @@ class ClassDataArchiveTest {
         .as("--help")
         .isFalse();
   }
+
+  @Test
+  void classesToLinkAreTheListingsClassesAndInterfacesWithoutHiddenOnes() {
+    String listing =
+        String.join(
+            "\n",
+            "java.lang.Object/null",
+            "|--jdk.internal.access.JavaSecurityPropertiesAccess/null (intf)",
+            "|--org.apache.flink.table.planner.Foo$Bar/0x00007f104c125b90",
+            "|  implements java.util.function.Predicate/null (declared intf)",
+            "|  |--com.example.Check$$Lambda$156/0x00007f0fcc119f90/0x00007f104c125b90",
+            "|  |  implements java.io.Serializable/null (declared intf)");
+
+    assertThat(ClassDataArchive.classNames(listing))
+        .containsExactly(
+            "java.lang.Object",
+            "jdk.internal.access.JavaSecurityPropertiesAccess",
+            "org.apache.flink.table.planner.Foo$Bar",
+            "java.util.function.Predicate",
+            "java.io.Serializable");
+  }
 }
