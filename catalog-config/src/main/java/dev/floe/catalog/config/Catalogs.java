@@ -84,9 +84,7 @@ public final class Catalogs {
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
     createHome(config);
-    if (config.properties().getOrDefault("uri", "").startsWith("jdbc:sqlite:")) {
-      SqliteNativeLibrary.prepare();
-    }
+    SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
   }
 

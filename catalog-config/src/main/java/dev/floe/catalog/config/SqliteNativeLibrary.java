@@ -55,9 +55,12 @@ public final class SqliteNativeLibrary {
 
   private SqliteNativeLibrary() {}
 
-  /** Once per JVM, before the first SQLite connection: points sqlite-jdbc at the kept copy. */
-  public static synchronized void prepare() {
-    if (!prepared) {
+  /**
+   * Before a connection to {@code jdbcUrl}: for SQLite's first in this JVM, points sqlite-jdbc at
+   * the kept copy; any other database is left alone.
+   */
+  public static synchronized void prepareFor(String jdbcUrl) {
+    if (jdbcUrl != null && jdbcUrl.startsWith("jdbc:sqlite:") && !prepared) {
       prepared = true;
       pointDriverAt(System.getProperty(CACHE_FOLDER));
     }

@@ -66,9 +66,7 @@ public final class OutboxStore implements AutoCloseable {
   /** Connects and creates the outbox table when it does not exist yet. */
   public static OutboxStore open(OutboxLocation location) {
     Connection connection;
-    if (location.url().startsWith("jdbc:sqlite:")) {
-      SqliteNativeLibrary.prepare();
-    }
+    SqliteNativeLibrary.prepareFor(location.url());
     try {
       connection = DriverManager.getConnection(location.url(), location.driverProperties());
     } catch (SQLException e) {

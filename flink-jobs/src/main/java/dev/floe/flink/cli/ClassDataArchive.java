@@ -92,12 +92,7 @@ final class ClassDataArchive {
     System.setOut(new PrintStream(OutputStream.nullOutputStream()));
     try {
       linkLoadedClasses();
-      ManagementFactory.getPlatformMBeanServer()
-          .invoke(
-              new ObjectName("com.sun.management:type=DiagnosticCommand"),
-              "vmCds",
-              new Object[] {new String[] {"dynamic_dump", target}},
-              new String[] {String[].class.getName()});
+      diagnosticCommand("vmCds", "dynamic_dump", target);
     } catch (Exception | LinkageError | VirtualMachineError e) {
       // The command succeeded; out of memory here (linking loads more classes) only means no
       // archive, never another exit code.
@@ -137,14 +132,7 @@ final class ClassDataArchive {
   private static void linkLoadedClasses() {
     String hierarchy;
     try {
-      hierarchy =
-          ManagementFactory.getPlatformMBeanServer()
-              .invoke(
-                  new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                  "vmClassHierarchy",
-                  new Object[] {new String[] {"-i"}}, // interfaces too
-                  new String[] {String[].class.getName()})
-              .toString();
+      hierarchy = diagnosticCommand("vmClassHierarchy", "-i"); // interfaces too
     } catch (Exception | LinkageError e) {
       LOG.info("Cannot list the loaded classes to link them before the dump: {}", e.toString());
       return;
@@ -174,5 +162,16 @@ final class ClassDataArchive {
         .filter(Matcher::matches)
         .forEach(line -> names.add(line.group(1)));
     return names;
+  }
+
+  /** Runs one of the JVM's diagnostic commands (what {@code jcmd} runs) and returns its output. */
+  private static String diagnosticCommand(String operation, String... arguments) throws Exception {
+    return String.valueOf(
+        ManagementFactory.getPlatformMBeanServer()
+            .invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                operation,
+                new Object[] {arguments},
+                new String[] {String[].class.getName()}));
   }
 }
