@@ -110,6 +110,8 @@ public final class JobFailures {
           "java.",
           // Double.parseDouble and Float.parseFloat parse in here
           "jdk.internal.math.",
+          // MessageDigest.getInstance looks an algorithm up in here (SHA2's bit length)
+          "sun.security.jca.",
           // casts from strings, and decimals; not the row writers and converters beside them
           "org.apache.flink.table.data.binary.",
           "org.apache.flink.table.data.DecimalData",
@@ -142,6 +144,7 @@ public final class JobFailures {
             ? t instanceof ArithmeticException
                 || t instanceof java.time.DateTimeException
                 || isElementOfALongerArray(t)
+                || isUnknownDigest(t)
             : t instanceof ArithmeticException;
       }
       if (!isValueFunction(name)) {
@@ -158,6 +161,14 @@ public final class JobFailures {
    */
   private static boolean isElementOfALongerArray(Throwable t) {
     return isBare(t) && "Array has more than one element.".equals(t.getMessage());
+  }
+
+  /**
+   * What the code Flink generates for {@code SHA2(s, n)} with a constant {@code n} throws when it
+   * gets ready to compute it and "SHA-" + n names no digest (only 224, 256, 384 and 512 do).
+   */
+  private static boolean isUnknownDigest(Throwable t) {
+    return isBare(t) && "Unsupported algorithm.".equals(t.getMessage());
   }
 
   /** A plain {@code RuntimeException} without a cause: Flink's way to fail with a message only. */
@@ -183,7 +194,9 @@ public final class JobFailures {
         || t instanceof java.time.DateTimeException
         // NumberFormatException, PatternSyntaxException, an unknown charset or date pattern
         || t instanceof IllegalArgumentException
-        || t instanceof java.io.UnsupportedEncodingException) {
+        || t instanceof java.io.UnsupportedEncodingException
+        // SHA2(s, n) with n from a row asks for the digest "SHA-" + n
+        || t instanceof java.security.NoSuchAlgorithmException) {
       return true;
     }
     for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {

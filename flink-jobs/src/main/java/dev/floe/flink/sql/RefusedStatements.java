@@ -2,11 +2,13 @@ package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.flink.table.catalog.CatalogManager;
 import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.operations.BeginStatementSetOperation;
 import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
+import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.EndStatementSetOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.ReplaceTableAsOperation;
@@ -20,8 +22,10 @@ import org.apache.flink.table.operations.command.ResetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
 import org.apache.flink.table.operations.command.ShowJobsOperation;
 import org.apache.flink.table.operations.command.StopJobOperation;
+import org.apache.flink.table.operations.ddl.AlterTableRenameOperation;
 import org.apache.flink.table.operations.ddl.AnalyzeTableOperation;
 import org.apache.flink.table.operations.ddl.CompilePlanOperation;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
 
 /**
  * The statements Flink's parser accepts but {@code floe sql} does not run, each refused (exit 2) in
@@ -36,7 +40,10 @@ import org.apache.flink.table.operations.ddl.CompilePlanOperation;
  *       tables it writes (a time column Flink cannot carry exactly);
  *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store;
  *   <li>{@code REPLACE TABLE ... AS} of a table that exists (Flink cannot replace an Iceberg table
- *       atomically).
+ *       atomically);
+ *   <li>an Iceberg table named with a '.' ({@code CREATE TABLE sales.`a.b`}, or renamed to one),
+ *       which Iceberg's Flink connector could then neither read nor write: it keeps a table's
+ *       identifier as text and splits it at each '.' when it loads the table for a job.
  * </ul>
  */
 final class RefusedStatements {
@@ -89,19 +96,40 @@ final class RefusedStatements {
   }
 
   /**
-   * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, or when it is a
-   * {@code REPLACE TABLE ... AS} of a table that exists. Flink replaces a table atomically only
-   * through a sink that stages it, and Iceberg's sink does not: Flink drops the table (an Iceberg
-   * table with its files), creates the new one and only then runs the query, so a query that fails
-   * leaves the table empty, and one that reads the table reads nothing, and exits 0.
+   * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, when it names
+   * an Iceberg table with a '.', or when it is a {@code REPLACE TABLE ... AS} of a table that
+   * exists. Flink replaces a table atomically only through a sink that stages it, and Iceberg's
+   * sink does not: Flink drops the table (an Iceberg table with its files), creates the new one and
+   * only then runs the query, so a query that fails leaves the table empty, and one that reads the
+   * table reads nothing, and exits 0.
    *
    * @param catalogs the session's catalogs, asked exactly what Flink asks before it drops the table
+   * @param schemas tells the Iceberg catalog's tables from the session's others
    */
   static void refuse(
-      String source, SqlStatement statement, Operation operation, CatalogManager catalogs) {
+      String source,
+      SqlStatement statement,
+      Operation operation,
+      CatalogManager catalogs,
+      TableSchemas schemas) {
     String refusal = REFUSALS.get(operation.getClass());
     if (refusal != null) {
       throw refusal(source, statement, refusal);
+    }
+    Optional<ObjectIdentifier> named = catalogTableNamed(operation);
+    if (named.isPresent()
+        && named.get().getObjectName().contains(".")
+        && schemas.inCatalog(named.get().asSummaryString())) {
+      String name = named.get().getObjectName();
+      throw refusal(
+          source,
+          statement,
+          "the table name '"
+              + name
+              + "' has a '.', which Iceberg's Flink connector reads as a separator, so it could"
+              + " neither read nor write the table; use a name without '.', e.g. '"
+              + name.replace('.', '_')
+              + "'");
     }
     if (operation instanceof ReplaceTableAsOperation replace) {
       ObjectIdentifier id = replace.getCreateTableOperation().getTableIdentifier();
@@ -120,6 +148,28 @@ final class RefusedStatements {
                 + " swap");
       }
     }
+  }
+
+  /**
+   * The name a statement gives a table of a catalog: created, created from a query, or renamed to.
+   * A temporary table lives in the session only, so any name is read back as given.
+   */
+  private static Optional<ObjectIdentifier> catalogTableNamed(Operation operation) {
+    CreateTableOperation create =
+        operation instanceof CreateTableOperation c
+            ? c
+            : operation instanceof CreateTableASOperation ctas
+                ? ctas.getCreateTableOperation()
+                : operation instanceof ReplaceTableAsOperation rtas
+                    ? rtas.getCreateTableOperation()
+                    : null;
+    if (create != null) {
+      return create.isTemporary() ? Optional.empty() : Optional.of(create.getTableIdentifier());
+    }
+    if (operation instanceof AlterTableRenameOperation rename) {
+      return Optional.of(rename.getNewTableIdentifier());
+    }
+    return Optional.empty();
   }
 
   private static InvalidInputException refusal(

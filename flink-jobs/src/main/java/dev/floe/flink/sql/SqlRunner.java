@@ -124,7 +124,7 @@ public final class SqlRunner {
             "expected one statement, found " + operations.size() + " (missing ';'?)");
       }
       operation = operations.get(0);
-      RefusedStatements.refuse(source, statement, operation, tableEnv.getCatalogManager());
+      RefusedStatements.refuse(source, statement, operation, tableEnv.getCatalogManager(), schemas);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
