@@ -2,12 +2,14 @@ package dev.floe.flink.sql;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.catalog.error.InvalidInputException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
@@ -24,7 +26,9 @@ import java.util.List;
  *
  * Numbers are JSON numbers, decimals written exactly with their scale (a reader that must keep the
  * scale reads BigDecimals without stripping zeros); dates, times and timestamps are ISO 8601
- * strings, TIMESTAMP_LTZ in UTC with a {@code Z}; BYTES are hex strings; SQL NULL is {@code null}.
+ * strings, TIMESTAMP_LTZ in UTC with a {@code Z}; BYTES are hex strings; SQL NULL is {@code null};
+ * a MAP is an object keyed by the text of its keys. A map JSON cannot hold without losing an entry
+ * (a NULL key, two keys of the same text) is refused (exit 2), never written in part.
  */
 public final class ResultJson {
 
@@ -75,7 +79,7 @@ public final class ResultJson {
         // Flink makes output column names unique (id, id0), so no value is overwritten.
         ObjectNode rowObject = rows.addObject();
         for (int i = 0; i < row.size(); i++) {
-          rowObject.set(query.columnNames().get(i), SqlValues.json(row.get(i), NODES));
+          rowObject.set(query.columnNames().get(i), json(query, i, row.get(i)));
         }
       }
       object.put("rowCount", query.rowCount());
@@ -85,5 +89,19 @@ public final class ResultJson {
       object.put("kind", "ok");
     }
     return object;
+  }
+
+  private static JsonNode json(QueryResult query, int column, Object value) {
+    try {
+      return SqlValues.json(value, NODES);
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of(
+          "Cannot write the rows of SQL statement %d (line %d) as JSON: column '%s' holds %s; give"
+              + " the map other keys (COALESCE), or run without --json",
+          query.statement().number(),
+          query.statement().line(),
+          query.columnNames().get(column),
+          e.getMessage());
+    }
   }
 }

@@ -63,7 +63,13 @@ final class SqlValues {
     return scalarText(value, SqlValues::isoText);
   }
 
-  /** Numbers stay JSON numbers (decimals exact, with their scale); the rest as {@link #isoText}. */
+  /**
+   * Numbers stay JSON numbers (decimals exact, with their scale); the rest as {@link #isoText}. A
+   * map is an object keyed by each key's {@link #isoText}.
+   *
+   * @throws IllegalArgumentException naming what JSON cannot hold: a map with a NULL key, or with
+   *     two keys of the same text
+   */
   static JsonNode json(Object value, JsonNodeFactory nodes) {
     if (value == null) {
       return nodes.nullNode();
@@ -100,7 +106,20 @@ final class SqlValues {
     }
     if (value instanceof Map<?, ?> map) {
       ObjectNode object = nodes.objectNode();
-      map.forEach((k, v) -> object.set(isoText(k), json(v, nodes)));
+      map.forEach(
+          (k, v) -> {
+            // Either would lose an entry without a word: a NULL key reads as the text NULL.
+            if (k == null) {
+              throw new IllegalArgumentException(
+                  "a map with a NULL key, which a JSON object cannot hold");
+            }
+            String key = isoText(k);
+            if (object.has(key)) {
+              throw new IllegalArgumentException(
+                  "a map with two keys that read '" + key + "' as JSON text");
+            }
+            object.set(key, json(v, nodes));
+          });
       return object;
     }
     if (value.getClass().isArray() && !(value instanceof byte[])) {

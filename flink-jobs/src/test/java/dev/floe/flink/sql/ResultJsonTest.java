@@ -1,17 +1,21 @@
 package dev.floe.flink.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.floe.catalog.error.InvalidInputException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ResultJsonTest {
@@ -85,5 +89,41 @@ class ResultJsonTest {
         .contains("\"a\" : 70.00")
         .contains("\"b\" : 1000")
         .doesNotContain("E+");
+  }
+
+  @Test
+  void aMapIsAnObjectUnlessJsonWouldLoseOneOfItsEntries() throws Exception {
+    Map<String, Integer> textNull = new HashMap<>();
+    textNull.put("NULL", 1);
+    Map<String, Integer> bothNulls = new HashMap<>(textNull);
+    bothNulls.put(null, 2);
+    Map<String, Integer> nullKey = new HashMap<>();
+    nullKey.put(null, 2);
+
+    JsonNode json = EXACT.readTree(ResultJson.render(List.of(mapQuery(textNull))));
+    assertThat(json.get(0).get("rows").get(0).get("m").toString()).isEqualTo("{\"NULL\":1}");
+    for (Map<String, Integer> map : List.of(bothNulls, nullKey)) {
+      assertThatThrownBy(() -> ResultJson.render(List.of(mapQuery(map))))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessage(
+              "Cannot write the rows of SQL statement 4 (line 2) as JSON: column 'm' holds a map"
+                  + " with a NULL key, which a JSON object cannot hold; give the map other keys"
+                  + " (COALESCE), or run without --json");
+    }
+    // Two keys Flink holds apart (BYTES compare by identity in a Java map) but JSON would merge.
+    Map<byte[], Integer> sameBytes = new HashMap<>();
+    sameBytes.put(new byte[] {1}, 1);
+    sameBytes.put(new byte[] {1}, 2);
+    assertThatThrownBy(() -> ResultJson.render(List.of(mapQuery(sameBytes))))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column 'm' holds a map with two keys that read '01' as JSON text");
+  }
+
+  private static QueryResult mapQuery(Map<?, Integer> map) {
+    return new QueryResult(
+        new SqlStatement(4, 2, "SELECT m"),
+        List.of("m"),
+        List.of("MAP<STRING, INT>"),
+        List.of(Arrays.<Object>asList(map)));
   }
 }
