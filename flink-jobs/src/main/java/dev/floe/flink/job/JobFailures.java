@@ -57,9 +57,10 @@ public final class JobFailures {
    *       or encoding error, or Flink's {@code TableException}/{@code TableRuntimeException}; from
    *       {@code LIKE}'s pattern code, the bare {@code RuntimeException} it raises for an invalid
    *       escape.
-   *   <li>Raised by the generated code itself: only an arithmetic or date error, or {@code ELEMENT}
-   *       of a longer array. Flink's own failures in generated code (a wrapped exception, an
-   *       internal assertion such as "ProbeRow should not be null") are not the query's.
+   *   <li>Raised by the generated code itself: only an arithmetic or date error, {@code ELEMENT} of
+   *       a longer array, or {@code SHA2} with a bit length that names no digest. Flink's own
+   *       failures in generated code (a wrapped exception, an internal assertion such as "ProbeRow
+   *       should not be null") are not the query's.
    *   <li>Raised by the expression reducer itself: only an arithmetic error ({@code 1 / 0}).
    * </ul>
    *
@@ -87,11 +88,37 @@ public final class JobFailures {
 
   /**
    * The user's query as the reason {@code failure} happened, as one line: an error its own code
-   * raised ({@link #raisedByTheQuery}) or a read option Iceberg refused ({@link
-   * #refusedReadOption}); empty for any other failure. Exit 2.
+   * raised ({@link #raisedByTheQuery}), a read option Iceberg refused ({@link #refusedReadOption}),
+   * or a constant division Flink's planner cannot fold ({@link #unfoldedConstantDivision}); empty
+   * for any other failure. Exit 2.
    */
   public static java.util.Optional<String> causedByTheQuery(Throwable failure) {
-    return raisedByTheQuery(failure).or(() -> refusedReadOption(failure));
+    return raisedByTheQuery(failure)
+        .or(() -> refusedReadOption(failure))
+        .or(() -> unfoldedConstantDivision(failure));
+  }
+
+  /**
+   * Flink 2.1's planner fails with a {@code ClassCastException} on any constant division whose
+   * divisor is not a literal ({@code 10 / (1 + 1)}, or {@code 10 / (id + 1)} with {@code WHERE id =
+   * 1}): before folding it, its expression reducer checks the divisor for zero by taking it for a
+   * literal. The query is valid, but only a rewrite gets it planned, so this says how (exit 2)
+   * instead of passing on the cast error.
+   */
+  static java.util.Optional<String> unfoldedConstantDivision(Throwable failure) {
+    return java.util.Optional.ofNullable(
+            first(
+                failure,
+                t ->
+                    t instanceof ClassCastException
+                        && t.getStackTrace().length > 0
+                        && t.getStackTrace()[0].getClassName().equals(EXPRESSION_REDUCER)
+                        && t.getStackTrace()[0].getMethodName().contains("skipAndValidateExprs")))
+        .map(
+            t ->
+                "Flink's planner cannot compute a constant division whose divisor is an expression"
+                    + " (a Flink bug, e.g. 10 / (1 + 1), or 10 / (id + 1) with WHERE id = 1);"
+                    + " write the divisor as a number");
   }
 
   /** Code that computes the query's values. */

@@ -493,6 +493,24 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aConstantDivisionFlinksPlannerCannotFoldSaysHowToRewriteIt() {
+    String rewrite =
+        "Cannot run SQL statement 1 (line 1 of the command line): Flink's planner cannot compute a"
+            + " constant division whose divisor is an expression (a Flink bug, e.g. 10 / (1 + 1),"
+            + " or 10 / (id + 1) with WHERE id = 1); write the divisor as a number";
+    assertThatThrownBy(() -> run("SELECT 10 / (1 + 1)"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(rewrite);
+    assertThatThrownBy(() -> run("SELECT 10 / (id + 1) FROM sales.orders WHERE id = 1"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(rewrite);
+    assertThat(run("SELECT 10 / 2, id / (1 + 1) FROM sales.orders WHERE id > 2"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class, q -> assertThat(q.rows()).containsExactly(List.of(5, 1L)));
+  }
+
+  @Test
   void aConstantThePlannerCannotFoldIsInvalidInput() {
     assertThatThrownBy(() -> run("SELECT 1 / 0"))
         .isInstanceOf(InvalidInputException.class)
