@@ -9,10 +9,8 @@ import dev.floe.flink.sql.ResultJson;
 import dev.floe.flink.sql.ResultTable;
 import dev.floe.flink.sql.SqlRunner;
 import dev.floe.flink.sql.SqlScript;
-import dev.floe.flink.sql.StatementResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
@@ -39,7 +37,9 @@ import picocli.CommandLine.Parameters;
       "before it committed stays committed. Refused with exit 2: DELETE and UPDATE (Iceberg's",
       "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
       "compiled plans, ANALYZE TABLE, REPLACE TABLE ... AS of an existing table (Flink drops it",
-      "before its query runs), and the SQL client's own commands (SET, HELP, SHOW JOBS, ...)."
+      "before its query runs), a database or table named with a '.' (Iceberg's connector",
+      "splits names there), and the SQL client's own commands (SET, HELP, SHOW JOBS, ...). With",
+      "--json, a MAP with a NULL key is refused (exit 2) at its statement: JSON cannot hold it."
     })
 public final class SqlCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -88,8 +88,10 @@ public final class SqlCommand implements Callable<Integer> {
   private void print(SqlScript script, SqlRunner runner) {
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
-      List<StatementResult> results = runner.run(script);
-      out.println(ResultJson.render(results));
+      // Each result is checked as its statement completes: one JSON cannot hold stops the script.
+      ResultJson.Collector json = new ResultJson.Collector();
+      runner.run(script, json);
+      out.println(json.render());
     } else {
       boolean[] first = {true};
       runner.run(

@@ -198,6 +198,23 @@ public final class JobFailures {
     return isBare(t) && "Unsupported algorithm.".equals(t.getMessage());
   }
 
+  /**
+   * What {@code SHA2(s, n)} with {@code n} from a row raises when "SHA-" + n names no digest: only
+   * that message, for a length that is none of SHA-2's. A digest the JVM lacks for another reason
+   * (MD5 or SHA-256 missing from a restricted provider list) is the machine's, not the query's.
+   */
+  private static boolean isUnknownShaTwoLength(Throwable t) {
+    if (!(t instanceof java.security.NoSuchAlgorithmException) || t.getMessage() == null) {
+      return false;
+    }
+    Matcher digest = UNKNOWN_SHA.matcher(t.getMessage());
+    return digest.matches() && !SHA_TWO_LENGTHS.contains(digest.group(1));
+  }
+
+  private static final Pattern UNKNOWN_SHA =
+      Pattern.compile("SHA-(-?\\d{1,10}) MessageDigest not available");
+  private static final List<String> SHA_TWO_LENGTHS = List.of("224", "256", "384", "512");
+
   /** A plain {@code RuntimeException} without a cause: Flink's way to fail with a message only. */
   private static boolean isBare(Throwable t) {
     return t.getClass() == RuntimeException.class && t.getCause() == null;
@@ -222,8 +239,7 @@ public final class JobFailures {
         // NumberFormatException, PatternSyntaxException, an unknown charset or date pattern
         || t instanceof IllegalArgumentException
         || t instanceof java.io.UnsupportedEncodingException
-        // SHA2(s, n) with n from a row asks for the digest "SHA-" + n
-        || t instanceof java.security.NoSuchAlgorithmException) {
+        || isUnknownShaTwoLength(t)) {
       return true;
     }
     for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {

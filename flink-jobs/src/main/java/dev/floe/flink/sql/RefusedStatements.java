@@ -25,7 +25,9 @@ import org.apache.flink.table.operations.command.StopJobOperation;
 import org.apache.flink.table.operations.ddl.AlterTableRenameOperation;
 import org.apache.flink.table.operations.ddl.AnalyzeTableOperation;
 import org.apache.flink.table.operations.ddl.CompilePlanOperation;
+import org.apache.flink.table.operations.ddl.CreateDatabaseOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
+import org.apache.iceberg.flink.FlinkCatalog;
 
 /**
  * The statements Flink's parser accepts but {@code floe sql} does not run, each refused (exit 2) in
@@ -41,9 +43,9 @@ import org.apache.flink.table.operations.ddl.CreateTableOperation;
  *   <li>{@code ANALYZE TABLE}, which Iceberg's Flink catalog cannot store;
  *   <li>{@code REPLACE TABLE ... AS} of a table that exists (Flink cannot replace an Iceberg table
  *       atomically);
- *   <li>an Iceberg table named with a '.' ({@code CREATE TABLE sales.`a.b`}, or renamed to one),
- *       which Iceberg's Flink connector could then neither read nor write: it keeps a table's
- *       identifier as text and splits it at each '.' when it loads the table for a job.
+ *   <li>an Iceberg database or table named with a '.' ({@code CREATE TABLE sales.`a.b`}, or renamed
+ *       to one), which Iceberg's Flink connector could then neither read nor write: it keeps a
+ *       table's identifier as text and splits it at each '.' when it loads the table.
  * </ul>
  */
 final class RefusedStatements {
@@ -104,7 +106,7 @@ final class RefusedStatements {
    * table reads nothing, and exits 0.
    *
    * @param catalogs the session's catalogs, asked exactly what Flink asks before it drops the table
-   * @param schemas tells the Iceberg catalog's tables from the session's others
+   * @param schemas tells the configured Iceberg catalog's tables from the session's others
    */
   static void refuse(
       String source,
@@ -116,21 +118,7 @@ final class RefusedStatements {
     if (refusal != null) {
       throw refusal(source, statement, refusal);
     }
-    Optional<ObjectIdentifier> named = catalogTableNamed(operation);
-    if (named.isPresent()
-        && named.get().getObjectName().contains(".")
-        && schemas.inCatalog(named.get().asSummaryString())) {
-      String name = named.get().getObjectName();
-      throw refusal(
-          source,
-          statement,
-          "the table name '"
-              + name
-              + "' has a '.', which Iceberg's Flink connector reads as a separator, so it could"
-              + " neither read nor write the table; use a name without '.', e.g. '"
-              + name.replace('.', '_')
-              + "'");
-    }
+    refuseADottedName(source, statement, operation, catalogs, schemas);
     if (operation instanceof ReplaceTableAsOperation replace) {
       ObjectIdentifier id = replace.getCreateTableOperation().getTableIdentifier();
       if (catalogs.getTable(id).isPresent()) {
@@ -148,6 +136,56 @@ final class RefusedStatements {
                 + " swap");
       }
     }
+  }
+
+  /**
+   * Refuses a database or table of an Iceberg catalog named with a '.'. Iceberg's Flink connector
+   * keeps a table's identifier as text and splits it at each '.' when a job loads the table, so
+   * {@code sales.`a.b`} is looked up as table {@code b} of namespace {@code sales.a}, and a
+   * database {@code `x.y`} is a namespace of two levels to every catalog that keeps levels apart.
+   */
+  private static void refuseADottedName(
+      String source,
+      SqlStatement statement,
+      Operation operation,
+      CatalogManager catalogs,
+      TableSchemas schemas) {
+    if (operation instanceof CreateDatabaseOperation create
+        && create.getDatabaseName().contains(".")
+        && isIceberg(create.getCatalogName(), catalogs, schemas)) {
+      throw dottedName(source, statement, "database", create.getDatabaseName());
+    }
+    Optional<ObjectIdentifier> named = catalogTableNamed(operation);
+    if (named.isEmpty() || !isIceberg(named.get().getCatalogName(), catalogs, schemas)) {
+      return;
+    }
+    if (named.get().getDatabaseName().contains(".")) {
+      throw dottedName(source, statement, "database", named.get().getDatabaseName());
+    }
+    if (named.get().getObjectName().contains(".")) {
+      throw dottedName(source, statement, "table", named.get().getObjectName());
+    }
+  }
+
+  /** The configured catalog (wrapped when its sources are pinned) or one created in the session. */
+  private static boolean isIceberg(String catalog, CatalogManager catalogs, TableSchemas schemas) {
+    return schemas.inCatalog(catalog + ".")
+        || catalogs.getCatalog(catalog).orElse(null) instanceof FlinkCatalog;
+  }
+
+  private static InvalidInputException dottedName(
+      String source, SqlStatement statement, String kind, String name) {
+    return refusal(
+        source,
+        statement,
+        "the "
+            + kind
+            + " name '"
+            + name
+            + "' has a '.', which Iceberg's Flink connector reads as a separator, so it could"
+            + " neither read nor write the table; use a name without '.', e.g. '"
+            + name.replace('.', '_')
+            + "'");
   }
 
   /**

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The {@code --json} form of {@code floe sql} results: an array with one object per statement, e.g.
@@ -44,10 +45,33 @@ public final class ResultJson {
 
   /** The JSON text of {@code results}, indented. */
   public static String render(List<? extends StatementResult> results) {
+    return write(toJson(results));
+  }
+
+  private static String write(ArrayNode results) {
     try {
-      return MAPPER.writeValueAsString(toJson(results));
+      return MAPPER.writeValueAsString(results);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("Cannot write SQL results as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Turns results into JSON as each statement completes, for {@link SqlRunner#run(SqlScript,
+   * java.util.function.Consumer)}: a result JSON cannot hold is refused right after its statement,
+   * so the script stops there and runs nothing after it.
+   */
+  public static final class Collector implements Consumer<StatementResult> {
+    private final ArrayNode results = NODES.arrayNode();
+
+    @Override
+    public void accept(StatementResult result) {
+      results.add(toJson(result));
+    }
+
+    /** The JSON text of the results so far, indented. */
+    public String render() {
+      return write(results);
     }
   }
 
@@ -96,8 +120,7 @@ public final class ResultJson {
       return SqlValues.json(value, NODES);
     } catch (IllegalArgumentException e) {
       throw InvalidInputException.of(
-          "Cannot write the rows of SQL statement %d (line %d) as JSON: column '%s' holds %s; give"
-              + " the map other keys (COALESCE), or run without --json",
+          "Cannot write the rows of SQL statement %d (line %d) as JSON: column '%s' holds %s",
           query.statement().number(),
           query.statement().line(),
           query.columnNames().get(column),

@@ -65,7 +65,8 @@ final class SqlValues {
 
   /**
    * Numbers stay JSON numbers (decimals exact, with their scale); the rest as {@link #isoText}. A
-   * map is an object keyed by each key's {@link #isoText}.
+   * map is an object keyed by each key's {@link #isoText}, or, for a ROW, ARRAY or MAP key, by its
+   * JSON text.
    *
    * @throws IllegalArgumentException naming what JSON cannot hold: a map with a NULL key, or with
    *     two keys of the same text
@@ -111,9 +112,10 @@ final class SqlValues {
             // Either would lose an entry without a word: a NULL key reads as the text NULL.
             if (k == null) {
               throw new IllegalArgumentException(
-                  "a map with a NULL key, which a JSON object cannot hold");
+                  "a map with a NULL key, which a JSON object cannot hold; give the key a value"
+                      + " (COALESCE)");
             }
-            String key = isoText(k);
+            String key = jsonKey(k, nodes);
             if (object.has(key)) {
               throw new IllegalArgumentException(
                   "a map with two keys that read '" + key + "' as JSON text");
@@ -130,6 +132,19 @@ final class SqlValues {
       return elements;
     }
     return nodes.textNode(isoText(value));
+  }
+
+  /**
+   * A map key as JSON object key: a scalar as its {@link #isoText}, a ROW, ARRAY or MAP as its JSON
+   * text ({@code ["a, b","c"]}), which keeps apart what the SQL-style text would not ({@code
+   * ROW('a, b', 'c')} and {@code ROW('a', 'b, c')}).
+   */
+  private static String jsonKey(Object key, JsonNodeFactory nodes) {
+    boolean composite =
+        key instanceof Row
+            || key instanceof Map<?, ?>
+            || (key.getClass().isArray() && !(key instanceof byte[]));
+    return composite ? json(key, nodes).toString() : isoText(key);
   }
 
   private interface Renderer {

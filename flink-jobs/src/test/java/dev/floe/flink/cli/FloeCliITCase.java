@@ -309,6 +309,29 @@ class FloeCliITCase {
 
   @Test
   @Order(14)
+  void aJsonScriptStopsAtAResultJsonCannotHoldAndRunsNothingAfterIt() {
+    CliRun script =
+        floe(
+            home,
+            "sql",
+            "CREATE TABLE sales.json_stop (id BIGINT);"
+                + " SELECT MAP['NULL', 1, CAST(NULL AS STRING), 2] AS m;"
+                + " INSERT INTO sales.json_stop VALUES (1)",
+            "--json");
+    CliRun count = floe(home, "sql", "SELECT count(*) AS n FROM sales.json_stop", "--json");
+
+    assertThat(script.exitCode()).as(script.err()).isEqualTo(2);
+    assertThat(script.err())
+        .contains(
+            "Cannot write the rows of SQL statement 2 (line 1) as JSON: column 'm' holds a map"
+                + " with a NULL key");
+    assertThat(script.out()).isEmpty();
+    assertThat(count.exitCode()).as(count.err()).isZero();
+    assertThat(count.out()).contains("\"n\" : 0");
+  }
+
+  @Test
+  @Order(15)
   void everyCommandHasHelp() {
     for (String command : new String[] {"quickstart", "tables", "sql", "run", "snapshots"}) {
       CliRun help = floe(home, command, "--help");

@@ -70,6 +70,45 @@ class JobFailuresTest {
   }
 
   @Test
+  void onlyAShaTwoLengthThatNamesNoDigestIsTheQuerys() {
+    // SHA2(s, n) with n from a row: the JDK looks up "SHA-" + n.
+    java.security.NoSuchAlgorithmException unknownLength =
+        digestMissing("SHA-2 MessageDigest not available");
+    // MD5(s), or SHA2(s, 256), on a JVM whose providers lack the digest: the machine's.
+    java.security.NoSuchAlgorithmException missingMd5 =
+        digestMissing("MD5 MessageDigest not available");
+    java.security.NoSuchAlgorithmException missingSha256 =
+        digestMissing("SHA-256 MessageDigest not available");
+    // How the generated code of a constant digest reports it: a wrapper at its own frame.
+    RuntimeException wrapped =
+        thrownAt(
+            new RuntimeException(
+                "Algorithm for 'MD5' is not available.",
+                digestMissing("MD5 MessageDigest not available")),
+            "BatchExecCalc$3",
+            "<init>");
+
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(unknownLength)))
+        .contains("SHA-2 MessageDigest not available");
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(missingMd5))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(missingSha256))).isEmpty();
+    assertThat(JobFailures.raisedByTheQuery(inAFailedJob(wrapped))).isEmpty();
+  }
+
+  private static java.security.NoSuchAlgorithmException digestMissing(String message) {
+    return thrownAt(
+        new java.security.NoSuchAlgorithmException(message),
+        "sun.security.jca.GetInstance",
+        "getInstance",
+        "java.security.MessageDigest",
+        "getInstance",
+        "org.apache.flink.table.data.binary.BinaryStringDataUtil",
+        "hash",
+        "BatchExecCalc$6",
+        "processElement");
+  }
+
+  @Test
   void aStringThatIsNotADoubleIsTheQuerys() {
     NumberFormatException cast =
         thrownAt(

@@ -14,8 +14,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 
 class ResultJsonTest {
@@ -107,8 +109,8 @@ class ResultJsonTest {
           .isInstanceOf(InvalidInputException.class)
           .hasMessage(
               "Cannot write the rows of SQL statement 4 (line 2) as JSON: column 'm' holds a map"
-                  + " with a NULL key, which a JSON object cannot hold; give the map other keys"
-                  + " (COALESCE), or run without --json");
+                  + " with a NULL key, which a JSON object cannot hold; give the key a value"
+                  + " (COALESCE)");
     }
     // Two keys Flink holds apart (BYTES compare by identity in a Java map) but JSON would merge.
     Map<byte[], Integer> sameBytes = new HashMap<>();
@@ -117,6 +119,40 @@ class ResultJsonTest {
     assertThatThrownBy(() -> ResultJson.render(List.of(mapQuery(sameBytes))))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("column 'm' holds a map with two keys that read '01' as JSON text");
+  }
+
+  @Test
+  void aCompositeMapKeyIsItsJsonTextSoKeysTheSqlTextWouldMergeStayApart() throws Exception {
+    // ROW('a, b', 'c') and ROW('a', 'b, c') both read (a, b, c) as SQL text.
+    Map<Object, Integer> rows = new LinkedHashMap<>();
+    rows.put(Row.of("a, b", "c"), 1);
+    rows.put(Row.of("a", "b, c"), 2);
+    Map<Object, Integer> nullField = new LinkedHashMap<>();
+    nullField.put(Row.of((Object) null), 1);
+    nullField.put(Row.of("NULL"), 2);
+    Map<Object, Integer> arrays = new LinkedHashMap<>();
+    arrays.put(new String[] {"a, b"}, 1);
+    arrays.put(new String[] {"a", "b"}, 2);
+
+    assertThat(EXACT.readTree(mapJson(rows)).fieldNames())
+        .toIterable()
+        .containsExactly("[\"a, b\",\"c\"]", "[\"a\",\"b, c\"]");
+    assertThat(EXACT.readTree(mapJson(nullField)).fieldNames())
+        .toIterable()
+        .containsExactly("[null]", "[\"NULL\"]");
+    assertThat(EXACT.readTree(mapJson(arrays)).fieldNames())
+        .toIterable()
+        .containsExactly("[\"a, b\"]", "[\"a\",\"b\"]");
+  }
+
+  private static String mapJson(Map<?, Integer> map) throws Exception {
+    return EXACT
+        .readTree(ResultJson.render(List.of(mapQuery(map))))
+        .get(0)
+        .get("rows")
+        .get(0)
+        .get("m")
+        .toString();
   }
 
   private static QueryResult mapQuery(Map<?, Integer> map) {

@@ -230,6 +230,25 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(refusal);
     assertThat(tableNames("sales")).contains("renamed_not").doesNotContain("a.b");
+    // A database with a '.' is two namespace levels to a catalog that keeps levels apart.
+    assertThatThrownBy(() -> run("CREATE DATABASE `x.y`"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the database name 'x.y' has a '.'");
+    // An Iceberg catalog the session creates itself is checked as well.
+    Path warehouse = home.resolve("session-catalog");
+    run(
+        "CREATE CATALOG session_ice WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop',"
+            + " 'warehouse' = '"
+            + warehouse.toUri()
+            + "')");
+    try {
+      run("CREATE DATABASE session_ice.db");
+      assertThatThrownBy(() -> run("CREATE TABLE session_ice.db.`a.b` (id BIGINT)"))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("the table name 'a.b' has a '.'");
+    } finally {
+      run("DROP CATALOG session_ice");
+    }
 
     // A temporary table lives in the session, which reads its name back as written.
     run(
