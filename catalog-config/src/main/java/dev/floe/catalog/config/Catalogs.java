@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -28,8 +29,13 @@ public final class Catalogs {
    */
   public static Catalog open(CatalogConfig config) {
     prepare(config);
-    return CatalogUtil.buildIcebergCatalog(
-        config.name(), icebergProperties(config), HadoopConfs.defaults());
+    Map<String, String> properties = icebergProperties(config);
+    if (config.type().equals(CatalogOptions.EMBEDDED)) {
+      // Its warehouse is local: read metadata without starting Hadoop's file system. Only here,
+      // not in icebergProperties: Flink's catalog and other engines (Spark) keep Iceberg's own.
+      properties.putIfAbsent(CatalogProperties.FILE_IO_IMPL, LocalReadsFileIO.class.getName());
+    }
+    return CatalogUtil.buildIcebergCatalog(config.name(), properties, HadoopConfs.defaults());
   }
 
   /**
