@@ -29,19 +29,28 @@ public final class Catalogs {
    */
   public static Catalog open(CatalogConfig config) {
     prepare(config);
+    return CatalogUtil.buildIcebergCatalog(
+        config.name(), openProperties(config), HadoopConfs.defaults());
+  }
+
+  /**
+   * The properties Floe's own catalogs open with, this JVM's ({@link #open}) and Flink's: {@link
+   * #icebergProperties}, and for the embedded catalog, whose warehouse is local, {@link
+   * LocalReadsFileIO} unless its configuration names an {@code io-impl}. Another engine given the
+   * catalog (Spark) gets {@link #icebergProperties}: it has not got Floe's classes.
+   */
+  public static Map<String, String> openProperties(CatalogConfig config) {
     Map<String, String> properties = icebergProperties(config);
     if (config.type().equals(CatalogOptions.EMBEDDED)) {
-      // Its warehouse is local: read metadata without starting Hadoop's file system. Only here,
-      // not in icebergProperties: Flink's catalog and other engines (Spark) keep Iceberg's own.
       properties.putIfAbsent(CatalogProperties.FILE_IO_IMPL, LocalReadsFileIO.class.getName());
     }
-    return CatalogUtil.buildIcebergCatalog(config.name(), properties, HadoopConfs.defaults());
+    return properties;
   }
 
   /**
    * The properties Iceberg gets: the configured ones plus the connect timeouts {@link
    * Reachability#clientProperties} derives from {@code floe.connect-timeout} (never over a value
-   * the user set). Flink's catalog factory gets the same.
+   * the user set).
    */
   public static Map<String, String> icebergProperties(CatalogConfig config) {
     Map<String, String> properties = new HashMap<>(config.properties());

@@ -12,9 +12,10 @@ import org.apache.iceberg.io.InputFile;
  * and listing stay Hadoop's, so the files, their modes and their {@code .crc} files are the same.
  *
  * <p>Why: the first read through Hadoop creates its file system, which parses Hadoop's XML defaults
- * three more times, initializes its user and security classes and registers its shutdown hooks:
+ * four more times, initializes its user and security classes and registers its shutdown hooks:
  * about a fifth of a metadata command's start-up ({@code floe snapshots}), and all of it is for
- * reading one metadata file. The embedded catalog uses it ({@link CatalogConfigLoader}).
+ * reading one metadata file. The embedded catalog uses it, in this JVM and in Flink's catalog
+ * ({@link Catalogs#openProperties}), unless its configuration names an {@code io-impl}.
  *
  * <p>A location maps to the same file as Hadoop maps it ({@code new Path(location).toUri()
  * .getPath()}, as its local file system does). A location without a scheme, or with another one, is

@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
@@ -113,6 +114,27 @@ class LocalReadsFileIOTest {
       assertThat(file.exists()).isTrue();
       assertThatThrownBy(file::newStream).isInstanceOf(NotFoundException.class);
     }
+  }
+
+  @Test
+  void onlyFloesOwnEmbeddedCatalogsReadWithItUnlessTheConfigurationNamesAnotherFileIo() {
+    String io = CatalogProperties.FILE_IO_IMPL;
+    CatalogConfig embedded = CatalogConfigLoader.embedded(dir);
+    CatalogConfig ownIo =
+        CatalogConfigLoader.load(null, dir, Map.of(io, "org.example.OwnFileIO"), Map.of());
+    CatalogConfig jdbc =
+        CatalogConfigLoader.load(
+            null,
+            dir,
+            Map.of("type", "jdbc", "uri", "jdbc:sqlite:" + dir.resolve("c.db")),
+            Map.of());
+
+    assertThat(Catalogs.openProperties(embedded))
+        .containsEntry(io, LocalReadsFileIO.class.getName());
+    // What another engine is given (Spark): it has not got Floe's classes.
+    assertThat(Catalogs.icebergProperties(embedded)).doesNotContainKey(io);
+    assertThat(Catalogs.openProperties(ownIo)).containsEntry(io, "org.example.OwnFileIO");
+    assertThat(Catalogs.openProperties(jdbc)).doesNotContainKey(io);
   }
 
   @Test

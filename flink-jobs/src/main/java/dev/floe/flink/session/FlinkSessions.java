@@ -113,7 +113,7 @@ public final class FlinkSessions {
     // Results print the same on every machine; timestamptz values are shown in UTC.
     tableEnv.getConfig().setLocalTimeZone(ZoneOffset.UTC);
     Catalogs.prepare(catalog);
-    Map<String, String> options = new HashMap<>(Catalogs.icebergProperties(catalog));
+    Map<String, String> options = new HashMap<>(Catalogs.openProperties(catalog));
     options.put("type", "iceberg");
     try {
       if (pins == null) {
