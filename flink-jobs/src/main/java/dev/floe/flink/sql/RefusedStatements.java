@@ -139,10 +139,12 @@ final class RefusedStatements {
   }
 
   /**
-   * Refuses a database or table of an Iceberg catalog named with a '.'. Iceberg's Flink connector
-   * keeps a table's identifier as text and splits it at each '.' when a job loads the table, so
-   * {@code sales.`a.b`} is looked up as table {@code b} of namespace {@code sales.a}, and a
-   * database {@code `x.y`} is a namespace of two levels to every catalog that keeps levels apart.
+   * Refuses a table of an Iceberg catalog named with a '.', and a database so named unless the
+   * catalog joins namespace levels with '.' ({@link TableSchemas#joinsNamespaceLevels}). Iceberg's
+   * Flink connector keeps a table's identifier as text and splits it at each '.' when a job loads
+   * the table, so {@code sales.`a.b`} is looked up as table {@code b} of namespace {@code sales.a},
+   * and a database {@code `x.y`} as the namespace of two levels {@code x}, {@code y}: the same one
+   * to a JDBC catalog, another one to a catalog that keeps levels apart (REST, Hadoop, Glue).
    */
   private static void refuseADottedName(
       String source,
@@ -152,14 +154,16 @@ final class RefusedStatements {
       TableSchemas schemas) {
     if (operation instanceof CreateDatabaseOperation create
         && create.getDatabaseName().contains(".")
-        && isIceberg(create.getCatalogName(), catalogs, schemas)) {
+        && isIceberg(create.getCatalogName(), catalogs, schemas)
+        && !schemas.joinsNamespaceLevels(create.getCatalogName())) {
       throw dottedName(source, statement, "database", create.getDatabaseName());
     }
     Optional<ObjectIdentifier> named = catalogTableNamed(operation);
     if (named.isEmpty() || !isIceberg(named.get().getCatalogName(), catalogs, schemas)) {
       return;
     }
-    if (named.get().getDatabaseName().contains(".")) {
+    if (named.get().getDatabaseName().contains(".")
+        && !schemas.joinsNamespaceLevels(named.get().getCatalogName())) {
       throw dottedName(source, statement, "database", named.get().getDatabaseName());
     }
     if (named.get().getObjectName().contains(".")) {

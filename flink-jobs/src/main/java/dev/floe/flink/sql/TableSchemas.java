@@ -1,6 +1,7 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Catalogs;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
@@ -16,6 +17,14 @@ interface TableSchemas {
 
   /** Whether {@code flinkName} names a table of the Iceberg catalog, existing or not. */
   boolean inCatalog(String flinkName);
+
+  /**
+   * Whether the catalog named {@code catalog} is the configured one and keeps a namespace as its
+   * levels joined by '.' (a JDBC catalog, the embedded one too): there a database named {@code
+   * `a.b`} is the nested namespace {@code a.b} that a table spec {@code a.b.t} makes, and Iceberg's
+   * Flink connector finds its tables.
+   */
+  boolean joinsNamespaceLevels(String catalog);
 
   static TableSchemas of(CatalogConfig config) {
     String prefix = config.name() + ".";
@@ -37,6 +46,12 @@ interface TableSchemas {
       @Override
       public boolean inCatalog(String name) {
         return name.startsWith(prefix);
+      }
+
+      @Override
+      public boolean joinsNamespaceLevels(String catalog) {
+        return catalog.equals(config.name())
+            && (config.type().equals(CatalogOptions.EMBEDDED) || config.type().equals("jdbc"));
       }
     };
   }

@@ -230,10 +230,15 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage(refusal);
     assertThat(tableNames("sales")).contains("renamed_not").doesNotContain("a.b");
-    // A database with a '.' is two namespace levels to a catalog that keeps levels apart.
-    assertThatThrownBy(() -> run("CREATE DATABASE `x.y`"))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("the database name 'x.y' has a '.'");
+    // A JDBC catalog stores a namespace as its levels joined by '.': a database `x.y` is the
+    // nested namespace a table spec x.y.t makes, and the connector finds its tables.
+    run("CREATE DATABASE `x.y`");
+    run("CREATE TABLE `x.y`.t (id BIGINT)");
+    run("INSERT INTO `x.y`.t VALUES (7)");
+    assertThat(run("SELECT id FROM `x.y`.t"))
+        .singleElement()
+        .isInstanceOfSatisfying(
+            QueryResult.class, q -> assertThat(q.rows()).containsExactly(List.of(7L)));
     // An Iceberg catalog the session creates itself is checked as well.
     Path warehouse = home.resolve("session-catalog");
     run(
@@ -246,6 +251,10 @@ class SqlRunnerTest {
       assertThatThrownBy(() -> run("CREATE TABLE session_ice.db.`a.b` (id BIGINT)"))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("the table name 'a.b' has a '.'");
+      // A catalog that keeps namespace levels apart would look `x.y` up as x, then y.
+      assertThatThrownBy(() -> run("CREATE DATABASE session_ice.`x.y`"))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("the database name 'x.y' has a '.'");
     } finally {
       run("DROP CATALOG session_ice");
     }
