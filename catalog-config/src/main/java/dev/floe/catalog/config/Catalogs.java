@@ -36,12 +36,16 @@ public final class Catalogs {
   /**
    * The properties Floe's own catalogs open with, this JVM's ({@link #open}) and Flink's: {@link
    * #icebergProperties}, and for the embedded catalog, whose warehouse is local, {@link
-   * LocalReadsFileIO} unless its configuration names an {@code io-impl}. Another engine given the
-   * catalog (Spark) gets {@link #icebergProperties}: it has not got Floe's classes.
+   * LocalReadsFileIO} unless its configuration names an {@code io-impl} or a key management service
+   * (Iceberg's encryption). Another engine given the catalog (Spark) gets {@link
+   * #icebergProperties}: it has not got Floe's classes.
    */
   public static Map<String, String> openProperties(CatalogConfig config) {
     Map<String, String> properties = icebergProperties(config);
-    if (config.type().equals(CatalogOptions.EMBEDDED)) {
+    // Not with Iceberg's encryption: its Parquet decryption needs Hadoop's input files.
+    if (config.type().equals(CatalogOptions.EMBEDDED)
+        && !properties.containsKey(CatalogProperties.ENCRYPTION_KMS_IMPL)
+        && !properties.containsKey(CatalogProperties.ENCRYPTION_KMS_TYPE)) {
       properties.putIfAbsent(CatalogProperties.FILE_IO_IMPL, LocalReadsFileIO.class.getName());
     }
     return properties;

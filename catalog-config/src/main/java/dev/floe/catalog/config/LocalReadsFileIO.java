@@ -8,8 +8,9 @@ import org.apache.iceberg.io.InputFile;
 
 /**
  * Iceberg's {@link HadoopFileIO}, except that a {@code file:} location is read with {@code
- * java.nio} ({@link NioInputFile}) instead of through Hadoop's local file system. Writing, deleting
- * and listing stay Hadoop's, so the files, their modes and their {@code .crc} files are the same.
+ * java.nio} ({@link LocalInputFile}) instead of through Hadoop's local file system. Writing,
+ * deleting and listing stay Hadoop's, so the files, their modes and their {@code .crc} files are
+ * the same.
  *
  * <p>Why: the first read through Hadoop creates its file system, which parses Hadoop's XML defaults
  * four more times, initializes its user and security classes and registers its shutdown hooks:
@@ -30,7 +31,7 @@ public class LocalReadsFileIO extends HadoopFileIO {
   @Override
   public InputFile newInputFile(String location) {
     File local = localFile(location);
-    return local == null ? super.newInputFile(location) : new NioInputFile(location, local, -1);
+    return local == null ? super.newInputFile(location) : new LocalInputFile(location, local, -1);
   }
 
   @Override
@@ -38,12 +39,13 @@ public class LocalReadsFileIO extends HadoopFileIO {
     File local = localFile(location);
     return local == null
         ? super.newInputFile(location, length)
-        : new NioInputFile(location, local, length);
+        : new LocalInputFile(location, local, length);
   }
 
   /** The local file a {@code file:} location names, as Hadoop's local file system finds it. */
   static File localFile(String location) {
-    if (location == null || !location.regionMatches(true, 0, "file:", 0, 5)) {
+    // Hadoop knows the scheme in lower case only.
+    if (location == null || !location.startsWith("file:")) {
       return null;
     }
     URI uri = new Path(location).toUri();

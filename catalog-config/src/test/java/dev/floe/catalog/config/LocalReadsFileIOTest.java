@@ -59,7 +59,6 @@ class LocalReadsFileIOTest {
             "file:/tmp/a b/w/x.avro",
             "file:///tmp/a%20b/w/x.avro",
             "file:/tmp/a%25b/w/x.avro",
-            "FILE:/tmp/upper/x",
             "file:/tmp/w/../w/./x")) {
       assertThat(LocalReadsFileIO.localFile(location))
           .as(location)
@@ -102,10 +101,20 @@ class LocalReadsFileIOTest {
   }
 
   @Test
-  void aMissingFileOrADirectoryFailsAsWithHadoop() throws IOException {
+  void aMissingFileADirectoryOrAFileThatCannotBeOpenedFailsAsWithHadoop() throws IOException {
     String location = dir.resolve("missing.avro").toUri().toString();
     for (InputFile file : List.of(io().newInputFile(location), hadoop().newInputFile(location))) {
       assertThat(file.exists()).isFalse();
+      assertThatThrownBy(file::getLength).isInstanceOf(NotFoundException.class);
+      assertThatThrownBy(file::newStream).isInstanceOf(NotFoundException.class);
+    }
+    // A file that cannot be opened: Hadoop reports it as not found, and Iceberg's metadata
+    // refresh gives up at once only then (any other error is retried for a minute and a half).
+    Path loop = dir.resolve("loop-a");
+    Files.createSymbolicLink(loop, dir.resolve("loop-b"));
+    Files.createSymbolicLink(dir.resolve("loop-b"), loop);
+    String looping = loop.toUri().toString();
+    for (InputFile file : List.of(io().newInputFile(looping), hadoop().newInputFile(looping))) {
       assertThatThrownBy(file::getLength).isInstanceOf(NotFoundException.class);
       assertThatThrownBy(file::newStream).isInstanceOf(NotFoundException.class);
     }
@@ -135,6 +144,10 @@ class LocalReadsFileIOTest {
     assertThat(Catalogs.icebergProperties(embedded)).doesNotContainKey(io);
     assertThat(Catalogs.openProperties(ownIo)).containsEntry(io, "org.example.OwnFileIO");
     assertThat(Catalogs.openProperties(jdbc)).doesNotContainKey(io);
+    CatalogConfig encrypted =
+        CatalogConfigLoader.load(
+            null, dir, Map.of(CatalogProperties.ENCRYPTION_KMS_TYPE, "aws"), Map.of());
+    assertThat(Catalogs.openProperties(encrypted)).doesNotContainKey(io);
   }
 
   @Test

@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class NioSeekableInputStreamTest {
-  private static final int BUFFER = NioSeekableInputStream.BUFFER_SIZE;
+class LocalSeekableInputStreamTest {
+  private static final int BUFFER = LocalSeekableInputStream.BUFFER_SIZE;
 
   @TempDir Path dir;
 
@@ -26,7 +25,7 @@ class NioSeekableInputStreamTest {
       byte[] content = new byte[size];
       random.nextBytes(content);
       Path file = Files.write(dir.resolve("f" + size), content);
-      try (NioSeekableInputStream in = open(file)) {
+      try (LocalSeekableInputStream in = open(file)) {
         long expected = 0;
         for (int step = 0; step < 3_000; step++) {
           int op = random.nextInt(5);
@@ -69,7 +68,7 @@ class NioSeekableInputStreamTest {
   @Test
   void seekingOutsideTheFileOrReadingAfterCloseFails() throws IOException {
     Path file = Files.write(dir.resolve("f"), new byte[] {1, 2, 3});
-    NioSeekableInputStream in = open(file);
+    LocalSeekableInputStream in = open(file);
     assertThatThrownBy(() -> in.seek(-1)).isInstanceOf(EOFException.class);
     assertThatThrownBy(() -> in.seek(4)).isInstanceOf(EOFException.class);
     in.seek(3);
@@ -79,7 +78,7 @@ class NioSeekableInputStreamTest {
     assertThatThrownBy(() -> in.seek(0)).isInstanceOf(IOException.class);
   }
 
-  private static NioSeekableInputStream open(Path file) throws IOException {
-    return new NioSeekableInputStream(FileChannel.open(file, StandardOpenOption.READ));
+  private static LocalSeekableInputStream open(Path file) throws IOException {
+    return new LocalSeekableInputStream(new RandomAccessFile(file.toFile(), "r"));
   }
 }

@@ -2,20 +2,24 @@ package dev.floe.catalog.config;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.RandomAccessFile;
 import org.apache.iceberg.io.SeekableInputStream;
 
 /**
- * A seekable stream over a file channel with a read buffer: Avro reads a manifest a few bytes at a
- * time, Parquet a column chunk at once. A read at least as large as the buffer goes to the channel
- * directly; a seek within the buffered bytes keeps them.
+ * A seekable stream over a local file with a read buffer: Avro reads a manifest a few bytes at a
+ * time, Parquet a column chunk at once. A read at least as large as the buffer goes to the file
+ * directly; a seek within the buffered bytes keeps them. Reads go through {@link RandomAccessFile}
+ * into the caller's array, as Hadoop's local file system reads: no direct buffer per thread, and a
+ * thread's interrupt does not close the file (a {@code FileChannel} would).
  */
-final class NioSeekableInputStream extends SeekableInputStream {
+final class LocalSeekableInputStream extends SeekableInputStream {
   static final int BUFFER_SIZE = 64 * 1024;
 
-  private final FileChannel channel;
-  private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE).limit(0);
+  private final RandomAccessFile file;
+  private final byte[] buffer = new byte[BUFFER_SIZE];
+
+  /** The number of valid bytes in the buffer. */
+  private int buffered;
 
   /** The file position of the buffer's first byte. */
   private long bufferStart;
@@ -23,10 +27,14 @@ final class NioSeekableInputStream extends SeekableInputStream {
   /** The position of the next byte to read. */
   private long pos;
 
+  /** The file's length when last asked; asked again before refusing a position past it. */
+  private long length;
+
   private boolean closed;
 
-  NioSeekableInputStream(FileChannel channel) {
-    this.channel = channel;
+  LocalSeekableInputStream(RandomAccessFile file) throws IOException {
+    this.file = file;
+    this.length = file.length();
   }
 
   @Override
@@ -40,7 +48,7 @@ final class NioSeekableInputStream extends SeekableInputStream {
     if (newPos < 0) {
       throw new EOFException("Cannot seek to a negative position: " + newPos);
     }
-    if (newPos > channel.size()) {
+    if (newPos > length && newPos > (length = file.length())) {
       throw new EOFException("Cannot seek past the end of the file: " + newPos);
     }
     pos = newPos;
@@ -49,10 +57,10 @@ final class NioSeekableInputStream extends SeekableInputStream {
   @Override
   public int read() throws IOException {
     ensureOpen();
-    if (!buffered() && !fill()) {
+    if (!isBuffered() && !fill()) {
       return -1;
     }
-    int value = buffer.get((int) (pos - bufferStart)) & 0xff;
+    int value = buffer[(int) (pos - bufferStart)] & 0xff;
     pos++;
     return value;
   }
@@ -64,9 +72,10 @@ final class NioSeekableInputStream extends SeekableInputStream {
     if (count == 0) {
       return 0;
     }
-    if (!buffered()) {
+    if (!isBuffered()) {
       if (count >= BUFFER_SIZE) {
-        int read = channel.read(ByteBuffer.wrap(bytes, offset, count), pos);
+        file.seek(pos);
+        int read = file.read(bytes, offset, count);
         if (read > 0) {
           pos += read;
         }
@@ -77,8 +86,8 @@ final class NioSeekableInputStream extends SeekableInputStream {
       }
     }
     int start = (int) (pos - bufferStart);
-    int read = Math.min(count, buffer.limit() - start);
-    buffer.get(start, bytes, offset, read);
+    int read = Math.min(count, buffered - start);
+    System.arraycopy(buffer, start, bytes, offset, read);
     pos += read;
     return read;
   }
@@ -89,7 +98,10 @@ final class NioSeekableInputStream extends SeekableInputStream {
     if (count <= 0) {
       return 0;
     }
-    long skipped = Math.min(count, Math.max(0, channel.size() - pos));
+    if (count > length - pos) {
+      length = file.length();
+    }
+    long skipped = Math.min(count, Math.max(0, length - pos));
     pos += skipped;
     return skipped;
   }
@@ -97,27 +109,26 @@ final class NioSeekableInputStream extends SeekableInputStream {
   @Override
   public int available() throws IOException {
     ensureOpen();
-    return buffered() ? buffer.limit() - (int) (pos - bufferStart) : 0;
+    return isBuffered() ? buffered - (int) (pos - bufferStart) : 0;
   }
 
   @Override
   public void close() throws IOException {
     closed = true;
-    channel.close();
+    file.close();
   }
 
-  private boolean buffered() {
-    return pos >= bufferStart && pos < bufferStart + buffer.limit();
+  private boolean isBuffered() {
+    return pos >= bufferStart && pos < bufferStart + buffered;
   }
 
   /** Reads the bytes from {@code pos} into the buffer; false at the end of the file. */
   private boolean fill() throws IOException {
-    buffer.clear();
+    file.seek(pos);
+    int read = file.read(buffer, 0, BUFFER_SIZE);
     bufferStart = pos;
-    // A positional read of a file reads at least one byte before its end, or returns -1.
-    channel.read(buffer, pos);
-    buffer.flip();
-    return buffer.limit() > 0;
+    buffered = Math.max(read, 0);
+    return buffered > 0;
   }
 
   private void ensureOpen() throws IOException {

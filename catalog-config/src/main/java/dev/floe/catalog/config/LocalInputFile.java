@@ -1,21 +1,22 @@
 package dev.floe.catalog.config;
 
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
+import java.io.RandomAccessFile;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.RuntimeIOException;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
 
 /**
- * A local file read with {@code java.nio}, for {@link LocalReadsFileIO}. It fails as Iceberg's
- * Hadoop input file does: {@link NotFoundException} for a file that does not exist, {@link
- * RuntimeIOException} for any other I/O error.
+ * A local file read without Hadoop, for {@link LocalReadsFileIO}. It fails as Iceberg's Hadoop
+ * input file over Hadoop's local file system does: {@link NotFoundException} for a file that cannot
+ * be opened, whatever the reason (missing, a directory, no permission, a symbolic link loop: Java
+ * reports them all as {@link FileNotFoundException}, and Iceberg gives up on a metadata file at
+ * once only for this exception), {@link RuntimeIOException} for any other I/O error.
  */
-final class NioInputFile implements InputFile {
+final class LocalInputFile implements InputFile {
   private final String location;
   private final File file;
   private long length;
@@ -24,7 +25,7 @@ final class NioInputFile implements InputFile {
    * @param location the location as Iceberg wrote it, returned as is
    * @param length the length when the caller knows it (a manifest's), else -1
    */
-  NioInputFile(String location, File file, long length) {
+  LocalInputFile(String location, File file, long length) {
     this.location = location;
     this.file = file;
     this.length = length;
@@ -33,13 +34,11 @@ final class NioInputFile implements InputFile {
   @Override
   public long getLength() {
     if (length < 0) {
-      try {
-        length = java.nio.file.Files.size(file.toPath());
-      } catch (NoSuchFileException e) {
-        throw new NotFoundException(e, "File does not exist: %s", location);
-      } catch (IOException e) {
-        throw new RuntimeIOException(e, "Failed to get status for file: %s", location);
+      // As Hadoop's local file system: a file it cannot see does not exist.
+      if (!file.exists()) {
+        throw new NotFoundException("File does not exist: %s", location);
       }
+      length = file.length();
     }
     return length;
   }
@@ -47,12 +46,9 @@ final class NioInputFile implements InputFile {
   @Override
   public SeekableInputStream newStream() {
     try {
-      if (file.isDirectory()) {
-        // Hadoop's local file system cannot open one either (FileNotFoundException).
-        throw new NoSuchFileException(file.toString(), null, "Is a directory");
-      }
-      return new NioSeekableInputStream(FileChannel.open(file.toPath(), StandardOpenOption.READ));
-    } catch (NoSuchFileException e) {
+      // A directory too: Java refuses to open one with FileNotFoundException ("Is a directory").
+      return new LocalSeekableInputStream(new RandomAccessFile(file, "r"));
+    } catch (FileNotFoundException e) {
       throw new NotFoundException(e, "Failed to open input stream for file: %s", location);
     } catch (IOException e) {
       throw new RuntimeIOException(e, "Failed to open input stream for file: %s", location);
