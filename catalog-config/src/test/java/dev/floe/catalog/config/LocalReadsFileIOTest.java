@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.iceberg.CatalogProperties;
@@ -179,21 +176,9 @@ class LocalReadsFileIOTest {
   }
 
   private String probe(Path home, String table) throws Exception {
-    Path out = Files.createTempFile(dir, "probe", ".out");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LocalReadsProbe.class.getName());
-    command.add(home.toString());
-    command.add(table);
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("probe finished").isTrue();
-    String output = Files.readString(out, StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as(output).isZero();
-    List<String> lines = output.lines().filter(line -> !line.startsWith("SLF4J:")).toList();
-    assertThat(lines).as(output).hasSize(1);
+    List<String> lines =
+        ProbeJvm.run(dir, LocalReadsProbe.class, List.of(), home.toString(), table);
+    assertThat(lines).hasSize(1);
     return lines.get(0);
   }
 }

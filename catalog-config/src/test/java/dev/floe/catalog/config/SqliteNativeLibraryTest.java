@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteJDBCLoader;
@@ -111,23 +108,14 @@ class SqliteNativeLibraryTest {
   /** The files the probe's JVM mapped SQLite's library from; it must exit 0. */
   private List<String> probe(String property, Path temp) throws Exception {
     Path home = Files.createTempDirectory(dir, "home");
-    Path out = Files.createTempFile(dir, "probe", ".out");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add(property);
-    command.add("-Djava.io.tmpdir=" + temp);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(SqliteLibraryProbe.class.getName());
-    command.add(home.toString());
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("probe finished").isTrue();
-    String output = Files.readString(out, StandardCharsets.UTF_8);
-    assertThat(process.exitValue()).as(output).isZero();
+    List<String> lines =
+        ProbeJvm.run(
+            dir,
+            SqliteLibraryProbe.class,
+            List.of(property, "-Djava.io.tmpdir=" + temp),
+            home.toString());
     // Only the probe's lines: a library that loads badly makes the JVM print a warning here.
-    List<String> lines = output.lines().filter(line -> !line.startsWith("SLF4J:")).toList();
-    assertThat(lines).as(output).allMatch(line -> line.startsWith("/"));
+    assertThat(lines).allMatch(line -> line.startsWith("/"));
     return lines;
   }
 }
