@@ -16,7 +16,8 @@ import org.apache.iceberg.io.InputFile;
  * four more times, initializes its user and security classes and registers its shutdown hooks:
  * about a fifth of a metadata command's start-up ({@code floe snapshots}), and all of it is for
  * reading one metadata file. The embedded catalog uses it, in this JVM and in Flink's catalog
- * ({@link Catalogs#openProperties}), unless its configuration names an {@code io-impl}.
+ * ({@link Catalogs#openProperties}), unless its configuration names an {@code io-impl} or an
+ * encryption key management service.
  *
  * <p>A location maps to the same file as Hadoop maps it ({@code new Path(location).toUri()
  * .getPath()}, as its local file system does). A location without a scheme, or with another one, is

@@ -78,6 +78,21 @@ class LocalSeekableInputStreamTest {
     assertThatThrownBy(() -> in.seek(0)).isInstanceOf(IOException.class);
   }
 
+  @Test
+  void aFileThatGrowsWhileOpenIsReadSeekedAndSkippedToItsNewEnd() throws IOException {
+    Path file = Files.write(dir.resolve("growing"), new byte[] {1, 2, 3});
+    try (LocalSeekableInputStream in = open(file)) {
+      byte[] appended = new byte[70_000];
+      new Random(3).nextBytes(appended);
+      Files.write(file, appended, java.nio.file.StandardOpenOption.APPEND);
+
+      in.seek(50_000);
+      assertThat(in.read()).isEqualTo(appended[50_000 - 3] & 0xff);
+      assertThat(in.skip(30_000)).isEqualTo(70_003 - 50_001);
+      assertThat(in.read()).isEqualTo(-1);
+    }
+  }
+
   private static LocalSeekableInputStream open(Path file) throws IOException {
     return new LocalSeekableInputStream(new RandomAccessFile(file.toFile(), "r"));
   }
