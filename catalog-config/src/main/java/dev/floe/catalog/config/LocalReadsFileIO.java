@@ -7,10 +7,9 @@ import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.InputFile;
 
 /**
- * Iceberg's {@link HadoopFileIO}, except that a {@code file:} location is read with {@code
- * java.nio} ({@link LocalInputFile}) instead of through Hadoop's local file system. Writing,
- * deleting and listing stay Hadoop's, so the files, their modes and their {@code .crc} files are
- * the same.
+ * Iceberg's {@link HadoopFileIO}, except that a {@code file:} location is read directly ({@link
+ * LocalInputFile}) instead of through Hadoop's local file system. Writing, deleting and listing
+ * stay Hadoop's, so the files, their modes and their {@code .crc} files are the same.
  *
  * <p>Why: the first read through Hadoop creates its file system, which parses Hadoop's XML defaults
  * four more times, initializes its user and security classes and registers its shutdown hooks:

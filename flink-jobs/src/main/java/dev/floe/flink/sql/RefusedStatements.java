@@ -99,11 +99,11 @@ final class RefusedStatements {
 
   /**
    * Refuses {@code operation} (exit 2) when {@code floe sql} does not run its kind, when it names
-   * an Iceberg table with a '.', or when it is a {@code REPLACE TABLE ... AS} of a table that
-   * exists. Flink replaces a table atomically only through a sink that stages it, and Iceberg's
-   * sink does not: Flink drops the table (an Iceberg table with its files), creates the new one and
-   * only then runs the query, so a query that fails leaves the table empty, and one that reads the
-   * table reads nothing, and exits 0.
+   * an Iceberg table or database with a '.' ({@link #refuseADottedName}), or when it is a {@code
+   * REPLACE TABLE ... AS} of a table that exists. Flink replaces a table atomically only through a
+   * sink that stages it, and Iceberg's sink does not: Flink drops the table (an Iceberg table with
+   * its files), creates the new one and only then runs the query, so a query that fails leaves the
+   * table empty, and one that reads the table reads nothing, and exits 0.
    *
    * @param catalogs the session's catalogs, asked exactly what Flink asks before it drops the table
    * @param schemas tells the configured Iceberg catalog's tables from the session's others
