@@ -45,7 +45,9 @@ public final class ResultJson {
 
   /** The JSON text of {@code results}, indented. */
   public static String render(List<? extends StatementResult> results) {
-    return write(toJson(results));
+    Collector json = new Collector();
+    results.forEach(json);
+    return json.render();
   }
 
   private static String write(ArrayNode results) {
@@ -73,15 +75,6 @@ public final class ResultJson {
     public String render() {
       return write(results);
     }
-  }
-
-  /** The JSON tree of {@code results}, for callers that embed it in a larger document. */
-  public static ArrayNode toJson(List<? extends StatementResult> results) {
-    ArrayNode array = NODES.arrayNode();
-    for (StatementResult result : results) {
-      array.add(toJson(result));
-    }
-    return array;
   }
 
   private static ObjectNode toJson(StatementResult result) {
