@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+  private static final String LOOPBACK = "127.0.0.1";
   private static final AtomicInteger STARTED = new AtomicInteger();
   private static final AtomicInteger STOPPED = new AtomicInteger();
 
@@ -82,6 +83,22 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
+   * Binds every server of an in-process cluster to 127.0.0.1, on a free port: its REST endpoint,
+   * and its BLOB server, which Flink binds to every interface unless told otherwise (it serves and
+   * accepts job artifacts without authentication). Its RPC is local and its tasks exchange data in
+   * memory.
+   */
+  static void bindToLoopback(Configuration conf) {
+    conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
+    conf.set(RestOptions.ADDRESS, LOOPBACK);
+    conf.set(RestOptions.BIND_PORT, "0");
+    conf.set(JobManagerOptions.ADDRESS, LOOPBACK);
+    conf.set(JobManagerOptions.BIND_HOST, LOOPBACK);
+    conf.set(TaskManagerOptions.HOST, LOOPBACK);
+    conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
+  }
+
+  /**
    * Starts the shared cluster.
    *
    * @param slots task slots: enough for the jobs in flight times their parallelism
@@ -124,7 +141,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /** Whether a job submitted from this thread would start a MiniCluster of its own. */
-  private static boolean startsLocalMiniCluster() {
+  static boolean startsLocalMiniCluster() {
     // Flink's own local environment only: `flink run -t local` gives a context environment whose
     // target says "local" too, and whose settings (-p, the cluster's configuration) must apply.
     return StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment;
@@ -154,11 +171,7 @@ public final class LocalCluster implements AutoCloseable {
 
   private static MiniCluster startMiniCluster(int slots) {
     Configuration conf = new Configuration();
-    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-    conf.set(RestOptions.ADDRESS, "127.0.0.1");
-    conf.set(RestOptions.BIND_PORT, "0");
-    conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-    conf.set(TaskManagerOptions.HOST, "127.0.0.1");
+    bindToLoopback(conf);
     allowLibrariesThatOutliveAJob(conf);
     MiniCluster cluster =
         new MiniCluster(

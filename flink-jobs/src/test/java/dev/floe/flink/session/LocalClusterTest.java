@@ -2,14 +2,17 @@ package dev.floe.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +117,41 @@ class LocalClusterTest {
     cluster.close();
     assertThat(cluster.startedCluster()).as("close waited for the start").isNotNull();
     assertThat(cluster.startedCluster().isRunning()).isFalse();
+  }
+
+  @Test
+  void aOneJobClusterListensOnlyOnTheLoopbackInterface() throws Exception {
+    Set<InetSocketAddress> before = ListeningSockets.ofThisJvm();
+    LocalCluster cluster = LocalCluster.forCommand(1);
+    try {
+      cluster.startInBackground();
+      awaitRunning(cluster, true);
+      MiniCluster started = cluster.startedCluster();
+      int blob = started.getClusterInformation().getBlobServerPort();
+      int rest = started.getRestAddress().get().getPort();
+      List<String> opened = ListeningSockets.openedSince(before);
+      assertThat(opened).as("its BLOB server and REST endpoint").hasSizeGreaterThanOrEqualTo(2);
+      assertThat(opened).contains("/127.0.0.1:" + blob, "/127.0.0.1:" + rest);
+      assertThat(opened).allMatch(socket -> socket.startsWith("/127.0.0.1:"));
+    } finally {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aJobOnFlinksOwnLocalClusterListensOnlyOnTheLoopbackInterface() throws Exception {
+    // No cluster of Floe's: Flink's local environment starts a MiniCluster for the job.
+    assertThat(LocalCluster.active()).isNull();
+    Set<InetSocketAddress> before = ListeningSockets.ofThisJvm();
+    StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(1, new Configuration(), null);
+    List<String> duringTheJob =
+        env.fromSequence(1, 1)
+            .map(v -> String.join(" ", ListeningSockets.openedSince(before)))
+            .executeAndCollect(2);
+    assertThat(duringTheJob).hasSize(1);
+    List<String> opened = List.of(duringTheJob.get(0).split(" "));
+    assertThat(opened).as("its BLOB server, REST endpoint and result socket").hasSizeGreaterThan(2);
+    assertThat(opened).allMatch(socket -> socket.startsWith("/127.0.0.1:"));
   }
 
   private static void awaitRunning(LocalCluster cluster, boolean running)
