@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a probe's {@code main} in a JVM of its own, as a command starts: nothing loaded before. */
-final class ProbeJvm {
+public final class ProbeJvm {
   private ProbeJvm() {}
 
   /**
@@ -19,7 +19,7 @@ final class ProbeJvm {
    * @param dir where its output is kept
    * @param jvmOptions options before the class path ({@code -Dkey=value})
    */
-  static List<String> run(Path dir, Class<?> probe, List<String> jvmOptions, String... args)
+  public static List<String> run(Path dir, Class<?> probe, List<String> jvmOptions, String... args)
       throws Exception {
     Path out = Files.createTempFile(dir, "probe", ".out");
     List<String> command = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.floe.flink.session;
 
+import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,10 +84,17 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Binds every server of an in-process cluster to 127.0.0.1, on a free port: its REST endpoint,
-   * and its BLOB server, which Flink binds to every interface unless told otherwise (it serves and
-   * accepts job artifacts without authentication). Its RPC is local and its tasks exchange data in
-   * memory.
+   * Binds every server of an in-process cluster to the loopback interface, on a free port: its REST
+   * endpoint, its BLOB server, which Flink binds to every interface unless told otherwise (it
+   * serves and accepts job artifacts without authentication), and the socket a job's collected
+   * results are fetched from. Its RPC is local and its tasks exchange data in memory.
+   *
+   * <p>The result socket binds to the task manager's bind host, but its client connects to the task
+   * manager's address, which a MiniCluster leaves empty, so Java's loopback address: {@code ::1}
+   * when the JVM prefers IPv6. Hence the same address here, else a large result (a {@code floe sql}
+   * SELECT of many rows) would never arrive. (The task manager's BLOB cache connects to this host's
+   * name, 127.0.1.1 on some Linux systems; it only fetches what the shared storage directory does
+   * not already have, which Floe never needs.)
    */
   static void bindToLoopback(Configuration conf) {
     conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
@@ -95,7 +103,7 @@ public final class LocalCluster implements AutoCloseable {
     conf.set(JobManagerOptions.ADDRESS, LOOPBACK);
     conf.set(JobManagerOptions.BIND_HOST, LOOPBACK);
     conf.set(TaskManagerOptions.HOST, LOOPBACK);
-    conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
+    conf.set(TaskManagerOptions.BIND_HOST, InetAddress.getLoopbackAddress().getHostAddress());
   }
 
   /**

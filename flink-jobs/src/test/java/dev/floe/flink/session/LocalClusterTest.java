@@ -2,19 +2,28 @@ package dev.floe.flink.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.catalog.config.ListeningSockets;
+import dev.floe.catalog.config.ProbeJvm;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.client.program.StreamContextEnvironment;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LocalClusterTest {
 
@@ -86,8 +95,11 @@ class LocalClusterTest {
         new DefaultExecutorServiceLoader(), client, getClass().getClassLoader(), false, true);
     try {
       assertThat(LocalCluster.forCommand(0)).isNull();
-      assertThat(FlinkSessions.batchEnvironment(0, new Configuration(), null).getParallelism())
-          .isEqualTo(3);
+      StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(0, new Configuration(), null);
+      assertThat(env.getParallelism()).isEqualTo(3);
+      // The cluster's addresses are its own: a job that set them would point the client elsewhere.
+      assertThat(env.getConfiguration().getOptional(JobManagerOptions.BIND_HOST)).isEmpty();
+      assertThat(env.getConfiguration().getOptional(RestOptions.ADDRESS)).isEmpty();
     } finally {
       StreamContextEnvironment.unsetAsContext();
     }
@@ -121,7 +133,7 @@ class LocalClusterTest {
 
   @Test
   void aOneJobClusterListensOnlyOnTheLoopbackInterface() throws Exception {
-    Set<InetSocketAddress> before = ListeningSockets.ofThisJvm();
+    List<InetSocketAddress> before = ListeningSockets.of(ProcessHandle.current().pid());
     LocalCluster cluster = LocalCluster.forCommand(1);
     try {
       cluster.startInBackground();
@@ -129,10 +141,13 @@ class LocalClusterTest {
       MiniCluster started = cluster.startedCluster();
       int blob = started.getClusterInformation().getBlobServerPort();
       int rest = started.getRestAddress().get().getPort();
-      List<String> opened = ListeningSockets.openedSince(before);
-      assertThat(opened).as("its BLOB server and REST endpoint").hasSizeGreaterThanOrEqualTo(2);
-      assertThat(opened).contains("/127.0.0.1:" + blob, "/127.0.0.1:" + rest);
-      assertThat(opened).allMatch(socket -> socket.startsWith("/127.0.0.1:"));
+      List<InetSocketAddress> opened = ListeningSockets.openedSince(before);
+      assertThat(opened)
+          .as("its BLOB server and REST endpoint")
+          .extracting(InetSocketAddress::getPort)
+          .contains(blob, rest);
+      assertThat(opened)
+          .allSatisfy(socket -> assertThat(socket.getAddress().isLoopbackAddress()).isTrue());
     } finally {
       cluster.close();
     }
@@ -142,16 +157,40 @@ class LocalClusterTest {
   void aJobOnFlinksOwnLocalClusterListensOnlyOnTheLoopbackInterface() throws Exception {
     // No cluster of Floe's: Flink's local environment starts a MiniCluster for the job.
     assertThat(LocalCluster.active()).isNull();
-    Set<InetSocketAddress> before = ListeningSockets.ofThisJvm();
+    List<InetSocketAddress> before = ListeningSockets.of(ProcessHandle.current().pid());
     StreamExecutionEnvironment env = FlinkSessions.batchEnvironment(1, new Configuration(), null);
+    // Each address as its literal text: the list travels back through the job's result socket.
     List<String> duringTheJob =
         env.fromSequence(1, 1)
-            .map(v -> String.join(" ", ListeningSockets.openedSince(before)))
+            .map(
+                v ->
+                    ListeningSockets.openedSince(before).stream()
+                        .map(socket -> socket.getAddress().getHostAddress())
+                        .collect(Collectors.joining(" ")))
             .executeAndCollect(2);
     assertThat(duringTheJob).hasSize(1);
     List<String> opened = List.of(duringTheJob.get(0).split(" "));
     assertThat(opened).as("its BLOB server, REST endpoint and result socket").hasSizeGreaterThan(2);
-    assertThat(opened).allMatch(socket -> socket.startsWith("/127.0.0.1:"));
+    for (String address : opened) {
+      assertThat(InetAddress.getByName(address).isLoopbackAddress()).as(address).isTrue();
+    }
+  }
+
+  @Test
+  void aLargeResultArrivesWhenTheJvmPrefersIpv6(@TempDir Path dir) throws Exception {
+    // The result socket's client connects to Java's loopback address, ::1 in such a JVM.
+    List<String> options = new ArrayList<>(flinkJvmOptions());
+    options.add("-Djava.net.preferIPv6Addresses=true");
+    long rows = 1_000_000; // about 8 MB: past what the job can hand over without the socket
+    List<String> printed = ProbeJvm.run(dir, LargeResultProbe.class, options, "" + rows);
+    assertThat(printed).contains(rows + " " + rows * (rows + 1) / 2);
+  }
+
+  /** The --add-opens and --add-exports Flink needs on Java 17, as this JVM got them. */
+  private static List<String> flinkJvmOptions() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(option -> option.startsWith("--add-"))
+        .toList();
   }
 
   private static void awaitRunning(LocalCluster cluster, boolean running)

@@ -3,7 +3,8 @@ package dev.floe.it.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.floe.it.servers.ListeningSockets;
+import dev.floe.catalog.config.ListeningSockets;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,10 +25,12 @@ class SparkReadsFloeTablesITCase {
 
   @Test
   void sparkListensOn127001Only(SparkEngine spark) {
-    List<String> sockets = ListeningSockets.of(spark.pid());
+    List<InetSocketAddress> sockets = ListeningSockets.of(spark.pid());
     System.out.println("spark listens on " + sockets);
     // At least the driver's RPC endpoint and its block manager.
-    assertThat(sockets).isNotEmpty().allMatch(socket -> socket.startsWith("127.0.0.1:"));
+    assertThat(sockets)
+        .isNotEmpty()
+        .allSatisfy(socket -> assertThat(socket.getAddress().isLoopbackAddress()).isTrue());
   }
 
   @Test
