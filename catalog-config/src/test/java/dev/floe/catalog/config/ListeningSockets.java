@@ -32,6 +32,9 @@ public final class ListeningSockets {
     Set<String> inodes = socketInodes(pid);
     List<InetSocketAddress> listening = new ArrayList<>();
     for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      if (table.endsWith("6") && !Files.exists(Path.of(table))) {
+        continue; // a kernel without IPv6
+      }
       List<String> lines;
       try {
         lines = Files.readAllLines(Path.of(table));

@@ -1,6 +1,7 @@
 package dev.floe.catalog.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,10 @@ public final class ProbeJvm {
     command.addAll(List.of(args));
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("probe finished").isTrue();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      fail("The probe did not finish within 120 s: " + Files.readString(out));
+    }
     String output = Files.readString(out, StandardCharsets.UTF_8);
     assertThat(process.exitValue()).as(output).isZero();
     return output.lines().filter(line -> !line.startsWith("SLF4J:")).toList();

@@ -69,8 +69,8 @@ public final class FlinkSessions {
   /**
    * A batch execution environment with extra settings for this job, whose jobs run on {@code
    * cluster} ({@link LocalCluster#forCommand}); null: the shared cluster if one is open, else
-   * Flink's own (a MiniCluster per job locally, bound to 127.0.0.1 as Floe's are; the cluster's
-   * under {@code flink run}).
+   * Flink's own (a MiniCluster per job locally, on the loopback interface as Floe's are; the
+   * cluster's under {@code flink run}).
    */
   public static StreamExecutionEnvironment batchEnvironment(
       int parallelism, Configuration extra, LocalCluster cluster) {

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * job. Two kinds: a shared cluster ({@link #start}, {@link #startOrJoin}: a backfill, the
  * quickstart), to which {@link FlinkSessions#batchEnvironment} submits from any thread while it is
  * open; and a command's own ({@link #forCommand}: {@code floe run}, {@code floe sql}), passed to
- * {@link FlinkSessions#batchEnvironment(int, Configuration, LocalCluster)}. Bound to 127.0.0.1 on a
- * free port.
+ * {@link FlinkSessions#batchEnvironment(int, Configuration, LocalCluster)}. Listens on the loopback
+ * interface only, on free ports ({@link #bindToLoopback}).
  */
 public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);

@@ -24,7 +24,7 @@ class SparkReadsFloeTablesITCase {
   private static final String DAY = "2026-10-03";
 
   @Test
-  void sparkListensOn127001Only(SparkEngine spark) {
+  void sparkListensOnLoopbackOnly(SparkEngine spark) {
     List<InetSocketAddress> sockets = ListeningSockets.of(spark.pid());
     System.out.println("spark listens on " + sockets);
     // At least the driver's RPC endpoint and its block manager.
