@@ -31,15 +31,15 @@ public final class ListeningSockets {
   public static List<InetSocketAddress> of(long pid) {
     Set<String> inodes = socketInodes(pid);
     List<InetSocketAddress> listening = new ArrayList<>();
-    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-      if (table.endsWith("6") && !Files.exists(Path.of(table))) {
-        continue; // a kernel without IPv6
+    for (Path table : List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"))) {
+      if (!Files.exists(table)) {
+        continue; // tcp6 on a kernel without IPv6 (off Linux, the descriptors were not listed)
       }
       List<String> lines;
       try {
-        lines = Files.readAllLines(Path.of(table));
+        lines = Files.readAllLines(table);
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read " + table + " (Linux only)", e);
+        throw new UncheckedIOException("Cannot read " + table, e);
       }
       for (String line : lines.subList(1, lines.size())) {
         // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
