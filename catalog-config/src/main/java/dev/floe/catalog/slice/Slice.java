@@ -6,12 +6,16 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.transforms.Transform;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -60,6 +64,46 @@ public record Slice(
     return Expressions.and(
         Expressions.greaterThanOrEqual(column, startInternal()),
         Expressions.lessThan(column, endInternal()));
+  }
+
+  /**
+   * True when every row inside the slice belongs to the same partition of {@code spec}: each
+   * partition field is an order-preserving transform of the slice column (identity, year, month,
+   * day, hour, truncate) or void, and gives the same value for the slice's first and last instant.
+   * A writer given only rows of the slice can then take the partition of its first row for all of
+   * them. True for an unpartitioned spec; false when the spec partitions by any other column, or
+   * the column is not in its schema.
+   */
+  public boolean fitsOnePartition(PartitionSpec spec) {
+    if (spec.isUnpartitioned()) {
+      return true;
+    }
+    Types.NestedField field = spec.schema().findField(column);
+    if (field == null || endInternal() <= startInternal()) {
+      return false;
+    }
+    for (PartitionField partition : spec.fields()) {
+      @SuppressWarnings("unchecked")
+      Transform<Object, Object> transform = (Transform<Object, Object>) partition.transform();
+      if (transform.isVoid()) {
+        continue; // always null
+      }
+      if (partition.sourceId() != field.fieldId() || !transform.preservesOrder()) {
+        return false;
+      }
+      var apply = transform.bind(field.type());
+      if (!Objects.equals(
+          apply.apply(internalValue(startInternal())),
+          apply.apply(internalValue(endInternal() - 1)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A bound as Iceberg passes the column's values to a transform. */
+  private Object internalValue(long value) {
+    return kind == ColumnKind.DATE ? (Object) (int) value : (Object) value;
   }
 
   /** The value as the user wrote it, e.g. {@code 2026-10-03}. */

@@ -15,6 +15,7 @@ import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.catalog.snapshot.UnchangedRerun;
@@ -312,6 +313,7 @@ public final class SliceJob {
       int parallelism,
       Deadline deadline,
       String subject) {
+    Slice slice = commitPlan.scope().slice();
     SingleOutputStreamOperator<byte[]> written =
         rows.transform(
                 "floe-write " + spec.target(),
@@ -321,7 +323,8 @@ public final class SliceJob {
                     rowType,
                     guard,
                     spec.checks(),
-                    commitPlan.failAt()))
+                    commitPlan.failAt(),
+                    slice != null && slice.fitsOnePartition(target.spec())))
             .setParallelism(parallelism);
     DataStream<byte[]> toCommit = written;
     if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {

@@ -7,6 +7,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -25,19 +26,50 @@ public final class DataFileWriters {
    * @param attempt distinguishes the file names of retried writers
    */
   public static TaskWriter<RowData> create(Table table, RowType rowType, int taskId, int attempt) {
-    FileFormat format =
-        FileFormat.fromString(
-            table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
-    long targetFileSize =
-        PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    FileFormat format = format(table);
+    long targetFileSize = targetFileSize(table);
     // No equality fields and no upsert: Floe writes plain data files whatever the table's key.
     RowDataTaskWriterFactory factory =
         new RowDataTaskWriterFactory(
             table, rowType, targetFileSize, format, table.properties(), List.of(), false);
     factory.initialize(taskId, attempt);
     return factory.create();
+  }
+
+  /**
+   * A writer for rows that all belong to one partition (see {@link OnePartitionWriter}): the same
+   * files as {@link #create}, without a partition key computed per row. On an unpartitioned table
+   * it is {@link #create}'s writer.
+   *
+   * @param table the target (schema, spec, location, IO, properties)
+   * @param rowType the rows' type, in the table's column order
+   * @param taskId distinguishes the file names of parallel writers
+   * @param attempt distinguishes the file names of retried writers
+   */
+  public static TaskWriter<RowData> forOnePartition(
+      Table table, RowType rowType, int taskId, int attempt) {
+    if (table.spec().isUnpartitioned()) {
+      return create(table, rowType, taskId, attempt);
+    }
+    FileFormat format = format(table);
+    OutputFileFactory files =
+        OutputFileFactory.builderFor(table, taskId, attempt)
+            .format(format)
+            .ioSupplier(table::io)
+            .defaultSpec(table.spec())
+            .build();
+    return new OnePartitionWriter(table, rowType, format, targetFileSize(table), files);
+  }
+
+  private static FileFormat format(Table table) {
+    return FileFormat.fromString(
+        table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
+  }
+
+  private static long targetFileSize(Table table) {
+    return PropertyUtil.propertyAsLong(
+        table.properties(),
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
   }
 }

@@ -55,6 +55,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private final RowGuard guard;
   private final List<CheckSpec> checks;
   private final FailurePoint failAt;
+  private final boolean onePartition;
 
   private transient TaskWriter<RowData> writer;
   private transient RowDataHasher hasher;
@@ -73,25 +74,34 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
    * @param checks the manifest's checks
    * @param failAt a failure to inject: {@link FailurePoint#AFTER_SOME_FILES} fails the first writer
    *     right after its files are written, while the others may still be writing
+   * @param onePartition every row the guard lets through belongs to one partition of the table (the
+   *     slice {@linkplain dev.floe.catalog.slice.Slice#fitsOnePartition fits one}): the writer
+   *     takes that partition from the first row instead of computing it per row
    */
   public SliceWriterOperator(
-      Table table, RowType rowType, RowGuard guard, List<CheckSpec> checks, FailurePoint failAt) {
+      Table table,
+      RowType rowType,
+      RowGuard guard,
+      List<CheckSpec> checks,
+      FailurePoint failAt,
+      boolean onePartition) {
     this.table = table;
     this.rowType = rowType;
     this.guard = guard;
     this.checks = checks;
     this.failAt = failAt;
+    this.onePartition = onePartition;
   }
 
   @Override
   public void open() throws Exception {
     super.open();
+    int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    int attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     writer =
-        DataFileWriters.create(
-            table,
-            rowType,
-            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-            getRuntimeContext().getTaskInfo().getAttemptNumber());
+        onePartition
+            ? DataFileWriters.forOnePartition(table, rowType, subtask, attempt)
+            : DataFileWriters.create(table, rowType, subtask, attempt);
     hasher = new RowDataHasher(rowType);
     hash = ContentHash.empty();
     stats = new CheckStats();
@@ -109,7 +119,7 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   @Override
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
-    guard.check(row);
+    guard.check(row); // before the write: a one-partition writer relies on it
     hasher.add(row, hash);
     rowChecks.accept(row, stats);
     uniqueKeys.add(row, hasher, uniqueKeyOutput); // reuses the encoding hasher.add just made

@@ -1,0 +1,111 @@
+package dev.floe.catalog.slice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.LocalDateTime;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/** Whether every row of a slice lands in one partition, so a writer need not partition per row. */
+class SliceFitsOnePartitionTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "order_date", Types.DateType.get()),
+          Types.NestedField.required(3, "ts", Types.TimestampType.withoutZone()),
+          Types.NestedField.optional(4, "region", Types.StringType.get()),
+          Types.NestedField.optional(5, "day_number", Types.IntegerType.get()));
+
+  private static final Slice OCT_3 = dateSlice(SliceUnit.DAY, 3, 4, 10, 10);
+  private static final Slice OCTOBER = dateSlice(SliceUnit.MONTH, 1, 1, 10, 11);
+
+  @Test
+  void aDaySliceFitsOneDayOrCoarserPartitionOfItsColumn() {
+    assertThat(OCT_3.fitsOnePartition(spec().identity("order_date").build())).isTrue();
+    assertThat(OCT_3.fitsOnePartition(spec().day("order_date").build())).isTrue();
+    assertThat(OCT_3.fitsOnePartition(spec().month("order_date").build())).isTrue();
+    assertThat(OCT_3.fitsOnePartition(spec().identity("order_date").month("order_date").build()))
+        .isTrue();
+  }
+
+  @Test
+  void aMonthSliceSpansManyDayPartitions() {
+    assertThat(OCTOBER.fitsOnePartition(spec().day("order_date").build())).isFalse();
+    assertThat(OCTOBER.fitsOnePartition(spec().identity("order_date").build())).isFalse();
+    assertThat(OCTOBER.fitsOnePartition(spec().month("order_date").build())).isTrue();
+    assertThat(OCTOBER.fitsOnePartition(spec().month("order_date").identity("order_date").build()))
+        .isFalse();
+  }
+
+  @Test
+  void anHourSliceFitsADayPartitionButNotAnIdentityOneOnTheTimestamp() {
+    Slice hour5 = timestampSlice(SliceUnit.HOUR, 5, 6);
+
+    assertThat(hour5.fitsOnePartition(spec().hour("ts").build())).isTrue();
+    assertThat(hour5.fitsOnePartition(spec().day("ts").build())).isTrue();
+    assertThat(hour5.fitsOnePartition(spec().identity("ts").build())).isFalse();
+  }
+
+  @Test
+  void aDaySliceOfATimestampSpansManyHourPartitions() {
+    Slice day = timestampSlice(SliceUnit.DAY, 0, 24);
+
+    assertThat(day.fitsOnePartition(spec().day("ts").build())).isTrue();
+    assertThat(day.fitsOnePartition(spec().hour("ts").build())).isFalse();
+  }
+
+  @Test
+  void anyPartitionFieldOnAnotherColumnSplitsTheSlice() {
+    assertThat(OCT_3.fitsOnePartition(spec().day("order_date").identity("region").build()))
+        .isFalse();
+    assertThat(OCT_3.fitsOnePartition(spec().day("order_date").bucket("id", 4).build())).isFalse();
+    assertThat(OCT_3.fitsOnePartition(spec().day("ts").build())).isFalse();
+  }
+
+  @Test
+  void anOrderBreakingTransformOfTheSliceColumnSplitsTheSlice() {
+    // bucket(order_date) of the first and last day can agree while the days between differ
+    assertThat(OCT_3.fitsOnePartition(spec().bucket("order_date", 1).build())).isFalse();
+  }
+
+  @Test
+  void anUnpartitionedTableIsOnePartition() {
+    assertThat(OCT_3.fitsOnePartition(PartitionSpec.unpartitioned())).isTrue();
+    assertThat(OCTOBER.fitsOnePartition(PartitionSpec.unpartitioned())).isTrue();
+  }
+
+  @Test
+  void aSliceColumnMissingFromTheSpecsSchemaDoesNotFit() {
+    Slice other =
+        new Slice(
+            "shipped_on",
+            Slice.ColumnKind.DATE,
+            SliceUnit.DAY,
+            LocalDateTime.of(2026, 10, 3, 0, 0),
+            LocalDateTime.of(2026, 10, 4, 0, 0));
+
+    assertThat(other.fitsOnePartition(spec().day("order_date").build())).isFalse();
+  }
+
+  private static PartitionSpec.Builder spec() {
+    return PartitionSpec.builderFor(SCHEMA);
+  }
+
+  private static Slice dateSlice(
+      SliceUnit unit, int fromDay, int toDay, int fromMonth, int toMonth) {
+    return new Slice(
+        "order_date",
+        Slice.ColumnKind.DATE,
+        unit,
+        LocalDateTime.of(2026, fromMonth, fromDay, 0, 0),
+        LocalDateTime.of(2026, toMonth, toDay, 0, 0));
+  }
+
+  private static Slice timestampSlice(SliceUnit unit, int fromHour, int toHour) {
+    LocalDateTime day = LocalDateTime.of(2026, 10, 3, 0, 0);
+    return new Slice(
+        "ts", Slice.ColumnKind.TIMESTAMP, unit, day.plusHours(fromHour), day.plusHours(toHour));
+  }
+}

@@ -1,0 +1,62 @@
+package dev.floe.flink.write;
+
+import java.io.IOException;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.flink.RowDataWrapper;
+import org.apache.iceberg.flink.sink.FlinkAppenderFactory;
+import org.apache.iceberg.io.BaseTaskWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+
+/**
+ * Writes rows that all belong to one partition of a partitioned table: the partition is read from
+ * the first row, and every later row goes to the same rolling file without computing its partition
+ * key and looking up its writer, as Iceberg's fanout writer does per row. Only for rows the caller
+ * has already confined to one partition (a slice that {@linkplain
+ * dev.floe.catalog.slice.Slice#fitsOnePartition fits one partition}, every row guarded to lie in
+ * it).
+ */
+final class OnePartitionWriter extends BaseTaskWriter<RowData> {
+  private final PartitionKey key;
+  private final RowDataWrapper wrapper;
+  private RollingFileWriter current;
+
+  @SuppressWarnings("deprecation") // the appender factory Iceberg's fanout writer uses: same files
+  OnePartitionWriter(
+      Table table,
+      RowType rowType,
+      FileFormat format,
+      long targetFileSize,
+      OutputFileFactory files) {
+    super(
+        table.spec(),
+        format,
+        new FlinkAppenderFactory(
+            table, table.schema(), rowType, table.properties(), table.spec(), null, null, null),
+        files,
+        table.io(),
+        targetFileSize);
+    this.key = new PartitionKey(table.spec(), table.schema());
+    this.wrapper = new RowDataWrapper(rowType, table.schema().asStruct());
+  }
+
+  @Override
+  public void write(RowData row) throws IOException {
+    if (current == null) {
+      key.partition(wrapper.wrap(row));
+      current = new RollingFileWriter(key.copy());
+    }
+    current.write(row);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+  }
+}
