@@ -69,8 +69,9 @@ public record Slice(
   /**
    * True when every row inside the slice belongs to the same partition of {@code spec}: each
    * partition field is an order-preserving transform of the slice column (identity, year, month,
-   * day, hour, truncate) or void, and gives the same value for the slice's first and last instant.
-   * A writer given only rows of the slice can then take the partition of its first row for all of
+   * day, hour) or void, and gives the same value for the slice's first and last instant. Never for
+   * a timestamp slice that starts before 1970, where Iceberg's time transforms are not monotone. A
+   * writer given only rows of the slice can then take the partition of its first row for all of
    * them. True for an unpartitioned spec; false when the spec partitions by any other column, or
    * the column is not in its schema.
    */
@@ -80,6 +81,12 @@ public record Slice(
     }
     Types.NestedField field = spec.schema().findField(column);
     if (field == null || endInternal() <= startInternal()) {
+      return false;
+    }
+    if (kind != ColumnKind.DATE && startInternal() < 0) {
+      // Iceberg 1.11's hour/day/month/year of a timestamp before 1970 is one unit too low at
+      // 0.999999 s past a unit's start: not monotone there, so the bounds cannot speak for the
+      // rows.
       return false;
     }
     for (PartitionField partition : spec.fields()) {

@@ -3,8 +3,10 @@ package dev.floe.catalog.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,8 @@ class SliceFitsOnePartitionTest {
           Types.NestedField.required(2, "order_date", Types.DateType.get()),
           Types.NestedField.required(3, "ts", Types.TimestampType.withoutZone()),
           Types.NestedField.optional(4, "region", Types.StringType.get()),
-          Types.NestedField.optional(5, "day_number", Types.IntegerType.get()));
+          Types.NestedField.optional(5, "day_number", Types.IntegerType.get()),
+          Types.NestedField.optional(6, "tstz", Types.TimestampType.withZone()));
 
   private static final Slice OCT_3 = dateSlice(SliceUnit.DAY, 3, 4, 10, 10);
   private static final Slice OCTOBER = dateSlice(SliceUnit.MONTH, 1, 1, 10, 11);
@@ -71,6 +74,84 @@ class SliceFitsOnePartitionTest {
   }
 
   @Test
+  void aTimestampWithZoneSliceFitsLikeATimestamp() {
+    Slice hour5 =
+        new Slice(
+            "tstz",
+            Slice.ColumnKind.TIMESTAMPTZ,
+            SliceUnit.HOUR,
+            LocalDateTime.of(2026, 10, 3, 5, 0),
+            LocalDateTime.of(2026, 10, 3, 6, 0));
+
+    assertThat(hour5.fitsOnePartition(spec().day("tstz").build())).isTrue();
+    assertThat(hour5.fitsOnePartition(spec().hour("tstz").build())).isTrue();
+    assertThat(hour5.fitsOnePartition(spec().identity("tstz").build())).isFalse();
+  }
+
+  @Test
+  void aYearSliceFitsAYearPartitionOnly() {
+    Slice year =
+        new Slice(
+            "order_date",
+            Slice.ColumnKind.DATE,
+            SliceUnit.YEAR,
+            LocalDateTime.of(2026, 1, 1, 0, 0),
+            LocalDateTime.of(2027, 1, 1, 0, 0));
+
+    assertThat(year.fitsOnePartition(spec().year("order_date").build())).isTrue();
+    assertThat(year.fitsOnePartition(spec().month("order_date").build())).isFalse();
+  }
+
+  @Test
+  void aVoidFieldOnAnotherColumnLeavesOnePartition() {
+    assertThat(OCT_3.fitsOnePartition(spec().day("order_date").alwaysNull("region").build()))
+        .isTrue();
+  }
+
+  @Test
+  void aDateSliceBefore1970FitsItsDayPartition() {
+    Slice dec31 =
+        new Slice(
+            "order_date",
+            Slice.ColumnKind.DATE,
+            SliceUnit.DAY,
+            LocalDateTime.of(1969, 12, 31, 0, 0),
+            LocalDateTime.of(1970, 1, 1, 0, 0));
+
+    assertThat(dec31.fitsOnePartition(spec().day("order_date").build())).isTrue();
+    assertThat(dec31.fitsOnePartition(spec().month("order_date").build())).isTrue();
+  }
+
+  @Test
+  void aTimestampSliceBefore1970NeverFitsOnePartition() {
+    LocalDateTime dec31 = LocalDateTime.of(1969, 12, 31, 0, 0);
+    Slice day =
+        new Slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, dec31, dec31.plusDays(1));
+    Slice lastHour =
+        new Slice(
+            "ts",
+            Slice.ColumnKind.TIMESTAMP,
+            SliceUnit.HOUR,
+            dec31.plusHours(23),
+            dec31.plusDays(1));
+
+    assertThat(day.fitsOnePartition(spec().day("ts").build())).isFalse();
+    assertThat(lastHour.fitsOnePartition(spec().hour("ts").build())).isFalse();
+    assertThat(lastHour.fitsOnePartition(spec().year("ts").build())).isFalse();
+  }
+
+  @Test
+  void icebergsDayOfATimestampBefore1970IsOneDayLowJustUnderASecondPastMidnight() {
+    // Why the rule above: the day of every instant of 1969-12-31 is not the same in Iceberg 1.11.
+    var day = Transforms.day().bind(Types.TimestampType.withoutZone());
+    long midnight = micros(LocalDateTime.of(1969, 12, 31, 0, 0));
+
+    assertThat(day.apply(midnight)).isEqualTo(-1);
+    assertThat(day.apply(midnight + 999_999)).isEqualTo(-2);
+    assertThat(day.apply(midnight + 1_000_000)).isEqualTo(-1);
+  }
+
+  @Test
   void anUnpartitionedTableIsOnePartition() {
     assertThat(OCT_3.fitsOnePartition(PartitionSpec.unpartitioned())).isTrue();
     assertThat(OCTOBER.fitsOnePartition(PartitionSpec.unpartitioned())).isTrue();
@@ -87,6 +168,10 @@ class SliceFitsOnePartitionTest {
             LocalDateTime.of(2026, 10, 4, 0, 0));
 
     assertThat(other.fitsOnePartition(spec().day("order_date").build())).isFalse();
+  }
+
+  private static long micros(LocalDateTime time) {
+    return time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
   }
 
   private static PartitionSpec.Builder spec() {

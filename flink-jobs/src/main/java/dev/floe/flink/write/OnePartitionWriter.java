@@ -7,7 +7,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.flink.RowDataWrapper;
-import org.apache.iceberg.flink.sink.FlinkAppenderFactory;
+import org.apache.iceberg.flink.sink.FlinkFileWriterFactory;
 import org.apache.iceberg.io.BaseTaskWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 
@@ -24,18 +24,30 @@ final class OnePartitionWriter extends BaseTaskWriter<RowData> {
   private final RowDataWrapper wrapper;
   private RollingFileWriter current;
 
-  @SuppressWarnings("deprecation") // the appender factory Iceberg's fanout writer uses: same files
+  /**
+   * @param table the target (schema, spec, IO, properties)
+   * @param rowType the rows' type, in the table's column order
+   * @param format the data file format
+   * @param targetFileSize the size at which a file is rolled over
+   * @param files names the data files
+   */
   OnePartitionWriter(
       Table table,
       RowType rowType,
       FileFormat format,
       long targetFileSize,
       OutputFileFactory files) {
+    // The file writer factory Iceberg's fanout writer is built on (RowDataTaskWriterFactory,
+    // Iceberg 1.11), with the same settings: the same files, encrypted the same way.
     super(
         table.spec(),
         format,
-        new FlinkAppenderFactory(
-            table, table.schema(), rowType, table.properties(), table.spec(), null, null, null),
+        new FlinkFileWriterFactory.Builder(table)
+            .dataFileFormat(format)
+            .dataSchema(table.schema())
+            .dataFlinkType(rowType)
+            .writerProperties(table.properties())
+            .build(),
         files,
         table.io(),
         targetFileSize);
