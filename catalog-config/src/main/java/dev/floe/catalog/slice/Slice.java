@@ -51,7 +51,28 @@ public record Slice(
 
   /** True when a value of the column (internal representation) lies inside the slice. */
   public boolean contains(long internalValue) {
-    return internalValue >= startInternal() && internalValue < endInternal();
+    return bounds().contains(internalValue);
+  }
+
+  /**
+   * The slice's bounds in the column's internal representation, converted once: what a check of
+   * every row holds on to ({@link #contains} converts them on each call).
+   */
+  public Bounds bounds() {
+    return new Bounds(startInternal(), endInternal());
+  }
+
+  /**
+   * The half-open interval {@code [start, end)} of a slice in its column's internal representation.
+   *
+   * @param start the first value inside
+   * @param end the first value after
+   */
+  public record Bounds(long start, long end) implements Serializable {
+    /** True when a value of the column (internal representation) lies inside. */
+    public boolean contains(long internalValue) {
+      return internalValue >= start && internalValue < end;
+    }
   }
 
   /** The overwrite and conflict-detection filter: {@code column >= start AND column < end}. */

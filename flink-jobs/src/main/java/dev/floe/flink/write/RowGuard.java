@@ -21,6 +21,7 @@ import org.apache.flink.table.types.logical.TimestampType;
 public final class RowGuard implements Serializable {
   private final String target;
   private final Slice slice;
+  private final Slice.Bounds bounds;
   private final int slicePos;
   private final int timestampPrecision;
   private final int[] requiredPositions;
@@ -43,6 +44,7 @@ public final class RowGuard implements Serializable {
       List<String> keyColumns) {
     this.target = target;
     this.slice = scope.slice();
+    this.bounds = slice == null ? null : slice.bounds(); // not converted again per row
     this.slicePos = slice == null ? -1 : rowType.getFieldIndex(slice.column());
     this.timestampPrecision = slice == null ? 0 : precision(rowType.getTypeAt(slicePos));
     this.requiredPositions = requiredColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
@@ -69,7 +71,7 @@ public final class RowGuard implements Serializable {
                 names.get(pos), target, formatter.format(row)));
       }
     }
-    if (slice != null && (row.isNullAt(slicePos) || !slice.contains(sliceValue(row)))) {
+    if (slice != null && (row.isNullAt(slicePos) || !bounds.contains(sliceValue(row)))) {
       throw new CheckFailedException(
           String.format(
               "Cannot commit slice %s of %s: a row lies outside the slice (%s=%s): %s; filter the"
