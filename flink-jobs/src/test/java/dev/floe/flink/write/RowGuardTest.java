@@ -14,9 +14,11 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DateType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 /** The row guard lets exactly the rows of the slice through: from its start up to its end. */
@@ -62,6 +64,28 @@ class RowGuardTest {
     assertThatCode(() -> guard.check(tsRow(five.plusHours(1).minusNanos(1_000))))
         .doesNotThrowAnyException();
     assertOutside(guard, tsRow(five.plusHours(1)));
+  }
+
+  @Test
+  void aTimestampWithZoneSliceOfMillisecondsAdmitsItsInstantsAfterTheTripToATask()
+      throws Exception {
+    RowType byInstant =
+        RowType.of(
+            new LogicalType[] {new BigIntType(), new LocalZonedTimestampType(3)},
+            new String[] {"id", "at"});
+    LocalDateTime five = LocalDateTime.of(2026, 10, 3, 5, 0);
+    RowGuard shipped =
+        InstantiationUtil.clone(
+            guard(
+                byInstant,
+                new Slice(
+                    "at", Slice.ColumnKind.TIMESTAMPTZ, SliceUnit.HOUR, five, five.plusHours(1))));
+
+    assertOutside(shipped, tsRow(five.minusNanos(1_000_000)));
+    assertThatCode(() -> shipped.check(tsRow(five))).doesNotThrowAnyException();
+    assertThatCode(() -> shipped.check(tsRow(five.plusHours(1).minusNanos(1_000_000))))
+        .doesNotThrowAnyException();
+    assertOutside(shipped, tsRow(five.plusHours(1)));
   }
 
   private static RowGuard guard(RowType rowType, Slice slice) {
