@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.CommitConflictException;
@@ -334,6 +335,7 @@ public final class Publish {
             .validateDeletedFiles()
             .validateNoConflictingDataFiles()
             .validateNoConflictingDeleteFiles();
+    ManifestScans.onCommittingThreadIfLocal(table, delta);
     changes.removed().forEach(delta::removeRows);
     changes.added().forEach(delta::addRows);
     changes.removedDeletes().forEach(delta::removeDeletes);
@@ -363,6 +365,7 @@ public final class Publish {
             .conflictDetectionFilter(scope.toExpression())
             .validateNoConflictingData()
             .validateNoConflictingDeletes();
+    ManifestScans.onCommittingThreadIfLocal(table, overwrite);
     if (replacesScope(run)) {
       // The run's intent is "the slice holds exactly these files", as on its branch; this also
       // holds when a compaction on main rewrote the files the run had replaced.

@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
@@ -180,6 +181,7 @@ public final class Revert {
         prepared.remove().forEach(overwrite::deleteFile);
         prepared.restore().forEach(overwrite::addFile);
         summary(plan).forEach(overwrite::set);
+        ManifestScans.onCommittingThreadIfLocal(table, overwrite);
         beforeCommit.run();
         return Attempt.commit(overwrite::commit);
       }
@@ -214,6 +216,7 @@ public final class Revert {
       prepared.removeDeletes().forEach(delta::removeDeletes);
       prepared.restoreDeletes().forEach(delta::addDeletes);
       summary(plan).forEach(delta::set);
+      ManifestScans.onCommittingThreadIfLocal(table, delta);
       beforeCommit.run();
       return Attempt.commit(delta::commit, copies);
     }

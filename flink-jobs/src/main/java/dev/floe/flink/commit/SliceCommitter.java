@@ -2,6 +2,7 @@ package dev.floe.flink.commit;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.ScopeConflicts;
@@ -202,7 +203,7 @@ public final class SliceCommitter {
       }
       files.forEach(overwrite::addFile);
       lineage.toSummary().forEach(overwrite::set);
-      return overwrite;
+      return ManifestScans.onCommittingThreadIfLocal(table, overwrite);
     }
 
     @Override

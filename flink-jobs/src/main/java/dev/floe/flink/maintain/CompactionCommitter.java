@@ -2,6 +2,7 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.config.Catalogs;
@@ -113,6 +114,7 @@ final class CompactionCommitter {
         throw new CommitConflictException(refusal(slice, changedBy(touching)));
       }
       RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(plan.baseSnapshotId());
+      ManifestScans.onCommittingThreadIfLocal(table, rewrite);
       slice.groups().forEach(g -> g.inputs().forEach(rewrite::deleteFile));
       // Delete files all of whose data files were rewritten (with them applied) go too.
       slice.obsoleteDeletes().forEach(rewrite::deleteFile);

@@ -2,6 +2,7 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -381,6 +382,7 @@ public final class PositionDeleteRewrite {
     @Override
     public Attempt<Snapshot> prepare(Table refreshed, int attempt) {
       RewriteFiles rewrite = refreshed.newRewrite().validateFromSnapshot(baseSnapshotId);
+      ManifestScans.onCommittingThreadIfLocal(refreshed, rewrite);
       replaced.forEach(rewrite::deleteFile);
       written.forEach(rewrite::addFile);
       String label = slice.label();
