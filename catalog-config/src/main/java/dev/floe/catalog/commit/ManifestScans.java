@@ -1,38 +1,78 @@
 package dev.floe.catalog.commit;
 
+import dev.floe.catalog.config.LocalReadsFileIO;
 import java.util.concurrent.ExecutorService;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.relocated.com.google.common.util.concurrent.MoreExecutors;
 
 /**
- * Where a commit reads and writes its manifests. Iceberg does that work on its shared worker pool
- * and waits for it by polling every 10 ms ({@code Tasks.waitFor}); a manifest on a local disk takes
- * far less than that to read, so on a table stored on the local file system the polling made up
- * about a third of a commit's time (docs/benchmarks.md, 2026-12-04). Such a table's commits do that
- * work on the committing thread. Tables on object stores and HDFS keep Iceberg's pool, whose
- * parallel reads hide each read's latency.
+ * Where a commit reads and rewrites the table's manifests. Iceberg does that work on its shared
+ * worker pool and waits for it by polling every 10 ms ({@code Tasks.waitFor}); a small manifest on
+ * a local disk takes far less than that to read, so the polling made up much of a commit of such a
+ * table (docs/benchmarks.md, 2026-12-04). A commit of a table whose metadata lies on the local file
+ * system and whose manifests are small in all ({@link #MAX_BYTES_ON_COMMITTING_THREAD}) filters and
+ * merges them on the committing thread. Tables on object stores or HDFS, and tables with more
+ * manifest bytes, keep Iceberg's pool, whose parallel reads then pay off. (Iceberg 1.11 writes the
+ * manifest of a commit's new files on its pool whatever is set here.)
  */
 public final class ManifestScans {
+  /**
+   * The most manifest bytes a commit reads on the committing thread: about what a core decodes in
+   * the 10 ms the pool's polling costs.
+   */
+  static final long MAX_BYTES_ON_COMMITTING_THREAD = 1L << 20;
+
   private static final ExecutorService COMMITTING_THREAD = MoreExecutors.newDirectExecutorService();
 
   private ManifestScans() {}
 
   /**
-   * Has {@code update} scan and write manifests on the committing thread when {@code table} lies on
-   * the local file system; leaves it on Iceberg's worker pool otherwise.
+   * Has {@code update} read and rewrite manifests on the committing thread when {@code table}'s
+   * metadata lies on the local file system and its current manifests are small; leaves it on
+   * Iceberg's worker pool otherwise.
    *
    * @return {@code update}
    */
   public static <T extends SnapshotUpdate<T>> T onCommittingThreadIfLocal(Table table, T update) {
-    if (isLocal(table.location())) {
+    return onCommittingThreadIfLocal(table, update, MAX_BYTES_ON_COMMITTING_THREAD);
+  }
+
+  static <T extends SnapshotUpdate<T>> T onCommittingThreadIfLocal(
+      Table table, T update, long maxManifestBytes) {
+    if (isLocal(metadataLocation(table)) && manifestBytes(table) <= maxManifestBytes) {
       update.scanManifestsWith(COMMITTING_THREAD);
     }
     return update;
   }
 
-  /** True for a {@code file:} location; a location without a scheme may be on any file system. */
+  /** True for a location on this machine's file system, as Floe's local reads decide it. */
   static boolean isLocal(String location) {
-    return location != null && location.startsWith("file:");
+    return LocalReadsFileIO.localFile(location) != null;
+  }
+
+  private static String metadataLocation(Table table) {
+    return table
+        .properties()
+        .getOrDefault(TableProperties.WRITE_METADATA_LOCATION, table.location());
+  }
+
+  /**
+   * The bytes of the current snapshot's manifests (read from its manifest list, which the commit
+   * reads too).
+   */
+  private static long manifestBytes(Table table) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return 0;
+    }
+    long bytes = 0;
+    for (ManifestFile manifest : current.allManifests(table.io())) {
+      bytes += manifest.length();
+    }
+    return bytes;
   }
 }

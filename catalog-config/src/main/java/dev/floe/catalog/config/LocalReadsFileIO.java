@@ -43,7 +43,7 @@ public class LocalReadsFileIO extends HadoopFileIO {
   }
 
   /** The local file a {@code file:} location names, as Hadoop's local file system finds it. */
-  static File localFile(String location) {
+  public static File localFile(String location) {
     // Hadoop knows the scheme in lower case only.
     if (location == null || !location.startsWith("file:")) {
       return null;
