@@ -7,6 +7,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.relocated.com.google.common.util.concurrent.MoreExecutors;
 
 /**
@@ -44,10 +45,28 @@ public final class ManifestScans {
 
   static <T extends SnapshotUpdate<T>> T onCommittingThreadIfLocal(
       Table table, T update, long maxManifestBytes) {
-    if (isLocal(metadataLocation(table)) && manifestBytes(table) <= maxManifestBytes) {
+    if (smallAndLocal(table, maxManifestBytes)) {
       update.scanManifestsWith(COMMITTING_THREAD);
     }
     return update;
+  }
+
+  /**
+   * Has {@code scan} read the manifests it plans from on the calling thread, under the same rule:
+   * for the scans a commit makes before it commits (the slice's current content).
+   *
+   * @return the scan to plan
+   */
+  public static TableScan planOnCallingThreadIfLocal(Table table, TableScan scan) {
+    return planOnCallingThreadIfLocal(table, scan, MAX_BYTES_ON_COMMITTING_THREAD);
+  }
+
+  static TableScan planOnCallingThreadIfLocal(Table table, TableScan scan, long maxManifestBytes) {
+    return smallAndLocal(table, maxManifestBytes) ? scan.planWith(COMMITTING_THREAD) : scan;
+  }
+
+  private static boolean smallAndLocal(Table table, long maxManifestBytes) {
+    return isLocal(metadataLocation(table)) && manifestBytes(table) <= maxManifestBytes;
   }
 
   /** True for a location on this machine's file system, as Floe's local reads decide it. */

@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
@@ -136,10 +137,9 @@ public final class SliceContent {
     }
     List<FileScanTask> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks =
-        table
-            .newScan()
-            .useSnapshot(current.snapshotId())
-            .filter(scope.toExpression())
+        ManifestScans.planOnCallingThreadIfLocal(
+                table,
+                table.newScan().useSnapshot(current.snapshotId()).filter(scope.toExpression()))
             .planFiles()) {
       for (FileScanTask task : tasks) {
         if (!task.deletes().isEmpty() || task.residual().op() != Expression.Operation.TRUE) {

@@ -92,6 +92,23 @@ class ManifestScansTest {
   }
 
   @Test
+  void aSmallLocalTablesScanPlansOnTheCallingThreadAndALargerOnesOnThePool() throws Exception {
+    Table table = tableWithThreeManifests();
+
+    try (var tasks = ManifestScans.planOnCallingThreadIfLocal(table, table.newScan()).planFiles()) {
+      assertThat(tasks).hasSize(3);
+    }
+    assertThat(MANIFEST_READERS).isNotEmpty().containsOnly(Thread.currentThread().getName());
+
+    MANIFEST_READERS.clear();
+    try (var tasks =
+        ManifestScans.planOnCallingThreadIfLocal(table, table.newScan(), 0).planFiles()) {
+      assertThat(tasks).hasSize(3);
+    }
+    assertThat(MANIFEST_READERS).isNotEmpty().doesNotContain(Thread.currentThread().getName());
+  }
+
+  @Test
   void onlyLocationsOnThisMachinesFileSystemAreLocal() {
     assertThat(ManifestScans.isLocal("file:/tmp/warehouse/sales/fact_orders")).isTrue();
     assertThat(ManifestScans.isLocal("file:///tmp/warehouse/sales/fact_orders")).isTrue();
