@@ -21,8 +21,15 @@ class SliceFitsOnePartitionTest {
           Types.NestedField.optional(5, "day_number", Types.IntegerType.get()),
           Types.NestedField.optional(6, "tstz", Types.TimestampType.withZone()));
 
-  private static final Slice OCT_3 = dateSlice(SliceUnit.DAY, 3, 4, 10, 10);
-  private static final Slice OCTOBER = dateSlice(SliceUnit.MONTH, 1, 1, 10, 11);
+  private static final Slice OCT_3 =
+      slice(
+          "order_date", Slice.ColumnKind.DATE, SliceUnit.DAY, LocalDateTime.of(2026, 10, 3, 0, 0));
+  private static final Slice OCTOBER =
+      slice(
+          "order_date",
+          Slice.ColumnKind.DATE,
+          SliceUnit.MONTH,
+          LocalDateTime.of(2026, 10, 1, 0, 0));
 
   @Test
   void aDaySliceFitsOneDayOrCoarserPartitionOfItsColumn() {
@@ -44,7 +51,9 @@ class SliceFitsOnePartitionTest {
 
   @Test
   void anHourSliceFitsADayPartitionButNotAnIdentityOneOnTheTimestamp() {
-    Slice hour5 = timestampSlice(SliceUnit.HOUR, 5, 6);
+    Slice hour5 =
+        slice(
+            "ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.HOUR, LocalDateTime.of(2026, 10, 3, 5, 0));
 
     assertThat(hour5.fitsOnePartition(spec().hour("ts").build())).isTrue();
     assertThat(hour5.fitsOnePartition(spec().day("ts").build())).isTrue();
@@ -53,7 +62,8 @@ class SliceFitsOnePartitionTest {
 
   @Test
   void aDaySliceOfATimestampSpansManyHourPartitions() {
-    Slice day = timestampSlice(SliceUnit.DAY, 0, 24);
+    Slice day =
+        slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, LocalDateTime.of(2026, 10, 3, 0, 0));
 
     assertThat(day.fitsOnePartition(spec().day("ts").build())).isTrue();
     assertThat(day.fitsOnePartition(spec().hour("ts").build())).isFalse();
@@ -76,12 +86,11 @@ class SliceFitsOnePartitionTest {
   @Test
   void aTimestampWithZoneSliceFitsLikeATimestamp() {
     Slice hour5 =
-        new Slice(
+        slice(
             "tstz",
             Slice.ColumnKind.TIMESTAMPTZ,
             SliceUnit.HOUR,
-            LocalDateTime.of(2026, 10, 3, 5, 0),
-            LocalDateTime.of(2026, 10, 3, 6, 0));
+            LocalDateTime.of(2026, 10, 3, 5, 0));
 
     assertThat(hour5.fitsOnePartition(spec().day("tstz").build())).isTrue();
     assertThat(hour5.fitsOnePartition(spec().hour("tstz").build())).isTrue();
@@ -91,12 +100,11 @@ class SliceFitsOnePartitionTest {
   @Test
   void aYearSliceFitsAYearPartitionOnly() {
     Slice year =
-        new Slice(
+        slice(
             "order_date",
             Slice.ColumnKind.DATE,
             SliceUnit.YEAR,
-            LocalDateTime.of(2026, 1, 1, 0, 0),
-            LocalDateTime.of(2027, 1, 1, 0, 0));
+            LocalDateTime.of(2026, 1, 1, 0, 0));
 
     assertThat(year.fitsOnePartition(spec().year("order_date").build())).isTrue();
     assertThat(year.fitsOnePartition(spec().month("order_date").build())).isFalse();
@@ -111,12 +119,11 @@ class SliceFitsOnePartitionTest {
   @Test
   void aDateSliceBefore1970FitsItsDayPartition() {
     Slice dec31 =
-        new Slice(
+        slice(
             "order_date",
             Slice.ColumnKind.DATE,
             SliceUnit.DAY,
-            LocalDateTime.of(1969, 12, 31, 0, 0),
-            LocalDateTime.of(1970, 1, 1, 0, 0));
+            LocalDateTime.of(1969, 12, 31, 0, 0));
 
     assertThat(dec31.fitsOnePartition(spec().day("order_date").build())).isTrue();
     assertThat(dec31.fitsOnePartition(spec().month("order_date").build())).isTrue();
@@ -125,15 +132,8 @@ class SliceFitsOnePartitionTest {
   @Test
   void aTimestampSliceBefore1970NeverFitsOnePartition() {
     LocalDateTime dec31 = LocalDateTime.of(1969, 12, 31, 0, 0);
-    Slice day =
-        new Slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, dec31, dec31.plusDays(1));
-    Slice lastHour =
-        new Slice(
-            "ts",
-            Slice.ColumnKind.TIMESTAMP,
-            SliceUnit.HOUR,
-            dec31.plusHours(23),
-            dec31.plusDays(1));
+    Slice day = slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, dec31);
+    Slice lastHour = slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.HOUR, dec31.plusHours(23));
 
     assertThat(day.fitsOnePartition(spec().day("ts").build())).isFalse();
     assertThat(lastHour.fitsOnePartition(spec().hour("ts").build())).isFalse();
@@ -160,12 +160,11 @@ class SliceFitsOnePartitionTest {
   @Test
   void aSliceColumnMissingFromTheSpecsSchemaDoesNotFit() {
     Slice other =
-        new Slice(
+        slice(
             "shipped_on",
             Slice.ColumnKind.DATE,
             SliceUnit.DAY,
-            LocalDateTime.of(2026, 10, 3, 0, 0),
-            LocalDateTime.of(2026, 10, 4, 0, 0));
+            LocalDateTime.of(2026, 10, 3, 0, 0));
 
     assertThat(other.fitsOnePartition(spec().day("order_date").build())).isFalse();
   }
@@ -178,19 +177,9 @@ class SliceFitsOnePartitionTest {
     return PartitionSpec.builderFor(SCHEMA);
   }
 
-  private static Slice dateSlice(
-      SliceUnit unit, int fromDay, int toDay, int fromMonth, int toMonth) {
-    return new Slice(
-        "order_date",
-        Slice.ColumnKind.DATE,
-        unit,
-        LocalDateTime.of(2026, fromMonth, fromDay, 0, 0),
-        LocalDateTime.of(2026, toMonth, toDay, 0, 0));
-  }
-
-  private static Slice timestampSlice(SliceUnit unit, int fromHour, int toHour) {
-    LocalDateTime day = LocalDateTime.of(2026, 10, 3, 0, 0);
-    return new Slice(
-        "ts", Slice.ColumnKind.TIMESTAMP, unit, day.plusHours(fromHour), day.plusHours(toHour));
+  /** The slice of {@code unit} on {@code column} that starts at {@code start}. */
+  private static Slice slice(
+      String column, Slice.ColumnKind kind, SliceUnit unit, LocalDateTime start) {
+    return new Slice(column, kind, unit, start, unit.next(start));
   }
 }
