@@ -3,15 +3,11 @@ package dev.floe.flink.write;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
-import dev.floe.flink.row.RowDataHasher;
 import dev.floe.flink.row.RowFormatter;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Stops the job at the first row that would land outside the run's slice (someone else's
@@ -22,8 +18,7 @@ public final class RowGuard implements Serializable {
   private final String target;
   private final Slice slice;
   private final Slice.Bounds bounds;
-  private final int slicePos;
-  private final int timestampPrecision;
+  private final SliceColumn column;
   private final int[] requiredPositions;
   private final int[] keyPositions;
   private final RowFormatter formatter;
@@ -45,8 +40,7 @@ public final class RowGuard implements Serializable {
     this.target = target;
     this.slice = scope.slice();
     this.bounds = slice == null ? null : slice.bounds(); // not converted again per row
-    this.slicePos = slice == null ? -1 : rowType.getFieldIndex(slice.column());
-    this.timestampPrecision = slice == null ? 0 : precision(rowType.getTypeAt(slicePos));
+    this.column = slice == null ? null : SliceColumn.of(slice, rowType);
     this.requiredPositions = requiredColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
     this.keyPositions = keyColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
     this.formatter = new RowFormatter(rowType);
@@ -71,7 +65,7 @@ public final class RowGuard implements Serializable {
                 names.get(pos), target, formatter.format(row)));
       }
     }
-    if (slice != null && (row.isNullAt(slicePos) || !bounds.contains(sliceValue(row)))) {
+    if (slice != null && (column.isNullAt(row) || !bounds.contains(column.valueOf(row)))) {
       throw new CheckFailedException(
           String.format(
               "Cannot commit slice %s of %s: a row lies outside the slice (%s=%s): %s; filter the"
@@ -79,25 +73,8 @@ public final class RowGuard implements Serializable {
               slice.label(),
               target,
               slice.column(),
-              formatter.value(row, slicePos),
+              formatter.value(row, column.position()),
               formatter.format(row)));
     }
-  }
-
-  private long sliceValue(RowData row) {
-    return switch (slice.kind()) {
-      case DATE -> row.getInt(slicePos);
-      case TIMESTAMP, TIMESTAMPTZ ->
-          RowDataHasher.micros(row.getTimestamp(slicePos, timestampPrecision));
-    };
-  }
-
-  private static int precision(LogicalType type) {
-    if (type instanceof TimestampType t) {
-      return t.getPrecision();
-    } else if (type instanceof LocalZonedTimestampType t) {
-      return t.getPrecision();
-    }
-    return 0;
   }
 }
