@@ -5,6 +5,7 @@ import dev.floe.catalog.slice.Slice;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.function.UnaryOperator;
 
 /**
  * Binds {@code :slice_start} and {@code :slice_end} in a manifest query. Flink SQL has no bind
@@ -28,6 +29,28 @@ public final class QueryBinder {
    * @return the query with every parameter replaced by a typed literal
    */
   public static String bind(String query, Slice slice, String source) {
+    return replaceParameters(query, name -> literal(name, slice, source));
+  }
+
+  /**
+   * How often the query names {@code parameter} (without its colon) outside string literals, quoted
+   * identifiers and comments.
+   */
+  static int occurrences(String query, String parameter) {
+    int[] count = {0};
+    replaceParameters(
+        query,
+        name -> {
+          if (name.equals(parameter)) {
+            count[0]++;
+          }
+          return ":" + name;
+        });
+    return count[0];
+  }
+
+  /** The query with each parameter (its name without the colon) replaced by {@code replacement}. */
+  private static String replaceParameters(String query, UnaryOperator<String> replacement) {
     StringBuilder out = new StringBuilder(query.length() + 64);
     int i = 0;
     int n = query.length();
@@ -53,7 +76,7 @@ public final class QueryBinder {
           end++;
         }
         String name = query.substring(i + 1, end);
-        out.append(literal(name, slice, source));
+        out.append(replacement.apply(name));
         i = end;
       } else {
         out.append(c);
