@@ -6,7 +6,11 @@ import java.io.Serializable;
 import java.util.List;
 import org.apache.iceberg.DataFile;
 
-/** What flows into the single committer: each writer's result, and duplicated keys. */
+/**
+ * What flows into the single committer: each writer's result, and duplicated keys. A job that loads
+ * several slices at once sends each writer's result per slice ({@link SliceWritten}), and folds the
+ * slice into a duplicate's check index ({@code slice * checks + check}).
+ */
 public sealed interface CommitMessage extends Serializable {
 
   /** One writer subtask's finished output: its data files, content hash and check stats. */
@@ -18,4 +22,7 @@ public sealed interface CommitMessage extends Serializable {
    * yet confirmed against the keys themselves.
    */
   record DuplicateKeyHashes(int checkIndex, long[] hashes) implements CommitMessage {}
+
+  /** One writer subtask's finished output for the slice at {@code slice} of a multi-slice job. */
+  record SliceWritten(int slice, Written written) implements CommitMessage {}
 }

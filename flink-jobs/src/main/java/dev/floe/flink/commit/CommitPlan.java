@@ -41,6 +41,16 @@ public record CommitPlan(
     java.util.Objects.requireNonNull(options, "options");
   }
 
+  /**
+   * The same plan validating its commit against what landed after {@code snapshotId} instead: for a
+   * job that commits several slices and knows that everything between the two is its own commits of
+   * other slices ({@link SlicesCommitterOperator}).
+   */
+  public CommitPlan validatingFrom(Long snapshotId) {
+    return new CommitPlan(
+        catalog, target, scope, mode, allowEmpty, lineage, snapshotId, checks, options);
+  }
+
   /** Commit even when the slice already holds exactly this content. */
   public boolean forceCommit() {
     return options.forceCommit();

@@ -58,12 +58,19 @@ final class DeadlineGate<T> extends AbstractStreamOperator<T>
   /** The writers' messages ({@link CommitMessage}s as bytes) in front of the slice committer. */
   static DataStream<byte[]> beforeCommit(
       DataStream<byte[]> messages, Deadline deadline, String subject, Table table) {
-    Files<byte[]> written =
-        (bytes, loader) ->
-            CommitMessages.decode(bytes, loader) instanceof CommitMessage.Written w
-                ? w.files()
-                : List.of();
+    Files<byte[]> written = (bytes, loader) -> filesOf(CommitMessages.decode(bytes, loader));
     return gate(messages, new DeadlineGate<>(deadline, subject, table, written));
+  }
+
+  /** The data files a writer's message announces; none for a duplicate-key message. */
+  private static List<DataFile> filesOf(CommitMessage message) {
+    if (message instanceof CommitMessage.Written written) {
+      return written.files();
+    }
+    if (message instanceof CommitMessage.SliceWritten sliceWritten) {
+      return sliceWritten.written().files();
+    }
+    return List.of();
   }
 
   /** The source rows in front of a keyed committer, which writes its files only when it commits. */

@@ -250,7 +250,7 @@ public final class SliceJob {
     }
   }
 
-  private static Configuration jobConfiguration() {
+  static Configuration jobConfiguration() {
     Configuration conf = new Configuration();
     // Rows are declared with Flink's typed RowData serializer; a Kryo fallback anywhere in the
     // pipeline is a bug (it cost a quarter of a 10M-row load), so it fails the job instead.
@@ -260,7 +260,7 @@ public final class SliceJob {
     return conf;
   }
 
-  private static Table plan(StreamTableEnvironment tableEnv, String boundQuery, JobSpec spec) {
+  static Table plan(StreamTableEnvironment tableEnv, String boundQuery, JobSpec spec) {
     try {
       return tableEnv.sqlQuery(boundQuery);
     } catch (org.apache.flink.table.api.SqlParserException
@@ -283,7 +283,7 @@ public final class SliceJob {
    * source plans its splits, so an expression that cannot be computed (`1 / 0`) or a read option
    * naming a snapshot or ref the table does not have fails here: a bad query, exit 2.
    */
-  private static DataStream<RowData> translate(
+  static DataStream<RowData> translate(
       StreamTableEnvironment tableEnv, Table aligned, JobSpec spec) {
     try {
       return tableEnv.toDataStream(
@@ -295,7 +295,7 @@ public final class SliceJob {
     }
   }
 
-  private static List<String> requiredColumns(org.apache.iceberg.Table target) {
+  static List<String> requiredColumns(org.apache.iceberg.Table target) {
     return target.schema().columns().stream()
         .filter(NestedField::isRequired)
         .map(NestedField::name)
@@ -468,7 +468,7 @@ public final class SliceJob {
    * sent them towards the committer, which never ran, and named them in an accumulator. The run is
    * not in the table and its job has stopped, so none of them can be live.
    */
-  private static void deleteFinishedWritersFiles(
+  static void deleteFinishedWritersFiles(
       org.apache.iceberg.Table table, DeadlineExecution.Cancelled cancelled) {
     if (!(cancelled.accumulators().get(SliceWriterOperator.WRITTEN_FILES)
         instanceof List<?> files)) {
@@ -595,7 +595,7 @@ public final class SliceJob {
   }
 
   /** The snapshot each Iceberg table of our catalog that the query scans is pinned to. */
-  private static Map<String, Long> sourceSnapshots(
+  static Map<String, Long> sourceSnapshots(
       RunRequest request, QueryInspector.Inspection inspection, SourcePins pins) {
     String prefix = request.catalog().name() + ".";
     return pins.snapshotsOf(
@@ -610,7 +610,7 @@ public final class SliceJob {
    * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
    * through every expression that might.
    */
-  private static void requireExactSources(
+  static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
     String prefix = request.catalog().name() + ".";
     for (String scanned : inspection.scannedTables()) {
@@ -625,7 +625,7 @@ public final class SliceJob {
     }
   }
 
-  private static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {
+  static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {
     for (CheckSpec check : spec.checks()) {
       for (String column : check.columns()) {
         if (schema.findField(column) == null) {

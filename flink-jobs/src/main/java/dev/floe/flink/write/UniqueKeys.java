@@ -30,9 +30,21 @@ final class UniqueKeys {
    * (one per check and bucket) stay within {@link KeyHashBatch#WRITER_BUDGET_BYTES}.
    */
   static UniqueKeys of(List<CheckSpec> checks, RowType rowType, int buckets) {
+    return ofSlice(checks, rowType, buckets, 0, 1);
+  }
+
+  /**
+   * The key hashes of one slice of a writer that writes {@code slices} slices: its batches carry
+   * the check index {@code slice * checks.size() + check}, so that a finder keeps every slice's
+   * keys apart, and all slices' batches together stay within {@link
+   * KeyHashBatch#WRITER_BUDGET_BYTES}.
+   */
+  static UniqueKeys ofSlice(
+      List<CheckSpec> checks, RowType rowType, int buckets, int slice, int slices) {
     long uniqueChecks = checks.stream().filter(CheckSpec.Unique.class::isInstance).count();
-    int batches = (int) Math.min(Integer.MAX_VALUE, buckets * uniqueChecks);
-    return new UniqueKeys(checks, rowType, buckets, KeyHashBatch.capacityFor(batches));
+    int batches = (int) Math.min(Integer.MAX_VALUE, (long) buckets * uniqueChecks * slices);
+    return new UniqueKeys(
+        checks, rowType, buckets, KeyHashBatch.capacityFor(batches), slice * checks.size());
   }
 
   /**
@@ -40,13 +52,23 @@ final class UniqueKeys {
    * @param batchSize hashes per batch
    */
   UniqueKeys(List<CheckSpec> checks, RowType rowType, int buckets, int batchSize) {
+    this(checks, rowType, buckets, batchSize, 0);
+  }
+
+  /**
+   * @param buckets the number of finder buckets, the same in every writer
+   * @param batchSize hashes per batch
+   * @param indexOffset added to each check's index in the batches it sends
+   */
+  private UniqueKeys(
+      List<CheckSpec> checks, RowType rowType, int buckets, int batchSize, int indexOffset) {
     this.buckets = buckets;
     for (int i = 0; i < checks.size(); i++) {
       if (checks.get(i) instanceof CheckSpec.Unique unique) {
         int[] positions = unique.columns().stream().mapToInt(rowType::getFieldIndex).toArray();
         KeyHashBatch[] batches = new KeyHashBatch[buckets];
         for (int b = 0; b < buckets; b++) {
-          batches[b] = new KeyHashBatch(i, b, batchSize);
+          batches[b] = new KeyHashBatch(indexOffset + i, b, batchSize);
         }
         keyChecks.add(new KeyCheck(positions, batches));
       }

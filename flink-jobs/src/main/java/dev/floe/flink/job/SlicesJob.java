@@ -1,0 +1,438 @@
+package dev.floe.flink.job;
+
+import dev.floe.catalog.commit.RunLookup;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.UnreachableException;
+import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.Timeout;
+import dev.floe.catalog.lineage.CodeVersion;
+import dev.floe.catalog.lineage.ExactTypes;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.flink.commit.CommitMessages;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.CommitPlan;
+import dev.floe.flink.commit.DuplicateKeyFinder;
+import dev.floe.flink.commit.SliceCommitResult;
+import dev.floe.flink.commit.SlicesCommitterOperator;
+import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.session.LocalCluster;
+import dev.floe.flink.session.SourcePins;
+import dev.floe.flink.write.RowGuard;
+import dev.floe.flink.write.SliceRouter;
+import dev.floe.flink.write.SliceWriterOperator;
+import dev.floe.flink.write.SlicesWriterOperator;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.SerializableTable;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.flink.FlinkConfigOptions;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+
+/**
+ * Runs one overwrite job manifest for several consecutive slices as ONE Flink job: the query is
+ * planned once, bound to the slices' union, its rows are routed to their slices by the slice column
+ * ({@link SlicesWriterOperator}), and the committer commits every slice as its own snapshot, in
+ * order, with its own checks, lineage and run id ({@link SlicesCommitterOperator}). The table ends
+ * as after a run of each slice alone; what goes is the planning, scheduling and start-up of one
+ * Flink job per slice.
+ *
+ * <p>Only for a query that {@link SplittableQuery} proves gives each slice the same rows read
+ * together as read alone; otherwise {@link #run} returns why, and runs nothing.
+ */
+public final class SlicesJob {
+
+  /** Reads the clock for the job's deadline only (never to decide what to process). */
+  private static final Clock CLOCK = Clock.systemUTC();
+
+  private SlicesJob() {}
+
+  /**
+   * How one slice of the job ended: committed or unchanged ({@code result}), failed ({@code error}
+   * and {@code exitCode}), or not committed because an earlier slice failed (neither).
+   */
+  public record SliceRun(RunRequest request, RunResult result, String error, int exitCode) {}
+
+  /**
+   * @param slices one per slice, in order, when the job ran; null when it did not
+   * @param notSplitBecause why the slices need a job each, or null when the job ran
+   */
+  public record Result(List<SliceRun> slices, String notSplitBecause) {}
+
+  /**
+   * Runs the slices' requests as one job.
+   *
+   * @param requests one per slice, consecutive slices in order, all of the same manifest and
+   *     catalog; their options may differ only in the failure they inject
+   * @param stopAtFirstFailure commit no slice after one that failed
+   * @throws FloeException when the job cannot be planned (every slice fails alike)
+   */
+  public static Result run(List<RunRequest> requests, boolean stopAtFirstFailure) {
+    long started = System.nanoTime(); // timing for the report only
+    RunRequest first = requests.get(0);
+    JobSpec spec = first.job();
+    Catalog catalog;
+    try {
+      catalog = Catalogs.open(first.catalog());
+    } catch (UnreachableException e) {
+      throw e.during("run " + spec.job() + " for " + describe(requests));
+    }
+    LocalCluster cluster = null;
+    try {
+      org.apache.iceberg.Table target = Catalogs.loadTable(catalog, spec.target());
+      List<Slice> slices = new ArrayList<>();
+      for (RunRequest request : requests) {
+        slices.add(
+            SliceResolver.resolve(spec.target(), target, spec.sliceColumn(), request.sliceValue()));
+      }
+      for (int i = 1; i < slices.size(); i++) {
+        if (!slices.get(i).start().equals(slices.get(i - 1).end())) {
+          return new Result(
+              null,
+              "slices "
+                  + slices.get(i - 1).value()
+                  + " and "
+                  + slices.get(i).value()
+                  + " do not follow each other");
+        }
+      }
+      Slice range =
+          new Slice(
+              spec.sliceColumn(),
+              slices.get(0).kind(),
+              slices.get(0).unit(),
+              slices.get(0).start(),
+              slices.get(slices.size() - 1).end());
+      SliceJob.validateChecks(spec, target.schema());
+      ExactTypes.require(
+          "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
+      Snapshot head = target.currentSnapshot();
+      Long startSnapshotId = head == null ? null : head.snapshotId();
+
+      int parallelism =
+          first.options().parallelism() > 0 ? first.options().parallelism() : spec.parallelism();
+      cluster = LocalCluster.forCommand(parallelism);
+      StreamExecutionEnvironment env =
+          FlinkSessions.batchEnvironment(parallelism, SliceJob.jobConfiguration(), cluster);
+      SourcePins pins = new SourcePins();
+      StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, first.catalog(), pins);
+      // The source reads the slices' many files with the writers' parallelism, so that it chains
+      // with them: read and write overlap instead of the whole read landing in a batch shuffle
+      // before the first row is written.
+      tableEnv
+          .getConfig()
+          .set(
+              FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX,
+              env.getParallelism());
+      String boundQuery = QueryBinder.bind(spec.query(), range, spec.source());
+      Table query = SliceJob.plan(tableEnv, boundQuery, spec);
+      QueryInspector.Inspection inspection = QueryInspector.inspect(query);
+      Optional<String> notSplit = SplittableQuery.whyNot(spec, inspection, range);
+      if (notSplit.isPresent()) {
+        return new Result(null, notSplit.get());
+      }
+      if (cluster != null) {
+        cluster.startInBackground(); // overlaps with translating and building the job
+      }
+      RowType rowType = FlinkSchemaUtil.convert(target.schema());
+      Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
+      SliceJob.requireExactSources(catalog, first, inspection);
+      Map<String, Long> sources = SliceJob.sourceSnapshots(first, inspection, pins);
+
+      List<Scope> scopes = slices.stream().map(Scope::of).toList();
+      List<CommitPlan> plans = new ArrayList<>();
+      for (int i = 0; i < requests.size(); i++) {
+        RunRequest request = requests.get(i);
+        String runKey =
+            RunKey.of(
+                spec.job(),
+                spec.target(),
+                scopes.get(i).label(),
+                spec.text(),
+                CodeVersion.current());
+        Lineage lineage =
+            new Lineage(
+                runKey,
+                UUID.randomUUID().toString(),
+                spec.job(),
+                spec.mode().text(),
+                scopes.get(i).label(),
+                CodeVersion.current(),
+                0,
+                null,
+                sources,
+                request.options().backfillId());
+        plans.add(
+            new CommitPlan(
+                request.catalog(),
+                spec.target(),
+                scopes.get(i),
+                spec.mode(),
+                spec.allowEmpty(),
+                lineage,
+                startSnapshotId,
+                spec.checks(),
+                request.options()));
+      }
+      DataStream<RowData> rows = SliceJob.translate(tableEnv, aligned, spec);
+      Deadline deadline = deadline(requests);
+      buildPipeline(
+          rows,
+          target,
+          rowType,
+          new RowGuard(
+              spec.target(), Scope.of(range), rowType, SliceJob.requiredColumns(target), List.of()),
+          new SliceRouter(slices, rowType),
+          slices,
+          spec,
+          plans,
+          stopAtFirstFailure,
+          env.getParallelism(),
+          deadline,
+          "run " + spec.job() + " for " + describe(requests));
+      String name = "floe " + spec.job() + " " + describe(requests);
+      JobExecutionResult result;
+      try {
+        result =
+            deadline == null
+                ? env.execute(name)
+                : DeadlineExecution.execute(env, name, deadline, CLOCK);
+      } catch (Exception e) {
+        return new Result(afterFailure(requests, plans, sources, e, deadline), null);
+      }
+      if (result == null || !result.isJobExecutionResult()) {
+        throw new IllegalStateException(
+            "Cannot read the outcome of " + name + ": its job ran detached");
+      }
+      List<byte[]> encoded =
+          result.getAccumulatorResult(SlicesCommitterOperator.RESULTS_ACCUMULATOR);
+      if (encoded == null || encoded.size() != requests.size()) {
+        throw new IllegalStateException(
+            "Cannot read the outcome of "
+                + name
+                + ": the committer reported "
+                + (encoded == null ? 0 : encoded.size())
+                + " of "
+                + requests.size()
+                + " slices");
+      }
+      long elapsed = (System.nanoTime() - started) / 1_000_000;
+      List<SliceRun> runs = new ArrayList<>();
+      for (byte[] bytes : encoded) {
+        SliceCommitResult committed =
+            CommitMessages.decode(bytes, SlicesJob.class.getClassLoader());
+        int i = committed.slice();
+        runs.add(
+            committed.ended()
+                ? new SliceRun(
+                    requests.get(i),
+                    runResult(spec, plans.get(i), sources, committed.outcome(), elapsed),
+                    null,
+                    ExitCodes.OK)
+                : new SliceRun(requests.get(i), null, committed.error(), committed.exitCode()));
+      }
+      runs.sort(java.util.Comparator.comparingInt(run -> requests.indexOf(run.request())));
+      return new Result(runs, null);
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+      Catalogs.close(catalog);
+    }
+  }
+
+  private static void buildPipeline(
+      DataStream<RowData> rows,
+      org.apache.iceberg.Table target,
+      RowType rowType,
+      RowGuard guard,
+      SliceRouter router,
+      List<Slice> slices,
+      JobSpec spec,
+      List<CommitPlan> plans,
+      boolean stopAtFirstFailure,
+      int parallelism,
+      Deadline deadline,
+      String subject) {
+    boolean[] onePartition = new boolean[slices.size()];
+    for (int i = 0; i < onePartition.length; i++) {
+      onePartition[i] = slices.get(i).fitsOnePartition(target.spec());
+    }
+    SingleOutputStreamOperator<byte[]> written =
+        rows.transform(
+                "floe-write " + spec.target(),
+                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
+                new SlicesWriterOperator(
+                    SerializableTable.copyOf(target),
+                    rowType,
+                    guard,
+                    router,
+                    spec.checks(),
+                    onePartition))
+            .setParallelism(parallelism);
+    DataStream<byte[]> toCommit = written;
+    if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {
+      // One finder per slice and check in each bucket: the slices share the memory one run has.
+      DataStream<byte[]> duplicates =
+          DuplicateKeyFinder.attach(
+              written.getSideOutput(SliceWriterOperator.UNIQUE_KEYS),
+              parallelism,
+              DuplicateKeyFinder.DEFAULT_MEMORY_BYTES / slices.size());
+      toCommit = written.union(duplicates);
+    }
+    if (deadline != null) {
+      toCommit =
+          DeadlineGate.beforeCommit(toCommit, deadline, subject, SerializableTable.copyOf(target));
+    }
+    toCommit
+        .transform(
+            "floe-commit " + spec.target(),
+            Types.VOID,
+            new SlicesCommitterOperator(plans, stopAtFirstFailure))
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .sinkTo(new DiscardingSink<>())
+        .setParallelism(1);
+  }
+
+  /**
+   * The job's deadline: each slice's timeout once per slice, counted from now, or the outside
+   * deadline (a backfill's overall timeout) if earlier.
+   */
+  private static Deadline deadline(List<RunRequest> requests) {
+    Timeout timeout = requests.get(0).timeout();
+    Deadline own =
+        timeout == null
+            ? null
+            : new Deadline(
+                CLOCK.millis() + timeout.duration().toMillis() * requests.size(),
+                "timed out after "
+                    + requests.size()
+                    + " x "
+                    + timeout.describe()
+                    + ", its "
+                    + requests.size()
+                    + " slices' timeouts in one job");
+    return Deadline.earlier(own, requests.get(0).notAfter());
+  }
+
+  /**
+   * The job failed or was cancelled at its deadline. Slices the committer committed before that are
+   * in the table: each one's run id is looked up, so the answer is what the table holds.
+   */
+  private static List<SliceRun> afterFailure(
+      List<RunRequest> requests,
+      List<CommitPlan> plans,
+      Map<String, Long> sources,
+      Exception failure,
+      Deadline deadline) {
+    JobSpec spec = requests.get(0).job();
+    boolean cancelled = failure instanceof DeadlineExecution.Cancelled;
+    String why =
+        cancelled ? deadline.reason() + "; its Flink job was cancelled" : firstLine(failure);
+    int exitCode = cancelled ? ExitCodes.TIMED_OUT : exitCode(failure);
+    List<SliceRun> runs = new ArrayList<>();
+    Catalog catalog = Catalogs.open(requests.get(0).catalog());
+    try {
+      org.apache.iceberg.Table table = Catalogs.loadTable(catalog, spec.target());
+      boolean anyLanded = false;
+      for (int i = 0; i < requests.size(); i++) {
+        CommitPlan plan = plans.get(i);
+        Optional<Snapshot> landed = RunLookup.find(table, plan.lineage().runId(), plan.branch());
+        if (landed.isPresent()) {
+          anyLanded = true;
+          Lineage lineage = Lineage.fromSummary(landed.get().summary()).orElse(plan.lineage());
+          CommitOutcome outcome =
+              new CommitOutcome(
+                  CommitOutcome.Status.COMMITTED,
+                  landed.get().snapshotId(),
+                  lineage.rows(),
+                  lineage.contentHash(),
+                  1,
+                  "committed before its job failed");
+          runs.add(
+              new SliceRun(requests.get(i), runResult(spec, plan, sources, outcome, 0), null, 0));
+        } else {
+          runs.add(
+              new SliceRun(
+                  requests.get(i),
+                  null,
+                  String.format(
+                      "Cannot run %s for %s: %s; nothing was committed for this slice",
+                      spec.job(), requests.get(i).sliceValue(), why),
+                  exitCode));
+        }
+      }
+      if (!anyLanded
+          && failure instanceof DeadlineExecution.Cancelled stopped
+          && stopped.stopped()) {
+        SliceJob.deleteFinishedWritersFiles(table, stopped);
+      }
+    } finally {
+      Catalogs.close(catalog);
+    }
+    return runs;
+  }
+
+  private static RunResult runResult(
+      JobSpec spec,
+      CommitPlan plan,
+      Map<String, Long> sources,
+      CommitOutcome outcome,
+      long elapsedMillis) {
+    return new RunResult(
+        spec.job(),
+        spec.target(),
+        spec.mode(),
+        plan.scope(),
+        plan.lineage().runKey(),
+        plan.lineage().runId(),
+        sources,
+        outcome,
+        elapsedMillis,
+        null);
+  }
+
+  private static int exitCode(Exception failure) {
+    FloeException floe = JobFailures.findFloeException(failure);
+    return floe == null ? ExitCodes.UNEXPECTED : floe.exitCode();
+  }
+
+  private static String firstLine(Exception failure) {
+    FloeException floe = JobFailures.findFloeException(failure);
+    return JobFailures.firstLine(
+        floe != null ? floe.getMessage() : JobFailures.rootMessageInContext(failure));
+  }
+
+  /** E.g. {@code 2026-01-05..2026-01-09 (5 slices)}. */
+  private static String describe(List<RunRequest> requests) {
+    return requests.get(0).sliceValue()
+        + ".."
+        + requests.get(requests.size() - 1).sliceValue()
+        + " ("
+        + requests.size()
+        + " slices)";
+  }
+}
