@@ -26,6 +26,9 @@ import java.util.function.UnaryOperator;
  *     happen to each, run nothing) and {@code timeout} (how long each slice's run may take; null:
  *     the job's {@code timeout}, else no limit)
  * @param maxConcurrency slices in flight at once (commits are serialized per table regardless)
+ * @param slicesPerJob at most this many consecutive slices in one Flink job, each still its own
+ *     commit, when the job's query gives each slice the same rows read together as read alone
+ *     ({@code SplittableQuery}); 1 runs a Flink job per slice
  * @param sample the slice validated twice before the others, or null for the last slice
  * @param sampleOnly stop after the sample check
  * @param expectVersion the code version the backfill is pinned to, or null
@@ -44,6 +47,7 @@ public record BackfillRequest(
     String to,
     RunOptions options,
     int maxConcurrency,
+    int slicesPerJob,
     String sample,
     boolean sampleOnly,
     String expectVersion,
@@ -66,6 +70,11 @@ public record BackfillRequest(
         "Cannot backfill %s: --max-concurrency must be 1 or more, got %d",
         job.source(),
         maxConcurrency);
+    InvalidInputException.check(
+        slicesPerJob >= 1,
+        "Cannot backfill %s: --slices-per-job must be 1 or more, got %d",
+        job.source(),
+        slicesPerJob);
     // Checked before the backfill starts a local cluster with slots for all its slices.
     InvalidInputException.check(
         options.parallelism() >= 0 && options.parallelism() <= FlinkSessions.MAX_PARALLELISM,
@@ -89,6 +98,7 @@ public record BackfillRequest(
     return new Builder(catalog, job, from, to)
         .options(options)
         .maxConcurrency(maxConcurrency)
+        .slicesPerJob(slicesPerJob)
         .sample(sample)
         .sampleOnly(sampleOnly)
         .expectVersion(expectVersion)
@@ -111,6 +121,7 @@ public record BackfillRequest(
     private final String to;
     private RunOptions options = RunOptions.defaults();
     private int maxConcurrency = 1;
+    private int slicesPerJob = 1;
     private String sample;
     private boolean sampleOnly;
     private String expectVersion;
@@ -143,6 +154,11 @@ public record BackfillRequest(
     }
 
     /** Null: the last slice. */
+    public Builder slicesPerJob(int value) {
+      this.slicesPerJob = value;
+      return this;
+    }
+
     public Builder sample(String value) {
       this.sample = value;
       return this;
@@ -187,6 +203,7 @@ public record BackfillRequest(
           to,
           options,
           maxConcurrency,
+          slicesPerJob,
           sample,
           sampleOnly,
           expectVersion,

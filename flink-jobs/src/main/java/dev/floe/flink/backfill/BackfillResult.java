@@ -13,16 +13,30 @@ import java.util.List;
  * @param elapsedMillis wall time of the whole backfill
  * @param doneEffects what became of the {@code on_backfill_done} webhooks: sent once every slice is
  *     loaded, "would send" for a dry run, held back otherwise
+ * @param flinkJobs how the slices after the sample were put into Flink jobs, when {@code
+ *     --slices-per-job} asked for several slices in one ("3 jobs for 199 slices", or why each slice
+ *     got its own), else null
  */
 public record BackfillResult(
     BackfillPlan plan,
     SampleCheck sample,
     List<SliceOutcome> outcomes,
     long elapsedMillis,
-    EffectsReport doneEffects) {
+    EffectsReport doneEffects,
+    String flinkJobs) {
 
   public BackfillResult {
     outcomes = List.copyOf(outcomes);
+  }
+
+  /** A backfill that ran a Flink job per slice. */
+  public BackfillResult(
+      BackfillPlan plan,
+      SampleCheck sample,
+      List<SliceOutcome> outcomes,
+      long elapsedMillis,
+      EffectsReport doneEffects) {
+    this(plan, sample, outcomes, elapsedMillis, doneEffects, null);
   }
 
   /** Whether every slice of the range holds this backfill's load (or already held its content). */

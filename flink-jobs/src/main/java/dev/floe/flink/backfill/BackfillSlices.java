@@ -10,6 +10,7 @@ import dev.floe.flink.job.JobFailures;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.job.SlicesJob;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,6 +32,38 @@ final class BackfillSlices {
     try {
       result = SliceJob.run(request);
     } catch (RuntimeException e) {
+      return failed(request.sliceValue(), e, started);
+    }
+    return outcome(request, result, started).withEffects(effects(request, result, effects));
+  }
+
+  /** A FAILED line for a slice whose run threw {@code e}. */
+  static SliceOutcome failed(String value, RuntimeException e, long started) {
+    return new SliceOutcome(
+        value,
+        SliceStatus.FAILED,
+        -1,
+        null,
+        null,
+        millisSince(started),
+        JobFailures.firstLine(e.getMessage()),
+        exitCode(e),
+        null);
+  }
+
+  /**
+   * The line of one slice of a Flink job that loaded several ({@link SlicesJob}), with its effects
+   * sent after its commit as after a run of the slice alone.
+   *
+   * @param started when the slices' job started
+   */
+  static SliceOutcome of(SlicesJob.SliceRun run, RunEffects effects, long started) {
+    RunRequest request = run.request();
+    if (run.result() != null) {
+      return outcome(request, run.result(), started)
+          .withEffects(effects(request, run.result(), effects));
+    }
+    if (run.error() != null) {
       return new SliceOutcome(
           request.sliceValue(),
           SliceStatus.FAILED,
@@ -38,11 +71,20 @@ final class BackfillSlices {
           null,
           null,
           millisSince(started),
-          JobFailures.firstLine(e.getMessage()),
-          exitCode(e),
+          run.error(),
+          run.exitCode(),
           null);
     }
-    return outcome(request, result, started).withEffects(effects(request, result, effects));
+    return new SliceOutcome(
+        request.sliceValue(),
+        SliceStatus.NOT_RUN,
+        -1,
+        null,
+        null,
+        0,
+        "not committed: an earlier slice of its Flink job failed (--fail-fast)",
+        ExitCodes.OK,
+        null);
   }
 
   /**

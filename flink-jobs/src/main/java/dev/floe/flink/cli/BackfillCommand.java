@@ -60,6 +60,16 @@ public final class BackfillCommand implements Callable<Integer> {
   Integer maxConcurrency;
 
   @Option(
+      names = "--slices-per-job",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Load up to N consecutive slices in one Flink job, each still its own commit, when the"
+              + " job's query is a SELECT from one table filtered by the slice column (others run"
+              + " a job per slice; the summary says why). Default: 1, a job per slice.")
+  int slicesPerJob;
+
+  @Option(
       names = "--sample",
       paramLabel = "SLICE",
       description = "The slice validated twice before the others (default: the last one).")
@@ -183,6 +193,7 @@ public final class BackfillCommand implements Callable<Integer> {
             range.from != null ? range.from : file == null ? null : file.from(),
             range.to != null ? range.to : file == null ? null : file.to())
         .options(options)
+        .slicesPerJob(slicesPerJob)
         .maxConcurrency(
             maxConcurrency != null
                 ? maxConcurrency

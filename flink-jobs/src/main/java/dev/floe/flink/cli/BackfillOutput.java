@@ -101,6 +101,9 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
             : "",
         result.rows(),
         BackfillProgress.duration(result.elapsedMillis()));
+    if (result.flinkJobs() != null) {
+      out.printf("Flink jobs: %s%n", result.flinkJobs());
+    }
     for (String line : result.doneEffects().lines()) {
       out.printf("on_backfill_done  %s%n", line);
     }
@@ -194,6 +197,7 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
     map.put("rows", result.rows());
     map.put(
         "on_backfill_done", result.doneEffects().isEmpty() ? null : result.doneEffects().toMap());
+    map.put("flink_jobs", result.flinkJobs());
     map.put("elapsed_ms", result.elapsedMillis());
     map.put("exit_code", result.exitCode());
     return map;

@@ -98,6 +98,7 @@ class BackfillOutputTest {
             "counts",
             "rows",
             "on_backfill_done",
+            "flink_jobs",
             "elapsed_ms",
             "exit_code");
     assertThat(json.get("slice_timeout").asText()).isEqualTo("PT30M");

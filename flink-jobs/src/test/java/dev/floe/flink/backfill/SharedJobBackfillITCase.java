@@ -1,0 +1,315 @@
+package dev.floe.flink.backfill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.testing.TableRows;
+import dev.floe.flink.testing.ExampleTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backfills that load several consecutive slices in one Flink job ({@code --slices-per-job}). The
+ * table must end exactly as with a job per slice: every slice's content read from the table hashes
+ * like the staging rows of its day, every slice has its own commit, in slice order, and a slice
+ * whose check fails is the only one that does not land.
+ */
+class SharedJobBackfillITCase {
+  private static final LocalDate FIRST = LocalDate.parse("2026-01-01");
+  private static final int DAYS = 12;
+
+  @TempDir Path home;
+  private CatalogConfig config;
+  private ExampleTables tables;
+
+  @BeforeEach
+  void createTables() {
+    config = CatalogConfigLoader.embedded(home);
+    tables = new ExampleTables(config).createOrders(FIRST, DAYS, 20);
+  }
+
+  @Test
+  void slicesSharingOneJobEachGetTheirOwnCommitInOrderAndAnEmptySliceIsCleared() {
+    // The target holds stale rows for 2026-01-05, whose source rows are all gone: the shared job
+    // must clear that slice, as its own run would.
+    withCatalog(
+        catalog -> {
+          Table target = Catalogs.loadTable(catalog, ExampleTables.FACT_ORDERS);
+          ExampleTables.replace(
+              target,
+              ExampleTables.day("2026-01-05"),
+              List.of(order(target, 1L, "2026-01-05"), order(target, 2L, "2026-01-05")));
+        });
+    tables.overwriteSourceDay(LocalDate.parse("2026-01-05"), 0);
+
+    BackfillResult result =
+        Backfill.run(request(20).options(o -> o.backfillId("shared-1")).build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(result.flinkJobs()).isEqualTo("1 job for 11 slices (--slices-per-job 20)");
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(DAYS);
+    assertEveryDayHoldsItsStagingRows();
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-05")).rows())
+        .isZero();
+    assertThat(tables.backfillCommitsBySlice("shared-1").values()).hasSize(DAYS).containsOnly(1);
+    // The commits after the sample's follow the slices' order, oldest first.
+    List<String> committed = new ArrayList<>();
+    for (Snapshot snapshot :
+        SnapshotUtil.currentAncestors(tables.table(ExampleTables.FACT_ORDERS))) {
+      if ("shared-1".equals(snapshot.summary().get(LineageKeys.BACKFILL_ID))) {
+        committed.add(0, snapshot.summary().get(LineageKeys.SLICE));
+      }
+    }
+    assertThat(committed).hasSize(DAYS);
+    assertThat(committed.get(0)).contains("2026-01-12"); // the sample (the last day) runs first
+    assertThat(committed.subList(1, DAYS)).isSorted();
+    assertNoUnreferencedDataFiles();
+  }
+
+  @Test
+  void aSliceWhoseCheckFailsIsTheOnlyOneThatDoesNotLand() {
+    // A key twice within 2026-01-04 fails that slice's unique check; the same key on two
+    // different days is no duplicate for either slice.
+    long dayTwoKey = LocalDate.parse("2026-01-02").toEpochDay() * 100_000L;
+    long dayFourKey = LocalDate.parse("2026-01-04").toEpochDay() * 100_000L + 3;
+    withCatalog(
+        catalog -> {
+          Table staging = Catalogs.loadTable(catalog, ExampleTables.STAGING_ORDERS);
+          TableRows.append(
+              staging,
+              order(staging, dayTwoKey, "2026-01-03"),
+              order(staging, dayFourKey, "2026-01-04"));
+        });
+
+    BackfillResult result = Backfill.run(request(20).build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+    assertThat(result.flinkJobs()).isEqualTo("1 job for 11 slices (--slices-per-job 20)");
+    assertThat(outcome(result, "2026-01-04").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(outcome(result, "2026-01-04").error())
+        .contains("Cannot commit slice order_date=[2026-01-04,2026-01-05)")
+        .contains("unique")
+        .contains(String.valueOf(dayFourKey));
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(DAYS - 1);
+    assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-04")).rows())
+        .isZero();
+    for (int d = 0; d < DAYS; d++) {
+      LocalDate day = FIRST.plusDays(d);
+      if (!day.equals(LocalDate.parse("2026-01-04"))) {
+        assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
+            .as("content of %s", day)
+            .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
+      }
+    }
+    assertNoUnreferencedDataFiles();
+  }
+
+  @Test
+  void withFailFastTheSlicesAfterAFailedOneStayUntouchedAndTheRerunLoadsThem() {
+    BackfillRequest request = request(20).failFast(true).build();
+
+    BackfillResult interrupted =
+        Backfill.run(request.toBuilder().failAtSlice("2026-01-06").build());
+
+    assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.UNEXPECTED);
+    assertThat(outcome(interrupted, "2026-01-05").status()).isEqualTo(SliceStatus.COMMITTED);
+    assertThat(outcome(interrupted, "2026-01-06").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(outcome(interrupted, "2026-01-06").error())
+        .contains("Injected failure before the commit");
+    assertThat(outcome(interrupted, "2026-01-07").status()).isEqualTo(SliceStatus.NOT_RUN);
+    assertThat(outcome(interrupted, "2026-01-11").status()).isEqualTo(SliceStatus.NOT_RUN);
+    for (String day : List.of("2026-01-06", "2026-01-07", "2026-01-11")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)).rows())
+          .as("rows of %s", day)
+          .isZero();
+    }
+    assertNoUnreferencedDataFiles();
+
+    BackfillResult resumed = Backfill.run(request);
+
+    assertThat(resumed.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(resumed.count(SliceStatus.SKIPPED)).isEqualTo(6); // 01-01..01-05 and the sample
+    assertThat(resumed.count(SliceStatus.COMMITTED)).isEqualTo(6);
+    assertThat(resumed.flinkJobs()).isEqualTo("1 job for 6 slices (--slices-per-job 20)");
+    assertEveryDayHoldsItsStagingRows();
+    assertThat(tables.backfillCommitsBySlice(resumed.plan().backfillId()).values())
+        .hasSize(DAYS)
+        .containsOnly(1);
+  }
+
+  @Test
+  void slicesAreCutIntoJobsOfAtMostSlicesPerJob() {
+    BackfillResult result = Backfill.run(request(4).maxConcurrency(2).build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(result.flinkJobs()).isEqualTo("3 jobs for 11 slices (--slices-per-job 4)");
+    assertEveryDayHoldsItsStagingRows();
+  }
+
+  @Test
+  void rowsOfManySlicesInterleavedLandInTheirSlicesWhileFewWritersStayOpen() {
+    // One staging file whose rows cycle through 40 days: one writer sees a slice's rows come back
+    // after 39 others, more than it keeps open, so it completes and reopens slices' files.
+    int days = 40; // more than SlicesWriterOperator.MAX_OPEN_SLICES (32)
+    withCatalog(
+        catalog -> {
+          Table staging = Catalogs.loadTable(catalog, ExampleTables.STAGING_ORDERS);
+          List<org.apache.iceberg.data.Record> rows = new ArrayList<>();
+          for (int i = 0; i < 5; i++) {
+            for (int d = 0; d < days; d++) {
+              LocalDate day = FIRST.plusDays(d);
+              rows.add(order(staging, day.toEpochDay() * 100_000L + i, day.toString()));
+            }
+          }
+          ExampleTables.replace(staging, rows);
+        });
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config,
+                    ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                    FIRST.toString(),
+                    FIRST.plusDays(days).toString())
+                .slicesPerJob(days)
+                .options(o -> o.parallelism(1))
+                .build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(result.flinkJobs()).isEqualTo("1 job for 39 slices (--slices-per-job 40)");
+    for (int d = 0; d < days; d++) {
+      LocalDate day = FIRST.plusDays(d);
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
+          .as("content of %s", day)
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day).rows()).isEqualTo(5);
+    }
+    // The writer reopened slices: a slice's rows went to more than one file.
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
+    assertThat(target.currentSnapshot().summary().get("total-data-files"))
+        .satisfies(files -> assertThat(Integer.parseInt(files)).isGreaterThan(days));
+    assertNoUnreferencedDataFiles();
+  }
+
+  @Test
+  void aQueryThatReadsSeveralRowsTogetherRunsAJobPerSliceAndSaysWhy() {
+    String distinct =
+        ExampleTables.BACKFILL_JOB.replace("SELECT order_id", "SELECT DISTINCT order_id");
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config, ExampleTables.backfillJob(distinct), "2026-01-01", "2026-01-05")
+                .slicesPerJob(20)
+                .build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(result.flinkJobs())
+        .startsWith("one per slice: the query is not a SELECT of columns and expressions");
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(4);
+    for (int d = 0; d < 4; d++) {
+      LocalDate day = FIRST.plusDays(d);
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
+    }
+  }
+
+  private BackfillRequest.Builder request(int slicesPerJob) {
+    return BackfillRequest.builder(
+            config,
+            ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+            FIRST.toString(),
+            FIRST.plusDays(DAYS).toString())
+        .slicesPerJob(slicesPerJob)
+        .options(o -> o.parallelism(2));
+  }
+
+  private void assertEveryDayHoldsItsStagingRows() {
+    for (int d = 0; d < DAYS; d++) {
+      LocalDate day = FIRST.plusDays(d);
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, day))
+          .as("content of %s", day)
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, day));
+    }
+  }
+
+  /** Every data file under the target's data directory is in some snapshot: none was left over. */
+  private void assertNoUnreferencedDataFiles() {
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
+    Set<String> referenced = new HashSet<>();
+    for (Snapshot snapshot : target.snapshots()) {
+      try (CloseableIterable<FileScanTask> tasks =
+          target.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+        tasks.forEach(task -> referenced.add(localPath(task.file().location()).toString()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Path data = localPath(target.location()).resolve("data");
+    try (Stream<Path> files = Files.walk(data)) {
+      List<String> onDisk =
+          files.filter(p -> p.toString().endsWith(".parquet")).map(Path::toString).toList();
+      assertThat(referenced).containsAll(onDisk);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void withCatalog(java.util.function.Consumer<Catalog> action) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      action.accept(catalog);
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  private static Path localPath(String location) {
+    return location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
+  }
+
+  private static org.apache.iceberg.data.Record order(Table table, long id, String day) {
+    return TableRows.row(
+        table,
+        Map.of(
+            "order_id",
+            id,
+            "customer_id",
+            1L,
+            "amount",
+            new BigDecimal("5.00"),
+            "order_date",
+            LocalDate.parse(day)));
+  }
+
+  private static SliceOutcome outcome(BackfillResult result, String slice) {
+    return result.outcomes().stream()
+        .filter(o -> o.value().equals(slice))
+        .findFirst()
+        .orElseThrow();
+  }
+}
