@@ -97,6 +97,12 @@ public final class BackfillBenchmark {
         Math.max(0, options.slices() - 1),
         options.parallelism(),
         options.slices() + 1);
+    if (options.slicesPerJob().stream().anyMatch(n -> n > 1)) {
+      out.println(
+          "slices-per-job N: the other slices in Flink jobs of up to N consecutive slices each"
+              + " (`--slices-per-job`), one query planned per job, every slice still its own"
+              + " commit; each slice's reported time is its job's.");
+    }
     out.println(
         "s per slice: the path's total over its slices, fixed costs included. Median slice job s:"
             + " each slice's run as it reported its own time (the backfill's sample: its run on"

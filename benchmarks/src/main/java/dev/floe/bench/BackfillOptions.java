@@ -10,6 +10,8 @@ import java.util.List;
  * @param slices day slices of the range (one staging file each)
  * @param rowsPerSlice rows of every slice
  * @param concurrency the {@code --max-concurrency} values of the backfill paths, in table order
+ * @param slicesPerJob the {@code --slices-per-job} values of the backfill paths, each measured with
+ *     every {@code concurrency}
  * @param parallelism Flink parallelism of every slice's job, in every path
  * @param repeat measured rounds (every path once per round, each on a fresh catalog); the median is
  *     reported
@@ -28,6 +30,7 @@ record BackfillOptions(
     int slices,
     long rowsPerSlice,
     List<Integer> concurrency,
+    List<Integer> slicesPerJob,
     int parallelism,
     int repeat,
     int warmup,
@@ -49,10 +52,12 @@ record BackfillOptions(
                                         [--concurrency 1,2] [--parallelism 1] [--repeat 1]
                                         [--warmup 1] [--checks] [--no-cli] [--dir DIR] [--keep]
                                         [--no-wait-quiet] [--no-loop] [--no-single]
-                                        [--single-parallelism 2]
+                                        [--single-parallelism 2] [--slices-per-job 1]
         --slices          day slices in the range (one staging file per day)
         --rows-per-slice  rows of each slice; 10_000, 10000 and 10k are accepted
         --concurrency     --max-concurrency of the backfill paths, comma-separated
+        --slices-per-job  --slices-per-job of the backfill paths, comma-separated (each with
+                          every --concurrency)
         --parallelism     Flink parallelism of each slice's job, in every path
         --repeat          measured rounds, each path on a fresh catalog (median reported)
         --warmup          unmeasured rounds first (each over at most 4 slices)
@@ -68,11 +73,26 @@ record BackfillOptions(
 
   BackfillOptions {
     concurrency = List.copyOf(concurrency);
+    slicesPerJob = List.copyOf(slicesPerJob);
   }
 
   static BackfillOptions defaults() {
     return new BackfillOptions(
-        100, 10_000, List.of(1, 2), 1, 1, 1, false, true, null, false, true, true, true, 2);
+        100,
+        10_000,
+        List.of(1, 2),
+        List.of(1),
+        1,
+        1,
+        1,
+        false,
+        true,
+        null,
+        false,
+        true,
+        true,
+        true,
+        2);
   }
 
   static BackfillOptions parse(String... args) {
@@ -83,7 +103,8 @@ record BackfillOptions(
         case "--slices" -> b.slices = atLeast(value(args, ++i, arg), arg, 1);
         case "--rows-per-slice" ->
             b.rowsPerSlice = BenchOptions.parseRowCount(value(args, ++i, arg));
-        case "--concurrency" -> b.concurrency = concurrency(value(args, ++i, arg));
+        case "--concurrency" -> b.concurrency = positives(value(args, ++i, arg), arg);
+        case "--slices-per-job" -> b.slicesPerJob = positives(value(args, ++i, arg), arg);
         case "--parallelism" -> b.parallelism = atLeast(value(args, ++i, arg), arg, 1);
         case "--repeat" -> b.repeat = atLeast(value(args, ++i, arg), arg, 1);
         case "--warmup" -> b.warmup = atLeast(value(args, ++i, arg), arg, 0);
@@ -112,10 +133,10 @@ record BackfillOptions(
   }
 
   /** Distinct values in the order given: {@code 2,1,2} measures 2 then 1. */
-  private static List<Integer> concurrency(String text) {
+  private static List<Integer> positives(String text, String option) {
     LinkedHashSet<Integer> values = new LinkedHashSet<>();
     for (String part : text.split(",")) {
-      values.add(atLeast(part, "--concurrency", 1));
+      values.add(atLeast(part, option, 1));
     }
     return List.copyOf(values);
   }
@@ -145,6 +166,7 @@ record BackfillOptions(
     int slices;
     long rowsPerSlice;
     List<Integer> concurrency;
+    List<Integer> slicesPerJob;
     int parallelism;
     int repeat;
     int warmup;
@@ -161,6 +183,7 @@ record BackfillOptions(
       slices = o.slices;
       rowsPerSlice = o.rowsPerSlice;
       concurrency = o.concurrency;
+      slicesPerJob = o.slicesPerJob;
       parallelism = o.parallelism;
       repeat = o.repeat;
       warmup = o.warmup;
@@ -179,6 +202,7 @@ record BackfillOptions(
           slices,
           rowsPerSlice,
           concurrency,
+          slicesPerJob,
           parallelism,
           repeat,
           warmup,

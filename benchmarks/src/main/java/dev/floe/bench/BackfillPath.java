@@ -12,18 +12,24 @@ import java.util.List;
 /**
  * {@link Backfill#run} over the whole range, as {@code floe backfill --from --to} calls it: the
  * sample slice twice (on main, then into a scratch branch), then the rest with at most {@code
- * maxConcurrency} in flight, all on one shared local Flink cluster.
+ * maxConcurrency} in flight (and, with {@code slicesPerJob} above 1, up to that many consecutive
+ * slices in one Flink job), all on one shared local Flink cluster.
  */
 final class BackfillPath extends RangePath {
   private final JobSpec job;
   private final int maxConcurrency;
+  private final int slicesPerJob;
   private final int parallelism;
   private BackfillResult last;
 
-  BackfillPath(JobSpec job, int maxConcurrency, int parallelism) {
-    super("floe backfill, max-concurrency " + maxConcurrency);
+  BackfillPath(JobSpec job, int maxConcurrency, int slicesPerJob, int parallelism) {
+    super(
+        "floe backfill, max-concurrency "
+            + maxConcurrency
+            + (slicesPerJob == 1 ? "" : ", slices-per-job " + slicesPerJob));
     this.job = job;
     this.maxConcurrency = maxConcurrency;
+    this.slicesPerJob = slicesPerJob;
     this.parallelism = parallelism;
   }
 
@@ -43,6 +49,7 @@ final class BackfillPath extends RangePath {
         Backfill.run(
             BackfillRequest.builder(catalog, job, days.from(), days.to())
                 .maxConcurrency(maxConcurrency)
+                .slicesPerJob(slicesPerJob)
                 .options(o -> o.parallelism(parallelism))
                 .build());
   }
@@ -52,6 +59,9 @@ final class BackfillPath extends RangePath {
     check(last.exitCode() == ExitCodes.OK, "exit code " + last.exitCode() + ": " + failures());
     check(last.sample() != null && last.sample().passed(), "sample " + last.sample());
     check(last.outcomes().size() == days.slices(), last.outcomes().size() + " slices");
+    check(
+        slicesPerJob == 1 || !last.flinkJobs().startsWith("one per slice"),
+        "Flink jobs: " + last.flinkJobs());
     for (int d = 0; d < days.slices(); d++) {
       SliceOutcome outcome = last.outcomes().get(d);
       String slice = days.values().get(d);

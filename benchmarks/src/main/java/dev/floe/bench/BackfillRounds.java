@@ -81,7 +81,11 @@ final class BackfillRounds {
     if (options.single()) {
       paths.add(new SingleRunPath(job, options.singleParallelism()));
     }
-    options.concurrency().forEach(n -> paths.add(new BackfillPath(job, n, options.parallelism())));
+    for (int perJob : options.slicesPerJob()) {
+      for (int n : options.concurrency()) {
+        paths.add(new BackfillPath(job, n, perJob, options.parallelism()));
+      }
+    }
 
     for (int w = 1; w <= options.warmup(); w++) {
       for (RangePath path : paths) {
