@@ -47,6 +47,15 @@ public final class BackfillManifestKeys {
           "1",
           "Slices in flight at once. Commits are serialized per table whatever this is. The"
               + " default of 1 leaves the cluster and the source to the daily runs.");
+  public static final FloeOption SLICES_PER_JOB =
+      FloeOption.of(
+          "slices_per_job",
+          "int",
+          "1",
+          "Up to this many consecutive slices in one Flink job, each still its own commit, when"
+              + " the job's query is a SELECT from one table filtered by the slice column; other"
+              + " queries run a Flink job per slice, and the summary says why"
+              + " (docs/operators/backfill.md).");
   public static final FloeOption SAMPLE =
       FloeOption.of(
           "sample",
@@ -115,6 +124,7 @@ public final class BackfillManifestKeys {
               FROM,
               TO,
               MAX_CONCURRENCY,
+              SLICES_PER_JOB,
               SAMPLE,
               EXPECT_VERSION,
               FAIL_FAST,

@@ -14,6 +14,7 @@ import java.util.List;
  * @param from the first slice value, inclusive
  * @param to the end of the range, exclusive
  * @param maxConcurrency slices in flight, or null
+ * @param slicesPerJob consecutive slices one Flink job may load, or null
  * @param sample the sample slice value, or null for the last slice
  * @param expectVersion the pinned code version, or null
  * @param failFast stop at the first failure, or null
@@ -28,6 +29,7 @@ public record BackfillSpec(
     String from,
     String to,
     Integer maxConcurrency,
+    Integer slicesPerJob,
     String sample,
     String expectVersion,
     Boolean failFast,

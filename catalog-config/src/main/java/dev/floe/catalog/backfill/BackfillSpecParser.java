@@ -44,12 +44,21 @@ public final class BackfillSpecParser {
       }
       maxConcurrency = (int) value;
     }
+    Integer slicesPerJob = null;
+    if (root.has("slices_per_job")) {
+      long value = root.child("slices_per_job").asLong();
+      if (value < 1 || value > 100_000) {
+        throw root.child("slices_per_job").error("expected 1 to 100000, got %d", value);
+      }
+      slicesPerJob = (int) value;
+    }
     return new BackfillSpec(
         id,
         job,
         root.requiredString("from"),
         root.requiredString("to"),
         maxConcurrency,
+        slicesPerJob,
         root.has("sample") ? root.requiredString("sample") : null,
         root.has("expect_version") ? root.requiredString("expect_version") : null,
         root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,

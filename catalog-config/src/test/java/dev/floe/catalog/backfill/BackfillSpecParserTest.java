@@ -26,6 +26,7 @@ class BackfillSpecParserTest {
             from: 2026-01-01
             to: 2026-04-01
             max_concurrency: 2
+            slices_per_job: 31
             sample: 2026-03-31
             expect_version: 1.4.0
             fail_fast: true
@@ -38,6 +39,7 @@ class BackfillSpecParserTest {
     assertThat(spec.from()).isEqualTo("2026-01-01");
     assertThat(spec.to()).isEqualTo("2026-04-01");
     assertThat(spec.maxConcurrency()).isEqualTo(2);
+    assertThat(spec.slicesPerJob()).isEqualTo(31);
     assertThat(spec.sample()).isEqualTo("2026-03-31");
     assertThat(spec.expectVersion()).isEqualTo("1.4.0");
     assertThat(spec.failFast()).isTrue();
@@ -58,6 +60,7 @@ class BackfillSpecParserTest {
     Path unknown = write("a.yaml", "job: j.yaml\nfrom: 2026-01-01\nto: 2026-02-01\nparallel: 3\n");
     Path badId = write("b.yaml", "backfill: 'q1 rebuild'\njob: j.yaml\nfrom: 2026\nto: 2027\n");
     Path zero = write("c.yaml", "job: j.yaml\nfrom: 2026\nto: 2027\nmax_concurrency: 0\n");
+    Path noSlices = write("d.yaml", "job: j.yaml\nfrom: 2026\nto: 2027\nslices_per_job: 0\n");
 
     assertThatThrownBy(() -> BackfillSpecParser.load(unknown))
         .isInstanceOf(InvalidInputException.class)
@@ -69,6 +72,11 @@ class BackfillSpecParserTest {
     assertThatThrownBy(() -> BackfillSpecParser.load(zero))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("expected 1 to 1024, got 0");
+    assertThatThrownBy(() -> BackfillSpecParser.load(noSlices))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("d.yaml")
+        .hasMessageContaining("slices_per_job")
+        .hasMessageContaining("expected 1 to 100000, got 0");
   }
 
   @Test

@@ -62,12 +62,11 @@ public final class BackfillCommand implements Callable<Integer> {
   @Option(
       names = "--slices-per-job",
       paramLabel = "N",
-      defaultValue = "1",
       description =
           "Load up to N consecutive slices in one Flink job, each still its own commit, when the"
               + " job's query is a SELECT from one table filtered by the slice column (others run"
-              + " a job per slice; the summary says why). Default: 1, a job per slice.")
-  int slicesPerJob;
+              + " a job per slice; the summary says why). Default: the manifest's, else 1.")
+  Integer slicesPerJob;
 
   @Option(
       names = "--sample",
@@ -193,7 +192,10 @@ public final class BackfillCommand implements Callable<Integer> {
             range.from != null ? range.from : file == null ? null : file.from(),
             range.to != null ? range.to : file == null ? null : file.to())
         .options(options)
-        .slicesPerJob(slicesPerJob)
+        .slicesPerJob(
+            slicesPerJob != null
+                ? slicesPerJob
+                : file != null && file.slicesPerJob() != null ? file.slicesPerJob() : 1)
         .maxConcurrency(
             maxConcurrency != null
                 ? maxConcurrency

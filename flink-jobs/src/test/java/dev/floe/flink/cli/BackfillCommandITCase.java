@@ -74,6 +74,30 @@ class BackfillCommandITCase {
   }
 
   @Test
+  void slicesPerJobFromTheManifestSharesOneFlinkJobAndTheFlagWinsOverIt() throws Exception {
+    Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("shared.yaml");
+    Files.writeString(
+        manifest,
+        """
+        job: ../jobs/fact_orders.yaml
+        from: 2026-02-01
+        to: 2026-02-07
+        slices_per_job: 10
+        """);
+
+    CliRun shared = CliRun.floe(home, "backfill", manifest.toString(), "--json");
+    CliRun zero = CliRun.floe(home, "backfill", manifest.toString(), "--slices-per-job", "0");
+
+    assertThat(shared.exitCode()).as(shared.err()).isEqualTo(ExitCodes.OK);
+    JsonNode result = JSON.readTree(shared.out());
+    assertThat(result.get("flink_jobs").asText())
+        .isEqualTo("1 job for 5 slices (--slices-per-job 10)");
+    assertThat(result.get("counts").get("committed").asInt()).isEqualTo(6);
+    assertThat(zero.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(zero.err()).contains("--slices-per-job must be 1 or more, got 0");
+  }
+
+  @Test
   void progressLinesGoToStderrAndARerunSkipsEverySlice() {
     String[] args = {
       "backfill",
