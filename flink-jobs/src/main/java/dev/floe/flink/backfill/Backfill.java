@@ -6,7 +6,6 @@ import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.RunRequest;
-import dev.floe.flink.job.SlicesJob;
 import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.session.LocalCluster;
 import java.time.Clock;
@@ -19,7 +18,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code floe backfill}: one job run for every slice of a range, each slice its own atomic commit
@@ -32,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Backfill {
 
   /** Reads the clock for the overall deadline only (never to decide which slices to run). */
-  private static final Clock CLOCK = Clock.systemUTC();
+  static final Clock CLOCK = Clock.systemUTC();
 
   private Backfill() {}
 
@@ -101,7 +99,7 @@ public final class Backfill {
                 outcomes.put(
                     slice.value(), SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN)));
       } else if (request.slicesPerJob() > 1) {
-        Rest done = runRestInShared(request, plan, rest, progress, effects, overall);
+        SharedJobs.Rest done = SharedJobs.run(request, plan, rest, progress, effects, overall);
         done.outcomes().forEach(o -> outcomes.put(o.value(), o));
         flinkJobs = done.flinkJobs();
       } else {
@@ -195,7 +193,7 @@ public final class Backfill {
   }
 
   /** The slices after the sample, at most {@code maxConcurrency} at once, oldest first. */
-  private static List<SliceOutcome> runRest(
+  static List<SliceOutcome> runRest(
       BackfillRequest request,
       BackfillPlan plan,
       List<PlannedSlice> slices,
@@ -208,26 +206,7 @@ public final class Backfill {
       List<Future<SliceOutcome>> futures = new ArrayList<>();
       for (PlannedSlice slice : slices) {
         futures.add(
-            pool.submit(
-                () -> {
-                  if (slice.isFinished()) {
-                    return progress.finished(BackfillSlices.skipped(slice));
-                  }
-                  if (stop.get()) {
-                    return progress.finished(
-                        SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
-                  }
-                  if (overall != null && overall.passed(CLOCK)) {
-                    return progress.finished(BackfillSlices.notStarted(slice, overall));
-                  }
-                  progress.started(slice);
-                  SliceOutcome outcome =
-                      BackfillSlices.run(sliceRequest(request, plan, slice, overall), effects);
-                  if (outcome.failed() && request.failFast()) {
-                    stop.set(true);
-                  }
-                  return progress.finished(outcome);
-                }));
+            pool.submit(() -> runAlone(request, plan, slice, progress, effects, overall, stop)));
       }
       List<SliceOutcome> outcomes = new ArrayList<>();
       for (Future<SliceOutcome> future : futures) {
@@ -245,143 +224,40 @@ public final class Backfill {
     }
   }
 
-  /** The outcomes of the slices after the sample, and how they were put into Flink jobs. */
-  private record Rest(List<SliceOutcome> outcomes, String flinkJobs) {}
-
   /**
-   * The slices after the sample with up to {@code slicesPerJob} consecutive slices in one Flink job
-   * ({@link SlicesJob}), at most {@code maxConcurrency} jobs at once. The first job runs alone: if
-   * the query cannot be split, every slice gets its own job ({@link #runRest}), and the result says
-   * why.
+   * One slice in a Flink job of its own, unless it is loaded already, a failure stopped the
+   * backfill ({@code --fail-fast}) or the overall deadline passed.
    */
-  private static Rest runRestInShared(
+  static SliceOutcome runAlone(
       BackfillRequest request,
       BackfillPlan plan,
-      List<PlannedSlice> slices,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall) {
-    List<SliceOutcome> outcomes = new ArrayList<>();
-    List<List<PlannedSlice>> groups = new ArrayList<>();
-    List<PlannedSlice> group = new ArrayList<>();
-    int previous = -2;
-    for (PlannedSlice slice : slices) {
-      int index = plan.slices().indexOf(slice);
-      if (slice.isFinished()) {
-        outcomes.add(progress.finished(BackfillSlices.skipped(slice)));
-      } else {
-        if (!group.isEmpty() && (index != previous + 1 || group.size() == request.slicesPerJob())) {
-          groups.add(group);
-          group = new ArrayList<>();
-        }
-        group.add(slice);
-      }
-      previous = index;
-    }
-    if (!group.isEmpty()) {
-      groups.add(group);
-    }
-    if (groups.isEmpty()) {
-      return new Rest(outcomes, "none: every slice after the sample was loaded already");
-    }
-    AtomicBoolean stop = new AtomicBoolean(false);
-    SharedRun first = runShared(request, plan, groups.get(0), progress, effects, overall, stop);
-    if (first.notSplitBecause() != null) {
-      List<PlannedSlice> unfinished = groups.stream().flatMap(List::stream).toList();
-      outcomes.addAll(runRest(request, plan, unfinished, progress, effects, overall));
-      return new Rest(outcomes, "one per slice: " + first.notSplitBecause());
-    }
-    outcomes.addAll(first.outcomes());
-    ExecutorService pool = pool(plan);
-    try {
-      List<Future<SharedRun>> futures = new ArrayList<>();
-      for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
-        futures.add(
-            pool.submit(() -> runShared(request, plan, next, progress, effects, overall, stop)));
-      }
-      for (Future<SharedRun> future : futures) {
-        outcomes.addAll(future.get().outcomes());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Cannot finish the backfill: interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "Cannot finish the backfill: " + e.getCause().getMessage(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
-    int sliceCount = groups.stream().mapToInt(List::size).sum();
-    return new Rest(
-        outcomes,
-        groups.size()
-            + (groups.size() == 1 ? " job" : " jobs")
-            + " for "
-            + sliceCount
-            + (sliceCount == 1 ? " slice" : " slices")
-            + " (--slices-per-job "
-            + request.slicesPerJob()
-            + ")");
-  }
-
-  /** One shared job's slices: their outcomes, or why the query cannot be split (nothing ran). */
-  private record SharedRun(List<SliceOutcome> outcomes, String notSplitBecause) {}
-
-  private static SharedRun runShared(
-      BackfillRequest request,
-      BackfillPlan plan,
-      List<PlannedSlice> group,
+      PlannedSlice slice,
       Progress progress,
       RunEffects effects,
       Deadline overall,
       AtomicBoolean stop) {
-    List<SliceOutcome> outcomes = new ArrayList<>();
+    if (slice.isFinished()) {
+      return progress.finished(BackfillSlices.skipped(slice));
+    }
     if (stop.get()) {
-      group.forEach(
-          slice ->
-              outcomes.add(
-                  progress.finished(SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN))));
-      return new SharedRun(outcomes, null);
+      return progress.finished(SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
     }
     if (overall != null && overall.passed(CLOCK)) {
-      group.forEach(
-          slice -> outcomes.add(progress.finished(BackfillSlices.notStarted(slice, overall))));
-      return new SharedRun(outcomes, null);
+      return progress.finished(BackfillSlices.notStarted(slice, overall));
     }
-    group.forEach(progress::started);
-    long started = System.nanoTime();
-    List<RunRequest> requests =
-        group.stream().map(slice -> sliceRequest(request, plan, slice, overall)).toList();
-    SlicesJob.Result result;
-    try {
-      result = SlicesJob.run(requests, request.failFast());
-    } catch (RuntimeException e) {
-      group.forEach(
-          slice ->
-              outcomes.add(progress.finished(BackfillSlices.failed(slice.value(), e, started))));
-      if (request.failFast()) {
-        stop.set(true);
-      }
-      return new SharedRun(outcomes, null);
+    progress.started(slice);
+    SliceOutcome outcome = BackfillSlices.run(sliceRequest(request, plan, slice, overall), effects);
+    if (outcome.failed() && request.failFast()) {
+      stop.set(true);
     }
-    if (result.notSplitBecause() != null) {
-      return new SharedRun(List.of(), result.notSplitBecause());
-    }
-    for (SlicesJob.SliceRun run : result.slices()) {
-      SliceOutcome outcome = progress.finished(BackfillSlices.of(run, effects, started));
-      if (outcome.failed() && request.failFast()) {
-        stop.set(true);
-      }
-      outcomes.add(outcome);
-    }
-    return new SharedRun(outcomes, null);
+    return progress.finished(outcome);
   }
 
   /**
    * One slice's run: bound by the slice timeout from its own start and by the backfill's overall
    * deadline, whichever comes first.
    */
-  private static RunRequest sliceRequest(
+  static RunRequest sliceRequest(
       BackfillRequest request, BackfillPlan plan, PlannedSlice slice, Deadline overall) {
     RunOptions options =
         RunOptions.builder()
@@ -398,7 +274,7 @@ public final class Backfill {
   }
 
   /** At most {@code maxConcurrency} runs at once, on daemon threads named after the backfill. */
-  private static ExecutorService pool(BackfillPlan plan) {
+  static ExecutorService pool(BackfillPlan plan) {
     return Executors.newFixedThreadPool(
         plan.maxConcurrency(),
         runnable -> {
@@ -410,30 +286,5 @@ public final class Backfill {
 
   private static long millisSince(long startedNanos) {
     return (System.nanoTime() - startedNanos) / 1_000_000;
-  }
-
-  /** Counts ended slices and tells the listener, one call at a time. */
-  private static final class Progress {
-    private final BackfillListener listener;
-    private final int total;
-    private final AtomicInteger done = new AtomicInteger();
-    private final java.util.Set<String> started = new java.util.HashSet<>();
-
-    Progress(BackfillListener listener, int total) {
-      this.listener = listener;
-      this.total = total;
-    }
-
-    /** Tells the listener once per slice, also when a slice's shared job falls back to its own. */
-    synchronized void started(PlannedSlice slice) {
-      if (started.add(slice.value())) {
-        listener.sliceStarted(slice);
-      }
-    }
-
-    synchronized SliceOutcome finished(SliceOutcome outcome) {
-      listener.sliceFinished(outcome, done.incrementAndGet(), total);
-      return outcome;
-    }
   }
 }

@@ -468,7 +468,7 @@ public final class SliceJob {
    * sent them towards the committer, which never ran, and named them in an accumulator. The run is
    * not in the table and its job has stopped, so none of them can be live.
    */
-  static void deleteFinishedWritersFiles(
+  private static void deleteFinishedWritersFiles(
       org.apache.iceberg.Table table, DeadlineExecution.Cancelled cancelled) {
     if (!(cancelled.accumulators().get(SliceWriterOperator.WRITTEN_FILES)
         instanceof List<?> files)) {

@@ -30,9 +30,11 @@ import dev.floe.flink.write.SliceWriterOperator;
 import dev.floe.flink.write.SlicesWriterOperator;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -50,6 +52,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one overwrite job manifest for several consecutive slices as ONE Flink job: the query is
@@ -63,6 +67,8 @@ import org.apache.iceberg.flink.FlinkSchemaUtil;
  * together as read alone; otherwise {@link #run} returns why, and runs nothing.
  */
 public final class SlicesJob {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SlicesJob.class);
 
   /** Reads the clock for the job's deadline only (never to decide what to process). */
   private static final Clock CLOCK = Clock.systemUTC();
@@ -78,8 +84,15 @@ public final class SlicesJob {
   /**
    * @param slices one per slice, in order, when the job ran; null when it did not
    * @param notSplitBecause why the slices need a job each, or null when the job ran
+   * @param failedAsAWhole the job failed on its own (not at its deadline): its slices that did not
+   *     land failed with it, whatever their own rows, and a job of their own may load them
    */
-  public record Result(List<SliceRun> slices, String notSplitBecause) {}
+  public record Result(List<SliceRun> slices, String notSplitBecause, boolean failedAsAWhole) {
+
+    static Result notSplit(String because) {
+      return new Result(null, because, false);
+    }
+  }
 
   /**
    * Runs the slices' requests as one job.
@@ -109,8 +122,7 @@ public final class SlicesJob {
       }
       for (int i = 1; i < slices.size(); i++) {
         if (!slices.get(i).start().equals(slices.get(i - 1).end())) {
-          return new Result(
-              null,
+          return Result.notSplit(
               "slices "
                   + slices.get(i - 1).value()
                   + " and "
@@ -149,9 +161,11 @@ public final class SlicesJob {
       String boundQuery = QueryBinder.bind(spec.query(), range, spec.source());
       Table query = SliceJob.plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
-      Optional<String> notSplit = SplittableQuery.whyNot(spec, inspection, range);
+      Optional<String> notSplit =
+          SplittableQuery.whyNot(
+              spec, inspection, query.getResolvedSchema().getColumnNames(), range);
       if (notSplit.isPresent()) {
-        return new Result(null, notSplit.get());
+        return Result.notSplit(notSplit.get());
       }
       if (cluster != null) {
         cluster.startInBackground(); // overlaps with translating and building the job
@@ -220,7 +234,10 @@ public final class SlicesJob {
                 ? env.execute(name)
                 : DeadlineExecution.execute(env, name, deadline, CLOCK);
       } catch (Exception e) {
-        return new Result(afterFailure(requests, plans, sources, e, deadline), null);
+        return new Result(
+            afterFailure(requests, plans, sources, e, deadline),
+            null,
+            !(e instanceof DeadlineExecution.Cancelled));
       }
       if (result == null || !result.isJobExecutionResult()) {
         throw new IllegalStateException(
@@ -254,7 +271,7 @@ public final class SlicesJob {
                 : new SliceRun(requests.get(i), null, committed.error(), committed.exitCode()));
       }
       runs.sort(java.util.Comparator.comparingInt(run -> requests.indexOf(run.request())));
-      return new Result(runs, null);
+      return new Result(runs, null, false);
     } finally {
       if (cluster != null) {
         cluster.close();
@@ -340,7 +357,9 @@ public final class SlicesJob {
 
   /**
    * The job failed or was cancelled at its deadline. Slices the committer committed before that are
-   * in the table: each one's run id is looked up, so the answer is what the table holds.
+   * in the table: each one's run id is looked up, so the answer is what the table holds. When the
+   * cancelled job has stopped, the files of the slices not committed are deleted; when it has not
+   * stopped, whether those slices commit is unknown (exit 5).
    */
   private static List<SliceRun> afterFailure(
       List<RunRequest> requests,
@@ -349,20 +368,18 @@ public final class SlicesJob {
       Exception failure,
       Deadline deadline) {
     JobSpec spec = requests.get(0).job();
-    boolean cancelled = failure instanceof DeadlineExecution.Cancelled;
-    String why =
-        cancelled ? deadline.reason() + "; its Flink job was cancelled" : firstLine(failure);
-    int exitCode = cancelled ? ExitCodes.TIMED_OUT : exitCode(failure);
+    DeadlineExecution.Cancelled cancelled =
+        failure instanceof DeadlineExecution.Cancelled c ? c : null;
     List<SliceRun> runs = new ArrayList<>();
     Catalog catalog = Catalogs.open(requests.get(0).catalog());
     try {
       org.apache.iceberg.Table table = Catalogs.loadTable(catalog, spec.target());
-      boolean anyLanded = false;
+      Set<Integer> notCommitted = new HashSet<>();
       for (int i = 0; i < requests.size(); i++) {
         CommitPlan plan = plans.get(i);
+        String slice = requests.get(i).sliceValue();
         Optional<Snapshot> landed = RunLookup.find(table, plan.lineage().runId(), plan.branch());
         if (landed.isPresent()) {
-          anyLanded = true;
           Lineage lineage = Lineage.fromSummary(landed.get().summary()).orElse(plan.lineage());
           CommitOutcome outcome =
               new CommitOutcome(
@@ -371,29 +388,72 @@ public final class SlicesJob {
                   lineage.rows(),
                   lineage.contentHash(),
                   1,
-                  "committed before its job failed");
+                  "committed before its job " + (cancelled != null ? "was cancelled" : "failed"));
           runs.add(
               new SliceRun(requests.get(i), runResult(spec, plan, sources, outcome, 0), null, 0));
-        } else {
+        } else if (cancelled != null && !cancelled.stopped()) {
           runs.add(
               new SliceRun(
                   requests.get(i),
                   null,
                   String.format(
-                      "Cannot run %s for %s: %s; nothing was committed for this slice",
-                      spec.job(), requests.get(i).sliceValue(), why),
-                  exitCode));
+                      "Cannot tell whether %s for %s committed: it %s and its Flink job was"
+                          + " cancelled, but had not stopped %d minutes later; look run %s up with"
+                          + " `floe snapshots %s` before rerunning",
+                      spec.job(),
+                      slice,
+                      deadline.reason(),
+                      DeadlineExecution.STOP_WAIT.toMinutes(),
+                      plan.lineage().runId(),
+                      spec.target()),
+                  ExitCodes.COMMIT_STATE_UNKNOWN));
+        } else {
+          notCommitted.add(i);
+          runs.add(
+              new SliceRun(
+                  requests.get(i),
+                  null,
+                  cancelled != null
+                      ? String.format(
+                          "Cannot run %s for %s: %s; its Flink job was cancelled and nothing was"
+                              + " committed for this slice",
+                          spec.job(), slice, deadline.reason())
+                      : String.format(
+                          "Cannot run %s for %s: %s; nothing was committed for this slice",
+                          spec.job(), slice, firstLine(failure)),
+                  cancelled != null ? ExitCodes.TIMED_OUT : exitCode(failure)));
         }
       }
-      if (!anyLanded
-          && failure instanceof DeadlineExecution.Cancelled stopped
-          && stopped.stopped()) {
-        SliceJob.deleteFinishedWritersFiles(table, stopped);
+      if (cancelled != null && cancelled.stopped()) {
+        deleteFiles(table, cancelled, notCommitted);
       }
     } finally {
       Catalogs.close(catalog);
     }
     return runs;
+  }
+
+  /**
+   * Deletes what the finished writers of a stopped job wrote for {@code slices}: none of it is in
+   * the table (their run ids are not), and the job can no longer commit it.
+   */
+  private static void deleteFiles(
+      org.apache.iceberg.Table table, DeadlineExecution.Cancelled cancelled, Set<Integer> slices) {
+    if (!(cancelled.accumulators().get(SlicesWriterOperator.WRITTEN_SLICE_FILES)
+        instanceof List<?> entries)) {
+      return;
+    }
+    for (Object entry : entries) {
+      SlicesWriterOperator.WrittenFile file =
+          SlicesWriterOperator.WrittenFile.parse(entry.toString());
+      if (slices.contains(file.slice())) {
+        try {
+          table.io().deleteFile(file.location());
+        } catch (RuntimeException e) {
+          LOG.warn("Cannot delete {} of a cancelled run: {}", file.location(), e.toString());
+        }
+      }
+    }
   }
 
   private static RunResult runResult(
@@ -415,15 +475,26 @@ public final class SlicesJob {
         null);
   }
 
+  /** A query that failed while running is a bad query (exit 2), as for a run of one slice. */
   private static int exitCode(Exception failure) {
     FloeException floe = JobFailures.findFloeException(failure);
-    return floe == null ? ExitCodes.UNEXPECTED : floe.exitCode();
+    if (floe != null) {
+      return floe.exitCode();
+    }
+    return JobFailures.causedByTheQuery(failure).isPresent()
+        ? ExitCodes.INVALID_INPUT
+        : ExitCodes.UNEXPECTED;
   }
 
   private static String firstLine(Exception failure) {
     FloeException floe = JobFailures.findFloeException(failure);
-    return JobFailures.firstLine(
-        floe != null ? floe.getMessage() : JobFailures.rootMessageInContext(failure));
+    if (floe != null) {
+      return JobFailures.firstLine(floe.getMessage());
+    }
+    Optional<String> queryError = JobFailures.causedByTheQuery(failure);
+    return queryError.isPresent()
+        ? "its query failed while running: " + queryError.get()
+        : JobFailures.firstLine(JobFailures.rootMessageInContext(failure));
   }
 
   /** E.g. {@code 2026-01-05..2026-01-09 (5 slices)}. */

@@ -35,7 +35,12 @@ public final class SplittableQuery {
   private static final Pattern PROJECT = Pattern.compile("^LogicalProject\\((.*)\\)$");
   private static final Pattern FILTER =
       Pattern.compile("^ {2}LogicalFilter\\(condition=\\[(.*)\\]\\)$");
-  private static final Pattern SCAN = Pattern.compile("^ {4}LogicalTableScan\\(table=\\[\\[.*$");
+  private static final Pattern SCAN =
+      Pattern.compile("^ {4}LogicalTableScan\\(table=\\[\\[[^\\[\\]]*\\]\\]\\)$");
+
+  /** Output column names the plan prints unambiguously ({@code name=[expression]}). */
+  private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
@@ -44,11 +49,12 @@ public final class SplittableQuery {
   /**
    * @param spec the job manifest
    * @param inspection the query bound to {@code range}, as planned
+   * @param columns the query's output columns, in order
    * @param range the union of the slices: the first one's start to the last one's end
    * @return why one job may not load the slices together, or empty when it may
    */
   public static Optional<String> whyNot(
-      JobSpec spec, QueryInspector.Inspection inspection, Slice range) {
+      JobSpec spec, QueryInspector.Inspection inspection, List<String> columns, Slice range) {
     if (spec.mode() != WriteMode.OVERWRITE) {
       return Optional.of("mode " + spec.mode().text() + " runs one slice per job");
     }
@@ -62,6 +68,11 @@ public final class SplittableQuery {
         return Optional.of(
             "the query names :" + parameter + " " + count + " times (splitting needs it once)");
       }
+    }
+    if (inspection.plan().contains("hints=")) {
+      return Optional.of(
+          "the query gives a table read options or hints (/*+ OPTIONS(...) */), which may act on"
+              + " the whole read (a limit)");
     }
     String[] lines = inspection.plan().strip().split("\n");
     Matcher project = lines.length == 3 ? PROJECT.matcher(lines[0]) : null;
@@ -78,7 +89,7 @@ public final class SplittableQuery {
     if (lines[0].contains(" OVER (")) {
       return Optional.of("the query computes a window function (OVER), which reads several rows");
     }
-    Optional<String> column = passedThrough(project.group(1), spec.sliceColumn());
+    Optional<String> column = passedThrough(project.group(1), columns, spec.sliceColumn());
     if (column.isEmpty()) {
       return Optional.of(
           "the query's " + spec.sliceColumn() + " is not a column of its table passed through");
@@ -104,15 +115,30 @@ public final class SplittableQuery {
     return Optional.empty();
   }
 
-  /** The input reference ({@code $3}) the projection passes through as {@code name}, if any. */
-  private static Optional<String> passedThrough(String projection, String name) {
-    for (String item : topLevel(projection)) {
-      Matcher m = Pattern.compile("^" + Pattern.quote(name) + "=\\[(\\$\\d+)\\]$").matcher(item);
-      if (m.matches()) {
-        return Optional.of(m.group(1));
+  /**
+   * The input reference ({@code $3}) the projection passes through as output column {@code name},
+   * if any: read by the column's position, and only when every output column has a plain name, so
+   * that a name cannot pose as another item of the printed projection.
+   */
+  private static Optional<String> passedThrough(
+      String projection, List<String> columns, String name) {
+    List<String> items = topLevel(projection);
+    if (items.size() != columns.size()) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < columns.size(); i++) {
+      if (!PLAIN_NAME.matcher(columns.get(i)).matches()
+          || !items.get(i).startsWith(columns.get(i) + "=[")) {
+        return Optional.empty();
       }
     }
-    return Optional.empty();
+    int position = columns.indexOf(name);
+    Matcher m =
+        position < 0
+            ? null
+            : Pattern.compile("^" + Pattern.quote(name) + "=\\[(\\$\\d+)\\]$")
+                .matcher(items.get(position));
+    return m != null && m.matches() ? Optional.of(m.group(1)) : Optional.empty();
   }
 
   /** A condition's top-level conjuncts: the arguments of {@code AND(…)}, else the condition. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -41,6 +42,21 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
 
   /** Slices with an open file writer in one writer subtask, at most. */
   static final int MAX_OPEN_SLICES = 32;
+
+  /**
+   * The data files each finished writer wrote, as {@code <slice index> <location>} strings: what a
+   * client deletes for the slices a cancelled job did not commit.
+   */
+  public static final String WRITTEN_SLICE_FILES = "floe-written-slice-files";
+
+  /** The slice index and the location of an entry of {@link #WRITTEN_SLICE_FILES}. */
+  public record WrittenFile(int slice, String location) {
+    public static WrittenFile parse(String entry) {
+      int space = entry.indexOf(' ');
+      return new WrittenFile(
+          Integer.parseInt(entry.substring(0, space)), entry.substring(space + 1));
+    }
+  }
 
   private final Table table;
   private final RowType rowType;
@@ -75,7 +91,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
     }
 
     /** Completes the open file writer, if any, keeping its files. */
-    void complete(ListAccumulator<String> writtenFiles) throws java.io.IOException {
+    void complete(int index, ListAccumulator<String> writtenFiles) throws java.io.IOException {
       if (writer == null) {
         return;
       }
@@ -83,7 +99,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
       writer = null;
       for (DataFile file : result.dataFiles()) {
         files.add(file);
-        writtenFiles.add(file.location());
+        writtenFiles.add(index + " " + file.location());
       }
     }
   }
@@ -125,7 +141,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
     hasher = new RowDataHasher(rowType);
     rowChecks = new RowChecks(checks, rowType);
     writtenFiles = new ListAccumulator<>();
-    getRuntimeContext().addAccumulator(SliceWriterOperator.WRITTEN_FILES, writtenFiles);
+    getRuntimeContext().addAccumulator(WRITTEN_SLICE_FILES, writtenFiles);
     uniqueKeyOutput =
         batch -> output.collect(SliceWriterOperator.UNIQUE_KEYS, new StreamRecord<>(batch));
   }
@@ -158,8 +174,9 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
       return slice.writer;
     }
     if (open.size() >= MAX_OPEN_SLICES) {
-      Iterator<SliceOutput> eldest = open.values().iterator();
-      eldest.next().complete(writtenFiles);
+      Iterator<Map.Entry<Integer, SliceOutput>> eldest = open.entrySet().iterator();
+      Map.Entry<Integer, SliceOutput> entry = eldest.next();
+      entry.getValue().complete(entry.getKey(), writtenFiles);
       eldest.remove();
     }
     slice.writer =
@@ -178,7 +195,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
         continue; // no row of this slice came to this writer: nothing to send
       }
       slice.uniqueKeys.flush(uniqueKeyOutput);
-      slice.complete(writtenFiles);
+      slice.complete(i, writtenFiles);
       open.remove(i);
       CommitMessage.Written written =
           new CommitMessage.Written(subtask, List.copyOf(slice.files), slice.hash, slice.stats);
@@ -191,8 +208,8 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
   /**
    * Aborts what is not on its way to the committer: open file writers, and the completed files of
    * slices whose result was not sent (the job failed before the end of input). Once sent, files
-   * belong to the committer, and a cancelled run's client deletes them ({@link
-   * SliceWriterOperator#WRITTEN_FILES}).
+   * belong to the committer, and a cancelled run's client deletes those of the slices not committed
+   * ({@link #WRITTEN_SLICE_FILES}).
    */
   @Override
   public void close() throws Exception {

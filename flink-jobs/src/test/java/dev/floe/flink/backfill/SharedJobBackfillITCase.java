@@ -216,6 +216,69 @@ class SharedJobBackfillITCase {
   }
 
   @Test
+  void aRowThatBreaksTheQueryFailsOnlyItsSliceAsInAJobOfItsOwn() {
+    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
+    String job =
+        ExampleTables.BACKFILL_JOB.replace(
+            "SELECT order_id, customer_id,",
+            "SELECT order_id, CAST(CASE WHEN order_id = "
+                + bad
+                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+    assertThat(job).contains("'boom'");
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+                .slicesPerJob(20)
+                .build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(outcome(result, "2026-01-03").error())
+        .contains("its query failed while running")
+        .contains("boom");
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(5);
+    assertThat(result.flinkJobs())
+        .isEqualTo("1 job for 0 slices (--slices-per-job 20), 5 slices in jobs of their own");
+    for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)))
+          .as("content of %s", day)
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse(day)));
+    }
+    assertNoUnreferencedDataFiles();
+  }
+
+  @Test
+  void aLaterGroupWhoseQueryDoesNotSplitRunsItsSlicesAlone() {
+    // The range of the second group, [01-03, 01-05), ends on the date the query names itself:
+    // its bound would appear twice in its plan, so that group does not split; the first does.
+    String job =
+        ExampleTables.BACKFILL_JOB.replace(
+            "AND order_date < :slice_end",
+            "AND order_date < :slice_end AND order_date <> DATE '2026-01-05'");
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+                .slicesPerJob(2)
+                .build());
+
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(result.outcomes()).hasSize(6);
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(5);
+    assertThat(outcome(result, "2026-01-05").status()).isEqualTo(SliceStatus.NO_OP); // no rows
+    assertThat(result.flinkJobs())
+        .isEqualTo("1 job for 2 slices (--slices-per-job 2), 3 slices in jobs of their own");
+    for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-03", "2026-01-04")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)))
+          .as("content of %s", day)
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse(day)));
+    }
+  }
+
+  @Test
   void aQueryThatReadsSeveralRowsTogetherRunsAJobPerSliceAndSaysWhy() {
     String distinct =
         ExampleTables.BACKFILL_JOB.replace("SELECT order_id", "SELECT DISTINCT order_id");

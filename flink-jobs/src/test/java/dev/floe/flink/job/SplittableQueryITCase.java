@@ -110,6 +110,14 @@ class SplittableQueryITCase {
             + " AND CAST(ts AS DATE) < :slice_end | does not hold",
         "SELECT id, d FROM sales.o WHERE RAND() < 2 AND d >= :slice_start"
             + " AND d < :slice_end | calls RAND",
+        // Read options act on the whole read: a limit would cap all slices together.
+        "SELECT id, d FROM sales.o /*+ OPTIONS('limit'='3') */" + WHERE + " | OPTIONS",
+        // A name that would read as another item of the printed projection.
+        "SELECT id, d + INTERVAL '1' DAY AS d, d AS `x=[$0], d` FROM sales.o"
+            + WHERE
+            + " | not a column of its table passed through",
+        "SELECT id, s AS d, d AS dd FROM sales.o WHERE d >= :slice_start AND d < :slice_end"
+            + " | does not hold",
       })
   void everyOtherShapeRunsAJobPerSlice(String query, String reason) {
     assertThat(whyNot(query, "d", Slice.ColumnKind.DATE, "overwrite"))
@@ -147,6 +155,8 @@ class SplittableQueryITCase {
             LocalDateTime.parse("2026-01-05T00:00"),
             LocalDateTime.parse("2026-01-09T00:00"));
     String bound = QueryBinder.bind(spec.query(), range, spec.source());
-    return SplittableQuery.whyNot(spec, QueryInspector.inspect(tableEnv.sqlQuery(bound)), range);
+    org.apache.flink.table.api.Table planned = tableEnv.sqlQuery(bound);
+    return SplittableQuery.whyNot(
+        spec, QueryInspector.inspect(planned), planned.getResolvedSchema().getColumnNames(), range);
   }
 }

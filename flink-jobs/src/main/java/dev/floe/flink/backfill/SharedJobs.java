@@ -1,0 +1,211 @@
+package dev.floe.flink.backfill;
+
+import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.job.Deadline;
+import dev.floe.flink.job.RunRequest;
+import dev.floe.flink.job.SlicesJob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The slices of a backfill after its sample, with up to {@code --slices-per-job} consecutive slices
+ * that still need loading in one Flink job ({@link SlicesJob}), at most {@code --max-concurrency}
+ * jobs at once. Sharing a job never changes what a slice ends as:
+ *
+ * <ul>
+ *   <li>the first job runs alone, and when the query does not split, every slice gets a job of its
+ *       own, as without the option;
+ *   <li>a later group whose query does not split (its range decides) runs its slices one by one;
+ *   <li>when a shared job fails as a whole (a row of one slice breaks the query), the slices it did
+ *       not commit run again in jobs of their own, so only the slice with the bad row fails.
+ * </ul>
+ */
+final class SharedJobs {
+
+  private SharedJobs() {}
+
+  /** The outcomes of the slices after the sample, and how they were put into Flink jobs. */
+  record Rest(List<SliceOutcome> outcomes, String flinkJobs) {}
+
+  /**
+   * How one group ended.
+   *
+   * @param outcomes one per slice of the group; empty when {@code notSplitBecause} is set
+   * @param notSplitBecause why the group's query does not split (nothing ran), or null
+   * @param sharedJobs 1 when a shared job ran for the group, else 0
+   * @param alone slices of the group that ran in a job of their own
+   */
+  private record GroupRun(
+      List<SliceOutcome> outcomes, String notSplitBecause, int sharedJobs, int alone) {
+
+    /** Slices whose outcome came from the shared job. */
+    int shared() {
+      return sharedJobs == 0 ? 0 : outcomes.size() - alone;
+    }
+  }
+
+  static Rest run(
+      BackfillRequest request,
+      BackfillPlan plan,
+      List<PlannedSlice> slices,
+      Progress progress,
+      RunEffects effects,
+      Deadline overall) {
+    List<SliceOutcome> outcomes = new ArrayList<>();
+    List<List<PlannedSlice>> groups = new ArrayList<>();
+    List<PlannedSlice> group = new ArrayList<>();
+    int previous = -2;
+    for (PlannedSlice slice : slices) {
+      int index = plan.slices().indexOf(slice);
+      if (slice.isFinished()) {
+        outcomes.add(progress.finished(BackfillSlices.skipped(slice)));
+      } else {
+        if (!group.isEmpty() && (index != previous + 1 || group.size() == request.slicesPerJob())) {
+          groups.add(group);
+          group = new ArrayList<>();
+        }
+        group.add(slice);
+      }
+      previous = index;
+    }
+    if (!group.isEmpty()) {
+      groups.add(group);
+    }
+    if (groups.isEmpty()) {
+      return new Rest(outcomes, "none: every slice after the sample was loaded already");
+    }
+    AtomicBoolean stop = new AtomicBoolean(false);
+    GroupRun first = runGroup(request, plan, groups.get(0), progress, effects, overall, stop);
+    if (first.notSplitBecause() != null) {
+      List<PlannedSlice> unfinished = groups.stream().flatMap(List::stream).toList();
+      outcomes.addAll(Backfill.runRest(request, plan, unfinished, progress, effects, overall));
+      return new Rest(outcomes, "one per slice: " + first.notSplitBecause());
+    }
+    List<GroupRun> runs = new ArrayList<>(List.of(first));
+    ExecutorService pool = Backfill.pool(plan);
+    try {
+      List<Future<GroupRun>> futures = new ArrayList<>();
+      for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  GroupRun run = runGroup(request, plan, next, progress, effects, overall, stop);
+                  return run.notSplitBecause() == null
+                      ? run
+                      : alone(request, plan, next, progress, effects, overall, stop);
+                }));
+      }
+      for (Future<GroupRun> future : futures) {
+        runs.add(future.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Cannot finish the backfill: interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "Cannot finish the backfill: " + e.getCause().getMessage(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    runs.forEach(run -> outcomes.addAll(run.outcomes()));
+    return new Rest(outcomes, describe(runs, request.slicesPerJob()));
+  }
+
+  /** E.g. {@code 2 jobs for 199 slices (--slices-per-job 100), 3 slices in jobs of their own}. */
+  private static String describe(List<GroupRun> runs, int slicesPerJob) {
+    int jobs = runs.stream().mapToInt(GroupRun::sharedJobs).sum();
+    int shared =
+        runs.stream()
+                .filter(run -> run.sharedJobs() > 0)
+                .mapToInt(run -> run.outcomes().size())
+                .sum()
+            - runs.stream().filter(run -> run.sharedJobs() > 0).mapToInt(GroupRun::alone).sum();
+    int alone = runs.stream().mapToInt(GroupRun::alone).sum();
+    return jobs
+        + (jobs == 1 ? " job" : " jobs")
+        + " for "
+        + shared
+        + (shared == 1 ? " slice" : " slices")
+        + " (--slices-per-job "
+        + slicesPerJob
+        + ")"
+        + (alone == 0
+            ? ""
+            : ", " + alone + (alone == 1 ? " slice" : " slices") + " in jobs of their own");
+  }
+
+  /** One group in one shared job; see the class comment for when slices run alone after all. */
+  private static GroupRun runGroup(
+      BackfillRequest request,
+      BackfillPlan plan,
+      List<PlannedSlice> group,
+      Progress progress,
+      RunEffects effects,
+      Deadline overall,
+      AtomicBoolean stop) {
+    List<SliceOutcome> outcomes = new ArrayList<>();
+    if (stop.get() || (overall != null && overall.passed(Backfill.CLOCK))) {
+      // Not started: each slice's line says why, as for a slice of its own.
+      return alone(request, plan, group, progress, effects, overall, stop);
+    }
+    group.forEach(progress::started);
+    long started = System.nanoTime();
+    List<RunRequest> requests =
+        group.stream().map(slice -> Backfill.sliceRequest(request, plan, slice, overall)).toList();
+    SlicesJob.Result result;
+    try {
+      result = SlicesJob.run(requests, request.failFast());
+    } catch (RuntimeException e) {
+      // Refused before its job started (e.g. the query cannot be planned): as every slice's own.
+      group.forEach(
+          slice ->
+              outcomes.add(progress.finished(BackfillSlices.failed(slice.value(), e, started))));
+      if (request.failFast()) {
+        stop.set(true);
+      }
+      return new GroupRun(outcomes, null, 0, 0);
+    }
+    if (result.notSplitBecause() != null) {
+      return new GroupRun(List.of(), result.notSplitBecause(), 0, 0);
+    }
+    List<PlannedSlice> again = new ArrayList<>();
+    for (int i = 0; i < group.size(); i++) {
+      SlicesJob.SliceRun run = result.slices().get(i);
+      if (result.failedAsAWhole() && run.result() == null) {
+        again.add(group.get(i));
+        continue;
+      }
+      SliceOutcome outcome = progress.finished(BackfillSlices.of(run, effects, started));
+      if (outcome.failed() && request.failFast()) {
+        stop.set(true);
+      }
+      outcomes.add(outcome);
+    }
+    if (!again.isEmpty()) {
+      outcomes.addAll(alone(request, plan, again, progress, effects, overall, stop).outcomes());
+    }
+    return new GroupRun(outcomes, null, 1, again.size());
+  }
+
+  /** The group's slices one by one, each in a job of its own (or not started, saying why). */
+  private static GroupRun alone(
+      BackfillRequest request,
+      BackfillPlan plan,
+      List<PlannedSlice> group,
+      Progress progress,
+      RunEffects effects,
+      Deadline overall,
+      AtomicBoolean stop) {
+    List<SliceOutcome> outcomes = new ArrayList<>();
+    for (PlannedSlice slice : group) {
+      outcomes.add(Backfill.runAlone(request, plan, slice, progress, effects, overall, stop));
+    }
+    // Slices stopped by --fail-fast or the overall deadline did not run at all.
+    int ran = (int) outcomes.stream().filter(o -> o.status() != SliceStatus.NOT_RUN).count();
+    return new GroupRun(outcomes, null, 0, ran);
+  }
+}
