@@ -65,7 +65,8 @@ public final class BackfillCommand implements Callable<Integer> {
       description =
           "Load up to N consecutive slices in one Flink job, each still its own commit, when the"
               + " job's query is a SELECT from one table filtered by the slice column (others run"
-              + " a job per slice; the summary says why). Default: the manifest's, else 1.")
+              + " a job per slice; the summary says why). Such a job may take each slice's"
+              + " --timeout once per slice. Default: the manifest's, else 1.")
   Integer slicesPerJob;
 
   @Option(

@@ -155,6 +155,7 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
     map.put("to", request.to());
     map.put("dry_run", request.options().dryRun());
     map.put("max_concurrency", plan.maxConcurrency());
+    map.put("slices_per_job", request.slicesPerJob());
     map.put("parallelism", plan.parallelism());
     map.put("allow_effects", request.options().allowEffects());
     map.put("fail_fast", request.failFast());

@@ -43,6 +43,9 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
   private transient List<DuplicateKeys> duplicates;
   private transient ListAccumulator<byte[]> results;
 
+  /** Slices from this index on have not started committing; all of them once the loop ended. */
+  private transient int notStarted;
+
   /**
    * @param plans every slice's commit plan, in slice order; all for the same target
    * @param stopAtFirstFailure leave the slices after a failed one uncommitted
@@ -67,6 +70,7 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
     }
     results = new ListAccumulator<>();
     getRuntimeContext().addAccumulator(RESULTS_ACCUMULATOR, results);
+    notStarted = 0;
   }
 
   @Override
@@ -95,6 +99,7 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
       boolean stopped = false;
       Set<Long> own = new HashSet<>();
       for (int i = 0; i < plans.size(); i++) {
+        notStarted = i + 1;
         CommitPlan plan = plans.get(i);
         if (stopped) {
           UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.target()), files.get(i));
@@ -119,6 +124,35 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
       }
     } finally {
       Catalogs.close(catalog);
+    }
+  }
+
+  /**
+   * When the job is cancelled or fails before every slice's commit was tried, deletes the files of
+   * the slices whose commit had not started: nothing can make them live any more. The slice whose
+   * commit was under way keeps its files (its outcome is unknown); the client looks its run id up.
+   */
+  @Override
+  public void close() throws Exception {
+    try {
+      if (files != null && notStarted < plans.size()) {
+        Catalog catalog = Catalogs.open(plans.get(0).catalog());
+        try {
+          Table table = Catalogs.loadTable(catalog, plans.get(0).target());
+          for (int i = notStarted; i < plans.size(); i++) {
+            UncommittedFiles.delete(table, files.get(i));
+          }
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "Cannot delete the files of {}'s uncommitted slices: {}",
+              plans.get(0).target(),
+              e.toString());
+        } finally {
+          Catalogs.close(catalog);
+        }
+      }
+    } finally {
+      super.close();
     }
   }
 

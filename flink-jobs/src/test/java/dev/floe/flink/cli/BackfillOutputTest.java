@@ -87,6 +87,7 @@ class BackfillOutputTest {
             "to",
             "dry_run",
             "max_concurrency",
+            "slices_per_job",
             "parallelism",
             "allow_effects",
             "fail_fast",
