@@ -38,9 +38,18 @@ final class SharedJobs {
    * @param notSplitBecause why the group's query does not split (nothing ran), or null
    * @param sharedJobs 1 when a shared job ran for the group, else 0
    * @param alone slices of the group that ran in a job of their own
+   * @param failedAsAWhole the group's shared job failed as a whole
    */
   private record GroupRun(
-      List<SliceOutcome> outcomes, String notSplitBecause, int sharedJobs, int alone) {
+      List<SliceOutcome> outcomes,
+      String notSplitBecause,
+      int sharedJobs,
+      int alone,
+      boolean failedAsAWhole) {
+
+    GroupRun(List<SliceOutcome> outcomes, String notSplitBecause, int sharedJobs, int alone) {
+      this(outcomes, notSplitBecause, sharedJobs, alone, false);
+    }
 
     /** Slices whose outcome came from the shared job. */
     int shared() {
@@ -115,15 +124,17 @@ final class SharedJobs {
     return new Rest(outcomes, describe(runs, request.slicesPerJob()));
   }
 
-  /** E.g. {@code 2 jobs for 199 slices (--slices-per-job 100), 3 slices in jobs of their own}. */
+  /**
+   * E.g. {@code 2 jobs for 199 slices (--slices-per-job 100)}, or {@code 1 job for 17 slices
+   * (--slices-per-job 20), 1 of them failed as a whole, 3 slices in jobs of their own}.
+   */
   private static String describe(List<GroupRun> runs, int slicesPerJob) {
     int jobs = runs.stream().mapToInt(GroupRun::sharedJobs).sum();
-    int shared =
-        runs.stream()
-                .filter(run -> run.sharedJobs() > 0)
-                .mapToInt(run -> run.outcomes().size())
-                .sum()
-            - runs.stream().filter(run -> run.sharedJobs() > 0).mapToInt(GroupRun::alone).sum();
+    if (jobs == 0 && runs.stream().allMatch(run -> run.alone() == 0)) {
+      return "none: no slice started (--fail-fast or the overall timeout stopped them)";
+    }
+    int shared = runs.stream().mapToInt(GroupRun::shared).sum();
+    long failed = runs.stream().filter(GroupRun::failedAsAWhole).count();
     int alone = runs.stream().mapToInt(GroupRun::alone).sum();
     return jobs
         + (jobs == 1 ? " job" : " jobs")
@@ -133,6 +144,7 @@ final class SharedJobs {
         + " (--slices-per-job "
         + slicesPerJob
         + ")"
+        + (failed == 0 ? "" : ", " + failed + " of them failed as a whole")
         + (alone == 0
             ? ""
             : ", " + alone + (alone == 1 ? " slice" : " slices") + " in jobs of their own");
@@ -152,13 +164,12 @@ final class SharedJobs {
       // Not started: each slice's line says why, as for a slice of its own.
       return alone(request, plan, group, progress, effects, overall, stop);
     }
-    group.forEach(progress::started);
     long started = System.nanoTime();
     List<RunRequest> requests =
         group.stream().map(slice -> Backfill.sliceRequest(request, plan, slice, overall)).toList();
     SlicesJob.Result result;
     try {
-      result = SlicesJob.run(requests, request.failFast());
+      result = SlicesJob.run(requests, request.failFast(), () -> group.forEach(progress::started));
     } catch (RuntimeException e) {
       // Refused before its job started (e.g. the query cannot be planned): as every slice's own.
       group.forEach(
@@ -185,10 +196,13 @@ final class SharedJobs {
       }
       outcomes.add(outcome);
     }
+    int ranAlone = 0;
     if (!again.isEmpty()) {
-      outcomes.addAll(alone(request, plan, again, progress, effects, overall, stop).outcomes());
+      GroupRun retried = alone(request, plan, again, progress, effects, overall, stop);
+      outcomes.addAll(retried.outcomes());
+      ranAlone = retried.alone();
     }
-    return new GroupRun(outcomes, null, 1, again.size());
+    return new GroupRun(outcomes, null, 1, ranAlone, result.failedAsAWhole());
   }
 
   /** The group's slices one by one, each in a job of its own (or not started, saying why). */

@@ -26,9 +26,9 @@ import org.apache.iceberg.catalog.Catalog;
  * Gathers every writer's result per slice and, at end of input, commits the slices one after the
  * other, in order, each through {@link SliceCommitter} with its own plan: its own checks, no-op
  * detection, lineage and snapshot, exactly as a run of that slice alone would. A slice whose commit
- * fails does not stop the next ones, unless {@code stopAtFirstFailure}; then the slices after it
- * are not committed and their files are deleted. Each slice's result goes back to the client in the
- * {@link #RESULTS_ACCUMULATOR}, in slice order.
+ * fails does not stop the next ones, unless {@code stopAtFirstFailure} or its outcome is unknown;
+ * then the slices after it are not committed and their files are deleted. Each slice's result goes
+ * back to the client in the {@link #RESULTS_ACCUMULATOR}, in slice order.
  */
 public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<byte[], Void>, BoundedOneInput {
@@ -118,7 +118,9 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
         } catch (RuntimeException e) {
           LOG.warn("Cannot commit slice {} of {}", plan.scope().label(), plan.target(), e);
           result = new SliceCommitResult(i, null, firstLine(e), exitCode(e));
-          stopped = stopAtFirstFailure;
+          // After an unknown outcome nothing more is committed: the slices after it end as not
+          // run, and only that slice's files are kept, as for a run of its own.
+          stopped = stopAtFirstFailure || exitCode(e) == ExitCodes.COMMIT_STATE_UNKNOWN;
         }
         results.add(encode(result));
       }

@@ -100,9 +100,11 @@ public final class SlicesJob {
    * @param requests one per slice, consecutive slices in order, all of the same manifest and
    *     catalog; their options may differ only in the failure they inject
    * @param stopAtFirstFailure commit no slice after one that failed
+   * @param starting called once the query splits, right before the job is built and submitted
    * @throws FloeException when the job cannot be planned (every slice fails alike)
    */
-  public static Result run(List<RunRequest> requests, boolean stopAtFirstFailure) {
+  public static Result run(
+      List<RunRequest> requests, boolean stopAtFirstFailure, Runnable starting) {
     long started = System.nanoTime(); // timing for the report only
     RunRequest first = requests.get(0);
     JobSpec spec = first.job();
@@ -167,6 +169,7 @@ public final class SlicesJob {
       if (notSplit.isPresent()) {
         return Result.notSplit(notSplit.get());
       }
+      starting.run();
       if (cluster != null) {
         cluster.startInBackground(); // overlaps with translating and building the job
       }
@@ -237,7 +240,7 @@ public final class SlicesJob {
         return new Result(
             afterFailure(requests, plans, sources, e, deadline),
             null,
-            !(e instanceof DeadlineExecution.Cancelled));
+            !(e instanceof DeadlineExecution.Cancelled) && exitCode(e) != ExitCodes.TIMED_OUT);
       }
       if (result == null || !result.isJobExecutionResult()) {
         throw new IllegalStateException(
@@ -425,6 +428,34 @@ public final class SlicesJob {
         }
       }
       if (cancelled != null && cancelled.stopped()) {
+        // Commits run in slice order and stop at an unknown outcome: the first slice not in the
+        // table after the last one that is may have been committing when the job was cancelled,
+        // so its files stay; the slices after it had not started.
+        int lastLanded = -1;
+        for (int i = 0; i < requests.size(); i++) {
+          if (!notCommitted.contains(i)) {
+            lastLanded = i;
+          }
+        }
+        int mayBeCommitting = lastLanded + 1;
+        if (notCommitted.contains(mayBeCommitting)) {
+          RunRequest request = requests.get(mayBeCommitting);
+          runs.set(
+              mayBeCommitting,
+              new SliceRun(
+                  request,
+                  null,
+                  String.format(
+                      "Cannot run %s for %s: %s; its Flink job was cancelled and run %s is not in"
+                          + " the table; its files are kept, since its commit may have been under"
+                          + " way",
+                      spec.job(),
+                      request.sliceValue(),
+                      deadline.reason(),
+                      plans.get(mayBeCommitting).lineage().runId()),
+                  ExitCodes.TIMED_OUT));
+        }
+        notCommitted.removeIf(i -> i <= mayBeCommitting);
         deleteFiles(table, cancelled, notCommitted);
       }
     } finally {

@@ -65,6 +65,8 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private transient UniqueKeys uniqueKeys;
   private transient Consumer<byte[]> uniqueKeyOutput;
   private transient boolean completed;
+  private transient List<DataFile> sent;
+  private transient boolean finished;
   private transient ListAccumulator<String> writtenFiles;
 
   /**
@@ -137,13 +139,17 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
       failAt.failIf(FailurePoint.AFTER_SOME_FILES, "after writing " + table.name() + "'s files");
     }
+    sent = Arrays.asList(result.dataFiles());
     CommitMessage.Written written =
         new CommitMessage.Written(
-            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-            Arrays.asList(result.dataFiles()),
-            hash,
-            stats);
+            getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sent, hash, stats);
     output.collect(new StreamRecord<>(CommitMessages.encode(written)));
+  }
+
+  @Override
+  public void finish() throws Exception {
+    super.finish();
+    finished = true;
   }
 
   @Override
@@ -151,6 +157,12 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
     try {
       if (writer != null && !completed) {
         writer.abort(); // the job failed: these files will never be committed
+      } else if (sent != null && !finished) {
+        // Sent, but this task never finished: the committer, which commits only once every
+        // writer has finished, cannot have committed them.
+        for (DataFile file : sent) {
+          table.io().deleteFile(file.location());
+        }
       }
       if (writer != null) {
         writer.close();

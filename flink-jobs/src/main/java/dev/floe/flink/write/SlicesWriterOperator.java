@@ -73,6 +73,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
   private transient RowChecks rowChecks;
   private transient Consumer<byte[]> uniqueKeyOutput;
   private transient ListAccumulator<String> writtenFiles;
+  private transient boolean finished;
 
   /**
    * One slice in this writer: what it has seen, the files it completed, and its open file writer
@@ -84,7 +85,6 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
     final UniqueKeys uniqueKeys;
     final List<DataFile> files = new ArrayList<>();
     TaskWriter<RowData> writer;
-    boolean sent;
 
     SliceOutput(UniqueKeys uniqueKeys) {
       this.uniqueKeys = uniqueKeys;
@@ -201,15 +201,19 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
           new CommitMessage.Written(subtask, List.copyOf(slice.files), slice.hash, slice.stats);
       output.collect(
           new StreamRecord<>(CommitMessages.encode(new CommitMessage.SliceWritten(i, written))));
-      slice.sent = true;
     }
   }
 
+  @Override
+  public void finish() throws Exception {
+    super.finish();
+    finished = true;
+  }
+
   /**
-   * Aborts what is not on its way to the committer: open file writers, and the completed files of
-   * slices whose result was not sent (the job failed before the end of input). Once sent, files
-   * belong to the committer, and a cancelled run's client deletes those of the slices not committed
-   * ({@link #WRITTEN_SLICE_FILES}).
+   * When this task did not finish (the job failed or was cancelled), deletes every file it wrote,
+   * sent or not: the committer commits only once every writer has finished, so none of them can be
+   * live.
    */
   @Override
   public void close() throws Exception {
@@ -225,7 +229,7 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
           writer.abort(); // the job failed: these files will never be committed
           writer.close();
         }
-        if (!slice.sent) {
+        if (!finished) {
           for (DataFile file : slice.files) {
             table.io().deleteFile(file.location());
           }

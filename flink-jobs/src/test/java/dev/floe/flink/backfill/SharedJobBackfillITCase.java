@@ -240,7 +240,9 @@ class SharedJobBackfillITCase {
         .contains("boom");
     assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(5);
     assertThat(result.flinkJobs())
-        .isEqualTo("1 job for 0 slices (--slices-per-job 20), 5 slices in jobs of their own");
+        .isEqualTo(
+            "1 job for 0 slices (--slices-per-job 20), 1 of them failed as a whole, 5 slices in"
+                + " jobs of their own");
     for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05")) {
       assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)))
           .as("content of %s", day)
