@@ -116,6 +116,13 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
           }
           result = new SliceCommitResult(i, outcome, null, ExitCodes.OK);
         } catch (RuntimeException e) {
+          if (getContainingTask().isCanceled()
+              || Thread.currentThread().isInterrupted()
+              || interrupted(e)) {
+            // The job is being cancelled: commit nothing more. close() keeps this slice's files
+            // (its commit may have been under way) and deletes those of the slices after it.
+            throw e;
+          }
           LOG.warn("Cannot commit slice {} of {}", plan.scope().label(), plan.target(), e);
           result = new SliceCommitResult(i, null, firstLine(e), exitCode(e));
           // After an unknown outcome nothing more is committed: the slices after it end as not
@@ -195,6 +202,18 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
       }
     }
     return head == null ? start : head.snapshotId();
+  }
+
+  /** Whether the failure comes from the task thread being interrupted (a cancel). */
+  private static boolean interrupted(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof InterruptedException
+          || t instanceof java.io.InterruptedIOException
+          || t instanceof java.nio.channels.ClosedByInterruptException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static byte[] encode(SliceCommitResult result) {
