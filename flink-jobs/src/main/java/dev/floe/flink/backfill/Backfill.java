@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -201,18 +202,36 @@ public final class Backfill {
       RunEffects effects,
       Deadline overall) {
     AtomicBoolean stop = new AtomicBoolean(false);
-    ExecutorService pool = pool(plan);
+    List<Callable<SliceOutcome>> runs = new ArrayList<>();
+    for (PlannedSlice slice : slices) {
+      runs.add(() -> runAlone(request, plan, slice, progress, effects, overall, stop));
+    }
+    return inPool(plan, runs);
+  }
+
+  /**
+   * Runs {@code tasks} with at most {@code maxConcurrency} at once, on daemon threads named after
+   * the backfill; their results in the tasks' order.
+   */
+  static <T> List<T> inPool(BackfillPlan plan, List<Callable<T>> tasks) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            plan.maxConcurrency(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "floe-backfill-" + plan.backfillId());
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
-      List<Future<SliceOutcome>> futures = new ArrayList<>();
-      for (PlannedSlice slice : slices) {
-        futures.add(
-            pool.submit(() -> runAlone(request, plan, slice, progress, effects, overall, stop)));
+      List<Future<T>> futures = new ArrayList<>();
+      for (Callable<T> task : tasks) {
+        futures.add(pool.submit(task));
       }
-      List<SliceOutcome> outcomes = new ArrayList<>();
-      for (Future<SliceOutcome> future : futures) {
-        outcomes.add(future.get());
+      List<T> results = new ArrayList<>();
+      for (Future<T> future : futures) {
+        results.add(future.get());
       }
-      return outcomes;
+      return results;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Cannot finish the backfill: interrupted", e);
@@ -271,17 +290,6 @@ public final class Backfill {
                     : FailurePoint.NONE)
             .build();
     return new RunRequest(request.catalog(), request.job(), slice.value(), options, overall);
-  }
-
-  /** At most {@code maxConcurrency} runs at once, on daemon threads named after the backfill. */
-  static ExecutorService pool(BackfillPlan plan) {
-    return Executors.newFixedThreadPool(
-        plan.maxConcurrency(),
-        runnable -> {
-          Thread thread = new Thread(runnable, "floe-backfill-" + plan.backfillId());
-          thread.setDaemon(true);
-          return thread;
-        });
   }
 
   private static long millisSince(long startedNanos) {

@@ -6,9 +6,7 @@ import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SlicesJob;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -95,31 +93,17 @@ final class SharedJobs {
       return new Rest(outcomes, "one per slice: " + first.notSplitBecause());
     }
     List<GroupRun> runs = new ArrayList<>(List.of(first));
-    ExecutorService pool = Backfill.pool(plan);
-    try {
-      List<Future<GroupRun>> futures = new ArrayList<>();
-      for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  GroupRun run = runGroup(request, plan, next, progress, effects, overall, stop);
-                  return run.notSplitBecause() == null
-                      ? run
-                      : alone(request, plan, next, progress, effects, overall, stop);
-                }));
-      }
-      for (Future<GroupRun> future : futures) {
-        runs.add(future.get());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Cannot finish the backfill: interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(
-          "Cannot finish the backfill: " + e.getCause().getMessage(), e.getCause());
-    } finally {
-      pool.shutdownNow();
+    List<Callable<GroupRun>> rest = new ArrayList<>();
+    for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
+      rest.add(
+          () -> {
+            GroupRun run = runGroup(request, plan, next, progress, effects, overall, stop);
+            return run.notSplitBecause() == null
+                ? run
+                : alone(request, plan, next, progress, effects, overall, stop);
+          });
     }
+    runs.addAll(Backfill.inPool(plan, rest));
     runs.forEach(run -> outcomes.addAll(run.outcomes()));
     return new Rest(outcomes, describe(runs, request.slicesPerJob()));
   }

@@ -48,6 +48,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -326,13 +327,37 @@ public final class SliceJob {
                     commitPlan.failAt(),
                     slice != null && slice.fitsOnePartition(target.spec())))
             .setParallelism(parallelism);
+    toCommitter(
+        written,
+        spec,
+        parallelism,
+        DuplicateKeyFinder.DEFAULT_MEMORY_BYTES,
+        deadline,
+        subject,
+        target,
+        new SliceCommitterOperator(commitPlan));
+  }
+
+  /**
+   * What follows the writers of an overwrite or swap: the unique check's finders (when the manifest
+   * has one), the deadline gate (when the run has a deadline), and the single committer.
+   *
+   * @param finderMemory memory of each finder's hashes before it spills
+   */
+  static void toCommitter(
+      SingleOutputStreamOperator<byte[]> written,
+      JobSpec spec,
+      int parallelism,
+      long finderMemory,
+      Deadline deadline,
+      String subject,
+      org.apache.iceberg.Table target,
+      OneInputStreamOperator<byte[], Void> committer) {
     DataStream<byte[]> toCommit = written;
     if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {
       DataStream<byte[]> duplicates =
           DuplicateKeyFinder.attach(
-              written.getSideOutput(SliceWriterOperator.UNIQUE_KEYS),
-              parallelism,
-              DuplicateKeyFinder.DEFAULT_MEMORY_BYTES);
+              written.getSideOutput(SliceWriterOperator.UNIQUE_KEYS), parallelism, finderMemory);
       toCommit = written.union(duplicates);
     }
     if (deadline != null) {
@@ -340,8 +365,7 @@ public final class SliceJob {
           DeadlineGate.beforeCommit(toCommit, deadline, subject, SerializableTable.copyOf(target));
     }
     toCommit
-        .transform(
-            "floe-commit " + spec.target(), Types.VOID, new SliceCommitterOperator(commitPlan))
+        .transform("floe-commit " + spec.target(), Types.VOID, committer)
         .setParallelism(1)
         .setMaxParallelism(1)
         .sinkTo(new DiscardingSink<>())

@@ -5,7 +5,6 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.UnreachableException;
-import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.lineage.CodeVersion;
@@ -26,7 +25,6 @@ import dev.floe.flink.session.LocalCluster;
 import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceRouter;
-import dev.floe.flink.write.SliceWriterOperator;
 import dev.floe.flink.write.SlicesWriterOperator;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -38,11 +36,9 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -312,29 +308,16 @@ public final class SlicesJob {
                     spec.checks(),
                     onePartition))
             .setParallelism(parallelism);
-    DataStream<byte[]> toCommit = written;
-    if (spec.checks().stream().anyMatch(c -> c instanceof CheckSpec.Unique)) {
-      // One finder per slice and check in each bucket: the slices share the memory one run has.
-      DataStream<byte[]> duplicates =
-          DuplicateKeyFinder.attach(
-              written.getSideOutput(SliceWriterOperator.UNIQUE_KEYS),
-              parallelism,
-              DuplicateKeyFinder.DEFAULT_MEMORY_BYTES / slices.size());
-      toCommit = written.union(duplicates);
-    }
-    if (deadline != null) {
-      toCommit =
-          DeadlineGate.beforeCommit(toCommit, deadline, subject, SerializableTable.copyOf(target));
-    }
-    toCommit
-        .transform(
-            "floe-commit " + spec.target(),
-            Types.VOID,
-            new SlicesCommitterOperator(plans, stopAtFirstFailure))
-        .setParallelism(1)
-        .setMaxParallelism(1)
-        .sinkTo(new DiscardingSink<>())
-        .setParallelism(1);
+    // One finder per slice and check in each bucket: the slices share the memory one run has.
+    SliceJob.toCommitter(
+        written,
+        spec,
+        parallelism,
+        DuplicateKeyFinder.DEFAULT_MEMORY_BYTES / slices.size(),
+        deadline,
+        subject,
+        target,
+        new SlicesCommitterOperator(plans, stopAtFirstFailure));
   }
 
   /**
