@@ -70,6 +70,16 @@ public final class SliceCommitter {
       LOG.warn("Cannot load {} to delete its uncommitted files: {}", plan.target(), e.toString());
       throw e;
     }
+    return commit(table, files, content, stats, duplicateKeys);
+  }
+
+  /** As {@link #commit(List, ContentHash, CheckStats, DuplicateKeys)}, on the target as loaded. */
+  CommitOutcome commit(
+      Table table,
+      List<DataFile> files,
+      ContentHash content,
+      CheckStats stats,
+      DuplicateKeys duplicateKeys) {
     return RunCommit.of(table, new Overwrite(files, content, stats, duplicateKeys))
         .files(files)
         .failAt(plan.failAt())

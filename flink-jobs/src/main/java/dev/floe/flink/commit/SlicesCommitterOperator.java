@@ -98,19 +98,22 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
     try {
       boolean stopped = false;
       Set<Long> own = new HashSet<>();
+      Table table = null;
       for (int i = 0; i < plans.size(); i++) {
         notStarted = i + 1;
         CommitPlan plan = plans.get(i);
         if (stopped) {
-          UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.target()), files.get(i));
+          UncommittedFiles.delete(table, files.get(i)); // loaded for the commit that stopped
           results.add(encode(new SliceCommitResult(i, null, null, ExitCodes.OK)));
           continue;
         }
         SliceCommitResult result;
         try {
+          // Loaded once per slice: the validation base and the commit read the same state.
+          table = Catalogs.loadTable(catalog, plan.target());
           CommitOutcome outcome =
-              new SliceCommitter(catalog, validatingFrom(catalog, plan, own))
-                  .commit(files.get(i), hashes.get(i), stats.get(i), duplicates.get(i));
+              new SliceCommitter(catalog, validatingFrom(table, plan, own))
+                  .commit(table, files.get(i), hashes.get(i), stats.get(i), duplicates.get(i));
           if (outcome.status() == CommitOutcome.Status.COMMITTED) {
             own.add(outcome.snapshotId());
           }
@@ -169,11 +172,10 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
    * The plan of the next slice, validating from {@link #validationBase}. Only for commits to main,
    * whose history that reads.
    */
-  private static CommitPlan validatingFrom(Catalog catalog, CommitPlan plan, Set<Long> own) {
+  private static CommitPlan validatingFrom(Table table, CommitPlan plan, Set<Long> own) {
     if (own.isEmpty() || plan.branch() != null) {
       return plan;
     }
-    Table table = Catalogs.loadTable(catalog, plan.target());
     return plan.validatingFrom(validationBase(table, plan.startSnapshotId(), own));
   }
 

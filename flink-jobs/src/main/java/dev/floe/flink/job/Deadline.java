@@ -24,6 +24,23 @@ public record Deadline(long atMillis, String reason) implements Serializable {
     return new Deadline(plus(clock.millis(), timeout), "timed out after " + timeout.describe());
   }
 
+  /**
+   * {@code timeout} once for each of {@code runs} runs, from now: a job that loads several slices
+   * gets each slice's timeout.
+   */
+  public static Deadline afterEach(Timeout timeout, int runs, Clock clock) {
+    long millis = Math.multiplyExact(timeout.duration().toMillis(), (long) runs);
+    return new Deadline(
+        Math.addExact(clock.millis(), millis),
+        "timed out after "
+            + runs
+            + " x "
+            + timeout.describe()
+            + ", its "
+            + runs
+            + " slices' timeouts in one job");
+  }
+
   /** {@code timeout} from now: the deadline of a whole backfill. */
   public static Deadline overall(Timeout timeout, Clock clock) {
     return new Deadline(

@@ -326,18 +326,7 @@ public final class SlicesJob {
    */
   private static Deadline deadline(List<RunRequest> requests) {
     Timeout timeout = requests.get(0).timeout();
-    Deadline own =
-        timeout == null
-            ? null
-            : new Deadline(
-                CLOCK.millis() + timeout.duration().toMillis() * requests.size(),
-                "timed out after "
-                    + requests.size()
-                    + " x "
-                    + timeout.describe()
-                    + ", its "
-                    + requests.size()
-                    + " slices' timeouts in one job");
+    Deadline own = timeout == null ? null : Deadline.afterEach(timeout, requests.size(), CLOCK);
     return Deadline.earlier(own, requests.get(0).notAfter());
   }
 
