@@ -13,16 +13,22 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Finds the 64-bit key hashes added more than once: they are appended to an array of bounded
- * memory; a full array is sorted ({@link HashSort#sortUniform}) and compacted to at most two copies
- * of each hash (two are all the report needs), and written to local disk as a sorted run only when
- * compacting freed less than a quarter of it, then filled again. At the end the rest in memory is
- * sorted and merged with the runs, so a duplicate is found whether both copies were in memory
- * together or lie in different runs. Exact for any number of hashes: memory stays within the limit
- * (the array, and its copy while it grows), disk takes at most 16 bytes a distinct hash a run, so
- * many copies of few keys never spill (while two copies of each fit in three quarters of the
- * array). Appending and sorting touch memory in order, where a hash set probed a random slot (a
- * cache miss) per hash.
+ * Finds the 64-bit key hashes added more than once. Each hash goes to one of 256 partitions by its
+ * most significant byte, an array of its own that grows as needed. When the arrays fill the memory
+ * given, each partition is sorted ({@link HashSort#sortSharingTopByte}) and compacted to at most
+ * two copies of each hash (two are all the report needs), and the partitions are written to local
+ * disk, in order, as one sorted run only when compacting freed less than a quarter of the memory;
+ * then they fill again. At the end each partition is sorted and scanned for neighbours that are
+ * equal, merged with the runs when there are any, so a duplicate is found whether both copies were
+ * in memory together or lie in different runs. Exact for any number of hashes.
+ *
+ * <p>Memory stays within the limit: the arrays, and the copy of the one partition that grows, never
+ * hold more than {@code memoryBytes / 8} hashes together. Since only one partition (about 1/256 of
+ * the hashes, for uniform hashes) is copied at a time, nearly all of the memory holds hashes; a
+ * single array would keep half of it free for its own copy while it grows. Sorting a partition
+ * touches a few hundred KiB, which stay in the cache, and two copies of a hash always share a
+ * partition, so finding them needs no merge. Many copies of few keys never spill while two copies
+ * of each fit. Disk takes at most 16 bytes a distinct hash a run.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -38,13 +44,19 @@ public final class DuplicateHashFinder implements AutoCloseable {
   static final int BYTES_PER_HASH = 8;
 
   /**
-   * Hashes the array holds at least (128 bytes): room for two copies of three keys after
-   * compaction, so a budget too small to be useful still does not spill a run per copy.
+   * Hashes the arrays hold at least (128 bytes), copies while growing included: room for two copies
+   * of three keys of one partition after compaction, so a budget too small to be useful still does
+   * not spill a run per copy.
    */
-  static final int MIN_CAPACITY = 8;
+  static final int MIN_CAPACITY = 16;
 
-  /** Hashes of the first array; it doubles up to the capacity. */
-  private static final int INITIAL_HASHES = 1 << 12;
+  /** The partitions, by a hash's most significant byte, so in ascending unsigned order. */
+  private static final int PARTITIONS = 256;
+
+  private static final int PARTITION_SHIFT = 56;
+
+  /** Hashes of a partition's first array. */
+  private static final int INITIAL_HASHES = 2;
 
   /** Longs a run is written and read with at a time (64 KiB). */
   private static final int IO_LONGS = 1 << 13;
@@ -52,8 +64,17 @@ public final class DuplicateHashFinder implements AutoCloseable {
   private final Path spillDirectory;
   private final int capacity;
   private final List<Path> runs = new ArrayList<>();
-  private long[] hashes;
-  private int size;
+  private final long[][] partitions = new long[PARTITIONS][];
+  private final int[] sizes = new int[PARTITIONS];
+
+  /** The longs of every partition's array, which may not exceed the capacity. */
+  private long allocated;
+
+  /** The most longs held at once, a partition's copy while it grows included. */
+  private long peakAllocated;
+
+  /** The hashes held in memory. */
+  private long size;
 
   /**
    * @param memoryBytes memory for the hashes in memory; past it, hashes spill to sorted runs
@@ -65,23 +86,28 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   /**
-   * The number of hashes {@code bytes} of memory hold: half of what 8 bytes a hash would give,
-   * since growing the array holds the old one and the new one at once; at most 2^30, and at least
-   * {@link #MIN_CAPACITY} whatever smaller budget is given.
+   * The number of longs {@code bytes} of memory hold, for the hashes and the copy of the partition
+   * that grows: 8 bytes each, at most 2^30, and at least {@link #MIN_CAPACITY} whatever smaller
+   * budget is given.
    */
   static int capacityFor(long bytes) {
-    return (int) Math.max(MIN_CAPACITY, Math.min(1 << 30, bytes / (2 * BYTES_PER_HASH)));
+    return (int) Math.max(MIN_CAPACITY, Math.min(1 << 30, bytes / BYTES_PER_HASH));
   }
 
   public void add(long hash) {
-    if (hashes == null || size == hashes.length) {
-      if (size < capacity) {
-        grow();
-      } else if (!compacted()) {
+    int partition = (int) (hash >>> PARTITION_SHIFT);
+    if (!hasRoom(partition)) {
+      compact();
+      if (size > capacity - capacity / 4 || !hasRoom(partition)) {
         spill();
+        if (!hasRoom(partition)) {
+          throw new IllegalStateException(
+              "Cannot find duplicate key hashes: no room for one hash in " + capacity + " longs");
+        }
       }
     }
-    hashes[size++] = hash;
+    partitions[partition][sizes[partition]++] = hash;
+    size++;
   }
 
   /** The number of sorted runs written to disk so far. */
@@ -89,16 +115,26 @@ public final class DuplicateHashFinder implements AutoCloseable {
     return runs.size();
   }
 
+  /** The most bytes the hashes took in memory at once, copies while growing included. */
+  long peakMemoryBytes() {
+    return peakAllocated * BYTES_PER_HASH;
+  }
+
   /** Calls {@code out} for every hash added more than once, once each, in ascending order. */
   public void finish(Duplicates out) {
-    long[] memory = hashes == null ? new long[0] : hashes;
-    int count = size;
-    hashes = null;
-    size = 0;
-    HashSort.sortUniform(memory, count);
+    for (int p = 0; p < PARTITIONS; p++) {
+      if (sizes[p] > 0) {
+        HashSort.sortSharingTopByte(partitions[p], sizes[p]);
+      }
+    }
+    if (runs.isEmpty()) {
+      scan(out);
+      release();
+      return;
+    }
     List<Cursor> cursors = new ArrayList<>();
     try {
-      cursors.add(new ArrayCursor(memory, count));
+      cursors.add(new PartitionsCursor());
       for (Path run : runs) {
         cursors.add(new RunCursor(run));
       }
@@ -107,30 +143,92 @@ public final class DuplicateHashFinder implements AutoCloseable {
       for (Cursor cursor : cursors) {
         cursor.close();
       }
+      release();
+    }
+  }
+
+  /** Reports the hashes that occur more than once in the sorted partitions, which are all. */
+  private void scan(Duplicates out) {
+    for (int p = 0; p < PARTITIONS; p++) {
+      long[] hashes = partitions[p];
+      int end = sizes[p];
+      for (int i = 0; i < end; ) {
+        long hash = hashes[i];
+        int next = i + 1;
+        while (next < end && hashes[next] == hash) {
+          next++;
+        }
+        if (next - i > 1) {
+          out.accept(hash);
+        }
+        i = next;
+      }
     }
   }
 
   /**
-   * Sorts the full array and keeps at most two copies of each hash; true when that freed at least a
-   * quarter of it, and at least one place (the array keeps filling), false when it must spill.
+   * True when {@code partition} can take one more hash, growing its array if the memory allows: to
+   * twice its length while the arrays take at most half of the memory, by a quarter past that, so
+   * that partitions growing one after another leave little of it unused.
    */
-  private boolean compacted() {
-    HashSort.sortUniform(hashes, size);
-    int kept = 0;
-    for (int i = 0; i < size; i++) {
-      long hash = hashes[i];
-      if (kept >= 2 && hashes[kept - 2] == hash && hashes[kept - 1] == hash) {
-        continue; // a third copy: the report needs two
-      }
-      hashes[kept++] = hash;
+  private boolean hasRoom(int partition) {
+    long[] hashes = partitions[partition];
+    int length = hashes == null ? 0 : hashes.length;
+    if (sizes[partition] < length) {
+      return true;
     }
-    size = kept;
-    return kept <= capacity - Math.max(1, capacity / 4);
+    long wanted =
+        length == 0
+            ? INITIAL_HASHES
+            : allocated <= capacity / 2 ? 2L * length : length + Math.max(1, length / 4);
+    // The new array must fit beside every array held, the old one of this partition included.
+    int grown = (int) Math.min(wanted, capacity - allocated);
+    if (grown <= length) {
+      return false;
+    }
+    peakAllocated = Math.max(peakAllocated, allocated + grown);
+    partitions[partition] = hashes == null ? new long[grown] : Arrays.copyOf(hashes, grown);
+    allocated += grown - length;
+    return true;
   }
 
-  private void grow() {
-    int length = hashes == null ? Math.min(capacity, INITIAL_HASHES) : Math.min(capacity, 2 * size);
-    hashes = hashes == null ? new long[length] : Arrays.copyOf(hashes, length);
+  /**
+   * Sorts each partition, keeps at most two copies of each hash and trims each array to what it
+   * holds where the copy fits, so that the memory compaction freed can go to any partition.
+   */
+  private void compact() {
+    size = 0;
+    for (int p = 0; p < PARTITIONS; p++) {
+      long[] hashes = partitions[p];
+      if (hashes == null) {
+        continue;
+      }
+      HashSort.sortSharingTopByte(hashes, sizes[p]);
+      int kept = 0;
+      for (int i = 0; i < sizes[p]; i++) {
+        long hash = hashes[i];
+        if (kept >= 2 && hashes[kept - 2] == hash && hashes[kept - 1] == hash) {
+          continue; // a third copy: the report needs two
+        }
+        hashes[kept++] = hash;
+      }
+      sizes[p] = kept;
+      size += kept;
+      // The trimmed copy must fit beside the arrays held; one that does not keeps its slack.
+      if (kept < hashes.length && allocated + kept <= capacity) {
+        peakAllocated = Math.max(peakAllocated, allocated + kept);
+        partitions[p] = kept == 0 ? null : Arrays.copyOf(hashes, kept);
+        allocated -= hashes.length - kept;
+      }
+    }
+  }
+
+  /** Drops every array: the memory is free for the partitions to grow again. */
+  private void release() {
+    Arrays.fill(partitions, null);
+    Arrays.fill(sizes, 0);
+    allocated = 0;
+    size = 0;
   }
 
   private static void merge(List<Cursor> cursors, Duplicates out) {
@@ -211,7 +309,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
-  /** Writes the array, sorted and compacted already, as a run. */
+  /** Writes the partitions, sorted and compacted already, in order as one run; then frees them. */
   private void spill() {
     Path run;
     try {
@@ -220,13 +318,15 @@ public final class DuplicateHashFinder implements AutoCloseable {
       runs.add(run);
       try (FileChannel channel = FileChannel.open(run, StandardOpenOption.WRITE)) {
         ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
-        for (int from = 0; from < size; from += IO_LONGS) {
-          int longs = Math.min(IO_LONGS, size - from);
-          bytes.clear();
-          bytes.asLongBuffer().put(hashes, from, longs);
-          bytes.limit(8 * longs);
-          while (bytes.hasRemaining()) {
-            channel.write(bytes);
+        for (int p = 0; p < PARTITIONS; p++) {
+          for (int from = 0; from < sizes[p]; from += IO_LONGS) {
+            int longs = Math.min(IO_LONGS, sizes[p] - from);
+            bytes.clear();
+            bytes.asLongBuffer().put(partitions[p], from, longs);
+            bytes.limit(8 * longs);
+            while (bytes.hasRemaining()) {
+              channel.write(bytes);
+            }
           }
         }
       }
@@ -234,13 +334,12 @@ public final class DuplicateHashFinder implements AutoCloseable {
       throw new UncheckedIOException(
           "Cannot spill key hashes of the unique check to " + spillDirectory + ": " + e, e);
     }
-    size = 0;
+    release();
   }
 
   @Override
   public void close() {
-    hashes = null;
-    size = 0;
+    release();
     for (Path run : runs) {
       try {
         Files.deleteIfExists(run);
@@ -251,7 +350,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     runs.clear();
   }
 
-  /** A sorted source of hashes: the rest in memory or one run on disk. */
+  /** A sorted source of hashes: the partitions in memory or one run on disk. */
   private abstract static class Cursor {
     long hash;
 
@@ -260,22 +359,22 @@ public final class DuplicateHashFinder implements AutoCloseable {
     void close() {}
   }
 
-  private static final class ArrayCursor extends Cursor {
-    private final long[] hashes;
-    private final int end;
+  /** The sorted partitions in memory, one after another. */
+  private final class PartitionsCursor extends Cursor {
+    private int partition;
     private int next;
-
-    ArrayCursor(long[] hashes, int count) {
-      this.hashes = hashes;
-      this.end = count;
-    }
 
     @Override
     boolean next() {
-      if (next >= end) {
-        return false;
+      while (next >= sizes[partition]) {
+        if (++partition == PARTITIONS) {
+          partition = PARTITIONS - 1;
+          next = sizes[partition];
+          return false;
+        }
+        next = 0;
       }
-      hash = hashes[next++];
+      hash = partitions[partition][next++];
       return true;
     }
   }

@@ -25,6 +25,14 @@ final class HashSort {
   }
 
   /**
+   * Sorts like {@link #sortUniform} the first {@code count} hashes of {@code hashes}, which all
+   * share their most significant byte: the sort starts at the next byte.
+   */
+  static void sortSharingTopByte(long[] hashes, int count) {
+    radixSort(hashes, 0, count, 48, new int[8][2 * RADIX]);
+  }
+
+  /**
    * Sorts {@code from} (inclusive) to {@code to} (exclusive) by the byte at {@code shift} and then
    * each bucket by the next bytes; {@code counts} holds a scratch array per byte.
    */

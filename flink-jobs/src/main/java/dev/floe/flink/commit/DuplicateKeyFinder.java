@@ -29,8 +29,8 @@ public final class DuplicateKeyFinder extends AbstractStreamOperator<byte[]>
 
   /**
    * Memory for each subtask's key hashes of one unique check before they spill (a subtask holds a
-   * finder per check): 64 MiB hold 4 M hashes (8 bytes each, and room for the array's copy while it
-   * grows). The array starts small and grows to that.
+   * finder per check): 64 MiB hold about 8 M hashes (8 bytes each, and room for the copy of the one
+   * partition that grows). The partitions start small and grow to that.
    */
   public static final long DEFAULT_MEMORY_BYTES = 64L << 20;
 

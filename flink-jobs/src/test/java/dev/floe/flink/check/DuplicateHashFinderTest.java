@@ -156,13 +156,51 @@ class DuplicateHashFinderTest {
   }
 
   @Test
-  void theArrayAndItsCopyWhileGrowingFitTheMemoryGiven() {
-    for (long bytes : new long[] {128, 1024, 1000, 64L << 20, 100_000_007L}) {
-      int capacity = DuplicateHashFinder.capacityFor(bytes);
-      // growing copies the old array (at most capacity - 1 hashes) into the new one
-      assertThat(2L * DuplicateHashFinder.BYTES_PER_HASH * capacity)
-          .as("%d bytes", bytes)
-          .isLessThanOrEqualTo(bytes);
+  void theArraysAndTheCopyOfAGrowingPartitionNeverExceedTheMemoryGiven() {
+    Random random = new Random(21);
+    for (long bytes : new long[] {128, 1000, 1024, 100_003, 1 << 20}) {
+      // Uniform hashes, hashes crowded into one partition, and many copies of few keys.
+      for (int kind = 0; kind < 3; kind++) {
+        try (DuplicateHashFinder finder = new DuplicateHashFinder(bytes, spill)) {
+          // about 40 arrays' worth: each budget spills a few dozen runs at most
+          for (long i = 0; i < Math.min(300_000, 5 * bytes); i++) {
+            long hash =
+                switch (kind) {
+                  case 0 -> random.nextLong();
+                  case 1 -> random.nextLong() >>> 8;
+                  default -> random.nextInt(50) * 0x9E3779B97F4A7C15L;
+                };
+            finder.add(hash);
+          }
+          finder.finish(hash -> {});
+
+          assertThat(finder.peakMemoryBytes())
+              .as("%d bytes, kind %d", bytes, kind)
+              .isPositive()
+              .isLessThanOrEqualTo(
+                  Math.max(
+                      bytes,
+                      DuplicateHashFinder.MIN_CAPACITY * DuplicateHashFinder.BYTES_PER_HASH));
+        }
+      }
+    }
+  }
+
+  @Test
+  void uniformHashesFillNearlyAllOfTheMemoryBeforeSpilling() {
+    // 8 MiB: 1,048,576 longs. A single growing array would spill at half of that, to keep room
+    // for its own copy; only one partition's copy needs room here.
+    Random random = new Random(3);
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(8L << 20, spill)) {
+      long first = random.nextLong();
+      finder.add(first);
+      for (int i = 1; i < 850_000; i++) {
+        finder.add(random.nextLong());
+      }
+      finder.add(first);
+
+      assertThat(finder.spilledRuns()).isZero();
+      assertThat(duplicates(finder)).containsExactly(first);
     }
   }
 
