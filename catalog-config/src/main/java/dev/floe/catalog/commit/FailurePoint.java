@@ -5,9 +5,10 @@ package dev.floe.catalog.commit;
  * rehearsing a failure with {@code --inject-failure}) inject one and check that the table holds
  * exactly the old or exactly the new content, and that a rerun ends as a clean run would.
  *
- * <p>The commit points ({@link #BEFORE_COMMIT}, {@link #LOST_RESPONSE}, {@link #AFTER_COMMIT}) are
- * implemented once, in {@link RunCommit}, so every operation that commits reaches them; the writing
- * points are implemented by the writers of the operations that write data files.
+ * <p>The commit points ({@link #BEFORE_COMMIT}, {@link #LOST_REQUEST}, {@link #LOST_RESPONSE},
+ * {@link #AFTER_COMMIT}) are implemented once, in {@link RunCommit}, so every operation that
+ * commits reaches them; the writing points are implemented by the writers of the operations that
+ * write data files.
  */
 public enum FailurePoint {
   NONE,
@@ -19,6 +20,12 @@ public enum FailurePoint {
   AFTER_ALL_FILES,
   /** After every data file is written and all checks passed, right before the catalog commit. */
   BEFORE_COMMIT,
+  /**
+   * The commit never reached the catalog and no answer came (a connection dropped on the way): Floe
+   * cannot tell whether it landed, and the history does not hold the run, so the outcome is unknown
+   * (exit 5) and the files are kept; a rerun commits.
+   */
+  LOST_REQUEST,
   /**
    * The catalog committed, but the answer never reached Floe (a dropped connection): the commit
    * core must find the run in the table's history and report it committed, never commit twice.

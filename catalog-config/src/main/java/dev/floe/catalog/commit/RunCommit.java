@@ -69,7 +69,10 @@ public final class RunCommit<R> {
     return this;
   }
 
-  /** A failure to inject: {@link FailurePoint#BEFORE_COMMIT}, LOST_RESPONSE or AFTER_COMMIT. */
+  /**
+   * A failure to inject: {@link FailurePoint#BEFORE_COMMIT}, LOST_REQUEST, LOST_RESPONSE or
+   * AFTER_COMMIT.
+   */
   public RunCommit<R> failAt(FailurePoint point) {
     this.failAt = point == null ? FailurePoint.NONE : point;
     return this;
@@ -120,6 +123,9 @@ public final class RunCommit<R> {
         RuntimeException failure = null;
         try {
           mayBeLive = true;
+          failAt.failIf(
+              FailurePoint.LOST_REQUEST,
+              "(the commit of " + action.subject() + " never reached the catalog)");
           planned.commit().run();
           failAt.failIf(
               FailurePoint.LOST_RESPONSE,

@@ -233,6 +233,29 @@ class RunCommitTest {
   }
 
   @Test
+  void aRequestLostBeforeTheCatalogIsAnUnknownOutcomeThatCommitsNothingAndKeepsTheFiles() {
+    DataFile file = file(1);
+    AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);
+
+    assertThatThrownBy(
+            () ->
+                RunCommit.of(table, run)
+                    .files(List.of(file))
+                    .failAt(FailurePoint.LOST_REQUEST)
+                    .commit())
+        .isInstanceOf(CommitStateUnknownException.class)
+        .hasMessageContaining("Cannot tell whether")
+        .hasMessageContaining("run run-1 is not in the history yet; the files were kept");
+    assertThat(snapshotsOf("run-1")).isZero();
+    assertThat(exists(file)).isTrue();
+
+    // The rerun of the same run commits it once.
+    assertThat(RunCommit.of(table, run).files(List.of(file)).commit())
+        .isEqualTo("committed run-1 at attempt 1");
+    assertThat(snapshotsOf("run-1")).isEqualTo(1);
+  }
+
+  @Test
   void aCrashInjectedAfterTheCommitKeepsTheCommitAndItsFiles() {
     DataFile file = file(1);
     AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);

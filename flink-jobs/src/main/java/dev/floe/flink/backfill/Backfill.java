@@ -286,7 +286,7 @@ public final class Backfill {
             .allowEffects(request.options().allowEffects())
             .failAt(
                 slice.value().equals(request.failAtSlice())
-                    ? FailurePoint.BEFORE_COMMIT
+                    ? request.failAtPoint()
                     : FailurePoint.NONE)
             .build();
     return new RunRequest(request.catalog(), request.job(), slice.value(), options, overall);

@@ -1,5 +1,6 @@
 package dev.floe.flink.backfill;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
@@ -33,8 +34,8 @@ import java.util.function.UnaryOperator;
  * @param sampleOnly stop after the sample check
  * @param expectVersion the code version the backfill is pinned to, or null
  * @param failFast stop starting slices after the first failure
- * @param failAtSlice a slice value whose run fails on purpose before its commit (rehearsals and
- *     tests), or null
+ * @param failAtSlice a slice value whose run fails on purpose (rehearsals and tests), or null
+ * @param failAtPoint where that slice's run fails: {@link FailurePoint#BEFORE_COMMIT} unless told
  * @param onBackfillDone webhooks sent once when every slice is loaded (the backfill manifest's
  *     {@code on_backfill_done})
  * @param overallTimeout how long the whole backfill may take ({@code --overall-timeout}, else the
@@ -53,6 +54,7 @@ public record BackfillRequest(
     String expectVersion,
     boolean failFast,
     String failAtSlice,
+    FailurePoint failAtPoint,
     List<EffectSpec> onBackfillDone,
     Timeout overallTimeout) {
 
@@ -60,6 +62,7 @@ public record BackfillRequest(
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(job, "job");
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(failAtPoint, "failAtPoint");
     onBackfillDone = List.copyOf(onBackfillDone);
     InvalidInputException.check(
         from != null && !from.isBlank() && to != null && !to.isBlank(),
@@ -103,7 +106,7 @@ public record BackfillRequest(
         .sampleOnly(sampleOnly)
         .expectVersion(expectVersion)
         .failFast(failFast)
-        .failAtSlice(failAtSlice)
+        .failAtSlice(failAtSlice, failAtPoint)
         .onBackfillDone(onBackfillDone)
         .overallTimeout(overallTimeout);
   }
@@ -127,6 +130,7 @@ public record BackfillRequest(
     private String expectVersion;
     private boolean failFast;
     private String failAtSlice;
+    private FailurePoint failAtPoint = FailurePoint.BEFORE_COMMIT;
     private List<EffectSpec> onBackfillDone = List.of();
     private Timeout overallTimeout;
 
@@ -179,8 +183,15 @@ public record BackfillRequest(
       return this;
     }
 
+    /** Fails {@code value}'s run on purpose right before its commit. */
     public Builder failAtSlice(String value) {
+      return failAtSlice(value, FailurePoint.BEFORE_COMMIT);
+    }
+
+    /** Fails {@code value}'s run on purpose at {@code point}. */
+    public Builder failAtSlice(String value, FailurePoint point) {
       this.failAtSlice = value;
+      this.failAtPoint = Objects.requireNonNull(point, "point");
       return this;
     }
 
@@ -209,6 +220,7 @@ public record BackfillRequest(
           expectVersion,
           failFast,
           failAtSlice,
+          failAtPoint,
           onBackfillDone,
           overallTimeout);
     }

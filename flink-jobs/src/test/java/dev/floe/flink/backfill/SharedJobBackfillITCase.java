@@ -2,6 +2,7 @@ package dev.floe.flink.backfill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
@@ -159,6 +160,48 @@ class SharedJobBackfillITCase {
     assertThat(tables.backfillCommitsBySlice(resumed.plan().backfillId()).values())
         .hasSize(DAYS)
         .containsOnly(1);
+  }
+
+  @Test
+  void anUnknownCommitOutcomeStopsTheJobsCommitsKeepsOnlyThatSlicesFilesAndTheRerunLoadsTheRest() {
+    BackfillRequest request = request(20).build();
+
+    // 2026-01-06's commit never reaches the catalog, and Floe cannot know that.
+    BackfillResult interrupted =
+        Backfill.run(
+            request.toBuilder().failAtSlice("2026-01-06", FailurePoint.LOST_REQUEST).build());
+
+    assertThat(interrupted.exitCode()).isEqualTo(ExitCodes.COMMIT_STATE_UNKNOWN);
+    assertThat(interrupted.flinkJobs()).isEqualTo("1 job for 11 slices (--slices-per-job 20)");
+    assertThat(outcome(interrupted, "2026-01-05").status()).isEqualTo(SliceStatus.COMMITTED);
+    assertThat(outcome(interrupted, "2026-01-06").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(outcome(interrupted, "2026-01-06").error())
+        .contains("Cannot tell whether", "[LOST_REQUEST]", "the files were kept");
+    // Nothing is committed after an unknown outcome, as after a run of its own.
+    assertThat(outcome(interrupted, "2026-01-07").status()).isEqualTo(SliceStatus.NOT_RUN);
+    assertThat(outcome(interrupted, "2026-01-11").status()).isEqualTo(SliceStatus.NOT_RUN);
+    for (String day : List.of("2026-01-06", "2026-01-07", "2026-01-11")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)).rows())
+          .as("rows of %s", day)
+          .isZero();
+    }
+    // Only the slice whose outcome is unknown keeps its files; the later slices' are deleted.
+    assertThat(unreferencedDataFiles())
+        .isNotEmpty()
+        .allSatisfy(file -> assertThat(file).contains("order_date=2026-01-06"));
+
+    BackfillResult resumed = Backfill.run(request);
+
+    assertThat(resumed.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(resumed.count(SliceStatus.SKIPPED)).isEqualTo(6); // 01-01..01-05 and the sample
+    assertThat(resumed.count(SliceStatus.COMMITTED)).isEqualTo(6);
+    assertEveryDayHoldsItsStagingRows();
+    assertThat(tables.backfillCommitsBySlice(resumed.plan().backfillId()).values())
+        .hasSize(DAYS)
+        .containsOnly(1);
+    // The kept files are orphans now (floe maintain --orphans lists them); the rerun left none.
+    assertThat(unreferencedDataFiles())
+        .allSatisfy(file -> assertThat(file).contains("order_date=2026-01-06"));
   }
 
   @Test
@@ -324,6 +367,11 @@ class SharedJobBackfillITCase {
 
   /** Every data file under the target's data directory is in some snapshot: none was left over. */
   private void assertNoUnreferencedDataFiles() {
+    assertThat(unreferencedDataFiles()).isEmpty();
+  }
+
+  /** The data files under the target's data directory that no snapshot references. */
+  private List<String> unreferencedDataFiles() {
     Table target = tables.table(ExampleTables.FACT_ORDERS);
     Set<String> referenced = new HashSet<>();
     for (Snapshot snapshot : target.snapshots()) {
@@ -336,9 +384,11 @@ class SharedJobBackfillITCase {
     }
     Path data = localPath(target.location()).resolve("data");
     try (Stream<Path> files = Files.walk(data)) {
-      List<String> onDisk =
-          files.filter(p -> p.toString().endsWith(".parquet")).map(Path::toString).toList();
-      assertThat(referenced).containsAll(onDisk);
+      return files
+          .filter(p -> p.toString().endsWith(".parquet"))
+          .map(Path::toString)
+          .filter(file -> !referenced.contains(file))
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.maintain.OrphanFile;
@@ -77,10 +78,15 @@ class FaultMatrixITCase {
           FailurePoint.AFTER_SOME_FILES,
           FailurePoint.AFTER_ALL_FILES,
           FailurePoint.BEFORE_COMMIT,
+          FailurePoint.LOST_REQUEST,
           FailurePoint.LOST_RESPONSE,
           FailurePoint.AFTER_COMMIT);
   private static final List<FailurePoint> METADATA =
-      List.of(FailurePoint.BEFORE_COMMIT, FailurePoint.LOST_RESPONSE, FailurePoint.AFTER_COMMIT);
+      List.of(
+          FailurePoint.BEFORE_COMMIT,
+          FailurePoint.LOST_REQUEST,
+          FailurePoint.LOST_RESPONSE,
+          FailurePoint.AFTER_COMMIT);
 
   /** What the matrix saw: "op point" to "exit code / leftover files", printed at the end. */
   private static final Map<String, String> SEEN = new ConcurrentHashMap<>();
@@ -127,6 +133,16 @@ class FaultMatrixITCase {
         assertThat(afterFailure)
             .as(describe(operation, point, failed))
             .isEqualTo(scenario.expected());
+      } else if (point == FailurePoint.LOST_REQUEST) {
+        // Nothing reached the catalog, but Floe cannot know that: exit 5, the table unchanged.
+        assertThat(failed.exitCode())
+            .as(describe(operation, point, failed))
+            .isEqualTo(ExitCodes.COMMIT_STATE_UNKNOWN);
+        // Compaction reports each slice's failure in its line on stdout, the others on stderr.
+        assertThat(failed.out() + failed.err())
+            .as(describe(operation, point, failed))
+            .contains("Cannot tell whether", "[LOST_REQUEST]", "the files were kept");
+        assertThat(afterFailure).as("%s at %s: unchanged", operation, point).isEqualTo(before);
       } else {
         assertThat(failed.exitCode()).as(describe(operation, point, failed)).isEqualTo(1);
         assertThat(failed.err())
