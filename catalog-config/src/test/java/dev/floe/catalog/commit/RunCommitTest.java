@@ -208,12 +208,7 @@ class RunCommitTest {
     DataFile file = file(1);
     AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);
 
-    assertThatThrownBy(
-            () ->
-                RunCommit.of(table, run)
-                    .files(List.of(file))
-                    .failAt(FailurePoint.BEFORE_COMMIT)
-                    .commit())
+    assertThatThrownBy(() -> commitFailingAt(run, file, FailurePoint.BEFORE_COMMIT))
         .isInstanceOf(InjectedFailureException.class);
     table.refresh();
     assertThat(table.currentSnapshot()).isNull();
@@ -225,8 +220,7 @@ class RunCommitTest {
     DataFile file = file(1);
     AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);
 
-    String outcome =
-        RunCommit.of(table, run).files(List.of(file)).failAt(FailurePoint.LOST_RESPONSE).commit();
+    String outcome = commitFailingAt(run, file, FailurePoint.LOST_RESPONSE);
 
     assertThat(outcome).isEqualTo("committed run-1 at attempt 1");
     assertThat(snapshotsOf("run-1")).isEqualTo(1);
@@ -237,12 +231,7 @@ class RunCommitTest {
     DataFile file = file(1);
     AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);
 
-    assertThatThrownBy(
-            () ->
-                RunCommit.of(table, run)
-                    .files(List.of(file))
-                    .failAt(FailurePoint.LOST_REQUEST)
-                    .commit())
+    assertThatThrownBy(() -> commitFailingAt(run, file, FailurePoint.LOST_REQUEST))
         .isInstanceOf(CommitStateUnknownException.class)
         .hasMessageContaining("Cannot tell whether")
         .hasMessageContaining("run run-1 is not in the history yet; the files were kept");
@@ -260,12 +249,7 @@ class RunCommitTest {
     DataFile file = file(1);
     AppendRun run = new AppendRun("run-1", List.of(file), AppendFiles::commit);
 
-    assertThatThrownBy(
-            () ->
-                RunCommit.of(table, run)
-                    .files(List.of(file))
-                    .failAt(FailurePoint.AFTER_COMMIT)
-                    .commit())
+    assertThatThrownBy(() -> commitFailingAt(run, file, FailurePoint.AFTER_COMMIT))
         .isInstanceOf(InjectedFailureException.class);
     assertThat(snapshotsOf("run-1")).isEqualTo(1);
     assertThat(exists(file)).isTrue();
@@ -369,5 +353,9 @@ class RunCommitTest {
     public String committed(Table refreshed, Snapshot snapshot, int attempt) {
       return "committed " + runId + " at attempt " + attempt;
     }
+  }
+
+  private String commitFailingAt(AppendRun run, DataFile file, FailurePoint point) {
+    return RunCommit.of(table, run).files(List.of(file)).failAt(point).commit();
   }
 }

@@ -141,13 +141,7 @@ class SharedJobBackfillITCase {
     assertThat(outcome(interrupted, "2026-01-06").status()).isEqualTo(SliceStatus.FAILED);
     assertThat(outcome(interrupted, "2026-01-06").error())
         .contains("Injected failure before the commit");
-    assertThat(outcome(interrupted, "2026-01-07").status()).isEqualTo(SliceStatus.NOT_RUN);
-    assertThat(outcome(interrupted, "2026-01-11").status()).isEqualTo(SliceStatus.NOT_RUN);
-    for (String day : List.of("2026-01-06", "2026-01-07", "2026-01-11")) {
-      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)).rows())
-          .as("rows of %s", day)
-          .isZero();
-    }
+    assertNothingLandedFromTheSixthDayOn(interrupted);
     assertNoUnreferencedDataFiles();
 
     BackfillResult resumed = Backfill.run(request);
@@ -178,13 +172,7 @@ class SharedJobBackfillITCase {
     assertThat(outcome(interrupted, "2026-01-06").error())
         .contains("Cannot tell whether", "[LOST_REQUEST]", "the files were kept");
     // Nothing is committed after an unknown outcome, as after a run of its own.
-    assertThat(outcome(interrupted, "2026-01-07").status()).isEqualTo(SliceStatus.NOT_RUN);
-    assertThat(outcome(interrupted, "2026-01-11").status()).isEqualTo(SliceStatus.NOT_RUN);
-    for (String day : List.of("2026-01-06", "2026-01-07", "2026-01-11")) {
-      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)).rows())
-          .as("rows of %s", day)
-          .isZero();
-    }
+    assertNothingLandedFromTheSixthDayOn(interrupted);
     // Only the slice whose outcome is unknown keeps its files; the later slices' are deleted.
     assertThat(unreferencedDataFiles())
         .isNotEmpty()
@@ -354,6 +342,17 @@ class SharedJobBackfillITCase {
             FIRST.plusDays(DAYS).toString())
         .slicesPerJob(slicesPerJob)
         .options(o -> o.parallelism(2));
+  }
+
+  /** 2026-01-07 and later were not run, and from 2026-01-06 on the target holds no rows. */
+  private void assertNothingLandedFromTheSixthDayOn(BackfillResult interrupted) {
+    assertThat(outcome(interrupted, "2026-01-07").status()).isEqualTo(SliceStatus.NOT_RUN);
+    assertThat(outcome(interrupted, "2026-01-11").status()).isEqualTo(SliceStatus.NOT_RUN);
+    for (String day : List.of("2026-01-06", "2026-01-07", "2026-01-11")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)).rows())
+          .as("rows of %s", day)
+          .isZero();
+    }
   }
 
   private void assertEveryDayHoldsItsStagingRows() {
