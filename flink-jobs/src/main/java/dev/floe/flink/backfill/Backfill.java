@@ -79,7 +79,15 @@ public final class Backfill {
           millisSince(started),
           doneEffects(request, plan, planned, effects, true));
     }
-    Progress progress = new Progress(listener, plan.slices().size());
+    BackfillContext context =
+        new BackfillContext(
+            request,
+            plan,
+            new Progress(listener, plan.slices().size()),
+            effects,
+            overall,
+            new AtomicBoolean(false));
+    Progress progress = context.progress();
     SampleCheck sample;
     String flinkJobs = null;
     try (LocalCluster cluster =
@@ -88,9 +96,7 @@ public final class Backfill {
       progress.started(planned);
       sample =
           SampleRun.check(
-              sliceRequest(request, plan, planned, overall),
-              planned,
-              slice -> BackfillSlices.run(slice, effects));
+              context.sliceRequest(planned), planned, slice -> BackfillSlices.run(slice, effects));
       listener.sampleChecked(sample);
       outcomes.put(planned.value(), progress.finished(sample.first()));
       List<PlannedSlice> rest = plan.slices().stream().filter(slice -> !slice.sample()).toList();
@@ -100,12 +106,11 @@ public final class Backfill {
                 outcomes.put(
                     slice.value(), SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN)));
       } else if (request.slicesPerJob() > 1) {
-        SharedJobs.Rest done = SharedJobs.run(request, plan, rest, progress, effects, overall);
+        SharedJobs.Rest done = SharedJobs.run(context, rest);
         done.outcomes().forEach(o -> outcomes.put(o.value(), o));
         flinkJobs = done.flinkJobs();
       } else {
-        runRest(request, plan, rest, progress, effects, overall)
-            .forEach(o -> outcomes.put(o.value(), o));
+        runRest(context, rest).forEach(o -> outcomes.put(o.value(), o));
       }
     }
     List<SliceOutcome> ordered = new ArrayList<>();
@@ -194,19 +199,12 @@ public final class Backfill {
   }
 
   /** The slices after the sample, at most {@code maxConcurrency} at once, oldest first. */
-  static List<SliceOutcome> runRest(
-      BackfillRequest request,
-      BackfillPlan plan,
-      List<PlannedSlice> slices,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall) {
-    AtomicBoolean stop = new AtomicBoolean(false);
+  static List<SliceOutcome> runRest(BackfillContext context, List<PlannedSlice> slices) {
     List<Callable<SliceOutcome>> runs = new ArrayList<>();
     for (PlannedSlice slice : slices) {
-      runs.add(() -> runAlone(request, plan, slice, progress, effects, overall, stop));
+      runs.add(() -> runAlone(context, slice));
     }
-    return inPool(plan, runs);
+    return inPool(context.plan(), runs);
   }
 
   /**
@@ -247,28 +245,21 @@ public final class Backfill {
    * One slice in a Flink job of its own, unless it is loaded already, a failure stopped the
    * backfill ({@code --fail-fast}) or the overall deadline passed.
    */
-  static SliceOutcome runAlone(
-      BackfillRequest request,
-      BackfillPlan plan,
-      PlannedSlice slice,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall,
-      AtomicBoolean stop) {
+  static SliceOutcome runAlone(BackfillContext context, PlannedSlice slice) {
+    Progress progress = context.progress();
     if (slice.isFinished()) {
       return progress.finished(BackfillSlices.skipped(slice));
     }
-    if (stop.get()) {
+    if (context.stop().get()) {
       return progress.finished(SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
     }
+    Deadline overall = context.overall();
     if (overall != null && overall.passed(CLOCK)) {
       return progress.finished(BackfillSlices.notStarted(slice, overall));
     }
     progress.started(slice);
-    SliceOutcome outcome = BackfillSlices.run(sliceRequest(request, plan, slice, overall), effects);
-    if (outcome.failed() && request.failFast()) {
-      stop.set(true);
-    }
+    SliceOutcome outcome = BackfillSlices.run(context.sliceRequest(slice), context.effects());
+    context.stopIfFailedFast(outcome);
     return progress.finished(outcome);
   }
 

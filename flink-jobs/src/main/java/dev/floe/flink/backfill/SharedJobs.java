@@ -1,13 +1,11 @@
 package dev.floe.flink.backfill;
 
-import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SlicesJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The slices of a backfill after its sample, with up to {@code --slices-per-job} consecutive slices
@@ -55,13 +53,10 @@ final class SharedJobs {
     }
   }
 
-  static Rest run(
-      BackfillRequest request,
-      BackfillPlan plan,
-      List<PlannedSlice> slices,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall) {
+  static Rest run(BackfillContext context, List<PlannedSlice> slices) {
+    BackfillPlan plan = context.plan();
+    Progress progress = context.progress();
+    int slicesPerJob = context.request().slicesPerJob();
     List<SliceOutcome> outcomes = new ArrayList<>();
     List<List<PlannedSlice>> groups = new ArrayList<>();
     List<PlannedSlice> group = new ArrayList<>();
@@ -71,7 +66,7 @@ final class SharedJobs {
       if (slice.isFinished()) {
         outcomes.add(progress.finished(BackfillSlices.skipped(slice)));
       } else {
-        if (!group.isEmpty() && (index != previous + 1 || group.size() == request.slicesPerJob())) {
+        if (!group.isEmpty() && (index != previous + 1 || group.size() == slicesPerJob)) {
           groups.add(group);
           group = new ArrayList<>();
         }
@@ -85,11 +80,10 @@ final class SharedJobs {
     if (groups.isEmpty()) {
       return new Rest(outcomes, "none: every slice after the sample was loaded already");
     }
-    AtomicBoolean stop = new AtomicBoolean(false);
-    GroupRun first = runGroup(request, plan, groups.get(0), progress, effects, overall, stop);
+    GroupRun first = runGroup(context, groups.get(0));
     if (first.notSplitBecause() != null) {
       List<PlannedSlice> unfinished = groups.stream().flatMap(List::stream).toList();
-      outcomes.addAll(Backfill.runRest(request, plan, unfinished, progress, effects, overall));
+      outcomes.addAll(Backfill.runRest(context, unfinished));
       return new Rest(outcomes, "one per slice: " + first.notSplitBecause());
     }
     List<GroupRun> runs = new ArrayList<>(List.of(first));
@@ -97,15 +91,13 @@ final class SharedJobs {
     for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
       rest.add(
           () -> {
-            GroupRun run = runGroup(request, plan, next, progress, effects, overall, stop);
-            return run.notSplitBecause() == null
-                ? run
-                : alone(request, plan, next, progress, effects, overall, stop);
+            GroupRun run = runGroup(context, next);
+            return run.notSplitBecause() == null ? run : alone(context, next);
           });
     }
     runs.addAll(Backfill.inPool(plan, rest));
     runs.forEach(run -> outcomes.addAll(run.outcomes()));
-    return new Rest(outcomes, describe(runs, request.slicesPerJob()));
+    return new Rest(outcomes, describe(runs, slicesPerJob));
   }
 
   /**
@@ -135,33 +127,27 @@ final class SharedJobs {
   }
 
   /** One group in one shared job; see the class comment for when slices run alone after all. */
-  private static GroupRun runGroup(
-      BackfillRequest request,
-      BackfillPlan plan,
-      List<PlannedSlice> group,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall,
-      AtomicBoolean stop) {
+  private static GroupRun runGroup(BackfillContext context, List<PlannedSlice> group) {
+    Progress progress = context.progress();
+    Deadline overall = context.overall();
     List<SliceOutcome> outcomes = new ArrayList<>();
-    if (stop.get() || (overall != null && overall.passed(Backfill.CLOCK))) {
+    if (context.stop().get() || (overall != null && overall.passed(Backfill.CLOCK))) {
       // Not started: each slice's line says why, as for a slice of its own.
-      return alone(request, plan, group, progress, effects, overall, stop);
+      return alone(context, group);
     }
     long started = System.nanoTime();
-    List<RunRequest> requests =
-        group.stream().map(slice -> Backfill.sliceRequest(request, plan, slice, overall)).toList();
+    List<RunRequest> requests = group.stream().map(context::sliceRequest).toList();
     SlicesJob.Result result;
     try {
-      result = SlicesJob.run(requests, request.failFast(), () -> group.forEach(progress::started));
+      result =
+          SlicesJob.run(
+              requests, context.request().failFast(), () -> group.forEach(progress::started));
     } catch (RuntimeException e) {
       // Refused before its job started (e.g. the query cannot be planned): as every slice's own.
       group.forEach(
           slice ->
               outcomes.add(progress.finished(BackfillSlices.failed(slice.value(), e, started))));
-      if (request.failFast()) {
-        stop.set(true);
-      }
+      outcomes.forEach(context::stopIfFailedFast);
       return new GroupRun(outcomes, null, 0, 0);
     }
     if (result.notSplitBecause() != null) {
@@ -174,15 +160,13 @@ final class SharedJobs {
         again.add(group.get(i));
         continue;
       }
-      SliceOutcome outcome = progress.finished(BackfillSlices.of(run, effects, started));
-      if (outcome.failed() && request.failFast()) {
-        stop.set(true);
-      }
+      SliceOutcome outcome = progress.finished(BackfillSlices.of(run, context.effects(), started));
+      context.stopIfFailedFast(outcome);
       outcomes.add(outcome);
     }
     int ranAlone = 0;
     if (!again.isEmpty()) {
-      GroupRun retried = alone(request, plan, again, progress, effects, overall, stop);
+      GroupRun retried = alone(context, again);
       outcomes.addAll(retried.outcomes());
       ranAlone = retried.alone();
     }
@@ -190,17 +174,10 @@ final class SharedJobs {
   }
 
   /** The group's slices one by one, each in a job of its own (or not started, saying why). */
-  private static GroupRun alone(
-      BackfillRequest request,
-      BackfillPlan plan,
-      List<PlannedSlice> group,
-      Progress progress,
-      RunEffects effects,
-      Deadline overall,
-      AtomicBoolean stop) {
+  private static GroupRun alone(BackfillContext context, List<PlannedSlice> group) {
     List<SliceOutcome> outcomes = new ArrayList<>();
     for (PlannedSlice slice : group) {
-      outcomes.add(Backfill.runAlone(request, plan, slice, progress, effects, overall, stop));
+      outcomes.add(Backfill.runAlone(context, slice));
     }
     // Slices stopped by --fail-fast or the overall deadline did not run at all.
     int ran = (int) outcomes.stream().filter(o -> o.status() != SliceStatus.NOT_RUN).count();
