@@ -188,7 +188,11 @@ public record BackfillRequest(
       return failAtSlice(value, FailurePoint.BEFORE_COMMIT);
     }
 
-    /** Fails {@code value}'s run on purpose at {@code point}. */
+    /**
+     * Fails {@code value}'s run on purpose at {@code point}. A slice in a job shared with others
+     * ({@link #slicesPerJob}) reaches only the commit points (BEFORE_COMMIT to AFTER_COMMIT): its
+     * writers are the job's.
+     */
     public Builder failAtSlice(String value, FailurePoint point) {
       this.failAtSlice = value;
       this.failAtPoint = Objects.requireNonNull(point, "point");

@@ -14,21 +14,25 @@ import java.util.List;
 
 /**
  * Finds the 64-bit key hashes added more than once. Each hash goes to one of 256 partitions by its
- * most significant byte, an array of its own that grows as needed. When the arrays fill the memory
- * given, each partition is sorted ({@link HashSort#sortSharingTopByte}) and compacted to at most
- * two copies of each hash (two are all the report needs), and the partitions are written to local
- * disk, in order, as one sorted run only when compacting freed less than a quarter of the memory;
- * then they fill again. At the end each partition is sorted and scanned for neighbours that are
- * equal, merged with the runs when there are any, so a duplicate is found whether both copies were
- * in memory together or lie in different runs. Exact for any number of hashes.
+ * most significant byte, an array of its own that grows as needed. When a partition cannot grow
+ * within the memory given, each partition is sorted ({@link HashSort#sortSharingTopByte}) and
+ * compacted to at most two copies of each hash (two are all the report needs). The partitions are
+ * then written to local disk, in order, as one sorted run when more than three quarters of the
+ * memory is still taken, or when the partition that was full cannot take a quarter more; otherwise
+ * they keep filling. At the end each partition is sorted and scanned for neighbours that are equal,
+ * merged with the runs when there are any (at most {@link #MERGE_FAN_IN} files open at once; more
+ * runs are first merged into fewer), so a duplicate is found whether both copies were in memory
+ * together or lie in different runs. Exact for any number of hashes.
  *
  * <p>Memory stays within the limit: the arrays, and the copy of the one partition that grows, never
  * hold more than {@code memoryBytes / 8} hashes together. Since only one partition (about 1/256 of
  * the hashes, for uniform hashes) is copied at a time, nearly all of the memory holds hashes; a
  * single array would keep half of it free for its own copy while it grows. Sorting a partition
  * touches a few hundred KiB, which stay in the cache, and two copies of a hash always share a
- * partition, so finding them needs no merge. Many copies of few keys never spill while two copies
- * of each fit. Disk takes at most 16 bytes a distinct hash a run.
+ * partition, so finding them needs no merge. Many copies of few keys do not spill while two copies
+ * of each take at most three quarters of the memory; keys crowded into one partition get less,
+ * since that partition and its copy while it grows share the budget. Disk takes at most 16 bytes a
+ * distinct hash a run.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -61,11 +65,17 @@ public final class DuplicateHashFinder implements AutoCloseable {
   /** Longs a run is written and read with at a time (64 KiB). */
   private static final int IO_LONGS = 1 << 13;
 
+  /** Runs merged at once, each an open file with a 64 KiB buffer. */
+  static final int MERGE_FAN_IN = 64;
+
   private final Path spillDirectory;
   private final int capacity;
   private final List<Path> runs = new ArrayList<>();
   private final long[][] partitions = new long[PARTITIONS][];
   private final int[] sizes = new int[PARTITIONS];
+
+  /** The sort's counts, allocated at the first sort and reused by every one after it. */
+  private int[][] sortScratch;
 
   /** The longs of every partition's array, which may not exceed the capacity. */
   private long allocated;
@@ -75,6 +85,9 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** The hashes held in memory. */
   private long size;
+
+  /** How often the partitions were sorted and compacted to make room. */
+  private int compactions;
 
   /**
    * @param memoryBytes memory for the hashes in memory; past it, hashes spill to sorted runs
@@ -96,11 +109,14 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   public void add(long hash) {
     int partition = (int) (hash >>> PARTITION_SHIFT);
-    if (!hasRoom(partition)) {
+    if (!hasRoom(partition, 1)) {
       compact();
-      if (size > capacity - capacity / 4 || !hasRoom(partition)) {
+      // Compacting again after a few more hashes would sort everything for little: keep filling
+      // only when a quarter of the memory is free and the partition can take a quarter more.
+      if (size > capacity - capacity / 4
+          || !hasRoom(partition, Math.max(1, sizes[partition] / 4))) {
         spill();
-        if (!hasRoom(partition)) {
+        if (!hasRoom(partition, 1)) {
           throw new IllegalStateException(
               "Cannot find duplicate key hashes: no room for one hash in " + capacity + " longs");
         }
@@ -115,6 +131,11 @@ public final class DuplicateHashFinder implements AutoCloseable {
     return runs.size();
   }
 
+  /** How often the partitions were compacted to make room so far. */
+  int compactions() {
+    return compactions;
+  }
+
   /** The most bytes the hashes took in memory at once, copies while growing included. */
   long peakMemoryBytes() {
     return peakAllocated * BYTES_PER_HASH;
@@ -124,7 +145,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
   public void finish(Duplicates out) {
     for (int p = 0; p < PARTITIONS; p++) {
       if (sizes[p] > 0) {
-        HashSort.sortSharingTopByte(partitions[p], sizes[p]);
+        HashSort.sortSharingTopByte(partitions[p], sizes[p], scratch());
       }
     }
     if (runs.isEmpty()) {
@@ -132,18 +153,59 @@ public final class DuplicateHashFinder implements AutoCloseable {
       release();
       return;
     }
-    List<Cursor> cursors = new ArrayList<>();
     try {
-      cursors.add(new PartitionsCursor());
-      for (Path run : runs) {
-        cursors.add(new RunCursor(run));
+      // One cursor for the partitions, one open file for each run: at most MERGE_FAN_IN.
+      mergeRunsDownTo(MERGE_FAN_IN - 1);
+      List<Cursor> cursors = new ArrayList<>();
+      try {
+        cursors.add(new PartitionsCursor());
+        for (Path run : runs) {
+          cursors.add(new RunCursor(run));
+        }
+        merge(
+            cursors,
+            (hash, count) -> {
+              if (count > 1) {
+                out.accept(hash);
+              }
+            });
+      } finally {
+        cursors.forEach(Cursor::close);
       }
-      merge(cursors, out);
     } finally {
-      for (Cursor cursor : cursors) {
-        cursor.close();
-      }
       release();
+    }
+  }
+
+  /**
+   * Merges runs, {@link #MERGE_FAN_IN} at a time, into runs that keep at most two copies of each
+   * hash, until at most {@code limit} are left: a finder that spilled many runs (a small memory
+   * budget, many hashes) never opens more files at once than that.
+   */
+  private void mergeRunsDownTo(int limit) {
+    while (runs.size() > limit) {
+      List<Path> group = new ArrayList<>(runs.subList(0, Math.min(MERGE_FAN_IN, runs.size())));
+      Path merged = newRun(); // listed before it is written: close() deletes it whatever happens
+      List<Cursor> cursors = new ArrayList<>();
+      try (RunWriter writer = new RunWriter(merged)) {
+        for (Path run : group) {
+          cursors.add(new RunCursor(run));
+        }
+        merge(
+            cursors,
+            (hash, count) -> {
+              writer.write(hash);
+              if (count > 1) {
+                writer.write(hash); // two copies are all the report needs
+              }
+            });
+      } finally {
+        cursors.forEach(Cursor::close);
+      }
+      for (Path run : group) {
+        deleteRun(run);
+      }
+      runs.removeAll(group);
     }
   }
 
@@ -167,16 +229,27 @@ public final class DuplicateHashFinder implements AutoCloseable {
   }
 
   /**
-   * True when {@code partition} can take one more hash, growing its array if the memory allows: to
-   * twice its length while the arrays take at most half of the memory, by a quarter past that, so
-   * that partitions growing one after another leave little of it unused.
+   * True when {@code partition} can take {@code count} more hashes, growing its array as far as the
+   * memory allows.
    */
-  private boolean hasRoom(int partition) {
+  private boolean hasRoom(int partition, int count) {
+    while (partitions[partition] == null
+        || partitions[partition].length - sizes[partition] < count) {
+      if (!grow(partition)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Grows the partition's array if the memory allows: to twice its length while the arrays take at
+   * most half of the memory, by a quarter past that, so that partitions growing one after another
+   * leave little of it unused. False when it cannot grow by one.
+   */
+  private boolean grow(int partition) {
     long[] hashes = partitions[partition];
     int length = hashes == null ? 0 : hashes.length;
-    if (sizes[partition] < length) {
-      return true;
-    }
     long wanted =
         length == 0
             ? INITIAL_HASHES
@@ -197,13 +270,14 @@ public final class DuplicateHashFinder implements AutoCloseable {
    * holds where the copy fits, so that the memory compaction freed can go to any partition.
    */
   private void compact() {
+    compactions++;
     size = 0;
     for (int p = 0; p < PARTITIONS; p++) {
       long[] hashes = partitions[p];
       if (hashes == null) {
         continue;
       }
-      HashSort.sortSharingTopByte(hashes, sizes[p]);
+      HashSort.sortSharingTopByte(hashes, sizes[p], scratch());
       int kept = 0;
       for (int i = 0; i < sizes[p]; i++) {
         long hash = hashes[i];
@@ -223,6 +297,13 @@ public final class DuplicateHashFinder implements AutoCloseable {
     }
   }
 
+  private int[][] scratch() {
+    if (sortScratch == null) {
+      sortScratch = HashSort.newScratch();
+    }
+    return sortScratch;
+  }
+
   /** Drops every array: the memory is free for the partitions to grow again. */
   private void release() {
     Arrays.fill(partitions, null);
@@ -231,7 +312,13 @@ public final class DuplicateHashFinder implements AutoCloseable {
     size = 0;
   }
 
-  private static void merge(List<Cursor> cursors, Duplicates out) {
+  /** Receives each hash of a merge once, in ascending unsigned order, with its number of copies. */
+  @FunctionalInterface
+  private interface Counted {
+    void accept(long hash, int copies);
+  }
+
+  private static void merge(List<Cursor> cursors, Counted out) {
     CursorHeap heap = new CursorHeap(cursors);
     while (!heap.isEmpty()) {
       long hash = heap.top().hash;
@@ -240,9 +327,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
         seen++;
         heap.advanceTop();
       }
-      if (seen > 1) {
-        out.accept(hash);
-      }
+      out.accept(hash, seen);
     }
   }
 
@@ -311,42 +396,102 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Writes the partitions, sorted and compacted already, in order as one run; then frees them. */
   private void spill() {
-    Path run;
-    try {
-      Files.createDirectories(spillDirectory);
-      run = Files.createTempFile(spillDirectory, "floe-unique-", ".run");
-      runs.add(run);
-      try (FileChannel channel = FileChannel.open(run, StandardOpenOption.WRITE)) {
-        ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
-        for (int p = 0; p < PARTITIONS; p++) {
-          for (int from = 0; from < sizes[p]; from += IO_LONGS) {
-            int longs = Math.min(IO_LONGS, sizes[p] - from);
-            bytes.clear();
-            bytes.asLongBuffer().put(partitions[p], from, longs);
-            bytes.limit(8 * longs);
-            while (bytes.hasRemaining()) {
-              channel.write(bytes);
-            }
-          }
-        }
+    try (RunWriter writer = new RunWriter(newRun())) {
+      for (int p = 0; p < PARTITIONS; p++) {
+        writer.write(partitions[p], sizes[p]);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot spill key hashes of the unique check to " + spillDirectory + ": " + e, e);
     }
     release();
+  }
+
+  /** A new, empty run file, listed in {@link #runs}. */
+  private Path newRun() {
+    try {
+      Files.createDirectories(spillDirectory);
+      Path run = Files.createTempFile(spillDirectory, "floe-unique-", ".run");
+      runs.add(run);
+      return run;
+    } catch (IOException e) {
+      throw spillFailed(e);
+    }
+  }
+
+  private UncheckedIOException spillFailed(IOException e) {
+    return new UncheckedIOException(
+        "Cannot spill key hashes of the unique check to " + spillDirectory + ": " + e, e);
+  }
+
+  private static void deleteRun(Path run) {
+    try {
+      Files.deleteIfExists(run);
+    } catch (IOException e) {
+      // A temporary file in Flink's temp directory; the task's cleanup removes it too.
+    }
+  }
+
+  /** Writes hashes to a run, {@link #IO_LONGS} at a time. */
+  private final class RunWriter implements AutoCloseable {
+    private final FileChannel channel;
+    private final ByteBuffer bytes = ByteBuffer.allocate(8 * IO_LONGS);
+    private final LongBuffer longs = bytes.asLongBuffer();
+
+    RunWriter(Path run) {
+      try {
+        channel = FileChannel.open(run, StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        throw spillFailed(e);
+      }
+    }
+
+    void write(long hash) {
+      if (!longs.hasRemaining()) {
+        flush();
+      }
+      longs.put(hash);
+    }
+
+    void write(long[] hashes, int count) {
+      for (int from = 0; from < count; ) {
+        if (!longs.hasRemaining()) {
+          flush();
+        }
+        int n = Math.min(longs.remaining(), count - from);
+        longs.put(hashes, from, n);
+        from += n;
+      }
+    }
+
+    private void flush() {
+      bytes.clear();
+      bytes.limit(8 * longs.position());
+      try {
+        while (bytes.hasRemaining()) {
+          channel.write(bytes);
+        }
+      } catch (IOException e) {
+        throw spillFailed(e);
+      }
+      longs.clear();
+    }
+
+    @Override
+    public void close() {
+      try {
+        flush();
+      } finally {
+        try {
+          channel.close();
+        } catch (IOException e) {
+          throw spillFailed(e);
+        }
+      }
+    }
   }
 
   @Override
   public void close() {
     release();
-    for (Path run : runs) {
-      try {
-        Files.deleteIfExists(run);
-      } catch (IOException e) {
-        // A temporary file in Flink's temp directory; the task's cleanup removes it too.
-      }
-    }
+    runs.forEach(DuplicateHashFinder::deleteRun);
     runs.clear();
   }
 

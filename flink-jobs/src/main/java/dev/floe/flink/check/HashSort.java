@@ -21,15 +21,30 @@ final class HashSort {
    * Crowded hashes take more passes, never more than eight.
    */
   static void sortUniform(long[] hashes, int count) {
-    radixSort(hashes, 0, count, 56, new int[8][2 * RADIX]);
+    if (count <= RADIX_CUTOFF) {
+      insertionSort(hashes, 0, count);
+    } else {
+      radixSort(hashes, 0, count, 56, newScratch());
+    }
   }
 
   /**
    * Sorts like {@link #sortUniform} the first {@code count} hashes of {@code hashes}, which all
    * share their most significant byte: the sort starts at the next byte.
+   *
+   * @param scratch from {@link #newScratch}, reused from one call to the next
    */
-  static void sortSharingTopByte(long[] hashes, int count) {
-    radixSort(hashes, 0, count, 48, new int[8][2 * RADIX]);
+  static void sortSharingTopByte(long[] hashes, int count, int[][] scratch) {
+    if (count <= RADIX_CUTOFF) {
+      insertionSort(hashes, 0, count);
+    } else {
+      radixSort(hashes, 0, count, 48, scratch);
+    }
+  }
+
+  /** The counts a sort needs, one array per byte (16 KiB): reusable by one thread's sorts. */
+  static int[][] newScratch() {
+    return new int[8][2 * RADIX];
   }
 
   /**

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The spilling duplicate finder against a plain map of counts, in memory and across runs. */
 class DuplicateHashFinderTest {
-  /** ≈ 64 hashes in memory: a few hundred keys spill many runs. */
+  /** 128 hashes in memory: a few hundred keys spill many runs. */
   private static final long TINY = 1024;
 
   @TempDir Path spill;
@@ -215,6 +215,71 @@ class DuplicateHashFinderTest {
 
       assertThat(finder.spilledRuns()).isZero();
       assertThat(duplicates(finder)).containsExactly(1L, 2L, 3L);
+    }
+  }
+
+  @Test
+  void keysCrowdedIntoOnePartitionThatOverfillItSpillInsteadOfCompactingEveryFewHashes() {
+    // 31 keys sharing their top byte, two copies each (62 hashes) in 128 hashes of memory: after
+    // a compaction their partition can grow by only a few places beside its own copy. Compacting
+    // again after every few hashes would sort the whole memory again and again; it must spill.
+    int added = 0;
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(TINY, spill)) {
+      for (int copy = 0; copy < 500; copy++) {
+        for (long key = 1; key <= 31; key++) {
+          finder.add(key);
+          added++;
+        }
+      }
+
+      assertThat(finder.compactions()).isLessThanOrEqualTo(added / 16);
+      assertThat(duplicates(finder)).hasSize(31);
+    }
+  }
+
+  @Test
+  void moreRunsThanOneMergeOpensAreMergedAFewAtATimeAndLoseNoDuplicate() {
+    Random random = new Random(8);
+    long[] added = new long[4000];
+    for (int i = 0; i < added.length; i++) {
+      added[i] = i > 0 && random.nextInt(8) == 0 ? added[random.nextInt(i)] : random.nextLong();
+    }
+    List<Long> expected = addedMoreThanOnce(added);
+
+    try (DuplicateHashFinder finder = new DuplicateHashFinder(128, spill)) {
+      for (long hash : added) {
+        finder.add(hash);
+      }
+
+      assertThat(finder.spilledRuns()).isGreaterThan(3 * DuplicateHashFinder.MERGE_FAN_IN);
+      List<Long> found = new ArrayList<>();
+      int[] mostOpen = {0};
+      finder.finish(
+          hash -> {
+            found.add(hash);
+            mostOpen[0] = Math.max(mostOpen[0], openFilesUnder(spill));
+          });
+      assertThat(found).isEqualTo(expected);
+      // the last merge's runs, counted while it reports: never one file per spilled run
+      assertThat(mostOpen[0]).isPositive().isLessThanOrEqualTo(DuplicateHashFinder.MERGE_FAN_IN);
+    }
+  }
+
+  /** The files under {@code directory} this process has open (Linux: /proc/self/fd). */
+  private static int openFilesUnder(Path directory) {
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return (int)
+          fds.filter(
+                  fd -> {
+                    try {
+                      return Files.readSymbolicLink(fd).startsWith(directory);
+                    } catch (IOException e) {
+                      return false; // closed while listed
+                    }
+                  })
+              .count();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -94,4 +94,32 @@ class HashSortTest {
       assertThat(hashes[count + 1]).isEqualTo(-5);
     }
   }
+
+  @Test
+  void sortSharingTopByteSortsPartitionsOfAnySizeWithOneScratchAsUnsignedNumbers() {
+    Random random = new Random(13);
+    int[][] scratch = HashSort.newScratch();
+    for (int top : new int[] {0x00, 0x7F, 0x80, 0xFF}) {
+      for (int count : new int[] {0, 1, 64, 65, 777, 20_000}) {
+        long[] hashes = new long[count + 1];
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+          long low = random.nextInt(5) == 0 ? random.nextInt(3) : random.nextLong();
+          hashes[i] = ((long) top << 56) | (low & 0x00FF_FFFF_FFFF_FFFFL);
+          expected.add(hashes[i]);
+        }
+        hashes[count] = 42; // beyond the count: left alone
+        expected.sort(Long::compareUnsigned);
+
+        HashSort.sortSharingTopByte(hashes, count, scratch);
+
+        for (int i = 0; i < count; i++) {
+          assertThat(hashes[i])
+              .as("top %x, count %d, hash %d", top, count, i)
+              .isEqualTo(expected.get(i));
+        }
+        assertThat(hashes[count]).isEqualTo(42);
+      }
+    }
+  }
 }

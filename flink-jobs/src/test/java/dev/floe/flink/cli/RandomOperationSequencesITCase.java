@@ -94,6 +94,16 @@ class RandomOperationSequencesITCase {
    */
   private Random extra;
 
+  /** The failure points {@link #random} draws from, as when the first seeds were recorded. */
+  private static final List<FailurePoint> FIRST_FAILURE_POINTS =
+      List.of(
+          FailurePoint.AFTER_PLANNING,
+          FailurePoint.AFTER_SOME_FILES,
+          FailurePoint.AFTER_ALL_FILES,
+          FailurePoint.BEFORE_COMMIT,
+          FailurePoint.LOST_RESPONSE,
+          FailurePoint.AFTER_COMMIT);
+
   private final List<String> log = new ArrayList<>();
   private String factJob;
   private String dimJob;
@@ -220,8 +230,10 @@ class RandomOperationSequencesITCase {
       insertIfAbsent(step, day);
       return "insert-if-absent";
     } else if (pick < 55) {
-      FailurePoint point =
-          FailurePoint.values()[1 + random.nextInt(FailurePoint.values().length - 1)];
+      FailurePoint point = FIRST_FAILURE_POINTS.get(random.nextInt(FIRST_FAILURE_POINTS.size()));
+      if (extra.nextInt(7) == 0) {
+        point = FailurePoint.LOST_REQUEST; // added later: drawn from extra
+      }
       run(step, day, point);
       return "run-with-failure";
     } else if (pick < 63) {
