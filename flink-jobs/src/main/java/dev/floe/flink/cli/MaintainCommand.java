@@ -22,7 +22,6 @@ import dev.floe.flink.maintain.CompactionAction;
 import dev.floe.flink.maintain.MaintenanceNotification;
 import dev.floe.flink.maintain.PlanApply;
 import dev.floe.flink.maintain.PositionDeleteRewriteAction;
-import dev.floe.flink.maintain.SliceCompaction;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -307,8 +306,7 @@ public final class MaintainCommand implements Callable<Integer> {
     }
     print(reports, spec.commandLine().getOut());
     // Compaction and the position-delete rewrite report failed slices in their lines; the exit
-    // code tells scripts (the first failing action's), and stderr has each failure's sentence.
-    failures().forEach(detail -> spec.commandLine().getErr().println("floe maintain: " + detail));
+    // code tells scripts (the first failing action's).
     if (compaction != null && compaction.exitCode() != ExitCodes.OK) {
       return compaction.exitCode();
     }
@@ -480,22 +478,6 @@ public final class MaintainCommand implements Callable<Integer> {
           "Cannot parse --orphan-min-age '%s': expected an ISO-8601 duration such as PT48H or P3D",
           text);
     }
-  }
-
-  /** The sentence of each slice that compaction or the position-delete rewrite failed. */
-  private List<String> failures() {
-    List<String> failures = new ArrayList<>();
-    if (compaction != null && compaction.result() != null) {
-      compaction.result().slices().stream()
-          .filter(SliceCompaction::failed)
-          .forEach(slice -> failures.add(slice.detail()));
-    }
-    if (positionDeletes != null) {
-      positionDeletes.slices().stream()
-          .filter(slice -> slice.exitCode() != ExitCodes.OK)
-          .forEach(slice -> failures.add(slice.detail()));
-    }
-    return failures;
   }
 
   private void print(List<MaintenanceReport> reports, PrintWriter out) {
