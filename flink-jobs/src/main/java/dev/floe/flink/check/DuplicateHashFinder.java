@@ -20,19 +20,21 @@ import java.util.List;
  * then written to local disk, in order, as one sorted run when more than three quarters of the
  * memory is still taken, or when the partition that was full cannot take a quarter more; otherwise
  * they keep filling. At the end each partition is sorted and scanned for neighbours that are equal,
- * merged with the runs when there are any (at most {@link #MERGE_FAN_IN} files open at once; more
- * runs are first merged into fewer), so a duplicate is found whether both copies were in memory
- * together or lie in different runs. Exact for any number of hashes.
+ * merged with the runs when there are any (more than {@link #MERGE_FAN_IN} runs are first merged
+ * into fewer, {@code MERGE_FAN_IN} at a time, so at most one more file than that is open at once),
+ * so a duplicate is found whether both copies were in memory together or lie in different runs.
+ * Exact for any number of hashes.
  *
- * <p>Memory stays within the limit: the arrays, and the copy of the one partition that grows, never
- * hold more than {@code memoryBytes / 8} hashes together. Since only one partition (about 1/256 of
- * the hashes, for uniform hashes) is copied at a time, nearly all of the memory holds hashes; a
- * single array would keep half of it free for its own copy while it grows. Sorting a partition
- * touches a few hundred KiB, which stay in the cache, and two copies of a hash always share a
- * partition, so finding them needs no merge. Many copies of few keys do not spill while two copies
- * of each take at most three quarters of the memory; keys crowded into one partition get less,
- * since that partition and its copy while it grows share the budget. Disk takes at most 16 bytes a
- * distinct hash a run.
+ * <p>The hashes' memory stays within the limit: the arrays, and the copy of the one partition that
+ * grows, never hold more than {@code memoryBytes / 8} hashes together. Besides it, a sort takes 16
+ * KiB of counts and each file open while runs are merged a 64 KiB buffer. Since only one partition
+ * (about 1/256 of the hashes, for uniform hashes) is copied at a time, nearly all of the memory
+ * holds hashes; a single array would keep half of it free for its own copy while it grows. Sorting
+ * a partition touches a few hundred KiB, which stay in the cache, and two copies of a hash always
+ * share a partition, so finding them needs no merge. Many copies of few keys do not spill while two
+ * copies of each take at most three quarters of the memory; keys crowded into one partition get
+ * less, since that partition and its copy while it grows share the budget. Disk takes at most 16
+ * bytes a distinct hash a run.
  *
  * <p>Not thread-safe. {@link #close} deletes the runs.
  */
@@ -71,6 +73,13 @@ public final class DuplicateHashFinder implements AutoCloseable {
   private final Path spillDirectory;
   private final int capacity;
   private final List<Path> runs = new ArrayList<>();
+
+  /** Merged runs whose file could not be deleted yet: {@link #close} tries again. */
+  private final List<Path> undeleted = new ArrayList<>();
+
+  /** The runs spilled from memory (merging runs at the end does not change it). */
+  private int spilled;
+
   private final long[][] partitions = new long[PARTITIONS][];
   private final int[] sizes = new int[PARTITIONS];
 
@@ -128,7 +137,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** The number of sorted runs written to disk so far. */
   public int spilledRuns() {
-    return runs.size();
+    return spilled;
   }
 
   /** How often the partitions were compacted to make room so far. */
@@ -180,7 +189,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
   /**
    * Merges runs, {@link #MERGE_FAN_IN} at a time, into runs that keep at most two copies of each
    * hash, until at most {@code limit} are left: a finder that spilled many runs (a small memory
-   * budget, many hashes) never opens more files at once than that.
+   * budget, many hashes) has at most {@link #MERGE_FAN_IN} runs and the one it writes open at once.
    */
   private void mergeRunsDownTo(int limit) {
     while (runs.size() > limit) {
@@ -202,10 +211,12 @@ public final class DuplicateHashFinder implements AutoCloseable {
       } finally {
         cursors.forEach(Cursor::close);
       }
+      runs.removeAll(group); // merged into one: never read again, whether deleted now or later
       for (Path run : group) {
-        deleteRun(run);
+        if (!deleteRun(run)) {
+          undeleted.add(run);
+        }
       }
-      runs.removeAll(group);
     }
   }
 
@@ -396,6 +407,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
   /** Writes the partitions, sorted and compacted already, in order as one run; then frees them. */
   private void spill() {
+    spilled++;
     try (RunWriter writer = new RunWriter(newRun())) {
       for (int p = 0; p < PARTITIONS; p++) {
         writer.write(partitions[p], sizes[p]);
@@ -421,11 +433,13 @@ public final class DuplicateHashFinder implements AutoCloseable {
         "Cannot spill key hashes of the unique check to " + spillDirectory + ": " + e, e);
   }
 
-  private static void deleteRun(Path run) {
+  /** Deletes a run's file; false when it could not (the task's cleanup of its temp dir may). */
+  private static boolean deleteRun(Path run) {
     try {
       Files.deleteIfExists(run);
+      return true;
     } catch (IOException e) {
-      // A temporary file in Flink's temp directory; the task's cleanup removes it too.
+      return false;
     }
   }
 
@@ -476,14 +490,23 @@ public final class DuplicateHashFinder implements AutoCloseable {
 
     @Override
     public void close() {
+      RuntimeException failure = null;
       try {
         flush();
-      } finally {
-        try {
-          channel.close();
-        } catch (IOException e) {
-          throw spillFailed(e);
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = spillFailed(e);
+        } else {
+          failure.addSuppressed(e);
         }
+      }
+      if (failure != null) {
+        throw failure;
       }
     }
   }
@@ -492,7 +515,9 @@ public final class DuplicateHashFinder implements AutoCloseable {
   public void close() {
     release();
     runs.forEach(DuplicateHashFinder::deleteRun);
+    undeleted.forEach(DuplicateHashFinder::deleteRun);
     runs.clear();
+    undeleted.clear();
   }
 
   /** A sorted source of hashes: the partitions in memory or one run on disk. */
