@@ -135,7 +135,7 @@ public final class DuplicateHashFinder implements AutoCloseable {
     size++;
   }
 
-  /** The number of sorted runs written to disk so far. */
+  /** The sorted runs spilled from memory to disk so far; the merges at the end add none. */
   public int spilledRuns() {
     return spilled;
   }
