@@ -68,6 +68,11 @@ public record Timeout(Duration duration, String text, String origin) implements 
     if (duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("a timeout must be positive, " + FORMS);
     }
+    if (duration.toNanosPart() % 1_000_000 != 0) {
+      // Deadlines are counted in milliseconds: a finer part would be dropped, not kept.
+      throw new IllegalArgumentException(
+          "a timeout is whole milliseconds (PT0.5S or 500ms, not PT0.0005S), " + FORMS);
+    }
     if (duration.compareTo(Duration.ofDays(MAX_DAYS)) > 0) {
       throw new IllegalArgumentException("a timeout is at most " + MAX_DAYS + " days (P365D)");
     }

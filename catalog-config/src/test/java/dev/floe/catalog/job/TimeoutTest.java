@@ -35,6 +35,11 @@ class TimeoutTest {
     assertThatThrownBy(() -> Timeout.parseDuration("PT0S"))
         .hasMessageStartingWith("a timeout must be positive");
     assertThatThrownBy(() -> Timeout.parseDuration("400d")).hasMessageContaining("at most 365");
+    assertThatThrownBy(() -> Timeout.parseDuration("PT0.0005S"))
+        .hasMessageStartingWith("a timeout is whole milliseconds");
+    assertThatThrownBy(() -> Timeout.parseDuration("PT1.0000001S"))
+        .hasMessageStartingWith("a timeout is whole milliseconds");
+    assertThat(Timeout.parseDuration("PT0.5S")).isEqualTo(Duration.ofMillis(500));
     assertThatThrownBy(() -> Timeout.parseDuration("PT9999999999999999H"))
         .hasMessageStartingWith("expected a duration");
   }
