@@ -21,11 +21,7 @@ final class HashSort {
    * Crowded hashes take more passes, never more than eight.
    */
   static void sortUniform(long[] hashes, int count) {
-    if (count <= RADIX_CUTOFF) {
-      insertionSort(hashes, 0, count);
-    } else {
-      radixSort(hashes, 0, count, 56, newScratch());
-    }
+    radixSort(hashes, 0, count, 56, newScratch());
   }
 
   /**
@@ -35,11 +31,7 @@ final class HashSort {
    * @param scratch from {@link #newScratch}, reused from one call to the next
    */
   static void sortSharingTopByte(long[] hashes, int count, int[][] scratch) {
-    if (count <= RADIX_CUTOFF) {
-      insertionSort(hashes, 0, count);
-    } else {
-      radixSort(hashes, 0, count, 48, scratch);
-    }
+    radixSort(hashes, 0, count, 48, scratch); // a few hashes go straight to the insertion sort
   }
 
   /** The counts a sort needs, one array per byte (16 KiB): reusable by one thread's sorts. */

@@ -257,12 +257,7 @@ class SharedJobBackfillITCase {
                 + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
     assertThat(job).contains("'boom'");
 
-    BackfillResult result =
-        Backfill.run(
-            BackfillRequest.builder(
-                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
-                .slicesPerJob(20)
-                .build());
+    BackfillResult result = backfillOfSixDays(job, 20);
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.FAILED);
@@ -291,12 +286,7 @@ class SharedJobBackfillITCase {
             "AND order_date < :slice_end",
             "AND order_date < :slice_end AND order_date <> DATE '2026-01-05'");
 
-    BackfillResult result =
-        Backfill.run(
-            BackfillRequest.builder(
-                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
-                .slicesPerJob(2)
-                .build());
+    BackfillResult result = backfillOfSixDays(job, 2);
 
     assertThat(result.exitCode()).isEqualTo(ExitCodes.OK);
     assertThat(result.outcomes()).hasSize(6);
@@ -353,6 +343,14 @@ class SharedJobBackfillITCase {
           .as("rows of %s", day)
           .isZero();
     }
+  }
+
+  /** {@code job} (the text of a job manifest) backfilled over 2026-01-01 to 2026-01-07. */
+  private BackfillResult backfillOfSixDays(String job, int slicesPerJob) {
+    return Backfill.run(
+        BackfillRequest.builder(config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+            .slicesPerJob(slicesPerJob)
+            .build());
   }
 
   private void assertEveryDayHoldsItsStagingRows() {
