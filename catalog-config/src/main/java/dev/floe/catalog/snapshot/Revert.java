@@ -2,8 +2,8 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.CommitUpdates;
 import dev.floe.catalog.commit.FailurePoint;
-import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
@@ -172,8 +172,7 @@ public final class Revert {
       RevertPlan plan = prepared.plan();
       if (!prepared.touchesDeletes()) {
         OverwriteFiles overwrite =
-            table
-                .newOverwrite()
+            CommitUpdates.newOverwrite(table)
                 .conflictDetectionFilter(prepared.region().conflictFilter())
                 .validateFromSnapshot(plan.headSnapshotId())
                 .validateNoConflictingData()
@@ -181,7 +180,6 @@ public final class Revert {
         prepared.remove().forEach(overwrite::deleteFile);
         prepared.restore().forEach(overwrite::addFile);
         summary(plan).forEach(overwrite::set);
-        ManifestScans.onCommittingThreadIfLocal(table, overwrite);
         beforeCommit.run();
         return Attempt.commit(overwrite::commit);
       }
@@ -190,8 +188,7 @@ public final class Revert {
       // the parent's data files — as copies of their live rows when deletes applied to them.
       List<DataFile> copies = new ArrayList<>();
       RowDelta delta =
-          table
-              .newRowDelta()
+          CommitUpdates.newRowDelta(table)
               .conflictDetectionFilter(prepared.region().conflictFilter())
               .validateFromSnapshot(plan.headSnapshotId())
               .validateNoConflictingDataFiles()
@@ -216,7 +213,6 @@ public final class Revert {
       prepared.removeDeletes().forEach(delta::removeDeletes);
       prepared.restoreDeletes().forEach(delta::addDeletes);
       summary(plan).forEach(delta::set);
-      ManifestScans.onCommittingThreadIfLocal(table, delta);
       beforeCommit.run();
       return Attempt.commit(delta::commit, copies);
     }

@@ -2,7 +2,7 @@ package dev.floe.flink.commit;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
-import dev.floe.catalog.commit.ManifestScans;
+import dev.floe.catalog.commit.CommitUpdates;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.ScopeConflicts;
@@ -192,8 +192,7 @@ public final class SliceCommitter {
     private OverwriteFiles newOverwrite(Table table, Long from) {
       Expression slice = plan.scope().toExpression();
       OverwriteFiles overwrite =
-          table
-              .newOverwrite()
+          CommitUpdates.newOverwrite(table)
               .overwriteByRowFilter(slice)
               .conflictDetectionFilter(slice)
               .validateNoConflictingData()
@@ -213,7 +212,7 @@ public final class SliceCommitter {
       }
       files.forEach(overwrite::addFile);
       lineage.toSummary().forEach(overwrite::set);
-      return ManifestScans.onCommittingThreadIfLocal(table, overwrite);
+      return overwrite;
     }
 
     @Override

@@ -2,8 +2,8 @@ package dev.floe.flink.merge;
 
 import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
+import dev.floe.catalog.commit.CommitUpdates;
 import dev.floe.catalog.commit.FailurePoint;
-import dev.floe.catalog.commit.ManifestScans;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.SourceDrift;
@@ -550,7 +550,7 @@ public final class KeyedCommitter {
       List<DataFile> written,
       Lineage lineage,
       Map<String, Collection<Comparable<?>>> keyValues) {
-    OverwriteFiles overwrite = ManifestScans.onCommittingThreadIfLocal(table, table.newOverwrite());
+    OverwriteFiles overwrite = CommitUpdates.newOverwrite(table);
     List<ContentFile<?>> footprint = new ArrayList<>();
     for (FileScanTask task : probe.touched()) {
       overwrite.deleteFile(task.file());
