@@ -103,14 +103,19 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
         notStarted = i + 1;
         CommitPlan plan = plans.get(i);
         if (stopped) {
-          UncommittedFiles.delete(table, files.get(i)); // loaded for the commit that stopped
+          deleteFiles(catalog, table, plan, files.get(i));
           results.add(encode(new SliceCommitResult(i, null, null, ExitCodes.OK)));
           continue;
         }
         SliceCommitResult result;
         try {
-          // Loaded once per slice: the validation base and the commit read the same state.
-          table = Catalogs.loadTable(catalog, plan.target());
+          // Refreshed once per slice: the validation base and the commit read the same state. One
+          // table for all slices: the metadata a commit wrote and read back is not parsed again.
+          if (table == null) {
+            table = Catalogs.loadTable(catalog, plan.target());
+          } else {
+            table.refresh();
+          }
           CommitOutcome outcome =
               new SliceCommitter(catalog, validatingFrom(table, plan, own))
                   .commit(table, files.get(i), hashes.get(i), stats.get(i), duplicates.get(i));
@@ -136,6 +141,27 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
       }
     } finally {
       Catalogs.close(catalog);
+    }
+  }
+
+  /**
+   * Deletes the files of a slice that is not committed after a stop, with the table the commits
+   * used, or loaded now when no commit got as far as loading it.
+   */
+  static void deleteFiles(
+      Catalog catalog, Table table, CommitPlan plan, List<DataFile> sliceFiles) {
+    if (table != null) {
+      UncommittedFiles.delete(table, sliceFiles);
+      return;
+    }
+    try {
+      UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.target()), sliceFiles);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Cannot delete the files of {}'s uncommitted slice {}: {}",
+          plan.target(),
+          plan.scope().label(),
+          e.toString());
     }
   }
 

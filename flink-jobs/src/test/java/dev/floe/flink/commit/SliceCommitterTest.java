@@ -434,6 +434,18 @@ class SliceCommitterTest {
     assertThat(new File(written.files.get(0).location().replace("file:", ""))).exists();
   }
 
+  @Test
+  void aStoppedSlicesFilesAreDeletedEvenWhenNoCommitBeforeItLoadedTheTable() {
+    Written written = write(row(10, "50.00", "2026-10-03"));
+    File file = new File(written.files.get(0).location().replace("file:", ""));
+    assertThat(file).exists();
+
+    SlicesCommitterOperator.deleteFiles(
+        catalog.catalog(), null, plan("run-1", null, Map.of()), written.files);
+
+    assertThat(file).doesNotExist();
+  }
+
   private record Written(List<DataFile> files, ContentHash hash) {}
 
   private Written write(Record... rows) {
