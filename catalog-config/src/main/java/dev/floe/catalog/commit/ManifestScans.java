@@ -18,7 +18,8 @@ import org.apache.iceberg.relocated.com.google.common.util.concurrent.MoreExecut
  * system and whose manifests are small in all ({@link #MAX_BYTES_ON_COMMITTING_THREAD}) filters and
  * merges them on the committing thread. Tables on object stores or HDFS, and tables with more
  * manifest bytes, keep Iceberg's pool, whose parallel reads then pay off. (Iceberg 1.11 writes the
- * manifest of a commit's new files on its pool whatever is set here.)
+ * manifest of a commit's new files on its pool whatever is set here; {@link CommitUpdates} writes
+ * it on the committing thread.)
  */
 public final class ManifestScans {
   /**
