@@ -83,10 +83,9 @@ public final class CommitUpdates {
     @Override
     protected List<ManifestFile> writeDataManifests(
         Collection<DataFile> files, Long dataSeq, PartitionSpec spec) {
-      if (files.size() > maxFilesOnCommittingThread) {
-        return super.writeDataManifests(files, dataSeq, spec);
-      }
-      return write(newRollingManifestWriter(spec), files, file -> dataSeq);
+      return files.size() > maxFilesOnCommittingThread
+          ? super.writeDataManifests(files, dataSeq, spec)
+          : write(newRollingManifestWriter(spec), files, file -> dataSeq);
     }
   }
 
@@ -102,19 +101,17 @@ public final class CommitUpdates {
     @Override
     protected List<ManifestFile> writeDataManifests(
         Collection<DataFile> files, Long dataSeq, PartitionSpec spec) {
-      if (files.size() > maxFilesOnCommittingThread) {
-        return super.writeDataManifests(files, dataSeq, spec);
-      }
-      return write(newRollingManifestWriter(spec), files, file -> dataSeq);
+      return files.size() > maxFilesOnCommittingThread
+          ? super.writeDataManifests(files, dataSeq, spec)
+          : write(newRollingManifestWriter(spec), files, file -> dataSeq);
     }
 
     @Override
     protected List<ManifestFile> writeDeleteManifests(
         Collection<DeleteFile> files, PartitionSpec spec) {
-      if (files.size() > maxFilesOnCommittingThread) {
-        return super.writeDeleteManifests(files, spec);
-      }
-      return write(newRollingDeleteManifestWriter(spec), files, DeleteFile::dataSequenceNumber);
+      return files.size() > maxFilesOnCommittingThread
+          ? super.writeDeleteManifests(files, spec)
+          : write(newRollingDeleteManifestWriter(spec), files, DeleteFile::dataSequenceNumber);
     }
   }
 

@@ -1,13 +1,11 @@
 package dev.floe.catalog.commit;
 
+import static dev.floe.catalog.commit.LocalTables.file;
+import static dev.floe.catalog.commit.LocalTables.path;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.catalog.config.CatalogConfig;
-import dev.floe.catalog.config.CatalogConfigLoader;
-import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.config.LocalReadsFileIO;
-import java.nio.file.Path;
-import java.util.HashMap;
+import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,39 +13,23 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The overwrite and the row delta of Floe's commits write the manifest of their new files on the
  * committing thread, up to a number of files, and commit the same content Iceberg's own would.
  */
 class CommitUpdatesTest {
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.required(2, "p", Types.IntegerType.get()));
-  private static final PartitionSpec BY_P = PartitionSpec.builderFor(SCHEMA).identity("p").build();
-
   /** The threads that created a manifest (not a manifest list) for writing. */
   static final List<String> MANIFEST_WRITERS = new CopyOnWriteArrayList<>();
 
@@ -63,15 +45,9 @@ class CommitUpdatesTest {
     }
   }
 
-  @TempDir Path home;
-  private Catalog catalog;
-
-  @AfterEach
-  void close() {
-    if (catalog != null) {
-      Catalogs.close(catalog);
-    }
-  }
+  @RegisterExtension
+  final EmbeddedCatalog catalog =
+      new EmbeddedCatalog(Map.of(CatalogProperties.FILE_IO_IMPL, RecordingFileIO.class.getName()));
 
   @Test
   void anOverwriteWritesItsNewFilesManifestOnTheCommittingThread() {
@@ -161,20 +137,7 @@ class CommitUpdatesTest {
   }
 
   private Table tableWithOneFilePerPartition() {
-    CatalogConfig base = CatalogConfigLoader.embedded(home);
-    Map<String, String> properties = new HashMap<>(base.properties());
-    properties.put(CatalogProperties.FILE_IO_IMPL, RecordingFileIO.class.getName());
-    catalog = Catalogs.open(new CatalogConfig(base.name(), base.type(), properties));
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("t"));
-    Table table =
-        catalog.createTable(
-            TableIdentifier.of("t", "events"),
-            SCHEMA,
-            BY_P,
-            Map.of(TableProperties.FORMAT_VERSION, "2"));
-    for (int p = 0; p < 2; p++) {
-      table.newAppend().appendFile(file(table, p, "a")).commit();
-    }
+    Table table = LocalTables.withOneFilePerPartition(catalog, 2);
     MANIFEST_WRITERS.clear();
     return table;
   }
@@ -187,18 +150,5 @@ class CommitUpdatesTest {
       throw new java.io.UncheckedIOException(e);
     }
     return paths;
-  }
-
-  private static String path(Table table, int p, String name) {
-    return table.location() + "/data/p=" + p + "/" + name + ".parquet";
-  }
-
-  private static DataFile file(Table table, int p, String name) {
-    return DataFiles.builder(table.spec())
-        .withPath(path(table, p, name))
-        .withFileSizeInBytes(100)
-        .withRecordCount(1)
-        .withPartitionPath("p=" + p)
-        .build();
   }
 }

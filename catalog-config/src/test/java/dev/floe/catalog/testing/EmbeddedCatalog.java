@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
@@ -25,14 +26,30 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * each test: {@code @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();}.
  */
 public final class EmbeddedCatalog implements BeforeEachCallback, AfterEachCallback {
+  private final Map<String, String> overrides;
   private Path home;
   private CatalogConfig config;
   private Catalog catalog;
 
+  public EmbeddedCatalog() {
+    this(Map.of());
+  }
+
+  /**
+   * @param overrides catalog properties set over the embedded default's (a test's own {@code
+   *     io-impl}, say)
+   */
+  public EmbeddedCatalog(Map<String, String> overrides) {
+    this.overrides = Map.copyOf(overrides);
+  }
+
   @Override
   public void beforeEach(ExtensionContext context) throws IOException {
     home = Files.createTempDirectory("floe-catalog");
-    config = CatalogConfigLoader.embedded(home);
+    CatalogConfig base = CatalogConfigLoader.embedded(home);
+    Map<String, String> properties = new HashMap<>(base.properties());
+    properties.putAll(overrides);
+    config = new CatalogConfig(base.name(), base.type(), properties);
     catalog = Catalogs.open(config);
   }
 
