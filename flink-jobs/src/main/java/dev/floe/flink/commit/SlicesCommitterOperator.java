@@ -20,6 +20,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * The single committer (parallelism 1) of a job that loads several consecutive slices at once.
@@ -103,7 +104,7 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
         notStarted = i + 1;
         CommitPlan plan = plans.get(i);
         if (stopped) {
-          deleteFiles(catalog, table, plan, files.get(i));
+          table = deleteFiles(catalog, table, plan, files.get(i));
           results.add(encode(new SliceCommitResult(i, null, null, ExitCodes.OK)));
           continue;
         }
@@ -111,11 +112,7 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
         try {
           // Refreshed once per slice: the validation base and the commit read the same state. One
           // table for all slices: the metadata a commit wrote and read back is not parsed again.
-          if (table == null) {
-            table = Catalogs.loadTable(catalog, plan.target());
-          } else {
-            table.refresh();
-          }
+          table = current(catalog, table, plan.target());
           CommitOutcome outcome =
               new SliceCommitter(catalog, validatingFrom(table, plan, own))
                   .commit(table, files.get(i), hashes.get(i), stats.get(i), duplicates.get(i));
@@ -145,23 +142,41 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
   }
 
   /**
+   * The target as the catalog has it now: {@code table} refreshed, or loaded when there is none yet
+   * or it no longer exists (the load then fails as a run's would: the table does not exist, exit
+   * 2).
+   */
+  static Table current(Catalog catalog, Table table, String target) {
+    if (table != null) {
+      try {
+        table.refresh();
+        return table;
+      } catch (NoSuchTableException dropped) {
+        // loaded below, which reports it
+      }
+    }
+    return Catalogs.loadTable(catalog, target);
+  }
+
+  /**
    * Deletes the files of a slice that is not committed after a stop, with the table the commits
    * used, or loaded now when no commit got as far as loading it.
+   *
+   * @return the table used, for the next stopped slice; null when it could not be loaded
    */
-  static void deleteFiles(
+  static Table deleteFiles(
       Catalog catalog, Table table, CommitPlan plan, List<DataFile> sliceFiles) {
-    if (table != null) {
-      UncommittedFiles.delete(table, sliceFiles);
-      return;
-    }
     try {
-      UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.target()), sliceFiles);
+      Table used = table != null ? table : Catalogs.loadTable(catalog, plan.target());
+      UncommittedFiles.delete(used, sliceFiles);
+      return used;
     } catch (RuntimeException e) {
       LOG.warn(
           "Cannot delete the files of {}'s uncommitted slice {}: {}",
           plan.target(),
           plan.scope().label(),
           e.toString());
+      return null;
     }
   }
 

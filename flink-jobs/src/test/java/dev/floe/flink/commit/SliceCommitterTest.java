@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
@@ -444,6 +446,20 @@ class SliceCommitterTest {
         catalog.catalog(), null, plan("run-1", null, Map.of()), written.files);
 
     assertThat(file).doesNotExist();
+  }
+
+  @Test
+  void aTableDroppedBetweenTwoSlicesCommitsIsReportedAsMissingNotAsAnUnexpectedFailure() {
+    Table table = SlicesCommitterOperator.current(catalog.catalog(), null, "sales.fact_orders");
+    assertThat(SlicesCommitterOperator.current(catalog.catalog(), table, "sales.fact_orders"))
+        .isSameAs(table);
+
+    catalog.catalog().dropTable(Catalogs.identifier("sales.fact_orders"), false);
+
+    assertThatThrownBy(
+            () -> SlicesCommitterOperator.current(catalog.catalog(), table, "sales.fact_orders"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot load table sales.fact_orders: it does not exist");
   }
 
   private record Written(List<DataFile> files, ContentHash hash) {}
