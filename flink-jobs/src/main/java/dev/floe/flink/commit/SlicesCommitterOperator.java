@@ -17,10 +17,10 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * The single committer (parallelism 1) of a job that loads several consecutive slices at once.
@@ -142,17 +142,23 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
   }
 
   /**
-   * The target as the catalog has it now: {@code table} refreshed, or loaded when there is none yet
-   * or it no longer exists (the load then fails as a run's would: the table does not exist, exit
-   * 2).
+   * The target as the catalog has it now: {@code table} refreshed, or loaded as each slice's commit
+   * once loaded it, when there is no table yet or its refresh fails or leaves it without metadata.
+   * A dropped table's refresh fails (a JDBC, REST or Hadoop catalog) or finds nothing (a Hadoop
+   * catalog's table that was never committed to); the load then reports the table as missing, exit
+   * 2, as a run does. Any other failure of the refresh fails the load too, or the load follows a
+   * table re-created under the name, as a fresh load did.
    */
   static Table current(Catalog catalog, Table table, String target) {
     if (table != null) {
       try {
         table.refresh();
-        return table;
-      } catch (NoSuchTableException dropped) {
-        // loaded below, which reports it
+        if (!(table instanceof HasTableOperations operations)
+            || operations.operations().current() != null) {
+          return table;
+        }
+      } catch (RuntimeException refreshFailed) {
+        LOG.debug("Cannot refresh {}; loading it again", target, refreshFailed);
       }
     }
     return Catalogs.loadTable(catalog, target);

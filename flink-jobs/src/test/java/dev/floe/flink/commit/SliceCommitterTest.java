@@ -24,21 +24,25 @@ import dev.floe.flink.check.DuplicateKeys;
 import dev.floe.flink.run.RunOptions;
 import java.io.File;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The committer against a real embedded catalog and real Parquet files; no Flink needed. */
 class SliceCommitterTest {
@@ -458,6 +462,20 @@ class SliceCommitterTest {
 
     assertThatThrownBy(
             () -> SlicesCommitterOperator.current(catalog.catalog(), table, "sales.fact_orders"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot load table sales.fact_orders: it does not exist");
+  }
+
+  @Test
+  void aTableDroppedFromAHadoopCatalogBetweenTwoSlicesCommitsIsReportedAsMissing(
+      @TempDir Path warehouse) {
+    HadoopCatalog hadoop = new HadoopCatalog(new Configuration(), warehouse.toUri().toString());
+    hadoop.createTable(Catalogs.identifier("sales.fact_orders"), SCHEMA);
+    Table table = SlicesCommitterOperator.current(hadoop, null, "sales.fact_orders");
+
+    hadoop.dropTable(Catalogs.identifier("sales.fact_orders"), false);
+
+    assertThatThrownBy(() -> SlicesCommitterOperator.current(hadoop, table, "sales.fact_orders"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Cannot load table sales.fact_orders: it does not exist");
   }
