@@ -253,9 +253,8 @@ public final class Backfill {
     if (context.stop().get()) {
       return progress.finished(SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));
     }
-    Deadline overall = context.overall();
-    if (overall != null && overall.passed(CLOCK)) {
-      return progress.finished(BackfillSlices.notStarted(slice, overall));
+    if (context.overallPassed()) {
+      return progress.finished(BackfillSlices.notStarted(slice, context.overall()));
     }
     progress.started(slice);
     SliceOutcome outcome = BackfillSlices.run(context.sliceRequest(slice), context.effects());

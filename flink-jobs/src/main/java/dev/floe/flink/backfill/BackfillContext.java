@@ -26,6 +26,11 @@ record BackfillContext(
     return Backfill.sliceRequest(request, plan, slice, overall);
   }
 
+  /** True once the overall deadline has passed: slices not started yet are not started. */
+  boolean overallPassed() {
+    return overall != null && overall.passed(Backfill.CLOCK);
+  }
+
   /** Stops the slices not started yet when {@code outcome} failed and the backfill fails fast. */
   void stopIfFailedFast(SliceOutcome outcome) {
     if (outcome.failed() && request.failFast()) {

@@ -1,6 +1,5 @@
 package dev.floe.flink.backfill;
 
-import dev.floe.flink.job.Deadline;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.SlicesJob;
 import java.util.ArrayList;
@@ -129,9 +128,8 @@ final class SharedJobs {
   /** One group in one shared job; see the class comment for when slices run alone after all. */
   private static GroupRun runGroup(BackfillContext context, List<PlannedSlice> group) {
     Progress progress = context.progress();
-    Deadline overall = context.overall();
     List<SliceOutcome> outcomes = new ArrayList<>();
-    if (context.stop().get() || (overall != null && overall.passed(Backfill.CLOCK))) {
+    if (context.stop().get() || context.overallPassed()) {
       // Not started: each slice's line says why, as for a slice of its own.
       return alone(context, group);
     }
