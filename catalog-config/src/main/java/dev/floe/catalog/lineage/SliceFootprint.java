@@ -28,20 +28,34 @@ public final class SliceFootprint {
   private final Scope scope;
   private final Map<Integer, Evaluator> evaluators = new HashMap<>();
 
+  /** The slice's label and its lineage prefix, or null for the whole table. */
+  private final String label;
+
+  private final String labelPrefix;
+
   public SliceFootprint(Table table, Scope scope) {
     this.table = table;
     this.scope = scope;
+    this.label = scope.isWholeTable() ? null : scope.slice().label();
+    this.labelPrefix = scope.isWholeTable() ? null : scope.slice().column() + "=[";
   }
 
   public boolean touchedBy(Snapshot snapshot) {
+    return scope.isWholeTable() || touchedBy(snapshot, Lineage.fromSummary(snapshot.summary()));
+  }
+
+  /**
+   * {@link #touchedBy(Snapshot)} for a walker that has read the snapshot's lineage already.
+   *
+   * @param lineage {@code Lineage.fromSummary(snapshot.summary())}
+   */
+  public boolean touchedBy(Snapshot snapshot, Optional<Lineage> lineage) {
     if (scope.isWholeTable()) {
       return true; // every snapshot may change some row of the table
     }
-    Slice slice = scope.slice();
-    Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
-    String label = lineage.map(Lineage::slice).orElse(null);
-    if (label != null && label.startsWith(slice.column() + "=[")) {
-      return Slice.labelsOverlap(label, slice.label());
+    String recorded = lineage.map(Lineage::slice).orElse(null);
+    if (recorded != null && recorded.startsWith(labelPrefix)) {
+      return Slice.labelsOverlap(recorded, label);
     }
     return filesTouchSlice(snapshot);
   }

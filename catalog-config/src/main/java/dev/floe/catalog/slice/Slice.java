@@ -6,8 +6,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionField;
@@ -162,19 +164,59 @@ public record Slice(
    * label that cannot be read counts as overlapping: when unsure, assume the slice was touched.
    */
   public static boolean labelsOverlap(String a, String b) {
-    Matcher ma = LABEL.matcher(a == null ? "" : a);
-    Matcher mb = LABEL.matcher(b == null ? "" : b);
-    if (!ma.matches() || !mb.matches()) {
+    LabelBounds la = LabelBounds.of(a);
+    LabelBounds lb = LabelBounds.of(b);
+    if (la == null || lb == null) {
       return true;
     }
-    if (!ma.group(1).equals(mb.group(1))) {
+    if (!la.column().equals(lb.column())) {
       return false;
     }
-    try {
-      return parseBound(ma.group(2)).isBefore(parseBound(mb.group(3)))
-          && parseBound(mb.group(2)).isBefore(parseBound(ma.group(3)));
-    } catch (DateTimeException e) {
+    if (la.start() == null || lb.start() == null) {
       return true;
+    }
+    return la.start().isBefore(lb.end()) && lb.start().isBefore(la.end());
+  }
+
+  /**
+   * A label's column and bounds, read once per distinct label: a walk back through a long history
+   * (a backfill's thousand snapshots, before each of its commits) compares the same few labels
+   * again and again, and reading one (a regular expression and two dates) cost more than the rest
+   * of the walk's step.
+   *
+   * @param start null when a bound cannot be read (then the label overlaps any of its column)
+   */
+  private record LabelBounds(String column, LocalDateTime start, LocalDateTime end) {
+    private static final int MAX_REMEMBERED = 1 << 16;
+    private static final Map<String, Optional<LabelBounds>> READ = new ConcurrentHashMap<>();
+
+    /** The label's column and bounds, or null when it is not a label at all. */
+    static LabelBounds of(String label) {
+      if (label == null) {
+        return null;
+      }
+      Optional<LabelBounds> known = READ.get(label);
+      if (known == null) {
+        known = read(label);
+        if (READ.size() >= MAX_REMEMBERED) {
+          READ.clear(); // labels are pure functions of their text: forgetting only costs a read
+        }
+        READ.put(label, known);
+      }
+      return known.orElse(null);
+    }
+
+    private static Optional<LabelBounds> read(String label) {
+      Matcher m = LABEL.matcher(label);
+      if (!m.matches()) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(
+            new LabelBounds(m.group(1), parseBound(m.group(2)), parseBound(m.group(3))));
+      } catch (DateTimeException e) {
+        return Optional.of(new LabelBounds(m.group(1), null, null));
+      }
     }
   }
 

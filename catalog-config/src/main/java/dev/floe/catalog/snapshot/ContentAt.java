@@ -28,16 +28,17 @@ final class ContentAt {
   /** The content of {@code scope} at {@code snapshot}; null means before the first snapshot. */
   static ContentHash of(Table table, Snapshot snapshot, Scope scope) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
+    String label = scope.label();
     Snapshot walked = snapshot;
     while (walked != null) {
       Optional<Lineage> lineage = Lineage.fromSummary(walked.summary());
       if (lineage.isPresent()
-          && scope.label().equals(lineage.get().slice())
+          && label.equals(lineage.get().slice())
           && WriteMode.replacesScope(lineage.get().mode())
           && lineage.get().contentHash() != null) {
         return ContentHash.decode(lineage.get().contentHash());
       }
-      if (footprint.touchedBy(walked)) {
+      if (footprint.touchedBy(walked, lineage)) {
         return scan(table, snapshot, scope);
       }
       if (walked.parentId() == null) {

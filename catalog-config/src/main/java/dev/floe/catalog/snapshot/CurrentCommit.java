@@ -26,15 +26,16 @@ public final class CurrentCommit {
 
   public static Optional<Found> of(Table table, Scope scope) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
+    String label = scope.label();
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
       Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
       boolean contentPreserved =
           lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
-      if (lineage.isPresent() && !contentPreserved && scope.label().equals(lineage.get().slice())) {
+      if (lineage.isPresent() && !contentPreserved && label.equals(lineage.get().slice())) {
         return Optional.of(new Found(snapshot.snapshotId(), lineage.get()));
       }
-      if (!contentPreserved && footprint.touchedBy(snapshot)) {
+      if (!contentPreserved && footprint.touchedBy(snapshot, lineage)) {
         return Optional.empty();
       }
       if (snapshot.parentId() == null) {

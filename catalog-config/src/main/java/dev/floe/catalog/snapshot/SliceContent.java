@@ -91,11 +91,12 @@ public final class SliceContent {
    */
   private static Current walk(Table table, Scope scope) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
+    String label = scope.label();
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
       Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
       if (lineage.isPresent()
-          && scope.label().equals(lineage.get().slice())
+          && label.equals(lineage.get().slice())
           && WriteMode.replacesScope(lineage.get().mode())
           && lineage.get().contentHash() != null) {
         return new Current(
@@ -103,7 +104,7 @@ public final class SliceContent {
       }
       boolean contentPreserved =
           lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
-      if (!contentPreserved && footprint.touchedBy(snapshot)) {
+      if (!contentPreserved && footprint.touchedBy(snapshot, lineage)) {
         return null;
       }
       if (snapshot.parentId() == null) {

@@ -141,6 +141,28 @@ class SliceTest {
   }
 
   @Test
+  void aLabelComparedAgainIsReadTheSameWay() {
+    String oct4 = "order_date=[2026-10-04,2026-10-05)";
+    String october = "order_date=[2026-10-01,2026-11-01)";
+
+    for (int round = 0; round < 3; round++) {
+      assertThat(Slice.labelsOverlap(oct4, OCT_3.label())).isFalse();
+      assertThat(Slice.labelsOverlap(oct4, october)).isTrue();
+      assertThat(Slice.labelsOverlap(october, oct4)).isTrue();
+      assertThat(Slice.labelsOverlap(oct4, oct4)).isTrue();
+    }
+  }
+
+  @Test
+  void aLabelWithUnreadableBoundsOverlapsItsColumnOnly() {
+    String unreadable = "order_date=[yesterday,today)";
+
+    assertThat(Slice.labelsOverlap(unreadable, "ship_date=[2026-10-03,2026-10-04)")).isFalse();
+    assertThat(Slice.labelsOverlap(unreadable, OCT_3.label())).isTrue();
+    assertThat(Slice.labelsOverlap(OCT_3.label(), unreadable)).isTrue();
+  }
+
+  @Test
   void overlapsComparesColumnsAndInstants() {
     Slice october =
         new Slice(
