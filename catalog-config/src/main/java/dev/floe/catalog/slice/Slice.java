@@ -172,10 +172,18 @@ public record Slice(
     if (!la.column().equals(lb.column())) {
       return false;
     }
-    if (la.start() == null || lb.start() == null) {
+    // In the order of the comparison: a bound that cannot be read counts as overlapping, but only
+    // where the answer depends on it.
+    if (la.start() == null || lb.end() == null) {
       return true;
     }
-    return la.start().isBefore(lb.end()) && lb.start().isBefore(la.end());
+    if (!la.start().isBefore(lb.end())) {
+      return false;
+    }
+    if (lb.start() == null || la.end() == null) {
+      return true;
+    }
+    return lb.start().isBefore(la.end());
   }
 
   /**
@@ -184,7 +192,8 @@ public record Slice(
    * again and again, and reading one (a regular expression and two dates) cost more than the rest
    * of the walk's step.
    *
-   * @param start null when a bound cannot be read (then the label overlaps any of its column)
+   * @param start null when it cannot be read
+   * @param end null when it cannot be read
    */
   private record LabelBounds(String column, LocalDateTime start, LocalDateTime end) {
     private static final int MAX_REMEMBERED = 1 << 16;
@@ -211,11 +220,15 @@ public record Slice(
       if (!m.matches()) {
         return Optional.empty();
       }
+      return Optional.of(
+          new LabelBounds(m.group(1), boundOrNull(m.group(2)), boundOrNull(m.group(3))));
+    }
+
+    private static LocalDateTime boundOrNull(String text) {
       try {
-        return Optional.of(
-            new LabelBounds(m.group(1), parseBound(m.group(2)), parseBound(m.group(3))));
+        return parseBound(text);
       } catch (DateTimeException e) {
-        return Optional.of(new LabelBounds(m.group(1), null, null));
+        return null;
       }
     }
   }

@@ -163,6 +163,14 @@ class SliceTest {
   }
 
   @Test
+  void anUnreadableBoundMattersOnlyWhereTheAnswerDependsOnIt() {
+    // Starts after OCT_3 ends: no overlap, whatever its end (the 32nd cannot be read).
+    assertThat(Slice.labelsOverlap("order_date=[2026-10-05,2026-10-32)", OCT_3.label())).isFalse();
+    assertThat(Slice.labelsOverlap(OCT_3.label(), "order_date=[2026-10-05,2026-10-32)")).isTrue();
+    assertThat(Slice.labelsOverlap("order_date=[2026-10-32,2026-11-05)", OCT_3.label())).isTrue();
+  }
+
+  @Test
   void overlapsComparesColumnsAndInstants() {
     Slice october =
         new Slice(
