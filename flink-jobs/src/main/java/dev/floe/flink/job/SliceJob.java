@@ -33,6 +33,7 @@ import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -154,7 +155,9 @@ public final class SliceJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
-      requireExactSources(catalog, request, inspection);
+      List<org.apache.iceberg.Table> sourceTables =
+          requireExactSources(catalog, request, inspection);
+      SourceSplits.configure(tableEnv.getConfig(), parallelism, sourceTables);
       Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runId = UUID.randomUUID().toString();
@@ -634,19 +637,20 @@ public final class SliceJob {
    * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
    * through every expression that might.
    */
-  static void requireExactSources(
+  static List<org.apache.iceberg.Table> requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
     String prefix = request.catalog().name() + ".";
+    List<org.apache.iceberg.Table> sources = new ArrayList<>();
     for (String scanned : inspection.scannedTables()) {
       if (scanned.startsWith(prefix)) {
         String name = scanned.substring(prefix.length());
+        org.apache.iceberg.Table source = Catalogs.loadTable(catalog, name);
         ExactTypes.require(
-            "run " + request.job().job(),
-            name,
-            Catalogs.loadTable(catalog, name).schema(),
-            ExactTypes.Path.FLINK);
+            "run " + request.job().job(), name, source.schema(), ExactTypes.Path.FLINK);
+        sources.add(source);
       }
     }
+    return sources;
   }
 
   static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {

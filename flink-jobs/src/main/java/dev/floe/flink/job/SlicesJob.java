@@ -46,7 +46,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.SerializableTable;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.flink.FlinkConfigOptions;
 import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,14 +147,6 @@ public final class SlicesJob {
           FlinkSessions.batchEnvironment(parallelism, SliceJob.jobConfiguration(), cluster);
       SourcePins pins = new SourcePins();
       StreamTableEnvironment tableEnv = FlinkSessions.tableEnvironment(env, first.catalog(), pins);
-      // The source reads the slices' many files with the writers' parallelism, so that it chains
-      // with them: read and write overlap instead of the whole read landing in a batch shuffle
-      // before the first row is written.
-      tableEnv
-          .getConfig()
-          .set(
-              FlinkConfigOptions.TABLE_EXEC_ICEBERG_INFER_SOURCE_PARALLELISM_MAX,
-              env.getParallelism());
       String boundQuery = QueryBinder.bind(spec.query(), range, spec.source());
       Table query = SliceJob.plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
@@ -171,7 +162,13 @@ public final class SlicesJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
-      SliceJob.requireExactSources(catalog, first, inspection);
+      // The source reads the slices' files with at most the writers' parallelism, so that it
+      // chains with them: read and write overlap instead of the whole read landing in a batch
+      // shuffle before the first row is written.
+      SourceSplits.configure(
+          tableEnv.getConfig(),
+          env.getParallelism(),
+          SliceJob.requireExactSources(catalog, first, inspection));
       Map<String, Long> sources = SliceJob.sourceSnapshots(first, inspection, pins);
 
       List<Scope> scopes = slices.stream().map(Scope::of).toList();
