@@ -157,7 +157,11 @@ public final class SliceJob {
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
       List<org.apache.iceberg.Table> sourceTables =
           requireExactSources(catalog, request, inspection);
-      SourceSplits.configure(tableEnv.getConfig(), parallelism, sourceTables);
+      SourceSplits.configure(
+          tableEnv.getConfig(),
+          env.getParallelism(),
+          !spec.mode().isKeyed() && SourceSplits.rowWise(inspection.plan()),
+          sourceTables);
       Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runId = UUID.randomUUID().toString();

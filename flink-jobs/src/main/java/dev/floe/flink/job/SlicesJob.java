@@ -168,6 +168,7 @@ public final class SlicesJob {
       SourceSplits.configure(
           tableEnv.getConfig(),
           env.getParallelism(),
+          true, // SplittableQuery proved it row-wise
           SliceJob.requireExactSources(catalog, first, inspection));
       Map<String, Long> sources = SliceJob.sourceSnapshots(first, inspection, pins);
 

@@ -34,9 +34,9 @@ class SourceSplitsITCase {
         FlinkSessions.tableEnvironment(
             FlinkSessions.batchEnvironment(1), CatalogConfigLoader.embedded(home));
     tableEnv.executeSql("CREATE DATABASE sales").await();
-    for (String table : List.of("two_files", "five_files", "own_open_cost")) {
+    for (String table : List.of("five_files", "thirteen_files", "own_open_cost")) {
       tableEnv.executeSql("CREATE TABLE sales." + table + " (id BIGINT, d DATE)").await();
-      int files = table.equals("five_files") ? 5 : 2;
+      int files = table.equals("thirteen_files") ? 13 : 5;
       for (int i = 0; i < files; i++) {
         // One INSERT with parallelism 1: one small data file each.
         tableEnv
@@ -53,15 +53,16 @@ class SourceSplitsITCase {
   }
 
   @Test
-  void aSliceInTwoSmallFilesIsReadByTwoTasks() throws Exception {
-    assertThat(sourceParallelism("two_files", 2, false)).isEqualTo(1); // Iceberg packs them
-    assertThat(sourceParallelism("two_files", 2, true)).isEqualTo(2);
+  void aSliceInFiveSmallFilesIsReadByTwoTasks() throws Exception {
+    // Each file counts Iceberg's 4 MB open cost: 20 MB fit one split of 128 MB, not of 16 MB.
+    assertThat(sourceParallelism("five_files", 2, false)).isEqualTo(1);
+    assertThat(sourceParallelism("five_files", 2, true)).isEqualTo(2);
   }
 
   @Test
   void theSourceHasAtMostTheWritersParallelism() throws Exception {
-    assertThat(sourceParallelism("five_files", 2, true)).isEqualTo(2);
-    assertThat(sourceParallelism("five_files", 8, true)).isEqualTo(5);
+    assertThat(sourceParallelism("thirteen_files", 8, true)).isEqualTo(4); // 52 MB: 4 splits
+    assertThat(sourceParallelism("thirteen_files", 2, true)).isEqualTo(2);
   }
 
   @Test
@@ -80,7 +81,7 @@ class SourceSplitsITCase {
       Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
       try {
         Table source = Catalogs.loadTable(catalog, "sales." + table);
-        SourceSplits.configure(tableEnv.getConfig(), parallelism, List.of(source));
+        SourceSplits.configure(tableEnv.getConfig(), parallelism, true, List.of(source));
       } finally {
         Catalogs.close(catalog);
       }
