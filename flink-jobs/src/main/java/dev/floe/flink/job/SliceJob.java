@@ -33,7 +33,6 @@ import dev.floe.flink.session.SourcePins;
 import dev.floe.flink.write.RowGuard;
 import dev.floe.flink.write.SliceWriterOperator;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -155,13 +154,11 @@ public final class SliceJob {
       }
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
-      List<org.apache.iceberg.Table> sourceTables =
-          requireExactSources(catalog, request, inspection);
+      requireExactSources(catalog, request, inspection);
       SourceSplits.configure(
           tableEnv.getConfig(),
           env.getParallelism(),
-          !spec.mode().isKeyed() && SourceSplits.rowWise(inspection.plan()),
-          sourceTables);
+          !spec.mode().isKeyed() && SourceSplits.rowWise(inspection.plan()));
       Map<String, Long> sources = sourceSnapshots(request, inspection, pins);
 
       String runId = UUID.randomUUID().toString();
@@ -641,20 +638,19 @@ public final class SliceJob {
    * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
    * through every expression that might.
    */
-  static List<org.apache.iceberg.Table> requireExactSources(
+  static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
     String prefix = request.catalog().name() + ".";
-    List<org.apache.iceberg.Table> sources = new ArrayList<>();
     for (String scanned : inspection.scannedTables()) {
       if (scanned.startsWith(prefix)) {
         String name = scanned.substring(prefix.length());
-        org.apache.iceberg.Table source = Catalogs.loadTable(catalog, name);
         ExactTypes.require(
-            "run " + request.job().job(), name, source.schema(), ExactTypes.Path.FLINK);
-        sources.add(source);
+            "run " + request.job().job(),
+            name,
+            Catalogs.loadTable(catalog, name).schema(),
+            ExactTypes.Path.FLINK);
       }
     }
-    return sources;
   }
 
   static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {

@@ -165,11 +165,9 @@ public final class SlicesJob {
       // The source reads the slices' files with at most the writers' parallelism, so that it
       // chains with them: read and write overlap instead of the whole read landing in a batch
       // shuffle before the first row is written.
+      SliceJob.requireExactSources(catalog, first, inspection);
       SourceSplits.configure(
-          tableEnv.getConfig(),
-          env.getParallelism(),
-          true, // SplittableQuery proved it row-wise
-          SliceJob.requireExactSources(catalog, first, inspection));
+          tableEnv.getConfig(), env.getParallelism(), true); // SplittableQuery: row-wise
       Map<String, Long> sources = SliceJob.sourceSnapshots(first, inspection, pins);
 
       List<Scope> scopes = slices.stream().map(Scope::of).toList();
