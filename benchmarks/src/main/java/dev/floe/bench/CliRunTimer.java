@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -25,6 +27,27 @@ final class CliRunTimer {
   static Path repoRoot() {
     String root = System.getProperty("floe.bench.root");
     return Path.of(root != null ? root : "").toAbsolutePath().normalize();
+  }
+
+  /**
+   * The class-data archives {@code bin/floe} has written under {@code root} (name and modification
+   * time): a process that changes them paid for writing one, which bin/floe does once per command
+   * and build of the jar.
+   */
+  static Set<String> archives(Path root) throws IOException {
+    Path dir = root.resolve("flink-jobs/target/cds");
+    if (!Files.isDirectory(dir)) {
+      return Set.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      Set<String> found = new TreeSet<>();
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (file.getFileName().toString().endsWith(".jsa")) {
+          found.add(file.getFileName() + " " + Files.getLastModifiedTime(file).toMillis());
+        }
+      }
+      return found;
+    }
   }
 
   /** Why {@code bin/floe} cannot run from {@code root} without building, or null when it can. */
