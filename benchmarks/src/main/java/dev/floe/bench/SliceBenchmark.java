@@ -8,6 +8,7 @@ import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.manifest.Manifests;
+import dev.floe.flink.job.SourceSplits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -78,6 +79,7 @@ final class SliceBenchmark {
   private final PrintStream log;
   private int floeRuns;
   private int sourceSplits;
+  private int floeSourceTasks;
   private int kryoSamples = -1;
 
   /**
@@ -166,7 +168,8 @@ final class SliceBenchmark {
     }
     List<PathResult> results = new ArrayList<>();
     samples.forEach((path, list) -> results.add(new PathResult(path.name(), path.rows(), list)));
-    return new Outcome(rows, results, floeRuns, kryoSamples, coldSeconds, sourceSplits);
+    return new Outcome(
+        rows, results, floeRuns, kryoSamples, coldSeconds, sourceSplits, floeSourceTasks);
   }
 
   /**
@@ -198,7 +201,10 @@ final class SliceBenchmark {
    * @param floeRuns Floe runs that succeeded, all with {@code pipeline.generic-types=false}
    * @param kryoSamples Kryo frames seen in profiled Floe runs, or -1 when none was profiled
    * @param coldSeconds the JVM's first Floe run, when this size had it and profiled it, else NaN
-   * @param sourceSplits read splits of the staging table (the source's inferred parallelism)
+   * @param sourceSplits read splits of the staging table with Iceberg's packing or the read hint
+   *     (the baseline source's inferred parallelism)
+   * @param floeSourceTasks the tasks Floe's source reads with: its own packing ({@link
+   *     SourceSplits}) or the read hint, at most the writers' parallelism
    */
   record Outcome(
       long rows,
@@ -206,7 +212,8 @@ final class SliceBenchmark {
       int floeRuns,
       int kryoSamples,
       double coldSeconds,
-      int sourceSplits) {}
+      int sourceSplits,
+      int floeSourceTasks) {}
 
   private ContentHash prepare(CatalogConfig config) {
     Catalog catalog = Catalogs.open(config);
@@ -222,7 +229,11 @@ final class SliceBenchmark {
           (System.nanoTime() - start) / 1e9,
           staging.currentSnapshot().summary().get("total-data-files"),
           Long.parseLong(staging.currentSnapshot().summary().get("total-files-size")) / 1048576.0);
-      sourceSplits = splits(staging, options.splitPerFile() ? 1048576 : null);
+      sourceSplits = splits(staging, options.splitPerFile() ? 1048576L : null);
+      floeSourceTasks =
+          Math.min(
+              options.parallelism(),
+              splits(staging, options.splitPerFile() ? 1048576L : SourceSplits.SPLIT_SIZE));
       return expected;
     } finally {
       Catalogs.close(catalog);
@@ -277,7 +288,7 @@ final class SliceBenchmark {
    * Read splits of the staging table: Iceberg's Flink source infers its parallelism from this
    * number (capped by the job's settings), for Floe's query and the baseline alike.
    */
-  private static int splits(Table staging, Integer splitSize) {
+  private static int splits(Table staging, Long splitSize) {
     int splits = 0;
     TableScan scan = staging.newScan();
     if (splitSize != null) {

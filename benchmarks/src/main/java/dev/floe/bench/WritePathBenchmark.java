@@ -1,5 +1,6 @@
 package dev.floe.bench;
 
+import dev.floe.flink.job.SourceSplits;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,16 +119,20 @@ public final class WritePathBenchmark {
     out.println();
     out.printf(
         Locale.ROOT,
-        "Source: %d staging file(s) in %d read split(s)%s. Iceberg's Flink source infers its"
-            + " parallelism from the split count, so the slice is read by %d task(s) in every"
-            + " loading path; Floe's writers run with parallelism %d (chained to the source only"
-            + " when both match), the baseline's writer with its input's.%n",
+        "Source: %d staging file(s) in %d read split(s)%s, read by %d task(s) in the Iceberg SQL"
+            + " path (Iceberg's Flink source infers its parallelism from the split count). Floe's"
+            + " source reads with %d task(s): %s, at most its writers' parallelism %d, so that it"
+            + " chains with them.%n",
         options.parallelism(),
         outcome.sourceSplits(),
         options.splitPerFile()
             ? " (--split-per-file)"
             : " (Iceberg's default packing: up to 128 MB per split)",
         outcome.sourceSplits(),
+        outcome.floeSourceTasks(),
+        options.splitPerFile()
+            ? "the hint's splits"
+            : "splits of " + (SourceSplits.SPLIT_SIZE >> 20) + " MB (SourceSplits)",
         options.parallelism());
     if (!Double.isNaN(outcome.coldSeconds())) {
       out.printf(

@@ -24,14 +24,14 @@ import org.apache.iceberg.flink.FlinkReadOptions;
  * Iceberg 1.11's Flink source reads the session's value (its default, unless set) before the
  * table's, so they had no effect before either.
  */
-final class SourceSplits {
+public final class SourceSplits {
 
   /**
    * Files are packed into splits of this size instead of Iceberg's 128 MB, each file counting at
    * least Iceberg's 4 MB open cost: two files of more than 8 MB are two splits, while small files
    * still share one, four to a split. Files are still cut at their row groups only.
    */
-  static final long SPLIT_SIZE = 16L << 20;
+  public static final long SPLIT_SIZE = 16L << 20;
 
   private SourceSplits() {}
 
