@@ -30,9 +30,11 @@ final class CliRunTimer {
   }
 
   /**
-   * The class-data archives {@code bin/floe} has written under {@code root} (name and modification
-   * time): a process that changes them paid for writing one, which bin/floe does once per command
-   * and build of the jar.
+   * The class-data archives of {@code bin/floe run} under {@code root} (name and modification time;
+   * {@code bin/floe} publishes each as {@code run-<key>-<size>.jsa} by renaming a temporary file):
+   * a process that adds or replaces one paid for writing it, which bin/floe does once per build of
+   * the jar. Other commands' archives are left out, so a neighbouring command that writes its own
+   * does not count.
    */
   static Set<String> archives(Path root) throws IOException {
     Path dir = root.resolve("flink-jobs/target/cds");
@@ -42,12 +44,21 @@ final class CliRunTimer {
     try (Stream<Path> files = Files.list(dir)) {
       Set<String> found = new TreeSet<>();
       for (Path file : (Iterable<Path>) files::iterator) {
-        if (file.getFileName().toString().endsWith(".jsa")) {
-          found.add(file.getFileName() + " " + Files.getLastModifiedTime(file).toMillis());
+        String name = file.getFileName().toString();
+        if (name.startsWith("run-") && name.endsWith(".jsa")) {
+          found.add(name + " " + Files.getLastModifiedTime(file).toMillis());
         }
       }
       return found;
     }
+  }
+
+  /**
+   * Whether {@code after} holds an archive that {@code before} does not: one was written (a deleted
+   * archive alone is not a write).
+   */
+  static boolean wroteArchive(Set<String> before, Set<String> after) {
+    return !before.containsAll(after);
   }
 
   /** Why {@code bin/floe} cannot run from {@code root} without building, or null when it can. */

@@ -285,8 +285,8 @@ final class SliceBenchmark {
   }
 
   /**
-   * Read splits of the staging table: Iceberg's Flink source infers its parallelism from this
-   * number (capped by the job's settings), for Floe's query and the baseline alike.
+   * Read splits of the staging table at {@code splitSize} (null: the table's default): Iceberg's
+   * Flink source infers its parallelism from this number, capped by the job's settings.
    */
   private static int splits(Table staging, Long splitSize) {
     int splits = 0;

@@ -121,8 +121,8 @@ public final class WritePathBenchmark {
         Locale.ROOT,
         "Source: %d staging file(s) in %d read split(s)%s, read by %d task(s) in the Iceberg SQL"
             + " path (Iceberg's Flink source infers its parallelism from the split count). Floe's"
-            + " source reads with %d task(s): %s, at most its writers' parallelism %d, so that it"
-            + " chains with them.%n",
+            + " source reads with %d task(s): %s, at most its writers' parallelism %d (it chains"
+            + " with them when both are equal).%n",
         options.parallelism(),
         outcome.sourceSplits(),
         options.splitPerFile()

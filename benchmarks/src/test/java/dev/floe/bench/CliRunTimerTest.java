@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,23 +14,32 @@ class CliRunTimerTest {
   @TempDir Path root;
 
   @Test
-  void aProcessThatWritesOrReplacesAClassDataArchiveChangesTheArchives() throws Exception {
+  void onlyANewOrRewrittenRunArchiveCountsAsWritten() throws Exception {
     assertThat(CliRunTimer.archives(root)).isEmpty(); // no cds directory yet
     Path cds = Files.createDirectories(root.resolve("flink-jobs/target/cds"));
-    Files.writeString(cds.resolve("notes.txt"), "not an archive");
-    assertThat(CliRunTimer.archives(root)).isEmpty();
-
     Path archive = Files.writeString(cds.resolve("run-1-10.jsa"), "0123456789");
     Files.setLastModifiedTime(archive, FileTime.fromMillis(1_000_000));
-    var before = CliRunTimer.archives(root);
+    Set<String> before = CliRunTimer.archives(root);
     assertThat(before).hasSize(1);
-    assertThat(CliRunTimer.archives(root)).isEqualTo(before);
 
-    Files.setLastModifiedTime(archive, FileTime.fromMillis(2_000_000)); // dumped again
-    assertThat(CliRunTimer.archives(root)).isNotEqualTo(before);
+    // Nothing else counts: another command's archive, bin/floe's temporary file, other files.
+    Files.writeString(cds.resolve("sql-7-10.jsa"), "0123456789");
+    Files.writeString(cds.resolve(".run-2.123.abc.tmp"), "partial");
+    Files.writeString(cds.resolve("notes.txt"), "not an archive");
+    assertThat(CliRunTimer.wroteArchive(before, CliRunTimer.archives(root))).isFalse();
 
-    Files.setLastModifiedTime(archive, FileTime.fromMillis(1_000_000));
-    Files.writeString(cds.resolve("run-2-10.jsa"), "0123456789"); // another key
-    assertThat(CliRunTimer.archives(root)).isNotEqualTo(before).hasSize(2);
+    // Dumped again under the same name.
+    Files.setLastModifiedTime(archive, FileTime.fromMillis(2_000_000));
+    assertThat(CliRunTimer.wroteArchive(before, CliRunTimer.archives(root))).isTrue();
+
+    // A new key's archive, the old one deleted.
+    Files.delete(archive);
+    Files.writeString(cds.resolve("run-2-10.jsa"), "0123456789");
+    assertThat(CliRunTimer.wroteArchive(before, CliRunTimer.archives(root))).isTrue();
+
+    // Deleted only (a stale archive removed): no archive was written.
+    Set<String> withNew = CliRunTimer.archives(root);
+    Files.delete(cds.resolve("run-2-10.jsa"));
+    assertThat(CliRunTimer.wroteArchive(withNew, CliRunTimer.archives(root))).isFalse();
   }
 }
