@@ -16,7 +16,9 @@ import java.util.concurrent.Callable;
  *       own, as without the option;
  *   <li>a later group whose query does not split (its range decides) runs its slices one by one;
  *   <li>when a shared job fails as a whole (a row of one slice breaks the query), the slices it did
- *       not commit run again in jobs of their own, so only the slice with the bad row fails.
+ *       not commit run again in jobs of their own, so only the slice with the bad row fails: those
+ *       of the first job with up to {@code --max-concurrency} in flight (nothing else runs yet),
+ *       those of a later job one by one in its place in the pool.
  * </ul>
  */
 final class SharedJobs {
@@ -79,7 +81,7 @@ final class SharedJobs {
     if (groups.isEmpty()) {
       return new Rest(outcomes, "none: every slice after the sample was loaded already");
     }
-    GroupRun first = runGroup(context, groups.get(0));
+    GroupRun first = runGroup(context, groups.get(0), false);
     if (first.notSplitBecause() != null) {
       List<PlannedSlice> unfinished = groups.stream().flatMap(List::stream).toList();
       outcomes.addAll(Backfill.runRest(context, unfinished));
@@ -90,7 +92,7 @@ final class SharedJobs {
     for (List<PlannedSlice> next : groups.subList(1, groups.size())) {
       rest.add(
           () -> {
-            GroupRun run = runGroup(context, next);
+            GroupRun run = runGroup(context, next, true);
             return run.notSplitBecause() == null ? run : alone(context, next);
           });
     }
@@ -125,8 +127,14 @@ final class SharedJobs {
             : ", " + alone + (alone == 1 ? " slice" : " slices") + " in jobs of their own");
   }
 
-  /** One group in one shared job; see the class comment for when slices run alone after all. */
-  private static GroupRun runGroup(BackfillContext context, List<PlannedSlice> group) {
+  /**
+   * One group in one shared job; see the class comment for when slices run alone after all.
+   *
+   * @param inPool the group runs in the backfill's pool, as one of its {@code --max-concurrency}
+   *     tasks: slices it runs again run one by one, so no more than that are in flight
+   */
+  private static GroupRun runGroup(
+      BackfillContext context, List<PlannedSlice> group, boolean inPool) {
     Progress progress = context.progress();
     List<SliceOutcome> outcomes = new ArrayList<>();
     if (context.stop().get() || context.overallPassed()) {
@@ -164,7 +172,7 @@ final class SharedJobs {
     }
     int ranAlone = 0;
     if (!again.isEmpty()) {
-      GroupRun retried = alone(context, again);
+      GroupRun retried = inPool ? alone(context, again) : aloneInPool(context, again);
       outcomes.addAll(retried.outcomes());
       ranAlone = retried.alone();
     }
@@ -177,6 +185,15 @@ final class SharedJobs {
     for (PlannedSlice slice : group) {
       outcomes.add(Backfill.runAlone(context, slice));
     }
+    return ranAlone(outcomes);
+  }
+
+  /** The group's slices each in a job of its own, up to {@code --max-concurrency} at once. */
+  private static GroupRun aloneInPool(BackfillContext context, List<PlannedSlice> group) {
+    return ranAlone(Backfill.runRest(context, group));
+  }
+
+  private static GroupRun ranAlone(List<SliceOutcome> outcomes) {
     // Slices stopped by --fail-fast or the overall deadline did not run at all.
     int ran = (int) outcomes.stream().filter(o -> o.status() != SliceStatus.NOT_RUN).count();
     return new GroupRun(outcomes, null, 0, ran);

@@ -278,6 +278,59 @@ class SharedJobBackfillITCase {
   }
 
   @Test
+  void theSlicesOfAFirstJobThatFailedAsAWholeRunAgainWithMaxConcurrencyInFlight() {
+    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
+    String job =
+        ExampleTables.BACKFILL_JOB.replace(
+            "SELECT order_id, customer_id,",
+            "SELECT order_id, CAST(CASE WHEN order_id = "
+                + bad
+                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+                .slicesPerJob(20)
+                .maxConcurrency(2)
+                .build());
+
+    assertThat(result.flinkJobs())
+        .isEqualTo(
+            "1 job for 0 slices (--slices-per-job 20), 1 of them failed as a whole, 5 slices in"
+                + " jobs of their own");
+    assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(result.count(SliceStatus.COMMITTED)).isEqualTo(5);
+    // Each run again ended with its commit and took elapsedMillis: one after another, two runs
+    // overlap by no more than what a run does after its commit; two in flight overlap by most of
+    // a run.
+    Table target = tables.table(ExampleTables.FACT_ORDERS);
+    List<long[]> runs = new ArrayList<>();
+    for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05")) {
+      SliceOutcome slice = outcome(result, day);
+      long committed = target.snapshot(slice.snapshotId()).timestampMillis();
+      runs.add(new long[] {committed - slice.elapsedMillis(), committed});
+    }
+    long widest = 0;
+    long shortest = Long.MAX_VALUE;
+    for (int i = 0; i < runs.size(); i++) {
+      shortest = Math.min(shortest, runs.get(i)[1] - runs.get(i)[0]);
+      for (int j = i + 1; j < runs.size(); j++) {
+        long overlap =
+            Math.min(runs.get(i)[1], runs.get(j)[1]) - Math.max(runs.get(i)[0], runs.get(j)[0]);
+        widest = Math.max(widest, overlap);
+      }
+    }
+    assertThat(widest).as("the widest overlap of two runs, ms").isGreaterThan(shortest / 2);
+    for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05")) {
+      assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)))
+          .as("content of %s", day)
+          .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse(day)));
+    }
+    assertNoUnreferencedDataFiles();
+  }
+
+  @Test
   void aLaterGroupWhoseQueryDoesNotSplitRunsItsSlicesAlone() {
     // The range of the second group, [01-03, 01-05), ends on the date the query names itself:
     // its bound would appear twice in its plan, so that group does not split; the first does.
