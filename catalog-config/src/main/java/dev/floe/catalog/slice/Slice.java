@@ -6,6 +6,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -129,6 +131,33 @@ public record Slice(
       }
     }
     return true;
+  }
+
+  /**
+   * The partition fields of {@code spec} that Iceberg 1.11 computes wrongly for some rows of this
+   * slice: the hour, day, month or year of the slice column when the slice is of timestamps and
+   * starts before 1970. There Iceberg puts a timestamp exactly 0.999999 s past the start of such a
+   * unit under the unit before ({@code DateTimeUtil.convertMicros}), so a row at the slice's first
+   * such instant lands in a partition outside the slice, and Iceberg refuses the overwrite. Empty
+   * for a date slice, a slice from 1970 on, or a spec without such a field.
+   */
+  public List<String> preEpochTimeTransforms(PartitionSpec spec) {
+    Types.NestedField field = spec.schema().findField(column);
+    if (kind == ColumnKind.DATE || startInternal() >= 0 || field == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (PartitionField partition : spec.fields()) {
+      String transform = partition.transform().toString();
+      if (partition.sourceId() == field.fieldId()
+          && (transform.equals("hour")
+              || transform.equals("day")
+              || transform.equals("month")
+              || transform.equals("year"))) {
+        names.add(partition.name());
+      }
+    }
+    return names;
   }
 
   /** A bound as Iceberg passes the column's values to a transform. */

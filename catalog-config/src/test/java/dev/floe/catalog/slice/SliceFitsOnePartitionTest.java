@@ -173,6 +173,38 @@ class SliceFitsOnePartitionTest {
     return time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
   }
 
+  @Test
+  void onlyATimestampSliceBefore1970NamesTheTimeTransformsOfItsColumnIcebergComputesWrongly() {
+    Slice dec31 =
+        slice(
+            "ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, LocalDateTime.of(1969, 12, 31, 0, 0));
+    PartitionSpec spec = spec().day("ts").identity("region").build();
+
+    assertThat(dec31.preEpochTimeTransforms(spec)).containsExactly("ts_day");
+    assertThat(dec31.preEpochTimeTransforms(spec().hour("ts").build())).containsExactly("ts_hour");
+    assertThat(dec31.preEpochTimeTransforms(spec().identity("ts").build())).isEmpty();
+    assertThat(dec31.preEpochTimeTransforms(spec().day("tstz").build())).isEmpty();
+    assertThat(dec31.preEpochTimeTransforms(PartitionSpec.unpartitioned())).isEmpty();
+    Slice jan1 =
+        slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, LocalDateTime.of(1970, 1, 1, 0, 0));
+    assertThat(jan1.preEpochTimeTransforms(spec)).isEmpty();
+    Slice dateDec31 =
+        slice(
+            "order_date",
+            Slice.ColumnKind.DATE,
+            SliceUnit.DAY,
+            LocalDateTime.of(1969, 12, 31, 0, 0));
+    assertThat(dateDec31.preEpochTimeTransforms(spec().day("order_date").build())).isEmpty();
+    Slice tzDec31 =
+        slice(
+            "tstz",
+            Slice.ColumnKind.TIMESTAMPTZ,
+            SliceUnit.DAY,
+            LocalDateTime.of(1969, 12, 31, 0, 0));
+    assertThat(tzDec31.preEpochTimeTransforms(spec().year("tstz").build()))
+        .containsExactly("tstz_year");
+  }
+
   private static PartitionSpec.Builder spec() {
     return PartitionSpec.builderFor(SCHEMA);
   }

@@ -10,6 +10,7 @@ import dev.floe.catalog.commit.SourceDrift;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
@@ -221,6 +222,7 @@ public final class SliceCommitter {
       ScopeConflicts.Resolution resolution =
           ScopeConflicts.resolve(catalog, table, base, plan.scope(), lineage, content);
       if (resolution == null) {
+        refuseRowsIcebergFilesOutsideTheSlice(table, conflict);
         // Iceberg refused the commit for a reason of its own, e.g. live files written under
         // an older, coarser partition spec that the slice would only partly delete.
         throw new IllegalStateException(
@@ -275,6 +277,30 @@ public final class SliceCommitter {
   }
 
   /** What this run replaces, for messages: "slice order_date=[...) of t" or "the whole t". */
+  /**
+   * Iceberg refused the new files as outside the slice: when the slice is of timestamps before 1970
+   * and the table is partitioned by their hour, day, month or year, that is Iceberg misplacing a
+   * row ({@link dev.floe.catalog.slice.Slice#preEpochTimeTransforms}), and the user is told so.
+   */
+  private void refuseRowsIcebergFilesOutsideTheSlice(Table table, ValidationException conflict) {
+    String message = String.valueOf(conflict.getMessage());
+    if (!message.startsWith("Cannot append file with rows that do not match filter")
+        || plan.scope().isWholeTable()) {
+      return;
+    }
+    List<String> fields = plan.scope().slice().preEpochTimeTransforms(table.spec());
+    if (fields.isEmpty()) {
+      return;
+    }
+    throw new InvalidInputException(
+        String.format(
+            "Cannot commit %s: a row's %s lies exactly 0.999999 s past the start of an hour,"
+                + " day, month or year before 1970, and Iceberg 1.11 computes %s for it as the unit"
+                + " before, outside the slice, so it refuses the commit; nothing was committed. A"
+                + " table partitioned that way cannot hold such a row in this slice (Iceberg: %s)",
+            subject(), plan.scope().slice().column(), String.join(", ", fields), message));
+  }
+
   private String subject() {
     return plan.scope().isWholeTable()
         ? "the whole table " + plan.target()
