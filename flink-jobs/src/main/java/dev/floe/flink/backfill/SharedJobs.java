@@ -34,23 +34,21 @@ final class SharedJobs {
    * @param outcomes one per slice of the group; empty when {@code notSplitBecause} is set
    * @param notSplitBecause why the group's query does not split (nothing ran), or null
    * @param sharedJobs 1 when a shared job ran for the group, else 0
-   * @param alone slices of the group that ran in a job of their own
+   * @param shared slices whose outcome came from the shared job
+   * @param alone slices of the group that ran in a job of their own (not those that, run again
+   *     alone, did not start: --fail-fast or the overall deadline)
    * @param failedAsAWhole the group's shared job failed as a whole
    */
   private record GroupRun(
       List<SliceOutcome> outcomes,
       String notSplitBecause,
       int sharedJobs,
+      int shared,
       int alone,
       boolean failedAsAWhole) {
 
     GroupRun(List<SliceOutcome> outcomes, String notSplitBecause, int sharedJobs, int alone) {
-      this(outcomes, notSplitBecause, sharedJobs, alone, false);
-    }
-
-    /** Slices whose outcome came from the shared job. */
-    int shared() {
-      return sharedJobs == 0 ? 0 : outcomes.size() - alone;
+      this(outcomes, notSplitBecause, sharedJobs, 0, alone, false);
     }
   }
 
@@ -176,7 +174,8 @@ final class SharedJobs {
       outcomes.addAll(retried.outcomes());
       ranAlone = retried.alone();
     }
-    return new GroupRun(outcomes, null, 1, ranAlone, result.failedAsAWhole());
+    return new GroupRun(
+        outcomes, null, 1, group.size() - again.size(), ranAlone, result.failedAsAWhole());
   }
 
   /** The group's slices one by one, each in a job of its own (or not started, saying why). */

@@ -278,6 +278,34 @@ class SharedJobBackfillITCase {
   }
 
   @Test
+  void slicesThatFailFastStopsAfterAJobFailedAsAWholeCountAsNeitherSharedNorRunAlone() {
+    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
+    String job =
+        ExampleTables.BACKFILL_JOB.replace(
+            "SELECT order_id, customer_id,",
+            "SELECT order_id, CAST(CASE WHEN order_id = "
+                + bad
+                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+
+    BackfillResult result =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+                .slicesPerJob(20)
+                .failFast(true)
+                .build());
+
+    assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.FAILED);
+    assertThat(outcome(result, "2026-01-04").status()).isEqualTo(SliceStatus.NOT_RUN);
+    assertThat(outcome(result, "2026-01-05").status()).isEqualTo(SliceStatus.NOT_RUN);
+    // The shared job committed none of the five; 01-01, 01-02 and 01-03 ran alone.
+    assertThat(result.flinkJobs())
+        .isEqualTo(
+            "1 job for 0 slices (--slices-per-job 20), 1 of them failed as a whole, 3 slices in"
+                + " jobs of their own");
+  }
+
+  @Test
   void theSlicesOfAFirstJobThatFailedAsAWholeRunAgainWithMaxConcurrencyInFlight() {
     long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
     String job =
@@ -322,6 +350,18 @@ class SharedJobBackfillITCase {
       }
     }
     assertThat(widest).as("the widest overlap of two runs, ms").isGreaterThan(shortest / 2);
+    for (int i = 0; i < runs.size(); i++) {
+      for (int j = i + 1; j < runs.size(); j++) {
+        for (int k = j + 1; k < runs.size(); k++) {
+          long three =
+              Math.min(runs.get(i)[1], Math.min(runs.get(j)[1], runs.get(k)[1]))
+                  - Math.max(runs.get(i)[0], Math.max(runs.get(j)[0], runs.get(k)[0]));
+          assertThat(three)
+              .as("the overlap of three runs, ms (at most 2 in flight)")
+              .isLessThan(shortest / 2);
+        }
+      }
+    }
     for (String day : List.of("2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05")) {
       assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse(day)))
           .as("content of %s", day)
