@@ -6,11 +6,11 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -134,30 +134,43 @@ public record Slice(
   }
 
   /**
-   * The partition fields of {@code spec} that Iceberg 1.11 computes wrongly for some rows of this
-   * slice: the hour, day, month or year of the slice column when the slice is of timestamps and
-   * starts before 1970. There Iceberg puts a timestamp exactly 0.999999 s past the start of such a
-   * unit under the unit before ({@code DateTimeUtil.convertMicros}), so a row at the slice's first
-   * such instant lands in a partition outside the slice, and Iceberg refuses the overwrite. Empty
-   * for a date slice, a slice from 1970 on, or a spec without such a field.
+   * Where Iceberg 1.11 files this slice's instant 0.999999 s past its start, when that lies outside
+   * the slice: for each hour, day, month or year partition field of the slice column in {@code
+   * spec}, by position in the spec, the partition value Iceberg computes for that instant, when it
+   * differs from the value of the slice's start. Only a timestamp slice that starts before 1970 has
+   * any: there Iceberg puts a timestamp exactly 0.999999 s past the start of such a unit under the
+   * unit before ({@code DateTimeUtil.convertMicros}), so a row at that instant lands outside the
+   * slice and Iceberg refuses the overwrite. Rows at such instants further into a slice stay in it,
+   * under the partition Iceberg computes.
    */
-  public List<String> preEpochTimeTransforms(PartitionSpec spec) {
+  public Map<Integer, Object> icebergMisplacedFirstInstant(PartitionSpec spec) {
     Types.NestedField field = spec.schema().findField(column);
     if (kind == ColumnKind.DATE || startInternal() >= 0 || field == null) {
-      return List.of();
+      return Map.of();
     }
-    List<String> names = new ArrayList<>();
-    for (PartitionField partition : spec.fields()) {
-      String transform = partition.transform().toString();
-      if (partition.sourceId() == field.fieldId()
-          && (transform.equals("hour")
-              || transform.equals("day")
-              || transform.equals("month")
-              || transform.equals("year"))) {
-        names.add(partition.name());
+    Map<Integer, Object> misplaced = new TreeMap<>();
+    List<PartitionField> fields = spec.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      PartitionField partition = fields.get(i);
+      String name = partition.transform().toString();
+      if (partition.sourceId() != field.fieldId()
+          || !List.of("hour", "day", "month", "year").contains(name)) {
+        continue;
+      }
+      @SuppressWarnings("unchecked")
+      var apply = ((Transform<Object, Object>) partition.transform()).bind(field.type());
+      Object atStart = apply.apply(startInternal());
+      Object icebergs = apply.apply(startInternal() + 999_999L);
+      if (!Objects.equals(atStart, icebergs)) {
+        misplaced.put(i, icebergs);
       }
     }
-    return names;
+    return misplaced;
+  }
+
+  /** The instant 0.999999 s past the slice's start, as a user writes it (UTC for timestamptz). */
+  public String firstMisplaceableInstant() {
+    return start.plusNanos(999_999_000L) + (kind == ColumnKind.TIMESTAMPTZ ? "Z" : "");
   }
 
   /** A bound as Iceberg passes the column's values to a transform. */

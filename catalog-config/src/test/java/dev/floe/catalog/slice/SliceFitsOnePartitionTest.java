@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.transforms.Transforms;
@@ -174,35 +175,48 @@ class SliceFitsOnePartitionTest {
   }
 
   @Test
-  void onlyATimestampSliceBefore1970NamesTheTimeTransformsOfItsColumnIcebergComputesWrongly() {
+  void icebergFilesTheFirstInstantOfATimestampSliceBefore1970AtAUnitStartUnderTheUnitBefore() {
     Slice dec31 =
         slice(
             "ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, LocalDateTime.of(1969, 12, 31, 0, 0));
-    PartitionSpec spec = spec().day("ts").identity("region").build();
+    PartitionSpec byDay = spec().identity("region").day("ts").build();
 
-    assertThat(dec31.preEpochTimeTransforms(spec)).containsExactly("ts_day");
-    assertThat(dec31.preEpochTimeTransforms(spec().hour("ts").build())).containsExactly("ts_hour");
-    assertThat(dec31.preEpochTimeTransforms(spec().identity("ts").build())).isEmpty();
-    assertThat(dec31.preEpochTimeTransforms(spec().day("tstz").build())).isEmpty();
-    assertThat(dec31.preEpochTimeTransforms(PartitionSpec.unpartitioned())).isEmpty();
+    // Iceberg's own day of 1969-12-31T00:00:00.999999 is 1969-12-30 (-2), not -1: position 1.
+    assertThat(dec31.icebergMisplacedFirstInstant(byDay)).isEqualTo(Map.of(1, -2));
+    assertThat(Transforms.day().bind(Types.TimestampType.withoutZone()).apply(-86_400_000_000L))
+        .isEqualTo(-1);
+    assertThat(dec31.firstMisplaceableInstant()).isEqualTo("1969-12-31T00:00:00.999999");
+    assertThat(dec31.icebergMisplacedFirstInstant(spec().hour("ts").build()))
+        .isEqualTo(Map.of(0, -25));
+    assertThat(dec31.icebergMisplacedFirstInstant(spec().identity("ts").build())).isEmpty();
+    assertThat(dec31.icebergMisplacedFirstInstant(spec().day("tstz").build())).isEmpty();
+    assertThat(dec31.icebergMisplacedFirstInstant(PartitionSpec.unpartitioned())).isEmpty();
+    // A start that is no unit start of the partition: 0.999999 s later is the same unit.
+    assertThat(dec31.icebergMisplacedFirstInstant(spec().month("ts").build())).isEmpty();
+    Slice hour5 =
+        slice(
+            "ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.HOUR, LocalDateTime.of(1969, 12, 31, 5, 0));
+    assertThat(hour5.icebergMisplacedFirstInstant(byDay)).isEmpty();
+    // From 1970 on, and for dates, Iceberg is right.
     Slice jan1 =
         slice("ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.DAY, LocalDateTime.of(1970, 1, 1, 0, 0));
-    assertThat(jan1.preEpochTimeTransforms(spec)).isEmpty();
+    assertThat(jan1.icebergMisplacedFirstInstant(byDay)).isEmpty();
     Slice dateDec31 =
         slice(
             "order_date",
             Slice.ColumnKind.DATE,
             SliceUnit.DAY,
             LocalDateTime.of(1969, 12, 31, 0, 0));
-    assertThat(dateDec31.preEpochTimeTransforms(spec().day("order_date").build())).isEmpty();
-    Slice tzDec31 =
+    assertThat(dateDec31.icebergMisplacedFirstInstant(spec().day("order_date").build())).isEmpty();
+    Slice tz1969 =
         slice(
             "tstz",
             Slice.ColumnKind.TIMESTAMPTZ,
-            SliceUnit.DAY,
-            LocalDateTime.of(1969, 12, 31, 0, 0));
-    assertThat(tzDec31.preEpochTimeTransforms(spec().year("tstz").build()))
-        .containsExactly("tstz_year");
+            SliceUnit.YEAR,
+            LocalDateTime.of(1969, 1, 1, 0, 0));
+    assertThat(tz1969.icebergMisplacedFirstInstant(spec().year("tstz").build()))
+        .isEqualTo(Map.of(0, -2));
+    assertThat(tz1969.firstMisplaceableInstant()).isEqualTo("1969-01-01T00:00:00.999999Z");
   }
 
   private static PartitionSpec.Builder spec() {

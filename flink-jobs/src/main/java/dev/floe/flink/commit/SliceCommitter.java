@@ -14,14 +14,18 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.snapshot.SliceContent;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -222,7 +226,7 @@ public final class SliceCommitter {
       ScopeConflicts.Resolution resolution =
           ScopeConflicts.resolve(catalog, table, base, plan.scope(), lineage, content);
       if (resolution == null) {
-        refuseRowsIcebergFilesOutsideTheSlice(table, conflict);
+        refuseTheRowIcebergMisplaces(table, conflict);
         // Iceberg refused the commit for a reason of its own, e.g. live files written under
         // an older, coarser partition spec that the slice would only partly delete.
         throw new IllegalStateException(
@@ -265,6 +269,46 @@ public final class SliceCommitter {
     }
 
     /** Nothing to commit: the core deletes the written files, the head stays. */
+    /**
+     * Iceberg refused the new files as outside the slice. When one of them sits in the partition
+     * Iceberg 1.11 computes for the slice's instant 0.999999 s past its start, outside the slice
+     * ({@link dev.floe.catalog.slice.Slice#icebergMisplacedFirstInstant}), a row at that instant is
+     * why, and the user is told so. Any other cause keeps Iceberg's own message.
+     */
+    private void refuseTheRowIcebergMisplaces(Table table, ValidationException conflict) {
+      String message = String.valueOf(conflict.getMessage());
+      if (!message.startsWith("Cannot append file with rows that do not match filter")
+          || plan.scope().isWholeTable()) {
+        return;
+      }
+      Slice slice = plan.scope().slice();
+      PartitionSpec spec = table.spec();
+      Map<Integer, Object> misplaced = slice.icebergMisplacedFirstInstant(spec);
+      for (DataFile file : files) {
+        if (file.specId() != spec.specId()) {
+          continue;
+        }
+        for (Map.Entry<Integer, Object> field : misplaced.entrySet()) {
+          if (Objects.equals(
+              file.partition().get(field.getKey(), Object.class), field.getValue())) {
+            String name = spec.fields().get(field.getKey()).name();
+            throw new InvalidInputException(
+                String.format(
+                    "Cannot commit %s: Iceberg 1.11 files a %s of %s (0.999999 s past the start of"
+                        + " the slice, before 1970) under the %s before the slice's, so it refuses"
+                        + " the commit; nothing was committed. A table partitioned by %s cannot"
+                        + " hold a row at that instant in this slice (Iceberg: %s)",
+                    subject(),
+                    slice.column(),
+                    slice.firstMisplaceableInstant(),
+                    name,
+                    name,
+                    message));
+          }
+        }
+      }
+    }
+
     private CommitOutcome noOp(Table table, int attempts, String detail) {
       return new CommitOutcome(
           CommitOutcome.Status.NO_OP,
@@ -277,30 +321,6 @@ public final class SliceCommitter {
   }
 
   /** What this run replaces, for messages: "slice order_date=[...) of t" or "the whole t". */
-  /**
-   * Iceberg refused the new files as outside the slice: when the slice is of timestamps before 1970
-   * and the table is partitioned by their hour, day, month or year, that is Iceberg misplacing a
-   * row ({@link dev.floe.catalog.slice.Slice#preEpochTimeTransforms}), and the user is told so.
-   */
-  private void refuseRowsIcebergFilesOutsideTheSlice(Table table, ValidationException conflict) {
-    String message = String.valueOf(conflict.getMessage());
-    if (!message.startsWith("Cannot append file with rows that do not match filter")
-        || plan.scope().isWholeTable()) {
-      return;
-    }
-    List<String> fields = plan.scope().slice().preEpochTimeTransforms(table.spec());
-    if (fields.isEmpty()) {
-      return;
-    }
-    throw new InvalidInputException(
-        String.format(
-            "Cannot commit %s: a row's %s lies exactly 0.999999 s past the start of an hour,"
-                + " day, month or year before 1970, and Iceberg 1.11 computes %s for it as the unit"
-                + " before, outside the slice, so it refuses the commit; nothing was committed. A"
-                + " table partitioned that way cannot hold such a row in this slice (Iceberg: %s)",
-            subject(), plan.scope().slice().column(), String.join(", ", fields), message));
-  }
-
   private String subject() {
     return plan.scope().isWholeTable()
         ? "the whole table " + plan.target()
