@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
@@ -248,13 +249,7 @@ class SharedJobBackfillITCase {
 
   @Test
   void aRowThatBreaksTheQueryFailsOnlyItsSliceAsInAJobOfItsOwn() {
-    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
-    String job =
-        ExampleTables.BACKFILL_JOB.replace(
-            "SELECT order_id, customer_id,",
-            "SELECT order_id, CAST(CASE WHEN order_id = "
-                + bad
-                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+    String job = jobWhoseQueryFailsOnARowOf("2026-01-03");
     assertThat(job).contains("'boom'");
 
     BackfillResult result = backfillOfSixDays(job, 20);
@@ -279,21 +274,9 @@ class SharedJobBackfillITCase {
 
   @Test
   void slicesThatFailFastStopsAfterAJobFailedAsAWholeCountAsNeitherSharedNorRunAlone() {
-    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
-    String job =
-        ExampleTables.BACKFILL_JOB.replace(
-            "SELECT order_id, customer_id,",
-            "SELECT order_id, CAST(CASE WHEN order_id = "
-                + bad
-                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+    String job = jobWhoseQueryFailsOnARowOf("2026-01-03");
 
-    BackfillResult result =
-        Backfill.run(
-            BackfillRequest.builder(
-                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
-                .slicesPerJob(20)
-                .failFast(true)
-                .build());
+    BackfillResult result = backfillOfSixDays(job, 20, request -> request.failFast(true));
 
     assertThat(outcome(result, "2026-01-03").status()).isEqualTo(SliceStatus.FAILED);
     assertThat(outcome(result, "2026-01-04").status()).isEqualTo(SliceStatus.NOT_RUN);
@@ -307,21 +290,9 @@ class SharedJobBackfillITCase {
 
   @Test
   void theSlicesOfAFirstJobThatFailedAsAWholeRunAgainWithMaxConcurrencyInFlight() {
-    long bad = LocalDate.parse("2026-01-03").toEpochDay() * 100_000L + 5;
-    String job =
-        ExampleTables.BACKFILL_JOB.replace(
-            "SELECT order_id, customer_id,",
-            "SELECT order_id, CAST(CASE WHEN order_id = "
-                + bad
-                + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+    String job = jobWhoseQueryFailsOnARowOf("2026-01-03");
 
-    BackfillResult result =
-        Backfill.run(
-            BackfillRequest.builder(
-                    config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
-                .slicesPerJob(20)
-                .maxConcurrency(2)
-                .build());
+    BackfillResult result = backfillOfSixDays(job, 20, request -> request.maxConcurrency(2));
 
     assertThat(result.flinkJobs())
         .isEqualTo(
@@ -438,11 +409,29 @@ class SharedJobBackfillITCase {
     }
   }
 
+  /** The backfill job, whose query fails on one row of {@code day} (a cast of 'boom'). */
+  private static String jobWhoseQueryFailsOnARowOf(String day) {
+    long bad = LocalDate.parse(day).toEpochDay() * 100_000L + 5;
+    return ExampleTables.BACKFILL_JOB.replace(
+        "SELECT order_id, customer_id,",
+        "SELECT order_id, CAST(CASE WHEN order_id = "
+            + bad
+            + " THEN 'boom' ELSE CAST(customer_id AS STRING) END AS BIGINT) AS customer_id,");
+  }
+
   /** {@code job} (the text of a job manifest) backfilled over 2026-01-01 to 2026-01-07. */
   private BackfillResult backfillOfSixDays(String job, int slicesPerJob) {
+    return backfillOfSixDays(job, slicesPerJob, request -> request);
+  }
+
+  /** The same, with more of the request set by {@code more}. */
+  private BackfillResult backfillOfSixDays(
+      String job, int slicesPerJob, UnaryOperator<BackfillRequest.Builder> more) {
     return Backfill.run(
-        BackfillRequest.builder(config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
-            .slicesPerJob(slicesPerJob)
+        more.apply(
+                BackfillRequest.builder(
+                        config, ExampleTables.backfillJob(job), "2026-01-01", "2026-01-07")
+                    .slicesPerJob(slicesPerJob))
             .build());
   }
 
