@@ -268,7 +268,6 @@ public final class SliceCommitter {
               : "committed after re-committing over a run with older sources");
     }
 
-    /** Nothing to commit: the core deletes the written files, the head stays. */
     /**
      * Iceberg refused the new files as outside the slice. When one of them sits in the partition
      * Iceberg 1.11 computes for the slice's instant 0.999999 s past its start, outside the slice
@@ -295,20 +294,17 @@ public final class SliceCommitter {
             throw new InvalidInputException(
                 String.format(
                     "Cannot commit %s: Iceberg 1.11 files a %s of %s (0.999999 s past the start of"
-                        + " the slice, before 1970) under the %s before the slice's, so it refuses"
-                        + " the commit; nothing was committed. A table partitioned by %s cannot"
-                        + " hold a row at that instant in this slice (Iceberg: %s)",
-                    subject(),
-                    slice.column(),
-                    slice.firstMisplaceableInstant(),
-                    name,
-                    name,
-                    message));
+                        + " the slice, before 1970) under the %s value before the slice's first,"
+                        + " so it refuses the commit; nothing was committed. A table partitioned by"
+                        + " that field cannot hold a row at that instant in this slice (Iceberg:"
+                        + " %s)",
+                    subject(), slice.column(), slice.firstMisplaceableInstant(), name, message));
           }
         }
       }
     }
 
+    /** Nothing to commit: the core deletes the written files, the head stays. */
     private CommitOutcome noOp(Table table, int attempts, String detail) {
       return new CommitOutcome(
           CommitOutcome.Status.NO_OP,

@@ -83,7 +83,7 @@ class PreEpochTimestampSliceITCase {
         .hasMessageContaining("Cannot commit slice ts=[1969-12-31,1970-01-01) of sales.events")
         .hasMessageContaining(
             "Iceberg 1.11 files a ts of 1969-12-31T00:00:00.999999 (0.999999 s past the start of"
-                + " the slice, before 1970) under the ts_day before the slice's")
+                + " the slice, before 1970) under the ts_day value before the slice's first")
         .hasMessageContaining("nothing was committed");
 
     Table target = withCatalog(catalog -> catalog.loadTable(TableIdentifier.of("sales", "events")));
