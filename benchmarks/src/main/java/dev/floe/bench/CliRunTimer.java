@@ -46,7 +46,7 @@ final class CliRunTimer {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
         if (name.startsWith("run-") && name.endsWith(".jsa")) {
-          found.add(name + " " + Files.getLastModifiedTime(file).toMillis());
+          found.add(name + " " + Files.getLastModifiedTime(file)); // full precision
         }
       }
       return found;

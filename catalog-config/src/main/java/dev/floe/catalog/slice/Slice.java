@@ -152,9 +152,8 @@ public record Slice(
     List<PartitionField> fields = spec.fields();
     for (int i = 0; i < fields.size(); i++) {
       PartitionField partition = fields.get(i);
-      String name = partition.transform().toString();
       if (partition.sourceId() != field.fieldId()
-          || !List.of("hour", "day", "month", "year").contains(name)) {
+          || SliceUnit.ofTimeTransform(partition.transform().toString()) == null) {
         continue;
       }
       @SuppressWarnings("unchecked")

@@ -218,14 +218,9 @@ public final class SliceResolver {
       }
       String transform = partitionField.transform().toString();
       SliceUnit unit =
-          switch (transform) {
-            case "hour" -> SliceUnit.HOUR;
-            case "day" -> SliceUnit.DAY;
-            case "month" -> SliceUnit.MONTH;
-            case "year" -> SliceUnit.YEAR;
-            case "identity" -> field.type().typeId() == Type.TypeID.DATE ? SliceUnit.DAY : null;
-            default -> null;
-          };
+          transform.equals("identity")
+              ? (field.type().typeId() == Type.TypeID.DATE ? SliceUnit.DAY : null)
+              : SliceUnit.ofTimeTransform(transform);
       if (unit == null) {
         throw InvalidInputException.of(
             "Cannot slice %s by '%s': its partition transform %s does not cut time into"

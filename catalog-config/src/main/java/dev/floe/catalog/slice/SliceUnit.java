@@ -27,6 +27,20 @@ public enum SliceUnit {
     return start.plus(1, chronoUnit);
   }
 
+  /**
+   * The unit an Iceberg time transform cuts into ({@code hour}, {@code day}, {@code month}, {@code
+   * year}, as a transform's {@code toString()} names it), or null for any other transform.
+   */
+  public static SliceUnit ofTimeTransform(String transform) {
+    return switch (transform) {
+      case "hour" -> HOUR;
+      case "day" -> DAY;
+      case "month" -> MONTH;
+      case "year" -> YEAR;
+      default -> null;
+    };
+  }
+
   /** True when a slice of this unit covers whole partitions of {@code partitionUnit}. */
   public boolean alignsWith(SliceUnit partitionUnit) {
     return compareTo(partitionUnit) >= 0;
