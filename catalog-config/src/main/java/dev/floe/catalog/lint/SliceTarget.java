@@ -43,15 +43,7 @@ record SliceTarget(Problem problem, SliceUnit unit, PartitionFieldSpec field) {
     }
     SliceUnit finest = null;
     for (PartitionFieldSpec field : fields) {
-      SliceUnit unit =
-          switch (field.transform()) {
-            case HOUR -> SliceUnit.HOUR;
-            case DAY -> SliceUnit.DAY;
-            case MONTH -> SliceUnit.MONTH;
-            case YEAR -> SliceUnit.YEAR;
-            case IDENTITY -> type == Type.TypeID.DATE ? SliceUnit.DAY : null;
-            case BUCKET, TRUNCATE -> null;
-          };
+      SliceUnit unit = SliceUnit.ofPartitionField(field.transform().specName(), found.get().type());
       if (unit == null) {
         return new SliceTarget(Problem.NOT_TEMPORAL_TRANSFORM, null, field);
       }

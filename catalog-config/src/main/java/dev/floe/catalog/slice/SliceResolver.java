@@ -217,10 +217,7 @@ public final class SliceResolver {
         continue;
       }
       String transform = partitionField.transform().toString();
-      SliceUnit unit =
-          transform.equals("identity")
-              ? (field.type().typeId() == Type.TypeID.DATE ? SliceUnit.DAY : null)
-              : SliceUnit.ofTimeTransform(transform);
+      SliceUnit unit = SliceUnit.ofPartitionField(transform, field.type());
       if (unit == null) {
         throw InvalidInputException.of(
             "Cannot slice %s by '%s': its partition transform %s does not cut time into"

@@ -2,6 +2,7 @@ package dev.floe.catalog.slice;
 
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
+import org.apache.iceberg.types.Type;
 
 /** How long one slice is. Ordered from finest to coarsest. */
 public enum SliceUnit {
@@ -9,6 +10,8 @@ public enum SliceUnit {
   DAY(ChronoUnit.DAYS, "yyyy-MM-dd, e.g. 2026-10-03"),
   MONTH(ChronoUnit.MONTHS, "yyyy-MM, e.g. 2026-10"),
   YEAR(ChronoUnit.YEARS, "yyyy, e.g. 2026");
+
+  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
 
   private final ChronoUnit chronoUnit;
   private final String format;
@@ -39,6 +42,33 @@ public enum SliceUnit {
       case "year" -> YEAR;
       default -> null;
     };
+  }
+
+  /**
+   * The unit a partition field cuts its source column into, as every place that slices by a
+   * partition decides it: Iceberg's hour, day, month and year transforms ({@link
+   * #ofTimeTransform}), whatever the source type, and identity on a date, whose partitions are
+   * days. Null for any other transform, and for identity on any other type. Whether Floe can slice
+   * the source type at all is a separate question ({@link SliceResolver}).
+   *
+   * @param transform the transform as its {@code toString()} names it, which is also how a table
+   *     spec spells the time transforms and identity
+   * @param sourceType the source column's type
+   */
+  public static SliceUnit ofPartitionField(String transform, Type sourceType) {
+    if (transform.equals("identity")) {
+      return sourceType.typeId() == Type.TypeID.DATE ? DAY : null;
+    }
+    return ofTimeTransform(transform);
+  }
+
+  /**
+   * The first instant of the unit an Iceberg hour, day, month or year partition value names: the
+   * {@code ordinal}-th such unit after the one that starts at 1970-01-01T00:00 (negative before
+   * it).
+   */
+  public LocalDateTime startOf(int ordinal) {
+    return EPOCH.plus(ordinal, chronoUnit);
   }
 
   /** True when a slice of this unit covers whole partitions of {@code partitionUnit}. */

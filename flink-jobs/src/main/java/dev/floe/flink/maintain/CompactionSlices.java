@@ -3,13 +3,13 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.slice.SliceUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -84,14 +84,7 @@ public final class CompactionSlices {
       if (source == null) {
         continue;
       }
-      String transform = field.transform().toString();
-      boolean temporal =
-          switch (transform) {
-            case "hour", "day", "month", "year" -> true;
-            case "identity" -> source.type().typeId() == Type.TypeID.DATE;
-            default -> false;
-          };
-      if (temporal) {
+      if (SliceUnit.ofPartitionField(field.transform().toString(), source.type()) != null) {
         columns.add(source.name());
       }
     }

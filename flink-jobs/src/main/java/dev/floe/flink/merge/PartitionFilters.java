@@ -1,11 +1,11 @@
 package dev.floe.flink.merge;
 
-import java.time.LocalDate;
+import dev.floe.catalog.slice.SliceUnit;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
@@ -22,8 +22,6 @@ import org.apache.iceberg.types.Type;
  * cannot be written as a row filter and widens to every row (safe: more conflicts, never fewer).
  */
 final class PartitionFilters {
-  private static final Set<String> TEMPORAL = Set.of("year", "month", "day", "hour");
-
   /** Beyond this many partitions the filter costs more to evaluate than it saves. */
   private static final int MAX_PARTITIONS = 1000;
 
@@ -68,7 +66,8 @@ final class PartitionFilters {
     if (transform.equals("identity")) {
       return value == null ? Expressions.isNull(source) : Expressions.equal(source, value);
     }
-    if (!TEMPORAL.contains(transform)) {
+    SliceUnit unit = SliceUnit.ofTimeTransform(transform);
+    if (unit == null) {
       // bucket, truncate, void: no row filter says exactly which rows such a partition holds
       // (and a void value is always null), so the filter widens rather than narrows.
       return Expressions.alwaysTrue();
@@ -76,25 +75,11 @@ final class PartitionFilters {
     if (value == null) {
       return Expressions.isNull(source);
     }
-    int ordinal = (Integer) value;
-    if (transform.equals("hour")) {
-      long hourMicros = 3_600_000_000L;
-      return range(source, ordinal * hourMicros, (ordinal + 1) * hourMicros);
-    }
-    LocalDate start =
-        switch (transform) {
-          case "year" -> LocalDate.of(1970 + ordinal, 1, 1);
-          case "month" -> LocalDate.of(1970, 1, 1).plusMonths(ordinal);
-          default -> LocalDate.ofEpochDay(ordinal);
-        };
-    LocalDate end =
-        switch (transform) {
-          case "year" -> start.plusYears(1);
-          case "month" -> start.plusMonths(1);
-          default -> start.plusDays(1);
-        };
+    LocalDateTime start = unit.startOf((Integer) value);
+    LocalDateTime end = unit.next(start);
     if (sourceType.typeId() == Type.TypeID.DATE) {
-      return range(source, (int) start.toEpochDay(), (int) end.toEpochDay());
+      return range(
+          source, (int) start.toLocalDate().toEpochDay(), (int) end.toLocalDate().toEpochDay());
     }
     return range(source, micros(start), micros(end));
   }
@@ -104,7 +89,7 @@ final class PartitionFilters {
         Expressions.greaterThanOrEqual(column, from), Expressions.lessThan(column, until));
   }
 
-  private static long micros(LocalDate day) {
-    return day.atStartOfDay().toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
+  private static long micros(LocalDateTime time) {
+    return time.toEpochSecond(ZoneOffset.UTC) * 1_000_000L;
   }
 }

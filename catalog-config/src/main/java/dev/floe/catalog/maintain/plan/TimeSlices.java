@@ -2,9 +2,7 @@ package dev.floe.catalog.maintain.plan;
 
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceUnit;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
@@ -38,7 +36,7 @@ public final class TimeSlices {
       if (!(value instanceof Integer ordinal)) {
         return Optional.empty();
       }
-      LocalDateTime start = start(unit, ordinal);
+      LocalDateTime start = unit.startOf(ordinal);
       Slice.ColumnKind kind =
           source.type().typeId() == Type.TypeID.DATE
               ? Slice.ColumnKind.DATE
@@ -58,26 +56,6 @@ public final class TimeSlices {
   private static SliceUnit unit(String transform, Type type) {
     boolean date = type.typeId() == Type.TypeID.DATE;
     boolean timestamp = type.typeId() == Type.TypeID.TIMESTAMP;
-    if (!date && !timestamp) {
-      return null;
-    }
-    return switch (transform) {
-      case "identity" -> date ? SliceUnit.DAY : null;
-      case "day" -> SliceUnit.DAY;
-      case "hour" -> timestamp ? SliceUnit.HOUR : null;
-      case "month" -> SliceUnit.MONTH;
-      case "year" -> SliceUnit.YEAR;
-      default -> null;
-    };
-  }
-
-  private static LocalDateTime start(SliceUnit unit, int ordinal) {
-    LocalDate epoch = LocalDate.ofEpochDay(0);
-    return switch (unit) {
-      case HOUR -> LocalDateTime.ofEpochSecond(ordinal * 3600L, 0, ZoneOffset.UTC);
-      case DAY -> LocalDate.ofEpochDay(ordinal).atStartOfDay();
-      case MONTH -> epoch.plusMonths(ordinal).atStartOfDay();
-      case YEAR -> epoch.plusYears(ordinal).atStartOfDay();
-    };
+    return date || timestamp ? SliceUnit.ofPartitionField(transform, type) : null;
   }
 }
