@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -161,16 +160,34 @@ public record Slice(
 
   /** The partition of {@code spec} a row holding {@code value} in the slice column lands in. */
   private StructLike partitionOf(PartitionSpec spec, Types.NestedField field, long value) {
-    PartitionData partition = new PartitionData(spec.partitionType());
     List<PartitionField> fields = spec.fields();
-    for (int i = 0; i < fields.size(); i++) {
+    Object[] values = new Object[fields.size()];
+    for (int i = 0; i < values.length; i++) {
       if (fields.get(i).sourceId() == field.fieldId()) {
         @SuppressWarnings("unchecked")
         Transform<Object, Object> transform = (Transform<Object, Object>) fields.get(i).transform();
-        partition.set(i, transform.bind(field.type()).apply(internalValue(value)));
+        values[i] = transform.bind(field.type()).apply(internalValue(value));
       }
     }
-    return partition;
+    return new PartitionValues(values);
+  }
+
+  /** Partition values by position, as Iceberg's {@link Evaluator} reads them. */
+  private record PartitionValues(Object[] values) implements StructLike {
+    @Override
+    public int size() {
+      return values.length;
+    }
+
+    @Override
+    public <T> T get(int pos, Class<T> javaClass) {
+      return javaClass.cast(values[pos]);
+    }
+
+    @Override
+    public <T> void set(int pos, T value) {
+      throw new UnsupportedOperationException("Cannot set a partition value: read-only");
+    }
   }
 
   /**

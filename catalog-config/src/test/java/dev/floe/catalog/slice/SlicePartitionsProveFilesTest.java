@@ -11,10 +11,10 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.OverwriteFiles;
-import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -171,11 +171,11 @@ class SlicePartitionsProveFilesTest {
 
   /** A data file without column statistics in the partition of a row holding {@code value}. */
   private static DataFile fileHolding(Table table, Slice slice, long value, int n) {
-    PartitionData row = new PartitionData(SCHEMA.asStruct()); // a row of primitive values
+    Object[] row = new Object[SCHEMA.columns().size()];
     int position = SCHEMA.columns().indexOf(SCHEMA.findField(slice.column()));
-    row.set(position, slice.kind() == Slice.ColumnKind.DATE ? (Object) (int) value : value);
+    row[position] = slice.kind() == Slice.ColumnKind.DATE ? (Object) (int) value : (Object) value;
     PartitionKey partition = new PartitionKey(table.spec(), SCHEMA);
-    partition.partition(row);
+    partition.partition(new Row(row));
     return DataFiles.builder(table.spec())
         .withPath(table.location() + "/data/file-" + n + ".parquet")
         .withFormat(FileFormat.PARQUET)
@@ -183,6 +183,23 @@ class SlicePartitionsProveFilesTest {
         .withRecordCount(1)
         .withPartition(partition)
         .build();
+  }
+
+  private record Row(Object[] values) implements StructLike {
+    @Override
+    public int size() {
+      return values.length;
+    }
+
+    @Override
+    public <T> T get(int pos, Class<T> javaClass) {
+      return javaClass.cast(values[pos]);
+    }
+
+    @Override
+    public <T> void set(int pos, T value) {
+      values[pos] = value;
+    }
   }
 
   private static LocalDateTime halfPast(SliceUnit unit, LocalDateTime time) {
