@@ -17,11 +17,8 @@ import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
-import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.transforms.Transform;
 import org.apache.iceberg.types.Types;
 
@@ -134,60 +131,6 @@ public record Slice(
       }
     }
     return true;
-  }
-
-  /**
-   * True when Iceberg's check that an overwrite's new files lie inside the slice ({@code
-   * validateAddedFilesMatchOverwriteFilter}) accepts each file by its partition alone, for every
-   * partition of {@code spec} that rows of the slice land in: the check's strict projection of
-   * {@link #toExpression} holds for the partitions of the slice's first and last instant, and so
-   * for every partition between (each predicate of the projection compares one partition value with
-   * a constant, and the time transforms keep the order of the instants). False when the spec does
-   * not partition by the column, for a slice finer than its partitions, and near the epoch, where
-   * Iceberg's strict projection of a time transform is one unit short; there only the files'
-   * min/max statistics of the column can prove it.
-   */
-  public boolean partitionsProveFiles(PartitionSpec spec) {
-    Types.NestedField field = spec.schema().findField(column);
-    if (field == null || spec.isUnpartitioned() || endInternal() <= startInternal()) {
-      return false;
-    }
-    Evaluator strict =
-        new Evaluator(spec.partitionType(), Projections.strict(spec).project(toExpression()));
-    return strict.eval(partitionOf(spec, field, startInternal()))
-        && strict.eval(partitionOf(spec, field, endInternal() - 1));
-  }
-
-  /** The partition of {@code spec} a row holding {@code value} in the slice column lands in. */
-  private StructLike partitionOf(PartitionSpec spec, Types.NestedField field, long value) {
-    List<PartitionField> fields = spec.fields();
-    Object[] values = new Object[fields.size()];
-    for (int i = 0; i < values.length; i++) {
-      if (fields.get(i).sourceId() == field.fieldId()) {
-        @SuppressWarnings("unchecked")
-        Transform<Object, Object> transform = (Transform<Object, Object>) fields.get(i).transform();
-        values[i] = transform.bind(field.type()).apply(internalValue(value));
-      }
-    }
-    return new PartitionValues(values);
-  }
-
-  /** Partition values by position, as Iceberg's {@link Evaluator} reads them. */
-  private record PartitionValues(Object[] values) implements StructLike {
-    @Override
-    public int size() {
-      return values.length;
-    }
-
-    @Override
-    public <T> T get(int pos, Class<T> javaClass) {
-      return javaClass.cast(values[pos]);
-    }
-
-    @Override
-    public <T> void set(int pos, T value) {
-      throw new UnsupportedOperationException("Cannot set a partition value: read-only");
-    }
   }
 
   /**

@@ -14,7 +14,6 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RunKey;
-import dev.floe.catalog.slice.OverwriteProof;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
@@ -330,10 +329,7 @@ public final class SliceJob {
                     guard,
                     spec.checks(),
                     commitPlan.failAt(),
-                    slice != null && slice.fitsOnePartition(target.spec()),
-                    slice == null
-                        ? null
-                        : OverwriteProof.refusal(target, slice, spec.target()).orElse(null)))
+                    slice != null && slice.fitsOnePartition(target.spec())))
             .setParallelism(parallelism);
     toCommitter(
         written,

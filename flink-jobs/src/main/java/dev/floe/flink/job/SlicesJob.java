@@ -11,7 +11,6 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RunKey;
-import dev.floe.catalog.slice.OverwriteProof;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
@@ -290,10 +289,8 @@ public final class SlicesJob {
       Deadline deadline,
       String subject) {
     boolean[] onePartition = new boolean[slices.size()];
-    String[] refusals = new String[slices.size()];
     for (int i = 0; i < onePartition.length; i++) {
       onePartition[i] = slices.get(i).fitsOnePartition(target.spec());
-      refusals[i] = OverwriteProof.refusal(target, slices.get(i), spec.target()).orElse(null);
     }
     SingleOutputStreamOperator<byte[]> written =
         rows.transform(
@@ -305,8 +302,7 @@ public final class SlicesJob {
                     guard,
                     router,
                     spec.checks(),
-                    onePartition,
-                    refusals))
+                    onePartition))
             .setParallelism(parallelism);
     // One finder per slice and check in each bucket: the slices share the memory one run has.
     SliceJob.toCommitter(

@@ -1,7 +1,6 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.commit.FailurePoint;
-import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
@@ -57,7 +56,6 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   private final List<CheckSpec> checks;
   private final FailurePoint failAt;
   private final boolean onePartition;
-  private final String refusal;
 
   private transient TaskWriter<RowData> writer;
   private transient RowDataHasher hasher;
@@ -81,9 +79,6 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
    * @param onePartition every row the guard lets through belongs to one partition of the table (the
    *     slice {@linkplain dev.floe.catalog.slice.Slice#fitsOnePartition fits one}): the writer
    *     takes that partition from the first row instead of computing it per row
-   * @param refusal why Iceberg would refuse any file of the slice ({@link
-   *     dev.floe.catalog.slice.OverwriteProof}): the run stops at the first row with it, before
-   *     writing anything; null when it can accept them
    */
   public SliceWriterOperator(
       Table table,
@@ -91,15 +86,13 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
       RowGuard guard,
       List<CheckSpec> checks,
       FailurePoint failAt,
-      boolean onePartition,
-      String refusal) {
+      boolean onePartition) {
     this.table = table;
     this.rowType = rowType;
     this.guard = guard;
     this.checks = checks;
     this.failAt = failAt;
     this.onePartition = onePartition;
-    this.refusal = refusal;
   }
 
   @Override
@@ -129,9 +122,6 @@ public final class SliceWriterOperator extends AbstractStreamOperator<byte[]>
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
     guard.check(row); // before the write: a one-partition writer relies on it
-    if (refusal != null) {
-      throw new InvalidInputException(refusal);
-    }
     hasher.add(row, hash);
     rowChecks.accept(row, stats);
     uniqueKeys.add(row, hasher, uniqueKeyOutput); // reuses the encoding hasher.add just made

@@ -1,6 +1,5 @@
 package dev.floe.flink.write;
 
-import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.flink.check.CheckStats;
@@ -65,7 +64,6 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
   private final SliceRouter router;
   private final List<CheckSpec> checks;
   private final boolean[] onePartition;
-  private final String[] refusals;
 
   private transient SliceOutput[] slices;
   private transient LinkedHashMap<Integer, SliceOutput> open;
@@ -113,9 +111,6 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
    * @param router the slices, in order
    * @param checks the manifest's checks, evaluated per slice
    * @param onePartition per slice: every row of it belongs to one partition of the table
-   * @param refusals per slice: why Iceberg would refuse any file of it ({@link
-   *     dev.floe.catalog.slice.OverwriteProof}), or null when it can accept them; a row of a slice
-   *     with a refusal stops the job before it is written
    */
   public SlicesWriterOperator(
       Table table,
@@ -123,17 +118,10 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
       RowGuard guard,
       SliceRouter router,
       List<CheckSpec> checks,
-      boolean[] onePartition,
-      String[] refusals) {
-    if (onePartition.length != router.size() || refusals.length != router.size()) {
+      boolean[] onePartition) {
+    if (onePartition.length != router.size()) {
       throw new IllegalArgumentException(
-          "Cannot write "
-              + router.size()
-              + " slices with "
-              + onePartition.length
-              + " partition decisions and "
-              + refusals.length
-              + " refusals");
+          "Cannot write " + router.size() + " slices with " + onePartition.length + " decisions");
     }
     this.table = table;
     this.rowType = rowType;
@@ -141,7 +129,6 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
     this.router = router;
     this.checks = checks;
     this.onePartition = onePartition.clone();
-    this.refusals = refusals.clone();
   }
 
   @Override
@@ -164,9 +151,6 @@ public final class SlicesWriterOperator extends AbstractStreamOperator<byte[]>
     RowData row = element.getValue();
     guard.check(row); // before the write: a one-partition writer relies on it
     int index = router.indexOf(row);
-    if (refusals[index] != null) {
-      throw new InvalidInputException(refusals[index]);
-    }
     SliceOutput slice = output(index);
     hasher.add(row, slice.hash);
     rowChecks.accept(row, slice.stats);

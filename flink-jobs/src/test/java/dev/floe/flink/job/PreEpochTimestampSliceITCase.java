@@ -11,18 +11,12 @@ import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.TableRows;
-import dev.floe.flink.backfill.Backfill;
-import dev.floe.flink.backfill.BackfillRequest;
-import dev.floe.flink.backfill.BackfillResult;
-import dev.floe.flink.backfill.SliceOutcome;
-import dev.floe.flink.backfill.SliceStatus;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
-import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
@@ -100,84 +94,10 @@ class PreEpochTimestampSliceITCase {
   }
 
   @Test
-  void withoutColumnStatisticsASliceIcebergCannotProveStopsAtItsFirstRowAndBlamesNoRow()
-      throws IOException {
+  void withoutColumnStatisticsIcebergRefusesAnySliceBefore1970AndFloeBlamesNoRow() {
     // Without min/max of ts Iceberg cannot prove new files inside a slice starting before 1970
-    // (its strict projection of such a day is one too high) and would refuse the commit of any
-    // file: the run stops at the slice's first row, says why, and blames no row at 0.999999 s.
-    keepOnlyCountsOfTs();
-
-    assertThatThrownBy(() -> run("1969-12-30"))
-        .isInstanceOf(FloeException.class)
-        .satisfies(
-            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
-        .hasMessageContaining("Cannot commit slice ts=[1969-12-30,1969-12-31) of sales.events")
-        .hasMessageContaining("the partitions (day(ts)) do not prove this slice")
-        .hasMessageContaining("the table keeps no min/max of ts (metrics mode counts)")
-        .hasMessageContaining("write.metadata.metrics.column.ts to full")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("0.999999"));
-    assertNothingCommittedAndNoFileLeft();
-  }
-
-  @Test
-  void theFirstDayOf1970IsNoSliceIcebergCanProveWithoutColumnStatisticsEither() {
-    keepOnlyCountsOfTs();
-    withCatalog(
-        catalog -> {
-          TableRows.append(
-              catalog.loadTable(TableIdentifier.of("sales", "events_src")),
-              event(5, "1970-01-01T08:00:00"));
-          return null;
-        });
-
-    assertThatThrownBy(() -> run("1970-01-01"))
-        .hasMessageContaining("Cannot commit slice ts=[1970-01-01,1970-01-02) of sales.events")
-        .hasMessageContaining("the table keeps no min/max of ts");
-  }
-
-  @Test
-  void withoutColumnStatisticsAnEmptySliceIcebergCannotProveIsNotRefused() {
-    // The refusal comes with a row of the slice, not from the plan: a slice without rows runs.
-    keepOnlyCountsOfTs();
-
-    RunResult result = run("1969-12-29");
-
-    assertThat(result.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
-    assertThat(result.outcome().rows()).isZero();
-  }
-
-  @Test
-  void aBackfillWithoutColumnStatisticsRunsTheEmptyDaysAndRefusesTheOthersWithTheReason()
-      throws IOException {
-    keepOnlyCountsOfTs();
-
-    // The last day, the backfill's sample, is empty: the other four run in one shared job.
-    BackfillResult result =
-        Backfill.run(
-            BackfillRequest.builder(
-                    config,
-                    ExampleTables.backfillJob(JOB.replace("job: e", "job: e_backfill")),
-                    "1969-12-29",
-                    "1970-01-03")
-                .slicesPerJob(10)
-                .options(o -> o.parallelism(2))
-                .build());
-
-    for (String empty : List.of("1969-12-29", "1970-01-01", "1970-01-02")) {
-      assertThat(outcome(result, empty).status()).as(empty).isEqualTo(SliceStatus.NO_OP);
-    }
-    for (String loaded : List.of("1969-12-30", "1969-12-31")) {
-      SliceOutcome refused = outcome(result, loaded);
-      assertThat(refused.status()).as(loaded).isEqualTo(SliceStatus.FAILED);
-      assertThat(refused.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
-      assertThat(refused.error())
-          .contains("Cannot commit slice ts=[" + loaded)
-          .contains("the table keeps no min/max of ts");
-    }
-    assertNothingCommittedAndNoFileLeft();
-  }
-
-  private void keepOnlyCountsOfTs() {
+    // (its strict projection of such a day is one too high) and refuses the commit: no row at
+    // 0.999999 s past the slice's start is to blame, and the message does not say there is.
     withCatalog(
         catalog -> {
           catalog
@@ -187,24 +107,10 @@ class PreEpochTimestampSliceITCase {
               .commit();
           return null;
         });
-  }
 
-  private void assertNothingCommittedAndNoFileLeft() throws IOException {
-    Table target = withCatalog(catalog -> catalog.loadTable(TableIdentifier.of("sales", "events")));
-    assertThat(target.currentSnapshot()).isNull();
-    Path data = home.resolve("warehouse/sales/events/data");
-    if (Files.exists(data)) {
-      try (Stream<Path> files = Files.walk(data)) {
-        assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
-      }
-    }
-  }
-
-  private static SliceOutcome outcome(BackfillResult result, String slice) {
-    return result.outcomes().stream()
-        .filter(o -> o.value().equals(slice))
-        .findFirst()
-        .orElseThrow();
+    assertThatThrownBy(() -> run("1969-12-30"))
+        .hasMessageContaining("Iceberg refused it: Cannot append file with rows that do not match")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("0.999999"));
   }
 
   @Test
