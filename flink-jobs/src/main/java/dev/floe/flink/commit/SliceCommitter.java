@@ -10,22 +10,17 @@ import dev.floe.catalog.commit.SourceDrift;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
-import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.snapshot.SliceContent;
 import dev.floe.flink.check.CheckEvaluator;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -226,7 +221,9 @@ public final class SliceCommitter {
       ScopeConflicts.Resolution resolution =
           ScopeConflicts.resolve(catalog, table, base, plan.scope(), lineage, content);
       if (resolution == null) {
-        refuseTheRowIcebergMisplaces(table, conflict);
+        if (!plan.scope().isWholeTable()) {
+          OutsideSliceRefusal.explain(table, plan.scope().slice(), subject(), files, conflict);
+        }
         // Iceberg refused the commit for a reason of its own, e.g. live files written under
         // an older, coarser partition spec that the slice would only partly delete.
         throw new IllegalStateException(
@@ -266,42 +263,6 @@ public final class SliceCommitter {
           attempt <= 1
               ? "committed"
               : "committed after re-committing over a run with older sources");
-    }
-
-    /**
-     * Iceberg refused the new files as outside the slice. When one of them sits in the partition
-     * Iceberg 1.11 computes for the slice's instant 0.999999 s past its start, outside the slice
-     * ({@link dev.floe.catalog.slice.Slice#icebergMisplacedFirstInstant}), a row at that instant is
-     * why, and the user is told so. Any other cause keeps Iceberg's own message.
-     */
-    private void refuseTheRowIcebergMisplaces(Table table, ValidationException conflict) {
-      String message = String.valueOf(conflict.getMessage());
-      if (!message.startsWith("Cannot append file with rows that do not match filter")
-          || plan.scope().isWholeTable()) {
-        return;
-      }
-      Slice slice = plan.scope().slice();
-      PartitionSpec spec = table.spec();
-      Map<Integer, Object> misplaced = slice.icebergMisplacedFirstInstant(spec);
-      for (DataFile file : files) {
-        if (file.specId() != spec.specId()) {
-          continue;
-        }
-        for (Map.Entry<Integer, Object> field : misplaced.entrySet()) {
-          if (Objects.equals(
-              file.partition().get(field.getKey(), Object.class), field.getValue())) {
-            String name = spec.fields().get(field.getKey()).name();
-            throw new InvalidInputException(
-                String.format(
-                    "Cannot commit %s: Iceberg 1.11 files a %s of %s (0.999999 s past the start of"
-                        + " the slice, before 1970) under the %s value before the slice's first,"
-                        + " so it refuses the commit; nothing was committed. A table partitioned by"
-                        + " that field cannot hold a row at that instant in this slice (Iceberg:"
-                        + " %s)",
-                    subject(), slice.column(), slice.firstMisplaceableInstant(), name, message));
-          }
-        }
-      }
     }
 
     /** Nothing to commit: the core deletes the written files, the head stays. */

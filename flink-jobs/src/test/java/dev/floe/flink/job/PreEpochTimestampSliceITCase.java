@@ -94,10 +94,55 @@ class PreEpochTimestampSliceITCase {
   }
 
   @Test
-  void withoutColumnStatisticsIcebergRefusesAnySliceBefore1970AndFloeBlamesNoRow() {
+  void withoutColumnStatisticsAFileIcebergCannotProveInsideFailsTheRunWithTheReasonAndBlamesNoRow()
+      throws IOException {
     // Without min/max of ts Iceberg cannot prove new files inside a slice starting before 1970
-    // (its strict projection of such a day is one too high) and refuses the commit: no row at
-    // 0.999999 s past the slice's start is to blame, and the message does not say there is.
+    // (its strict projection of such a day is one too high) and refuses the commit: the run says
+    // why, and does not blame a row at 0.999999 s past the slice's start, for there is none.
+    keepOnlyCountsOfTs();
+
+    assertThatThrownBy(() -> run("1969-12-30"))
+        .isInstanceOf(FloeException.class)
+        .satisfies(
+            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
+        .hasMessageContaining("Cannot commit slice ts=[1969-12-30,1969-12-31) of sales.events")
+        .hasMessageContaining("neither does for the file of partition ts_day=1969-12-30 (parquet)")
+        .hasMessageContaining("the table keeps no min/max of ts (metrics mode counts)")
+        .hasMessageContaining("write.metadata.metrics.column.ts to full; nothing was committed")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("0.999999"));
+    assertNothingCommittedAndNoFileLeft();
+  }
+
+  @Test
+  void withoutColumnStatisticsAMonthSliceLoadsWhenItsRowsLieInDaysItsPartitionsProve() {
+    // Iceberg judges each new file by its own partition: January 15 lies inside January 1970 by
+    // its partition alone; only the month's first day needs min/max of ts.
+    keepOnlyCountsOfTs();
+    appendToSource(event(5, "1970-01-15T12:00:00"));
+
+    RunResult result = run("1970-01");
+
+    assertThat(result.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(result.outcome().rows()).isEqualTo(1);
+  }
+
+  @Test
+  void withoutColumnStatisticsAMonthSliceWithARowOnItsFirstDayFailsNamingThatDay()
+      throws IOException {
+    keepOnlyCountsOfTs();
+    appendToSource(event(5, "1970-01-15T12:00:00"), event(6, "1970-01-01T08:00:00"));
+
+    assertThatThrownBy(() -> run("1970-01"))
+        .isInstanceOf(FloeException.class)
+        .satisfies(
+            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
+        .hasMessageContaining("Cannot commit slice ts=[1970-01-01,1970-02-01) of sales.events")
+        .hasMessageContaining("the file of partition ts_day=1970-01-01 (parquet)")
+        .hasMessageContaining("the table keeps no min/max of ts");
+    assertNothingCommittedAndNoFileLeft();
+  }
+
+  private void keepOnlyCountsOfTs() {
     withCatalog(
         catalog -> {
           catalog
@@ -107,10 +152,25 @@ class PreEpochTimestampSliceITCase {
               .commit();
           return null;
         });
+  }
 
-    assertThatThrownBy(() -> run("1969-12-30"))
-        .hasMessageContaining("Iceberg refused it: Cannot append file with rows that do not match")
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("0.999999"));
+  private void appendToSource(GenericRecord... rows) {
+    withCatalog(
+        catalog -> {
+          TableRows.append(catalog.loadTable(TableIdentifier.of("sales", "events_src")), rows);
+          return null;
+        });
+  }
+
+  private void assertNothingCommittedAndNoFileLeft() throws IOException {
+    Table target = withCatalog(catalog -> catalog.loadTable(TableIdentifier.of("sales", "events")));
+    assertThat(target.currentSnapshot()).isNull();
+    Path data = home.resolve("warehouse/sales/events/data");
+    if (Files.exists(data)) {
+      try (Stream<Path> files = Files.walk(data)) {
+        assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
+      }
+    }
   }
 
   @Test
