@@ -13,9 +13,11 @@ import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.MetricsModes;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.expressions.Projections.ProjectionEvaluator;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -81,9 +83,10 @@ final class OutsideSliceRefusal {
   }
 
   /**
-   * When the file Iceberg names has neither a partition that proves it inside the slice nor min/max
-   * of the slice column, their absence is why: near the epoch Iceberg's strict projection of a time
-   * transform is one unit short, so only min/max prove a file of the first partitions there.
+   * When the file Iceberg names lies in a partition of the slice that does not prove it inside and
+   * has no min/max of the slice column, their absence is why: Iceberg's strict projection of a time
+   * transform is one unit short at a slice's start on or before the partition's second unit after
+   * the epoch, so only min/max prove a file of such a slice's first partition.
    */
   private static void refuseTheFileWithoutProof(
       Table table, Slice slice, String subject, List<DataFile> files, String message) {
@@ -99,21 +102,22 @@ final class OutsideSliceRefusal {
     }
     PartitionSpec spec = table.specs().get(file.specId());
     if (spec == null
-        || new Evaluator(
-                spec.partitionType(), Projections.strict(spec).project(slice.toExpression()))
-            .eval(file.partition())) {
+        || !holds(Projections.inclusive(spec), spec, slice, file) // a partition outside the slice
+        || holds(Projections.strict(spec), spec, slice, file)) {
       return;
     }
     MetricsModes.MetricsMode mode = MetricsConfig.forTable(table).columnMode(slice.column());
     String cause;
-    if (mode instanceof MetricsModes.None || mode instanceof MetricsModes.Counts) {
+    if (file.format() == FileFormat.AVRO) {
+      cause =
+          "Iceberg 1.11 writes no min/max into avro data files; write the table as parquet or orc"
+              + " (write.format.default)";
+    } else if (mode instanceof MetricsModes.None || mode instanceof MetricsModes.Counts) {
       cause =
           String.format(
-              "the table keeps no min/max of %s (metrics mode %s); set the table property"
+              "the table keeps no min/max of %s (metrics mode %s%s); set the table property"
                   + " write.metadata.metrics.column.%s to full",
-              slice.column(), mode, slice.column());
-    } else if (file.format() == FileFormat.AVRO) {
-      cause = "Iceberg 1.11 writes no min/max into avro data files";
+              slice.column(), mode, modeSource(table, slice.column()), slice.column());
     } else {
       cause = "the file carries no min/max of " + slice.column();
     }
@@ -127,6 +131,26 @@ final class OutsideSliceRefusal {
             spec.partitionToPath(file.partition()),
             file.format().name().toLowerCase(Locale.ROOT),
             cause));
+  }
+
+  private static boolean holds(
+      ProjectionEvaluator projection, PartitionSpec spec, Slice slice, DataFile file) {
+    return new Evaluator(spec.partitionType(), projection.project(slice.toExpression()))
+        .eval(file.partition());
+  }
+
+  /** Where a metrics mode of none or counts came from, when the user did not set it. */
+  private static String modeSource(Table table, String column) {
+    Map<String, String> properties = table.properties();
+    if (properties.containsKey(TableProperties.METRICS_MODE_COLUMN_CONF_PREFIX + column)
+        || properties.containsKey(TableProperties.DEFAULT_WRITE_METRICS_MODE)) {
+      return "";
+    }
+    return ", Iceberg's default past the table's first "
+        + properties.getOrDefault(
+            TableProperties.METRICS_MAX_INFERRED_COLUMN_DEFAULTS,
+            String.valueOf(TableProperties.METRICS_MAX_INFERRED_COLUMN_DEFAULTS_DEFAULT))
+        + " columns";
   }
 
   private static boolean hasBound(Map<Integer, ByteBuffer> bounds, int fieldId) {

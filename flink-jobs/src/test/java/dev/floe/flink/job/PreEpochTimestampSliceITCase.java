@@ -114,16 +114,35 @@ class PreEpochTimestampSliceITCase {
   }
 
   @Test
-  void withoutColumnStatisticsAMonthSliceLoadsWhenItsRowsLieInDaysItsPartitionsProve() {
-    // Iceberg judges each new file by its own partition: January 15 lies inside January 1970 by
-    // its partition alone; only the month's first day needs min/max of ts.
+  void withoutColumnStatisticsAMonthSliceBefore1970LoadsWhenItsFirstDayHoldsNoRow() {
+    // Iceberg judges each new file by its own partition, and its strict projection is short only
+    // at the slice's start: December 30 and 31 lie inside December 1969 by their partitions alone.
     keepOnlyCountsOfTs();
-    appendToSource(event(5, "1970-01-15T12:00:00"));
 
-    RunResult result = run("1970-01");
+    RunResult result = run("1969-12");
 
     assertThat(result.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
-    assertThat(result.outcome().rows()).isEqualTo(1);
+    assertThat(result.outcome().rows()).isEqualTo(4);
+  }
+
+  @Test
+  void anAvroTableIsToldThatAvroFilesCarryNoMinMaxRatherThanToKeepThem() {
+    withCatalog(
+        catalog -> {
+          catalog
+              .loadTable(TableIdentifier.of("sales", "events"))
+              .updateProperties()
+              .set("write.format.default", "avro")
+              .set("write.metadata.metrics.column.ts", "counts")
+              .commit();
+          return null;
+        });
+
+    assertThatThrownBy(() -> run("1969-12-30"))
+        .hasMessageContaining("neither does for the file of partition ts_day=1969-12-30 (avro)")
+        .hasMessageContaining("Iceberg 1.11 writes no min/max into avro data files")
+        .satisfies(
+            e -> assertThat(e.getMessage()).doesNotContain("write.metadata.metrics.column.ts"));
   }
 
   @Test
