@@ -47,7 +47,8 @@ public enum SliceUnit {
   /**
    * The unit a partition field cuts its source column into, as every place that slices by a
    * partition decides it: Iceberg's hour, day, month and year transforms ({@link
-   * #ofTimeTransform}), whatever the source type, and identity on a date, whose partitions are
+   * #ofTimeTransform}), whatever the source type but hour on a date (which Iceberg refuses in a new
+   * spec, but reads back from an old one unchecked), and identity on a date, whose partitions are
    * days. Null for any other transform, and for identity on any other type. Whether Floe can slice
    * the source type at all is a separate question ({@link SliceResolver}).
    *
@@ -59,7 +60,8 @@ public enum SliceUnit {
     if (transform.equals("identity")) {
       return sourceType.typeId() == Type.TypeID.DATE ? DAY : null;
     }
-    return ofTimeTransform(transform);
+    SliceUnit unit = ofTimeTransform(transform);
+    return unit == HOUR && sourceType.typeId() == Type.TypeID.DATE ? null : unit;
   }
 
   /**

@@ -67,6 +67,7 @@ class SliceUnitTest {
     // A time transform cuts time whatever its source type; whether Floe slices it is another rule.
     assertThat(SliceUnit.ofPartitionField("day", Types.TimestampNanoType.withoutZone()))
         .isEqualTo(SliceUnit.DAY);
+    assertThat(SliceUnit.ofPartitionField("hour", date)).isNull(); // from an unchecked old spec
     assertThat(SliceUnit.ofPartitionField("identity", timestamp)).isNull();
     assertThat(SliceUnit.ofPartitionField("identity", Types.IntegerType.get())).isNull();
     assertThat(SliceUnit.ofPartitionField("bucket[16]", date)).isNull();

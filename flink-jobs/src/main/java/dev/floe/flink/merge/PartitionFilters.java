@@ -66,10 +66,11 @@ final class PartitionFilters {
     if (transform.equals("identity")) {
       return value == null ? Expressions.isNull(source) : Expressions.equal(source, value);
     }
-    SliceUnit unit = SliceUnit.ofTimeTransform(transform);
+    SliceUnit unit = SliceUnit.ofPartitionField(transform, sourceType);
     if (unit == null) {
-      // bucket, truncate, void: no row filter says exactly which rows such a partition holds
-      // (and a void value is always null), so the filter widens rather than narrows.
+      // bucket, truncate, void (or an hour of a date): no row filter says exactly which rows such
+      // a partition holds (and a void value is always null), so the filter widens rather than
+      // narrows.
       return Expressions.alwaysTrue();
     }
     if (value == null) {
