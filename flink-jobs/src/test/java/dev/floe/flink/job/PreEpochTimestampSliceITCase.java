@@ -123,6 +123,17 @@ class PreEpochTimestampSliceITCase {
 
     assertThat(result.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(result.outcome().rows()).isEqualTo(4);
+    ContentHash loaded = withCatalog(catalog -> hashOfDecember(catalog, "events"));
+    assertThat(loaded).isEqualTo(withCatalog(catalog -> hashOfDecember(catalog, "events_src")));
+    assertThat(loaded.rows()).isEqualTo(4);
+  }
+
+  private static ContentHash hashOfDecember(Catalog catalog, String table) {
+    return TableContent.hash(
+        catalog.loadTable(TableIdentifier.of("sales", table)),
+        Expressions.and(
+            Expressions.greaterThanOrEqual("ts", "1969-12-01T00:00:00"),
+            Expressions.lessThan("ts", "1970-01-01T00:00:00")));
   }
 
   @Test
