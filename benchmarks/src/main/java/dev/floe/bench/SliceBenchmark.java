@@ -55,6 +55,9 @@ final class SliceBenchmark {
         - row_count: {min: 0}
       """;
 
+  /** The split size {@link #SPLIT_PER_FILE_HINT} sets: 1 MB, below any staging file's size. */
+  static final long HINT_SPLIT_SIZE = 1L << 20;
+
   /**
    * With --split-per-file: a split size below one file's size, so Iceberg's Flink source gets one
    * split per staging file and reads with that many tasks. It has to be a read option (a hint):
@@ -62,7 +65,8 @@ final class SliceBenchmark {
    * the default of its Flink option {@code connector.iceberg.split-size} (128 MB) wins over table
    * properties.
    */
-  static final String SPLIT_PER_FILE_HINT = " /*+ OPTIONS('split-size'='1048576') */";
+  static final String SPLIT_PER_FILE_HINT =
+      " /*+ OPTIONS('split-size'='" + HINT_SPLIT_SIZE + "') */";
 
   /** The no-op rerun's name in the results (goal 5 compares it with floe (no checks)). */
   static final String NO_OP_RERUN = "floe no-op rerun (no checks)";
@@ -229,11 +233,12 @@ final class SliceBenchmark {
           (System.nanoTime() - start) / 1e9,
           staging.currentSnapshot().summary().get("total-data-files"),
           Long.parseLong(staging.currentSnapshot().summary().get("total-files-size")) / 1048576.0);
-      sourceSplits = splits(staging, options.splitPerFile() ? 1048576L : null);
+      Long hinted = options.splitPerFile() ? HINT_SPLIT_SIZE : null;
+      sourceSplits = splits(staging, hinted);
       floeSourceTasks =
           Math.min(
               options.parallelism(),
-              splits(staging, options.splitPerFile() ? 1048576L : SourceSplits.SPLIT_SIZE));
+              splits(staging, hinted != null ? hinted : SourceSplits.SPLIT_SIZE));
       return expected;
     } finally {
       Catalogs.close(catalog);

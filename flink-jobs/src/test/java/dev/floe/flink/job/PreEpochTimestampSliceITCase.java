@@ -29,6 +29,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,10 +77,7 @@ class PreEpochTimestampSliceITCase {
   @Test
   void aRowIcebergFilesUnderTheDayBeforeFailsTheRunWithTheReasonAndCommitsNothing()
       throws IOException {
-    assertThatThrownBy(() -> run("1969-12-31"))
-        .isInstanceOf(FloeException.class)
-        .satisfies(
-            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
+    assertRunRefusedAsInvalidInput("1969-12-31")
         .hasMessageContaining("Cannot commit slice ts=[1969-12-31,1970-01-01) of sales.events")
         .hasMessageContaining(
             "Iceberg 1.11 files a ts of 1969-12-31T00:00:00.999999 (0.999999 s past the start of"
@@ -101,10 +99,7 @@ class PreEpochTimestampSliceITCase {
     // why, and does not blame a row at 0.999999 s past the slice's start, for there is none.
     keepOnlyCountsOfTs();
 
-    assertThatThrownBy(() -> run("1969-12-30"))
-        .isInstanceOf(FloeException.class)
-        .satisfies(
-            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
+    assertRunRefusedAsInvalidInput("1969-12-30")
         .hasMessageContaining("Cannot commit slice ts=[1969-12-30,1969-12-31) of sales.events")
         .hasMessageContaining("neither does for the file of partition ts_day=1969-12-30 (parquet)")
         .hasMessageContaining("the table keeps no min/max of ts (metrics mode counts)")
@@ -162,10 +157,7 @@ class PreEpochTimestampSliceITCase {
     keepOnlyCountsOfTs();
     appendToSource(event(5, "1970-01-15T12:00:00"), event(6, "1970-01-01T08:00:00"));
 
-    assertThatThrownBy(() -> run("1970-01"))
-        .isInstanceOf(FloeException.class)
-        .satisfies(
-            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT))
+    assertRunRefusedAsInvalidInput("1970-01")
         .hasMessageContaining("Cannot commit slice ts=[1970-01-01,1970-02-01) of sales.events")
         .hasMessageContaining("the file of partition ts_day=1970-01-01 (parquet)")
         .hasMessageContaining("the table keeps no min/max of ts");
@@ -219,6 +211,15 @@ class PreEpochTimestampSliceITCase {
         Expressions.and(
             Expressions.greaterThanOrEqual("ts", "1969-12-30T00:00:00"),
             Expressions.lessThan("ts", "1969-12-31T00:00:00")));
+  }
+
+  /** The run of {@code slice} fails with exit 2 (invalid input); its message is asserted on. */
+  private AbstractThrowableAssert<?, ? extends Throwable> assertRunRefusedAsInvalidInput(
+      String slice) {
+    return assertThatThrownBy(() -> run(slice))
+        .isInstanceOf(FloeException.class)
+        .satisfies(
+            e -> assertThat(((FloeException) e).exitCode()).isEqualTo(ExitCodes.INVALID_INPUT));
   }
 
   private RunResult run(String slice) {
