@@ -20,6 +20,12 @@ public final class LineageKeys {
   public static final String REVERTS = PREFIX + "reverts";
 
   /**
+   * On a `floe revert --force` commit: the run ids, comma-separated, of the later commits whose
+   * changes to the reverted rows it discarded. Absent when it discarded none.
+   */
+  public static final String DISCARDS = PREFIX + "discards";
+
+  /**
    * On a compaction commit: the rows it rewrote and their content hash. Not {@link #ROWS} / {@link
    * #CONTENT_HASH}: a compaction may rewrite only some files of a slice, so its numbers do not
    * describe the slice.

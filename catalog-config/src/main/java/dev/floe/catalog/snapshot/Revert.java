@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -58,7 +59,8 @@ import org.apache.iceberg.util.SnapshotUtil;
  * #commit()} commits.
  *
  * <p>The revert snapshot records {@code floe.reverts=<run>}, a fresh {@code floe.run-id}, the same
- * {@code floe.slice}, {@code floe.mode=revert} and, when the region is the run's whole scope, the
+ * {@code floe.slice}, {@code floe.mode=revert}, with force {@code floe.discards} (the run ids of
+ * the later commits whose changes it discarded) and, when the region is the run's whole scope, the
  * content hash of what it restored. {@code revert} is not a mode that "replaces the scope" for
  * {@link SliceContent}, so no-op detection reads the slice after a revert rather than trusting any
  * hash: exact either way, and the hash recorded here is checked against a read in the tests.
@@ -426,6 +428,15 @@ public final class Revert {
       summary.remove(LineageKeys.ROWS); // unknown: only some partitions of the table were restored
     }
     summary.put(LineageKeys.REVERTS, runId);
+    String discards =
+        plan.later().stream()
+            .map(LaterCommit::runId)
+            .filter(Objects::nonNull)
+            .distinct()
+            .collect(Collectors.joining(","));
+    if (!discards.isEmpty()) {
+      summary.put(LineageKeys.DISCARDS, discards);
+    }
     summary.values().removeIf(v -> v == null);
     return summary;
   }

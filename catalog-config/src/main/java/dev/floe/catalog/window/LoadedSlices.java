@@ -21,8 +21,11 @@ import org.apache.iceberg.util.SnapshotUtil;
 /**
  * The slices Floe loaded into a table, from the lineage of the current snapshot and its ancestors
  * (so a rolled-back run does not count). A run undone by {@code floe revert} (a later commit with
- * {@code floe.reverts=<run id>}) does not count either, unless that revert was itself reverted.
- * Loads older than the oldest retained snapshot are not seen. Metadata only; no data is read.
+ * {@code floe.reverts=<run id>}) does not count either, nor do the later runs whose changes a
+ * forced revert discarded ({@code floe.discards}), unless that revert was itself reverted: late
+ * data must not rerun what an operator reverted, and the rows such a run loaded are no longer
+ * there. Loads older than the oldest retained snapshot are not seen. Metadata only; no data is
+ * read.
  */
 public final class LoadedSlices {
   private final List<LoadedSlice> slices;
@@ -44,6 +47,10 @@ public final class LoadedSlices {
         // Newest first: a revert is seen before the run it undid. A reverted revert undoes nothing.
         if (ownRun == null || !reverted.contains(ownRun)) {
           reverted.add(summary.get(LineageKeys.REVERTS));
+          String discards = summary.get(LineageKeys.DISCARDS);
+          if (discards != null) {
+            reverted.addAll(List.of(discards.split(",")));
+          }
         }
         continue;
       }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.snapshot.Revert;
+import dev.floe.catalog.snapshot.RevertPlan;
 import dev.floe.catalog.snapshot.Rollback;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.util.List;
@@ -82,6 +84,29 @@ class LoadedSlicesTest {
     assertThat(LoadedSlices.of(table).slices().get(0).loads())
         .extracting(l -> l.lineage().runId())
         .containsExactly("r1");
+  }
+
+  @Test
+  void laterRunsWhoseChangesAForcedRevertDiscardedDoNotCountUnlessThatRevertIsReverted() {
+    LineageCommits.load(table, "2026-10-03", "r1", "job", null, 1);
+    LineageCommits.load(table, "2026-10-03", "r2", "job", null, 2);
+    LineageCommits.load(table, "2026-10-03", "r3", "job", null, 3);
+    LineageCommits.load(table, "2026-10-04", "r4", "job", null, 4);
+
+    RevertPlan forced = Revert.of(table, "s.t").run("r2").force(true).commit();
+    table.refresh();
+
+    // The day holds r1's row again: r3's load of it was discarded with r2's.
+    assertThat(table.currentSnapshot().summary()).containsEntry(LineageKeys.DISCARDS, "r3");
+    assertThat(LoadedSlices.of(table).slices())
+        .extracting(s -> s.slice().value() + ":" + s.latest().lineage().runId())
+        .containsExactly("2026-10-03:r1", "2026-10-04:r4");
+
+    Revert.of(table, "s.t").run(forced.revertRunId()).commit();
+    table.refresh();
+    assertThat(LoadedSlices.of(table).slices().get(0).loads())
+        .extracting(l -> l.lineage().runId())
+        .containsExactly("r3", "r2", "r1");
   }
 
   @Test
