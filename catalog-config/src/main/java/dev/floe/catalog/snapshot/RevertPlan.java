@@ -66,22 +66,25 @@ public record RevertPlan(
   }
 
   /**
-   * The revert of this run that is already in effect: every later commit that changed the region
-   * reverted this very run, and the region holds the parent's content. Reverting again is then a
-   * no-op (a rerun of `floe revert` after a crash or a lost answer), not a refusal.
+   * The revert of this run that is already in effect: the newest later commit that changed the
+   * region reverted this very run, and the region holds the parent's content. Reverting again is
+   * then a no-op (a rerun of `floe revert` after a crash or a lost answer, with or without force),
+   * not a refusal. Older later commits were discarded by that revert (it could only commit past
+   * them with force), so they discard nothing more now.
    */
   public Optional<LaterCommit> alreadyRevertedBy() {
-    if (later.isEmpty()
-        || changes()
-        || !later.stream().allMatch(c -> runId.equals(c.revertsRun()))) {
+    if (later.isEmpty() || changes() || !runId.equals(later.get(0).revertsRun())) {
       return Optional.empty();
     }
     return Optional.of(later.get(0));
   }
 
-  /** Why the revert may not go ahead without force, or empty when it may. */
+  /**
+   * Why the revert may not go ahead without force, or empty when it may (also when the region
+   * already holds the parent's content: then it changes nothing and discards nothing).
+   */
   public Optional<String> refusal() {
-    if (later.isEmpty() || force || alreadyRevertedBy().isPresent()) {
+    if (later.isEmpty() || force || !changes()) {
       return Optional.empty();
     }
     List<LaterCommit> reverts = later.stream().filter(c -> runId.equals(c.revertsRun())).toList();

@@ -292,6 +292,28 @@ class RevertTest {
   }
 
   @Test
+  void aRerunOfAForcedRevertIsANoOpWithOrWithoutForceAndDiscardsNothingMore() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    floeCommit("r3", DAY2, row(3, "c3", DAY2));
+    RevertPlan forced = Revert.of(table, "s.t").run("r2").force(true).commit();
+    long revertSnapshot = forced.revertSnapshotId();
+    ContentHash afterRevert = TableContent.hash(table);
+
+    for (boolean force : new boolean[] {true, false}) {
+      RevertPlan rerun = Revert.of(table, "s.t").run("r2").force(force).commit();
+      table.refresh();
+
+      assertThat(rerun.refusal()).isEmpty();
+      assertThat(rerun.changes()).isFalse();
+      assertThat(rerun.revertSnapshotId()).isNull();
+      assertThat(rerun.alreadyRevertedBy().map(LaterCommit::snapshotId)).contains(revertSnapshot);
+      assertThat(table.currentSnapshot().snapshotId()).isEqualTo(revertSnapshot);
+      assertThat(TableContent.hash(table)).isEqualTo(afterRevert);
+    }
+  }
+
+  @Test
   void aConcurrentCommitToTheSliceMakesTheRevertFailAndCommitNothing() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     floeCommit("r2", DAY2, row(3, "c2", DAY2));

@@ -117,12 +117,12 @@ public final class RevertCommand implements Callable<Integer> {
     if (plan.restoredContentHash() != null) {
       out.println("  content hash after: " + plan.restoredContentHash());
     }
-    if (!plan.later().isEmpty()) {
+    if (!discardedOrBlocking(plan).isEmpty()) {
       out.println(
           plan.force()
               ? "  discarded (--force): their changes to these rows are undone too:"
               : "  blocked by later commits that changed the same rows:");
-      plan.later().forEach(c -> out.println("    " + c.describe()));
+      discardedOrBlocking(plan).forEach(c -> out.println("    " + c.describe()));
     }
     if (plan.revertSnapshotId() != null) {
       out.printf(
@@ -132,6 +132,14 @@ public final class RevertCommand implements Callable<Integer> {
           "  undo: %s   (or: floe rollback %s --to-snapshot %d)%n",
           plan.undoCommand(), plan.table(), plan.headSnapshotId());
     }
+  }
+
+  /**
+   * The later commits the revert discards (with force) or that block it; none when the region
+   * already holds the parent's content, since then this revert changes nothing.
+   */
+  private static List<LaterCommit> discardedOrBlocking(RevertPlan plan) {
+    return plan.changes() ? plan.later() : List.of();
   }
 
   private Map<String, Object> toMap(RevertPlan plan) {
@@ -158,7 +166,7 @@ public final class RevertCommand implements Callable<Integer> {
     map.put("rows_before", plan.rowsBefore());
     map.put("rows_after", plan.rowsAfter());
     map.put("content_hash_after", plan.restoredContentHash());
-    map.put(plan.force() ? "discarded" : "blocked_by", later(plan.later()));
+    map.put(plan.force() ? "discarded" : "blocked_by", later(discardedOrBlocking(plan)));
     map.put("refusal", plan.refusal().orElse(null));
     map.put("revert_snapshot_id", plan.revertSnapshotId());
     // Only a committed revert has a run id to revert, or a snapshot to roll back from.
