@@ -50,7 +50,11 @@ final class Json {
   }
 
   private static boolean isIdName(String field) {
-    return field.endsWith("_id") || field.endsWith("Id") || field.equals("id");
+    // "main_snapshot_id_before": an id qualified by a suffix is still an id.
+    return field.endsWith("_id")
+        || field.contains("_id_")
+        || field.endsWith("Id")
+        || field.equals("id");
   }
 
   private static final class IdsAsStrings extends StdSerializer<Long> {

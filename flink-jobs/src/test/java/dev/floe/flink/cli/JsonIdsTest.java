@@ -18,10 +18,12 @@ class JsonIdsTest {
   record Committed(long snapshotId, Long parentId, long rows) {}
 
   @Test
-  void snapshotIdsParentIdsAndSourceSnapshotsAreStringsCountsStayNumbers() throws Exception {
+  void snapshotIdsQualifiedIdsParentIdsAndSourceSnapshotsAreStringsCountsStayNumbers()
+      throws Exception {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("snapshot_id", ID);
     map.put("to_snapshot_id", -ID);
+    map.put("main_snapshot_id_before", ID);
     map.put("parent_id", null);
     map.put("source_snapshots", Map.of("sales.staging", ID));
     map.put("rows", 3L);
@@ -30,17 +32,23 @@ class JsonIdsTest {
 
     JsonNode json = JSON.readTree(Json.write(map));
 
-    assertThat(json.get("snapshot_id").isTextual()).isTrue();
-    assertThat(json.get("snapshot_id").asText()).isEqualTo("2493417652711171295");
-    assertThat(json.get("to_snapshot_id").asText()).isEqualTo("-2493417652711171295");
+    assertThat(textOf(json.get("snapshot_id"))).isEqualTo("2493417652711171295");
+    assertThat(textOf(json.get("to_snapshot_id"))).isEqualTo("-2493417652711171295");
+    assertThat(textOf(json.get("main_snapshot_id_before"))).isEqualTo("2493417652711171295");
     assertThat(json.get("parent_id").isNull()).isTrue();
-    assertThat(json.get("source_snapshots").get("sales.staging").asText())
+    assertThat(textOf(json.get("source_snapshots").get("sales.staging")))
         .isEqualTo("2493417652711171295");
     assertThat(json.get("rows").isNumber()).isTrue();
     assertThat(json.get("duration_ms").isNumber()).isTrue();
     JsonNode commit = json.get("commits").get(0);
-    assertThat(commit.get("snapshotId").asText()).isEqualTo("2493417652711171295");
-    assertThat(commit.get("parentId").asText()).isEqualTo("2493417652711171294");
+    assertThat(textOf(commit.get("snapshotId"))).isEqualTo("2493417652711171295");
+    assertThat(textOf(commit.get("parentId"))).isEqualTo("2493417652711171294");
     assertThat(commit.get("rows").isNumber()).isTrue();
+  }
+
+  /** The node's text, failing unless it is a JSON string (a number's text would read the same). */
+  private static String textOf(JsonNode node) {
+    assertThat(node.isTextual()).as("%s is a JSON string", node).isTrue();
+    return node.asText();
   }
 }
