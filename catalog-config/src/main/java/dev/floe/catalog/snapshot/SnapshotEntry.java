@@ -15,6 +15,9 @@ import java.util.Optional;
  *     rollback moved the head away from it)
  * @param addedRows rows added, from the summary
  * @param deletedRows rows deleted, from the summary
+ * @param rows the rows of the commit's slice after it ({@code floe.rows}), or null when the commit
+ *     does not record them: another writer's, a compaction's (it records the rows it rewrote, not
+ *     the slice's), a revert's of only some partitions
  * @param lineage Floe's lineage, empty for snapshots other writers made
  */
 public record SnapshotEntry(
@@ -26,4 +29,5 @@ public record SnapshotEntry(
     boolean onMain,
     long addedRows,
     long deletedRows,
+    Long rows,
     Optional<Lineage> lineage) {}

@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -36,6 +37,9 @@ public final class SnapshotHistory {
               mainLine.contains(snapshot.snapshotId()),
               count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
               count(summary, SnapshotSummary.DELETED_RECORDS_PROP),
+              summary == null || !summary.containsKey(LineageKeys.ROWS)
+                  ? null
+                  : count(summary, LineageKeys.ROWS),
               Lineage.fromSummary(summary)));
     }
     entries.sort(

@@ -3,10 +3,13 @@ package dev.floe.catalog.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.AppendFiles;
@@ -80,6 +83,29 @@ class SnapshotHistoryTest {
             tuple(first, null, "append", false, true, 1L));
     assertThat(entries.get(0).lineage()).contains(LINEAGE);
     assertThat(entries.get(1).lineage()).isEmpty();
+  }
+
+  @Test
+  void aCommitThatRecordsNoSliceRowsHasNoneRatherThanZero() {
+    AppendFiles load = table.newAppend().appendFile(TableRows.write(table, row(2), row(3)));
+    LINEAGE.toSummary().forEach(load::set);
+    load.commit();
+    // What `floe maintain --compact` records: a run id, its mode and slice, and the rows it
+    // rewrote under floe.compacted-rows, not floe.rows.
+    Map<String, String> compacted = new HashMap<>(LINEAGE.toSummary());
+    compacted.remove(LineageKeys.ROWS);
+    compacted.remove(LineageKeys.CONTENT_HASH);
+    compacted.put(LineageKeys.RUN_ID, "compaction-1");
+    compacted.put(LineageKeys.MODE, WriteMode.COMPACT_LINEAGE_MODE);
+    compacted.put(LineageKeys.COMPACTED_ROWS, "2");
+    AppendFiles compaction = table.newAppend();
+    compacted.forEach(compaction::set);
+    compaction.commit();
+    TableRows.append(table, row(4));
+
+    assertThat(SnapshotHistory.list(table))
+        .extracting(SnapshotEntry::rows)
+        .containsExactly(null, null, 2L);
   }
 
   @Test

@@ -166,7 +166,7 @@ public final class SnapshotsCommand implements Callable<Integer> {
     map.put("job", lineage == null ? null : lineage.job());
     map.put("mode", lineage == null ? null : lineage.mode());
     map.put("slice", lineage == null ? null : lineage.slice());
-    map.put("rows", lineage == null ? null : lineage.rows());
+    map.put("rows", entry.rows());
     map.put("run_id", lineage == null ? null : lineage.runId());
     map.put("run_key", lineage == null ? null : lineage.runKey());
     map.put("code_version", lineage == null ? null : lineage.codeVersion());
