@@ -145,13 +145,7 @@ public final class SliceJob {
       String boundQuery = QueryBinder.bind(spec.query(), scope.slice(), spec.source());
       Table query = plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
-      if (!spec.allowNondeterministic() && !inspection.nondeterministicCalls().isEmpty()) {
-        throw InvalidInputException.of(
-            "Cannot run %s: its query calls %s, whose result depends on when the job runs; pass"
-                + " the slice as :slice_start/:slice_end instead, or set allow_nondeterministic:"
-                + " true if the result is still rerun-safe",
-            spec.source(), String.join(", ", inspection.nondeterministicCalls()));
-      }
+      requireRerunSafe(spec, request.catalog().name(), inspection);
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
       requireExactSources(catalog, request, inspection);
@@ -638,6 +632,31 @@ public final class SliceJob {
    * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
    * through every expression that might.
    */
+  /**
+   * Refuses a query whose result depends on more than its sources' snapshots: one that calls a
+   * nondeterministic function (unless the manifest allows it), or one that reads its own target,
+   * whose rerun reads what the last run wrote (`floe lint` reports the same as query-reads-target).
+   *
+   * @throws InvalidInputException for either
+   */
+  static void requireRerunSafe(
+      JobSpec spec, String catalogName, QueryInspector.Inspection inspection) {
+    if (!spec.allowNondeterministic() && !inspection.nondeterministicCalls().isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot run %s: its query calls %s, whose result depends on when the job runs; pass"
+              + " the slice as :slice_start/:slice_end instead, or set allow_nondeterministic:"
+              + " true if the result is still rerun-safe",
+          spec.source(), String.join(", ", inspection.nondeterministicCalls()));
+    }
+    String target = catalogName + "." + spec.target();
+    if (inspection.scannedTables().stream().anyMatch(target::equalsIgnoreCase)) {
+      throw InvalidInputException.of(
+          "Cannot run %s: its query reads its own target %s, so a rerun reads what the last run"
+              + " wrote and two runs of one slice can differ; read the sources only",
+          spec.source(), spec.target());
+    }
+  }
+
   static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
     String prefix = request.catalog().name() + ".";

@@ -150,6 +150,7 @@ public final class SlicesJob {
       String boundQuery = QueryBinder.bind(spec.query(), range, spec.source());
       Table query = SliceJob.plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
+      SliceJob.requireRerunSafe(spec, first.catalog().name(), inspection);
       Optional<String> notSplit =
           SplittableQuery.whyNot(
               spec, inspection, query.getResolvedSchema().getColumnNames(), range);

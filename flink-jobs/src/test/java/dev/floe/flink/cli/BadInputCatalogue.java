@@ -414,6 +414,17 @@ final class BadInputCatalogue {
                           + " depends on when the job runs; …",
                       f -> f.run(f.query(SELECT + IN_SLICE + " AND order_date <= CURRENT_DATE"))),
                   row(
+                      "its own target: `FROM sales.fact_orders`",
+                      2,
+                      "floe: Cannot run job.yaml: its query reads its own target"
+                          + " sales.fact_orders, so a rerun reads what the last run wrote …",
+                      f ->
+                          f.run(
+                              f.query(
+                                  "SELECT order_id, customer_id, amount, order_date\nFROM"
+                                      + " sales.fact_orders\n"
+                                      + IN_SLICE))),
+                  row(
                       "another slice's rows: `WHERE order_date = DATE '2026-10-04'`",
                       3,
                       "floe: Cannot commit slice order_date=[2026-10-03,2026-10-04) of"
