@@ -10,6 +10,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.DropScratchPlan;
+import dev.floe.flink.cli.CliRun;
 import dev.floe.flink.run.RunOptions;
 import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
@@ -84,6 +85,35 @@ class ScratchRunITCase {
     ScratchRun.drop(config, scratch);
     assertThat(fact().refs()).isEmpty();
     assertThat(fact().snapshots()).isEmpty();
+  }
+
+  @Test
+  void floeDiscardDropsAScratchBranchAKilledVerifyLeftWithItsFilesAndItsDryRunChangesNothing() {
+    SliceJob.run(request());
+    Table before = fact();
+    List<Long> snapshots = snapshotIds(before);
+    Set<Path> files = warehouseFiles();
+    // A verify killed between its scratch commit and the drop leaves exactly this.
+    ScratchResult left = ScratchRun.run(request());
+    Set<Path> withScratch = warehouseFiles();
+    String runId = left.run().runId();
+
+    CliRun dry = CliRun.floe(home, "discard", "sales.fact_orders", "--run", runId, "--dry-run");
+    assertThat(dry.exitCode()).as(dry.err()).isZero();
+    assertThat(dry.out()).contains("would drop scratch branch " + left.branch(), "would delete");
+    assertThat(fact().refs()).containsKey(left.branch());
+    assertThat(warehouseFiles()).isEqualTo(withScratch);
+
+    CliRun discard = CliRun.floe(home, "discard", "sales.fact_orders", "--run", runId, "--json");
+    CliRun again = CliRun.floe(home, "discard", "sales.fact_orders", "--run", runId);
+
+    assertThat(discard.exitCode()).as(discard.err()).isZero();
+    assertThat(discard.out()).contains("\"role\" : \"scratch\"", "\"deleted_files\"");
+    Table after = fact();
+    assertThat(after.refs()).containsOnlyKeys("main");
+    assertThat(snapshotIds(after)).containsExactlyElementsOf(snapshots);
+    assertThat(warehouseFiles()).isEqualTo(files);
+    assertThat(again.exitCode()).isEqualTo(2);
   }
 
   @Test
