@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.iceberg.catalog.Catalog;
@@ -76,6 +78,7 @@ public final class ReportCommand implements Callable<Integer> {
         asOf == null
             ? clock.instant().truncatedTo(ChronoUnit.SECONDS)
             : AsOf.parse("--as-of", asOf);
+    Path target = target();
     Catalog catalog = Catalogs.open(common.catalog());
     ReportModel model;
     try {
@@ -83,29 +86,44 @@ public final class ReportCommand implements Callable<Integer> {
     } finally {
       Catalogs.close(catalog);
     }
-    write(ReportHtml.render(model));
+    write(target, ReportHtml.render(model));
     print(model, spec.commandLine().getOut());
     return ExitCodes.OK;
   }
 
-  /** Writes next to the target, then moves it in place: a reader never sees half a page. */
-  private void write(String html) {
+  /** The file --out names, checked before any table is read. */
+  private Path target() {
     Path target = out.toAbsolutePath();
     Path folder = target.getParent();
     if (folder == null || !Files.isDirectory(folder)) {
       throw InvalidInputException.of(
           "Cannot write the report to %s: folder %s does not exist", out, folder);
     }
+    if (Files.isDirectory(target)) {
+      throw InvalidInputException.of(
+          "Cannot write the report to %s: it is a folder; name a file, e.g. %s",
+          out, out.resolve("report.html"));
+    }
+    return target;
+  }
+
+  /** Writes next to the target, then moves it in place: a reader never sees half a page. */
+  private void write(Path target, String html) {
+    // Not Files.createTempFile: its owner-only permissions would stay on the report.
+    Path temp = target.getParent().resolve(".floe-report-" + UUID.randomUUID() + ".tmp");
     try {
-      Path temp = Files.createTempFile(folder, ".floe-report", ".tmp");
       try {
-        Files.writeString(temp, html, StandardCharsets.UTF_8);
+        Files.writeString(temp, html, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       } finally {
         Files.deleteIfExists(temp);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the report to " + out, e);
+      throw new UncheckedIOException(
+          String.format(
+              "Cannot write the report to %s: %s %s",
+              out, e.getClass().getSimpleName(), e.getMessage()),
+          e);
     }
   }
 

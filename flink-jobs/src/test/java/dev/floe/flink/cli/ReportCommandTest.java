@@ -73,6 +73,9 @@ class ReportCommandTest {
     try (var files = Files.list(outDir)) {
       assertThat(files).containsExactly(page); // no temp file left behind
     }
+    // Created as any new file is (the umask decides), not owner-only like a temp file.
+    Path plain = Files.createFile(outDir.resolve("plain"));
+    assertThat(Files.getPosixFilePermissions(page)).isEqualTo(Files.getPosixFilePermissions(plain));
   }
 
   @Test
@@ -106,7 +109,7 @@ class ReportCommandTest {
   }
 
   @Test
-  void aBadAsOfAMissingTableOrFolderOrOutIsAUsageError() {
+  void aBadAsOfAMissingTableOrFolderOrOutOrAFolderAsOutIsAUsageError() {
     String page = outDir.resolve("r.html").toString();
 
     CliRun badAsOf = floe(home, "report", "s.fact", "--out", page, "--as-of", "yesterday");
@@ -121,6 +124,14 @@ class ReportCommandTest {
             "--as-of",
             "2026-10-05");
     CliRun noOut = floe(home, "report", "s.fact");
+    Path folder = outDir.resolve("pages");
+    CliRun aFolder;
+    try {
+      Files.createDirectory(folder);
+      aFolder = floe(home, "report", "s.fact", "--out", folder.toString(), "--as-of", "2026-10-05");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
 
     assertThat(badAsOf.exitCode()).isEqualTo(2);
     assertThat(badAsOf.err()).contains("Cannot parse --as-of 'yesterday'");
@@ -130,6 +141,10 @@ class ReportCommandTest {
     assertThat(noFolder.err()).contains("Cannot write the report to", "does not exist");
     assertThat(noOut.exitCode()).isEqualTo(2);
     assertThat(noOut.err()).contains("Missing required option: '--out=FILE'");
+    assertThat(aFolder.exitCode()).isEqualTo(2);
+    assertThat(aFolder.err())
+        .contains("Cannot write the report to " + folder + ": it is a folder; name a file");
+    assertThat(Files.isDirectory(folder)).as("the folder is not replaced by the page").isTrue();
     assertThat(Files.exists(Path.of(page))).isFalse();
   }
 }
