@@ -19,6 +19,13 @@ public final class Tag {
   private final String name;
   private final String tag;
   private Long snapshotId;
+
+  /**
+   * The longest --retain: anything longer is a typo, and from about 290 million years on it
+   * overflows Iceberg's max-ref-age, a count of milliseconds.
+   */
+  static final Duration MAX_RETAIN = Duration.ofDays(365_250);
+
   private Duration retain;
 
   private Tag(Table table, String name, String tag) {
@@ -91,11 +98,14 @@ public final class Tag {
           name, tag, existing.isBranch() ? "branch" : "tag", tag, existing.snapshotId(), name, tag);
     }
     InvalidInputException.check(
-        retain == null || retain.toMillis() > 0,
-        "Cannot tag %s as %s with --retain %s: the retention must be at least a millisecond",
+        retain == null
+            || (retain.compareTo(Duration.ofMillis(1)) >= 0 && retain.compareTo(MAX_RETAIN) <= 0),
+        "Cannot tag %s as %s with --retain %s: the retention must be at least a millisecond and"
+            + " at most %s (1,000 years)",
         name,
         tag,
-        retain);
+        text(retain),
+        text(MAX_RETAIN));
     Snapshot snapshot = target();
     SnapshotRef ref =
         SnapshotRef.tagBuilder(snapshot.snapshotId())
@@ -113,6 +123,16 @@ public final class Tag {
     }
     update.commit();
     return plan;
+  }
+
+  /** A duration as written: P30D for whole days (Duration's own text would be PT720H). */
+  private static String text(Duration duration) {
+    if (duration == null) {
+      return "none";
+    }
+    return duration.getNano() == 0 && duration.getSeconds() % 86_400 == 0
+        ? "P" + duration.toDays() + "D"
+        : duration.toString();
   }
 
   private Snapshot target() {

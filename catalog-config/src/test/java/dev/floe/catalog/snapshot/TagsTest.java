@@ -126,6 +126,13 @@ class TagsTest {
         .hasMessageContaining("Cannot tag s.t as x at snapshot 42: no such snapshot");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "x").retain(Duration.ZERO).apply())
         .hasMessageContaining("the retention must be at least a millisecond");
+    // Past what a long of milliseconds holds: refused as input, not an arithmetic overflow.
+    assertThatThrownBy(
+            () -> Tag.of(table, "s.t", "x").retain(Duration.ofDays(999_999_999_999L)).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("at most P365250D (1,000 years)");
+    assertThat(Tag.of(table, "s.t", "x").retain(Tag.MAX_RETAIN).apply().tag().snapshotId())
+        .isEqualTo(table.currentSnapshot().snapshotId());
     table.refresh();
     assertThat(table.refs().get("keep").snapshotId()).isEqualTo(first);
   }

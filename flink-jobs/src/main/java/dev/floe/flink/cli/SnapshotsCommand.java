@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.snapshot.SnapshotEntry;
@@ -40,8 +41,8 @@ public final class SnapshotsCommand implements Callable<Integer> {
   @Option(
       names = "--limit",
       paramLabel = "N",
-      description = "Show at most N snapshots (default: all).")
-  int limit;
+      description = "Show at most N snapshots, N >= 1 (default: all).")
+  Integer limit;
 
   @Option(
       names = "--backfill",
@@ -53,6 +54,12 @@ public final class SnapshotsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    InvalidInputException.check(
+        limit == null || limit >= 1,
+        "Cannot list the snapshots of %s with --limit %s: give a number of at least 1, or leave"
+            + " --limit out for all",
+        table,
+        limit);
     Catalog catalog = Catalogs.open(common.catalog());
     List<SnapshotEntry> entries;
     Map<Long, String> reverts;
@@ -69,7 +76,7 @@ public final class SnapshotsCommand implements Callable<Integer> {
               .filter(e -> e.lineage().map(l -> backfill.equals(l.backfillId())).orElse(false))
               .toList();
     }
-    if (limit > 0 && entries.size() > limit) {
+    if (limit != null && entries.size() > limit) {
       entries = entries.subList(0, limit);
     }
     print(entries, reverts, spec.commandLine().getOut());

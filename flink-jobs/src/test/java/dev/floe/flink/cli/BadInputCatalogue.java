@@ -1122,6 +1122,19 @@ final class BadInputCatalogue {
                           + " of the current history has that run id (…)",
                       f -> f.args("rollback", "sales.fact_orders", "--before-run", "not-a-run")),
                   row(
+                      "`floe snapshots --limit 0`",
+                      2,
+                      "floe: Cannot list the snapshots of sales.fact_orders with --limit 0: give a"
+                          + " number of at least 1, or leave --limit out for all",
+                      f -> f.args("snapshots", "sales.fact_orders", "--limit", "0")),
+                  row(
+                      "`floe tag --retain P999999999999D` (past what Iceberg's milliseconds hold)",
+                      2,
+                      "floe: Cannot tag sales.fact_orders as t with --retain P999999999999D:"
+                          + " the retention must be at least a millisecond and at most"
+                          + " P365250D (1,000 years)",
+                      f -> f.args("tag", "sales.fact_orders", "t", "--retain", "P999999999999D")),
+                  row(
                       "`floe report --out` into a folder that does not exist",
                       2,
                       "floe: Cannot write the report to /nonexistent-dir/x.html: folder"
