@@ -1,8 +1,10 @@
 package dev.floe.catalog.snapshot;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +28,7 @@ import java.util.stream.Collectors;
  * @param restoredFiles data files of the parent's region the revert adds back, then the delete
  *     files it re-adds; a data file that had delete files at the parent is re-added as a copy of
  *     its live rows (the only case where a revert writes data)
- * @param rowsBefore rows per partition of the region now, from file metadata
+ * @param rowsBefore rows per partition of the region now, from file metadata, in path order
  * @param rowsAfter rows per partition of the region after the revert
  * @param restoredContentHash the region's content hash after the revert, or null when the region is
  *     not the run's whole scope (a keyed whole-table run: only its partitions are restored)
@@ -56,8 +58,8 @@ public record RevertPlan(
     later = List.copyOf(later);
     removedFiles = List.copyOf(removedFiles);
     restoredFiles = List.copyOf(restoredFiles);
-    rowsBefore = Map.copyOf(rowsBefore);
-    rowsAfter = Map.copyOf(rowsAfter);
+    rowsBefore = Collections.unmodifiableSortedMap(new TreeMap<>(rowsBefore));
+    rowsAfter = Collections.unmodifiableSortedMap(new TreeMap<>(rowsAfter));
   }
 
   /** False when the region already holds the parent's content: there is nothing to commit. */

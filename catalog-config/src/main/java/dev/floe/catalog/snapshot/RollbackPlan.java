@@ -1,7 +1,10 @@
 package dev.floe.catalog.snapshot;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a rollback does, before or after it is done.
@@ -11,10 +14,10 @@ import java.util.Set;
  * @param toSnapshotId the snapshot that becomes current
  * @param tag the tag that keeps {@code fromSnapshotId} reachable, so the rollback can be undone
  * @param ancestor true when {@code toSnapshotId} is an ancestor of the current snapshot
- * @param rowsBefore rows per partition now (from file metadata), by partition path
+ * @param rowsBefore rows per partition now (from file metadata), in partition path order
  * @param rowsAfter rows per partition after the rollback
  * @param changedPartitions the partitions whose data files differ between the two snapshots: their
- *     content may change even where the row count stays
+ *     content may change even where the row count stays; in path order
  */
 public record RollbackPlan(
     String table,
@@ -27,9 +30,9 @@ public record RollbackPlan(
     Set<String> changedPartitions) {
 
   public RollbackPlan {
-    rowsBefore = Map.copyOf(rowsBefore);
-    rowsAfter = Map.copyOf(rowsAfter);
-    changedPartitions = Set.copyOf(changedPartitions);
+    rowsBefore = Collections.unmodifiableSortedMap(new TreeMap<>(rowsBefore));
+    rowsAfter = Collections.unmodifiableSortedMap(new TreeMap<>(rowsAfter));
+    changedPartitions = Collections.unmodifiableSortedSet(new TreeSet<>(changedPartitions));
   }
 
   /** The target already is the current snapshot: a rollback changes nothing (a rerun). */

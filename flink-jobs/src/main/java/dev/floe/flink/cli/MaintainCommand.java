@@ -63,9 +63,9 @@ import picocli.CommandLine.Parameters;
       "budget."
     })
 public final class MaintainCommand implements Callable<Integer> {
+  /** The flags that name one action on one table. */
   static final String ACTION_FLAGS =
-      "--compact, --rewrite-position-deletes, --rewrite-manifests, --expire, --orphans (or --plan,"
-          + " --apply)";
+      "--compact, --rewrite-position-deletes, --rewrite-manifests, --expire, --orphans";
 
   @Mixin CommonOptions common;
   @Mixin FailureInjectionOption failure;
@@ -247,7 +247,8 @@ public final class MaintainCommand implements Callable<Integer> {
     }
     if (tables.size() != 1) {
       throw InvalidInputException.of(
-          "Cannot maintain %s: name exactly one table for %s (or use --plan / --apply)",
+          "Cannot maintain %s: name exactly one table for %s (or plan many with --plan or"
+              + " --apply)",
           tables.isEmpty() ? "no table" : String.join(", ", tables), ACTION_FLAGS);
     }
     table = tables.get(0);
@@ -293,7 +294,8 @@ public final class MaintainCommand implements Callable<Integer> {
       List<MaintenanceAction> actions = actions(loaded, minAge, compactTimeout);
       if (actions.isEmpty()) {
         throw InvalidInputException.of(
-            "Cannot maintain %s: name at least one action: %s", table, ACTION_FLAGS);
+            "Cannot maintain %s: name at least one action: %s (or --plan, --apply)",
+            table, ACTION_FLAGS);
       }
       // Refuse bad input for every action before the first one changes anything.
       actions.forEach(MaintenanceAction::check);

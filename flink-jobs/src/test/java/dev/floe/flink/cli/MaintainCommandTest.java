@@ -104,7 +104,7 @@ class MaintainCommandTest {
         .contains(
             "Cannot maintain s.t: name at least one action: --compact, --rewrite-position-deletes,"
                 + " --rewrite-manifests,"
-                + " --expire, --orphans");
+                + " --expire, --orphans (or --plan, --apply)\n");
     assertThat(noRetention.exitCode()).isEqualTo(2);
     assertThat(noRetention.err())
         .contains("the table has no retention", "retention: {keep_last: 20, max_age: P7D}");

@@ -290,7 +290,10 @@ class MaintainPlanCommandTest {
 
     assertThat(List.of(both, withAction, nothing, budgetOnPlan))
         .allSatisfy(run -> assertThat(run.exitCode()).isEqualTo(2));
-    assertThat(withAction.err()).contains("the plan chooses the actions");
+    assertThat(withAction.err())
+        .contains(
+            "Cannot use --compact, --rewrite-position-deletes, --rewrite-manifests, --expire,"
+                + " --orphans with --plan or --apply: the plan chooses the actions\n");
     assertThat(nothing.err()).contains("give TABLE names, --namespace NS or --all");
   }
 
