@@ -4,7 +4,9 @@ import dev.floe.catalog.job.EffectSpecParser;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
+import dev.floe.catalog.slice.SliceResolver;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -55,17 +57,27 @@ public final class BackfillSpecParser {
     return new BackfillSpec(
         id,
         job,
-        root.requiredString("from"),
-        root.requiredString("to"),
+        sliceValue(root, "from"),
+        sliceValue(root, "to"),
         maxConcurrency,
         slicesPerJob,
-        root.has("sample") ? root.requiredString("sample") : null,
+        root.has("sample") ? sliceValue(root, "sample") : null,
         root.has("expect_version") ? root.requiredString("expect_version") : null,
         root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,
         root.has("allow_effects") ? root.optionalBoolean("allow_effects", false) : null,
         root.has("overall_timeout") ? overallTimeout(root.child("overall_timeout")) : null,
         EffectSpecParser.parse(root.child("on_backfill_done"), BackfillEffects.VARIABLES),
         root.source());
+  }
+
+  /** A slice value, refused here (naming the file and key) when its form is not one. */
+  private static String sliceValue(ManifestNode root, String key) {
+    String value = root.requiredString(key);
+    Optional<String> problem = SliceResolver.problem(value);
+    if (problem.isPresent()) {
+      throw root.child(key).error("'%s' is not a slice value: %s", value, problem.get());
+    }
+    return value;
   }
 
   private static Timeout overallTimeout(ManifestNode node) {

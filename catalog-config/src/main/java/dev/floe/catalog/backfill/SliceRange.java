@@ -20,8 +20,9 @@ public final class SliceRange {
 
   public static List<Slice> of(
       String tableName, Table table, String column, String from, String to) {
-    Slice first = SliceResolver.resolve(tableName, table, column, from);
-    Slice end = SliceResolver.resolve(tableName, table, column, to);
+    // Named by what they are: they come from --from/--to or a backfill manifest's from/to.
+    Slice first = SliceResolver.resolve("range start", tableName, table, column, from);
+    Slice end = SliceResolver.resolve("range end", tableName, table, column, to);
     return between(tableName, first, end, from, to);
   }
 

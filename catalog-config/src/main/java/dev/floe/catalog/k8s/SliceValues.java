@@ -17,7 +17,12 @@ final class SliceValues {
   private SliceValues() {}
 
   static Slice of(String column, String value) {
-    SliceResolver.ParsedValue parsed = SliceResolver.parse(value, column);
+    return of("--slice", column, value);
+  }
+
+  /** The slice of a value given as {@code what} (a flag), which messages name. */
+  static Slice of(String what, String column, String value) {
+    SliceResolver.ParsedValue parsed = SliceResolver.parse(what, value, column);
     Slice.ColumnKind kind =
         parsed.unit() == SliceUnit.HOUR ? Slice.ColumnKind.TIMESTAMP : Slice.ColumnKind.DATE;
     return new Slice(
@@ -26,6 +31,6 @@ final class SliceValues {
 
   /** The slices of {@code [from, to)}, as {@code floe backfill} lists them. */
   static List<Slice> range(String target, String column, String from, String to) {
-    return SliceRange.between(target, of(column, from), of(column, to), from, to);
+    return SliceRange.between(target, of("--from", column, from), of("--to", column, to), from, to);
   }
 }

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -51,6 +52,15 @@ public final class SliceResolver {
    * @param value the {@code --slice} value
    */
   public static Slice resolve(String tableName, Table table, String column, String value) {
+    return resolve("--slice", tableName, table, column, value);
+  }
+
+  /**
+   * The same for a value given as {@code what} (a flag such as {@code --sample}, or words such as
+   * {@code range start}), which the messages name.
+   */
+  public static Slice resolve(
+      String what, String tableName, Table table, String column, String value) {
     Types.NestedField field = table.schema().findField(column);
     if (field == null) {
       throw InvalidInputException.of(
@@ -59,11 +69,12 @@ public final class SliceResolver {
     }
     Slice.ColumnKind kind = kindOf(tableName, column, field.type());
     SliceUnit partitionUnit = partitionUnit(tableName, table.spec(), field);
-    ParsedValue parsed = parse(value, column);
+    ParsedValue parsed = parse(what, value, column);
     if (!parsed.unit().alignsWith(partitionUnit)) {
       throw InvalidInputException.of(
-          "Cannot use --slice %s on %s: %s slice does not cover whole partitions of spec %s;"
+          "Cannot use %s %s on %s: %s slice does not cover whole partitions of spec %s;"
               + " give a %s (%s) or coarser",
+          what,
           value,
           tableName,
           withArticle(parsed.unit()),
@@ -71,7 +82,7 @@ public final class SliceResolver {
           partitionUnit.name().toLowerCase(),
           partitionUnit.format());
     }
-    requireAlignedWithLiveSpecs(tableName, table, field, value, parsed.unit());
+    requireAlignedWithLiveSpecs(what, tableName, table, field, value, parsed.unit());
     LocalDateTime end = parsed.unit().next(parsed.start());
     return new Slice(column, kind, parsed.unit(), parsed.start(), end);
   }
@@ -82,7 +93,12 @@ public final class SliceResolver {
    * Refuse up front, naming the spec and the way out.
    */
   private static void requireAlignedWithLiveSpecs(
-      String tableName, Table table, Types.NestedField field, String value, SliceUnit unit) {
+      String what,
+      String tableName,
+      Table table,
+      Types.NestedField field,
+      String value,
+      SliceUnit unit) {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
       return;
@@ -101,10 +117,10 @@ public final class SliceResolver {
       SliceUnit older = unitOrNull(spec, field);
       if (older == null || !unit.alignsWith(older)) {
         throw InvalidInputException.of(
-            "Cannot use --slice %s on %s: files written under the older partition spec %s still"
+            "Cannot use %s %s on %s: files written under the older partition spec %s still"
                 + " hold data, and %s slice does not cover whole partitions of it; rewrite"
                 + " those files into the current spec %s first",
-            value, tableName, describe(spec), withArticle(unit), describe(table.spec()));
+            what, value, tableName, describe(spec), withArticle(unit), describe(table.spec()));
       }
     }
   }
@@ -149,47 +165,87 @@ public final class SliceResolver {
    * @throws InvalidInputException when the value is missing or not one of the four forms
    */
   public static ParsedValue parse(String value, String column) {
-    if (value == null || value.isBlank()) {
-      throw InvalidInputException.of("Cannot run: missing --slice for slice column %s", column);
-    }
-    String text = value.trim();
-    try {
-      Matcher m;
-      if ((m = HOUR.matcher(text)).matches()) {
-        return new ParsedValue(
-            SliceUnit.HOUR,
-            LocalDate.of(year(m, value), num(m, 2), num(m, 3)).atTime(num(m, 4), 0));
-      } else if ((m = DAY.matcher(text)).matches()) {
-        return new ParsedValue(
-            SliceUnit.DAY, LocalDate.of(year(m, value), num(m, 2), num(m, 3)).atStartOfDay());
-      } else if ((m = MONTH.matcher(text)).matches()) {
-        return new ParsedValue(
-            SliceUnit.MONTH, LocalDate.of(year(m, value), num(m, 2), 1).atStartOfDay());
-      } else if ((m = YEAR.matcher(text)).matches()) {
-        return new ParsedValue(SliceUnit.YEAR, LocalDate.of(year(m, value), 1, 1).atStartOfDay());
-      }
-    } catch (DateTimeException e) {
-      throw InvalidInputException.of(
-          "Cannot parse --slice '%s': %s", Shown.value(value), e.getMessage());
-    }
-    throw InvalidInputException.of(
-        "Cannot parse --slice '%s': expected %s, %s, %s or %s",
-        Shown.value(value),
-        SliceUnit.DAY.format(),
-        SliceUnit.HOUR.format(),
-        SliceUnit.MONTH.format(),
-        SliceUnit.YEAR.format());
+    return parse("--slice", value, column);
   }
 
-  /** The value's year (group 1), refused outside {@link #FIRST_YEAR} to {@link #LAST_YEAR}. */
-  private static int year(Matcher m, String value) {
+  /** The same for a value given as {@code what}, which the messages name. */
+  public static ParsedValue parse(String what, String value, String column) {
+    if (value == null || value.isBlank()) {
+      throw InvalidInputException.of("Cannot run: missing %s for slice column %s", what, column);
+    }
+    Read read = read(value);
+    if (read.problem() != null) {
+      throw InvalidInputException.of(
+          "Cannot parse %s '%s': %s", what, Shown.value(value), read.problem());
+    }
+    return read.parsed();
+  }
+
+  /**
+   * Why {@code value} is not a slice value by its form, or empty when it is one: for callers that
+   * report it their own way (a manifest names its file and key).
+   */
+  public static Optional<String> problem(String value) {
+    return value == null || value.isBlank()
+        ? Optional.of("no value")
+        : Optional.ofNullable(read(value).problem());
+  }
+
+  /** A value read by its form: parsed, or the problem with it. */
+  private record Read(ParsedValue parsed, String problem) {}
+
+  private static Read read(String value) {
+    String text = value.trim();
+    SliceUnit unit = null;
+    Matcher m = null;
+    for (SliceUnit candidate :
+        List.of(SliceUnit.HOUR, SliceUnit.DAY, SliceUnit.MONTH, SliceUnit.YEAR)) {
+      Matcher matcher = pattern(candidate).matcher(text);
+      if (matcher.matches()) {
+        unit = candidate;
+        m = matcher;
+        break;
+      }
+    }
+    if (unit == null) {
+      return new Read(
+          null,
+          String.format(
+              "expected %s, %s, %s or %s",
+              SliceUnit.DAY.format(),
+              SliceUnit.HOUR.format(),
+              SliceUnit.MONTH.format(),
+              SliceUnit.YEAR.format()));
+    }
     int year = num(m, 1);
     if (year < FIRST_YEAR || year > LAST_YEAR) {
-      throw InvalidInputException.of(
-          "Cannot parse --slice '%s': year %s is outside the supported years %04d to %04d",
-          value, m.group(1), FIRST_YEAR, LAST_YEAR);
+      return new Read(
+          null,
+          String.format(
+              "year %s is outside the supported years %04d to %04d",
+              m.group(1), FIRST_YEAR, LAST_YEAR));
     }
-    return year;
+    try {
+      LocalDateTime start =
+          switch (unit) {
+            case HOUR -> LocalDate.of(year, num(m, 2), num(m, 3)).atTime(num(m, 4), 0);
+            case DAY -> LocalDate.of(year, num(m, 2), num(m, 3)).atStartOfDay();
+            case MONTH -> LocalDate.of(year, num(m, 2), 1).atStartOfDay();
+            case YEAR -> LocalDate.of(year, 1, 1).atStartOfDay();
+          };
+      return new Read(new ParsedValue(unit, start), null);
+    } catch (DateTimeException e) {
+      return new Read(null, e.getMessage());
+    }
+  }
+
+  private static Pattern pattern(SliceUnit unit) {
+    return switch (unit) {
+      case HOUR -> HOUR;
+      case DAY -> DAY;
+      case MONTH -> MONTH;
+      case YEAR -> YEAR;
+    };
   }
 
   private static int num(Matcher m, int group) {

@@ -61,8 +61,9 @@ final class BackfillPlanner {
               ? slices.get(slices.size() - 1)
               : SliceRange.find(
                   slices,
-                  SliceResolver.resolve(job.target(), table, job.sliceColumn(), request.sample()),
-                  "--sample");
+                  SliceResolver.resolve(
+                      "sample", job.target(), table, job.sliceColumn(), request.sample()),
+                  "sample");
       FinishedSlices finished =
           FinishedSlices.of(table, source -> Catalogs.loadTable(catalog, source));
       List<PlannedSlice> planned = new ArrayList<>();

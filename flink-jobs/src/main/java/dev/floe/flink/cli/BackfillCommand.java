@@ -8,6 +8,7 @@ import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.manifest.Manifests;
+import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.flink.backfill.Backfill;
 import dev.floe.flink.backfill.BackfillRequest;
 import dev.floe.flink.backfill.BackfillResult;
@@ -170,6 +171,16 @@ public final class BackfillCommand implements Callable<Integer> {
         BackfillSpecParser.isBackfillManifest(Manifests.load(manifest).root());
     BackfillSpec file = isBackfillManifest ? BackfillSpecParser.load(manifest) : null;
     JobSpec job = JobSpecParser.load(file == null ? manifest : file.job());
+    // A value's form is checked against the flag that gave it; the table checks the rest.
+    if (range.from != null) {
+      SliceResolver.parse("--from", range.from, job.sliceColumn());
+    }
+    if (range.to != null) {
+      SliceResolver.parse("--to", range.to, job.sliceColumn());
+    }
+    if (sample != null) {
+      SliceResolver.parse("--sample", sample, job.sliceColumn());
+    }
     String id = backfillId.value() != null ? backfillId.value() : file == null ? null : file.id();
     if (id != null) {
       BackfillId.requireValid(

@@ -720,7 +720,13 @@ final class BadInputCatalogue {
                   backfill(
                       "a day that does not exist: `from: 2026-02-30`",
                       "from: 2026-02-30\nto: 2026-03-05\n",
-                      "floe: Cannot parse --slice '2026-02-30': Invalid date 'FEBRUARY 30'"),
+                      "floe: Cannot read backfills/backfill.yaml at 'from': '2026-02-30' is not a"
+                          + " slice value: Invalid date 'FEBRUARY 30'"),
+                  backfill(
+                      "an hour in a day-partitioned table's range: `from: 2026-01-01T00`",
+                      "from: 2026-01-01T00\nto: 2026-01-02T00\n",
+                      "floe: Cannot use range start 2026-01-01T00 on sales.fact_orders: an hour"
+                          + " slice does not cover whole partitions of spec [identity(order_date)]; …"),
                   backfill(
                       "ends of two units: `from: 2026-01`, `to: 2026-02-01`",
                       "from: 2026-01\nto: 2026-02-01\n",
@@ -975,6 +981,18 @@ final class BadInputCatalogue {
                           "floe: Missing required parameter: 'MANIFEST'",
                           f -> f.args("run", "--slice", "2026-10-03"))
                       .withUsage(),
+                  row(
+                      "a backfill's end that is not a day: `--to 2026-02-30`",
+                      2,
+                      "floe: Cannot parse --to '2026-02-30': Invalid date 'FEBRUARY 30'",
+                      f ->
+                          f.args(
+                              "backfill",
+                              f.examples(DAILY),
+                              "--from",
+                              "2026-01-01",
+                              "--to",
+                              "2026-02-30")),
                   row(
                           "a backfill progress style that does not exist: `--progress fancy`",
                           2,
