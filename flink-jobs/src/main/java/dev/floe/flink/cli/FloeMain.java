@@ -6,7 +6,9 @@ import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.log.RedactingWriter;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -61,18 +63,27 @@ public final class FloeMain {
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(
         (exception, cmd, parseResult) -> {
+          int code;
+          String message;
           if (exception instanceof FloeException floe) {
-            err.println("floe: " + floe.getMessage());
-            return floe.exitCode();
-          }
-          err.println("floe: " + describe(exception));
-          if (System.getenv(EnvironmentVariables.DEBUG.key()) != null) {
-            exception.printStackTrace(err);
+            code = floe.exitCode();
+            message = floe.getMessage();
+            err.println("floe: " + message);
           } else {
-            err.println(
-                "(run with " + EnvironmentVariables.DEBUG.key() + "=1 for the stack trace)");
+            code = ExitCodes.UNEXPECTED;
+            message = describe(exception);
+            err.println("floe: " + message);
+            if (System.getenv(EnvironmentVariables.DEBUG.key()) != null) {
+              exception.printStackTrace(err);
+            } else {
+              err.println(
+                  "(run with " + EnvironmentVariables.DEBUG.key() + "=1 for the stack trace)");
+            }
           }
-          return ExitCodes.UNEXPECTED;
+          if (asksForJson(parseResult)) {
+            out.println(Json.write(failure(code, message)));
+          }
+          return code;
         });
     commandLine.setParameterExceptionHandler(
         (exception, params) -> {
@@ -81,6 +92,28 @@ public final class FloeMain {
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /** Whether the command that ran was given {@code --json}. */
+  private static boolean asksForJson(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * What {@code --json} prints on stdout when a command fails, so that a script reading stdout gets
+   * an object either way: the exit code and the error line (passwords masked, as on stderr).
+   */
+  static Map<String, Object> failure(int exitCode, String message) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("status", "failed");
+    map.put("exit_code", exitCode);
+    map.put("error", Redaction.redact(message));
+    return map;
   }
 
   /**
