@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import java.time.Duration;
+import java.util.Objects;
 import org.apache.iceberg.ManageSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -91,6 +92,10 @@ public final class Tag {
         tag,
         Rollback.TAG_PREFIX);
     SnapshotRef existing = table.refs().get(tag);
+    if (existing != null && isThisTag(existing)) {
+      // A rerun of the same command (a retried script): the tag is already what it asks for.
+      return new TagPlan(name, TagPlan.Action.UNCHANGED, Tags.entry(table, tag, existing));
+    }
     if (existing != null) {
       throw InvalidInputException.of(
           "Cannot tag %s as %s: a %s named %s already points at snapshot %d; tags are never moved"
@@ -114,9 +119,28 @@ public final class Tag {
     return new TagPlan(name, TagPlan.Action.CREATE, Tags.entry(table, tag, ref));
   }
 
-  /** Creates the tag (and its max-ref-age) in one metadata commit. */
+  /**
+   * Whether {@code existing} is the tag this command would create: a tag of the snapshot it names,
+   * with the same retention.
+   */
+  private boolean isThisTag(SnapshotRef existing) {
+    Long wanted = retain == null || retain.compareTo(MAX_RETAIN) > 0 ? null : retain.toMillis();
+    if (!existing.isTag() || !Objects.equals(existing.maxRefAgeMs(), wanted)) {
+      return false;
+    }
+    long target =
+        snapshotId != null
+            ? snapshotId
+            : table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
+    return existing.snapshotId() == target;
+  }
+
+  /** Creates the tag (and its max-ref-age) in one metadata commit; an unchanged one is left. */
   public TagPlan commit() {
     TagPlan plan = apply();
+    if (plan.action() == TagPlan.Action.UNCHANGED) {
+      return plan;
+    }
     ManageSnapshots update = table.manageSnapshots().createTag(tag, plan.tag().snapshotId());
     if (retain != null) {
       update = update.setMaxRefAgeMs(tag, retain.toMillis());

@@ -4,14 +4,16 @@ package dev.floe.catalog.snapshot;
  * What {@code floe tag} or {@code floe untag} does, before or after it is done.
  *
  * @param table the table's name
- * @param action whether the tag is created or removed
+ * @param action whether the tag is created or removed, or already is what {@code floe tag} asks
  * @param tag the tag as it will be (create) or as it was (remove)
  */
 public record TagPlan(String table, Action action, RefEntry tag) {
 
-  /** The two changes a tag command makes. */
+  /** What a tag command does. */
   public enum Action {
     CREATE,
-    REMOVE
+    REMOVE,
+    /** The tag already names that snapshot with that retention: a rerun, nothing to do. */
+    UNCHANGED
   }
 }

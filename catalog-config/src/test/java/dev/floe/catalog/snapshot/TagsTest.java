@@ -138,6 +138,33 @@ class TagsTest {
   }
 
   @Test
+  void aRerunOfTheSameTagIsANoOpButAnotherSnapshotOrRetentionIsRefused() {
+    Tag.of(table, "s.t", "month-end").retain(Duration.ofDays(30)).commit();
+    table.refresh();
+    String metadata = metadataLocation();
+
+    TagPlan rerun = Tag.of(table, "s.t", "month-end").retain(Duration.ofDays(30)).commit();
+    table.refresh();
+
+    assertThat(rerun.action()).isEqualTo(TagPlan.Action.UNCHANGED);
+    assertThat(rerun.tag().snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+    assertThat(metadataLocation()).as("nothing committed").isEqualTo(metadata);
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").apply())
+        .hasMessageContaining("a tag named month-end already points at snapshot");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").retain(Duration.ofDays(7)).apply())
+        .hasMessageContaining("a tag named month-end already points at snapshot");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").snapshot(first).apply())
+        .hasMessageContaining("a tag named month-end already points at snapshot");
+  }
+
+  private String metadataLocation() {
+    return ((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .metadataFileLocation();
+  }
+
+  @Test
   void anEmptyTableCannotBeTagged() {
     Table empty = catalog.create("s.empty", SCHEMA, PartitionSpec.unpartitioned());
 

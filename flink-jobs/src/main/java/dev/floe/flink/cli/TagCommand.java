@@ -93,7 +93,14 @@ public final class TagCommand implements Callable<Integer> {
       return;
     }
     var tag = plan.tag();
-    if (plan.action() == TagPlan.Action.CREATE) {
+    if (plan.action() == TagPlan.Action.UNCHANGED) {
+      out.printf(
+          "%s snapshot %d is already tagged %s%s: nothing to do (no-op)%n",
+          plan.table(),
+          tag.snapshotId(),
+          tag.name(),
+          tag.maxRefAge() == null ? "" : " with --retain " + TagsCommand.iso(tag.maxRefAge()));
+    } else if (plan.action() == TagPlan.Action.CREATE) {
       out.printf(
           "%s %s snapshot %d as %s%s%n",
           dryRun ? "would tag" : "tagged",
