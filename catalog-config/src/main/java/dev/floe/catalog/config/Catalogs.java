@@ -1,6 +1,7 @@
 package dev.floe.catalog.config;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.ManifestNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -82,6 +83,20 @@ public final class Catalogs {
       throw InvalidInputException.of(
           "Cannot load table %s: it does not exist (create it with `floe tables apply`)", name);
     }
+  }
+
+  /**
+   * A manifest's table name ({@code target:}, {@code table:}), refused where it stands (file and
+   * key) unless it reads as {@code namespace.table}.
+   */
+  public static String tableName(ManifestNode node) {
+    String name = node.asText();
+    try {
+      identifier(name);
+    } catch (InvalidInputException e) {
+      throw node.error("expected <namespace>.<table>, e.g. sales.fact_orders, got '%s'", name);
+    }
+    return name;
   }
 
   /** Parses {@code namespace.table} (namespaces may be nested: {@code a.b.table}). */

@@ -1,5 +1,6 @@
 package dev.floe.catalog.job;
 
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.effects.EffectTemplate;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
@@ -33,7 +34,7 @@ public final class JobSpecParser {
   public static JobSpec parse(ManifestNode root, String text) {
     root.requireOnlyKeys(KEYS);
     String job = root.requiredString("job");
-    String target = root.requiredString("target");
+    String target = Catalogs.tableName(root.required("target"));
     WriteMode mode =
         WriteMode.parse(
             root.optionalString("mode", JobManifestKeys.MODE.defaultValue()), root.source());

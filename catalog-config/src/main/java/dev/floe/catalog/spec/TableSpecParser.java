@@ -53,7 +53,7 @@ public final class TableSpecParser {
    */
   public static TableSpec parse(ManifestNode root) {
     root.requireOnlyKeys(TABLE_KEYS);
-    String table = tableName(root.required("table"));
+    String table = Catalogs.tableName(root.required("table"));
     List<ColumnSpec> columns = columns(root.required("schema"));
     List<PartitionFieldSpec> partitioning =
         root.has("partition") ? partitioning(root.child("partition"), columns) : List.of();
@@ -93,16 +93,6 @@ public final class TableSpecParser {
             root.source());
     checkIcebergAccepts(spec, root);
     return spec;
-  }
-
-  private static String tableName(ManifestNode node) {
-    String name = node.asText();
-    try {
-      Catalogs.identifier(name);
-    } catch (InvalidInputException e) {
-      throw node.error("expected <namespace>.<table>, e.g. sales.fact_orders, got '%s'", name);
-    }
-    return name;
   }
 
   private static List<ColumnSpec> columns(ManifestNode schema) {

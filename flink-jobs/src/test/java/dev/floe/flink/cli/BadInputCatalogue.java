@@ -194,8 +194,8 @@ final class BadInputCatalogue {
                   row(
                       "a target without its namespace: `target: fact_orders`",
                       2,
-                      "floe: Cannot use table name 'fact_orders': expected <namespace>.<table>,"
-                          + " e.g. sales.fact_orders",
+                      "floe: Cannot read job.yaml at 'target': expected <namespace>.<table>, e.g."
+                          + " sales.fact_orders, got 'fact_orders'",
                       f ->
                           f.run(
                               f.job(
