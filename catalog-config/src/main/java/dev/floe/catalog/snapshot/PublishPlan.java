@@ -1,6 +1,8 @@
 package dev.floe.catalog.snapshot;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What publishing an audit branch does, before or after it is done.
@@ -12,7 +14,7 @@ import java.util.Map;
  * @param branchSnapshotId the run's snapshot on the audit branch
  * @param mainSnapshotId main's current snapshot before publishing (null for an empty table)
  * @param slice the run's slice label ({@code *} for the whole table)
- * @param changes rows the run removes and adds, per partition path
+ * @param changes rows the run removes and adds, per partition path, in path order
  */
 public record PublishPlan(
     String table,
@@ -50,6 +52,6 @@ public record PublishPlan(
   public record RowChange(long removed, long added) {}
 
   public PublishPlan {
-    changes = Map.copyOf(changes);
+    changes = Collections.unmodifiableSortedMap(new TreeMap<>(changes));
   }
 }

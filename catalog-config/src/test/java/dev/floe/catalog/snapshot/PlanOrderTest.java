@@ -10,8 +10,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rollback and revert plans list partitions in path order, whatever order they were found in: a dry
- * run and the real run print the same lines and JSON in the same order.
+ * Rollback, revert and publish plans list partitions in path order, whatever order they were found
+ * in: a dry run and the real run print the same lines and JSON in the same order.
  */
 class PlanOrderTest {
   private static final List<String> SORTED =
@@ -51,6 +51,19 @@ class PlanOrderTest {
 
     assertThat(plan.rowsBefore().keySet()).containsExactlyElementsOf(SORTED);
     assertThat(plan.rowsAfter().keySet()).containsExactlyElementsOf(SORTED);
+  }
+
+  @Test
+  void aPublishPlanKeepsItsPartitionsInPathOrder() {
+    Map<String, PublishPlan.RowChange> changes = new LinkedHashMap<>();
+    reversed()
+        .forEach((partition, rows) -> changes.put(partition, new PublishPlan.RowChange(0, rows)));
+
+    PublishPlan plan =
+        new PublishPlan(
+            "s.t", "r1", "audit-r1", PublishPlan.Method.FAST_FORWARD, 2L, 1L, "*", changes);
+
+    assertThat(plan.changes().keySet()).containsExactlyElementsOf(SORTED);
   }
 
   private static Map<String, Long> reversed() {

@@ -65,7 +65,9 @@ public final class DiscardCommand implements Callable<Integer> {
                     "scratch",
                     plan.branch(),
                     plan.snapshotId(),
-                    List.copyOf(dryRun ? plan.files().keySet() : plan.deleted()));
+                    (dryRun ? plan.files().keySet().stream() : plan.deleted().stream())
+                        .sorted()
+                        .toList());
               }
               Discard discard = Discard.of(loaded, target.table()).run(target.runId());
               DiscardPlan plan = dryRun ? discard.apply() : discard.commit();

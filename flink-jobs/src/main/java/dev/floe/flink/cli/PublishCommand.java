@@ -56,16 +56,21 @@ public final class PublishCommand implements Callable<Integer> {
       map.put("run_id", plan.runId());
       map.put("dry_run", dryRun);
       map.put("method", plan.method().text());
-      map.put("branch", plan.branch());
+      // An already published run's branch was removed when it was published.
+      map.put(
+          "branch", plan.method() == PublishPlan.Method.ALREADY_PUBLISHED ? null : plan.branch());
       map.put("run_snapshot_id", plan.branchSnapshotId());
       map.put("main_snapshot_id_before", plan.mainSnapshotId());
       map.put("slice", plan.slice());
       Map<String, Object> changes = new LinkedHashMap<>();
       plan.changes()
           .forEach(
-              (partition, change) ->
-                  changes.put(
-                      partition, Map.of("removed", change.removed(), "added", change.added())));
+              (partition, change) -> {
+                Map<String, Object> rows = new LinkedHashMap<>();
+                rows.put("removed", change.removed());
+                rows.put("added", change.added());
+                changes.put(partition, rows);
+              });
       map.put("rows_per_partition", changes);
       out.println(Json.write(map));
       return;

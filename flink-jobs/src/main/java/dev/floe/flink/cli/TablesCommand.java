@@ -91,12 +91,18 @@ public final class TablesCommand implements Runnable {
         json.put("dry_run", dryRun);
         List<Map<String, Object>> changes = new ArrayList<>();
         for (TableChange change : plan.changes()) {
-          changes.add(
-              Map.of("table", change.table(), "kind", change.kind(), "change", change.describe()));
+          Map<String, Object> entry = new LinkedHashMap<>();
+          entry.put("table", change.table());
+          entry.put("kind", change.kind());
+          entry.put("change", change.describe());
+          changes.add(entry);
         }
         List<Map<String, Object>> refusals = new ArrayList<>();
         for (RefusedChange refusal : plan.refusals()) {
-          refusals.add(Map.of("table", refusal.table(), "refusal", refusal.describe()));
+          Map<String, Object> entry = new LinkedHashMap<>();
+          entry.put("table", refusal.table());
+          entry.put("refusal", refusal.describe());
+          refusals.add(entry);
         }
         json.put("changes", changes);
         json.put("refused", refusals);
