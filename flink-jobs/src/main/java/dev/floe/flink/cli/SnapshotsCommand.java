@@ -144,6 +144,8 @@ public final class SnapshotsCommand implements Callable<Integer> {
         Object value = row.get(column);
         if (column.equals("snapshot_id") && Boolean.TRUE.equals(row.get("current"))) {
           value = value + " *";
+        } else if (column.equals("snapshot_id") && Boolean.FALSE.equals(row.get("on_main"))) {
+          value = value + " ~";
         }
         if (column.equals("job") && row.get("reverts") != null) {
           value = value + " (reverts " + row.get("reverts") + ")";
@@ -152,7 +154,11 @@ public final class SnapshotsCommand implements Callable<Integer> {
       }
       cells.add(line);
     }
-    String table = ResultTable.render(columns, cells) + "\n* = current snapshot";
+    boolean offMain = rows.stream().anyMatch(row -> Boolean.FALSE.equals(row.get("on_main")));
+    String table =
+        ResultTable.render(columns, cells)
+            + "\n* = current snapshot"
+            + (offMain ? "; ~ = not in main's history (rolled back, or on a branch)" : "");
     out.println(indent + table.replace("\n", "\n" + indent));
   }
 

@@ -1,0 +1,42 @@
+package dev.floe.flink.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.snapshot.SnapshotEntry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The text table of `floe snapshots` marks the current snapshot and those off main's history. */
+class SnapshotsTableTest {
+  private static final SnapshotEntry CURRENT =
+      new SnapshotEntry(2L, 1L, 2_000L, "overwrite", true, true, 2, 0, 2L, Optional.empty());
+  private static final SnapshotEntry ROLLED_BACK =
+      new SnapshotEntry(3L, 2L, 3_000L, "overwrite", false, false, 1, 0, 1L, Optional.empty());
+  private static final SnapshotEntry ANCESTOR =
+      new SnapshotEntry(1L, null, 1_000L, "append", false, true, 1, 0, null, Optional.empty());
+
+  @Test
+  void aSnapshotOffMainIsMarkedAndTheFooterSaysWhatTheMarkMeans() {
+    String text = render(List.of(ROLLED_BACK, CURRENT, ANCESTOR));
+
+    assertThat(text).containsPattern("(?m)^3 ~ ").containsPattern("(?m)^2 \\* ");
+    assertThat(text).containsPattern("(?m)^1 +\\|");
+    assertThat(text)
+        .endsWith(
+            "* = current snapshot; ~ = not in main's history (rolled back, or on a branch)\n");
+  }
+
+  @Test
+  void withEverySnapshotOnMainTheFooterNamesOnlyTheCurrentOne() {
+    assertThat(render(List.of(CURRENT, ANCESTOR))).endsWith("* = current snapshot\n");
+  }
+
+  private static String render(List<SnapshotEntry> entries) {
+    StringWriter text = new StringWriter();
+    SnapshotsCommand.printTable(entries, new PrintWriter(text, true), "");
+    return text.toString();
+  }
+}
