@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -224,8 +225,11 @@ public final class MaintainCommand implements Callable<Integer> {
   /** The --slice values as typed, before compaction without --slice takes the policy's. */
   private List<String> givenSlices = List.of();
 
-  /** "Now" for retention and file ages; the CLI edge is the one place that reads the clock. */
-  Clock clock = Clock.systemUTC();
+  /**
+   * "Now" for retention and file ages; the CLI edge is the one place that reads the clock. In
+   * milliseconds, as every other instant Floe prints.
+   */
+  Clock clock = Clock.tickMillis(ZoneOffset.UTC);
 
   /** How webhooks are delivered (tests swap in an injected clock and no waits). */
   Supplier<RunEffects> effects = RunEffects::system;

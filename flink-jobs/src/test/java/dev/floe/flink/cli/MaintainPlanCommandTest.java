@@ -58,6 +58,9 @@ class MaintainPlanCommandTest {
         .doesNotContain("b.healthy");
     assertThat(json.exitCode()).as(json.err()).isZero();
     JsonNode items = JSON.readTree(json.out()).get("items");
+    // Milliseconds at most, as every instant Floe prints (the system clock has nanoseconds).
+    assertThat(JSON.readTree(json.out()).get("as_of").asText())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d(:\\d\\d(\\.\\d{1,3})?)?Z");
     assertThat(items).hasSize(2);
     assertThat(items.get(0).get("score").asLong())
         .isGreaterThanOrEqualTo(items.get(1).get("score").asLong());
