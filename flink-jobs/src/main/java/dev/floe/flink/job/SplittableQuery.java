@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>the slice column of the output is a column of that table, passed through unchanged;
  *   <li>the filter is a conjunction holding {@code column >= :slice_start} and {@code column <
- *       :slice_end} on that same column, and {@code :slice_start} and {@code :slice_end} occur
- *       nowhere else (once each in the query, once each in the plan);
+ *       :slice_end} (or {@code :slice_start <= column}, {@code :slice_end > column}) on that same
+ *       column, and {@code :slice_start} and {@code :slice_end} occur nowhere else (once each in
+ *       the query, once each in the plan);
  *   <li>no function whose result depends on when the query runs is called.
  * </ul>
  *
@@ -97,8 +98,14 @@ public final class SplittableQuery {
     String start = planLiteral(range, range.start());
     String end = planLiteral(range, range.end());
     List<String> conjuncts = conjuncts(filter.group(1));
-    if (!conjuncts.contains(">=(" + column.get() + ", " + start + ")")
-        || !conjuncts.contains("<(" + column.get() + ", " + end + ")")) {
+    // Either way round: `d >= :slice_start` plans as >=($3, x), `:slice_start <= d` as <=(x, $3).
+    boolean fromStart =
+        conjuncts.contains(">=(" + column.get() + ", " + start + ")")
+            || conjuncts.contains("<=(" + start + ", " + column.get() + ")");
+    boolean beforeEnd =
+        conjuncts.contains("<(" + column.get() + ", " + end + ")")
+            || conjuncts.contains(">(" + end + ", " + column.get() + ")");
+    if (!fromStart || !beforeEnd) {
       return Optional.of(
           "the query's WHERE clause does not hold "
               + spec.sliceColumn()

@@ -50,6 +50,7 @@ class SplittableQueryITCase {
         "SELECT id, d, UPPER(s) AS s FROM sales.o" + WHERE + " AND s <> 'x'",
         "SELECT id, d FROM sales.o WHERE s IS NOT NULL AND (d >= :slice_start) AND d < :slice_end",
         "SELECT * FROM sales.o" + WHERE,
+        "SELECT id, d FROM sales.o WHERE :slice_start <= d AND :slice_end > d",
         "SELECT o.id, o.s AS d2, o.d FROM sales.o o"
             + " WHERE o.d >= :slice_start AND o.d < :slice_end",
       })
@@ -99,6 +100,8 @@ class SplittableQueryITCase {
         "SELECT id, d FROM sales.o WHERE (d >= :slice_start AND d < :slice_end) OR id = 1"
             + " | does not hold",
         "SELECT id, d FROM sales.o WHERE d > :slice_start AND d < :slice_end | does not hold",
+        "SELECT id, d FROM sales.o WHERE :slice_start < d AND :slice_end > d | does not hold",
+        "SELECT id, d FROM sales.o WHERE :slice_start <= d AND :slice_end >= d | does not hold",
         "SELECT id, d FROM sales.o WHERE d + INTERVAL '1' DAY >= :slice_start"
             + " AND d < :slice_end | does not hold",
         "SELECT id, d, DATE '2026-01-05' AS x FROM sales.o" + WHERE + " | elsewhere",
