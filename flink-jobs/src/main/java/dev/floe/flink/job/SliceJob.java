@@ -673,12 +673,14 @@ public final class SliceJob {
   }
 
   static void validateChecks(JobSpec spec, org.apache.iceberg.Schema schema) {
-    for (CheckSpec check : spec.checks()) {
+    for (int i = 0; i < spec.checks().size(); i++) {
+      CheckSpec check = spec.checks().get(i);
       for (String column : check.columns()) {
         if (schema.findField(column) == null) {
+          // checks[i]: the manifest's path to the check, as its parser names it.
           throw InvalidInputException.of(
-              "Cannot read %s at 'checks': %s names column '%s', which %s does not have",
-              spec.source(), check.describe(), column, spec.target());
+              "Cannot read %s at 'checks[%d]': %s names column '%s', which %s does not have",
+              spec.source(), i, check.describe(), column, spec.target());
         }
       }
     }

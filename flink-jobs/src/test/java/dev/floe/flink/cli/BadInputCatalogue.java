@@ -256,7 +256,7 @@ final class BadInputCatalogue {
                   row(
                       "a check naming a column the target does not have: `not_null: [order_idd]`",
                       2,
-                      "floe: Cannot read job.yaml at 'checks': not_null: [order_idd] names column"
+                      "floe: Cannot read job.yaml at 'checks[0]': not_null: [order_idd] names column"
                           + " 'order_idd', which sales.fact_orders does not have",
                       f ->
                           f.run(
