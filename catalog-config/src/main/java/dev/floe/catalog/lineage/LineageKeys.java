@@ -20,8 +20,9 @@ public final class LineageKeys {
   public static final String REVERTS = PREFIX + "reverts";
 
   /**
-   * On a `floe revert --force` commit: the run ids, comma-separated, of the later commits whose
-   * changes to the reverted rows it discarded. Absent when it discarded none.
+   * On a `floe revert --force` commit: the run ids, comma-separated, of the later runs it undid
+   * whole (their slice lies inside the reverted run's). Absent when there are none. A later run it
+   * undid only in part (a month over a reverted day) is not listed: it still holds the rest.
    */
   public static final String DISCARDS = PREFIX + "discards";
 

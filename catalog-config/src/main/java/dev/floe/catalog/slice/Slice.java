@@ -195,6 +195,11 @@ public record Slice(
     return column + "=[" + boundText(start) + "," + boundText(end) + ")";
   }
 
+  /** True when every instant of {@code other} lies in this slice (same column). */
+  public boolean covers(Slice other) {
+    return column.equals(other.column) && !other.start.isBefore(start) && !end.isBefore(other.end);
+  }
+
   /** True when the two slices share at least one instant of the same column. */
   public boolean overlaps(Slice other) {
     return column.equals(other.column) && start.isBefore(other.end) && other.start.isBefore(end);

@@ -16,12 +16,12 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceLabel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -60,10 +60,11 @@ import org.apache.iceberg.util.SnapshotUtil;
  *
  * <p>The revert snapshot records {@code floe.reverts=<run>}, a fresh {@code floe.run-id}, the same
  * {@code floe.slice}, {@code floe.mode=revert}, with force {@code floe.discards} (the run ids of
- * the later commits whose changes it discarded) and, when the region is the run's whole scope, the
- * content hash of what it restored. {@code revert} is not a mode that "replaces the scope" for
- * {@link SliceContent}, so no-op detection reads the slice after a revert rather than trusting any
- * hash: exact either way, and the hash recorded here is checked against a read in the tests.
+ * the later commits it undid whole: their slice lies inside the run's) and, when the region is the
+ * run's whole scope, the content hash of what it restored. {@code revert} is not a mode that
+ * "replaces the scope" for {@link SliceContent}, so no-op detection reads the slice after a revert
+ * rather than trusting any hash: exact either way, and the hash recorded here is checked against a
+ * read in the tests.
  */
 public final class Revert {
   /** The {@code floe.mode} of a revert commit. */
@@ -181,7 +182,7 @@ public final class Revert {
                 .validateNoConflictingDeletes();
         prepared.remove().forEach(overwrite::deleteFile);
         prepared.restore().forEach(overwrite::addFile);
-        summary(plan).forEach(overwrite::set);
+        summary(plan, prepared.discards()).forEach(overwrite::set);
         beforeCommit.run();
         return Attempt.commit(overwrite::commit);
       }
@@ -214,7 +215,7 @@ public final class Revert {
       prepared.remove().forEach(delta::removeRows);
       prepared.removeDeletes().forEach(delta::removeDeletes);
       prepared.restoreDeletes().forEach(delta::addDeletes);
-      summary(plan).forEach(delta::set);
+      summary(plan, prepared.discards()).forEach(delta::set);
       beforeCommit.run();
       return Attempt.commit(delta::commit, copies);
     }
@@ -247,6 +248,7 @@ public final class Revert {
    * @param removeDeletes delete files live now that were not at the parent
    * @param restoreDeletes delete files of the parent, not live now, that applied to a data file
    *     live both then and now
+   * @param discards the run ids of later commits the revert undoes whole ({@code floe.discards})
    */
   private record Prepared(
       RevertPlan plan,
@@ -255,7 +257,8 @@ public final class Revert {
       List<DataFile> remove,
       List<DataFile> restore,
       List<DeleteFile> removeDeletes,
-      List<DeleteFile> restoreDeletes) {
+      List<DeleteFile> restoreDeletes,
+      List<String> discards) {
 
     boolean touchesDeletes() {
       return !removeDeletes.isEmpty()
@@ -306,11 +309,18 @@ public final class Revert {
 
     // A compaction moved rows between files without changing them: the file diff below still
     // restores the parent's rows, so it does not block the revert.
-    List<LaterCommit> touching =
+    List<Snapshot> touchingSnapshots =
         later.stream()
             .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
             .filter(region::touchedBy)
-            .map(LaterCommit::of)
+            .toList();
+    List<LaterCommit> touching = touchingSnapshots.stream().map(LaterCommit::of).toList();
+    List<String> discards =
+        touchingSnapshots.stream()
+            .filter(s -> s.summary().get(LineageKeys.RUN_ID) != null)
+            .filter(s -> wholeScopeInside(s, region, scope))
+            .map(s -> s.summary().get(LineageKeys.RUN_ID))
+            .distinct()
             .toList();
     RevertRegion.Live liveNow = region.live(head, runId);
     RevertRegion.Live liveBefore =
@@ -352,7 +362,27 @@ public final class Revert {
             restoredHash,
             UUID.randomUUID().toString(),
             null);
-    return new Prepared(plan, region, liveBefore, remove, restore, removeDeletes, restoreDeletes);
+    return new Prepared(
+        plan, region, liveBefore, remove, restore, removeDeletes, restoreDeletes, discards);
+  }
+
+  /**
+   * Whether everything the later commit changed lies in the reverted region, so that the revert
+   * undoes it whole: its recorded slice lies inside the reverted run's slice (or the reverted run
+   * replaced the whole table). A commit the revert undoes only in part (a month over a reverted
+   * day, a merge's other partitions) still holds the rest of what it loaded, so it keeps counting.
+   */
+  private boolean wholeScopeInside(Snapshot later, RevertRegion region, Scope scope) {
+    if (!region.isWholeScope()) {
+      return false; // a keyed run's partitions: no slice to compare with
+    }
+    if (scope.isWholeTable()) {
+      return true;
+    }
+    String label = later.summary().get(LineageKeys.SLICE);
+    Optional<Slice> slice =
+        label == null ? Optional.empty() : Slice.fromLabel(label, table.schema());
+    return slice.isPresent() && scope.slice().covers(slice.get());
   }
 
   /** Data file locations, then delete file locations (a DV as {@code puffin@offset}). */
@@ -403,7 +433,7 @@ public final class Revert {
   }
 
   /** The lineage summary of the revert commit; no null values (Iceberg refuses them). */
-  private Map<String, String> summary(RevertPlan plan) {
+  private Map<String, String> summary(RevertPlan plan, List<String> discards) {
     ContentHash restored =
         plan.restoredContentHash() == null ? null : ContentHash.decode(plan.restoredContentHash());
     Lineage lineage =
@@ -428,14 +458,8 @@ public final class Revert {
       summary.remove(LineageKeys.ROWS); // unknown: only some partitions of the table were restored
     }
     summary.put(LineageKeys.REVERTS, runId);
-    String discards =
-        plan.later().stream()
-            .map(LaterCommit::runId)
-            .filter(Objects::nonNull)
-            .distinct()
-            .collect(Collectors.joining(","));
     if (!discards.isEmpty()) {
-      summary.put(LineageKeys.DISCARDS, discards);
+      summary.put(LineageKeys.DISCARDS, String.join(",", discards));
     }
     summary.values().removeIf(v -> v == null);
     return summary;

@@ -21,11 +21,10 @@ import org.apache.iceberg.util.SnapshotUtil;
 /**
  * The slices Floe loaded into a table, from the lineage of the current snapshot and its ancestors
  * (so a rolled-back run does not count). A run undone by {@code floe revert} (a later commit with
- * {@code floe.reverts=<run id>}) does not count either, nor do the later runs whose changes a
- * forced revert discarded ({@code floe.discards}), unless that revert was itself reverted: late
- * data must not rerun what an operator reverted, and the rows such a run loaded are no longer
- * there. Loads older than the oldest retained snapshot are not seen. Metadata only; no data is
- * read.
+ * {@code floe.reverts=<run id>}) does not count either, nor do the later runs a forced revert undid
+ * whole ({@code floe.discards}), unless that revert was itself reverted: late data must not rerun
+ * what an operator reverted, and the rows such a run loaded are no longer there. Loads older than
+ * the oldest retained snapshot are not seen. Metadata only; no data is read.
  */
 public final class LoadedSlices {
   private final List<LoadedSlice> slices;

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.snapshot.RevertPlan;
 import dev.floe.catalog.snapshot.Rollback;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Table;
@@ -107,6 +111,44 @@ class LoadedSlicesTest {
     assertThat(LoadedSlices.of(table).slices().get(0).loads())
         .extracting(l -> l.lineage().runId())
         .containsExactly("r3", "r2", "r1");
+  }
+
+  @Test
+  void aLaterRunAForcedRevertUndidOnlyInPartKeepsCounting() {
+    LineageCommits.load(table, "2026-10-03", "d3", "daily", null, 1);
+    LineageCommits.load(table, "2026-10-04", "d4", "daily", null, 1);
+    // A month run replaces October, the reverted day among its days.
+    Slice october =
+        new Slice(
+            "d",
+            Slice.ColumnKind.DATE,
+            SliceUnit.MONTH,
+            LocalDate.parse("2026-10-01").atStartOfDay(),
+            LocalDate.parse("2026-11-01").atStartOfDay());
+    Lineage month =
+        new Lineage(
+            "k-m", "m1", "monthly", "overwrite", october.label(), "v", 2, "h", Map.of(), null);
+    var overwrite =
+        table
+            .newOverwrite()
+            .overwriteByRowFilter(october.toExpression())
+            .addFile(
+                TableRows.write(
+                    table,
+                    TableRows.row(table, Map.of("id", 901L, "d", LocalDate.parse("2026-10-03"))),
+                    TableRows.row(table, Map.of("id", 902L, "d", LocalDate.parse("2026-10-04")))));
+    month.toSummary().forEach(overwrite::set);
+    overwrite.commit();
+    table.refresh();
+
+    Revert.of(table, "s.t").run("d3").force(true).commit();
+    table.refresh();
+
+    // 2026-10-04 still holds the month run's row: the month run still counts, and owns it.
+    assertThat(table.currentSnapshot().summary()).doesNotContainKey(LineageKeys.DISCARDS);
+    assertThat(LoadedSlices.of(table).slices())
+        .extracting(s -> s.slice().label() + ":" + s.latest().lineage().runId())
+        .containsExactly("d=[2026-10-01,2026-11-01):m1", "d=[2026-10-04,2026-10-05):d4");
   }
 
   @Test
