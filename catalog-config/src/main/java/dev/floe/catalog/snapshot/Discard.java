@@ -42,9 +42,10 @@ public final class Discard {
     SnapshotRef ref = table.refs().get(branch);
     if (ref == null || !ref.isBranch()) {
       throw InvalidInputException.of(
-          "Cannot discard run %s of %s: there is no audit branch %s (already published or"
-              + " discarded, or a mistyped run id; `floe tags %s` lists the branches)",
-          runId, name, branch, name);
+          "Cannot discard run %s of %s: there is no audit branch %s nor scratch branch %s%s"
+              + " (already published or discarded, or a mistyped run id; `floe tags %s` lists the"
+              + " branches)",
+          runId, name, branch, ScratchBranch.PREFIX, runId, name);
     }
     return new DiscardPlan(name, runId, branch, ref.snapshotId());
   }

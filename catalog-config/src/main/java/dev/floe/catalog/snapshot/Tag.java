@@ -91,17 +91,6 @@ public final class Tag {
         name,
         tag,
         Rollback.TAG_PREFIX);
-    SnapshotRef existing = table.refs().get(tag);
-    if (existing != null && isThisTag(existing)) {
-      // A rerun of the same command (a retried script): the tag is already what it asks for.
-      return new TagPlan(name, TagPlan.Action.UNCHANGED, Tags.entry(table, tag, existing));
-    }
-    if (existing != null) {
-      throw InvalidInputException.of(
-          "Cannot tag %s as %s: a %s named %s already points at snapshot %d; tags are never moved"
-              + " (remove it first with `floe untag %s %s`)",
-          name, tag, existing.isBranch() ? "branch" : "tag", tag, existing.snapshotId(), name, tag);
-    }
     InvalidInputException.check(
         retain == null
             || (retain.compareTo(Duration.ofMillis(1)) >= 0 && retain.compareTo(MAX_RETAIN) <= 0),
@@ -111,6 +100,30 @@ public final class Tag {
         tag,
         text(retain),
         text(MAX_RETAIN));
+    SnapshotRef existing = table.refs().get(tag);
+    if (existing != null && isThisTag(existing)) {
+      // A rerun of the same command (a retried script): the tag is already what it asks for.
+      return new TagPlan(name, TagPlan.Action.UNCHANGED, Tags.entry(table, tag, existing));
+    }
+    if (existing != null && existing.isTag() && existing.snapshotId() == targetId()) {
+      throw InvalidInputException.of(
+          "Cannot tag %s as %s%s: tag %s already names snapshot %d with --retain %s; a tag's"
+              + " retention is never changed (remove it first with `floe untag %s %s`)",
+          name,
+          tag,
+          retain == null ? " without --retain" : " with --retain " + text(retain),
+          tag,
+          existing.snapshotId(),
+          existing.maxRefAgeMs() == null ? "none" : text(Duration.ofMillis(existing.maxRefAgeMs())),
+          name,
+          tag);
+    }
+    if (existing != null) {
+      throw InvalidInputException.of(
+          "Cannot tag %s as %s: a %s named %s already points at snapshot %d; tags are never moved"
+              + " (remove it first with `floe untag %s %s`)",
+          name, tag, existing.isBranch() ? "branch" : "tag", tag, existing.snapshotId(), name, tag);
+    }
     Snapshot snapshot = target();
     SnapshotRef ref =
         SnapshotRef.tagBuilder(snapshot.snapshotId())
@@ -124,15 +137,18 @@ public final class Tag {
    * with the same retention.
    */
   private boolean isThisTag(SnapshotRef existing) {
-    Long wanted = retain == null || retain.compareTo(MAX_RETAIN) > 0 ? null : retain.toMillis();
-    if (!existing.isTag() || !Objects.equals(existing.maxRefAgeMs(), wanted)) {
-      return false;
+    Long wanted = retain == null ? null : retain.toMillis(); // checked to fit already
+    return existing.isTag()
+        && Objects.equals(existing.maxRefAgeMs(), wanted)
+        && existing.snapshotId() == targetId();
+  }
+
+  /** The snapshot this command names: --snapshot, else the current one (-1 for none). */
+  private long targetId() {
+    if (snapshotId != null) {
+      return snapshotId;
     }
-    long target =
-        snapshotId != null
-            ? snapshotId
-            : table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
-    return existing.snapshotId() == target;
+    return table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
   }
 
   /** Creates the tag (and its max-ref-age) in one metadata commit; an unchanged one is left. */

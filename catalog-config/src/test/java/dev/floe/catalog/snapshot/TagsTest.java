@@ -149,12 +149,25 @@ class TagsTest {
     assertThat(rerun.action()).isEqualTo(TagPlan.Action.UNCHANGED);
     assertThat(rerun.tag().snapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
     assertThat(metadataLocation()).as("nothing committed").isEqualTo(metadata);
+    long head = table.currentSnapshot().snapshotId();
     assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").apply())
-        .hasMessageContaining("a tag named month-end already points at snapshot");
+        .hasMessageContaining(
+            "Cannot tag s.t as month-end without --retain: tag month-end already names snapshot "
+                + head
+                + " with --retain P30D; a tag's retention is never changed");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").retain(Duration.ofDays(7)).apply())
-        .hasMessageContaining("a tag named month-end already points at snapshot");
+        .hasMessageContaining(
+            "Cannot tag s.t as month-end with --retain P7D: tag month-end already names snapshot "
+                + head
+                + " with --retain P30D");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "month-end").snapshot(first).apply())
-        .hasMessageContaining("a tag named month-end already points at snapshot");
+        .hasMessageContaining("a tag named month-end already points at snapshot " + head);
+    // A retention out of range is refused as such, not taken for the tag's own.
+    Tag.of(table, "s.t", "plain").commit();
+    table.refresh();
+    assertThatThrownBy(
+            () -> Tag.of(table, "s.t", "plain").retain(Duration.ofDays(999_999_999_999L)).apply())
+        .hasMessageContaining("at most P365250D (1,000 years)");
   }
 
   private String metadataLocation() {

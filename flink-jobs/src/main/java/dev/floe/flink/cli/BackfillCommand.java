@@ -171,15 +171,15 @@ public final class BackfillCommand implements Callable<Integer> {
         BackfillSpecParser.isBackfillManifest(Manifests.load(manifest).root());
     BackfillSpec file = isBackfillManifest ? BackfillSpecParser.load(manifest) : null;
     JobSpec job = JobSpecParser.load(file == null ? manifest : file.job());
-    // A value's form is checked against the flag that gave it; the table checks the rest.
-    if (range.from != null) {
-      SliceResolver.parse("--from", range.from, job.sliceColumn());
-    }
-    if (range.to != null) {
-      SliceResolver.parse("--to", range.to, job.sliceColumn());
-    }
-    if (sample != null) {
-      SliceResolver.parse("--sample", sample, job.sliceColumn());
+    // A value's form is checked naming the flag that gave it; the table checks the rest. A job
+    // without slices, or a missing value, is refused below as such.
+    if (job.sliceColumn() != null) {
+      for (String[] flag :
+          new String[][] {{"--from", range.from}, {"--to", range.to}, {"--sample", sample}}) {
+        if (flag[1] != null && !flag[1].isBlank()) {
+          SliceResolver.parse(flag[0], flag[1], job.sliceColumn());
+        }
+      }
     }
     String id = backfillId.value() != null ? backfillId.value() : file == null ? null : file.id();
     if (id != null) {

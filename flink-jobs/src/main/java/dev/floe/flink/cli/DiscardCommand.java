@@ -94,14 +94,16 @@ public final class DiscardCommand implements Callable<Integer> {
           dropped.table(),
           dropped.snapshotId());
     } else {
+      int files = dropped.files().size();
       out.printf(
-          "%s scratch branch %s of %s (snapshot %d) and %s its %d files; main is unchanged%n",
+          "%s scratch branch %s of %s (snapshot %d) and %s its %d %s; main is unchanged%n",
           dryRun ? "would drop" : "dropped",
           dropped.branch(),
           dropped.table(),
           dropped.snapshotId(),
           dryRun ? "would delete" : "deleted",
-          dropped.files().size());
+          files,
+          files == 1 ? "file" : "files");
     }
     return ExitCodes.OK;
   }

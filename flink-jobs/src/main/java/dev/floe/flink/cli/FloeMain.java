@@ -58,7 +58,9 @@ public final class FloeMain {
    * Runs {@code args} on the given command line (tests compare the whole and the one-command
    * model).
    */
-  static int execute(String[] args, PrintWriter out, PrintWriter err, CommandLine commandLine) {
+  static int execute(String[] args, PrintWriter rawOut, PrintWriter err, CommandLine commandLine) {
+    WriteTracker tracker = new WriteTracker(rawOut);
+    PrintWriter out = new PrintWriter(tracker, true);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(
@@ -80,7 +82,9 @@ public final class FloeMain {
                   "(run with " + EnvironmentVariables.DEBUG.key() + "=1 for the stack trace)");
             }
           }
-          if (asksForJson(parseResult)) {
+          // One JSON object on stdout either way: unless the command printed its own (a dry run's
+          // plan with its refusal), the failure is that object.
+          if (asksForJson(parseResult) && !tracker.wroteAnything()) {
             out.println(Json.write(failure(code, message)));
           }
           return code;
@@ -89,9 +93,46 @@ public final class FloeMain {
         (exception, params) -> {
           err.println("floe: " + exception.getMessage() + suggestion(exception));
           exception.getCommandLine().usage(err);
+          // The command line did not parse, so only its words tell whether --json was asked for.
+          if (List.of(args).contains("--json")) {
+            out.println(
+                Json.write(
+                    failure(
+                        ExitCodes.INVALID_INPUT, exception.getMessage() + suggestion(exception))));
+          }
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /** Passes everything to stdout and remembers whether anything was written. */
+  private static final class WriteTracker extends java.io.Writer {
+    private final PrintWriter target;
+    private boolean written;
+
+    WriteTracker(PrintWriter target) {
+      this.target = target;
+    }
+
+    boolean wroteAnything() {
+      return written;
+    }
+
+    @Override
+    public void write(char[] buffer, int offset, int length) {
+      written |= length > 0;
+      target.write(buffer, offset, length);
+    }
+
+    @Override
+    public void flush() {
+      target.flush();
+    }
+
+    @Override
+    public void close() {
+      target.flush(); // stdout stays open: the caller owns it
+    }
   }
 
   /** Whether the command that ran was given {@code --json}. */

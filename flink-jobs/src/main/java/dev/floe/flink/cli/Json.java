@@ -15,10 +15,10 @@ import java.io.IOException;
  *
  * <p>64-bit ids are strings (DESIGN rule 12): a snapshot id such as {@code 2493417652711171295}
  * does not fit a double, and jq or JavaScript would round it to another snapshot's id. The rule is
- * kept here, once, by field name: a {@code long} under a field named {@code *_id} or {@code *Id}
- * (snapshot_id, parent_id, to_snapshot_id, ...), or a {@code long} value of the map under {@code
- * source_snapshots} (table → snapshot id), is written as a string. Counts, sizes and durations stay
- * numbers.
+ * kept here, once, by field name: a {@code long} under a field named {@code *_id}, {@code *_id_*}
+ * or {@code *Id} (snapshot_id, parent_id, to_snapshot_id, main_snapshot_id_before, ...), or a
+ * {@code long} value of the map under {@code source_snapshots} (table → snapshot id), is written as
+ * a string. Counts, sizes and durations stay numbers.
  */
 final class Json {
   private static final ObjectMapper MAPPER =

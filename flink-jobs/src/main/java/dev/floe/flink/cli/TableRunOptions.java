@@ -5,7 +5,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code TABLE --run RUN_ID}, one run of one table: {@code floe publish}, {@code discard} and
- * {@code revert}. The {@code --run} description below is publish's and discard's; revert's is in
+ * {@code revert}. The {@code --run} description below is publish's; discard's and revert's are in
  * {@code OptionTexts.properties}.
  */
 public final class TableRunOptions {

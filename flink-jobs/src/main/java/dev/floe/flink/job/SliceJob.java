@@ -628,11 +628,6 @@ public final class SliceJob {
   }
 
   /**
-   * Every table the query reads passes through Flink's reader: a column Flink cannot carry exactly
-   * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
-   * through every expression that might.
-   */
-  /**
    * Refuses a query whose result depends on more than its sources' snapshots: one that calls a
    * nondeterministic function (unless the manifest allows it), or one that reads its own target,
    * whose rerun reads what the last run wrote (`floe lint` reports the same as query-reads-target).
@@ -657,6 +652,11 @@ public final class SliceJob {
     }
   }
 
+  /**
+   * Every table the query reads passes through Flink's reader: a column Flink cannot carry exactly
+   * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
+   * through every expression that might.
+   */
   static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
     String prefix = request.catalog().name() + ".";

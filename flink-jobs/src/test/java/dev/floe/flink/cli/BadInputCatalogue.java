@@ -982,6 +982,15 @@ final class BadInputCatalogue {
                           f -> f.args("run", "--slice", "2026-10-03"))
                       .withUsage(),
                   row(
+                      "a backfill of a job without slices, with a bad `--from`",
+                      2,
+                      "floe: Cannot backfill examples/jobs/dim_customer_merge.yaml: mode merge"
+                          + " without slice: {column: ...} owns the whole table, so there are no"
+                          + " slices to backfill; …",
+                      f ->
+                          f.args(
+                              "backfill", f.examples(MERGE), "--from", "bad", "--to", "2026-02")),
+                  row(
                       "a backfill's end that is not a day: `--to 2026-02-30`",
                       2,
                       "floe: Cannot parse --to '2026-02-30': Invalid date 'FEBRUARY 30'",

@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.report.LineageCommits;
 import java.nio.file.Path;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +46,37 @@ class JsonFailureOutputTest {
     assertThat(badSlice.err()).startsWith("floe: Cannot parse --slice '2026-02-30'");
     assertThat(plain.exitCode()).isEqualTo(2);
     assertThat(plain.out()).isEmpty();
+  }
+
+  @Test
+  void aCommandLineThatDoesNotParsePrintsItsFailureAsJsonToo() throws Exception {
+    CliRun run = floe(home, "snapshots", "sales.fact_orders", "--json", "--limit", "abc");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    JsonNode json = JSON.readTree(run.out());
+    assertThat(json.get("status").asText()).isEqualTo("failed");
+    assertThat(json.get("error").asText()).contains("--limit", "abc");
+  }
+
+  @Test
+  void aRefusedDryRunThatPrintedItsPlanPrintsOnlyThatObject() throws Exception {
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      Table fact = LineageCommits.create(catalog, "s.fact", Map.of());
+      LineageCommits.load(fact, "2026-10-03", "r1", "daily", null, 1);
+      LineageCommits.load(fact, "2026-10-03", "r2", "daily", null, 1);
+    } finally {
+      Catalogs.close(catalog);
+    }
+
+    CliRun run = floe(home, "revert", "s.fact", "--run", "r1", "--dry-run", "--json");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    // Exactly one object: the plan, which says why the revert is refused.
+    var parser = JSON.getFactory().createParser(run.out());
+    JsonNode plan = JSON.readTree(parser);
+    assertThat(parser.nextToken()).as("nothing after the plan").isNull();
+    assertThat(plan.get("refusal").asText()).contains("Cannot revert run r1 of s.fact");
+    assertThat(run.err()).startsWith("floe: Cannot revert run r1 of s.fact");
   }
 }
