@@ -24,7 +24,10 @@ public final class QueryInspector {
   public static final List<String> NONDETERMINISTIC = NondeterministicFunctions.NAMES;
 
   // Literals in the plan look like 'text' or _UTF-16LE'text' (with '' as an escaped quote).
-  private static final Pattern LITERAL = Pattern.compile("(_[A-Za-z0-9-]+)?'(?:[^']|'')*'");
+  // Possessive, and a run of characters per repetition: Java's regex engine recurses once per
+  // repetition of a group, so a repetition per character overflowed the stack on a literal of
+  // some 10,000 characters.
+  private static final Pattern LITERAL = Pattern.compile("(_[A-Za-z0-9-]+)?'(?:[^']++|'')*+'");
   private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
   private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]+)\\]");
 

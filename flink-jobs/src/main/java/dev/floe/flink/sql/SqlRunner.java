@@ -127,6 +127,9 @@ public final class SqlRunner {
       RefusedStatements.refuse(source, statement, operation, tableEnv.getCatalogManager(), schemas);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
+      if (operation instanceof SinkModifyOperation insert) {
+        LosslessInsert.require(source, statement, insert);
+      }
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();
       }

@@ -73,4 +73,17 @@ class QueryInspectorITCase {
         .contains("LogicalTableScan")
         .doesNotContain("== Abstract Syntax Tree ==");
   }
+
+  @Test
+  void aLongStringLiteralIsReadWithoutOverflowingTheStack() {
+    // 100,000 characters, with an escaped quote and a call's name inside: still a literal.
+    String text = "x".repeat(50_000) + "''NOW()" + "y".repeat(50_000);
+
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery("SELECT id, '" + text + "' AS s FROM sales.orders"));
+
+    assertThat(inspection.nondeterministicCalls()).isEmpty();
+    assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
+  }
 }

@@ -560,4 +560,82 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot run SQL from the command line: it holds no statements");
   }
+
+  @Test
+  void anInsertThatWouldRoundCutOrNullAValueIsRefusedAndWritesNothing() {
+    String count = "SELECT count(*) FROM sales.orders";
+    Object before = ((QueryResult) run(count).get(0)).rows().get(0).get(0);
+
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.orders VALUES (4, 1.005, DATE '2026-10-05', 'x')"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): Cannot insert into"
+                + " floe.sales.orders without changing values: column amount is DECIMAL(10, 2)"
+                + " and the statement gives it DECIMAL(4, 3) (Flink would round, cut or null such"
+                + " values; CAST them in the statement if that is meant)");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.orders VALUES"
+                        + " (4, 123456789012.34, DATE '2026-10-05', 'too large')"))
+        .hasMessageContaining(
+            "column amount is DECIMAL(10, 2) and the statement gives it" + " DECIMAL(14, 2)");
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.orders VALUES (4, 5, DATE '2026-10-05', 'an int')"))
+        .hasMessageContaining("column amount is DECIMAL(10, 2) and the statement gives it INT");
+    assertThat(((QueryResult) run(count).get(0)).rows().get(0).get(0)).isEqualTo(before);
+  }
+
+  @Test
+  void losslessConversionsAreTheWideningsOnly() {
+    var int32 = new org.apache.flink.table.types.logical.IntType();
+    var int64 = new org.apache.flink.table.types.logical.BigIntType();
+    var float32 = new org.apache.flink.table.types.logical.FloatType();
+    var float64 = new org.apache.flink.table.types.logical.DoubleType();
+    var micros = new org.apache.flink.table.types.logical.TimestampType(6);
+    var nanos = new org.apache.flink.table.types.logical.TimestampType(9);
+    var seconds = new org.apache.flink.table.types.logical.TimestampType(0);
+    var money = new org.apache.flink.table.types.logical.DecimalType(10, 2);
+
+    assertThat(LosslessInsert.holds(int32, int64)).isTrue();
+    assertThat(LosslessInsert.holds(int64, int32)).isFalse();
+    assertThat(LosslessInsert.holds(int32, float64)).isTrue();
+    assertThat(LosslessInsert.holds(int32, float32)).isFalse(); // 16777217 becomes 16777216
+    assertThat(LosslessInsert.holds(int64, float64)).isFalse();
+    assertThat(LosslessInsert.holds(float32, float64)).isTrue();
+    assertThat(LosslessInsert.holds(seconds, micros)).isTrue();
+    assertThat(LosslessInsert.holds(nanos, micros)).isFalse();
+    assertThat(
+            LosslessInsert.holds(new org.apache.flink.table.types.logical.DecimalType(4, 2), money))
+        .isTrue();
+    assertThat(
+            LosslessInsert.holds(new org.apache.flink.table.types.logical.DecimalType(4, 3), money))
+        .isFalse();
+    assertThat(
+            LosslessInsert.holds(
+                new org.apache.flink.table.types.logical.DecimalType(11, 2), money))
+        .isFalse();
+    assertThat(
+            LosslessInsert.holds(
+                int32, new org.apache.flink.table.types.logical.DecimalType(12, 2)))
+        .isTrue();
+    assertThat(
+            LosslessInsert.holds(
+                new org.apache.flink.table.types.logical.CharType(3),
+                new org.apache.flink.table.types.logical.VarCharType(
+                    org.apache.flink.table.types.logical.VarCharType.MAX_LENGTH)))
+        .isTrue();
+    assertThat(
+            LosslessInsert.holds(
+                new org.apache.flink.table.types.logical.BinaryType(1),
+                new org.apache.flink.table.types.logical.BinaryType(16)))
+        .as("padded with zeros")
+        .isFalse();
+    assertThat(
+            LosslessInsert.holds(
+                micros, new org.apache.flink.table.types.logical.LocalZonedTimestampType(6)))
+        .as("another kind: the session's zone would decide")
+        .isFalse();
+  }
 }
