@@ -584,6 +584,9 @@ class SqlRunnerTest {
     assertThatThrownBy(
             () -> run("INSERT INTO sales.orders VALUES (4, 5, DATE '2026-10-05', 'an int')"))
         .hasMessageContaining("column amount is DECIMAL(10, 2) and the statement gives it INT");
+    assertThatThrownBy(() -> run("INSERT INTO sales.orders (id, amount) VALUES (4, 1.005)"))
+        .as("a column list")
+        .hasMessageContaining("column amount is DECIMAL(10, 2) and the statement gives it");
     assertThat(((QueryResult) run(count).get(0)).rows().get(0).get(0)).isEqualTo(before);
   }
 
