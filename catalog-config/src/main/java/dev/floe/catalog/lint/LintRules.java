@@ -25,6 +25,7 @@ public final class LintRules {
           new MergeWithoutOrdering(),
           MissingKey.insertIfAbsent(),
           new DeleteMissingWithoutSlice(),
+          new SlicedKeyWithoutSliceColumn(),
           new SliceNotPartitionSource(),
           new SliceUnaligned(),
           new EffectWithoutDedupKey(),

@@ -105,6 +105,41 @@ class ModeRulesTest {
   }
 
   @Test
+  void aSlicedMergeWhoseKeyLacksTheSliceColumnIsAWarningOnItsSlice() {
+    LintFiles files = files();
+    String sliced =
+        LintFiles.MERGE_JOB.replace(
+            "timeout: PT30M\n", "timeout: PT30M\nslice: {column: updated_day}\n");
+    files.write("jobs/merge.yaml", sliced);
+    files.write(
+        "jobs/merge_keyed_by_day.yaml",
+        sliced
+            .replace("job: dim_customer_merge", "job: by_day")
+            .replace("key: [customer_id]", "key: [customer_id, updated_day]"));
+
+    assertThat(files.findings(SlicedKeyWithoutSliceColumn.RULE))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.file()).endsWith("merge.yaml").doesNotContain("keyed_by_day");
+              assertThat(f.key()).isEqualTo("slice");
+              assertThat(f.severity()).isEqualTo(Severity.WARNING);
+              assertThat(f.message())
+                  .contains(
+                      "A key [customer_id] of sales.dim_customer whose updated_day changes is not"
+                          + " seen in its new slice");
+            });
+  }
+
+  @Test
+  void anUnslicedMergeHasNoSlicedKeyWarning() {
+    LintFiles files = files();
+    files.write("jobs/merge.yaml", LintFiles.MERGE_JOB);
+
+    assertThat(files.findings(SlicedKeyWithoutSliceColumn.RULE)).isEmpty();
+  }
+
+  @Test
   void aMergeWithOrderingIsClean() {
     LintFiles files = files();
     files.write("jobs/merge.yaml", LintFiles.MERGE_JOB);
