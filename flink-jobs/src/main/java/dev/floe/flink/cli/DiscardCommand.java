@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "discard",
-    header = "Drop an audited run's branch without publishing it, or a left-over scratch branch.",
+    header = "Drop a run's unpublished audit or left-over scratch branch.",
     mixinStandardHelpOptions = true,
     description = {
       "Drop the audit branch audit-<run-id> of a run made with `floe run --publish manual`,",
