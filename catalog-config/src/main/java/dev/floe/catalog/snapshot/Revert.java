@@ -369,12 +369,13 @@ public final class Revert {
   /**
    * Whether everything the later commit changed lies in the reverted region, so that the revert
    * undoes it whole: its recorded slice lies inside the reverted run's slice (or the reverted run
-   * replaced the whole table). A commit the revert undoes only in part (a month over a reverted
-   * day, a merge's other partitions) still holds the rest of what it loaded, so it keeps counting.
+   * replaced the whole table); for a keyed run's partitions, every file it changed lies in them. A
+   * commit the revert undoes only in part (a month over a reverted day, a merge's other partitions)
+   * still holds the rest of what it loaded, so it keeps counting.
    */
   private boolean wholeScopeInside(Snapshot later, RevertRegion region, Scope scope) {
     if (!region.isWholeScope()) {
-      return false; // a keyed run's partitions: no slice to compare with
+      return region.holdsAllChangesOf(later);
     }
     if (scope.isWholeTable()) {
       return true;

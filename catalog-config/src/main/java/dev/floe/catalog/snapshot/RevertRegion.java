@@ -115,6 +115,34 @@ final class RevertRegion {
   }
 
   /**
+   * For a region of partitions: true when every file {@code later} added or removed lies in them,
+   * so that restoring the region undoes all of it (when unsure, an expired manifest: false).
+   */
+  boolean holdsAllChangesOf(Snapshot later) {
+    if (partitions == null) {
+      throw new IllegalStateException("Cannot compare files with a slice region: compare slices");
+    }
+    try {
+      SnapshotChanges changes = SnapshotFiles.changes(table, later);
+      for (Iterable<? extends ContentFile<?>> files :
+          List.<Iterable<? extends ContentFile<?>>>of(
+              changes.addedDataFiles(),
+              changes.removedDataFiles(),
+              changes.addedDeleteFiles(),
+              changes.removedDeleteFiles())) {
+        for (ContentFile<?> file : files) {
+          if (!partitions.contains(file.specId(), file.partition())) {
+            return false;
+          }
+        }
+      }
+    } catch (UncheckedIOException | NotFoundException e) {
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * The live data files of the region at {@code snapshot}, with their column statistics (they may
    * be committed again), and the delete files that apply to them.
    *

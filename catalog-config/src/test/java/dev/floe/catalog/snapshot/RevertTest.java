@@ -10,6 +10,7 @@ import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.slice.Scope;
@@ -592,6 +593,27 @@ class RevertTest {
     Revert.of(table, "s.t").run("m1").force(true).commit();
     table.refresh();
     assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2), row(4, "d", DAY2)));
+  }
+
+  @Test
+  void aForcedRevertOfAKeyedRunListsTheLaterRunsItUndidWholeAndNotTheOnesItUndidInPart() {
+    floeCommit("r2", DAY2, row(3, "c", DAY2));
+    floeCommit("r3", DAY3, row(5, "e", DAY3));
+    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c-merged", DAY2)));
+    // Later: a run of day 2 only (inside the merge's partitions), and a merge over days 2 and 3.
+    floeCommit("r4", DAY2, row(3, "c4", DAY2));
+    List<DataFile> bothDays = new java.util.ArrayList<>(liveFiles(DAY3));
+    mergeCommit(
+        "m2",
+        bothDays,
+        TableRows.write(table, row(5, "e-merged", DAY3)),
+        TableRows.write(table, row(6, "f", DAY2)));
+
+    Revert.of(table, "s.t").run("m1").force(true).commit();
+    table.refresh();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+    assertThat(table.currentSnapshot().summary()).containsEntry(LineageKeys.DISCARDS, "r4");
   }
 
   @Test
