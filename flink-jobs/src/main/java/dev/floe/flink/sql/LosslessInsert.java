@@ -1,11 +1,18 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.table.catalog.CatalogManager;
 import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -27,6 +34,9 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * integer, a decimal with as many digits on both sides of the point, an int or float into a double,
  * a timestamp of the same kind with as many fractional digits. Anything else is refused, naming the
  * column and both types; an explicit {@code CAST} in the statement says the conversion is meant.
+ * The same holds for a {@code CREATE TABLE ... AS} (into its declared columns, or into the table
+ * that exists already with {@code IF NOT EXISTS}) and for a static partition's value ({@code
+ * PARTITION (k = 1.005)}), which the planner casts from its text before the query sees it.
  */
 final class LosslessInsert {
   private LosslessInsert() {}
@@ -39,38 +49,145 @@ final class LosslessInsert {
     if (insert.isDelete() || insert.isUpdate()) {
       return;
     }
-    List<Column> target =
-        insert.getContextResolvedTable().getResolvedSchema().getColumns().stream()
-            .filter(Column::isPhysical)
-            .toList();
-    ResolvedSchema given = insert.getChild().getResolvedSchema();
-    if (given.getColumnCount() != target.size()) {
-      return; // Flink's own validation names a column count that does not match
-    }
+    require(
+        source,
+        statement,
+        insert.getContextResolvedTable().getIdentifier().asSummaryString(),
+        insert.getContextResolvedTable().getResolvedSchema(),
+        insert.getChild().getResolvedSchema(),
+        insert.getStaticPartitions());
+  }
+
+  /**
+   * The same for a {@code CREATE TABLE ... AS}: its query's values go into the columns the
+   * statement declares, or into the table that exists already ({@code IF NOT EXISTS}).
+   */
+  static void require(
+      String source,
+      SqlStatement statement,
+      CreateTableASOperation create,
+      CatalogManager catalogs) {
+    CreateTableOperation table = create.getCreateTableOperation();
+    Optional<ContextResolvedTable> existing =
+        table.isIgnoreIfExists() ? catalogs.getTable(table.getTableIdentifier()) : Optional.empty();
+    require(
+        source,
+        statement,
+        table.getTableIdentifier().asSummaryString(),
+        existing.isPresent()
+            ? existing.get().getResolvedSchema()
+            : table.getCatalogTable().getResolvedSchema(),
+        create.getChild().getResolvedSchema(),
+        create.getSinkModifyStaticPartitions());
+  }
+
+  private static void require(
+      String source,
+      SqlStatement statement,
+      String tableName,
+      ResolvedSchema table,
+      ResolvedSchema given,
+      Map<String, String> staticPartitions) {
+    List<Column> target = table.getColumns().stream().filter(Column::isPhysical).toList();
     List<String> problems = new ArrayList<>();
-    for (int i = 0; i < target.size(); i++) {
-      LogicalType from = given.getColumnDataTypes().get(i).getLogicalType();
-      LogicalType to = target.get(i).getDataType().getLogicalType();
-      if (!holds(from, to)) {
-        problems.add(
-            "column "
-                + target.get(i).getName()
-                + " is "
-                + to.copy(true).asSummaryString()
-                + " and the statement gives it "
-                + from.copy(true).asSummaryString());
+    // A static partition's value is text the planner casts to the column's type before the query
+    // sees it: it is checked as written.
+    staticPartitions.forEach(
+        (name, text) ->
+            target.stream()
+                .filter(column -> column.getName().equals(name))
+                .findFirst()
+                .flatMap(column -> textProblem(column, text))
+                .ifPresent(problems::add));
+    if (given.getColumnCount() == target.size()) {
+      for (int i = 0; i < target.size(); i++) {
+        LogicalType from = given.getColumnDataTypes().get(i).getLogicalType();
+        LogicalType to = target.get(i).getDataType().getLogicalType();
+        if (!staticPartitions.containsKey(target.get(i).getName()) && !holds(from, to)) {
+          problems.add(
+              "column "
+                  + target.get(i).getName()
+                  + " is "
+                  + to.copy(true).asSummaryString()
+                  + " and the statement gives it "
+                  + from.copy(true).asSummaryString());
+        }
       }
-    }
+    } // else: Flink's own validation names a column count that does not match
     if (!problems.isEmpty()) {
       throw new InvalidInputException(
           SqlErrors.prefix(source, statement)
               + "Cannot insert into "
-              + insert.getContextResolvedTable().getIdentifier().asSummaryString()
+              + tableName
               + " without changing values: "
               + String.join("; ", problems)
-              + " (Flink would round, cut or null such values; CAST them in the statement if"
-              + " that is meant)");
+              + " (Flink would convert them without a word, and may round, cut or null a value or"
+              + " read it in another time zone; CAST them in the statement if that is meant)");
     }
+  }
+
+  /**
+   * Why a static partition value written as {@code text} does not fit its column, if it does not.
+   */
+  private static Optional<String> textProblem(Column column, String text) {
+    LogicalType type = column.getDataType().getLogicalType();
+    String problem =
+        switch (type.getTypeRoot()) {
+          case DECIMAL -> {
+            DecimalType decimal = (DecimalType) type;
+            BigDecimal value = parse(text);
+            yield value != null
+                    && value.scale() <= decimal.getScale()
+                    && value.precision() - value.scale()
+                        <= decimal.getPrecision() - decimal.getScale()
+                ? null
+                : "does not fit";
+          }
+          case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+            BigDecimal value = parse(text);
+            long[] range = integerRange(type.getTypeRoot());
+            yield value != null
+                    && value.stripTrailingZeros().scale() <= 0
+                    && value.compareTo(BigDecimal.valueOf(range[0])) >= 0
+                    && value.compareTo(BigDecimal.valueOf(range[1])) <= 0
+                ? null
+                : "does not fit";
+          }
+          case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
+            int dot = text.indexOf('.');
+            int digits = dot < 0 ? 0 : text.trim().length() - dot - 1;
+            yield digits <= LogicalTypeChecks.getPrecision(type)
+                ? null
+                : "has more fractional digits";
+          }
+          default -> null;
+        };
+    return Optional.ofNullable(problem)
+        .map(
+            p ->
+                "column "
+                    + column.getName()
+                    + " is "
+                    + type.copy(true).asSummaryString()
+                    + " and the statement gives it the partition value "
+                    + text);
+  }
+
+  private static BigDecimal parse(String text) {
+    try {
+      return new BigDecimal(text.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static long[] integerRange(LogicalTypeRoot root) {
+    return switch (root) {
+      case TINYINT -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
+      case SMALLINT -> new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
+      case INTEGER -> new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE};
+      default -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+    };
   }
 
   /** Whether every value of type {@code from} converts to type {@code to} unchanged. */

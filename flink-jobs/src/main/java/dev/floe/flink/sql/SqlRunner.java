@@ -18,6 +18,7 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
@@ -129,6 +130,8 @@ public final class SqlRunner {
       tables.requireExact(statement, source);
       if (operation instanceof SinkModifyOperation insert) {
         LosslessInsert.require(source, statement, insert);
+      } else if (operation instanceof CreateTableASOperation create) {
+        LosslessInsert.require(source, statement, create, tableEnv.getCatalogManager());
       }
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();

@@ -572,8 +572,9 @@ class SqlRunnerTest {
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): Cannot insert into"
                 + " floe.sales.orders without changing values: column amount is DECIMAL(10, 2)"
-                + " and the statement gives it DECIMAL(4, 3) (Flink would round, cut or null such"
-                + " values; CAST them in the statement if that is meant)");
+                + " and the statement gives it DECIMAL(4, 3) (Flink would convert them without a"
+                + " word, and may round, cut or null a value or read it in another time zone; CAST"
+                + " them in the statement if that is meant)");
     assertThatThrownBy(
             () ->
                 run(
@@ -588,6 +589,32 @@ class SqlRunnerTest {
         .as("a column list")
         .hasMessageContaining("column amount is DECIMAL(10, 2) and the statement gives it");
     assertThat(((QueryResult) run(count).get(0)).rows().get(0).get(0)).isEqualTo(before);
+  }
+
+  @Test
+  void aCreateTableAsAndAStaticPartitionAreCheckedLikeAnInsert() {
+    assertThatThrownBy(
+            () -> run("CREATE TABLE sales.ctas_round (a DECIMAL(10, 2)) AS SELECT 1.005 AS a"))
+        .hasMessageContaining(
+            "Cannot insert into floe.sales.ctas_round without changing values: column a is"
+                + " DECIMAL(10, 2) and the statement gives it DECIMAL(4, 3)");
+    run("CREATE TABLE sales.ctas_ok (a DECIMAL(10, 2)) AS SELECT 1.25 AS a");
+    assertThatThrownBy(() -> run("CREATE TABLE IF NOT EXISTS sales.ctas_ok AS SELECT 2.005 AS a"))
+        .as("into the table that exists")
+        .hasMessageContaining(
+            "column a is DECIMAL(10, 2) and the statement gives it DECIMAL(4, 3)");
+    run("CREATE TABLE sales.by_k (v INT, k DECIMAL(10, 2)) PARTITIONED BY (k)");
+    assertThatThrownBy(() -> run("INSERT INTO sales.by_k PARTITION (k = 1.005) SELECT 1"))
+        .hasMessageContaining(
+            "column k is DECIMAL(10, 2) and the statement gives it the partition value 1.005");
+    assertThatThrownBy(() -> run("INSERT INTO sales.by_k PARTITION (k = 123456789012.5) SELECT 2"))
+        .hasMessageContaining("the partition value 123456789012.5");
+    run("INSERT INTO sales.by_k PARTITION (k = 1.5) SELECT 3");
+
+    assertThat(((QueryResult) run("SELECT a FROM sales.ctas_ok").get(0)).rows())
+        .containsExactly(List.of(new BigDecimal("1.25")));
+    assertThat(((QueryResult) run("SELECT v, k FROM sales.by_k").get(0)).rows())
+        .containsExactly(List.of(3, new BigDecimal("1.50")));
   }
 
   @Test
