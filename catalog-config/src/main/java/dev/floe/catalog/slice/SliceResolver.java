@@ -171,7 +171,11 @@ public final class SliceResolver {
   /** The same for a value given as {@code what}, which the messages name. */
   public static ParsedValue parse(String what, String value, String column) {
     if (value == null || value.isBlank()) {
-      throw InvalidInputException.of("Cannot run: missing %s for slice column %s", what, column);
+      throw what.equals("--slice")
+          ? InvalidInputException.of("Cannot run: missing --slice for slice column %s", column)
+          : InvalidInputException.of(
+              "Cannot use an empty %s: give a slice of column %s (%s)",
+              what, column, SliceUnit.DAY.format());
     }
     Read read = read(value);
     if (read.problem() != null) {

@@ -284,13 +284,17 @@ public final class MaintainCommand implements Callable<Integer> {
       if (compact && slices.isEmpty()) {
         slices = policySlices(catalog);
         if (slices.isEmpty()) {
-          spec.commandLine()
-              .getOut()
-              .printf(
-                  "compact: no slice of %s needs compaction by its maintenance policy%s%n",
+          String notice =
+              String.format(
+                  "compact: no slice of %s needs compaction by its maintenance policy%s",
                   table, includeOpen ? "" : " (open slices left out; --include-open plans them)");
+          // With --json stdout holds the one JSON object, so the notice goes beside it.
+          (common.json ? spec.commandLine().getErr() : spec.commandLine().getOut()).println(notice);
           compact = false;
           if (!rewritePositionDeletes && !rewriteManifests && !expire && !orphans) {
+            if (common.json) {
+              print(List.of(), spec.commandLine().getOut());
+            }
             return ExitCodes.OK;
           }
         }

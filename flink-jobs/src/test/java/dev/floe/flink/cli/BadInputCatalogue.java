@@ -991,6 +991,21 @@ final class BadInputCatalogue {
                           f.args(
                               "backfill", f.examples(MERGE), "--from", "bad", "--to", "2026-02")),
                   row(
+                      "an empty `--sample \"\"`",
+                      2,
+                      "floe: Cannot use an empty sample: give a slice of column order_date"
+                          + " (yyyy-MM-dd, e.g. 2026-10-03)",
+                      f ->
+                          f.args(
+                              "backfill",
+                              f.examples(DAILY),
+                              "--from",
+                              "2026-01-01",
+                              "--to",
+                              "2026-01-03",
+                              "--sample",
+                              "")),
+                  row(
                       "a backfill's end that is not a day: `--to 2026-02-30`",
                       2,
                       "floe: Cannot parse --to '2026-02-30': Invalid date 'FEBRUARY 30'",

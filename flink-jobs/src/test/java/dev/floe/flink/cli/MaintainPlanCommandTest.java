@@ -164,6 +164,31 @@ class MaintainPlanCommandTest {
   }
 
   @Test
+  void compactWithNothingToCompactKeepsStdoutOneJsonObjectWithJson() throws Exception {
+    MaintenanceCatalog t = tables();
+    t.files(t.table("s.t"), day, 1, 3);
+
+    CliRun json = floe(catalog.home(), "maintain", "s.t", "--compact", "--json");
+    CliRun refused =
+        floe(
+            catalog.home(),
+            "maintain",
+            "s.t",
+            "--compact",
+            "--orphans",
+            "--orphan-min-age",
+            "PT1M",
+            "--json",
+            "--dry-run");
+
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    assertThat(JSON.readTree(json.out()).get("actions")).isEmpty();
+    assertThat(json.err()).contains("compact: no slice of s.t needs compaction");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(JSON.readTree(refused.out()).get("status").asText()).isEqualTo("failed");
+  }
+
+  @Test
   void planAndApplyPrintWhatCouldNotBeReadOfATableInTextAndJson() throws Exception {
     MaintenanceCatalog t = tables();
     Table unlisted = t.table("w.unlisted");

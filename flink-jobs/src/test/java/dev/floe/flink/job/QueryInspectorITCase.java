@@ -41,6 +41,8 @@ class QueryInspectorITCase {
         "SELECT id, LOCALTIMESTAMP AS t FROM sales.orders | LOCALTIMESTAMP",
         "SELECT id, UNIX_TIMESTAMP() AS t FROM sales.orders | UNIX_TIMESTAMP()",
         "SELECT id FROM sales.recent | CURRENT_DATE",
+        "SELECT id, 1 AS `it's`, RAND() AS r, 'a' AS z FROM sales.orders | RAND",
+        "SELECT id, 1 AS `'x`, RAND() AS r, 'a' AS z FROM sales.orders | RAND",
       })
   void findsNondeterministicCallsInThePlannedQuery(String query, String expected) {
     assertThat(QueryInspector.inspect(tableEnv.sqlQuery(query)).nondeterministicCalls())
