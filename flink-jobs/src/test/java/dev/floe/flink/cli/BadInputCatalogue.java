@@ -1071,6 +1071,18 @@ final class BadInputCatalogue {
                           + " zero",
                       f -> f.args("sql", "SELECT 1 / 0")),
                   row(
+                      "a value its column cannot hold exactly: `floe sql \"INSERT INTO"
+                          + " sales.staging_orders VALUES (9, 10, 1.005, DATE '2026-10-09')\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): Cannot insert"
+                          + " into floe.sales.staging_orders without changing values: column"
+                          + " amount is DECIMAL(10, 2) and the statement gives it DECIMAL(4, 3) (…)",
+                      f ->
+                          f.args(
+                              "sql",
+                              "INSERT INTO sales.staging_orders VALUES (9, 10, 1.005, DATE"
+                                  + " '2026-10-09')")),
+                  row(
                       "a value the statement cannot compute while its job runs:"
                           + " `floe sql \"SELECT 1 / (order_id - order_id) FROM"
                           + " sales.staging_orders\"`",
