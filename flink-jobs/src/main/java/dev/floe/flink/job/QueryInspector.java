@@ -25,7 +25,8 @@ public final class QueryInspector {
 
   // Literals in the plan look like 'text' or _UTF-16LE'text' (with '' as an escaped quote). A
   // quote inside a name (an alias `it's`, printed as it's=[...]) is not one: a literal starts
-  // after no letter and ends before no letter or '=', so such a quote cannot hide a call behind it.
+  // after no letter and ends before no letter or '='; a name's quote it still mistakes is caught
+  // in inspect(String).
   // Possessive, and a run of characters per repetition: Java's regex engine recurses once per
   // repetition of a group, so a repetition per character overflowed the stack on a literal of
   // some 10,000 characters.
@@ -56,25 +57,33 @@ public final class QueryInspector {
 
   private static Inspection inspect(String plan) {
     String withoutLiterals = LITERAL.matcher(plan).replaceAll("''");
+    // A quote left once the literals are gone belongs to a name (an alias `rock 'n roll`): then
+    // what looked like a literal may have run from that quote to a real one and swallowed a call
+    // or a scan. Fail closed: read the plan as it is too, and take what either reading finds.
+    boolean quoteInAName = LITERAL.matcher(plan).replaceAll("").indexOf('\'') >= 0;
+    List<String> readings =
+        quoteInAName ? List.of(withoutLiterals, plan) : List.of(withoutLiterals);
     Set<String> calls = new LinkedHashSet<>();
-    Matcher call = CALL.matcher(withoutLiterals);
-    while (call.find()) {
-      String name = call.group(1);
-      boolean noArguments = withoutLiterals.startsWith(name + "()", call.start());
-      if (NONDETERMINISTIC.contains(name)) {
-        calls.add(name);
-      } else if (noArguments && NONDETERMINISTIC.contains(name + "()")) {
-        calls.add(name + "()");
-      }
-    }
     Set<String> tables = new LinkedHashSet<>();
-    Matcher scan = SCAN.matcher(withoutLiterals);
-    while (scan.find()) {
-      String[] parts = scan.group(1).split(",\\s*");
-      // Flink prints table=[[catalog, database, table, filter=..., project=...]] after pushdown.
-      List<String> names =
-          java.util.Arrays.stream(parts).filter(p -> !p.contains("=")).limit(3).toList();
-      tables.add(String.join(".", names));
+    for (String text : readings) {
+      Matcher call = CALL.matcher(text);
+      while (call.find()) {
+        String name = call.group(1);
+        boolean noArguments = text.startsWith(name + "()", call.start());
+        if (NONDETERMINISTIC.contains(name)) {
+          calls.add(name);
+        } else if (noArguments && NONDETERMINISTIC.contains(name + "()")) {
+          calls.add(name + "()");
+        }
+      }
+      Matcher scan = SCAN.matcher(text);
+      while (scan.find()) {
+        String[] parts = scan.group(1).split(",\\s*");
+        // Flink prints table=[[catalog, database, table, filter=..., project=...]] after pushdown.
+        List<String> names =
+            java.util.Arrays.stream(parts).filter(p -> !p.contains("=")).limit(3).toList();
+        tables.add(String.join(".", names));
+      }
     }
     return new Inspection(calls, tables, plan);
   }

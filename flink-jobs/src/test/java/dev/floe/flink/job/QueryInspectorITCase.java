@@ -43,6 +43,8 @@ class QueryInspectorITCase {
         "SELECT id FROM sales.recent | CURRENT_DATE",
         "SELECT id, 1 AS `it's`, RAND() AS r, 'a' AS z FROM sales.orders | RAND",
         "SELECT id, 1 AS `'x`, RAND() AS r, 'a' AS z FROM sales.orders | RAND",
+        "SELECT id, 1 AS `rock 'n roll`, RAND() AS r FROM sales.orders WHERE s LIKE '%x%' | RAND",
+        "SELECT id, 1 AS `x '`, RAND() AS r, '-' AS z FROM sales.orders | RAND",
       })
   void findsNondeterministicCallsInThePlannedQuery(String query, String expected) {
     assertThat(QueryInspector.inspect(tableEnv.sqlQuery(query)).nondeterministicCalls())
@@ -87,5 +89,19 @@ class QueryInspectorITCase {
 
     assertThat(inspection.nondeterministicCalls()).isEmpty();
     assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
+  }
+
+  @Test
+  void aQuoteInAnAliasDoesNotHideAScannedTable() throws Exception {
+    tableEnv.executeSql("CREATE TABLE IF NOT EXISTS sales.other (id BIGINT, s STRING)").await();
+
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery(
+                "SELECT o.id, 1 AS `rock 'n roll` FROM sales.orders o JOIN (SELECT * FROM"
+                    + " sales.other WHERE s LIKE '%x') t ON o.id = t.id"));
+
+    assertThat(inspection.scannedTables())
+        .containsExactlyInAnyOrder("floe.sales.orders", "floe.sales.other");
   }
 }
