@@ -11,6 +11,7 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.operations.CreateTableASOperation;
+import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 import org.apache.flink.table.types.logical.ArrayType;
@@ -34,8 +35,8 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * integer, a decimal with as many digits on both sides of the point, an int or float into a double,
  * a timestamp of the same kind with as many fractional digits. Anything else is refused, naming the
  * column and both types; an explicit {@code CAST} in the statement says the conversion is meant.
- * The same holds for a {@code CREATE TABLE ... AS} (into its declared columns, or into the table
- * that exists already with {@code IF NOT EXISTS}) and for a static partition's value ({@code
+ * The same holds for a {@code CREATE [OR REPLACE] TABLE ... AS} (into its declared columns, or the
+ * table that exists already with {@code IF NOT EXISTS}) and for a static partition's value ({@code
  * PARTITION (k = 1.005)}), which the planner casts from its text before the query sees it.
  */
 final class LosslessInsert {
@@ -56,6 +57,18 @@ final class LosslessInsert {
         insert.getContextResolvedTable().getResolvedSchema(),
         insert.getChild().getResolvedSchema(),
         insert.getStaticPartitions());
+  }
+
+  /** The same for a {@code CREATE OR REPLACE TABLE ... AS}: into the columns it declares. */
+  static void require(String source, SqlStatement statement, ReplaceTableAsOperation replace) {
+    CreateTableOperation table = replace.getCreateTableOperation();
+    require(
+        source,
+        statement,
+        table.getTableIdentifier().asSummaryString(),
+        table.getCatalogTable().getResolvedSchema(),
+        replace.getChild().getResolvedSchema(),
+        Map.of());
   }
 
   /**
@@ -99,6 +112,7 @@ final class LosslessInsert {
                 .findFirst()
                 .flatMap(column -> textProblem(column, text))
                 .ifPresent(problems::add));
+    int partitionProblems = problems.size();
     if (given.getColumnCount() == target.size()) {
       for (int i = 0; i < target.size(); i++) {
         LogicalType from = given.getColumnDataTypes().get(i).getLogicalType();
@@ -122,55 +136,73 @@ final class LosslessInsert {
               + " without changing values: "
               + String.join("; ", problems)
               + " (Flink would convert them without a word, and may round, cut or null a value or"
-              + " read it in another time zone; CAST them in the statement if that is meant)");
+              + " read it in another time zone; "
+              + (partitionProblems < problems.size() ? "CAST them in the statement" : "")
+              + (partitionProblems > 0 && partitionProblems < problems.size() ? ", or " : "")
+              + (partitionProblems > 0 ? "write a partition value as its column holds it" : "")
+              + " if that is meant)");
     }
   }
 
   /**
-   * Why a static partition value written as {@code text} does not fit its column, if it does not.
+   * Why a static partition value written as {@code text} does not reach its column unchanged, if it
+   * does not: a number its column cannot hold exactly, a date with a time, a timestamp with more
+   * fractional digits than its column keeps, or any text for a timestamp with local time zone (the
+   * session's zone would decide the instant).
    */
   private static Optional<String> textProblem(Column column, String text) {
     LogicalType type = column.getDataType().getLogicalType();
-    String problem =
+    String value = text.trim();
+    BigDecimal number = parse(value);
+    boolean fits =
         switch (type.getTypeRoot()) {
           case DECIMAL -> {
             DecimalType decimal = (DecimalType) type;
-            BigDecimal value = parse(text);
-            yield value != null
-                    && value.scale() <= decimal.getScale()
-                    && value.precision() - value.scale()
-                        <= decimal.getPrecision() - decimal.getScale()
-                ? null
-                : "does not fit";
+            BigDecimal exact = number == null ? null : number.stripTrailingZeros();
+            yield exact != null
+                && Math.max(exact.scale(), 0) <= decimal.getScale()
+                && exact.precision() - exact.scale() <= decimal.getPrecision() - decimal.getScale();
           }
           case TINYINT, SMALLINT, INTEGER, BIGINT -> {
-            BigDecimal value = parse(text);
             long[] range = integerRange(type.getTypeRoot());
-            yield value != null
-                    && value.stripTrailingZeros().scale() <= 0
-                    && value.compareTo(BigDecimal.valueOf(range[0])) >= 0
-                    && value.compareTo(BigDecimal.valueOf(range[1])) <= 0
-                ? null
-                : "does not fit";
+            yield number != null
+                && number.stripTrailingZeros().scale() <= 0
+                && number.compareTo(BigDecimal.valueOf(range[0])) >= 0
+                && number.compareTo(BigDecimal.valueOf(range[1])) <= 0;
           }
-          case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
-            int dot = text.indexOf('.');
-            int digits = dot < 0 ? 0 : text.trim().length() - dot - 1;
-            yield digits <= LogicalTypeChecks.getPrecision(type)
-                ? null
-                : "has more fractional digits";
-          }
-          default -> null;
+          case FLOAT ->
+              number != null
+                  && Float.isFinite(Float.parseFloat(value))
+                  && number.compareTo(new BigDecimal(Float.parseFloat(value))) == 0;
+          case DOUBLE ->
+              number != null
+                  && Double.isFinite(Double.parseDouble(value))
+                  && number.compareTo(new BigDecimal(Double.parseDouble(value))) == 0;
+          case DATE -> value.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+          case TIMESTAMP_WITHOUT_TIME_ZONE ->
+              value.matches("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?")
+                  && fractionDigits(value) <= LogicalTypeChecks.getPrecision(type);
+          case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> false;
+          default -> true; // text, binary, boolean: read as written
         };
-    return Optional.ofNullable(problem)
-        .map(
-            p ->
-                "column "
-                    + column.getName()
-                    + " is "
-                    + type.copy(true).asSummaryString()
-                    + " and the statement gives it the partition value "
-                    + text);
+    return fits
+        ? Optional.empty()
+        : Optional.of(
+            "column "
+                + column.getName()
+                + " is "
+                + type.copy(true).asSummaryString()
+                + " and the statement gives it the partition value "
+                + text);
+  }
+
+  /** Fractional digits of a timestamp's text, trailing zeros left out. */
+  private static int fractionDigits(String timestamp) {
+    int dot = timestamp.indexOf('.');
+    if (dot < 0) {
+      return 0;
+    }
+    return timestamp.substring(dot + 1).replaceFirst("0+$", "").length();
   }
 
   private static BigDecimal parse(String text) {

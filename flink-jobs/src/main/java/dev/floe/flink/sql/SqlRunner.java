@@ -22,6 +22,7 @@ import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
+import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -132,6 +133,8 @@ public final class SqlRunner {
         LosslessInsert.require(source, statement, insert);
       } else if (operation instanceof CreateTableASOperation create) {
         LosslessInsert.require(source, statement, create, tableEnv.getCatalogManager());
+      } else if (operation instanceof ReplaceTableAsOperation replace) {
+        LosslessInsert.require(source, statement, replace);
       }
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();

@@ -609,7 +609,28 @@ class SqlRunnerTest {
             "column k is DECIMAL(10, 2) and the statement gives it the partition value 1.005");
     assertThatThrownBy(() -> run("INSERT INTO sales.by_k PARTITION (k = 123456789012.5) SELECT 2"))
         .hasMessageContaining("the partition value 123456789012.5");
-    run("INSERT INTO sales.by_k PARTITION (k = 1.5) SELECT 3");
+    run("INSERT INTO sales.by_k PARTITION (k = 1.500) SELECT 3"); // the value 1.5, exactly
+    run("CREATE TABLE sales.by_f (v INT, f FLOAT, dt DATE) PARTITIONED BY (f, dt)");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.by_f PARTITION (f = 16777217, dt = '2026-10-03') SELECT"
+                        + " 1"))
+        .hasMessageContaining("column f is FLOAT and the statement gives it the partition value");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.by_f PARTITION (f = 0.5, dt = '2026-10-03 23:59:59')"
+                        + " SELECT 1"))
+        .hasMessageContaining("column dt is DATE and the statement gives it the partition value");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE OR REPLACE TABLE sales.rtas_round (a DECIMAL(10, 2)) AS SELECT 1.005"
+                        + " AS a"))
+        .hasMessageContaining(
+            "Cannot insert into floe.sales.rtas_round without changing values: column a is"
+                + " DECIMAL(10, 2)");
 
     assertThat(((QueryResult) run("SELECT a FROM sales.ctas_ok").get(0)).rows())
         .containsExactly(List.of(new BigDecimal("1.25")));
