@@ -23,15 +23,14 @@ public final class QueryInspector {
    */
   public static final List<String> NONDETERMINISTIC = NondeterministicFunctions.NAMES;
 
-  // Literals in the plan look like 'text' or _UTF-16LE'text' (with '' as an escaped quote). A
-  // quote inside a name (an alias `it's`, printed as it's=[...]) is not one: a literal starts
-  // after no letter and ends before no letter or '='; a name's quote it still mistakes is caught
-  // in inspect(String).
-  // Possessive, and a run of characters per repetition: Java's regex engine recurses once per
-  // repetition of a group, so a repetition per character overflowed the stack on a literal of
-  // some 10,000 characters.
+  // Literals in the plan look like 'text', _UTF-16LE'text', X'00' (binary) or U&'...' (with ''
+  // as an escaped quote). A quote inside a name (an alias `it's`, printed as it's=[...]) is not
+  // one: a literal starts after no letter and ends before no letter or '='; a name's quote it still
+  // mistakes is caught in inspect(String). Possessive, and a run of characters per repetition:
+  // Java's regex engine recurses once per repetition of a group, so a repetition per character
+  // overflowed the stack on a literal of some 10,000 characters.
   private static final Pattern LITERAL =
-      Pattern.compile("(?<![\\w$'])(_[A-Za-z0-9-]+)?'(?:[^']++|'')*+'(?![=\\w])");
+      Pattern.compile("(?<![\\w$'])(_[A-Za-z0-9-]+|X|U&)?'(?:[^']++|'')*+'(?![=\\w])");
   private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
   private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]+)\\]");
 

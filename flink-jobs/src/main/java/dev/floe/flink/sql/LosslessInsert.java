@@ -2,6 +2,9 @@ package dev.floe.flink.sql;
 
 import dev.floe.catalog.error.InvalidInputException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +164,7 @@ final class LosslessInsert {
             BigDecimal exact = number == null ? null : number.stripTrailingZeros();
             yield exact != null
                 && Math.max(exact.scale(), 0) <= decimal.getScale()
-                && exact.precision() - exact.scale() <= decimal.getPrecision() - decimal.getScale();
+                && integerDigits(exact) <= decimal.getPrecision() - decimal.getScale();
           }
           case TINYINT, SMALLINT, INTEGER, BIGINT -> {
             long[] range = integerRange(type.getTypeRoot());
@@ -178,12 +181,18 @@ final class LosslessInsert {
               number != null
                   && Double.isFinite(Double.parseDouble(value))
                   && number.compareTo(new BigDecimal(Double.parseDouble(value))) == 0;
-          case DATE -> value.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+          // A real date or time, strictly: Flink's cast moves 2026-04-31 to the 30th.
+          case DATE -> parses(value, LocalDate::parse);
           case TIMESTAMP_WITHOUT_TIME_ZONE ->
               value.matches("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?")
+                  && parses(value.replace(' ', 'T'), LocalDateTime::parse)
                   && fractionDigits(value) <= LogicalTypeChecks.getPrecision(type);
           case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> false;
-          default -> true; // text, binary, boolean: read as written
+          // Padded with zeros or cut to the column's length.
+          case BINARY ->
+              value.getBytes(StandardCharsets.UTF_8).length == LogicalTypeChecks.getLength(type);
+          case BOOLEAN -> value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
+          default -> true; // text and variable-length binary: read as written
         };
     return fits
         ? Optional.empty()
@@ -194,6 +203,20 @@ final class LosslessInsert {
                 + type.copy(true).asSummaryString()
                 + " and the statement gives it the partition value "
                 + text);
+  }
+
+  /** Digits before the point: none for zero (0.00 fits a decimal(2,2)). */
+  private static int integerDigits(BigDecimal stripped) {
+    return stripped.signum() == 0 ? 0 : Math.max(stripped.precision() - stripped.scale(), 0);
+  }
+
+  private static boolean parses(String text, java.util.function.Function<String, ?> parser) {
+    try {
+      parser.apply(text);
+      return true;
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 
   /** Fractional digits of a timestamp's text, trailing zeros left out. */

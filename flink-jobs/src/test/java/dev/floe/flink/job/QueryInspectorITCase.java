@@ -59,6 +59,7 @@ class QueryInspectorITCase {
         "SELECT id, 'RAND()' AS s FROM sales.orders /* CURRENT_DATE */",
         "SELECT id, UNIX_TIMESTAMP('2026-10-03 00:00:00') AS t FROM sales.orders",
         "SELECT id AS `now` FROM sales.orders WHERE s <> 'it''s UUID()'",
+        "SELECT id FROM sales.orders WHERE s = 'a' AND CAST(s AS BYTES) = X'00' AND s <> 'RAND()'",
       })
   void commentsLiteralsAliasesAndDeterministicOverloadsAreNotCalls(String query) {
     assertThat(QueryInspector.inspect(tableEnv.sqlQuery(query)).nondeterministicCalls()).isEmpty();
@@ -103,5 +104,16 @@ class QueryInspectorITCase {
 
     assertThat(inspection.scannedTables())
         .containsExactlyInAnyOrder("floe.sales.orders", "floe.sales.other");
+  }
+
+  @Test
+  void aBinaryLiteralIsStrippedLikeAnyOtherAndNamesNoTable() {
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery(
+                "SELECT id FROM sales.orders WHERE CAST(s AS BYTES) = X'00'"
+                    + " AND s <> 'x table=[[floe, sales, ghost]] y'"));
+
+    assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
   }
 }

@@ -623,6 +623,26 @@ class SqlRunnerTest {
                     "INSERT INTO sales.by_f PARTITION (f = 0.5, dt = '2026-10-03 23:59:59')"
                         + " SELECT 1"))
         .hasMessageContaining("column dt is DATE and the statement gives it the partition value");
+    run(
+        "CREATE TABLE sales.by_misc (v INT, ts TIMESTAMP(6), bin BINARY(4), z DECIMAL(2, 2))"
+            + " PARTITIONED BY (ts, bin, z)");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.by_misc PARTITION (ts = '2026-04-31 00:00:00', bin ="
+                        + " 'abcd', z = 0.00) SELECT 1"))
+        .as("a day April does not have")
+        .hasMessageContaining("column ts is TIMESTAMP(6) and the statement gives it the partition");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.by_misc PARTITION (ts = '2026-04-30 00:00:00', bin = 'a',"
+                        + " z = 0.00) SELECT 1"))
+        .as("padded with zeros")
+        .hasMessageContaining("column bin is BINARY(4) and the statement gives it the partition");
+    run(
+        "INSERT INTO sales.by_misc PARTITION (ts = '2026-04-30 00:00:00.500', bin = 'abcd', z ="
+            + " 0.00) SELECT 1");
     assertThatThrownBy(
             () ->
                 run(
