@@ -4,13 +4,10 @@ import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.expressions.Evaluator;
@@ -62,25 +59,15 @@ public final class SliceFootprint {
 
   private boolean filesTouchSlice(Snapshot snapshot) {
     try {
-      SnapshotChanges changes = SnapshotFiles.changes(table, snapshot);
-      for (Iterable<? extends ContentFile<?>> files :
-          List.<Iterable<? extends ContentFile<?>>>of(
-              changes.addedDataFiles(),
-              changes.removedDataFiles(),
-              changes.addedDeleteFiles(),
-              changes.removedDeleteFiles())) {
-        for (ContentFile<?> file : files) {
-          Evaluator evaluator =
-              evaluators.computeIfAbsent(file.specId(), id -> evaluator(table.specs().get(id)));
-          if (evaluator.eval(file.partition())) {
-            return true;
-          }
-        }
-      }
+      return SnapshotFiles.changedFiles(table, snapshot)
+          .anyMatch(
+              file ->
+                  evaluators
+                      .computeIfAbsent(file.specId(), id -> evaluator(table.specs().get(id)))
+                      .eval(file.partition()));
     } catch (UncheckedIOException | NotFoundException e) {
       return true; // an expired manifest cannot tell us
     }
-    return false;
   }
 
   private Evaluator evaluator(PartitionSpec spec) {

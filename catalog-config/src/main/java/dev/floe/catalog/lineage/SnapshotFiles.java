@@ -1,5 +1,9 @@
 package dev.floe.catalog.lineage;
 
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
@@ -15,5 +19,20 @@ public final class SnapshotFiles {
   /** The snapshot's file changes; the manifests are read on first use and cached. */
   public static SnapshotChanges changes(Table table, Snapshot snapshot) {
     return SnapshotChanges.builderFor(table).snapshot(snapshot).build();
+  }
+
+  /**
+   * Every data and delete file the snapshot added or removed, its manifests read as the stream is
+   * consumed (an expired one throws then: {@code UncheckedIOException} or {@code
+   * NotFoundException}).
+   */
+  public static Stream<ContentFile<?>> changedFiles(Table table, Snapshot snapshot) {
+    SnapshotChanges changes = changes(table, snapshot);
+    return Stream.<Supplier<Iterable<? extends ContentFile<?>>>>of(
+            changes::addedDataFiles,
+            changes::removedDataFiles,
+            changes::addedDeleteFiles,
+            changes::removedDeleteFiles)
+        .flatMap(files -> StreamSupport.stream(files.get().spliterator(), false));
   }
 }

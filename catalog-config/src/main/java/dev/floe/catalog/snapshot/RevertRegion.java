@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
@@ -95,23 +94,11 @@ final class RevertRegion {
       return new SliceFootprint(table, scope).touchedBy(later);
     }
     try {
-      SnapshotChanges changes = SnapshotFiles.changes(table, later);
-      for (Iterable<? extends ContentFile<?>> files :
-          List.<Iterable<? extends ContentFile<?>>>of(
-              changes.addedDataFiles(),
-              changes.removedDataFiles(),
-              changes.addedDeleteFiles(),
-              changes.removedDeleteFiles())) {
-        for (ContentFile<?> file : files) {
-          if (partitions.contains(file.specId(), file.partition())) {
-            return true;
-          }
-        }
-      }
+      return SnapshotFiles.changedFiles(table, later)
+          .anyMatch(file -> partitions.contains(file.specId(), file.partition()));
     } catch (UncheckedIOException | NotFoundException e) {
       return true; // an expired manifest cannot tell us
     }
-    return false;
   }
 
   /**
@@ -123,23 +110,11 @@ final class RevertRegion {
       throw new IllegalStateException("Cannot compare files with a slice region: compare slices");
     }
     try {
-      SnapshotChanges changes = SnapshotFiles.changes(table, later);
-      for (Iterable<? extends ContentFile<?>> files :
-          List.<Iterable<? extends ContentFile<?>>>of(
-              changes.addedDataFiles(),
-              changes.removedDataFiles(),
-              changes.addedDeleteFiles(),
-              changes.removedDeleteFiles())) {
-        for (ContentFile<?> file : files) {
-          if (!partitions.contains(file.specId(), file.partition())) {
-            return false;
-          }
-        }
-      }
+      return SnapshotFiles.changedFiles(table, later)
+          .allMatch(file -> partitions.contains(file.specId(), file.partition()));
     } catch (UncheckedIOException | NotFoundException e) {
       return false;
     }
-    return true;
   }
 
   /**
