@@ -100,6 +100,14 @@ public final class Tag {
         tag,
         text(retain),
         text(MAX_RETAIN));
+    // Iceberg keeps a ref's max age in milliseconds: a finer retention would be cut, not kept.
+    InvalidInputException.check(
+        retain == null || retain.getNano() % 1_000_000 == 0,
+        "Cannot tag %s as %s with --retain %s: Iceberg keeps a tag's retention in whole"
+            + " milliseconds",
+        name,
+        tag,
+        text(retain));
     SnapshotRef existing = table.refs().get(tag);
     if (existing != null && isThisTag(existing)) {
       // A rerun of the same command (a retried script): the tag is already what it asks for.
@@ -137,7 +145,8 @@ public final class Tag {
    * with the same retention.
    */
   private boolean isThisTag(SnapshotRef existing) {
-    Long wanted = retain == null ? null : retain.toMillis(); // checked to fit already
+    // Checked above to be whole milliseconds within MAX_RETAIN: toMillis() is exact here.
+    Long wanted = retain == null ? null : retain.toMillis();
     return existing.isTag()
         && Objects.equals(existing.maxRefAgeMs(), wanted)
         && existing.snapshotId() == targetId();

@@ -62,6 +62,17 @@ public final class LineageCommits {
         date.plusDays(1).atStartOfDay());
   }
 
+  /** The month slice on {@code d}, e.g. {@code month("2026-10")}. */
+  public static Slice month(String month) {
+    LocalDate first = LocalDate.parse(month + "-01");
+    return new Slice(
+        "d",
+        Slice.ColumnKind.DATE,
+        SliceUnit.MONTH,
+        first.atStartOfDay(),
+        first.plusMonths(1).atStartOfDay());
+  }
+
   /**
    * Commits a Floe-like load of one day: replaces the slice with {@code rows} new rows and records
    * lineage that read {@code source} at its current snapshot (none when source is null).

@@ -126,6 +126,10 @@ class TagsTest {
         .hasMessageContaining("Cannot tag s.t as x at snapshot 42: no such snapshot");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "x").retain(Duration.ZERO).apply())
         .hasMessageContaining("the retention must be at least a millisecond");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "x").retain(Duration.ofNanos(1_500_000)).apply())
+        .as("1.5 ms would be kept as 1 ms")
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Iceberg keeps a tag's retention in whole milliseconds");
     // Past what a long of milliseconds holds: refused as input, not an arithmetic overflow.
     assertThatThrownBy(
             () -> Tag.of(table, "s.t", "x").retain(Duration.ofDays(999_999_999_999L)).apply())

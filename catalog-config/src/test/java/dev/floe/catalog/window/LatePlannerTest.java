@@ -198,13 +198,7 @@ class LatePlannerTest {
   @Test
   void aNewerLoadByAnotherJobOfAnOverlappingSliceHandsEveryDayItCoversToThatJob() {
     // fact_monthly reloads all of October after fact_daily's day loads: their rows are gone.
-    Slice october =
-        new Slice(
-            "d",
-            Slice.ColumnKind.DATE,
-            SliceUnit.MONTH,
-            LocalDate.parse("2026-10-01").atStartOfDay(),
-            LocalDate.parse("2026-11-01").atStartOfDay());
+    Slice october = LineageCommits.month("2026-10");
     OverwriteFiles overwrite =
         fact.newOverwrite()
             .overwriteByRowFilter(october.toExpression())

@@ -6,7 +6,6 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.slice.Slice;
-import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.snapshot.RevertPlan;
 import dev.floe.catalog.snapshot.Rollback;
@@ -118,13 +117,7 @@ class LoadedSlicesTest {
     LineageCommits.load(table, "2026-10-03", "d3", "daily", null, 1);
     LineageCommits.load(table, "2026-10-04", "d4", "daily", null, 1);
     // A month run replaces October, the reverted day among its days.
-    Slice october =
-        new Slice(
-            "d",
-            Slice.ColumnKind.DATE,
-            SliceUnit.MONTH,
-            LocalDate.parse("2026-10-01").atStartOfDay(),
-            LocalDate.parse("2026-11-01").atStartOfDay());
+    Slice october = LineageCommits.month("2026-10");
     Lineage month =
         new Lineage(
             "k-m", "m1", "monthly", "overwrite", october.label(), "v", 2, "h", Map.of(), null);
