@@ -149,7 +149,7 @@ class BinFloeStartupITCase {
     assertThat(first.exitCode()).as(first.err()).isZero();
     assertThat(second.exitCode()).as(second.err()).isZero();
     // The dumping run's results stay exact: the JDK's "Dynamic dump to file" line is not in them.
-    assertThat(second.out()).isEqualTo(first.out()).contains("\"rowCount\" : 1");
+    assertThat(second.out()).isEqualTo(first.out()).contains("\"row_count\" : 1");
     assertThat(second.err()).isEqualTo(first.err());
     assertThat(created).as("the query with a job dumps one archive").hasSize(1);
     // Flink's loaders would unpack the planner and Pekko into the temporary directory and load

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  *   { "statement": 2, "line": 3, "sql": "INSERT ...", "kind": "insert" },
  *   { "statement": 3, "line": 5, "sql": "SELECT ...", "kind": "query",
  *     "columns": [ { "name": "total", "type": "DECIMAL(38, 2)" } ],
- *     "rows": [ { "total": 70.00 } ], "rowCount": 1 } ]
+ *     "rows": [ { "total": 70.00 } ], "row_count": 1 } ]
  * }</pre>
  *
  * Numbers are JSON numbers, decimals written exactly with their scale (a reader that must keep the
@@ -99,7 +99,7 @@ public final class ResultJson {
           rowObject.set(query.columnNames().get(i), json(query, i, row.get(i)));
         }
       }
-      object.put("rowCount", query.rowCount());
+      object.put("row_count", query.rowCount());
     } else if (result instanceof InsertResult) {
       object.put("kind", "insert");
     } else {

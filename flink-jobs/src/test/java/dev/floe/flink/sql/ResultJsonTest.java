@@ -64,7 +64,7 @@ class ResultJsonTest {
     assertThat(second.get("statement").asInt()).isEqualTo(2);
     assertThat(second.get("line").asInt()).isEqualTo(3);
     assertThat(second.get("kind").asText()).isEqualTo("query");
-    assertThat(second.get("rowCount").asInt()).isEqualTo(1);
+    assertThat(second.get("row_count").asInt()).isEqualTo(1);
     assertThat(second.get("columns").get(1).get("type").asText()).isEqualTo("DECIMAL(10, 2)");
     JsonNode row = second.get("rows").get(0);
     assertThat(row.get("id").isIntegralNumber()).isTrue();

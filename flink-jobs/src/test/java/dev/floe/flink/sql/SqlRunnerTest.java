@@ -98,7 +98,7 @@ class SqlRunnerTest {
     JsonNode json = ResultJsonTest.EXACT.readTree(ResultJson.render(results));
 
     JsonNode rows = json.get(0).get("rows");
-    assertThat(json.get(0).get("rowCount").asInt()).isEqualTo(3);
+    assertThat(json.get(0).get("row_count").asInt()).isEqualTo(3);
     assertThat(rows.get(0).get("id").asLong()).isEqualTo(1L);
     assertThat(rows.get(0).get("amount").decimalValue()).isEqualTo(new BigDecimal("10.50"));
     assertThat(rows.get(0).get("order_date").asText()).isEqualTo("2026-10-03");

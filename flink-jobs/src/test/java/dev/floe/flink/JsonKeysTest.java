@@ -1,0 +1,67 @@
+package dev.floe.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key Floe writes into a {@code --json} object is snake_case ({@code run_id}, {@code
+ * row_count}), so that a script never has to guess a key's spelling. The Kubernetes resources that
+ * {@code floe k8s} renders keep Kubernetes' own camelCase keys, and are left out; so are maps that
+ * are not written as JSON (catalog properties), read from the files that do not write JSON.
+ */
+class JsonKeysTest {
+  private static final List<Path> SOURCES =
+      List.of(Path.of("src/main/java"), Path.of("../catalog-config/src/main/java"));
+  private static final Pattern PUT =
+      Pattern.compile("\\.put(?:Array|Object)?\\(\\s*\"([^\"]+)\"\\s*[,)]");
+  private static final Pattern SNAKE = Pattern.compile("[a-z][a-z0-9]*(_[a-z0-9]+)*");
+
+  @Test
+  void keysOfJsonOutputAreSnakeCase() {
+    assertThat(SOURCES).allMatch(Files::isDirectory);
+    TreeSet<String> offending = new TreeSet<>();
+    TreeSet<String> keys = new TreeSet<>();
+    SOURCES.stream()
+        .flatMap(JsonKeysTest::javaFiles)
+        .filter(file -> !file.toString().contains("/k8s/"))
+        .filter(file -> read(file).contains("Json.write(") || read(file).contains("ObjectNode"))
+        .forEach(
+            file -> {
+              Matcher put = PUT.matcher(read(file));
+              while (put.find()) {
+                keys.add(put.group(1));
+                if (!SNAKE.matcher(put.group(1)).matches()) {
+                  offending.add(file.getFileName() + ": " + put.group(1));
+                }
+              }
+            });
+    assertThat(keys).contains("row_count", "run_id", "exit_code");
+    assertThat(offending).isEmpty();
+  }
+
+  private static Stream<Path> javaFiles(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(f -> f.toString().endsWith(".java")).toList().stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
