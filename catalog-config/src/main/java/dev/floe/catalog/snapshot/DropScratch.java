@@ -4,7 +4,6 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.maintain.FileKind;
 import dev.floe.catalog.maintain.ReferencedFiles;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +16,6 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.iceberg.util.Tasks;
 
 /**
@@ -151,20 +149,7 @@ public final class DropScratch {
   /** Whether another ref points at the snapshot or has it in its history. */
   private boolean usedElsewhere(
       Map<String, SnapshotRef> refs, Function<Long, Snapshot> lookup, long snapshotId) {
-    Set<Long> used = new HashSet<>();
-    refs.forEach(
-        (refName, ref) -> {
-          if (refName.equals(branch)) {
-            return;
-          }
-          if (ref.isBranch()) {
-            SnapshotUtil.ancestorsOf(ref.snapshotId(), lookup)
-                .forEach(s -> used.add(s.snapshotId()));
-          } else {
-            used.add(ref.snapshotId());
-          }
-        });
-    return used.contains(snapshotId);
+    return HeldSnapshots.ids(refs, lookup, branch).contains(snapshotId);
   }
 
   /** The files {@code scratch} references that no other snapshot of the table does. */

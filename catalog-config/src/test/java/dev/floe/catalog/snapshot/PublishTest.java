@@ -310,15 +310,83 @@ class PublishTest {
     table.refresh();
 
     assertThat(dryRun).isEqualTo(plan);
+    assertThat(plan.role()).isEqualTo(DiscardPlan.Role.AUDIT);
     assertThat(plan.snapshotId()).isEqualTo(branchHead);
     assertThat(table.refs()).doesNotContainKey("audit-r2");
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
-    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("Cannot discard run r2 of s.t: there is no audit branch audit-r2");
     assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").apply())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("there is no audit branch audit-r2 and the run is not on main");
+  }
+
+  @Test
+  void aRerunOfADiscardFindsItsGoalReachedAndChangesNothing() {
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+    Discard.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    DiscardPlan rerun = Discard.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(rerun.role()).isEqualTo(DiscardPlan.Role.ALREADY_DISCARDED);
+    assertThat(rerun.snapshotId()).isEqualTo(branchHead);
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void aDiscardOfAPublishedRunOrOfARunTheTableNeverSawIsRefused() {
+    Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "Cannot discard run r2 of s.t: it is published, main holds it in snapshot "
+                + table.currentSnapshot().snapshotId());
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r1").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot discard run r1 of s.t: it is published");
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r9").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "Cannot discard run r9 of s.t: there is no audit branch audit-r9 nor scratch branch"
+                + " scratch-r9 and no snapshot of the run");
+    table.refresh();
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void discardDropsAScratchBranchWithTheFilesOnlyItReferences() {
+    commitRun("v7", "2026-10-03", "scratch-v7", row(4, "2026-10-03"));
+    long scratchHead = table.refs().get("scratch-v7").snapshotId();
+    String dataFile =
+        table.snapshot(scratchHead).addedDataFiles(table.io()).iterator().next().location();
+    ContentHash mainBefore = TableContent.hash(table);
+
+    DiscardPlan dryRun = Discard.of(table, "s.t").run("v7").apply();
+    DiscardPlan plan = Discard.of(table, "s.t").run("v7").commit();
+    table.refresh();
+
+    assertThat(dryRun.role()).isEqualTo(DiscardPlan.Role.SCRATCH);
+    assertThat(dryRun.snapshotId()).isEqualTo(scratchHead);
+    String dataFileName = dataFile.substring(dataFile.lastIndexOf('/') + 1);
+    assertThat(dryRun.files()).anyMatch(file -> file.endsWith("/" + dataFileName));
+    assertThat(plan.files()).isEqualTo(dryRun.files());
+    assertThat(table.refs()).doesNotContainKey("scratch-v7");
+    assertThat(table.snapshot(scratchHead)).isNull();
+    assertThat(plan.files())
+        .allMatch(
+            file -> !java.nio.file.Files.exists(java.nio.file.Path.of(java.net.URI.create(file))));
+    assertThat(TableContent.hash(table)).isEqualTo(mainBefore);
+  }
+
+  private String metadataLocation() {
+    return ((org.apache.iceberg.HasTableOperations) table)
+        .operations()
+        .current()
+        .metadataFileLocation();
   }
 
   /** Replaces one day the way a Floe run does, on main or on a branch. */

@@ -1,15 +1,10 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
-import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.snapshot.Discard;
 import dev.floe.catalog.snapshot.DiscardPlan;
-import dev.floe.catalog.snapshot.DropScratch;
-import dev.floe.catalog.snapshot.DropScratchPlan;
-import dev.floe.catalog.snapshot.ScratchBranch;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -35,7 +30,10 @@ import picocli.CommandLine.Option;
       "`floe verify` or a backfill's sample check killed before it dropped the branch; `floe",
       "tags` lists it with the role scratch) has that branch dropped, with its snapshot and the",
       "files only it references. Do not discard the scratch branch of a verify or backfill",
-      "that is still running: it would fail."
+      "that is still running: it would fail.",
+      "",
+      "A run whose branch is gone already (a rerun of the discard) is a no-op, exit 0; a run",
+      "that main holds is refused (`floe revert` undoes it)."
     })
 public final class DiscardCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -50,69 +48,50 @@ public final class DiscardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Dropped dropped =
+    DiscardPlan plan =
         common.withTable(
             target.table(),
             loaded -> {
-              String scratch = ScratchBranch.of(String.valueOf(target.runId()));
-              if (target.runId() != null
-                  && !loaded.refs().containsKey(AuditBranch.of(target.runId()))
-                  && loaded.refs().containsKey(scratch)) {
-                DropScratch drop = DropScratch.of(loaded, target.table()).branch(scratch);
-                DropScratchPlan plan = dryRun ? drop.apply() : drop.commit();
-                return new Dropped(
-                    plan.table(),
-                    "scratch",
-                    plan.branch(),
-                    plan.snapshotId(),
-                    (dryRun ? plan.files().keySet().stream() : plan.deleted().stream())
-                        .sorted()
-                        .toList());
-              }
               Discard discard = Discard.of(loaded, target.table()).run(target.runId());
-              DiscardPlan plan = dryRun ? discard.apply() : discard.commit();
-              return new Dropped(plan.table(), "audit", plan.branch(), plan.snapshotId(), null);
+              return dryRun ? discard.apply() : discard.commit();
             });
     PrintWriter out = spec.commandLine().getOut();
+    boolean scratch = plan.role() == DiscardPlan.Role.SCRATCH;
+    boolean done = plan.role() == DiscardPlan.Role.ALREADY_DISCARDED;
     if (common.json) {
       Map<String, Object> map = new LinkedHashMap<>();
-      map.put("table", dropped.table());
-      map.put("run_id", target.runId());
+      map.put("table", plan.table());
+      map.put("run_id", plan.runId());
       map.put("dry_run", dryRun);
-      map.put("branch", dropped.branch());
-      map.put("role", dropped.role());
-      map.put("snapshot_id", dropped.snapshotId());
-      if (dropped.files() != null) {
-        map.put(dryRun ? "files_to_delete" : "deleted_files", dropped.files());
+      map.put("status", done ? "already-discarded" : dryRun ? "dry-run" : "discarded");
+      map.put("branch", plan.branch());
+      map.put("role", scratch ? "scratch" : "audit");
+      map.put("snapshot_id", plan.snapshotId());
+      if (scratch) {
+        map.put(dryRun ? "files_to_delete" : "deleted_files", plan.files());
       }
       out.println(Json.write(map));
-    } else if (dropped.files() == null) {
+    } else if (done) {
+      out.printf(
+          "run %s of %s is already discarded: no branch holds its snapshot %d and main does not"
+              + " hold the run; nothing to do (no-op)%n",
+          plan.runId(), plan.table(), plan.snapshotId());
+    } else if (!scratch) {
       out.printf(
           "%s branch %s of %s (snapshot %d); main is unchanged%n",
-          dryRun ? "would drop" : "dropped",
-          dropped.branch(),
-          dropped.table(),
-          dropped.snapshotId());
+          dryRun ? "would drop" : "dropped", plan.branch(), plan.table(), plan.snapshotId());
     } else {
-      int files = dropped.files().size();
+      int files = plan.files().size();
       out.printf(
           "%s scratch branch %s of %s (snapshot %d) and %s its %d %s; main is unchanged%n",
           dryRun ? "would drop" : "dropped",
-          dropped.branch(),
-          dropped.table(),
-          dropped.snapshotId(),
+          plan.branch(),
+          plan.table(),
+          plan.snapshotId(),
           dryRun ? "would delete" : "deleted",
           files,
           files == 1 ? "file" : "files");
     }
     return ExitCodes.OK;
   }
-
-  /**
-   * @param role {@code audit} or {@code scratch}
-   * @param files for a scratch branch, the files deleted (or, dry, to delete); null for an audit
-   *     branch, whose files snapshot expiry deletes
-   */
-  private record Dropped(
-      String table, String role, String branch, long snapshotId, List<String> files) {}
 }

@@ -111,13 +111,19 @@ class WriteAuditPublishITCase {
     assertThat(hash(day("2026-10-05"))).isEqualTo(day5Main);
 
     CliRun discard = floe(home, "discard", TABLE, "--run", day5);
-    CliRun discardAgain = floe(home, "discard", TABLE, "--run", day5);
+    CliRun discardAgain = floe(home, "discard", TABLE, "--run", day5, "--json");
 
     assertThat(discard.exitCode()).as(discard.err()).isZero();
     assertThat(discard.out()).contains("dropped branch audit-" + day5, "main is unchanged");
     assertThat(hash(day("2026-10-05"))).isEqualTo(day5Main);
-    assertThat(discardAgain.exitCode()).isEqualTo(2);
-    assertThat(discardAgain.err()).contains("there is no audit branch audit-" + day5);
+    assertThat(discardAgain.exitCode()).as(discardAgain.err()).isZero();
+    assertThat(JSON.readTree(discardAgain.out()).get("status").asText())
+        .isEqualTo("already-discarded");
+    assertThat(hash(day("2026-10-05"))).isEqualTo(day5Main);
+    CliRun discardPublished = floe(home, "discard", TABLE, "--run", day4);
+    assertThat(discardPublished.exitCode()).isEqualTo(2);
+    assertThat(discardPublished.err())
+        .contains("Cannot discard run " + day4 + " of " + TABLE + ": it is published");
   }
 
   @Test

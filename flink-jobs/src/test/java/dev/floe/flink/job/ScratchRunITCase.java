@@ -114,6 +114,7 @@ class ScratchRunITCase {
     assertThat(snapshotIds(after)).containsExactlyElementsOf(snapshots);
     assertThat(warehouseFiles()).isEqualTo(files);
     assertThat(again.exitCode()).isEqualTo(2);
+    assertThat(again.err()).contains("no snapshot of the run");
   }
 
   @Test
