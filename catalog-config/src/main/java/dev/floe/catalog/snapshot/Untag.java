@@ -7,10 +7,15 @@ import org.apache.iceberg.Table;
 
 /**
  * Removes a tag ({@code floe untag}); the snapshot stays until snapshot expiry drops it. Only tags:
- * branches (main, audit branches) are refused. {@link #apply()} checks and describes; {@link
- * #commit()} removes it in one metadata commit.
+ * branches (main, audit branches) are refused. A tag that one of the table's last {@value
+ * #RECENT_VERSIONS} metadata versions had is already removed: a retried untag is a no-op ({@link
+ * TagPlan.Action#ALREADY_REMOVED}); a name none of them had is refused. {@link #apply()} checks and
+ * describes; {@link #commit()} removes it in one metadata commit.
  */
 public final class Untag {
+  /** How many earlier metadata versions are read to tell a removed tag from a mistyped name. */
+  public static final int RECENT_VERSIONS = 10;
+
   private final Table table;
   private final String name;
   private final String tag;
@@ -37,13 +42,18 @@ public final class Untag {
    */
   public TagPlan apply() {
     SnapshotRef ref = table.refs().get(tag);
-    InvalidInputException.check(
-        ref != null,
-        "Cannot untag %s from %s: no tag named %s (see `floe tags %s`)",
-        tag,
-        name,
-        tag,
-        name);
+    if (ref == null) {
+      SnapshotRef removed =
+          RecentMetadata.lastRef(table, tag, RECENT_VERSIONS)
+              .filter(SnapshotRef::isTag)
+              .orElseThrow(
+                  () ->
+                      InvalidInputException.of(
+                          "Cannot untag %s from %s: no tag named %s, nor in the table's last %d"
+                              + " metadata versions (see `floe tags %s`)",
+                          tag, name, tag, RECENT_VERSIONS, name));
+      return new TagPlan(name, TagPlan.Action.ALREADY_REMOVED, Tags.entry(table, tag, removed));
+    }
     if (ref.isBranch()) {
       if (tag.equals(SnapshotRef.MAIN_BRANCH)) {
         throw InvalidInputException.of(
@@ -61,10 +71,12 @@ public final class Untag {
     return new TagPlan(name, TagPlan.Action.REMOVE, Tags.entry(table, tag, ref));
   }
 
-  /** Removes the tag in one metadata commit. */
+  /** Removes the tag in one metadata commit; nothing when it is already removed. */
   public TagPlan commit() {
     TagPlan plan = apply();
-    table.manageSnapshots().removeTag(tag).commit();
+    if (plan.action() == TagPlan.Action.REMOVE) {
+      table.manageSnapshots().removeTag(tag).commit();
+    }
     return plan;
   }
 }

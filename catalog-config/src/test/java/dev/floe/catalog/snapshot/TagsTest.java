@@ -207,9 +207,11 @@ class TagsTest {
     assertThat(table.refs()).doesNotContainKey("keep");
     assertThat(table.snapshot(first)).isNotNull();
 
-    assertThatThrownBy(() -> Untag.of(table, "s.t", "keep").apply())
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "kep").apply())
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("Cannot untag keep from s.t: no tag named keep");
+        .hasMessageContaining(
+            "Cannot untag kep from s.t: no tag named kep, nor in the table's last 10 metadata"
+                + " versions");
     assertThatThrownBy(() -> Untag.of(table, "s.t", "main").apply())
         .hasMessageContaining("main is the table's main branch, not a tag");
     assertThatThrownBy(() -> Untag.of(table, "s.t", "audit-r1").apply())
@@ -218,6 +220,36 @@ class TagsTest {
         .hasMessageContaining("it is a branch, not a tag");
     table.refresh();
     assertThat(table.refs()).containsKeys("main", "audit-r1", "dev");
+  }
+
+  @Test
+  void aRetriedUntagFindsTheTagInARecentMetadataVersionAndChangesNothing() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    Untag.of(table, "s.t", "keep").commit();
+    table.manageSnapshots().createBranch("dev", first).commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    TagPlan rerun = Untag.of(table, "s.t", "keep").commit();
+    table.refresh();
+
+    assertThat(rerun.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
+    assertThat(rerun.tag().snapshotId()).isEqualTo(first);
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void aTagRemovedMoreMetadataVersionsAgoThanUntagReadsIsRefusedAsUnknown() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    Untag.of(table, "s.t", "keep").commit();
+    for (int i = 0; i < Untag.RECENT_VERSIONS; i++) {
+      table.updateProperties().set("n", String.valueOf(i)).commit();
+    }
+    table.refresh();
+
+    assertThatThrownBy(() -> Untag.of(table, "s.t", "keep").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot untag keep from s.t: no tag named keep");
   }
 
   private org.apache.iceberg.data.Record row(long id, String day) {

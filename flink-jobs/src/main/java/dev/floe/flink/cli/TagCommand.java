@@ -100,6 +100,10 @@ public final class TagCommand implements Callable<Integer> {
           tag.snapshotId(),
           tag.name(),
           tag.maxRefAge() == null ? "" : " with --retain " + TagsCommand.iso(tag.maxRefAge()));
+    } else if (plan.action() == TagPlan.Action.ALREADY_REMOVED) {
+      out.printf(
+          "tag %s of %s is already removed (it named snapshot %d): nothing to do (no-op)%n",
+          tag.name(), plan.table(), tag.snapshotId());
     } else if (plan.action() == TagPlan.Action.CREATE) {
       out.printf(
           "%s %s snapshot %d as %s%s%n",

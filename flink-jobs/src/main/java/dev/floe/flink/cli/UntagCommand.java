@@ -17,7 +17,10 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Remove a tag. The snapshot stays until snapshot expiry drops it. Branches are refused:",
-      "main, and audit branches (use `floe discard`)."
+      "main, and audit branches (use `floe discard`). A tag already removed (one of the",
+      "table's last "
+          + Untag.RECENT_VERSIONS
+          + " metadata versions had it: a retried untag) is a no-op, exit 0."
     })
 public final class UntagCommand implements Callable<Integer> {
   @Mixin CommonOptions common;

@@ -96,6 +96,9 @@ class TagCommandsTest {
     assertThat(untag.exitCode()).as(untag.err()).isZero();
     assertThat(untag.out()).contains("removed tag month-end from s.t; snapshot " + second);
     assertThat(ref("month-end")).isNull();
+    CliRun again = floe(home, "untag", "s.t", "month-end", "--json");
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(JSON.readTree(again.out()).get("action").asText()).isEqualTo("already_removed");
   }
 
   @Test
