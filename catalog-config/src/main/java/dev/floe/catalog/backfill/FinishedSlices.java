@@ -22,7 +22,8 @@ import org.apache.iceberg.Table;
  * over a wider slice) means the load is no longer what the slice holds; and checked against the
  * sources ({@link SourceChanges}): a source overwritten, deleted from, rolled back or appended to
  * with rows of the slice since the load means a run now would load other rows. Such slices run
- * again. Skipping is an optimisation only: rerunning a finished slice is a no-op.
+ * again, as do slices loaded before a change to the table's schema. Skipping is an optimisation
+ * only: rerunning a finished slice is a no-op.
  */
 public final class FinishedSlices {
   private final Table table;
@@ -78,6 +79,12 @@ public final class FinishedSlices {
     if (current.isEmpty() || current.get().snapshotId() != load.snapshotId()) {
       return new Status(
           null, "the slice changed after this backfill loaded it in snapshot " + load.snapshotId());
+    }
+    if (!CurrentCommit.madeWithCurrentSchema(table, load.snapshotId())) {
+      return new Status(
+          null,
+          "the table's schema changed after this backfill loaded the slice in snapshot "
+              + load.snapshotId());
     }
     Optional<String> changed = sources.since(load.lineage(), slice);
     return changed.isPresent() ? new Status(null, changed.get()) : new Status(load, null);

@@ -24,6 +24,22 @@ public final class CurrentCommit {
 
   private CurrentCommit() {}
 
+  /**
+   * Whether a commit's recorded content is still what its rows read as: the table's schema is the
+   * one the commit was made with. Rows are read with the current schema, so after a change a column
+   * dropped and added again reads NULL, and a new column NULL, while the commit recorded the rows
+   * as they were; its content hash then says nothing about what the scope holds now.
+   *
+   * @param table the table
+   * @param snapshotId the commit's snapshot
+   */
+  public static boolean madeWithCurrentSchema(Table table, long snapshotId) {
+    Snapshot commit = table.snapshot(snapshotId);
+    return commit != null
+        && commit.schemaId() != null
+        && commit.schemaId() == table.schema().schemaId();
+  }
+
   public static Optional<Found> of(Table table, Scope scope) {
     SliceFootprint footprint = new SliceFootprint(table, scope);
     String label = scope.label();

@@ -24,11 +24,12 @@ import org.apache.iceberg.io.CloseableIterable;
  * What a slice (or any {@link Scope}) holds right now, as a content hash. Walks back from the
  * current snapshot (never from a remembered one: a rollback moves the head) to the newest snapshot
  * that touched the slice. When that is a Floe commit for exactly this slice, its recorded hash is
- * the answer without reading data; otherwise the slice is read and hashed ({@link #compare}, which
- * only asks whether the slice holds a given content, first tries the files' exact row count).
- * Either way the answer is the same: lineage and metadata only make it cheaper. A compaction commit
- * rewrites files but changes no row (it is refused otherwise), so the walk looks through it to the
- * commit that defined the content.
+ * the answer without reading data, provided the table's schema is still the one it was made with
+ * ({@link CurrentCommit#madeWithCurrentSchema}); otherwise the slice is read and hashed ({@link
+ * #compare}, which only asks whether the slice holds a given content, first tries the files' exact
+ * row count). Either way the answer is the same: lineage and metadata only make it cheaper. A
+ * compaction commit rewrites files but changes no row (it is refused otherwise), so the walk looks
+ * through it to the commit that defined the content.
  */
 public final class SliceContent {
 
@@ -99,6 +100,9 @@ public final class SliceContent {
           && label.equals(lineage.get().slice())
           && WriteMode.replacesScope(lineage.get().mode())
           && lineage.get().contentHash() != null) {
+        if (!CurrentCommit.madeWithCurrentSchema(table, snapshot.snapshotId())) {
+          return null; // the rows read otherwise now than when the commit hashed them
+        }
         return new Current(
             ContentHash.decode(lineage.get().contentHash()), snapshot.snapshotId(), "lineage");
       }

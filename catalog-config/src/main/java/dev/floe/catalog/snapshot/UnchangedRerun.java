@@ -5,7 +5,6 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Scope;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
@@ -58,7 +57,7 @@ public final class UnchangedRerun {
   public static Optional<CurrentCommit.Found> candidate(Table table, Scope scope, String runKey) {
     return CurrentCommit.of(table, scope)
         .filter(found -> sameIntent(found.lineage(), runKey))
-        .filter(found -> sameSchema(table, table.snapshot(found.snapshotId())));
+        .filter(found -> CurrentCommit.madeWithCurrentSchema(table, found.snapshotId()));
   }
 
   /**
@@ -109,12 +108,5 @@ public final class UnchangedRerun {
         && lineage.contentHash() != null
         // Floe before pinned sources recorded only a lower bound of what a run read.
         && lineage.sourceSnapshotsUntil().isEmpty();
-  }
-
-  /** Rows are aligned to the target's schema: a column added since would change them. */
-  private static boolean sameSchema(Table table, Snapshot commit) {
-    return commit != null
-        && commit.schemaId() != null
-        && Objects.equals(commit.schemaId(), table.schema().schemaId());
   }
 }

@@ -76,6 +76,14 @@ class FinishedSlicesTest {
     assertThat(status("2026-10-04").isFinished()).isTrue();
   }
 
+  @Test
+  void aSliceLoadedBeforeTheTablesSchemaChangedRunsAgain() {
+    fact.updateSchema().addColumn("note", org.apache.iceberg.types.Types.StringType.get()).commit();
+
+    assertThat(status("2026-10-03").runAgainBecause())
+        .startsWith("the table's schema changed after this backfill loaded the slice in snapshot ");
+  }
+
   private long deleteDay(String day) {
     LineageCommits.append(staging, day, 1);
     staging.newDelete().deleteFromRowFilter(LineageCommits.day(day).toExpression()).commit();

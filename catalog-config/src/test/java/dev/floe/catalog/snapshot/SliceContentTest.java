@@ -69,6 +69,28 @@ class SliceContentTest {
   }
 
   @Test
+  void aColumnDroppedAndAddedAgainSinceTheCommitMakesTheSliceReadItNowHoldsNulls() {
+    Record ann = order(1, "ann", OCT_3);
+    floeCommit(oct3, ann);
+    ContentHash committed = hash(ann);
+
+    // The new customer column reads NULL in every old file; at its old position, rows encode
+    // as before but for the value.
+    table.updateSchema().deleteColumn("customer").commit();
+    table.updateSchema().addColumn("customer", Types.StringType.get()).commit();
+    table.updateSchema().moveAfter("customer", "order_id").commit();
+    table.refresh();
+
+    SliceContent.Current current = SliceContent.current(table, oct3);
+    assertThat(current.method()).isEqualTo("scan");
+    Record annForgotten = ann.copy();
+    annForgotten.setField("customer", null);
+    assertThat(current.hash()).isEqualTo(hash(annForgotten));
+    SliceContent.Comparison rerun = SliceContent.compare(table, Scope.of(oct3), committed);
+    assertThat(rerun.same()).isFalse();
+  }
+
+  @Test
   void aForeignMergeOnReadDeleteAfterAFloeCommitIsSeenTheSliceIsReadWithItsDeletesApplied() {
     floeCommit(oct3, order(1, "ann", OCT_3), order(2, "bob", OCT_3));
     deleteOrderMergeOnRead(1);
