@@ -4,13 +4,14 @@ import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * Drops the branch a run left that main never saw ({@code floe discard --run}): an audited run's
@@ -19,11 +20,11 @@ import org.apache.iceberg.Table;
  * backfill's sample check that was killed before it dropped it, with the files only it references
  * ({@link DropScratch}).
  *
- * <p>A discard whose goal is reached already is a no-op ({@link
- * DiscardPlan.Role#ALREADY_DISCARDED}): the run's snapshot is still in the table's metadata but no
- * branch holds it and main does not hold the run. A run that is on main is refused: discarding
- * cannot undo it, {@code floe revert} does. {@link #apply()} says what would happen; {@link
- * #commit()} does it.
+ * <p>A discard whose goal is reached already is a no-op ({@link DiscardPlan.Role#NOTHING_LEFT}):
+ * the run has no branch and main does not hold it, and the table shows the run existed (one of its
+ * last {@value Untag#RECENT_VERSIONS} metadata versions had the branch, or a snapshot of the run is
+ * left), so it is not a mistyped run id. A run that main holds is refused: discarding cannot undo
+ * it, {@code floe revert} does. {@link #apply()} says what would happen; {@link #commit()} does it.
  */
 public final class Discard {
   private final Table table;
@@ -46,81 +47,111 @@ public final class Discard {
   }
 
   /**
-   * The branch and the snapshot it points at; changes nothing.
+   * The branch and the snapshot it points at (and, for a scratch branch, the files that would be
+   * deleted); changes nothing.
    *
    * @throws InvalidInputException when the run is on main, or the table holds no trace of it
    */
   public DiscardPlan apply() {
-    InvalidInputException.check(
-        runId != null && !runId.isBlank(), "Cannot discard in %s: give --run RUN_ID", name);
-    String branch = AuditBranch.of(runId);
-    SnapshotRef ref = table.refs().get(branch);
-    if (ref != null && ref.isBranch()) {
-      return new DiscardPlan(
-          name, runId, DiscardPlan.Role.AUDIT, branch, ref.snapshotId(), List.of());
+    DiscardPlan plan = decide();
+    if (plan.role() != DiscardPlan.Role.SCRATCH) {
+      return plan;
     }
-    if (hasScratchBranch()) {
-      DropScratchPlan drop = scratchDrop().apply();
-      return new DiscardPlan(
-          name,
-          runId,
-          DiscardPlan.Role.SCRATCH,
-          drop.branch(),
-          drop.snapshotId(),
-          drop.files().keySet().stream().sorted().toList());
-    }
-    Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
-    if (onMain.isPresent()) {
-      throw InvalidInputException.of(
-          "Cannot discard run %s of %s: it is published, main holds it in snapshot %d (`floe"
-              + " revert %s --run %s` undoes it)",
-          runId, name, onMain.get().snapshotId(), name, runId);
-    }
-    Optional<Snapshot> unheld = unheldSnapshot();
-    if (unheld.isPresent()) {
-      return new DiscardPlan(
-          name,
-          runId,
-          DiscardPlan.Role.ALREADY_DISCARDED,
-          branch,
-          unheld.get().snapshotId(),
-          List.of());
-    }
-    throw InvalidInputException.of(
-        "Cannot discard run %s of %s: there is no audit branch %s nor scratch branch %s and no"
-            + " snapshot of the run (a mistyped run id, or expired; `floe tags %s` lists the"
-            + " branches)",
-        runId, name, branch, ScratchBranch.of(runId), name);
+    return plan.withFiles(scratchDrop().apply().files().keySet().stream().sorted().toList());
   }
 
   /** Removes the audit branch, or the scratch branch and its files; nothing when already done. */
   public DiscardPlan commit() {
-    DiscardPlan plan = apply();
-    switch (plan.role()) {
-      case AUDIT -> table.manageSnapshots().removeBranch(plan.branch()).commit();
-      case SCRATCH -> {
-        return plan.withFiles(scratchDrop().commit().deleted().stream().sorted().toList());
+    DiscardPlan plan = decide();
+    try {
+      switch (plan.role()) {
+        case AUDIT -> table.manageSnapshots().removeBranch(plan.branch()).commit();
+        case SCRATCH -> {
+          return plan.withFiles(scratchDrop().commit().deleted().stream().sorted().toList());
+        }
+        case NOTHING_LEFT -> {}
       }
-      case ALREADY_DISCARDED -> {}
+    } catch (RuntimeException e) {
+      // Another discard of the same run may have committed first: then the goal is reached.
+      table.refresh();
+      DiscardPlan now = decide();
+      if (now.role() == DiscardPlan.Role.NOTHING_LEFT) {
+        return now;
+      }
+      throw e;
     }
     return plan;
   }
 
-  private boolean hasScratchBranch() {
-    SnapshotRef ref = table.refs().get(ScratchBranch.of(runId));
-    return ref != null && ref.isBranch();
+  /** The plan without the scratch branch's files. */
+  private DiscardPlan decide() {
+    InvalidInputException.check(
+        runId != null && !runId.isBlank(), "Cannot discard in %s: give --run RUN_ID", name);
+    String audit = AuditBranch.of(runId);
+    String scratch = ScratchBranch.of(runId);
+    for (String branch : List.of(audit, scratch)) {
+      SnapshotRef ref = table.refs().get(branch);
+      if (ref != null && ref.isBranch()) {
+        DiscardPlan.Role role =
+            branch.equals(audit) ? DiscardPlan.Role.AUDIT : DiscardPlan.Role.SCRATCH;
+        return new DiscardPlan(name, runId, role, branch, ref.snapshotId(), List.of());
+      }
+    }
+    Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
+    if (onMain.isPresent()) {
+      throw refusalOnMain(onMain.get());
+    }
+    for (String branch : List.of(audit, scratch)) {
+      Optional<RecentMetadata.Earlier> earlier =
+          RecentMetadata.lastRef(table, branch, Untag.RECENT_VERSIONS).found();
+      if (earlier.isPresent() && earlier.get().ref().isBranch()) {
+        return new DiscardPlan(
+            name,
+            runId,
+            DiscardPlan.Role.NOTHING_LEFT,
+            branch,
+            earlier.get().ref().snapshotId(),
+            List.of());
+      }
+    }
+    Optional<Snapshot> newest =
+        StreamSupport.stream(table.snapshots().spliterator(), false)
+            .filter(s -> runId.equals(s.summary().get(LineageKeys.RUN_ID)))
+            .max(Comparator.comparingLong(Snapshot::timestampMillis));
+    if (newest.isPresent()) {
+      return new DiscardPlan(
+          name, runId, DiscardPlan.Role.NOTHING_LEFT, null, newest.get().snapshotId(), List.of());
+    }
+    throw InvalidInputException.of(
+        "Cannot discard run %s of %s: there is no audit branch %s nor scratch branch %s, and no"
+            + " snapshot of the run (a mistyped run id, or expired; `floe tags %s` lists the"
+            + " branches)",
+        runId, name, audit, scratch, name);
+  }
+
+  /** Why a run on main is not discarded, and what undoes it if anything still can. */
+  private InvalidInputException refusalOnMain(Snapshot run) {
+    Optional<Snapshot> revertedBy =
+        StreamSupport.stream(
+                SnapshotUtil.ancestorsBetween(
+                        table.currentSnapshot().snapshotId(), run.snapshotId(), table::snapshot)
+                    .spliterator(),
+                false)
+            .filter(s -> runId.equals(s.summary().get(LineageKeys.REVERTS)))
+            .findFirst();
+    if (revertedBy.isPresent()) {
+      return InvalidInputException.of(
+          "Cannot discard run %s of %s: it reached main in snapshot %d and snapshot %d reverted it;"
+              + " discard drops only a branch main never saw, and the run has none",
+          runId, name, run.snapshotId(), revertedBy.get().snapshotId());
+    }
+    return InvalidInputException.of(
+        "Cannot discard run %s of %s: main holds it in snapshot %d, and discard drops only a branch"
+            + " main never saw (`floe revert %s --run %s` undoes a run on main)",
+        runId, name, run.snapshotId(), name, runId);
   }
 
   private DropScratch scratchDrop() {
     return DropScratch.of(table, name).branch(ScratchBranch.of(runId));
-  }
-
-  /** The newest snapshot of the run, if no ref holds it (in its history). */
-  private Optional<Snapshot> unheldSnapshot() {
-    Set<Long> held = HeldSnapshots.ids(table.refs(), table::snapshot, null);
-    return StreamSupport.stream(table.snapshots().spliterator(), false)
-        .filter(s -> runId.equals(s.summary().get(LineageKeys.RUN_ID)))
-        .filter(s -> !held.contains(s.snapshotId()))
-        .reduce((older, newer) -> newer);
   }
 }

@@ -8,9 +8,10 @@ import java.util.List;
  * @param table the table's name
  * @param runId the run
  * @param role which branch of the run is dropped, or that none is left to drop
- * @param branch the branch: the audit branch (also when it is already gone) or the scratch branch
- * @param snapshotId the snapshot the branch pointed at (for {@link Role#ALREADY_DISCARDED}, the
- *     run's snapshot that no branch holds any more)
+ * @param branch the branch dropped; for {@link Role#NOTHING_LEFT}, the run's branch as a recent
+ *     metadata version had it, or null when only the run's snapshot is left
+ * @param snapshotId the snapshot the branch pointed at (for {@link Role#NOTHING_LEFT}, that
+ *     branch's snapshot, else the run's newest snapshot)
  * @param files for a scratch branch, the files only its snapshot references, by normalised
  *     location, sorted: those {@link Discard#commit()} deleted, or {@link Discard#apply()} would
  *     delete; empty otherwise (an audit branch's files go when snapshot expiry drops its snapshot)
@@ -33,9 +34,9 @@ public record DiscardPlan(
     /** The scratch branch a killed {@code floe verify} or backfill sample check left. */
     SCRATCH,
     /**
-     * The run's audit branch is gone and main does not hold the run: a rerun of a discard, nothing
-     * to do.
+     * The run has neither branch (any more) and main does not hold it: a retried discard, or a run
+     * rolled back off main. Nothing to do.
      */
-    ALREADY_DISCARDED
+    NOTHING_LEFT
   }
 }

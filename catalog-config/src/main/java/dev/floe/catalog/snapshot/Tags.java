@@ -33,7 +33,11 @@ public final class Tags {
   }
 
   static RefEntry entry(Table table, String name, SnapshotRef ref) {
-    Snapshot snapshot = table.snapshot(ref.snapshotId());
+    return entry(name, ref, table.snapshot(ref.snapshotId()));
+  }
+
+  /** The entry of a ref whose snapshot is given (as an earlier metadata version had it). */
+  static RefEntry entry(String name, SnapshotRef ref, Snapshot snapshot) {
     RefEntry.Kind kind = ref.isBranch() ? RefEntry.Kind.BRANCH : RefEntry.Kind.TAG;
     return new RefEntry(
         name,

@@ -43,16 +43,19 @@ public final class Untag {
   public TagPlan apply() {
     SnapshotRef ref = table.refs().get(tag);
     if (ref == null) {
-      SnapshotRef removed =
-          RecentMetadata.lastRef(table, tag, RECENT_VERSIONS)
-              .filter(SnapshotRef::isTag)
+      RecentMetadata.Search search = RecentMetadata.lastRef(table, tag, RECENT_VERSIONS);
+      RecentMetadata.Earlier removed =
+          search
+              .found()
+              .filter(earlier -> earlier.ref().isTag())
               .orElseThrow(
                   () ->
                       InvalidInputException.of(
-                          "Cannot untag %s from %s: no tag named %s, nor in the table's last %d"
-                              + " metadata versions (see `floe tags %s`)",
-                          tag, name, tag, RECENT_VERSIONS, name));
-      return new TagPlan(name, TagPlan.Action.ALREADY_REMOVED, Tags.entry(table, tag, removed));
+                          "Cannot untag %s from %s: no tag named %s, nor in the %d earlier"
+                              + " metadata version(s) read (see `floe tags %s`)",
+                          tag, name, tag, search.versionsRead(), name));
+      return new TagPlan(
+          name, TagPlan.Action.ALREADY_REMOVED, Tags.entry(tag, removed.ref(), removed.snapshot()));
     }
     if (ref.isBranch()) {
       if (tag.equals(SnapshotRef.MAIN_BRANCH)) {
@@ -74,8 +77,18 @@ public final class Untag {
   /** Removes the tag in one metadata commit; nothing when it is already removed. */
   public TagPlan commit() {
     TagPlan plan = apply();
-    if (plan.action() == TagPlan.Action.REMOVE) {
+    if (plan.action() != TagPlan.Action.REMOVE) {
+      return plan;
+    }
+    try {
       table.manageSnapshots().removeTag(tag).commit();
+    } catch (RuntimeException e) {
+      // Another untag of the same tag may have committed first: then the goal is reached.
+      table.refresh();
+      if (table.refs().get(tag) == null) {
+        return new TagPlan(name, TagPlan.Action.ALREADY_REMOVED, plan.tag());
+      }
+      throw e;
     }
     return plan;
   }

@@ -322,6 +322,8 @@ class PublishTest {
   @Test
   void aRerunOfADiscardFindsItsGoalReachedAndChangesNothing() {
     long branchHead = table.refs().get("audit-r2").snapshotId();
+    // A tag on the run's snapshot must not hide that the run existed.
+    table.manageSnapshots().createTag("keep-r2", branchHead).commit();
     Discard.of(table, "s.t").run("r2").commit();
     table.refresh();
     String metadataBefore = metadataLocation();
@@ -329,9 +331,46 @@ class PublishTest {
     DiscardPlan rerun = Discard.of(table, "s.t").run("r2").commit();
     table.refresh();
 
-    assertThat(rerun.role()).isEqualTo(DiscardPlan.Role.ALREADY_DISCARDED);
+    assertThat(rerun.role()).isEqualTo(DiscardPlan.Role.NOTHING_LEFT);
+    assertThat(rerun.branch()).isEqualTo("audit-r2");
     assertThat(rerun.snapshotId()).isEqualTo(branchHead);
     assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void aDiscardRacingAnotherDiscardOfTheSameRunFindsItsGoalReached() {
+    Table stale =
+        catalog.catalog().loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("s.t"));
+    Discard.of(table, "s.t").run("r2").commit();
+
+    DiscardPlan second = Discard.of(stale, "s.t").run("r2").commit();
+
+    assertThat(second.role()).isEqualTo(DiscardPlan.Role.NOTHING_LEFT);
+    table.refresh();
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+  }
+
+  @Test
+  void aRunRolledBackOffMainHasNothingToDiscardAndARevertedRunIsRefusedWithoutARevertHint() {
+    long r1 = table.currentSnapshot().snapshotId();
+    Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    table.manageSnapshots().rollbackTo(r1).commit();
+    table.refresh();
+
+    DiscardPlan rolledBack = Discard.of(table, "s.t").run("r2").apply();
+
+    assertThat(rolledBack.role()).isEqualTo(DiscardPlan.Role.NOTHING_LEFT);
+    assertThat(rolledBack.branch()).isEqualTo("audit-r2");
+
+    commitRun("rv", "2026-10-01", null, row(5, "2026-10-01"));
+    // What a revert records: the run it undid (its data change does not matter here).
+    table.newAppend().set(LineageKeys.REVERTS, "rv").commit();
+    table.refresh();
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("rv").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot discard run rv of s.t: it reached main in snapshot ")
+        .hasMessageNotContaining("floe revert");
   }
 
   @Test
@@ -343,16 +382,17 @@ class PublishTest {
     assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
-            "Cannot discard run r2 of s.t: it is published, main holds it in snapshot "
-                + table.currentSnapshot().snapshotId());
+            "Cannot discard run r2 of s.t: main holds it in snapshot "
+                + table.currentSnapshot().snapshotId())
+        .hasMessageContaining("`floe revert s.t --run r2` undoes a run on main");
     assertThatThrownBy(() -> Discard.of(table, "s.t").run("r1").commit())
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("Cannot discard run r1 of s.t: it is published");
+        .hasMessageContaining("Cannot discard run r1 of s.t: main holds it");
     assertThatThrownBy(() -> Discard.of(table, "s.t").run("r9").commit())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
             "Cannot discard run r9 of s.t: there is no audit branch audit-r9 nor scratch branch"
-                + " scratch-r9 and no snapshot of the run");
+                + " scratch-r9, and no snapshot of the run");
     table.refresh();
     assertThat(metadataLocation()).isEqualTo(metadataBefore);
   }
@@ -380,6 +420,9 @@ class PublishTest {
         .allMatch(
             file -> !java.nio.file.Files.exists(java.nio.file.Path.of(java.net.URI.create(file))));
     assertThat(TableContent.hash(table)).isEqualTo(mainBefore);
+    DiscardPlan rerun = Discard.of(table, "s.t").run("v7").commit();
+    assertThat(rerun.role()).isEqualTo(DiscardPlan.Role.NOTHING_LEFT);
+    assertThat(rerun.branch()).isEqualTo("scratch-v7");
   }
 
   private String metadataLocation() {

@@ -210,8 +210,8 @@ class TagsTest {
     assertThatThrownBy(() -> Untag.of(table, "s.t", "kep").apply())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
-            "Cannot untag kep from s.t: no tag named kep, nor in the table's last 10 metadata"
-                + " versions");
+            "Cannot untag kep from s.t: no tag named kep, nor in the 6 earlier metadata"
+                + " version(s) read");
     assertThatThrownBy(() -> Untag.of(table, "s.t", "main").apply())
         .hasMessageContaining("main is the table's main branch, not a tag");
     assertThatThrownBy(() -> Untag.of(table, "s.t", "audit-r1").apply())
@@ -236,6 +236,49 @@ class TagsTest {
     assertThat(rerun.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
     assertThat(rerun.tag().snapshotId()).isEqualTo(first);
     assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void anUntagRacingAnotherUntagOfTheSameTagFindsItsGoalReached() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    table.refresh();
+    Table stale =
+        catalog.catalog().loadTable(org.apache.iceberg.catalog.TableIdentifier.parse("s.t"));
+    Untag.of(table, "s.t", "keep").commit();
+
+    TagPlan second = Untag.of(stale, "s.t", "keep").commit();
+
+    assertThat(second.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
+  }
+
+  @Test
+  void aRetriedUntagOfATagWhoseSnapshotExpiredShowsTheSnapshotAsTheEarlierVersionHadIt() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    table.refresh();
+    long committedAt = table.snapshot(first).timestampMillis();
+    Untag.of(table, "s.t", "keep").commit();
+    table.expireSnapshots().expireSnapshotId(first).cleanExpiredFiles(false).commit();
+    table.refresh();
+    assertThat(table.snapshot(first)).isNull();
+
+    TagPlan rerun = Untag.of(table, "s.t", "keep").apply();
+
+    assertThat(rerun.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
+    assertThat(rerun.tag().snapshotTimestampMillis()).isEqualTo(committedAt);
+  }
+
+  @Test
+  void aTagRemovedAsManyMetadataVersionsAgoAsUntagReadsIsFound() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    Untag.of(table, "s.t", "keep").commit();
+    // The 10 versions before the current one: 8 of these, the untag's, and the tag's.
+    for (int i = 0; i < Untag.RECENT_VERSIONS - 1; i++) {
+      table.updateProperties().set("n", String.valueOf(i)).commit();
+    }
+    table.refresh();
+
+    assertThat(Untag.of(table, "s.t", "keep").apply().action())
+        .isEqualTo(TagPlan.Action.ALREADY_REMOVED);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.snapshot.Discard;
 import dev.floe.catalog.snapshot.DiscardPlan;
+import dev.floe.catalog.snapshot.Untag;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,8 +33,11 @@ import picocli.CommandLine.Option;
       "files only it references. Do not discard the scratch branch of a verify or backfill",
       "that is still running: it would fail.",
       "",
-      "A run whose branch is gone already (a rerun of the discard) is a no-op, exit 0; a run",
-      "that main holds is refused (`floe revert` undoes it)."
+      "A run whose branch is gone already (a retried discard: one of the table's last "
+          + Untag.RECENT_VERSIONS
+          + " metadata",
+      "versions had it, or a snapshot of the run is left) and that main does not hold is a",
+      "no-op, exit 0; a run that main holds is refused (`floe revert` undoes it)."
     })
 public final class DiscardCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
@@ -57,24 +61,29 @@ public final class DiscardCommand implements Callable<Integer> {
             });
     PrintWriter out = spec.commandLine().getOut();
     boolean scratch = plan.role() == DiscardPlan.Role.SCRATCH;
-    boolean done = plan.role() == DiscardPlan.Role.ALREADY_DISCARDED;
+    boolean done = plan.role() == DiscardPlan.Role.NOTHING_LEFT;
     if (common.json) {
       Map<String, Object> map = new LinkedHashMap<>();
       map.put("table", plan.table());
       map.put("run_id", plan.runId());
       map.put("dry_run", dryRun);
-      map.put("status", done ? "already-discarded" : dryRun ? "dry-run" : "discarded");
+      map.put("status", done ? "nothing-to-discard" : dryRun ? "dry-run" : "discarded");
       map.put("branch", plan.branch());
-      map.put("role", scratch ? "scratch" : "audit");
+      map.put("role", done ? null : scratch ? "scratch" : "audit");
       map.put("snapshot_id", plan.snapshotId());
       if (scratch) {
         map.put(dryRun ? "files_to_delete" : "deleted_files", plan.files());
       }
       out.println(Json.write(map));
+    } else if (done && plan.branch() != null) {
+      out.printf(
+          "branch %s of %s is gone already and main does not hold run %s: nothing to discard"
+              + " (no-op)%n",
+          plan.branch(), plan.table(), plan.runId());
     } else if (done) {
       out.printf(
-          "run %s of %s is already discarded: no branch holds its snapshot %d and main does not"
-              + " hold the run; nothing to do (no-op)%n",
+          "run %s of %s has no audit or scratch branch and main does not hold it (its snapshot %d"
+              + " is off main): nothing to discard (no-op)%n",
           plan.runId(), plan.table(), plan.snapshotId());
     } else if (!scratch) {
       out.printf(

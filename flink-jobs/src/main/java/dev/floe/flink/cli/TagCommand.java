@@ -87,7 +87,7 @@ public final class TagCommand implements Callable<Integer> {
       var map = new java.util.LinkedHashMap<String, Object>();
       map.put("table", plan.table());
       map.put("dry_run", dryRun);
-      map.put("action", plan.action().name().toLowerCase(java.util.Locale.ROOT));
+      map.put("action", plan.action().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
       map.putAll(TagsCommand.toMap(plan.tag()));
       out.println(Json.write(map));
       return;

@@ -98,7 +98,7 @@ class TagCommandsTest {
     assertThat(ref("month-end")).isNull();
     CliRun again = floe(home, "untag", "s.t", "month-end", "--json");
     assertThat(again.exitCode()).as(again.err()).isZero();
-    assertThat(JSON.readTree(again.out()).get("action").asText()).isEqualTo("already_removed");
+    assertThat(JSON.readTree(again.out()).get("action").asText()).isEqualTo("already-removed");
   }
 
   @Test

@@ -118,12 +118,12 @@ class WriteAuditPublishITCase {
     assertThat(hash(day("2026-10-05"))).isEqualTo(day5Main);
     assertThat(discardAgain.exitCode()).as(discardAgain.err()).isZero();
     assertThat(JSON.readTree(discardAgain.out()).get("status").asText())
-        .isEqualTo("already-discarded");
+        .isEqualTo("nothing-to-discard");
     assertThat(hash(day("2026-10-05"))).isEqualTo(day5Main);
     CliRun discardPublished = floe(home, "discard", TABLE, "--run", day4);
     assertThat(discardPublished.exitCode()).isEqualTo(2);
     assertThat(discardPublished.err())
-        .contains("Cannot discard run " + day4 + " of " + TABLE + ": it is published");
+        .contains("Cannot discard run " + day4 + " of " + TABLE + ": main holds it in snapshot ");
   }
 
   @Test
