@@ -5,6 +5,7 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.Table;
 
 /**
@@ -57,6 +58,12 @@ public final class SliceRange {
         throw InvalidInputException.of(
             "Cannot backfill %s from %s to %s: more than %d slices; split the range",
             tableName, from, to, MAX_SLICES);
+      }
+      Optional<String> unwritable = SliceResolver.unwritable(slice);
+      if (unwritable.isPresent()) {
+        throw InvalidInputException.of(
+            "Cannot backfill %s from %s to %s: slice %s cannot run: %s",
+            tableName, from, to, slice.value(), unwritable.get());
       }
       slices.add(slice);
       slice =

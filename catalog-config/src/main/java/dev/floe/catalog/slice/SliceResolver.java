@@ -43,6 +43,12 @@ public final class SliceResolver {
    */
   public static final int LAST_YEAR = 9998;
 
+  /** The first of the days the Julian calendar skipped, 1582-10-05 to 1582-10-14. */
+  private static final LocalDateTime SKIPPED_DAYS_START = LocalDateTime.of(1582, 10, 5, 0, 0);
+
+  /** The first day after them. */
+  private static final LocalDateTime GREGORIAN_START = LocalDateTime.of(1582, 10, 15, 0, 0);
+
   private SliceResolver() {}
 
   /**
@@ -84,7 +90,38 @@ public final class SliceResolver {
     }
     requireAlignedWithLiveSpecs(what, tableName, table, field, value, parsed.unit());
     LocalDateTime end = parsed.unit().next(parsed.start());
-    return new Slice(column, kind, parsed.unit(), parsed.start(), end);
+    Slice slice = new Slice(column, kind, parsed.unit(), parsed.start(), end);
+    Optional<String> unwritable = unwritable(slice);
+    if (unwritable.isPresent()) {
+      throw InvalidInputException.of(
+          "Cannot use %s %s on %s: %s", what, value, tableName, unwritable.get());
+    }
+    return slice;
+  }
+
+  /**
+   * Why a job cannot bind {@code slice}'s bounds into its query, or empty when it can. A date or
+   * timestamp bound is written as a SQL literal, and Flink's SQL parser refuses the ten days the
+   * Julian calendar skipped in October 1582 (Iceberg and Floe count days without the gap); a slice
+   * that starts or ends in them cannot run. A timestamptz bound is written as epoch milliseconds.
+   */
+  public static Optional<String> unwritable(Slice slice) {
+    if (slice.kind() == Slice.ColumnKind.TIMESTAMPTZ) {
+      return Optional.empty();
+    }
+    for (LocalDateTime bound : List.of(slice.start(), slice.end())) {
+      if (!bound.isBefore(SKIPPED_DAYS_START) && bound.isBefore(GREGORIAN_START)) {
+        return Optional.of(
+            String.format(
+                "its %s %s falls in 1582-10-05 to 1582-10-14, the days the Julian calendar"
+                    + " skipped, which Flink's SQL cannot write as a %s literal; load that"
+                    + " month (1582-10) as one slice instead",
+                bound == slice.start() ? "start" : "end",
+                bound.toLocalDate(),
+                slice.kind() == Slice.ColumnKind.DATE ? "DATE" : "TIMESTAMP"));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

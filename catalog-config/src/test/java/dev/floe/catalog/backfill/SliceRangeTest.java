@@ -43,6 +43,19 @@ class SliceRangeTest {
   }
 
   @Test
+  void aRangeOverTheDaysTheJulianCalendarSkippedIsRefusedNamingTheFirstSliceThatCannotRun() {
+    Table table =
+        catalog.create("t.days", EVENTS, PartitionSpec.builderFor(EVENTS).identity("d").build());
+
+    assertThatThrownBy(() -> SliceRange.of("t.days", table, "d", "1582-10-01", "1582-10-20"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "Cannot backfill t.days from 1582-10-01 to 1582-10-20: slice 1582-10-04 cannot run: its"
+                + " end 1582-10-05 falls in");
+    assertThat(SliceRange.of("t.days", table, "d", "1582-09", "1582-12")).hasSize(3);
+  }
+
+  @Test
   void theUnitOfFromIsTheUnitOfEverySlice() {
     Table table =
         catalog.create("t.days", EVENTS, PartitionSpec.builderFor(EVENTS).day("ts").build());

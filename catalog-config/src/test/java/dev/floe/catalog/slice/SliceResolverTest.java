@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -73,6 +74,30 @@ class SliceResolverTest {
   @AfterAll
   static void closeCatalog() {
     Catalogs.close(catalog);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1582-10-04", "1582-10-05", "1582-10-10", "1582-10-14"})
+  void refusesADaySliceThatStartsOrEndsInTheDaysTheJulianCalendarSkipped(String day) {
+    assertThatThrownBy(() -> SliceResolver.resolve("sales.orders", orders, "order_date", day))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot use --slice " + day + " on sales.orders: its ")
+        .hasMessageContaining("falls in 1582-10-05 to 1582-10-14")
+        .hasMessageContaining("as a DATE literal");
+  }
+
+  @Test
+  void theDaysAroundTheSkippedOnesTheirMonthAndTimestamptzHoursInThemResolve() {
+    for (String day : List.of("1582-10-03", "1582-10-15", "1582-10")) {
+      assertThat(SliceResolver.resolve("sales.orders", orders, "order_date", day).value())
+          .isEqualTo(day);
+    }
+    assertThatThrownBy(() -> SliceResolver.resolve("events.hourly", hourly, "ts", "1582-10-04T23"))
+        .hasMessageContaining("its end 1582-10-05 falls in")
+        .hasMessageContaining("as a TIMESTAMP literal");
+    // A timestamptz bound is bound as epoch milliseconds, not as a literal.
+    assertThat(SliceResolver.resolve("events.daily_tz", dailyTz, "ts", "1582-10-10").value())
+        .isEqualTo("1582-10-10");
   }
 
   @Test

@@ -14,7 +14,8 @@ public final class SliceOption {
       description =
           "The slice the run owns: 2026-10-03 (day), 2026-10-03T05 (hour), 2026-10 (month) or"
               + " 2026 (year), in the years 0001 to 9998 (a slice's end must still be a date SQL"
-              + " can write); it must cover whole partitions of the target. Required when the"
+              + " can write, and a date or timestamp slice must not start or end in 1582-10-05 to"
+              + " 1582-10-14); it must cover whole partitions of the target. Required when the"
               + " manifest has a slice, refused when it has none. A job never derives its slice"
               + " from the clock.")
   String slice;

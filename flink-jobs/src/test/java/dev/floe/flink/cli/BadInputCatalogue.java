@@ -349,6 +349,13 @@ final class BadInputCatalogue {
                       "floe: Cannot parse --slice '0000-01-01': year 0000 is outside the supported"
                           + " years 0001 to 9998"),
                   slice(
+                      "a day the Julian calendar skipped: `1582-10-10`",
+                      "1582-10-10",
+                      "floe: Cannot use --slice 1582-10-10 on sales.fact_orders: its start"
+                          + " 1582-10-10 falls in 1582-10-05 to 1582-10-14, the days the Julian"
+                          + " calendar skipped, which Flink's SQL cannot write as a DATE literal;"
+                          + " load that month (1582-10) as one slice instead"),
+                  slice(
                       "month 13: `2026-13`",
                       "2026-13",
                       "floe: Cannot parse --slice '2026-13': Invalid value for MonthOfYear …"),
