@@ -77,7 +77,12 @@ public final class SliceRange {
     return slices;
   }
 
-  /** The slice of {@code slices} equal to {@code wanted}; refuses one outside the range. */
+  /**
+   * The slice of {@code slices} equal to {@code wanted}; refuses one outside the range.
+   *
+   * @param what where {@code wanted} came from, for the message: {@code --sample}, or {@code sample
+   *     of <file>}
+   */
   public static Slice find(List<Slice> slices, Slice wanted, String what) {
     for (Slice slice : slices) {
       if (slice.label().equals(wanted.label())) {
@@ -85,7 +90,7 @@ public final class SliceRange {
       }
     }
     throw InvalidInputException.of(
-        "Cannot use %s %s: it is not one of the %d slices of the range, %s to %s (inclusive)",
+        "Cannot use %s: %s is not one of the %d slices of the range, %s to %s (inclusive)",
         what,
         wanted.value(),
         slices.size(),

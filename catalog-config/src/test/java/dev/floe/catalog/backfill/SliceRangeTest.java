@@ -98,7 +98,7 @@ class SliceRangeTest {
                 SliceRange.find(
                     slices, SliceResolver.resolve("t.dates", table, "d", "2026-02-08"), "--sample"))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("Cannot use --sample 2026-02-08")
+        .hasMessageContaining("Cannot use --sample: 2026-02-08 is not one of the 7 slices")
         .hasMessageContaining("2026-02-01 to 2026-02-07 (inclusive)");
   }
 }

@@ -62,8 +62,12 @@ final class BackfillPlanner {
               : SliceRange.find(
                   slices,
                   SliceResolver.resolve(
-                      "sample", job.target(), table, job.sliceColumn(), request.sample()),
-                  "sample");
+                      request.sampleSource(),
+                      job.target(),
+                      table,
+                      job.sliceColumn(),
+                      request.sample()),
+                  request.sampleSource());
       FinishedSlices finished =
           FinishedSlices.of(table, source -> Catalogs.loadTable(catalog, source));
       List<PlannedSlice> planned = new ArrayList<>();

@@ -31,6 +31,8 @@ import java.util.function.UnaryOperator;
  *     commit, when the job's query gives each slice the same rows read together as read alone
  *     ({@code SplittableQuery}); 1 runs a Flink job per slice
  * @param sample the slice validated twice before the others, or null for the last slice
+ * @param sampleSource where {@code sample} came from, for messages: {@code --sample}, or {@code
+ *     sample} of a backfill manifest's file
  * @param sampleOnly stop after the sample check
  * @param expectVersion the code version the backfill is pinned to, or null
  * @param failFast stop starting slices after the first failure
@@ -50,6 +52,7 @@ public record BackfillRequest(
     int maxConcurrency,
     int slicesPerJob,
     String sample,
+    String sampleSource,
     boolean sampleOnly,
     String expectVersion,
     boolean failFast,
@@ -102,7 +105,7 @@ public record BackfillRequest(
         .options(options)
         .maxConcurrency(maxConcurrency)
         .slicesPerJob(slicesPerJob)
-        .sample(sample)
+        .sample(sample, sampleSource)
         .sampleOnly(sampleOnly)
         .expectVersion(expectVersion)
         .failFast(failFast)
@@ -126,6 +129,7 @@ public record BackfillRequest(
     private int maxConcurrency = 1;
     private int slicesPerJob = 1;
     private String sample;
+    private String sampleSource = "sample";
     private boolean sampleOnly;
     private String expectVersion;
     private boolean failFast;
@@ -165,6 +169,16 @@ public record BackfillRequest(
 
     public Builder sample(String value) {
       this.sample = value;
+      return this;
+    }
+
+    /**
+     * @param value the sample slice, or null for the last slice
+     * @param source where it came from, for messages: {@code --sample}, or {@code sample of <file>}
+     */
+    public Builder sample(String value, String source) {
+      this.sample = value;
+      this.sampleSource = source;
       return this;
     }
 
@@ -220,6 +234,7 @@ public record BackfillRequest(
           maxConcurrency,
           slicesPerJob,
           sample,
+          sampleSource,
           sampleOnly,
           expectVersion,
           failFast,

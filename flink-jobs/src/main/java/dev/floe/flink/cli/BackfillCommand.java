@@ -212,7 +212,9 @@ public final class BackfillCommand implements Callable<Integer> {
             maxConcurrency != null
                 ? maxConcurrency
                 : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1)
-        .sample(sample != null ? sample : file == null ? null : file.sample())
+        .sample(
+            sample != null ? sample : file == null ? null : file.sample(),
+            sample != null || file == null ? "--sample" : "sample of " + manifest)
         .sampleOnly(sampleOnly)
         .expectVersion(
             expectVersion != null ? expectVersion : file == null ? null : file.expectVersion())

@@ -804,8 +804,8 @@ final class BadInputCatalogue {
                   backfill(
                       "a sample outside the range: `sample: 2026-02-01`",
                       "from: 2026-01-01\nto: 2026-01-03\nsample: 2026-02-01\n",
-                      "floe: Cannot use … 2026-02-01: it is not one of the 2 slices of the range,"
-                          + " 2026-01-01 to 2026-01-02 (inclusive)"),
+                      "floe: Cannot use sample of backfills/backfill.yaml: 2026-02-01 is not one"
+                          + " of the 2 slices of the range, 2026-01-01 to 2026-01-02 (inclusive)"),
                   backfill(
                           "a literal secret in `on_backfill_done`",
                           "from: 2026-01-01\nto: 2026-01-03\non_backfill_done:\n  - name: bi\n"
@@ -1000,7 +1000,7 @@ final class BadInputCatalogue {
                   row(
                       "an empty `--sample \"\"`",
                       2,
-                      "floe: Cannot use an empty sample: give a slice of column order_date"
+                      "floe: Cannot use an empty --sample: give a slice of column order_date"
                           + " (yyyy-MM-dd, e.g. 2026-10-03)",
                       f ->
                           f.args(
