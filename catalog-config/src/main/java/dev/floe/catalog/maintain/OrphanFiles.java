@@ -14,9 +14,11 @@ import java.util.Set;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Deletes files under the table's location that nothing in the table references and that are older
@@ -85,6 +87,15 @@ public final class OrphanFiles implements MaintenanceAction {
       throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
     }
     minAge();
+    // Iceberg's own orphan removal refuses too: a table with GC off may share its files (a
+    // registered copy, a migrated or snapshot table), which it cannot tell from orphans.
+    if (!PropertyUtil.propertyAsBoolean(
+        table.properties(), TableProperties.GC_ENABLED, TableProperties.GC_ENABLED_DEFAULT)) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: its property %s is false, so its location may hold"
+              + " files another table uses; set %s=true once no other table does",
+          name, TableProperties.GC_ENABLED, TableProperties.GC_ENABLED);
+    }
     if (!(table.io() instanceof SupportsPrefixOperations)) {
       throw InvalidInputException.of(
           "Cannot remove orphan files of %s: its FileIO %s cannot list files",
@@ -95,7 +106,8 @@ public final class OrphanFiles implements MaintenanceAction {
   /**
    * Lists the files that would be deleted; changes nothing.
    *
-   * @throws InvalidInputException for a minimum age under one hour, or a FileIO that cannot list
+   * @throws InvalidInputException for a minimum age under one hour, a table with {@code
+   *     gc.enabled=false}, or a FileIO that cannot list
    */
   public OrphanFilesPlan apply() {
     check();

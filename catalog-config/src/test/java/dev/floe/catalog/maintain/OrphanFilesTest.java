@@ -188,6 +188,20 @@ class OrphanFilesTest {
     assertThat(oldOrphans).allMatch(Files::exists);
   }
 
+  @Test
+  void aTableWithGcDisabledIsRefusedAndKeepsEveryFile() {
+    table.updateProperties().set("gc.enabled", "false").commit();
+    table.refresh();
+    Set<Path> before = TableFiles.onDisk(table);
+
+    assertThatThrownBy(() -> orphans().commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "Cannot remove orphan files of s.t: its property gc.enabled is false");
+    assertThatThrownBy(() -> orphans().apply()).hasMessageContaining("gc.enabled is false");
+    assertThat(TableFiles.onDisk(table)).isEqualTo(before);
+  }
+
   private OrphanFiles orphans() {
     return OrphanFiles.of(table, "s.t").clock(Clock.fixed(now, ZoneOffset.UTC));
   }
