@@ -93,16 +93,27 @@ public final class FloeTableProperties {
     }
     Integer count = null;
     if (keepLast != null) {
+      long parsed;
       try {
-        count = Integer.parseInt(keepLast.trim());
+        parsed = Long.parseLong(keepLast.trim());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
             "Cannot read table property "
                 + RETENTION_KEEP_LAST
                 + "="
                 + keepLast
-                + ": not a number");
+                + ": not a whole number");
       }
+      if (parsed < 1 || parsed > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "Cannot read table property "
+                + RETENTION_KEEP_LAST
+                + "="
+                + keepLast
+                + ": expected a positive number of snapshots up to "
+                + Integer.MAX_VALUE);
+      }
+      count = (int) parsed;
     }
     return Optional.of(
         new RetentionSpec(count, maxAge == null ? null : duration(RETENTION_MAX_AGE, maxAge)));
@@ -140,9 +151,11 @@ public final class FloeTableProperties {
     return wholeDays && !duration.isZero() ? "P" + duration.toDays() + "D" : duration.toString();
   }
 
+  /** A positive duration, as the table spec requires one for the property it declares. */
   private static Duration duration(String property, String value) {
+    Duration duration;
     try {
-      return Duration.parse(value.trim());
+      duration = Duration.parse(value.trim());
     } catch (DateTimeParseException e) {
       throw new IllegalArgumentException(
           "Cannot read table property "
@@ -151,5 +164,14 @@ public final class FloeTableProperties {
               + value
               + ": expected an ISO-8601 duration such as P7D");
     }
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(
+          "Cannot read table property "
+              + property
+              + "="
+              + value
+              + ": expected a positive duration such as P7D");
+    }
+    return duration;
   }
 }

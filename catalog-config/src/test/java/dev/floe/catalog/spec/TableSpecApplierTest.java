@@ -333,6 +333,19 @@ class TableSpecApplierTest {
                 FloeTableProperties.lateData(
                     Map.of("floe.late-data.window", "P1D", "floe.late-data.after-window", "drop")))
         .hasMessageContaining("after-window=drop: expected report or reopen");
+    assertThatThrownBy(
+            () -> FloeTableProperties.retention(Map.of("floe.retention.max-age", "P-1D")))
+        .hasMessageContaining("floe.retention.max-age=P-1D: expected a positive duration");
+    assertThatThrownBy(
+            () -> FloeTableProperties.retention(Map.of("floe.retention.max-age", "PT0S")))
+        .hasMessageContaining("expected a positive duration");
+    assertThatThrownBy(() -> FloeTableProperties.lateData(Map.of("floe.late-data.window", "-P1D")))
+        .hasMessageContaining("floe.late-data.window=-P1D: expected a positive duration");
+    assertThatThrownBy(() -> FloeTableProperties.retention(Map.of("floe.retention.keep-last", "0")))
+        .hasMessageContaining("keep-last=0: expected a positive number of snapshots");
+    assertThatThrownBy(
+            () -> FloeTableProperties.retention(Map.of("floe.retention.keep-last", "99999999999")))
+        .hasMessageContaining("keep-last=99999999999: expected a positive number of snapshots");
   }
 
   @Test

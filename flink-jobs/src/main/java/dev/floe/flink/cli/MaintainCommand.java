@@ -266,6 +266,12 @@ public final class MaintainCommand implements Callable<Integer> {
     if (targetFileSize != null && !compact) {
       throw InvalidInputException.of("Cannot use --target-file-size without --compact");
     }
+    // Checked before the policy picks slices: a run that finds none must not accept it either.
+    if (targetFileSize != null && targetFileSize <= 0) {
+      throw InvalidInputException.of(
+          "Cannot use --target-file-size %d: the target file size must be positive",
+          targetFileSize);
+    }
     if (includeOpen && !slices.isEmpty()) {
       throw InvalidInputException.of(
           "Cannot use --include-open with --slice: it chooses which slices the policy picks");

@@ -1171,6 +1171,20 @@ final class BadInputCatalogue {
                               "--orphan-min-age",
                               "abc")),
                   row(
+                      "`floe maintain --compact --target-file-size -5` when the policy picks no"
+                          + " slice",
+                      2,
+                      "floe: Cannot use --target-file-size -5: the target file size must be"
+                          + " positive",
+                      f ->
+                          f.args(
+                              "maintain",
+                              "sales.fact_orders",
+                              "--compact",
+                              "--target-file-size",
+                              "-5",
+                              "--dry-run")),
+                  row(
                       "`floe rollback --to-time yesterday`",
                       2,
                       "floe: Cannot parse --to-time 'yesterday': expected ISO-8601 with an offset,"
