@@ -1,5 +1,6 @@
 package dev.floe.catalog.maintain;
 
+import dev.floe.catalog.slice.PartitionPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -184,7 +185,7 @@ public final class ManifestRewrite implements MaintenanceAction {
   }
 
   private String key(int specId, DataFile file) {
-    return specId + "|" + table.specs().get(specId).partitionToPath(file.partition());
+    return specId + "|" + PartitionPaths.of(table.specs().get(specId), file.partition());
   }
 
   private List<ManifestFile> dataManifests(Snapshot snapshot) {

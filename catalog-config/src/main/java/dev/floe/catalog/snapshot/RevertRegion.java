@@ -3,6 +3,7 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.lineage.SnapshotFiles;
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceResolver;
 import java.io.IOException;
@@ -193,7 +194,7 @@ final class RevertRegion {
   /** Partition paths of files, e.g. {@code order_date=2026-10-03}; "(table)" if unpartitioned. */
   String partitionOf(DataFile file) {
     PartitionSpec spec = table.specs().get(file.specId());
-    return spec.isPartitioned() ? spec.partitionToPath(file.partition()) : "(table)";
+    return spec.isPartitioned() ? PartitionPaths.of(spec, file.partition()) : "(table)";
   }
 
   /** The region in words, for plans and messages. */
@@ -208,7 +209,7 @@ final class RevertRegion {
     partitions.forEach(
         p -> {
           PartitionSpec spec = table.specs().get(p.first());
-          paths.add(spec.isPartitioned() ? spec.partitionToPath(p.second()) : "(table)");
+          paths.add(spec.isPartitioned() ? PartitionPaths.of(spec, p.second()) : "(table)");
         });
     List<String> named = paths.stream().limit(PARTITIONS_NAMED).toList();
     return "the partitions the run changed ("

@@ -7,6 +7,7 @@ import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.slice.PartitionPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -319,7 +320,7 @@ public final class Rollback {
 
   private static String partition(FileScanTask task) {
     return task.spec().isPartitioned()
-        ? task.spec().partitionToPath(task.file().partition())
+        ? PartitionPaths.of(task.spec(), task.file().partition())
         : "(table)";
   }
 
@@ -331,7 +332,7 @@ public final class Rollback {
       for (FileScanTask task : tasks) {
         String partition =
             task.spec().isPartitioned()
-                ? task.spec().partitionToPath(task.file().partition())
+                ? PartitionPaths.of(task.spec(), task.file().partition())
                 : "(table)";
         rows.merge(partition, task.file().recordCount(), Long::sum);
       }

@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.lineage.SnapshotFiles;
+import dev.floe.catalog.slice.PartitionPaths;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -63,7 +64,7 @@ record RunFileChanges(
 
   private static String path(Table table, DataFile file) {
     PartitionSpec spec = table.specs().get(file.specId());
-    return spec.isPartitioned() ? spec.partitionToPath(file.partition()) : "(table)";
+    return spec.isPartitioned() ? PartitionPaths.of(spec, file.partition()) : "(table)";
   }
 
   private static List<DataFile> copies(Iterable<DataFile> files) {

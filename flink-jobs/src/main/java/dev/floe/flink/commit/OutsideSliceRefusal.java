@@ -1,6 +1,7 @@
 package dev.floe.flink.commit;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -128,7 +129,7 @@ final class OutsideSliceRefusal {
                 + " (%s): %s; nothing was committed",
             subject,
             slice.column(),
-            spec.partitionToPath(file.partition()),
+            PartitionPaths.of(spec, file.partition()),
             file.format().name().toLowerCase(Locale.ROOT),
             cause));
   }

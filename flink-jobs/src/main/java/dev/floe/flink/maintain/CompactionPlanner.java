@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import java.io.IOException;
@@ -149,7 +150,7 @@ final class CompactionPlanner {
             deletesByFile.put(file.location(), List.copyOf(copies));
           }
           if (layout.reorders()) {
-            String path = spec.partitionToPath(file.partition());
+            String path = PartitionPaths.of(spec, file.partition());
             partitionFiles.computeIfAbsent(path, p -> new ArrayList<>()).add(file);
             sortColumn.ifPresent(
                 column ->
@@ -169,7 +170,7 @@ final class CompactionPlanner {
           selectedForDeletes.add(file.location());
         }
         candidatesByPartition
-            .computeIfAbsent(spec.partitionToPath(file.partition()), p -> new ArrayList<>())
+            .computeIfAbsent(PartitionPaths.of(spec, file.partition()), p -> new ArrayList<>())
             .add(file);
       }
     } catch (IOException e) {

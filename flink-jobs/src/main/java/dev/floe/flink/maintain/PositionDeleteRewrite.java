@@ -12,6 +12,7 @@ import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.maintain.plan.TimeSlices;
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -110,7 +111,7 @@ public final class PositionDeleteRewrite {
       if (slice.isPresent()) {
         slices.putIfAbsent(slice.get().start() + "|" + TimeSlices.text(slice.get()), slice.get());
       } else {
-        noSlice.add(spec.partitionToPath(delete.partition()));
+        noSlice.add(PartitionPaths.of(spec, delete.partition()));
       }
     }
     return new Found(slices.values().stream().map(TimeSlices::text).toList(), List.copyOf(noSlice));
@@ -256,7 +257,7 @@ public final class PositionDeleteRewrite {
               || !inside.eval(delete.partition())) {
             continue;
           }
-          String path = spec.partitionToPath(delete.partition());
+          String path = PartitionPaths.of(spec, delete.partition());
           byPartition.computeIfAbsent(path, p -> new ArrayList<>()).add(delete.copy());
           partitions.putIfAbsent(path, delete.partition());
         }

@@ -1,5 +1,6 @@
 package dev.floe.flink.merge;
 
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.SliceUnit;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -37,7 +38,7 @@ final class PartitionFilters {
     for (ContentFile<?> file : files) {
       PartitionSpec spec = table.specs().get(file.specId());
       partitions.computeIfAbsent(
-          file.specId() + "/" + spec.partitionToPath(file.partition()),
+          file.specId() + "/" + PartitionPaths.of(spec, file.partition()),
           ignored -> of(spec, file.partition()));
       if (partitions.size() > MAX_PARTITIONS) {
         return Expressions.alwaysTrue();

@@ -11,6 +11,7 @@ import dev.floe.catalog.maintain.OrphanFile;
 import dev.floe.catalog.maintain.OrphanFiles;
 import dev.floe.catalog.maintain.OrphanFilesPlan;
 import dev.floe.catalog.maintain.SortKeyOverlap;
+import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.window.LateDataWindow;
@@ -194,7 +195,8 @@ public final class HealthScan {
         String key = slice.map(TimeSlices::text).orElse("");
         Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
         totals.slice = slice.orElse(null);
-        String partitionPath = spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
+        String partitionPath =
+            spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, file.partition());
         scan.partitionPaths.put(partitionPath, key);
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
@@ -260,7 +262,7 @@ public final class HealthScan {
           Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
           totals.slice = slice.orElse(null);
           String partitionPath =
-              spec.isUnpartitioned() ? "" : spec.partitionToPath(delete.partition());
+              spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, delete.partition());
           scan.partitionPaths.putIfAbsent(partitionPath, key);
           long[] partition =
               totals.positionDeletes.computeIfAbsent(partitionPath, p -> new long[2]);
