@@ -100,6 +100,17 @@ public final class SliceResolver {
   }
 
   /**
+   * Whether {@code --slice} could name {@code slice} and a job run it: its start lies in the years
+   * {@value #FIRST_YEAR} to {@value #LAST_YEAR} and its bounds can be written ({@link
+   * #unwritable}). A slice derived from a partition value (a year-9999 "valid until" sentinel) may
+   * not be.
+   */
+  public static boolean isRunnable(Slice slice) {
+    int year = slice.start().getYear();
+    return year >= FIRST_YEAR && year <= LAST_YEAR && unwritable(slice).isEmpty();
+  }
+
+  /**
    * Why a job cannot bind {@code slice}'s bounds into its query, or empty when it can. A date or
    * timestamp bound is written as a SQL literal, and Flink's SQL parser refuses the ten days the
    * Julian calendar skipped in October 1582 (Iceberg and Floe count days without the gap); a slice

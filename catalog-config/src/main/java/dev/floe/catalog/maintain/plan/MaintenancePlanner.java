@@ -169,7 +169,8 @@ public final class MaintenancePlanner {
                         new LeftOut(
                             item,
                             "compaction rewrites one time slice at a time and these files lie in"
-                                + " none (no time partition)"));
+                                + " none it can name (no time partition, or a year outside 0001 to"
+                                + " 9998)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -189,7 +190,8 @@ public final class MaintenancePlanner {
                         new LeftOut(
                             item,
                             "the position-delete rewrite commits one time slice at a time and"
-                                + " these files lie in none (a null or non-time partition value)"));
+                                + " these files lie in none it can name (a null or non-time partition"
+                                + " value, or a year outside 0001 to 9998)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));

@@ -1,6 +1,7 @@
 package dev.floe.catalog.maintain.plan;
 
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.slice.SliceUnit;
 import java.time.LocalDateTime;
 import java.util.Optional;
@@ -20,7 +21,10 @@ import org.apache.iceberg.types.Types;
 public final class TimeSlices {
   private TimeSlices() {}
 
-  /** A partition's slice, or empty when its spec has no time field or the value is null. */
+  /**
+   * A partition's slice, or empty when its spec has no time field, the value is null, or the slice
+   * is not one {@code --slice} can name ({@link SliceResolver#isRunnable}: a year-9999 sentinel).
+   */
   public static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
     for (int pos = 0; pos < spec.fields().size(); pos++) {
       PartitionField field = spec.fields().get(pos);
@@ -43,7 +47,8 @@ public final class TimeSlices {
               : ((Types.TimestampType) source.type()).shouldAdjustToUTC()
                   ? Slice.ColumnKind.TIMESTAMPTZ
                   : Slice.ColumnKind.TIMESTAMP;
-      return Optional.of(new Slice(source.name(), kind, unit, start, unit.next(start)));
+      Slice slice = new Slice(source.name(), kind, unit, start, unit.next(start));
+      return SliceResolver.isRunnable(slice) ? Optional.of(slice) : Optional.empty();
     }
     return Optional.empty();
   }

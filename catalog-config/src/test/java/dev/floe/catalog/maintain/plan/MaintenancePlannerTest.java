@@ -293,6 +293,24 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void aYear9999PartitionIsLeftOutAndTheOtherSlicesArePlanned() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.sentinel");
+    t.files(table, day, 6, 2);
+    t.files(table, LocalDate.of(9999, 12, 31), 6, 2);
+
+    MaintenancePlan plan = planAll(true);
+
+    // `--slice 9999-12-31` is refused (its end is past what SQL can write): never planned.
+    assertThat(plan.items())
+        .singleElement()
+        .satisfies(item -> assertThat(item.slice()).contains("d=" + day));
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(left -> assertThat(left.reason()).contains("a year outside 0001 to 9998"));
+  }
+
+  @Test
   void withMinInputFilesOneASliceOfOneSmallFileIsNotPlanned() {
     MaintenanceCatalog t = tables();
     Table table = t.table("s.one");
