@@ -121,6 +121,9 @@ public final class LatePlanner {
       if (!slice.slice().column().equals(sliceColumn)) {
         continue; // another job's slices on another column
       }
+      if (supersededByOwnLoad(slice, loaded, age)) {
+        continue; // a newer load of this job over a wider slice holds it: that load is counted
+      }
       Optional<String> owner = otherOwner(slice, newest, age);
       if (owner.isPresent()) {
         slices.add(
@@ -139,6 +142,21 @@ public final class LatePlanner {
         slices,
         new TreeMap<>(counter.sourceSnapshots()),
         sealedThrough);
+  }
+
+  /**
+   * Whether a newer load by this job of a slice that covers this one (a month over a day) came
+   * after this slice's latest load: the slice's rows are that load's, and rows that reached the
+   * source between the two loads are not late; the covering slice is planned with its own load.
+   */
+  private boolean supersededByOwnLoad(
+      LoadedSlice slice, LoadedSlices loaded, Map<Long, Integer> age) {
+    int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
+    return loaded.slices().stream()
+        .filter(other -> other != slice)
+        .filter(other -> job.equals(other.latest().lineage().job()))
+        .filter(other -> age.getOrDefault(other.latest().snapshotId(), Integer.MAX_VALUE) < ours)
+        .anyMatch(other -> other.slice().covers(slice.slice()));
   }
 
   /**

@@ -234,6 +234,42 @@ class LatePlannerTest {
   }
 
   @Test
+  void aNewerLoadByTheSameJobOfACoveringSliceHoldsTheDaysAndTheirEarlierRowsAreNotLate() {
+    // fact_daily reloads all of October after the late rows for Oct 1 and 3 arrived: it loaded
+    // them.
+    Slice october = LineageCommits.month("2026-10");
+    staging.refresh();
+    OverwriteFiles overwrite =
+        fact.newOverwrite()
+            .overwriteByRowFilter(october.toExpression())
+            .addFile(
+                TableRows.write(
+                    fact,
+                    TableRows.row(fact, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
+    new Lineage(
+            "k-october",
+            "m1",
+            "fact_daily",
+            "overwrite",
+            october.label(),
+            "0.1.0-test",
+            1,
+            "1:0",
+            Map.of("s.staging", staging.currentSnapshot().snapshotId()),
+            null)
+        .toSummary()
+        .forEach(overwrite::set);
+    overwrite.commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), LateSlice::knownLateRows)
+        .containsExactly(tuple("2026-10", 0L));
+    assertThat(plan.reruns()).isEmpty();
+  }
+
+  @Test
   void withoutALateDataPolicyEverySliceStaysOpen() {
     fact.updateProperties()
         .remove(FloeTableProperties.LATE_DATA_WINDOW)
