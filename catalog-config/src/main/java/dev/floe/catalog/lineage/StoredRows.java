@@ -22,7 +22,6 @@ import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
-import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.PartitionUtil;
 
@@ -31,7 +30,9 @@ import org.apache.iceberg.util.PartitionUtil;
  * keeps its microseconds, a uuid its 16 bytes), with its delete files applied: position deletes,
  * equality deletes and deletion vectors, through Iceberg's own {@link GenericDeleteFilter}. This is
  * what {@code IcebergGenerics} does for a table scan, for one chosen file: compaction rewrites
- * files with it, and a revert re-creates a data file as it was read at an older snapshot.
+ * files with it, and a revert re-creates a data file as it was read at an older snapshot. A file
+ * without field ids (added by a migration) is read through the table's name mapping ({@link
+ * DataFileReaders}), so its columns are matched by name, never by position.
  *
  * <p>On a table with row lineage (format version 3) the records also carry {@code _row_id} and
  * {@code _last_updated_sequence_number} after the table's columns ({@link #schema}), so a rewrite
@@ -104,11 +105,7 @@ public final class StoredRows {
       constants.putIfAbsent(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 0L);
     }
     CloseableIterable<Record> raw =
-        FormatModelRegistry.<Record, Object>readBuilder(
-                file.format(), Record.class, table.io().newInputFile(file))
-            .project(required)
-            .idToConstant(constants)
-            .build();
+        DataFileReaders.readBuilder(table, file).project(required).idToConstant(constants).build();
     CloseableIterable<Record> counted =
         CloseableIterable.transform(
             raw,

@@ -1,5 +1,6 @@
 package dev.floe.catalog.window;
 
+import dev.floe.catalog.lineage.DataFileReaders;
 import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
@@ -22,7 +23,6 @@ import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
-import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -150,8 +150,7 @@ public final class LateRows {
   private static CloseableIterable<Record> read(
       Table source, FileScanTask task, Schema projection, Expression filter) {
     DataFile file = task.file();
-    return FormatModelRegistry.<Record, Object>readBuilder(
-            file.format(), Record.class, source.io().newInputFile(file))
+    return DataFileReaders.readBuilder(source, file)
         .project(projection)
         .split(task.start(), task.length())
         .filter(filter)

@@ -1,6 +1,7 @@
 package dev.floe.flink.commit;
 
 import dev.floe.catalog.job.CheckSpec;
+import dev.floe.catalog.lineage.DataFileReaders;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.flink.check.CheckStats;
 import dev.floe.flink.check.DuplicateKeys;
@@ -21,9 +22,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 
 /**
  * Confirms the duplicate finders' candidate hashes against the keys themselves and turns them into
@@ -88,11 +87,7 @@ final class DuplicateKeySamples {
     }
     for (DataFile file : files) {
       try (CloseableIterable<Record> records =
-          Parquet.read(table.io().newInputFile(file.location()))
-              .project(keySchema)
-              .createReaderFunc(
-                  fileSchema -> GenericParquetReaders.buildReader(keySchema, fileSchema))
-              .build()) {
+          DataFileReaders.readBuilder(table, file).project(keySchema).build()) {
         for (Record record : records) {
           List<Object> key = key(record, columns.size());
           if (key == null) {
