@@ -117,6 +117,7 @@ final class CompactionPlanner {
     Map<String, DeleteFile> deleteFiles = new LinkedHashMap<>();
     Map<String, Set<String>> appliesTo = new HashMap<>();
     int skippedOtherSpec = 0;
+    int skippedNotProvablyInside = 0;
     // Sort and z-order: every file of each partition (a rewritten partition is rewritten whole);
     // sort: with the sort column's bounds, to find partitions whose files overlap.
     Map<String, List<DataFile>> partitionFiles = new LinkedHashMap<>();
@@ -163,7 +164,11 @@ final class CompactionPlanner {
           continue;
         }
         if (!eligible) {
-          skippedOtherSpec++;
+          if (file.specId() != spec.specId()) {
+            skippedOtherSpec++;
+          } else {
+            skippedNotProvablyInside++;
+          }
           continue;
         }
         if (forDeletes) {
@@ -256,7 +261,8 @@ final class CompactionPlanner {
         });
     String nothingToDo =
         groups.isEmpty()
-            ? nothingToDo(all.size(), candidatesByPartition, skippedOtherSpec)
+            ? nothingToDo(
+                    all.size(), candidatesByPartition, skippedOtherSpec, skippedNotProvablyInside)
                 + (sortColumn.isPresent()
                     ? ", and no partition's files overlap on sort column "
                         + table.schema().findColumnName(sortColumn.get().fieldId())
@@ -394,21 +400,37 @@ final class CompactionPlanner {
   }
 
   private static String nothingToDo(
-      int files, Map<String, List<DataFile>> candidatesByPartition, int skippedOtherSpec) {
+      int files,
+      Map<String, List<DataFile>> candidatesByPartition,
+      int skippedOtherSpec,
+      int skippedNotProvablyInside) {
     if (files == 0) {
       return "the slice has no data files";
     }
     StringBuilder reason = new StringBuilder();
     int small = candidatesByPartition.values().stream().mapToInt(List::size).sum();
+    boolean skipped = skippedOtherSpec + skippedNotProvablyInside > 0;
     reason.append(
         small == 0
-            ? "no file is below the target size"
+            ? skipped
+                ? "no file it may rewrite is below the target size"
+                : "no file is below the target size"
             : "no partition has two or more files below the target size");
     if (skippedOtherSpec > 0) {
       reason
           .append("; ")
           .append(skippedOtherSpec)
           .append(" small file(s) of an older partition spec kept");
+    }
+    if (skippedNotProvablyInside > 0) {
+      // Iceberg's strict projection of a time transform is inexact before 1970, so a partition
+      // there is never proven to lie inside the slice.
+      reason
+          .append("; ")
+          .append(skippedNotProvablyInside)
+          .append(
+              " small file(s) kept whose partition Iceberg cannot prove lies wholly inside the"
+                  + " slice (its projections of time partitions before 1970 are inexact)");
     }
     return reason.toString();
   }

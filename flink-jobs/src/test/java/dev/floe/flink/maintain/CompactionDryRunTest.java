@@ -28,6 +28,29 @@ class CompactionDryRunTest {
   }
 
   @Test
+  void smallFilesOfAMonthBefore1970AreKeptWithTheTrueReason() {
+    Table monthly =
+        catalog.create(
+            "sales.monthly",
+            SmallFiles.SCHEMA,
+            org.apache.iceberg.PartitionSpec.builderFor(SmallFiles.SCHEMA)
+                .month("order_date")
+                .build());
+    SmallFiles.append(monthly, "1969-12-31", 5, 2, 1);
+
+    CompactionResult result =
+        Compaction.of(catalog.config(), "sales.monthly").slices(List.of("1969-12")).apply();
+
+    assertThat(result.slices().get(0).status())
+        .isEqualTo(SliceCompaction.Status.NOTHING_TO_COMPACT);
+    assertThat(result.slices().get(0).detail())
+        .isEqualTo(
+            "nothing to compact: no file it may rewrite is below the target size; 5 small"
+                + " file(s) kept whose partition Iceberg cannot prove lies wholly inside the slice"
+                + " (its projections of time partitions before 1970 are inexact)");
+  }
+
+  @Test
   void aDryRunListsTheSmallFilesAndTheExpectedOutputsAndChangesNothing() {
     SmallFiles.append(fact, "2026-10-03", 12, 5, 1);
     SmallFiles.append(fact, "2026-10-04", 1, 5, 100);
