@@ -7,6 +7,7 @@ import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.LineageKeys;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.slice.PartitionPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -121,8 +122,10 @@ public final class Rollback {
         target,
         nextTag(),
         ancestor,
-        head == null ? Map.of() : readableOrEmpty(() -> rowsPerPartition(head.snapshotId())),
-        rowsPerPartition(target),
+        head == null
+            ? Map.of()
+            : readableOrEmpty(() -> rowsPerPartition(head.snapshotId(), changed)),
+        rowsPerPartition(target, changed),
         changed);
   }
 
@@ -324,21 +327,45 @@ public final class Rollback {
         : "(table)";
   }
 
-  /** Rows per partition path at a snapshot, from data file metadata (no data read). */
-  private Map<String, Long> rowsPerPartition(long snapshotId) {
+  /**
+   * Rows per partition path at a snapshot: from data file metadata, except that in the {@code
+   * exact} partitions a data file with delete files is read with them applied, so that the rows a
+   * rollback brings back or removes there are counted as a reader sees them.
+   */
+  private Map<String, Long> rowsPerPartition(long snapshotId, Set<String> exact) {
     Map<String, Long> rows = new TreeMap<>();
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(snapshotId).planFiles()) {
       for (FileScanTask task : tasks) {
-        String partition =
-            task.spec().isPartitioned()
-                ? PartitionPaths.of(task.spec(), task.file().partition())
-                : "(table)";
-        rows.merge(partition, task.file().recordCount(), Long::sum);
+        String partition = partition(task);
+        rows.merge(
+            partition,
+            task.deletes().isEmpty() || !exact.contains(partition)
+                ? task.file().recordCount()
+                : liveRows(task),
+            Long::sum);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of " + name, e);
     }
     return rows;
+  }
+
+  private long liveRows(FileScanTask task) {
+    long live = 0;
+    try (CloseableIterable<org.apache.iceberg.data.Record> records =
+        StoredRows.read(
+            table,
+            task.spec(),
+            task.file(),
+            task.deletes(),
+            new java.util.concurrent.atomic.AtomicLong())) {
+      for (org.apache.iceberg.data.Record ignored : records) {
+        live++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + task.file().location() + " of " + name, e);
+    }
+    return live;
   }
 }

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * @param toSnapshotId the snapshot that becomes current
  * @param tag the tag that keeps {@code fromSnapshotId} reachable, so the rollback can be undone
  * @param ancestor true when {@code toSnapshotId} is an ancestor of the current snapshot
- * @param rowsBefore rows per partition now (from file metadata), in partition path order
+ * @param rowsBefore rows per partition now (from file metadata; in a changed partition, a file with
+ *     delete files counts its live rows), in partition path order
  * @param rowsAfter rows per partition after the rollback
  * @param changedPartitions the partitions whose data files differ between the two snapshots: their
  *     content may change even where the row count stays; in path order

@@ -49,6 +49,24 @@ class RollbackTest {
   }
 
   @Test
+  void theRowCountsOfAChangedPartitionCountWhatItsDeleteFilesLeave() {
+    var tables = new dev.floe.catalog.testing.MaintenanceCatalog(catalog, java.time.Instant.now());
+    Table mor = tables.table("s.mor");
+    var day = dev.floe.catalog.testing.MaintenanceCatalog.OLD_DAY;
+    var file = tables.files(mor, day, 1, 4).get(0);
+    mor.refresh();
+    long beforeDeletes = mor.currentSnapshot().snapshotId();
+    tables.deleteRows(mor, file, 3);
+    mor.refresh();
+
+    RollbackPlan plan = Rollback.of(mor, "s.mor").toSnapshot(beforeDeletes).apply();
+
+    assertThat(plan.changedPartitions()).containsExactly("d=" + day);
+    assertThat(plan.rowsBefore()).containsEntry("d=" + day, 1L);
+    assertThat(plan.rowsAfter()).containsEntry("d=" + day, 4L);
+  }
+
+  @Test
   void aRollbackAndItsUndoRestoreTheExactContent() {
     ContentHash atThird = TableContent.hash(table);
 
