@@ -6,8 +6,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
@@ -32,6 +34,13 @@ import org.apache.iceberg.util.PropertyUtil;
  * snapshots that use them expire.
  */
 public final class ManifestRewrite implements MaintenanceAction {
+  /**
+   * Snapshot summary property of a manifest rewrite: the bytes per manifest entry it grouped with,
+   * reused by a plan of that snapshot so a rerun finds the same groups (see {@link
+   * ManifestRewritePlan#isNoOp()}).
+   */
+  public static final String BYTES_PER_ENTRY_PROPERTY = "floe.rewrite-manifests.bytes-per-entry";
+
   private final Table table;
   private final String name;
 
@@ -58,7 +67,11 @@ public final class ManifestRewrite implements MaintenanceAction {
     return plan().plan();
   }
 
-  /** Rewrites the manifests in one commit (none when there is nothing to gain). */
+  /**
+   * Rewrites the manifests in one commit, none when there is nothing to gain ({@link
+   * ManifestRewritePlan#isNoOp()}); the commit's summary records the bytes per entry it grouped
+   * with.
+   */
   public ManifestRewritePlan commit() {
     Grouping grouping = plan();
     ManifestRewritePlan plan = grouping.plan();
@@ -68,6 +81,7 @@ public final class ManifestRewrite implements MaintenanceAction {
     table
         .rewriteManifests()
         .clusterBy(file -> grouping.groups().getOrDefault(key(file.specId(), file), -1))
+        .set(BYTES_PER_ENTRY_PROPERTY, Double.toString(grouping.bytesPerEntry()))
         .commit();
     table.refresh();
     return withAfter(plan, dataManifests(table.currentSnapshot()).size());
@@ -109,6 +123,9 @@ public final class ManifestRewrite implements MaintenanceAction {
 
   private record PartitionFiles(String key, long files) {}
 
+  /** A data manifest's length and the partitions it holds live files of. */
+  private record HeldPartitions(long length, Set<String> partitions) {}
+
   private Grouping plan() {
     Snapshot current = table.currentSnapshot();
     long target =
@@ -118,7 +135,7 @@ public final class ManifestRewrite implements MaintenanceAction {
             TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
     if (current == null) {
       return new Grouping(
-          new ManifestRewritePlan(name, 0, 0, 0, 0, target, 0, false, null), Map.of(), 0);
+          new ManifestRewritePlan(name, 0, 0, 0, 0, target, 0, false, false, null), Map.of(), 0);
     }
     List<ManifestFile> data = dataManifests(current);
     int deletes = current.allManifests(table.io()).size() - data.size();
@@ -127,8 +144,12 @@ public final class ManifestRewrite implements MaintenanceAction {
     long entries = 0;
     // Partitions per spec in partition value order, with their live file counts.
     Map<Integer, TreeMap<StructLike, PartitionFiles>> partitions = new TreeMap<>();
+    // The partitions each data manifest holds live files of.
+    List<HeldPartitions> manifestPartitions = new ArrayList<>();
     long files = 0;
     for (ManifestFile manifest : data) {
+      Set<String> held = new HashSet<>();
+      manifestPartitions.add(new HeldPartitions(manifest.length(), held));
       manifestBytes += manifest.length();
       entries +=
           count(manifest.addedFilesCount())
@@ -140,6 +161,7 @@ public final class ManifestRewrite implements MaintenanceAction {
           ManifestFiles.read(manifest, table.io(), table.specs())) {
         for (DataFile file : reader) {
           files++;
+          held.add(key(spec.specId(), file));
           partitions
               .computeIfAbsent(spec.specId(), id -> new TreeMap<>(order))
               .merge(
@@ -151,7 +173,8 @@ public final class ManifestRewrite implements MaintenanceAction {
         throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
       }
     }
-    double bytesPerEntry = entries == 0 ? 1 : (double) manifestBytes / entries;
+    double bytesPerEntry =
+        recordedBytesPerEntry(current).orElse(entries == 0 ? 1 : (double) manifestBytes / entries);
     long perManifest = Math.max(1, (long) (target / bytesPerEntry));
 
     Map<String, Integer> groups = new HashMap<>();
@@ -179,9 +202,60 @@ public final class ManifestRewrite implements MaintenanceAction {
     }
     return new Grouping(
         new ManifestRewritePlan(
-            name, data.size(), deletes, files, partitionCount, target, predicted, false, null),
+            name,
+            data.size(),
+            deletes,
+            files,
+            partitionCount,
+            target,
+            predicted,
+            alreadyGrouped(manifestPartitions, groups, target),
+            false,
+            null),
         groups,
         bytesPerEntry);
+  }
+
+  /**
+   * Whether every data manifest holds live files of one group only and no group has more than one
+   * manifest below {@code target}: what Iceberg's rewrite writes for these groups.
+   */
+  private static boolean alreadyGrouped(
+      List<HeldPartitions> manifestPartitions, Map<String, Integer> groups, long target) {
+    Map<Integer, Integer> smallPerGroup = new HashMap<>();
+    for (HeldPartitions manifest : manifestPartitions) {
+      Set<Integer> held = new HashSet<>();
+      for (String partition : manifest.partitions()) {
+        held.add(groups.get(partition));
+      }
+      // A manifest without live files would be dropped, one with two groups split.
+      if (held.size() != 1) {
+        return false;
+      }
+      if (manifest.length() < target
+          && smallPerGroup.merge(held.iterator().next(), 1, Integer::sum) > 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The bytes per entry the rewrite that made {@code snapshot} grouped with, if it was one. */
+  private static OptionalDouble recordedBytesPerEntry(Snapshot snapshot) {
+    String recorded =
+        snapshot.summary() == null ? null : snapshot.summary().get(BYTES_PER_ENTRY_PROPERTY);
+    if (recorded == null) {
+      return OptionalDouble.empty();
+    }
+    try {
+      double value = Double.parseDouble(recorded);
+      return value > 0 && Double.isFinite(value)
+          ? OptionalDouble.of(value)
+          : OptionalDouble.empty();
+    } catch (NumberFormatException e) {
+      // Not ours to trust: estimate from the manifests instead.
+      return OptionalDouble.empty();
+    }
   }
 
   private String key(int specId, DataFile file) {
@@ -207,6 +281,7 @@ public final class ManifestRewrite implements MaintenanceAction {
         plan.partitions(),
         plan.targetManifestBytes(),
         plan.predictedDataManifests(),
+        plan.alreadyGrouped(),
         true,
         after);
   }

@@ -16,6 +16,9 @@ import java.util.Map;
  * @param targetManifestBytes the table's {@code commit.manifest.target-size-bytes}
  * @param predictedDataManifests data manifests after the rewrite, as estimated from the current
  *     manifests' bytes per entry (Iceberg rolls a manifest over by its real size)
+ * @param alreadyGrouped true when the data manifests are already grouped the way the rewrite would
+ *     group them: each holds live files of one group only (the partitions of one spec the rewrite
+ *     writes together), and no group has more than one manifest below the target size
  * @param committed true once the rewrite was committed
  * @param dataManifestsAfter data manifests of the new current snapshot, or null before the commit
  *     (and when there was nothing to rewrite)
@@ -28,13 +31,28 @@ public record ManifestRewritePlan(
     int partitions,
     long targetManifestBytes,
     int predictedDataManifests,
+    boolean alreadyGrouped,
     boolean committed,
     Integer dataManifestsAfter)
     implements ActionOutcome {
 
-  /** Nothing to gain: no data manifest, or one that would stay one. */
+  /**
+   * Nothing to gain, so nothing is committed: there is no data manifest, or the data manifests are
+   * {@linkplain #alreadyGrouped() already grouped} the way the rewrite would group them. A rewrite
+   * would then write the same groups again, one manifest per group (more only where a group
+   * outgrows the target), so it would only add a snapshot.
+   *
+   * <p>The rule is stable: right after a rewrite, a second plan is a no-op. The rewrite records the
+   * bytes per entry it planned with in its snapshot's summary, and a plan of that snapshot reuses
+   * them, so the same live files give the same groups. Iceberg writes each group's files into
+   * manifests of their own and only starts another one once a manifest reached the target size, so
+   * every manifest holds one group and at most one manifest per group is below the target.
+   *
+   * <p>A single manifest holding a single group is a no-op, as are one manifest per partition spec
+   * (with the default target); many small manifests of one spec are not.
+   */
   public boolean isNoOp() {
-    return dataManifestsBefore == 0 || (dataManifestsBefore == 1 && predictedDataManifests == 1);
+    return dataManifestsBefore == 0 || alreadyGrouped;
   }
 
   @Override
@@ -47,9 +65,14 @@ public record ManifestRewritePlan(
     List<String> lines = new ArrayList<>();
     if (isNoOp()) {
       lines.add(
-          String.format(
-              "nothing to rewrite: %d data manifest%s",
-              dataManifestsBefore, dataManifestsBefore == 1 ? "" : "s"));
+          dataManifestsBefore <= 1
+              ? String.format(
+                  "nothing to rewrite: %d data manifest%s",
+                  dataManifestsBefore, dataManifestsBefore == 1 ? "" : "s")
+              : String.format(
+                  "nothing to rewrite: %d data manifests (%d data files in %d partitions) already"
+                      + " clustered by partition (target %s each)",
+                  dataManifestsBefore, dataFiles, partitions, Bytes.format(targetManifestBytes)));
       return lines;
     }
     lines.add(
@@ -75,6 +98,7 @@ public record ManifestRewritePlan(
     map.put("partitions", partitions);
     map.put("target_manifest_bytes", targetManifestBytes);
     map.put("predicted_data_manifests", predictedDataManifests);
+    map.put("already_grouped", alreadyGrouped);
     map.put("data_manifests_after", dataManifestsAfter);
     map.put("no_op", isNoOp());
     return map;

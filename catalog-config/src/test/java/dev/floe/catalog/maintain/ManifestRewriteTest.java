@@ -17,6 +17,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,8 @@ class ManifestRewriteTest {
 
   @Test
   void aTinyTargetClustersOnePartitionPerManifest() {
+    // One manifest holding all three partitions: with a tiny target, three groups to split it into.
+    ManifestRewrite.of(table, "s.t").commit();
     table.updateProperties().set(TableProperties.MANIFEST_TARGET_SIZE_BYTES, "1").commit();
     table.refresh();
 
@@ -100,8 +103,93 @@ class ManifestRewriteTest {
       assertThat(manifest.partitions().get(0).lowerBound())
           .isEqualTo(manifest.partitions().get(0).upperBound());
     }
-    assertThat(plan.dataManifestsAfter()).isEqualTo(dataManifests());
+    assertThat(plan.changed()).isTrue();
+    assertThat(plan.dataManifestsAfter()).isEqualTo(dataManifests()).isGreaterThan(1);
     assertThat(plan.predictedDataManifests()).isEqualTo(plan.dataManifestsAfter());
+  }
+
+  @Test
+  void aRerunOnTwoPartitionSpecsCommitsNothing() {
+    table.updateSpec().removeField("d").addField(Expressions.month("d")).commit();
+    for (int i = 0; i < 4; i++) {
+      TableRows.append(table, row(10 + i, "2026-1" + (i % 2) + "-01"));
+    }
+    ManifestRewritePlan first = ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+    assertThat(first.changed()).isTrue();
+    // One manifest per partition spec: a rewrite never mixes specs in a manifest.
+    assertThat(first.dataManifestsAfter()).isEqualTo(2);
+
+    assertRerunIsANoOp();
+  }
+
+  @Test
+  void aRerunWithASmallTargetManifestSizeCommitsNothing() {
+    table.updateProperties().set(TableProperties.MANIFEST_TARGET_SIZE_BYTES, "8000").commit();
+    table.refresh();
+    ManifestRewritePlan first = ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+    assertThat(first.changed()).isTrue();
+    assertThat(first.dataManifestsAfter()).isGreaterThan(1).isLessThan(6);
+    // The rerun groups with the bytes per entry the rewrite grouped with.
+    assertThat(table.currentSnapshot().summary())
+        .containsKey(ManifestRewrite.BYTES_PER_ENTRY_PROPERTY);
+
+    assertRerunIsANoOp();
+  }
+
+  @Test
+  void manySmallManifestsOfOneSpecAreStillRewrittenAfterAnEarlierRewrite() {
+    table.updateSpec().removeField("d").addField(Expressions.month("d")).commit();
+    TableRows.append(table, row(10, "2026-11-01"));
+    ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+    // Five more small manifests of the current spec next to the rewritten two.
+    for (int i = 0; i < 5; i++) {
+      TableRows.append(table, row(20 + i, "2026-1" + (i % 2) + "-01"));
+    }
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    MaintenanceReport dryRun = ManifestRewrite.of(table, "s.t").run(true);
+    ManifestRewritePlan plan = ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+
+    assertThat(((ManifestRewritePlan) dryRun.outcome()).isNoOp()).isFalse();
+    assertThat(dryRun.outcome().details()).containsEntry("no_op", false);
+    assertThat(plan.alreadyGrouped()).isFalse();
+    assertThat(plan.dataManifestsBefore()).isEqualTo(7);
+    assertThat(plan.changed()).isTrue();
+    assertThat(table.currentSnapshot().snapshotId()).isNotEqualTo(head);
+    assertThat(plan.dataManifestsAfter()).isEqualTo(dataManifests()).isEqualTo(2);
+  }
+
+  /** A dry run and a real run of the rewrite again: both no-ops, the table untouched. */
+  private void assertRerunIsANoOp() {
+    long head = table.currentSnapshot().snapshotId();
+    String metadata = metadataLocation();
+    int manifests = (int) dataManifests();
+
+    MaintenanceReport dryRun = ManifestRewrite.of(table, "s.t").run(true);
+    MaintenanceReport rerun = ManifestRewrite.of(table, "s.t").run(false);
+    table.refresh();
+
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(metadataLocation()).isEqualTo(metadata);
+    for (MaintenanceReport report : new MaintenanceReport[] {dryRun, rerun}) {
+      ManifestRewritePlan plan = (ManifestRewritePlan) report.outcome();
+      assertThat(plan.isNoOp()).isTrue();
+      assertThat(plan.alreadyGrouped()).isTrue();
+      assertThat(plan.changed()).isFalse();
+      assertThat(plan.dataManifestsAfter()).isNull();
+      assertThat(plan.details()).containsEntry("no_op", true);
+      assertThat(plan.lines())
+          .singleElement()
+          .asString()
+          .startsWith("nothing to rewrite: " + manifests + " data manifests (")
+          .contains("already clustered by partition");
+      assertThat(report.after()).isEqualTo(report.before());
+    }
   }
 
   @Test

@@ -36,6 +36,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
@@ -207,6 +208,43 @@ class MaintainCommandTest {
     assertThat(last.get("manifests").asInt()).isEqualTo(1);
     Set<Path> stillReferenced = withTable("s.t", MaintainCommandTest::referencedFiles);
     assertThat(stillReferenced).allMatch(Files::exists);
+  }
+
+  @Test
+  void aRerunOfTheManifestRewriteOnTwoPartitionSpecsIsANoOp() throws Exception {
+    withTable(
+        "s.t",
+        t -> {
+          t.updateSpec().removeField("d").addField(Expressions.month("d")).commit();
+          TableRows.append(t, row(t, 5, "2026-11-01"));
+          TableRows.append(t, row(t, 6, "2026-12-01"));
+          return null;
+        });
+    CliRun first = floe(home, "maintain", "s.t", "--rewrite-manifests");
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(first.out()).contains("rewrote 3 data manifests", "into 2 (target");
+    String metadata = withTable("s.t", MaintainCommandTest::metadataLocation);
+    long head = withTable("s.t", t -> t.currentSnapshot().snapshotId());
+
+    CliRun dryRun = floe(home, "maintain", "s.t", "--rewrite-manifests", "--dry-run", "--json");
+    CliRun rerun = floe(home, "maintain", "s.t", "--rewrite-manifests", "--json");
+    CliRun text = floe(home, "maintain", "s.t", "--rewrite-manifests");
+
+    for (CliRun run : new CliRun[] {dryRun, rerun}) {
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      JsonNode action = JSON.readTree(run.out()).get("actions").get(0);
+      assertThat(action.get("no_op").asBoolean()).as(run.out()).isTrue();
+      assertThat(action.get("already_grouped").asBoolean()).isTrue();
+      assertThat(action.get("changed").asBoolean()).isFalse();
+      assertThat(action.get("data_manifests_before").asInt()).isEqualTo(2);
+      assertThat(action.get("after")).isEqualTo(action.get("before"));
+    }
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("nothing to rewrite: 2 data manifests (", "already clustered by partition");
+    assertThat(withTable("s.t", MaintainCommandTest::metadataLocation)).isEqualTo(metadata);
+    long headAfter = withTable("s.t", t -> t.currentSnapshot().snapshotId());
+    assertThat(headAfter).isEqualTo(head);
   }
 
   private <T> T withTable(String name, Function<Table, T> action) {
