@@ -83,19 +83,28 @@ public final class OrphanFiles implements MaintenanceAction {
 
   @Override
   public void check() {
-    if (clock == null) {
-      throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
-    }
-    minAge();
+    checkListing();
     // Iceberg's own orphan removal refuses too: a table with GC off may share its files (a
     // registered copy, a migrated or snapshot table), which it cannot tell from orphans.
-    if (!PropertyUtil.propertyAsBoolean(
-        table.properties(), TableProperties.GC_ENABLED, TableProperties.GC_ENABLED_DEFAULT)) {
+    if (!gcEnabled(table)) {
       throw InvalidInputException.of(
           "Cannot remove orphan files of %s: its property %s is false, so its location may hold"
               + " files another table uses; set %s=true once no other table does",
           name, TableProperties.GC_ENABLED, TableProperties.GC_ENABLED);
     }
+  }
+
+  /** Whether the table lets Floe delete files it does not reference ({@code gc.enabled}). */
+  public static boolean gcEnabled(Table table) {
+    return PropertyUtil.propertyAsBoolean(
+        table.properties(), TableProperties.GC_ENABLED, TableProperties.GC_ENABLED_DEFAULT);
+  }
+
+  private void checkListing() {
+    if (clock == null) {
+      throw new IllegalStateException("Cannot remove orphan files of " + name + ": no clock given");
+    }
+    minAge();
     if (!(table.io() instanceof SupportsPrefixOperations)) {
       throw InvalidInputException.of(
           "Cannot remove orphan files of %s: its FileIO %s cannot list files",
@@ -111,6 +120,20 @@ public final class OrphanFiles implements MaintenanceAction {
    */
   public OrphanFilesPlan apply() {
     check();
+    return list();
+  }
+
+  /**
+   * The unreferenced files, old and young, as {@link #apply()} lists them, also for a table with
+   * {@code gc.enabled=false}: for planning (young files mark partitions being written), never to
+   * delete.
+   */
+  public OrphanFilesPlan listing() {
+    checkListing();
+    return list();
+  }
+
+  private OrphanFilesPlan list() {
     Duration age = minAge();
     SupportsPrefixOperations listing = (SupportsPrefixOperations) table.io();
     String location = table.location();

@@ -8,12 +8,14 @@ import org.apache.iceberg.StructLike;
  * partition with, and the text it shows. Iceberg's {@link PartitionSpec#partitionToPath} writes a
  * NULL value and the string {@code "null"} alike ({@code s=null}), which would put two partitions'
  * files in one group (a compaction would write them into one file of one partition, and queries
- * filtering the other would miss its rows). Here a string value {@code "null"} is written quoted,
- * {@code s=%22null%22}; every other value as Iceberg writes it.
+ * filtering the other would miss its rows). Here a string value {@code "null"} is written with raw
+ * double quotes, {@code s="null"}, which Iceberg's URL-encoded values never hold (a value with
+ * quotes reads {@code %22}); every other value as Iceberg writes it. A key, not a file location:
+ * files lie under Iceberg's own paths.
  */
 public final class PartitionPaths {
   private static final String NULL_TEXT = "null";
-  private static final String QUOTED_NULL_TEXT = "%22null%22";
+  private static final String QUOTED_NULL_TEXT = "\"null\"";
 
   private PartitionPaths() {}
 

@@ -121,7 +121,7 @@ public final class LatePlanner {
       if (!slice.slice().column().equals(sliceColumn)) {
         continue; // another job's slices on another column
       }
-      if (supersededByOwnLoad(slice, loaded, age)) {
+      if (supersededByOwnLoad(slice, loaded, newest, age)) {
         continue; // a newer load of this job over a wider slice holds it: that load is counted
       }
       Optional<String> owner = otherOwner(slice, newest, age);
@@ -146,17 +146,24 @@ public final class LatePlanner {
 
   /**
    * Whether a newer load by this job of a slice that covers this one (a month over a day) came
-   * after this slice's latest load: the slice's rows are that load's, and rows that reached the
-   * source between the two loads are not late; the covering slice is planned with its own load.
+   * after this slice's latest load, and that slice is planned as this job's: the slice's rows are
+   * that load's, rows that reached the source between the two loads are not late, and the covering
+   * slice is planned with its own load.
    */
   private boolean supersededByOwnLoad(
-      LoadedSlice slice, LoadedSlices loaded, Map<Long, Integer> age) {
+      LoadedSlice slice,
+      LoadedSlices loaded,
+      Map<String, SliceLoad> newest,
+      Map<Long, Integer> age) {
     int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
     return loaded.slices().stream()
         .filter(other -> other != slice)
         .filter(other -> job.equals(other.latest().lineage().job()))
         .filter(other -> age.getOrDefault(other.latest().snapshotId(), Integer.MAX_VALUE) < ours)
-        .anyMatch(other -> other.slice().covers(slice.slice()));
+        .filter(other -> other.slice().covers(slice.slice()))
+        // Only when the covering slice is planned as this job's: one another job's newer load
+        // took over is listed as that job's, and then this slice must still be planned here.
+        .anyMatch(other -> otherOwner(other, newest, age).isEmpty());
   }
 
   /**

@@ -82,9 +82,12 @@ public final class HealthScan {
     List<OrphanFile> young = List.of();
     try {
       OrphanFilesPlan orphans =
-          OrphanFiles.of(table, name).clock(clock).manifestCache(manifestCache).apply();
-      orphanFiles = orphans.orphans().size();
-      orphanBytes = orphans.orphans().stream().mapToLong(OrphanFile::sizeBytes).sum();
+          OrphanFiles.of(table, name).clock(clock).manifestCache(manifestCache).listing();
+      // With gc.enabled=false old unreferenced files may be another table's: never work to plan.
+      boolean deletable = OrphanFiles.gcEnabled(table);
+      orphanFiles = deletable ? orphans.orphans().size() : 0;
+      orphanBytes =
+          deletable ? orphans.orphans().stream().mapToLong(OrphanFile::sizeBytes).sum() : 0;
       young = orphans.youngOrphans();
     } catch (FloeException | IllegalArgumentException e) {
       problems.add("orphans unknown: " + e.getMessage());
@@ -92,7 +95,8 @@ public final class HealthScan {
 
     int beyondRetention = 0;
     int expirableFiles = 0;
-    if (policy.retention().isPresent()) {
+    // With gc.enabled=false Iceberg refuses expiry (its files may be another table's): no work.
+    if (policy.retention().isPresent() && OrphanFiles.gcEnabled(table)) {
       try {
         ExpirePlan expire =
             Expire.of(table, name).clock(clock).manifestCache(manifestCache).apply();
@@ -195,8 +199,8 @@ public final class HealthScan {
         String key = slice.map(TimeSlices::text).orElse("");
         Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
         totals.slice = slice.orElse(null);
-        String partitionPath =
-            spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, file.partition());
+        // As Iceberg lays out file locations, to find the young files written into it.
+        String partitionPath = spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
         scan.partitionPaths.put(partitionPath, key);
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
@@ -261,13 +265,14 @@ public final class HealthScan {
           String key = slice.map(TimeSlices::text).orElse("");
           Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
           totals.slice = slice.orElse(null);
-          String partitionPath =
+          scan.partitionPaths.putIfAbsent(
+              spec.isUnpartitioned() ? "" : spec.partitionToPath(delete.partition()), key);
+          String partition =
               spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, delete.partition());
-          scan.partitionPaths.putIfAbsent(partitionPath, key);
-          long[] partition =
-              totals.positionDeletes.computeIfAbsent(partitionPath, p -> new long[2]);
-          partition[0]++;
-          partition[1] += delete.fileSizeInBytes();
+          long[] partitionDeletes =
+              totals.positionDeletes.computeIfAbsent(partition, p -> new long[2]);
+          partitionDeletes[0]++;
+          partitionDeletes[1] += delete.fileSizeInBytes();
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);

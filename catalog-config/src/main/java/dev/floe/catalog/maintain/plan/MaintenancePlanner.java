@@ -169,8 +169,8 @@ public final class MaintenancePlanner {
                         new LeftOut(
                             item,
                             "compaction rewrites one time slice at a time and these files lie in"
-                                + " none it can name (no time partition, or a year outside 0001 to"
-                                + " 9998)"));
+                                + " none --slice can name (no time partition, a year outside 0001"
+                                + " to 9998, or 1582-10-05 to 1582-10-14)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -190,8 +190,9 @@ public final class MaintenancePlanner {
                         new LeftOut(
                             item,
                             "the position-delete rewrite commits one time slice at a time and"
-                                + " these files lie in none it can name (a null or non-time partition"
-                                + " value, or a year outside 0001 to 9998)"));
+                                + " these files lie in none --slice can name (a null or non-time"
+                                + " partition value, a year outside 0001 to 9998, or 1582-10-05 to"
+                                + " 1582-10-14)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));

@@ -293,6 +293,27 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void aTableWithGcDisabledGetsItsCompactionPlannedButNoOrphanRemoval() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.gc_off");
+    t.set(table, Map.of("gc.enabled", "false"));
+    t.files(table, day, 6, 2);
+    t.uncommitted(table, day.plusDays(1), Duration.ofDays(30));
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(plan.items())
+        .as("%s %s %s", plan.health(), plan.leftOut(), plan.unreadable())
+        .singleElement()
+        .satisfies(
+            item -> {
+              assertThat(item.action()).isEqualTo(PlanAction.COMPACT);
+              assertThat(item.slice()).contains("d=" + day);
+            });
+    assertThat(plan.leftOut()).isEmpty();
+  }
+
+  @Test
   void aYear9999PartitionIsLeftOutAndTheOtherSlicesArePlanned() {
     MaintenanceCatalog t = tables();
     Table table = t.table("s.sentinel");
