@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
@@ -148,7 +147,7 @@ public final class ContentDiff {
   }
 
   private static CloseableIterable<Record> scan(Table table, long snapshotId, Expression filter) {
-    return IcebergGenerics.read(table).useSnapshot(snapshotId).where(filter).build();
+    return TableRows.read(table, snapshotId, filter);
   }
 
   /** Column to value as text, in schema order; binary values in hex. */

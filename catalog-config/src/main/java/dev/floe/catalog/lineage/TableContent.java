@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -62,7 +61,8 @@ public final class TableContent {
 
   /**
    * The hash of the rows matching {@code filter} at one snapshot (e.g. a branch head or a tag),
-   * read with the table's current schema.
+   * read with the table's current schema ({@link TableRows}: a file without field ids through the
+   * table's name mapping).
    */
   public static ContentHash hash(Table table, long snapshotId, Expression filter) {
     ContentHash hash = ContentHash.empty();
@@ -70,11 +70,7 @@ public final class TableContent {
     try (CloseableIterable<Record> records =
         // Projected on the current schema explicitly: a snapshot read yields the snapshot's own
         // schema, which an ALTER (it makes no snapshot) leaves behind the hasher's.
-        IcebergGenerics.read(table)
-            .useSnapshot(snapshotId)
-            .project(table.schema())
-            .where(filter)
-            .build()) {
+        TableRows.read(table, snapshotId, table.schema(), filter)) {
       for (Record record : records) {
         hasher.add(record, hash);
       }

@@ -5,6 +5,7 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.SliceFootprint;
+import dev.floe.catalog.lineage.TableRows;
 import dev.floe.catalog.slice.Scope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -57,10 +57,7 @@ final class ContentAt {
     RecordHasher hasher = new RecordHasher(schema == null ? table.schema() : schema, table.name());
     ContentHash hash = ContentHash.empty();
     try (CloseableIterable<Record> records =
-        IcebergGenerics.read(table)
-            .useSnapshot(snapshot.snapshotId())
-            .where(scope.toExpression())
-            .build()) {
+        TableRows.read(table, snapshot.snapshotId(), scope.toExpression())) {
       for (Record record : records) {
         hasher.add(record, hash);
       }

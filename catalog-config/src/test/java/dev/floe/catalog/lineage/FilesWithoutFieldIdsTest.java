@@ -21,9 +21,16 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.example.data.Group;
@@ -42,7 +49,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A Parquet data file without field ids (as a migration or {@code add_files} adds it) is read
  * through the table's name mapping: its columns are matched by name even when the file stores them
- * in another order than the table, so compaction and revert copy the true values.
+ * in another order than the table, so compaction and revert copy the true values, and table scans
+ * (content hashes, diffs) read them, with delete files and filters applied.
  */
 class FilesWithoutFieldIdsTest {
   private static final Schema SCHEMA =
@@ -94,6 +102,67 @@ class FilesWithoutFieldIdsTest {
     assertThat(rowsInFile).hasValue(2);
     assertThat(TableContent.hashWholeFiles(table, tasks()))
         .isEqualTo(hash(row(1, "a1", "b1"), row(2, "a2", null)));
+  }
+
+  @Test
+  void tableScansMatchTheColumnsOfAFileWithoutFieldIdsByNameWithDeletesAndFilters()
+      throws IOException {
+    DataFile file = writeWithoutFieldIds(List.of(row(1, "a1", "b1"), row(2, "a2", null)));
+    table.newAppend().appendFile(file).commit();
+    long appended = table.currentSnapshot().snapshotId();
+
+    assertThat(TableContent.hash(table)).isEqualTo(hash(row(1, "a1", "b1"), row(2, "a2", null)));
+    assertThat(TableContent.hash(table)).isEqualTo(TableContent.hashWholeFiles(table, tasks()));
+    // The residual filter is evaluated on the values read, so it must see them unswapped.
+    assertThat(TableContent.hash(table, Expressions.equal("b", "b1")))
+        .isEqualTo(hash(row(1, "a1", "b1")));
+    assertThat(TableContent.hash(table, Expressions.equal("a", "a2")))
+        .isEqualTo(hash(row(2, "a2", null)));
+
+    deletePositions(file, 0);
+
+    assertThat(TableContent.hash(table)).isEqualTo(hash(row(2, "a2", null)));
+    assertThat(TableContent.hash(table, Expressions.isNull("b")))
+        .isEqualTo(hash(row(2, "a2", null)));
+    assertThat(TableContent.hash(table, Expressions.equal("b", "b1"))).isEqualTo(hash());
+    assertThat(TableContent.hash(table, appended, Expressions.alwaysTrue()))
+        .isEqualTo(hash(row(1, "a1", "b1"), row(2, "a2", null)));
+    assertThat(read(table.currentSnapshot().snapshotId(), Expressions.alwaysTrue()))
+        .containsExactly(row(2, "a2", null));
+    assertThat(read(appended, Expressions.equal("a", "a1"))).containsExactly(row(1, "a1", "b1"));
+  }
+
+  /** What {@link TableRows} reads with the snapshot's own schema (as revert and diff read). */
+  private List<Record> read(long snapshotId, Expression filter) throws IOException {
+    List<Record> read = new ArrayList<>();
+    try (CloseableIterable<Record> rows = TableRows.read(table, snapshotId, filter)) {
+      rows.forEach(r -> read.add(r.copy()));
+    }
+    return read;
+  }
+
+  /** Commits a position delete file deleting {@code positions} of {@code file}. */
+  private void deletePositions(DataFile file, long... positions) throws IOException {
+    OutputFile out =
+        table
+            .io()
+            .newOutputFile(
+                table
+                    .locationProvider()
+                    .newDataLocation("deletes-" + file.recordCount() + ".parquet"));
+    PositionDeleteWriter<Record> writer =
+        Parquet.writeDeletes(out)
+            .withSpec(table.spec())
+            .overwrite()
+            .createWriterFunc(GenericParquetWriter::create)
+            .buildPositionWriter();
+    PositionDelete<Record> delete = PositionDelete.create();
+    try (writer) {
+      for (long pos : positions) {
+        writer.write(delete.set(file.location(), pos, null));
+      }
+    }
+    table.newRowDelta().addDeletes(writer.toDeleteFile()).commit();
   }
 
   private Record row(long id, String a, String b) {
