@@ -123,8 +123,12 @@ public final class ManifestRewrite implements MaintenanceAction {
 
   private record PartitionFiles(String key, long files) {}
 
-  /** A data manifest's length and the partitions it holds live files of. */
-  private record HeldPartitions(long length, Set<String> partitions) {}
+  /**
+   * A data manifest's length, the partitions it holds live files of, and whether it also holds
+   * entries of deleted files (a rewrite drops them, so such a manifest is never as the rewrite
+   * would write it).
+   */
+  private record HeldPartitions(long length, Set<String> partitions, boolean deletedEntries) {}
 
   private Grouping plan() {
     Snapshot current = table.currentSnapshot();
@@ -149,7 +153,8 @@ public final class ManifestRewrite implements MaintenanceAction {
     long files = 0;
     for (ManifestFile manifest : data) {
       Set<String> held = new HashSet<>();
-      manifestPartitions.add(new HeldPartitions(manifest.length(), held));
+      manifestPartitions.add(
+          new HeldPartitions(manifest.length(), held, count(manifest.deletedFilesCount()) > 0));
       manifestBytes += manifest.length();
       entries +=
           count(manifest.addedFilesCount())
@@ -228,8 +233,9 @@ public final class ManifestRewrite implements MaintenanceAction {
       for (String partition : manifest.partitions()) {
         held.add(groups.get(partition));
       }
-      // A manifest without live files would be dropped, one with two groups split.
-      if (held.size() != 1) {
+      // A manifest without live files would be dropped, one with two groups split, one with
+      // entries of deleted files written without them (its length says nothing of its live size).
+      if (held.size() != 1 || manifest.deletedEntries()) {
         return false;
       }
       if (manifest.length() < target

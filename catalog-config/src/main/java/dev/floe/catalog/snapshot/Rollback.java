@@ -351,6 +351,11 @@ public final class Rollback {
     return rows;
   }
 
+  /**
+   * The rows of {@code task}'s file its deletes leave; its record count when the file cannot be
+   * read with them (an equality delete on a column dropped since, a missing file): the counts are
+   * information, and never stop a rollback, which is what repairs such a table.
+   */
   private long liveRows(FileScanTask task) {
     long live = 0;
     try (CloseableIterable<org.apache.iceberg.data.Record> records =
@@ -363,8 +368,8 @@ public final class Rollback {
       for (org.apache.iceberg.data.Record ignored : records) {
         live++;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + task.file().location() + " of " + name, e);
+    } catch (IOException | RuntimeException e) {
+      return task.file().recordCount();
     }
     return live;
   }

@@ -193,6 +193,31 @@ class ManifestRewriteTest {
   }
 
   @Test
+  void aManifestHoldingEntriesOfDeletedFilesIsRewrittenThenTheRerunIsANoOp() {
+    ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+    // Deleting files leaves their entries, marked deleted, in the one manifest.
+    table.newDelete().deleteFromRowFilter(Expressions.equal("d", day("2026-10-01"))).commit();
+    table.refresh();
+    assertThat(dataManifests()).isEqualTo(1);
+
+    ManifestRewritePlan plan = ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+
+    assertThat(plan.alreadyGrouped()).isFalse();
+    assertThat(plan.changed()).isTrue();
+    long head = table.currentSnapshot().snapshotId();
+    ManifestRewritePlan rerun = ManifestRewrite.of(table, "s.t").commit();
+    table.refresh();
+    assertThat(rerun.isNoOp()).isTrue();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  private static int day(String day) {
+    return (int) LocalDate.parse(day).toEpochDay();
+  }
+
+  @Test
   void oneManifestIsLeftAlone() {
     ManifestRewrite.of(table, "s.t").commit();
     table.refresh();

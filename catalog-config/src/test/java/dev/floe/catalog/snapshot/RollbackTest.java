@@ -67,6 +67,66 @@ class RollbackTest {
   }
 
   @Test
+  void aFileWhoseDeletesCannotBeReadAnyMoreCountsItsRecordsAndTheRollbackStillRuns() {
+    Schema withKey =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "k", Types.LongType.get()),
+            Types.NestedField.required(3, "d", Types.DateType.get()));
+    Table keyed =
+        catalog.create("s.keyed", withKey, PartitionSpec.builderFor(withKey).identity("d").build());
+    LocalDate day = LocalDate.parse("2026-10-01");
+    org.apache.iceberg.DataFile file =
+        TableRows.write(
+            keyed,
+            TableRows.row(keyed, Map.of("id", 1L, "k", 10L, "d", day)),
+            TableRows.row(keyed, Map.of("id", 2L, "k", 20L, "d", day)));
+    keyed.newAppend().appendFile(file).commit();
+    keyed.newRowDelta().addDeletes(equalityDeleteOnK(keyed, file, 20L)).commit();
+    keyed.refresh();
+    long withDeletes = keyed.currentSnapshot().snapshotId();
+    keyed
+        .newOverwrite()
+        .deleteFile(file)
+        .addFile(TableRows.write(keyed, TableRows.row(keyed, Map.of("id", 3L, "k", 30L, "d", day))))
+        .commit();
+    keyed.updateSchema().deleteColumn("k").commit();
+    keyed.refresh();
+
+    RollbackPlan plan = Rollback.of(keyed, "s.keyed").toSnapshot(withDeletes).apply();
+
+    // The delete's column is gone: the file's two records are counted, nothing fails.
+    assertThat(plan.rowsAfter()).containsEntry("d=" + day, 2L);
+    assertThat(plan.rowsBefore()).containsEntry("d=" + day, 1L);
+  }
+
+  private static org.apache.iceberg.DeleteFile equalityDeleteOnK(
+      Table keyed, org.apache.iceberg.DataFile file, long k) {
+    Schema kOnly = keyed.schema().select("k");
+    org.apache.iceberg.deletes.EqualityDeleteWriter<org.apache.iceberg.data.Record> writer =
+        new org.apache.iceberg.data.GenericFileWriterFactory.Builder(keyed)
+            .equalityFieldIds(new int[] {2})
+            .equalityDeleteRowSchema(kOnly)
+            .build()
+            .newEqualityDeleteWriter(
+                org.apache.iceberg.io.OutputFileFactory.builderFor(keyed, 901, 1)
+                    .format(org.apache.iceberg.FileFormat.PARQUET)
+                    .build()
+                    .newOutputFile(keyed.spec(), file.partition()),
+                keyed.spec(),
+                file.partition());
+    try (writer) {
+      org.apache.iceberg.data.GenericRecord key =
+          org.apache.iceberg.data.GenericRecord.create(kOnly);
+      key.set(0, k);
+      writer.write(key);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
+
+  @Test
   void aRollbackAndItsUndoRestoreTheExactContent() {
     ContentHash atThird = TableContent.hash(table);
 
