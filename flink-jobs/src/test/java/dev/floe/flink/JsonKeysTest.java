@@ -2,10 +2,7 @@ package dev.floe.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -21,8 +18,6 @@ import org.junit.jupiter.api.Test;
  * build the {@code Map<String, Object>} a command writes.
  */
 class JsonKeysTest {
-  private static final List<Path> SOURCES =
-      List.of(Path.of("src/main/java"), Path.of("../catalog-config/src/main/java"));
   private static final Pattern PUT =
       Pattern.compile("\\.put(?:Array|Object)?\\(\\s*\"([^\"]+)\"\\s*[,)]");
 
@@ -36,24 +31,23 @@ class JsonKeysTest {
 
   @Test
   void keysOfJsonOutputAreSnakeCase() {
-    assertThat(SOURCES).allMatch(Files::isDirectory);
+    assertThat(MainSources.ROOTS).allMatch(Files::isDirectory);
     TreeSet<String> offending = new TreeSet<>();
     TreeSet<String> keys = new TreeSet<>();
-    SOURCES.stream()
-        .flatMap(JsonKeysTest::javaFiles)
+    MainSources.javaFiles()
         .filter(file -> !file.toString().contains("/k8s/"))
         .filter(
             file ->
                 Stream.of("Json.write(", "ObjectNode", "Map<String, Object>")
-                    .anyMatch(read(file)::contains))
+                    .anyMatch(MainSources.read(file)::contains))
         .forEach(
             file -> {
               List<String> found = new java.util.ArrayList<>();
-              Matcher put = PUT.matcher(read(file));
+              Matcher put = PUT.matcher(MainSources.read(file));
               while (put.find()) {
                 found.add(put.group(1));
               }
-              Matcher either = PUT_EITHER.matcher(read(file));
+              Matcher either = PUT_EITHER.matcher(MainSources.read(file));
               while (either.find()) {
                 found.add(either.group(1));
                 found.add(either.group(2));
@@ -67,21 +61,5 @@ class JsonKeysTest {
             });
     assertThat(keys).contains("row_count", "run_id", "exit_code", "keep_last", "deleted_files");
     assertThat(offending).isEmpty();
-  }
-
-  private static Stream<Path> javaFiles(Path root) {
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(f -> f.toString().endsWith(".java")).toList().stream();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

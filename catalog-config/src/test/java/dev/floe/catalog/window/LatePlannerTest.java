@@ -237,6 +237,33 @@ class LatePlannerTest {
   void aNewerLoadByTheSameJobOfACoveringSliceHoldsTheDaysAndTheirEarlierRowsAreNotLate() {
     // fact_daily reloads all of October after the late rows for Oct 1 and 3 arrived: it loaded
     // them.
+    loadOctoberAsFactDaily();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), LateSlice::knownLateRows)
+        .containsExactly(tuple("2026-10", 0L));
+    assertThat(plan.reruns()).isEmpty();
+  }
+
+  @Test
+  void aDayACoveringLoadOfThisJobHoldsIsStillPlannedWhenAnotherJobTookThatLoadOver() {
+    loadOctoberAsFactDaily();
+    LineageCommits.load(fact, "2026-10-05", "o5", "fact_other", staging, 1);
+    LineageCommits.append(staging, "2026-10-03", 2);
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    // The month is fact_other's now (a newer overlapping load): the days stay fact_daily's.
+    assertThat(plan.slices())
+        .filteredOn(s -> s.slice().value().equals("2026-10-03"))
+        .singleElement()
+        .satisfies(s -> assertThat(s.knownLateRows()).isEqualTo(4L));
+  }
+
+  /** fact_daily loads all of October as one slice, from staging as it is now. */
+  private void loadOctoberAsFactDaily() {
     Slice october = LineageCommits.month("2026-10");
     staging.refresh();
     OverwriteFiles overwrite =
@@ -260,50 +287,6 @@ class LatePlannerTest {
         .toSummary()
         .forEach(overwrite::set);
     overwrite.commit();
-
-    LatePlan plan = plan("2026-10-04T12:00:00Z");
-
-    assertThat(plan.slices())
-        .extracting(s -> s.slice().value(), LateSlice::knownLateRows)
-        .containsExactly(tuple("2026-10", 0L));
-    assertThat(plan.reruns()).isEmpty();
-  }
-
-  @Test
-  void aDayACoveringLoadOfThisJobHoldsIsStillPlannedWhenAnotherJobTookThatLoadOver() {
-    Slice october = LineageCommits.month("2026-10");
-    staging.refresh();
-    OverwriteFiles overwrite =
-        fact.newOverwrite()
-            .overwriteByRowFilter(october.toExpression())
-            .addFile(
-                TableRows.write(
-                    fact,
-                    TableRows.row(fact, Map.of("id", 98L, "d", LocalDate.parse("2026-10-02")))));
-    new Lineage(
-            "k-october",
-            "m1",
-            "fact_daily",
-            "overwrite",
-            october.label(),
-            "0.1.0-test",
-            1,
-            "1:0",
-            Map.of("s.staging", staging.currentSnapshot().snapshotId()),
-            null)
-        .toSummary()
-        .forEach(overwrite::set);
-    overwrite.commit();
-    LineageCommits.load(fact, "2026-10-05", "o5", "fact_other", staging, 1);
-    LineageCommits.append(staging, "2026-10-03", 2);
-
-    LatePlan plan = plan("2026-10-04T12:00:00Z");
-
-    // The month is fact_other's now (a newer overlapping load): the days stay fact_daily's.
-    assertThat(plan.slices())
-        .filteredOn(s -> s.slice().value().equals("2026-10-03"))
-        .singleElement()
-        .satisfies(s -> assertThat(s.knownLateRows()).isEqualTo(4L));
   }
 
   @Test
