@@ -91,8 +91,19 @@ public final class FloeMain {
         });
     commandLine.setParameterExceptionHandler(
         (exception, params) -> {
-          err.println("floe: " + exception.getMessage() + suggestion(exception));
-          exception.getCommandLine().usage(err);
+          // A value of the wrong type is said in one line that names the option and the value;
+          // a command line of the wrong shape also gets the command's usage.
+          if (isBadValue(exception)) {
+            err.println(
+                "floe: "
+                    + exception.getMessage()
+                    + " (see `"
+                    + exception.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help`)");
+          } else {
+            err.println("floe: " + exception.getMessage() + suggestion(exception));
+            exception.getCommandLine().usage(err);
+          }
           // The command line did not parse, so only its words tell whether --json was asked for.
           if (List.of(args).contains("--json")) {
             out.println(
@@ -189,6 +200,11 @@ public final class FloeMain {
       }
     }
     return "";
+  }
+
+  /** An option or parameter value picocli could not convert to its type (an int, a long). */
+  private static boolean isBadValue(CommandLine.ParameterException exception) {
+    return exception.getMessage() != null && exception.getMessage().startsWith("Invalid value for");
   }
 
   private static String describe(Throwable exception) {

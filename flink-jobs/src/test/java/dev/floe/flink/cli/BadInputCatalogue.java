@@ -932,18 +932,17 @@ final class BadInputCatalogue {
                           f -> f.runWithout(f.examples(DAILY), "--slcie", "2026-10-03"))
                       .withUsage(),
                   row(
-                          "a number that is not one: `--parallelism abc`",
-                          2,
-                          "floe: Invalid value for option '--parallelism': 'abc' is not an int",
-                          f -> f.run(f.examples(DAILY), "--parallelism", "abc"))
-                      .withUsage(),
+                      "a number that is not one: `--parallelism abc`",
+                      2,
+                      "floe: Invalid value for option '--parallelism': 'abc' is not an int"
+                          + " (see `floe run --help`)",
+                      f -> f.run(f.examples(DAILY), "--parallelism", "abc")),
                   row(
-                          "a number too large for an int: `--parallelism 99999999999`",
-                          2,
-                          "floe: Invalid value for option '--parallelism': '99999999999' is not an"
-                              + " int",
-                          f -> f.run(f.examples(DAILY), "--parallelism", "99999999999"))
-                      .withUsage(),
+                      "a number too large for an int: `--parallelism 99999999999`",
+                      2,
+                      "floe: Invalid value for option '--parallelism': '99999999999' is not an"
+                          + " int (see `floe run --help`)",
+                      f -> f.run(f.examples(DAILY), "--parallelism", "99999999999")),
                   row(
                       "a negative parallelism: `--parallelism -1`",
                       2,
