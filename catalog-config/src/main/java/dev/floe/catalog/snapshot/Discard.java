@@ -101,18 +101,18 @@ public final class Discard {
     if (onMain.isPresent()) {
       throw refusalOnMain(onMain.get());
     }
-    for (String branch : List.of(audit, scratch)) {
-      Optional<RecentMetadata.Earlier> earlier =
-          RecentMetadata.lastRef(table, branch, Untag.RECENT_VERSIONS).found();
-      if (earlier.isPresent() && earlier.get().ref().isBranch()) {
-        return new DiscardPlan(
-            name,
-            runId,
-            DiscardPlan.Role.NOTHING_LEFT,
-            branch,
-            earlier.get().ref().snapshotId(),
-            List.of());
-      }
+    Optional<RecentMetadata.Earlier> earlier =
+        RecentMetadata.lastRef(table, List.of(audit, scratch), Untag.RECENT_VERSIONS)
+            .found()
+            .filter(found -> found.ref().isBranch());
+    if (earlier.isPresent()) {
+      return new DiscardPlan(
+          name,
+          runId,
+          DiscardPlan.Role.NOTHING_LEFT,
+          earlier.get().name(),
+          earlier.get().ref().snapshotId(),
+          List.of());
     }
     Optional<Snapshot> newest =
         StreamSupport.stream(table.snapshots().spliterator(), false)

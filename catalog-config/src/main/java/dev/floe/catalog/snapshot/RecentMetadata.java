@@ -19,11 +19,12 @@ final class RecentMetadata {
   private RecentMetadata() {}
 
   /**
+   * @param name the ref's name
    * @param ref the ref as the newest earlier version that had it had it
    * @param snapshot the snapshot it pointed at, as that version had it; null if that version lacks
    *     it
    */
-  record Earlier(SnapshotRef ref, Snapshot snapshot) {}
+  record Earlier(String name, SnapshotRef ref, Snapshot snapshot) {}
 
   /**
    * @param found the ref in the newest earlier version that had it, or empty
@@ -33,10 +34,10 @@ final class RecentMetadata {
 
   /**
    * @param table the table
-   * @param ref a ref's name
-   * @param versions how many earlier versions to read at most
+   * @param refs the names of the refs looked for, in the order they are preferred within a version
+   * @param versions how many earlier versions to read at most; each is read once for all names
    */
-  static Search lastRef(Table table, String ref, int versions) {
+  static Search lastRef(Table table, List<String> refs, int versions) {
     if (!(table instanceof HasTableOperations ops)) {
       return new Search(Optional.empty(), 0);
     }
@@ -50,10 +51,12 @@ final class RecentMetadata {
         break;
       }
       read++;
-      SnapshotRef found = earlier.ref(ref);
-      if (found != null) {
-        return new Search(
-            Optional.of(new Earlier(found, earlier.snapshot(found.snapshotId()))), read);
+      for (String ref : refs) {
+        SnapshotRef found = earlier.ref(ref);
+        if (found != null) {
+          return new Search(
+              Optional.of(new Earlier(ref, found, earlier.snapshot(found.snapshotId()))), read);
+        }
       }
     }
     return new Search(Optional.empty(), read);

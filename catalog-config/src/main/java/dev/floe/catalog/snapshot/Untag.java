@@ -2,6 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
+import java.util.List;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 
@@ -43,7 +44,7 @@ public final class Untag {
   public TagPlan apply() {
     SnapshotRef ref = table.refs().get(tag);
     if (ref == null) {
-      RecentMetadata.Search search = RecentMetadata.lastRef(table, tag, RECENT_VERSIONS);
+      RecentMetadata.Search search = RecentMetadata.lastRef(table, List.of(tag), RECENT_VERSIONS);
       RecentMetadata.Earlier removed =
           search
               .found()
