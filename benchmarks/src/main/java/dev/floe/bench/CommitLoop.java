@@ -142,6 +142,7 @@ final class CommitLoop {
             false,
             lineage,
             start == null ? null : start.snapshotId(),
+            table.schema().schemaId(),
             List.of(),
             RunOptions.defaults());
     long t0 = System.nanoTime();

@@ -20,6 +20,8 @@ import java.util.List;
  * @param allowEmpty swap: an empty result may empty the table
  * @param lineage the run's lineage (rows and content hash are filled in at commit)
  * @param startSnapshotId the target's current snapshot when the run started, or null if empty
+ * @param schemaId the id of the target's schema the run's writers write with ({@link
+ *     dev.floe.catalog.commit.WriteSchema})
  * @param checks the manifest's checks
  * @param options the run's options: dry run, force, conflict retries, an injected failure, and the
  *     publish mode that names the branch to commit to ({@link #branch})
@@ -32,6 +34,7 @@ public record CommitPlan(
     boolean allowEmpty,
     Lineage lineage,
     Long startSnapshotId,
+    int schemaId,
     List<CheckSpec> checks,
     RunOptions options)
     implements Serializable {
@@ -48,7 +51,7 @@ public record CommitPlan(
    */
   public CommitPlan validatingFrom(Long snapshotId) {
     return new CommitPlan(
-        catalog, target, scope, mode, allowEmpty, lineage, snapshotId, checks, options);
+        catalog, target, scope, mode, allowEmpty, lineage, snapshotId, schemaId, checks, options);
   }
 
   /** Commit even when the slice already holds exactly this content. */

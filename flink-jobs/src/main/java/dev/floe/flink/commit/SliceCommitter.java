@@ -7,6 +7,7 @@ import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.ScopeConflicts;
 import dev.floe.catalog.commit.SourceDrift;
+import dev.floe.catalog.commit.WriteSchema;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
@@ -31,10 +32,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits one slice (or, for a swap, the whole table) through the commit core ({@link RunCommit}):
- * checks, then no-op detection, then ONE snapshot that replaces exactly the scope ({@code
- * overwriteByRowFilter}) with Iceberg's validations; a conflict is resolved by {@link
- * ScopeConflicts} (DESIGN.md rule 7). The core deletes the written files whenever they cannot be
- * live and keeps them when the outcome is unknown.
+ * the target's schema unchanged since the writers started ({@link WriteSchema}), checks, then no-op
+ * detection, then ONE snapshot that replaces exactly the scope ({@code overwriteByRowFilter}) with
+ * Iceberg's validations; a conflict is resolved by {@link ScopeConflicts} (DESIGN.md rule 7). The
+ * core deletes the written files whenever they cannot be live and keeps them when the outcome is
+ * unknown.
  *
  * <p>Plain Iceberg API and no Flink, so it is tested directly against a real catalog.
  */
@@ -126,6 +128,8 @@ public final class SliceCommitter {
 
     @Override
     public Attempt<CommitOutcome> prepare(Table table, int attempt) {
+      // Re-checked on every attempt, first: the files hold rows of the planned schema only.
+      WriteSchema.requireCurrent(table, plan.schemaId(), subject());
       if (attempt == 1) {
         Optional<CommitOutcome> done = checkAndCompare(table);
         if (done.isPresent()) {

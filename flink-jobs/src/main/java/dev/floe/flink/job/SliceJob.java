@@ -192,6 +192,7 @@ public final class SliceJob {
               spec.allowEmpty(),
               lineage,
               startSnapshotId,
+              target.schema().schemaId(),
               spec.checks(),
               request.options());
 

@@ -203,6 +203,7 @@ public final class SlicesJob {
                 spec.allowEmpty(),
                 lineage,
                 startSnapshotId,
+                target.schema().schemaId(),
                 spec.checks(),
                 request.options()));
       }

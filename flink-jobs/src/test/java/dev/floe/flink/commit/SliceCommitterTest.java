@@ -397,6 +397,29 @@ class SliceCommitterTest {
   }
 
   @Test
+  void aColumnDroppedAndAddedAgainWhileTheRunWroteStopsTheRunInsteadOfCommittingNulls() {
+    TableRows.append(fact, row(1, "1.00", "2026-10-03"));
+    long started = fact.currentSnapshot().snapshotId();
+    Written ours = write(row(10, "50.00", "2026-10-03"));
+    CommitPlan planned = plan("run-a", started, Map.of());
+    Table evolving = catalog.load("sales.fact_orders");
+    evolving.updateSchema().deleteColumn("amount").commit();
+    evolving.updateSchema().addColumn("amount", Types.DecimalType.of(10, 2)).commit();
+
+    assertThatThrownBy(
+            () ->
+                committer(planned)
+                    .commit(ours.files, ours.hash, new CheckStats(), new DuplicateKeys()))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("slice order_date=")
+        .hasMessageContaining("the table's schema changed while the run wrote its files")
+        .hasMessageContaining("schema id 0 when planned, 2 now");
+    fact.refresh();
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(started);
+    assertThat(new File(ours.files.get(0).location().replace("file:", ""))).doesNotExist();
+  }
+
+  @Test
   void aLostCommitAnswerIsFoundInTheHistoryAndNeverCommittedTwice() {
     TableRows.append(fact, row(1, "1.00", "2026-10-03"));
     long before = fact.currentSnapshot().snapshotId();
@@ -565,6 +588,7 @@ class SliceCommitterTest {
         false,
         lineage,
         start,
+        fact.schema().schemaId(),
         checks,
         options.apply(RunOptions.builder()).build());
   }

@@ -331,6 +331,7 @@ class CompactionITCase {
         false,
         lineage,
         start,
+        fact.schema().schemaId(),
         List.of(),
         RunOptions.defaults());
   }

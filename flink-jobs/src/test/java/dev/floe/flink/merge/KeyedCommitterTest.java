@@ -157,6 +157,7 @@ class KeyedCommitterTest {
                 false,
                 plan.commit().lineage(),
                 null,
+                plan.commit().schemaId(),
                 List.of(),
                 RunOptions.builder().dryRun(true).build()),
             plan.key(),
@@ -322,6 +323,7 @@ class KeyedCommitterTest {
                         false,
                         commit.lineage(),
                         null,
+                        table.schema().schemaId(),
                         List.of(),
                         RunOptions.defaults()),
                     List.of("k", "amount", "at"),
@@ -351,6 +353,7 @@ class KeyedCommitterTest {
             false,
             lineage,
             null,
+            0,
             List.of(),
             RunOptions.defaults());
     return new MergePlan(

@@ -279,6 +279,7 @@ class ParallelRewriteTest {
             false,
             lineage,
             null,
+            catalog.load(target).schema().schemaId(),
             List.of(),
             RunOptions.defaults());
     RowType rowType = FlinkSchemaUtil.convert(catalog.load(target).schema());
