@@ -3,14 +3,15 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.lineage.StoredRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -25,36 +26,45 @@ import org.apache.iceberg.io.OutputFileFactory;
  */
 final class LiveCopy {
   private final Table table;
-  private final OutputFileFactory files;
-  private final GenericFileWriterFactory writers;
+  private final String operationId;
+  private final Map<FileFormat, OutputFileFactory> files = new EnumMap<>(FileFormat.class);
+  private final Map<FileFormat, GenericFileWriterFactory> writers = new EnumMap<>(FileFormat.class);
 
   /**
    * @param operationId part of every file name (the revert's run id), so names never collide
    */
   LiveCopy(Table table, String operationId) {
     this.table = table;
-    FileFormat format =
-        FileFormat.fromString(
-            table
-                .properties()
-                .getOrDefault(
-                    TableProperties.DEFAULT_FILE_FORMAT,
-                    TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
-    this.files =
-        OutputFileFactory.builderFor(table, 0, 0).operationId(operationId).format(format).build();
-    this.writers =
-        new GenericFileWriterFactory.Builder(table)
-            .dataFileFormat(format)
-            .dataSchema(StoredRows.schema(table))
-            .writerProperties(table.properties())
-            .build();
+    this.operationId = operationId;
   }
 
-  /** A new data file holding the live rows of {@code file} under {@code deletes}. */
+  /**
+   * A new data file holding the live rows of {@code file} under {@code deletes}, in the file's own
+   * format: the values read back as they did (ORC cannot store every timestamp a Parquet file
+   * holds, {@link dev.floe.catalog.lineage.OrcTimestamps}).
+   */
   DataFile copy(DataFile file, List<DeleteFile> deletes) {
     PartitionSpec spec = table.specs().get(file.specId());
+    FileFormat format = file.format();
+    OutputFileFactory names =
+        files.computeIfAbsent(
+            format,
+            f ->
+                OutputFileFactory.builderFor(table, 0, 0)
+                    .operationId(operationId)
+                    .format(f)
+                    .build());
+    GenericFileWriterFactory factory =
+        writers.computeIfAbsent(
+            format,
+            f ->
+                new GenericFileWriterFactory.Builder(table)
+                    .dataFileFormat(f)
+                    .dataSchema(StoredRows.schema(table))
+                    .writerProperties(table.properties())
+                    .build());
     DataWriter<Record> writer =
-        writers.newDataWriter(files.newOutputFile(spec, file.partition()), spec, file.partition());
+        factory.newDataWriter(names.newOutputFile(spec, file.partition()), spec, file.partition());
     try (writer;
         CloseableIterable<Record> rows =
             StoredRows.read(table, spec, file, deletes, new AtomicLong())) {
