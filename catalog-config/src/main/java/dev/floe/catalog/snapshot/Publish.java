@@ -165,6 +165,15 @@ public final class Publish {
     @Override
     public Optional<PublishPlan> onConflict(
         Table refreshed, ValidationException conflict, int attempt) {
+      if (!branchHoldsTheRun(refreshed.refs().get(plan.branch()), plan)) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot publish run %s of %s: its audit branch %s was dropped or moved while"
+                    + " publishing (a `floe discard`?); nothing was published — `floe snapshots"
+                    + " %s` shows main",
+                runId, name, plan.branch(), name),
+            conflict);
+      }
       Snapshot head = refreshed.currentSnapshot();
       throw new CommitConflictException(
           String.format(
@@ -193,6 +202,7 @@ public final class Publish {
   private void fastForward(PublishPlan plan) {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata base = ops.refresh();
+    requireBranch(base.ref(plan.branch()), plan);
     Snapshot head = base.currentSnapshot();
     Long headId = head == null ? null : head.snapshotId();
     if (!Objects.equals(headId, plan.mainSnapshotId())) {
@@ -210,6 +220,22 @@ public final class Publish {
     } catch (CommitFailedException changed) {
       throw new ValidationException(changed, "%s", changed.getMessage());
     }
+  }
+
+  /**
+   * The audit branch still holds the run as planned: a discard that landed after the plan (it
+   * leaves main alone, so main's checks cannot see it) must not be undone by publishing the run.
+   */
+  private static void requireBranch(SnapshotRef ref, PublishPlan plan) {
+    if (!branchHoldsTheRun(ref, plan)) {
+      throw new ValidationException(
+          "branch %s no longer holds snapshot %d of the run",
+          plan.branch(), plan.branchSnapshotId());
+    }
+  }
+
+  private static boolean branchHoldsTheRun(SnapshotRef ref, PublishPlan plan) {
+    return ref != null && ref.isBranch() && ref.snapshotId() == plan.branchSnapshotId();
   }
 
   /** CHERRY_PICK or IDENTICAL_ON_MAIN; throws when the run cannot reach main. */
@@ -350,6 +376,9 @@ public final class Publish {
   }
 
   private void cherryPick(PublishPlan plan) {
+    // The table was refreshed for this attempt; the branch removal below fails on a branch
+    // dropped later still, before anything reaches the catalog.
+    requireBranch(table.refs().get(plan.branch()), plan);
     Snapshot run = table.snapshot(plan.branchSnapshotId());
     RunFileChanges changes = RunFileChanges.of(table, run);
     if (changes.hasDeleteFiles()) {

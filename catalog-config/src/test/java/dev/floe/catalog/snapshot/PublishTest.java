@@ -204,6 +204,36 @@ class PublishTest {
   }
 
   @Test
+  void aPublishPlannedBeforeADiscardOfItsRunIsRefusedAndMainStaysWithoutTheRun() {
+    Table stale = catalog.load("s.t");
+    long mainBefore = table.currentSnapshot().snapshotId();
+    Discard.of(table, "s.t").run("r2").commit();
+
+    assertThatThrownBy(() -> Publish.of(stale, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining(
+            "Cannot publish run r2 of s.t: its audit branch audit-r2 was dropped or moved while"
+                + " publishing");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+  }
+
+  @Test
+  void aCherryPickPlannedBeforeADiscardOfItsRunIsRefusedAsAConflictNotAsAnUnknownOutcome() {
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    Table stale = catalog.load("s.t");
+    long mainBefore = table.currentSnapshot().snapshotId();
+    Discard.of(table, "s.t").run("r2").commit();
+
+    assertThatThrownBy(() -> Publish.of(stale, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("its audit branch audit-r2 was dropped or moved while publishing");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+  }
+
+  @Test
   void aMainRunWithTheAuditedContentLeavesNothingToPublishAndDropsTheBranch() {
     commitRun("r6", "2026-10-02", null, row(2, "2026-10-02"), row(3, "2026-10-02"));
     long mainBefore = table.currentSnapshot().snapshotId();
