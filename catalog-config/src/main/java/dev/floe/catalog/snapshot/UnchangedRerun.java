@@ -77,7 +77,8 @@ public final class UnchangedRerun {
    * the table since, not even without a snapshot. A renamed or dropped column, or a new name
    * mapping, changes the rows a reader gets from the same snapshot, and lineage does not record the
    * schema a run read with; so any later change to the source (also a tag, a property or an expiry)
-   * makes the job run. Reads the previous metadata file; when it cannot, the job runs.
+   * makes the job run, and so does a current schema other than the one the snapshot was committed
+   * with. Reads the previous metadata file; when it cannot, the job runs.
    */
   private static boolean untouchedSince(
       Function<String, Table> loadSource, Map.Entry<String, Long> source) {
@@ -87,6 +88,11 @@ public final class UnchangedRerun {
       if (current == null
           || current.snapshotId() != source.getValue()
           || !(table instanceof HasTableOperations operations)) {
+        return false;
+      }
+      if (current.schemaId() == null || current.schemaId() != table.schema().schemaId()) {
+        // The schema changed since the snapshot was committed: a rollback to it after a schema
+        // change makes it current again, and the last metadata change then looks like any other.
         return false;
       }
       List<TableMetadata.MetadataLogEntry> log = operations.operations().current().previousFiles();

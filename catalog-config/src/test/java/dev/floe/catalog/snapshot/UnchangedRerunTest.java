@@ -88,6 +88,22 @@ class UnchangedRerunTest {
     assertThat(find(target, KEY, read)).isEmpty();
   }
 
+  @Test
+  void aSourceSchemaChangedAndRolledBackToTheSnapshotReadMeansTheJobRuns() {
+    Table source = source();
+    Table target = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
+    LineageCommits.load(target, "2026-10-03", "run-1", "orders", source, 3);
+    Map<String, Long> read = sources(source);
+
+    // The last change makes the snapshot read current again, but under another schema.
+    source.updateSchema().addColumn("note", Types.StringType.get()).commit();
+    LineageCommits.append(source, "2026-10-04", 1);
+    source.manageSnapshots().rollbackTo(read.get("s.src")).commit();
+
+    assertThat(sources(source)).isEqualTo(read);
+    assertThat(find(target, KEY, read)).isEmpty();
+  }
+
   private Optional<CurrentCommit.Found> find(Table target, String key, Map<String, Long> sources) {
     return UnchangedRerun.find(
         target,
