@@ -7,6 +7,7 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.iceberg.types.Comparators;
 
 /**
  * Reads one column of a {@link RowData} as the Java value Iceberg uses for the same column (Integer
@@ -50,9 +51,16 @@ final class ColumnValues {
     return row -> row.isNullAt(pos) ? null : value.read(row);
   }
 
-  /** Compares two non-null values read by the same reader. */
+  /**
+   * Compares two non-null values read by the same reader. Strings compare by code point, as Flink
+   * SQL at run time, Spark and Iceberg's own comparators do; Java's {@code compareTo} compares
+   * UTF-16 units and puts U+E000..U+FFFF after every supplementary character.
+   */
   @SuppressWarnings({"unchecked", "rawtypes"})
   static int compare(Comparable<?> a, Comparable<?> b) {
+    if (a instanceof CharSequence left && b instanceof CharSequence right) {
+      return Comparators.charSequences().compare(left, right);
+    }
     return ((Comparable) a).compareTo(b);
   }
 }
