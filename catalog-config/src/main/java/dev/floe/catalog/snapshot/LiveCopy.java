@@ -1,6 +1,8 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.lineage.Utf8Strings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.EnumMap;
@@ -17,6 +19,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
 
 /**
  * Writes the rows of a data file that were live at an older snapshot (its delete files of then
@@ -68,7 +71,17 @@ final class LiveCopy {
     try (writer;
         CloseableIterable<Record> rows =
             StoredRows.read(table, spec, file, deletes, new AtomicLong())) {
+      Types.StructType stored = StoredRows.schema(table).asStruct();
       for (Record row : rows) {
+        Utf8Strings.columnWithReplacement(row, stored)
+            .ifPresent(
+                column -> {
+                  throw new CheckFailedException(
+                      "Cannot copy the live rows of a data file of "
+                          + table.name()
+                          + ": "
+                          + Utf8Strings.rewriteRefusal(column, file.location()));
+                });
         writer.write(row);
       }
     } catch (IOException e) {

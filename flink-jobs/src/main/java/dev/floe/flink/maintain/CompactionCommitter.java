@@ -198,6 +198,11 @@ final class CompactionCommitter {
     if (!planned.equals(arrived)) {
       return "the rewriters returned groups " + arrived + " but " + planned + " were planned";
     }
+    for (Rewritten group : rewritten) {
+      if (group.refusal() != null) {
+        return group.refusal();
+      }
+    }
     ContentHash read = sum(rewritten, false);
     ContentHash written = sum(rewritten, true);
     long expectedRows = slice.rewritten().rows();

@@ -4,10 +4,12 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.lineage.Utf8Strings;
 import dev.floe.flink.commit.CommitMessages;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -20,6 +22,7 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.types.Types;
 
 /**
  * Rewrites groups (one partition's files each): reads every live row with Iceberg's generic reader
@@ -38,6 +41,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
   private final RowLayout layout;
 
   private transient GenericFileWriterFactory writers;
+  private transient Types.StructType storedType;
   private transient RecordHasher hasher;
   private transient RecordHasher lineageHasher; // null without row lineage
   private transient List<String> written;
@@ -66,6 +70,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
             .dataSchema(StoredRows.schema(table))
             .writerProperties(table.properties())
             .build();
+    storedType = StoredRows.schema(table).asStruct();
     hasher = new RecordHasher(table.schema());
     lineageHasher =
         StoredRows.schema(table).columns().size() > table.schema().columns().size()
@@ -106,11 +111,18 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
     // RowLayout.MAX_GROUP_BYTES of input files and GroupHeap.MAX_GROUP_HEAP_BYTES of estimated
     // heap), then written in order.
     List<Record> held = layout.reorders() ? new ArrayList<>() : null;
+    String refusal = null;
     try {
+      inputs:
       for (DataFile input : group.inputs()) {
         try (CloseableIterable<Record> rows =
             StoredRows.read(table, spec, input, group.deletesOf(input), rowsInFiles)) {
           for (Record row : rows) {
+            Optional<String> replaced = Utf8Strings.columnWithReplacement(row, storedType);
+            if (replaced.isPresent()) {
+              refusal = Utf8Strings.rewriteRefusal(replaced.get(), input.location());
+              break inputs;
+            }
             hasher.add(row, read);
             if (lineageHasher != null) {
               lineageHasher.add(row, lineageRead);
@@ -123,7 +135,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
           }
         }
       }
-      if (held != null) {
+      if (held != null && refusal == null) {
         for (Record row : layout.order(table, held)) {
           writer.write(row);
         }
@@ -133,6 +145,19 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
       writer.result().dataFiles().forEach(f -> written.add(f.location()));
     }
     List<DataFile> outputs = writer.result().dataFiles();
+    if (refusal != null) {
+      // The committer refuses the slice and deletes what was written of the group.
+      return new Rewritten(
+          group.index(),
+          group.sliceIndex(),
+          outputs,
+          read,
+          ContentHash.empty(),
+          rowsInFiles.get(),
+          lineageRead,
+          ContentHash.empty(),
+          refusal);
+    }
     // Read back independently: the new files alone, no delete file, through the same reader.
     ContentHash readBack = ContentHash.empty();
     ContentHash lineageReadBack = ContentHash.empty();

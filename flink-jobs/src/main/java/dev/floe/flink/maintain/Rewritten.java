@@ -18,6 +18,8 @@ import org.apache.iceberg.DataFile;
  * @param lineageRead on a table with row lineage, the hash of the rows read with their {@code
  *     _row_id} and {@code _last_updated_sequence_number}; empty otherwise
  * @param lineageWritten the same, of the rows read back from {@code outputs}
+ * @param refusal why the group must not be committed, found while rewriting it (its outputs are
+ *     then partial), or null
  */
 record Rewritten(
     int groupIndex,
@@ -27,11 +29,34 @@ record Rewritten(
     ContentHash written,
     long rowsInInputs,
     ContentHash lineageRead,
-    ContentHash lineageWritten)
+    ContentHash lineageWritten,
+    String refusal)
     implements Serializable {
 
   Rewritten {
     outputs = List.copyOf(outputs);
+  }
+
+  /** A rewrite that found nothing to refuse. */
+  Rewritten(
+      int groupIndex,
+      int sliceIndex,
+      List<DataFile> outputs,
+      ContentHash read,
+      ContentHash written,
+      long rowsInInputs,
+      ContentHash lineageRead,
+      ContentHash lineageWritten) {
+    this(
+        groupIndex,
+        sliceIndex,
+        outputs,
+        read,
+        written,
+        rowsInInputs,
+        lineageRead,
+        lineageWritten,
+        null);
   }
 
   /** A rewrite of inputs without delete files: every row found in them was read. */

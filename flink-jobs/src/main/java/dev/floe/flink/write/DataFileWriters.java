@@ -13,8 +13,8 @@ import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Creates Iceberg data-file writers for Flink rows, with the table's file format and target file
- * size; an ORC table's writers refuse the timestamps ORC cannot store ({@link OrcTimestampGuard}).
- * Iceberg's Flink writer classes are public but not API-checked; their use stays here.
+ * size; the writers refuse values the files cannot hold exactly ({@link ValueGuard}). Iceberg's
+ * Flink writer classes are public but not API-checked; their use stays here.
  */
 public final class DataFileWriters {
 
@@ -34,7 +34,7 @@ public final class DataFileWriters {
         new RowDataTaskWriterFactory(
             table, rowType, targetFileSize, format, table.properties(), List.of(), false);
     factory.initialize(taskId, attempt);
-    return OrcTimestampGuard.wrap(table, rowType, factory.create());
+    return ValueGuard.wrap(table, rowType, factory.create());
   }
 
   /**
@@ -59,7 +59,7 @@ public final class DataFileWriters {
             .ioSupplier(table::io)
             .defaultSpec(table.spec())
             .build();
-    return OrcTimestampGuard.wrap(
+    return ValueGuard.wrap(
         table,
         rowType,
         new OnePartitionWriter(table, rowType, format, targetFileSize(table), files));

@@ -1,14 +1,18 @@
 package dev.floe.flink.write;
 
 import dev.floe.catalog.lineage.OrcTimestamps;
+import dev.floe.catalog.lineage.Utf8Strings;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -20,34 +24,31 @@ import org.apache.iceberg.io.TaskWriter;
 import org.apache.iceberg.io.WriteResult;
 
 /**
- * Refuses, before it is written, a timestamp an ORC file cannot store ({@link OrcTimestamps}), at
- * any depth of the row. {@link DataFileWriters} puts it in front of every writer of an ORC table
- * whose rows hold a timestamp; other writers get none and pay nothing.
+ * Refuses, before it is written, a value the table's files cannot hold exactly, at any depth of the
+ * row: a string that is not UTF-8 ({@link Utf8Strings}) and, in an ORC table, a timestamp in the
+ * second before the epoch ({@link OrcTimestamps}). {@link DataFileWriters} puts it in front of
+ * every writer whose rows hold such a column; other writers get none and pay nothing.
  */
-final class OrcTimestampGuard implements Serializable {
+final class ValueGuard implements Serializable {
   private final String table;
   private final List<Check> checks;
 
-  private OrcTimestampGuard(String table, List<Check> checks) {
+  private ValueGuard(String table, List<Check> checks) {
     this.table = table;
     this.checks = List.copyOf(checks);
   }
 
-  /** The writer itself when {@code table} is not written as ORC or its rows hold no timestamp. */
+  /** The writer itself when the rows hold no column that needs a check. */
   static TaskWriter<RowData> wrap(Table table, RowType rowType, TaskWriter<RowData> writer) {
-    if (!OrcTimestamps.writesOrc(table)) {
-      return writer;
-    }
+    boolean orc = OrcTimestamps.writesOrc(table);
     List<Check> checks = new ArrayList<>();
     for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
-      Check check = Check.of(rowType.getFieldNames().get(pos), rowType.getTypeAt(pos));
+      Check check = Check.of(rowType.getFieldNames().get(pos), rowType.getTypeAt(pos), orc);
       if (check != null) {
         checks.add(new Field(pos, check));
       }
     }
-    return checks.isEmpty()
-        ? writer
-        : new Guarded(new OrcTimestampGuard(table.name(), checks), writer);
+    return checks.isEmpty() ? writer : new Guarded(new ValueGuard(table.name(), checks), writer);
   }
 
   void check(RowData row) {
@@ -61,19 +62,28 @@ final class OrcTimestampGuard implements Serializable {
     /** Checks {@code container}'s value at {@code pos} (a RowData or an ArrayData). */
     void check(Object container, int pos, String table);
 
-    /** The check of a value of {@code type} named {@code column}, or null when none can fail. */
-    static Check of(String column, LogicalType type) {
+    /**
+     * The check of a value of {@code type} named {@code column}, or null when none can fail.
+     *
+     * @param orc whether the table is written as ORC
+     */
+    static Check of(String column, LogicalType type, boolean orc) {
       switch (type.getTypeRoot()) {
+        case CHAR:
+        case VARCHAR:
+          return new Utf8(column);
         case TIMESTAMP_WITHOUT_TIME_ZONE:
-          return new Timestamp(column, ((TimestampType) type).getPrecision(), false);
+          return orc ? new Timestamp(column, ((TimestampType) type).getPrecision(), false) : null;
         case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-          return new Timestamp(column, ((LocalZonedTimestampType) type).getPrecision(), true);
+          return orc
+              ? new Timestamp(column, ((LocalZonedTimestampType) type).getPrecision(), true)
+              : null;
         case ROW:
           {
             RowType row = (RowType) type;
             List<Check> fields = new ArrayList<>();
             for (int i = 0; i < row.getFieldCount(); i++) {
-              Check field = of(column + "." + row.getFieldNames().get(i), row.getTypeAt(i));
+              Check field = of(column + "." + row.getFieldNames().get(i), row.getTypeAt(i), orc);
               if (field != null) {
                 fields.add(new Field(i, field));
               }
@@ -82,14 +92,14 @@ final class OrcTimestampGuard implements Serializable {
           }
         case ARRAY:
           {
-            Check element = of(column + ".element", ((ArrayType) type).getElementType());
+            Check element = of(column + ".element", ((ArrayType) type).getElementType(), orc);
             return element == null ? null : new Elements(element);
           }
         case MAP:
           {
             MapType map = (MapType) type;
-            Check key = of(column + ".key", map.getKeyType());
-            Check value = of(column + ".value", map.getValueType());
+            Check key = of(column + ".key", map.getKeyType(), orc);
+            Check value = of(column + ".value", map.getValueType(), orc);
             return key == null && value == null ? null : new Entries(key, value);
           }
         default:
@@ -105,6 +115,34 @@ final class OrcTimestampGuard implements Serializable {
       RowData row = (RowData) container;
       if (!row.isNullAt(pos)) {
         value.check(row, pos, table);
+      }
+    }
+  }
+
+  /** A string's bytes are UTF-8, read in place when they lie in one heap segment. */
+  private record Utf8(String column) implements Check {
+    @Override
+    public void check(Object container, int pos, String table) {
+      StringData value =
+          container instanceof RowData row
+              ? row.getString(pos)
+              : ((ArrayData) container).getString(pos);
+      if (value instanceof BinaryStringData binary) {
+        binary.ensureMaterialized();
+        MemorySegment[] segments = binary.getSegments();
+        if (segments.length == 1 && !segments[0].isOffHeap()) {
+          byte[] bytes = segments[0].getArray();
+          int offset = binary.getOffset();
+          int length = binary.getSizeInBytes();
+          if (!Utf8Strings.wellFormed(bytes, offset, length)) {
+            throw Utf8Strings.refusal(table, column, bytes, offset, length);
+          }
+          return;
+        }
+      }
+      byte[] bytes = value.toBytes();
+      if (!Utf8Strings.wellFormed(bytes, 0, bytes.length)) {
+        throw Utf8Strings.refusal(table, column, bytes, 0, bytes.length);
       }
     }
   }
@@ -173,10 +211,10 @@ final class OrcTimestampGuard implements Serializable {
 
   /** The writer behind the guard. */
   private static final class Guarded implements TaskWriter<RowData> {
-    private final OrcTimestampGuard guard;
+    private final ValueGuard guard;
     private final TaskWriter<RowData> writer;
 
-    Guarded(OrcTimestampGuard guard, TaskWriter<RowData> writer) {
+    Guarded(ValueGuard guard, TaskWriter<RowData> writer) {
       this.guard = guard;
       this.writer = writer;
     }

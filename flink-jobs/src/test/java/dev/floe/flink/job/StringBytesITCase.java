@@ -1,0 +1,138 @@
+package dev.floe.flink.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CheckFailedException;
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.flink.maintain.Compaction;
+import dev.floe.flink.maintain.CompactionResult;
+import dev.floe.flink.maintain.SliceCompaction;
+import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.testing.ExampleTables;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DESIGN rule 10 for string bytes: Iceberg's generic readers decode strings as UTF-8 and put U+FFFD
+ * for malformed bytes, so Floe's writers refuse a string that is not UTF-8 (exit 3, nothing
+ * committed), and a compaction refuses a slice whose rows read U+FFFD, where another writer may
+ * have stored bytes that are not UTF-8 (it left them as they were instead of replacing them).
+ */
+class StringBytesITCase {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "s", Types.StringType.get()),
+          Types.NestedField.required(3, "d", Types.DateType.get()));
+
+  @TempDir Path home;
+  private CatalogConfig config;
+  private TableEnvironment sql;
+
+  @BeforeEach
+  void createTable() {
+    config = CatalogConfigLoader.embedded(home);
+    Catalog catalog = Catalogs.open(config);
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+      catalog.createTable(
+          TableIdentifier.of("sales", "t"),
+          SCHEMA,
+          PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    } finally {
+      Catalogs.close(catalog);
+    }
+    sql = FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), config);
+  }
+
+  @Test
+  void aRunRefusesAStringThatIsNotUtf8AndWritesEveryWellFormedOneAsItIs() throws Exception {
+    String valid =
+        "job: v\ntarget: sales.t\nslice: {column: d}\nquery: |\n  SELECT CAST(id AS BIGINT) AS id,"
+            + " FROM_BASE64(b) AS s, CAST(:slice_start AS DATE) AS d FROM (VALUES (1, 'w6k='),"
+            + " (2, '8J+YgA=='), (3, '77+9'), (4, '')) AS v(id, b)\n";
+    SliceJob.run(RunRequest.of(config, ExampleTables.job(valid), "2026-10-03"));
+    assertThat(base64("2026-10-03")).containsExactly("w6k=", "8J+YgA==", "77+9", "");
+
+    String invalid =
+        "job: i\ntarget: sales.t\nslice: {column: d}\nquery: |\n  SELECT CAST(id AS BIGINT) AS id,"
+            + " FROM_BASE64(b) AS s, CAST(:slice_start AS DATE) AS d FROM (VALUES (1, 'w6k='),"
+            + " (2, '/w==')) AS v(id, b)\n";
+    long head = load().currentSnapshot().snapshotId();
+
+    assertThatThrownBy(
+            () -> SliceJob.run(RunRequest.of(config, ExampleTables.job(invalid), "2026-10-04")))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageContaining(
+            "Cannot write a string that is not UTF-8 into column s of floe.sales.t (bytes ff)");
+    assertThat(load().currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void aCompactionLeavesASliceWhoseRowsReadUFffdAsItIsAndCompactsTheOthers() throws Exception {
+    // Iceberg's own Flink sink stores the bytes it is given, 0xff included, in two files per day.
+    for (String id : List.of("1", "2")) {
+      // FROM_BASE64 on a column, not a literal: the planner would fold a literal into a Java
+      // String, U+FFFD already.
+      sql.executeSql(
+              "INSERT INTO sales.t SELECT CAST(id AS BIGINT), FROM_BASE64(b), CAST(d AS DATE)"
+                  + " FROM (VALUES ("
+                  + id
+                  + ", '/w==', '2026-10-03'), ("
+                  + id
+                  + "0, 'cGxhaW4=', '2026-10-04')) AS v(id, b, d)")
+          .await();
+    }
+
+    CompactionResult result =
+        Compaction.of(config, "sales.t").slices(List.of("2026-10-03", "2026-10-04")).commit();
+
+    List<SliceCompaction> slices = result.slices();
+    assertThat(slices)
+        .extracting(SliceCompaction::status)
+        .containsExactly(SliceCompaction.Status.FAILED, SliceCompaction.Status.COMPACTED);
+    assertThat(slices.get(0).exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+    assertThat(slices.get(0).detail())
+        .contains("column s of a row in")
+        .contains("holds U+FFFD, which Iceberg's reader also puts for bytes that are not UTF-8");
+    assertThat(base64("2026-10-03")).containsExactly("/w==", "/w==");
+  }
+
+  private List<String> base64(String day) throws Exception {
+    List<String> values = new ArrayList<>();
+    try (CloseableIterator<Row> rows =
+        sql.executeSql("SELECT TO_BASE64(s) FROM sales.t WHERE d = DATE '" + day + "' ORDER BY id")
+            .collect()) {
+      rows.forEachRemaining(r -> values.add((String) r.getField(0)));
+    }
+    return values;
+  }
+
+  private Table load() {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      return Catalogs.loadTable(catalog, "sales.t");
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}
