@@ -47,7 +47,7 @@ public sealed interface CheckSpec extends Serializable {
     }
   }
 
-  /** Every non-null value of {@code column} is one of {@code values} (compared as text). */
+  /** Every non-null value of {@code column} is one of {@code values} (compared as its type). */
   record AcceptedValues(String column, List<String> values) implements CheckSpec {
     public AcceptedValues {
       values = List.copyOf(values);

@@ -117,7 +117,8 @@ public final class JobManifestKeys {
           "checks[].accepted_values.values",
           "list",
           null,
-          "The accepted values, compared as text.");
+          "The accepted values, compared as values of the column's type (`1.5` accepts a"
+              + " decimal 1.50; a timestamp in any ISO spelling, a timestamptz with its offset).");
   public static final FloeOption ALLOW_NONDETERMINISTIC =
       FloeOption.of(
           "allow_nondeterministic",

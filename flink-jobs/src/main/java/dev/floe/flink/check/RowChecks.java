@@ -10,8 +10,9 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Evaluates the per-row checks (not_null, accepted_values) on each row a writer writes. Checks that
- * need all rows (row_count, unique) are decided in the committer.
+ * Evaluates the per-row checks (not_null, accepted_values, compared as values of the column's type:
+ * {@link AcceptedValueSet}) on each row a writer writes. Checks that need all rows (row_count,
+ * unique) are decided in the committer.
  */
 public final class RowChecks {
   private final List<RowCheck> checks = new ArrayList<>();
@@ -19,6 +20,16 @@ public final class RowChecks {
 
   private interface RowCheck {
     void accept(RowData row, CheckStats stats);
+  }
+
+  /**
+   * Refuses, when a job is planned, an accepted value the column's type cannot hold.
+   *
+   * @throws IllegalArgumentException naming the value
+   */
+  public static void validate(CheckSpec.AcceptedValues accepted, RowType rowType) {
+    int pos = rowType.getFieldIndex(accepted.column());
+    AcceptedValueSet.of(rowType.getTypeAt(pos), pos, accepted.values());
   }
 
   public RowChecks(List<CheckSpec> specs, RowType rowType) {
@@ -39,10 +50,15 @@ public final class RowChecks {
             });
       } else if (spec instanceof CheckSpec.AcceptedValues accepted) {
         int pos = rowType.getFieldIndex(accepted.column());
-        Set<String> values = new HashSet<>(accepted.values());
+        AcceptedValueSet typed =
+            AcceptedValueSet.of(rowType.getTypeAt(pos), pos, accepted.values());
+        Set<String> texts = new HashSet<>(accepted.values());
         checks.add(
             (row, stats) -> {
-              if (!row.isNullAt(pos) && !values.contains(formatter.value(row, pos))) {
+              if (!row.isNullAt(pos)
+                  && !(typed == null
+                      ? texts.contains(formatter.value(row, pos))
+                      : typed.accepts(row))) {
                 stats.of(index).add(formatter.format(row));
               }
             });

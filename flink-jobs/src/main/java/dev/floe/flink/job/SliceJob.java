@@ -19,6 +19,7 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.catalog.snapshot.UnchangedRerun;
+import dev.floe.flink.check.RowChecks;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
@@ -682,6 +683,15 @@ public final class SliceJob {
           throw InvalidInputException.of(
               "Cannot read %s at 'checks[%d]': %s names column '%s', which %s does not have",
               spec.source(), i, check.describe(), column, spec.target());
+        }
+      }
+      if (check instanceof CheckSpec.AcceptedValues accepted) {
+        try {
+          RowChecks.validate(accepted, FlinkSchemaUtil.convert(schema));
+        } catch (IllegalArgumentException e) {
+          throw InvalidInputException.of(
+              "Cannot read %s at 'checks[%d]': %s: %s",
+              spec.source(), i, check.describe(), e.getMessage());
         }
       }
     }
