@@ -17,7 +17,13 @@ public enum LateAction {
    * Another job loaded what the slice holds now (its latest load, or a newer load of an overlapping
    * slice): listed, never rerun by this job, whose query would replace that job's rows.
    */
-  OTHER_JOB("other-job");
+  OTHER_JOB("other-job"),
+  /**
+   * Late rows would rerun the slice, but an operator reverted a newer run of it by this job:
+   * listed, never rerun by {@code floe late apply}, which must not undo the revert ({@code floe
+   * run} loads the slice again when the operator decides).
+   */
+  REVERTED("reverted");
 
   private final String text;
 

@@ -2,6 +2,7 @@ package dev.floe.catalog.window;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -132,7 +133,14 @@ public final class LatePlanner {
         continue;
       }
       List<LateRowCount> late = counter.count(slice);
-      slices.add(LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough));
+      LateSlice planned =
+          LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough);
+      Optional<String> revertedRun =
+          loaded
+              .revertedSinceLatest(slice.slice().label())
+              .filter(run -> job.equals(run.job()))
+              .map(Lineage::runId);
+      slices.add(revertedRun.map(planned::heldByRevert).orElse(planned));
     }
     return new LatePlan(
         name,

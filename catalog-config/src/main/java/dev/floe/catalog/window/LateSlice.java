@@ -170,6 +170,30 @@ public record LateSlice(
         owner);
   }
 
+  /**
+   * This slice, held: an operator reverted {@code revertedRun}, a newer run of it by the same job,
+   * after the load it holds. A rerun would load the reverted run's rows again, so an action that
+   * reruns becomes {@link LateAction#REVERTED}; any other stays.
+   */
+  public LateSlice heldByRevert(String revertedRun) {
+    if (!action.reruns()) {
+      return this;
+    }
+    return new LateSlice(
+        slice,
+        state,
+        sealsAt,
+        LateAction.REVERTED,
+        note
+            + "; run "
+            + revertedRun
+            + " of this slice was reverted after this load, so it is not rerun: `floe run"
+            + " --slice` loads it again when that is wanted",
+        latest,
+        lateRows,
+        loadedBy);
+  }
+
   /** Sealed when its window has passed as of {@code asOf} or it is behind the marker. */
   private static WindowState state(
       Slice slice, LateDataWindow window, Instant asOf, Instant sealedThrough) {

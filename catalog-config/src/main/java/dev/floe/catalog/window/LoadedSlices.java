@@ -7,6 +7,7 @@ import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,16 +30,22 @@ import org.apache.iceberg.util.SnapshotUtil;
 public final class LoadedSlices {
   private final List<LoadedSlice> slices;
   private final Map<String, List<SliceLoad>> unplaced;
+  private final Map<String, Lineage> revertedSinceLatest;
 
-  private LoadedSlices(List<LoadedSlice> slices, Map<String, List<SliceLoad>> unplaced) {
+  private LoadedSlices(
+      List<LoadedSlice> slices,
+      Map<String, List<SliceLoad>> unplaced,
+      Map<String, Lineage> revertedSinceLatest) {
     this.slices = List.copyOf(slices);
     this.unplaced = unplaced;
+    this.revertedSinceLatest = Map.copyOf(revertedSinceLatest);
   }
 
   /** Reads the loads of {@code table}'s current history. */
   public static LoadedSlices of(Table table) {
     Map<String, List<SliceLoad>> byLabel = new LinkedHashMap<>();
     Set<String> reverted = new HashSet<>();
+    Map<String, Lineage> revertedSinceLatest = new HashMap<>();
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
       Map<String, String> summary = snapshot.summary();
       String ownRun = summary == null ? null : summary.get(LineageKeys.RUN_ID);
@@ -54,9 +61,15 @@ public final class LoadedSlices {
         continue;
       }
       Optional<Lineage> lineage = Lineage.fromSummary(summary);
-      if (lineage.isEmpty()
-          || reverted.contains(lineage.get().runId())
-          || WriteMode.preservesContent(lineage.get().mode())) {
+      if (lineage.isPresent() && reverted.contains(lineage.get().runId())) {
+        String label = String.valueOf(lineage.get().slice());
+        if (!byLabel.containsKey(label)) {
+          // Reverted after every load of its label seen so far (newest first): the newest such.
+          revertedSinceLatest.putIfAbsent(label, lineage.get());
+        }
+        continue;
+      }
+      if (lineage.isEmpty() || WriteMode.preservesContent(lineage.get().mode())) {
         continue; // a compaction moved rows between files: not a load, and it read no source
       }
       byLabel
@@ -82,7 +95,15 @@ public final class LoadedSlices {
         Comparator.comparing((LoadedSlice s) -> s.slice().column())
             .thenComparing(s -> s.slice().start())
             .thenComparing(s -> s.slice().end()));
-    return new LoadedSlices(slices, unplaced);
+    return new LoadedSlices(slices, unplaced, revertedSinceLatest);
+  }
+
+  /**
+   * The newest run of exactly this slice label that an operator reverted after the slice's latest
+   * load (or after no load at all), if any.
+   */
+  public Optional<Lineage> revertedSinceLatest(String label) {
+    return Optional.ofNullable(revertedSinceLatest.get(label));
   }
 
   /** The loaded slices, by column and start. */

@@ -69,6 +69,29 @@ class LatePlannerTest {
   }
 
   @Test
+  void aSliceWhoseNewerRunAnOperatorRevertedIsListedButNotRerunUntilTheJobLoadsItAgain() {
+    // r5 loads Oct 3 with its two late rows; an operator reverts it: the slice holds r3's rows.
+    LineageCommits.load(fact, "2026-10-03", "r5", "fact_daily", staging, 4);
+    LineageCommits.revert(fact, "2026-10-03", "r5", 2);
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(actions(plan)).containsExactly("rerun", "none", "reverted", "none");
+    assertThat(plan.reruns()).extracting(s -> s.slice().value()).containsExactly("2026-10-01");
+    assertThat(plan.slices().get(2).knownLateRows()).isEqualTo(2L);
+    assertThat(plan.slices().get(2).note())
+        .startsWith("2 late rows; open until 2026-10-07T00:00:00Z; run r5 of this slice was")
+        .contains("reverted after this load, so it is not rerun");
+
+    // A new load by the job (its operator's decision) makes the slice plannable again.
+    LineageCommits.append(staging, "2026-10-03", 1);
+    LineageCommits.load(fact, "2026-10-03", "r6", "fact_daily", staging, 2);
+    LineageCommits.append(staging, "2026-10-03", 1);
+    assertThat(actions(plan("2026-10-04T12:00:00Z")))
+        .containsExactly("rerun", "none", "rerun", "none");
+  }
+
+  @Test
   void theAsOfInstantDecidesOpenOrSealedAndTheSameInstantGivesTheSamePlan() {
     LatePlan early = plan("2026-10-04T12:00:00Z");
     LatePlan late = plan("2026-10-06");
