@@ -2,7 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.StoredRows;
-import dev.floe.catalog.lineage.Utf8Strings;
+import dev.floe.catalog.lineage.StoredStrings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.EnumMap;
@@ -16,10 +16,10 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.types.Types;
 
 /**
  * Writes the rows of a data file that were live at an older snapshot (its delete files of then
@@ -66,26 +66,29 @@ final class LiveCopy {
                     .dataSchema(StoredRows.schema(table))
                     .writerProperties(table.properties())
                     .build());
-    DataWriter<Record> writer =
-        factory.newDataWriter(names.newOutputFile(spec, file.partition()), spec, file.partition());
+    EncryptedOutputFile output = names.newOutputFile(spec, file.partition());
+    DataWriter<Record> writer = factory.newDataWriter(output, spec, file.partition());
+    StoredStrings.RewriteCheck strings =
+        StoredStrings.rewriteCheck(table, file, StoredRows.schema(table).asStruct());
     try (writer;
         CloseableIterable<Record> rows =
             StoredRows.read(table, spec, file, deletes, new AtomicLong())) {
-      Types.StructType stored = StoredRows.schema(table).asStruct();
       for (Record row : rows) {
-        Utf8Strings.columnWithReplacement(row, stored)
-            .ifPresent(
-                column -> {
-                  throw new CheckFailedException(
-                      "Cannot copy the live rows of a data file of "
-                          + table.name()
-                          + ": "
-                          + Utf8Strings.rewriteRefusal(column, file.location()));
-                });
+        String refusal = strings.refusal(row);
+        if (refusal != null) {
+          throw new CheckFailedException(
+              "Cannot copy the live rows of a data file of " + table.name() + ": " + refusal);
+        }
         writer.write(row);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot copy the live rows of " + file.location(), e);
+    } catch (IOException | RuntimeException e) {
+      // The copy is in no list the caller deletes from until it is returned.
+      table.io().deleteFile(output.encryptingOutputFile().location());
+      if (e instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new UncheckedIOException(
+          "Cannot copy the live rows of " + file.location(), (IOException) e);
     }
     return writer.toDataFile();
   }

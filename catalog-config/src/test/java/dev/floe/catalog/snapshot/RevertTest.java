@@ -493,6 +493,20 @@ class RevertTest {
   }
 
   @Test
+  void aCopyOfLiveRowsKeepsAStoredUFffdCharacter() {
+    floeCommit("r1", DAY2, row(3, "caf\uFFFD", DAY2), row(4, "d", DAY2));
+    DataFile file = liveFiles(DAY2).get(0);
+    table.newRowDelta().addDeletes(positionDeletes(file, 1)).commit();
+    ContentHash beforeR2 = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(7, "g", DAY2));
+
+    Revert.of(table, "s.t").run("r2").commit();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(beforeR2).isEqualTo(hash(row(3, "caf\uFFFD", DAY2)));
+    assertThat(files(DAY2)).doesNotContain(file.location());
+  }
+
+  @Test
   void revertingARunThatAddedADeletionVectorOnAFormatV3TableBringsItsRowsBack() {
     table =
         catalog

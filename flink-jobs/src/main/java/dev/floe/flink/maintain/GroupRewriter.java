@@ -4,12 +4,11 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.StoredRows;
-import dev.floe.catalog.lineage.Utf8Strings;
+import dev.floe.catalog.lineage.StoredStrings;
 import dev.floe.flink.commit.CommitMessages;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -115,12 +114,12 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
     try {
       inputs:
       for (DataFile input : group.inputs()) {
+        StoredStrings.RewriteCheck strings = StoredStrings.rewriteCheck(table, input, storedType);
         try (CloseableIterable<Record> rows =
             StoredRows.read(table, spec, input, group.deletesOf(input), rowsInFiles)) {
           for (Record row : rows) {
-            Optional<String> replaced = Utf8Strings.columnWithReplacement(row, storedType);
-            if (replaced.isPresent()) {
-              refusal = Utf8Strings.rewriteRefusal(replaced.get(), input.location());
+            refusal = strings.refusal(row);
+            if (refusal != null) {
               break inputs;
             }
             hasher.add(row, read);

@@ -31,27 +31,56 @@ import org.apache.iceberg.io.WriteResult;
  */
 final class ValueGuard implements Serializable {
   private final String table;
-  private final List<Check> checks;
+  private final int[] strings;
+  private final String[] stringNames;
+  private final Check[] checks;
 
-  private ValueGuard(String table, List<Check> checks) {
+  /**
+   * @param strings the positions of the top-level string columns (checked in a plain loop: the hot
+   *     case)
+   * @param checks the checks of every other column that needs one
+   */
+  private ValueGuard(String table, int[] strings, String[] stringNames, List<Check> checks) {
     this.table = table;
-    this.checks = List.copyOf(checks);
+    this.strings = strings;
+    this.stringNames = stringNames;
+    this.checks = checks.toArray(Check[]::new);
   }
 
   /** The writer itself when the rows hold no column that needs a check. */
   static TaskWriter<RowData> wrap(Table table, RowType rowType, TaskWriter<RowData> writer) {
     boolean orc = OrcTimestamps.writesOrc(table);
+    List<Integer> strings = new ArrayList<>();
     List<Check> checks = new ArrayList<>();
     for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
       Check check = Check.of(rowType.getFieldNames().get(pos), rowType.getTypeAt(pos), orc);
-      if (check != null) {
+      if (check instanceof Utf8) {
+        strings.add(pos);
+      } else if (check != null) {
         checks.add(new Field(pos, check));
       }
     }
-    return checks.isEmpty() ? writer : new Guarded(new ValueGuard(table.name(), checks), writer);
+    if (strings.isEmpty() && checks.isEmpty()) {
+      return writer;
+    }
+    int[] positions = strings.stream().mapToInt(Integer::intValue).toArray();
+    String[] names =
+        strings.stream().map(pos -> rowType.getFieldNames().get(pos)).toArray(String[]::new);
+    return new Guarded(new ValueGuard(table.name(), positions, names, checks), writer);
+  }
+
+  /** The writer behind a guard, or {@code writer} itself: which writer writes the files. */
+  static TaskWriter<RowData> unwrap(TaskWriter<RowData> writer) {
+    return writer instanceof Guarded guarded ? guarded.writer : writer;
   }
 
   void check(RowData row) {
+    for (int i = 0; i < strings.length; i++) {
+      int pos = strings[i];
+      if (!row.isNullAt(pos)) {
+        Utf8.require(row.getString(pos), stringNames[i], table);
+      }
+    }
     for (Check check : checks) {
       check.check(row, 0, table);
     }
@@ -123,10 +152,15 @@ final class ValueGuard implements Serializable {
   private record Utf8(String column) implements Check {
     @Override
     public void check(Object container, int pos, String table) {
-      StringData value =
+      require(
           container instanceof RowData row
               ? row.getString(pos)
-              : ((ArrayData) container).getString(pos);
+              : ((ArrayData) container).getString(pos),
+          column,
+          table);
+    }
+
+    static void require(StringData value, String column, String table) {
       if (value instanceof BinaryStringData binary) {
         binary.ensureMaterialized();
         MemorySegment[] segments = binary.getSegments();

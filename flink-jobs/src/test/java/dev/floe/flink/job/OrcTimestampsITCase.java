@@ -10,6 +10,7 @@ import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.cli.FloeMain;
+import dev.floe.flink.testing.EqualityDeletes;
 import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,10 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -35,13 +34,10 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -149,7 +145,10 @@ class OrcTimestampsITCase {
     target = load("sales.t");
     List<List<Object>> first = values(target);
     // Another engine deletes row 2 by key: the revert below must copy the live rows of its files.
-    target.newRowDelta().addDeletes(equalityDelete(target, 2L)).commit();
+    target
+        .newRowDelta()
+        .addDeletes(EqualityDeletes.ofId(target, row(2, "2026-10-03T00:00:00", null), 2L))
+        .commit();
     target.updateProperties().set("write.format.default", "orc").commit();
     load("sales.src")
         .newDelete()
@@ -201,35 +200,6 @@ class OrcTimestampsITCase {
 
   private static List<FileFormat> dataFormats(Table table) {
     return liveFiles(table).stream().map(DataFile::format).toList();
-  }
-
-  /** An equality delete of {@code id} in the slice's partition, as another engine writes it. */
-  private static DeleteFile equalityDelete(Table table, long id) {
-    Schema idOnly = table.schema().select("id");
-    PartitionKey partition = new PartitionKey(table.spec(), table.schema());
-    partition.partition(
-        new org.apache.iceberg.data.InternalRecordWrapper(table.schema().asStruct())
-            .wrap(row(id, "2026-10-03T00:00:00", null)));
-    EqualityDeleteWriter<Record> writer =
-        new GenericFileWriterFactory.Builder(table)
-            .equalityFieldIds(new int[] {1})
-            .equalityDeleteRowSchema(idOnly)
-            .build()
-            .newEqualityDeleteWriter(
-                OutputFileFactory.builderFor(table, 901, 1)
-                    .format(FileFormat.PARQUET)
-                    .build()
-                    .newOutputFile(table.spec(), partition),
-                table.spec(),
-                partition);
-    try (writer) {
-      Record key = GenericRecord.create(idOnly);
-      key.setField("id", id);
-      writer.write(key);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return writer.toDeleteFile();
   }
 
   private Table load(String name) {

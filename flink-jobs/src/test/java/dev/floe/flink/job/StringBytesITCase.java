@@ -8,14 +8,24 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.snapshot.Revert;
 import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionResult;
 import dev.floe.flink.maintain.SliceCompaction;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.testing.EqualityDeletes;
 import dev.floe.flink.testing.ExampleTables;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -26,6 +36,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,8 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * DESIGN rule 10 for string bytes: Iceberg's generic readers decode strings as UTF-8 and put U+FFFD
  * for malformed bytes, so Floe's writers refuse a string that is not UTF-8 (exit 3, nothing
- * committed), and a compaction refuses a slice whose rows read U+FFFD, where another writer may
- * have stored bytes that are not UTF-8 (it left them as they were instead of replacing them).
+ * committed), and a compaction refuses a slice whose files store such bytes (another writer put
+ * them there) instead of replacing them with U+FFFD, while a U+FFFD the data holds compacts.
  */
 class StringBytesITCase {
   private static final Schema SCHEMA =
@@ -88,7 +100,8 @@ class StringBytesITCase {
   }
 
   @Test
-  void aCompactionLeavesASliceWhoseRowsReadUFffdAsItIsAndCompactsTheOthers() throws Exception {
+  void aCompactionLeavesASliceWhoseFilesStoreBytesThatAreNotUtf8AsItIsAndCompactsTheOthers()
+      throws Exception {
     // Iceberg's own Flink sink stores the bytes it is given, 0xff included, in two files per day.
     for (String id : List.of("1", "2")) {
       // FROM_BASE64 on a column, not a literal: the planner would fold a literal into a Java
@@ -113,8 +126,66 @@ class StringBytesITCase {
     assertThat(slices.get(0).exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
     assertThat(slices.get(0).detail())
         .contains("column s of a row in")
-        .contains("holds U+FFFD, which Iceberg's reader also puts for bytes that are not UTF-8");
+        .contains("reads U+FFFD, and the file stores bytes that are not UTF-8");
     assertThat(base64("2026-10-03")).containsExactly("/w==", "/w==");
+  }
+
+  @Test
+  void aCompactionRewritesAStoredUFffdCharacterAndKeepsItsBytes() throws Exception {
+    for (String id : List.of("1", "2")) {
+      sql.executeSql("INSERT INTO sales.t VALUES (" + id + ", 'caf\uFFFD', DATE '2026-10-03')")
+          .await();
+    }
+    assertThat(base64("2026-10-03")).containsExactly("Y2Fm77+9", "Y2Fm77+9");
+
+    CompactionResult result =
+        Compaction.of(config, "sales.t").slices(List.of("2026-10-03")).commit();
+
+    assertThat(result.slices())
+        .extracting(SliceCompaction::status)
+        .containsExactly(SliceCompaction.Status.COMPACTED);
+    assertThat(base64("2026-10-03")).containsExactly("Y2Fm77+9", "Y2Fm77+9");
+  }
+
+  @Test
+  void aRevertThatCannotTellAStoredUFffdFromBadBytesRefusesAndLeavesNoFileBehind()
+      throws Exception {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Table table = Catalogs.loadTable(catalog, "sales.t");
+      table.updateProperties().set("write.format.default", "orc").commit();
+      String job =
+          "job: o\ntarget: sales.t\nparallelism: 1\nslice: {column: d}\nquery: |\n  SELECT CAST(id AS BIGINT)"
+              + " AS id, s, CAST(:slice_start AS DATE) AS d FROM (VALUES (1, 'caf\uFFFD'), (2,"
+              + " 'x')) AS v(id, s)\n";
+      SliceJob.run(RunRequest.of(config, ExampleTables.job(job), "2026-10-03"));
+      table.refresh();
+      Record inDay = GenericRecord.create(SCHEMA);
+      inDay.setField("d", LocalDate.parse("2026-10-03"));
+      table.newRowDelta().addDeletes(EqualityDeletes.ofId(table, inDay, 2L)).commit();
+      RunResult second =
+          SliceJob.run(
+              RunRequest.of(config, ExampleTables.job(job.replace("'x'", "'y'")), "2026-10-03"));
+      table.refresh();
+      Set<String> filesBefore = dataFiles(table);
+
+      Table reverting = table;
+      assertThatThrownBy(() -> Revert.of(reverting, "sales.t").run(second.runId()).commit())
+          .isInstanceOf(CheckFailedException.class)
+          .hasMessageContaining("reads U+FFFD, and its bytes cannot be read undecoded");
+      assertThat(dataFiles(table)).isEqualTo(filesBefore);
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+
+  private static Set<String> dataFiles(Table table) throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of(URI.create(table.location() + "/data")))) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(Path::toString)
+          .collect(Collectors.toCollection(TreeSet::new));
+    }
   }
 
   private List<String> base64(String day) throws Exception {

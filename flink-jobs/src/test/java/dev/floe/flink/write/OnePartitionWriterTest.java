@@ -66,7 +66,7 @@ class OnePartitionWriterTest {
     DataFile[] fast = write(onePartition, rows);
     DataFile[] fanout = write(DataFileWriters.create(table, rowType, 1, 0), rows);
 
-    assertThat(onePartition).isInstanceOf(OnePartitionWriter.class);
+    assertThat(ValueGuard.unwrap(onePartition)).isInstanceOf(OnePartitionWriter.class);
     assertThat(fast).hasSize(1);
     assertThat(fanout).hasSize(1);
     DataFile a = fast[0];
