@@ -18,7 +18,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Catalog;
-import org.apache.flink.table.catalog.CatalogDescriptor;
 
 /**
  * Creates the batch Flink environments Floe runs in, with the Iceberg catalog registered and
@@ -121,15 +120,12 @@ public final class FlinkSessions {
     Map<String, String> options = new HashMap<>(Catalogs.openProperties(catalog));
     options.put("type", "iceberg");
     try {
-      if (pins == null) {
-        tableEnv.createCatalog(
-            catalog.name(), CatalogDescriptor.of(catalog.name(), Configuration.fromMap(options)));
-      } else {
-        // Iceberg's factory directly (what discovery by type: iceberg finds), with its Hadoop
-        // configuration parsed once per JVM instead of once per run.
-        Catalog created = IcebergCatalogs.create(catalog.name(), options);
-        tableEnv.registerCatalog(catalog.name(), pins.wrap(created));
-      }
+      // Iceberg's factory directly (what discovery by type: iceberg finds), with its Hadoop
+      // configuration parsed once per JVM instead of once per run; the sinks of SQL statements
+      // check the values they write (GuardedSinks).
+      Catalog created = IcebergCatalogs.create(catalog.name(), options);
+      tableEnv.registerCatalog(
+          catalog.name(), GuardedSinks.wrap(pins == null ? created : pins.wrap(created)));
     } catch (RuntimeException e) {
       // Flink's own message lists every catalog option, secrets included: never pass it on.
       Throwable root = e;

@@ -1,5 +1,6 @@
 package dev.floe.flink.sql;
 
+import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.job.JobFailures;
 import java.util.Optional;
@@ -51,6 +52,10 @@ final class SqlErrors {
    * JobFailures#causedByTheQuery}); otherwise exit 1 with the root cause.
    */
   static RuntimeException failed(String source, SqlStatement statement, Throwable failure) {
+    if (JobFailures.findFloeException(failure) instanceof CheckFailedException refused) {
+      // A value the table's files cannot hold exactly (GuardedSinks): exit 3, nothing committed.
+      return new CheckFailedException(prefix(source, statement) + refused.getMessage());
+    }
     Optional<String> queryError = JobFailures.causedByTheQuery(failure);
     if (queryError.isPresent()) {
       return new InvalidInputException(prefix(source, statement) + queryError.get(), failure);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
@@ -29,7 +30,7 @@ import org.apache.iceberg.io.WriteResult;
  * second before the epoch ({@link OrcTimestamps}). {@link DataFileWriters} puts it in front of
  * every writer whose rows hold such a column; other writers get none and pay nothing.
  */
-final class ValueGuard implements Serializable {
+public final class ValueGuard implements Serializable {
   private final String table;
   private final int[] strings;
   private final String[] stringNames;
@@ -49,7 +50,19 @@ final class ValueGuard implements Serializable {
 
   /** The writer itself when the rows hold no column that needs a check. */
   static TaskWriter<RowData> wrap(Table table, RowType rowType, TaskWriter<RowData> writer) {
-    boolean orc = OrcTimestamps.writesOrc(table);
+    return of(table.name(), rowType, OrcTimestamps.writesOrc(table))
+        .<TaskWriter<RowData>>map(guard -> new Guarded(guard, writer))
+        .orElse(writer);
+  }
+
+  /**
+   * The guard of rows of {@code rowType} written into {@code table}; empty when no column needs a
+   * check. {@link DataFileWriters} puts it in front of Floe's writers, {@code GuardedSinks} in
+   * front of Iceberg's SQL sink.
+   *
+   * @param orc whether the table's files are written as ORC
+   */
+  public static Optional<ValueGuard> of(String table, RowType rowType, boolean orc) {
     List<Integer> strings = new ArrayList<>();
     List<Check> checks = new ArrayList<>();
     for (int pos = 0; pos < rowType.getFieldCount(); pos++) {
@@ -61,12 +74,12 @@ final class ValueGuard implements Serializable {
       }
     }
     if (strings.isEmpty() && checks.isEmpty()) {
-      return writer;
+      return Optional.empty();
     }
     int[] positions = strings.stream().mapToInt(Integer::intValue).toArray();
     String[] names =
         strings.stream().map(pos -> rowType.getFieldNames().get(pos)).toArray(String[]::new);
-    return new Guarded(new ValueGuard(table.name(), positions, names, checks), writer);
+    return Optional.of(new ValueGuard(table, positions, names, checks));
   }
 
   /** The writer behind a guard, or {@code writer} itself: which writer writes the files. */
@@ -74,7 +87,11 @@ final class ValueGuard implements Serializable {
     return writer instanceof Guarded guarded ? guarded.writer : writer;
   }
 
-  void check(RowData row) {
+  /**
+   * @throws dev.floe.catalog.error.CheckFailedException at the first value the files cannot hold
+   *     exactly (exit 3)
+   */
+  public void check(RowData row) {
     for (int i = 0; i < strings.length; i++) {
       int pos = strings[i];
       if (!row.isNullAt(pos)) {

@@ -13,6 +13,8 @@ import dev.floe.flink.maintain.Compaction;
 import dev.floe.flink.maintain.CompactionResult;
 import dev.floe.flink.maintain.SliceCompaction;
 import dev.floe.flink.session.FlinkSessions;
+import dev.floe.flink.sql.SqlRunner;
+import dev.floe.flink.sql.SqlScript;
 import dev.floe.flink.testing.EqualityDeletes;
 import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
@@ -21,12 +23,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.CatalogDescriptor;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.iceberg.PartitionSpec;
@@ -102,11 +109,14 @@ class StringBytesITCase {
   @Test
   void aCompactionLeavesASliceWhoseFilesStoreBytesThatAreNotUtf8AsItIsAndCompactsTheOthers()
       throws Exception {
-    // Iceberg's own Flink sink stores the bytes it is given, 0xff included, in two files per day.
+    // Iceberg's own Flink sink, without Floe's catalog, stores the bytes it is given, 0xff
+    // included, in two files per day.
+    TableEnvironment iceberg = icebergWithoutFloe();
     for (String id : List.of("1", "2")) {
       // FROM_BASE64 on a column, not a literal: the planner would fold a literal into a Java
       // String, U+FFFD already.
-      sql.executeSql(
+      iceberg
+          .executeSql(
               "INSERT INTO sales.t SELECT CAST(id AS BIGINT), FROM_BASE64(b), CAST(d AS DATE)"
                   + " FROM (VALUES ("
                   + id
@@ -186,6 +196,48 @@ class StringBytesITCase {
           .map(Path::toString)
           .collect(Collectors.toCollection(TreeSet::new));
     }
+  }
+
+  @Test
+  void floeSqlRefusesAStringThatIsNotUtf8AndAnOrcTimestampOfTheSecondBefore1970() {
+    SqlRunner runner = new SqlRunner(sql, config);
+    assertThatThrownBy(
+            () ->
+                runner.run(
+                    SqlScript.fromCommandLine(
+                        "INSERT INTO sales.t SELECT CAST(1 AS BIGINT), FROM_BASE64(b), DATE"
+                            + " '2026-10-03' FROM (VALUES ('/w==')) AS v(b)")))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of ")
+        .hasMessageContaining(
+            "Cannot write a string that is not UTF-8 into column s of floe.sales.t (bytes ff)");
+    assertThat(load().currentSnapshot()).isNull();
+
+    runner.run(
+        SqlScript.fromCommandLine(
+            "CREATE TABLE sales.o (id BIGINT, ts TIMESTAMP(6)) WITH"
+                + " ('write.format.default'='orc'); INSERT INTO sales.o VALUES (1, TIMESTAMP"
+                + " '1969-12-31 23:59:58.500000')"));
+    assertThatThrownBy(
+            () ->
+                runner.run(
+                    SqlScript.fromCommandLine(
+                        "INSERT INTO sales.o VALUES (2, TIMESTAMP '1969-12-31 23:59:59.500000')")))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageContaining(
+            "Cannot write 1969-12-31T23:59:59.500 into column ts of floe.sales.o: ORC cannot");
+  }
+
+  /** A table environment with Iceberg's Flink catalog as Iceberg documents it, no Floe in front. */
+  private TableEnvironment icebergWithoutFloe() {
+    TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+    Map<String, String> options = new HashMap<>(Catalogs.openProperties(config));
+    options.put("type", "iceberg");
+    // The catalog's own name: a JDBC catalog keeps its tables under it.
+    env.createCatalog(
+        config.name(), CatalogDescriptor.of(config.name(), Configuration.fromMap(options)));
+    env.useCatalog(config.name());
+    return env;
   }
 
   private List<String> base64(String day) throws Exception {
