@@ -6,6 +6,7 @@
 #   benchmarks/run.sh merge --target-rows 100k,1M,5M --repeat 3 [--profile]
 #   benchmarks/run.sh backfill --slices 100 --rows-per-slice 10k --concurrency 1,2
 #   benchmarks/run.sh commits --commits 1000 --partitions 365 --keep-last 20
+#   benchmarks/run.sh checks [rows] [rounds]   (the writers' value checks against Iceberg's writer)
 # (no harness named: the write-path benchmark). An unknown option prints the harness's usage.
 # Results (Markdown) go to stdout, progress to stderr:
 #   benchmarks/run.sh ... | tee bench-result.md
@@ -23,6 +24,7 @@ case "${1:-}" in
   merge) main=dev.floe.bench.MergeBenchmark; shift ;;
   backfill) main=dev.floe.bench.BackfillBenchmark; shift ;;
   commits) main=dev.floe.bench.CommitScalingBenchmark; shift ;;
+  checks) main=dev.floe.bench.ValueCheckBenchmark; shift ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

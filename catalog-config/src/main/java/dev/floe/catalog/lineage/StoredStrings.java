@@ -2,12 +2,15 @@ package dev.floe.catalog.lineage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -45,8 +48,9 @@ public final class StoredStrings {
     try (ParquetFileReader reader = ParquetFileReader.open(new Input(input))) {
       MessageType schema = reader.getFooter().getFileMetaData().getSchema();
       String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+      Set<Integer> stringIds = stringFieldIds(table.schema());
       List<ColumnDescriptor> strings =
-          schema.getColumns().stream().filter(StoredStrings::isString).toList();
+          schema.getColumns().stream().filter(c -> readAsString(c, stringIds)).toList();
       if (strings.isEmpty()) {
         return Optional.of(true);
       }
@@ -127,11 +131,37 @@ public final class StoredStrings {
     }
   }
 
-  private static boolean isString(ColumnDescriptor column) {
+  /**
+   * Whether Iceberg reads the column as a string: a binary column whose field id is one of the
+   * table's string fields, whatever its annotation (a file Hive wrote may have none); in a file
+   * without field ids (read through a name mapping), every binary column that is not annotated as
+   * something other than text.
+   */
+  private static boolean readAsString(ColumnDescriptor column, Set<Integer> stringIds) {
     PrimitiveType type = column.getPrimitiveType();
-    return type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY
-        && type.getLogicalTypeAnnotation()
-            instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation;
+    if (type.getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.BINARY) {
+      return false;
+    }
+    if (type.getId() != null) {
+      return stringIds.contains(type.getId().intValue());
+    }
+    LogicalTypeAnnotation annotation = type.getLogicalTypeAnnotation();
+    return annotation == null
+        || annotation instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+        || annotation instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation
+        || annotation instanceof LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
+  }
+
+  private static Set<Integer> stringFieldIds(org.apache.iceberg.Schema schema) {
+    Set<Integer> ids = new HashSet<>();
+    TypeUtil.indexById(schema.asStruct())
+        .forEach(
+            (id, field) -> {
+              if (field.type().typeId() == org.apache.iceberg.types.Type.TypeID.STRING) {
+                ids.add(id);
+              }
+            });
+    return ids;
   }
 
   /** An Iceberg input file as Parquet reads one. */

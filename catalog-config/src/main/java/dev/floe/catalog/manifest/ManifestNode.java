@@ -20,11 +20,25 @@ public final class ManifestNode {
   private final String source;
   private final String path;
   private final JsonNode node;
+  private final String pointer;
+  private final Map<String, String> scalars;
 
-  ManifestNode(String source, String path, JsonNode node) {
+  /**
+   * @param scalars every scalar's text as the file spells it, by JSON pointer ({@link Manifests}):
+   *     YAML reads an unquoted {@code 010} as 8, {@code yes} as true and {@code
+   *     0.123456789012345678} as a double, and the tree keeps only that
+   */
+  ManifestNode(String source, JsonNode node, Map<String, String> scalars) {
+    this(source, "", node, "", scalars);
+  }
+
+  private ManifestNode(
+      String source, String path, JsonNode node, String pointer, Map<String, String> scalars) {
     this.source = source;
     this.path = path;
     this.node = node;
+    this.pointer = pointer;
+    this.scalars = scalars;
   }
 
   /** Where this node came from, e.g. {@code jobs/fact_orders.yaml}. */
@@ -93,7 +107,11 @@ public final class ManifestNode {
   public ManifestNode child(String key) {
     JsonNode child = node.get(key);
     return new ManifestNode(
-        source, childPath(key), child == null ? MissingNode.getInstance() : child);
+        source,
+        childPath(key),
+        child == null ? MissingNode.getInstance() : child,
+        childPointer(key),
+        scalars);
   }
 
   public boolean isPresent() {
@@ -119,12 +137,16 @@ public final class ManifestNode {
     return value.booleanValue();
   }
 
-  /** This scalar as text; a mapping or a sequence is an error. */
+  /**
+   * This scalar's text as the file spells it ({@code 010}, {@code yes}, {@code 1.50}), not as YAML
+   * would read it as a number or boolean; a mapping or a sequence is an error.
+   */
   public String asText() {
     if (!isScalar()) {
       throw error("expected a single value, got %s", describe(node));
     }
-    return node.asText();
+    String spelled = node.isNull() ? null : scalars.get(pointer);
+    return spelled != null ? spelled : node.asText();
   }
 
   public long asLong() {
@@ -145,7 +167,9 @@ public final class ManifestNode {
     List<ManifestNode> items = new ArrayList<>();
     if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
-        items.add(new ManifestNode(source, path + "[" + i + "]", node.get(i)));
+        items.add(
+            new ManifestNode(
+                source, path + "[" + i + "]", node.get(i), pointer + "/" + i, scalars));
       }
     } else if (isScalar()) {
       items.add(this);
@@ -172,7 +196,13 @@ public final class ManifestNode {
         .forEachRemaining(
             e ->
                 entries.put(
-                    e.getKey(), new ManifestNode(source, childPath(e.getKey()), e.getValue())));
+                    e.getKey(),
+                    new ManifestNode(
+                        source,
+                        childPath(e.getKey()),
+                        e.getValue(),
+                        childPointer(e.getKey()),
+                        scalars)));
     return entries;
   }
 
@@ -228,6 +258,10 @@ public final class ManifestNode {
       }
     }
     return d[a.length()][b.length()];
+  }
+
+  private String childPointer(String key) {
+    return pointer + "/" + key.replace("~", "~0").replace("/", "~1");
   }
 
   private String childPath(String key) {

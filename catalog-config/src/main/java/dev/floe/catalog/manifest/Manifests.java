@@ -74,8 +74,9 @@ public final class Manifests {
 
   public static ManifestNode parse(String source, String text) {
     JsonNode node;
+    Map<String, String> scalars;
     try {
-      requireStrictYaml(source, text);
+      scalars = requireStrictYaml(source, text);
       node = YAML.readTree(text);
     } catch (JsonProcessingException e) {
       throw InvalidInputException.of("Cannot read %s: not valid YAML: %s", source, problem(e));
@@ -85,7 +86,7 @@ public final class Manifests {
     if (node == null || !node.isObject()) {
       throw InvalidInputException.of("Cannot read %s: expected a YAML mapping at the top", source);
     }
-    return new ManifestNode(source, "", node);
+    return new ManifestNode(source, node, scalars);
   }
 
   /** The file's bytes, refused before reading when there are more than the limit. */
@@ -150,9 +151,11 @@ public final class Manifests {
   /**
    * Walks the YAML's tokens once before it is read into a tree, refusing what the tree would hide:
    * a key given twice in one mapping (the tree keeps the last), an anchor or alias, and a second
-   * document (the tree keeps the first).
+   * document (the tree keeps the first). Returns every scalar's text as spelled, by JSON pointer.
    */
-  private static void requireStrictYaml(String source, String text) throws IOException {
+  private static Map<String, String> requireStrictYaml(String source, String text)
+      throws IOException {
+    Map<String, String> scalars = new HashMap<>();
     try (JsonParser parser = FACTORY.createParser(text)) {
       YAMLParser yaml = (YAMLParser) parser;
       Deque<Map<String, Integer>> mappings = new ArrayDeque<>(); // key -> line, per open mapping
@@ -191,10 +194,13 @@ public final class Manifests {
               throw duplicateKey(source, parser.getParsingContext(), first, line);
             }
           }
+          case VALUE_STRING, VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT, VALUE_TRUE, VALUE_FALSE ->
+              scalars.put(parser.getParsingContext().pathAsPointer().toString(), parser.getText());
           default -> {}
         }
       }
     }
+    return scalars;
   }
 
   private static InvalidInputException anchorsRefused(String source, int line, String what) {
