@@ -58,6 +58,25 @@ class ManifestsTest {
   }
 
   @Test
+  void aScalarReadsAsTheFileSpellsItNotAsYamlWouldTypeIt() {
+    ManifestNode root =
+        Manifests.parse(
+            "m.yaml",
+            """
+            job: 010
+            values: [0.123456789012345678, yes, 1.50, 'quoted', 0x1F]
+            nested: {"a/b": on}
+            """);
+
+    assertThat(root.child("job").asText()).isEqualTo("010");
+    assertThat(root.child("values").strings())
+        .containsExactly("0.123456789012345678", "yes", "1.50", "quoted", "0x1F");
+    assertThat(root.child("nested").child("a/b").asText()).isEqualTo("on");
+    // Typed reads still see what YAML means.
+    assertThat(root.child("job").asLong()).isEqualTo(8);
+  }
+
+  @Test
   void theSameKeyInDifferentMappingsIsFine() {
     ManifestNode root =
         Manifests.parse(
