@@ -45,7 +45,15 @@ final class AcceptedValueSet {
     Function<RowData, Object> read;
     switch (type.getTypeRoot()) {
       case TINYINT, SMALLINT, INTEGER, BIGINT -> {
-        parse = text -> Long.parseLong(text.strip());
+        long min =
+            switch (type.getTypeRoot()) {
+              case TINYINT -> Byte.MIN_VALUE;
+              case SMALLINT -> Short.MIN_VALUE;
+              case INTEGER -> Integer.MIN_VALUE;
+              default -> Long.MIN_VALUE;
+            };
+        long max = -(min + 1);
+        parse = text -> inRange(Long.parseLong(text.strip()), min, max);
         read =
             switch (type.getTypeRoot()) {
               case TINYINT -> row -> (long) row.getByte(pos);
@@ -56,18 +64,18 @@ final class AcceptedValueSet {
       }
       case DECIMAL -> {
         DecimalType decimal = (DecimalType) type;
-        parse = text -> canonical(new BigDecimal(text.strip()));
+        parse = text -> canonical(fits(new BigDecimal(text.strip()), decimal));
         read =
             row ->
                 canonical(
                     row.getDecimal(pos, decimal.getPrecision(), decimal.getScale()).toBigDecimal());
       }
       case FLOAT -> {
-        parse = text -> canonical(Float.parseFloat(text.strip()));
+        parse = text -> canonical((float) exactly(text, true));
         read = row -> canonical(row.getFloat(pos));
       }
       case DOUBLE -> {
-        parse = text -> canonical(Double.parseDouble(text.strip()));
+        parse = text -> canonical(exactly(text, false));
         read = row -> canonical(row.getDouble(pos));
       }
       case BOOLEAN -> {
@@ -108,9 +116,10 @@ final class AcceptedValueSet {
       } catch (NumberFormatException | DateTimeParseException e) {
         throw new IllegalArgumentException(
             String.format(
-                "value '%s' is not a %s%s",
+                "value '%s' is not a %s%s%s",
                 value,
                 type.asSummaryString().toLowerCase(Locale.ROOT),
+                e instanceof Unfit ? " (" + e.getMessage() + ")" : "",
                 type.getTypeRoot().name().startsWith("TIMESTAMP_WITH")
                     ? " (give an offset: 2026-10-04 10:00:00Z)"
                     : ""),
@@ -123,6 +132,48 @@ final class AcceptedValueSet {
   /** Whether the (non-null) value at the column's position is accepted. */
   boolean accepts(RowData row) {
     return accepted.contains(read.apply(row));
+  }
+
+  private static long inRange(long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new Unfit("out of the column's range");
+    }
+    return value;
+  }
+
+  /** The decimal, when the column holds it without rounding (its scale and precision). */
+  private static BigDecimal fits(BigDecimal value, DecimalType type) {
+    BigDecimal stripped = value.stripTrailingZeros();
+    if (Math.max(stripped.scale(), 0) > type.getScale()
+        || stripped.setScale(type.getScale()).precision() > type.getPrecision()) {
+      throw new Unfit("more digits than the column holds");
+    }
+    return value;
+  }
+
+  /**
+   * The float or double the text names exactly: NaN and the infinities as spelled, any other value
+   * only when the binary value equals the decimal one (0.5, 16777216; not 0.1 or 16777217 for a
+   * float, nor 1e400).
+   */
+  private static double exactly(String text, boolean single) {
+    String value = text.strip();
+    switch (value) {
+      case "NaN":
+        return Double.NaN;
+      case "Infinity", "+Infinity":
+        return Double.POSITIVE_INFINITY;
+      case "-Infinity":
+        return Double.NEGATIVE_INFINITY;
+      default:
+        break;
+    }
+    BigDecimal decimal = new BigDecimal(value);
+    double parsed = single ? Float.parseFloat(value) : Double.parseDouble(value);
+    if (Double.isInfinite(parsed) || decimal.compareTo(new BigDecimal(parsed)) != 0) {
+      throw new Unfit("no " + (single ? "float" : "double") + " is exactly that");
+    }
+    return parsed;
   }
 
   private static Object parseBoolean(String text) {
@@ -159,5 +210,12 @@ final class AcceptedValueSet {
 
   private static Object canonical(double value) {
     return value == 0d ? 0d : value;
+  }
+
+  /** A number the column's type cannot hold exactly, with why. */
+  private static final class Unfit extends NumberFormatException {
+    Unfit(String reason) {
+      super(reason);
+    }
   }
 }

@@ -678,6 +678,12 @@ public final class SliceJob {
     for (int i = 0; i < spec.checks().size(); i++) {
       CheckSpec check = spec.checks().get(i);
       for (String column : check.columns()) {
+        if (schema.findField(column) != null && schema.asStruct().field(column) == null) {
+          throw InvalidInputException.of(
+              "Cannot read %s at 'checks[%d]': %s names '%s', a field inside a column of %s;"
+                  + " checks read top-level columns",
+              spec.source(), i, check.describe(), column, spec.target());
+        }
         if (schema.findField(column) == null) {
           // checks[i]: the manifest's path to the check, as its parser names it.
           throw InvalidInputException.of(

@@ -35,7 +35,8 @@ class AcceptedValuesITCase {
           + " TIMESTAMP(6)) AS ts,"
           + " CAST(TIMESTAMP '2026-10-04 10:00:00' AS TIMESTAMP_LTZ(6)) AS tz,"
           + " CAST(1.5 AS DECIMAL(10, 2)) AS amt, DATE '2026-10-04' AS d, TRUE AS ok,"
-          + " CAST(-0.0 AS DOUBLE) AS x\n";
+          + " CAST(-0.0 AS DOUBLE) AS x, 7 AS small, CAST(16777216 AS FLOAT) AS f,"
+          + " CAST(ROW(1) AS ROW<a INT>) AS st\n";
 
   @TempDir Path home;
   private CatalogConfig config;
@@ -55,7 +56,14 @@ class AcceptedValuesITCase {
               Types.NestedField.optional(4, "amt", Types.DecimalType.of(10, 2)),
               Types.NestedField.optional(5, "d", Types.DateType.get()),
               Types.NestedField.optional(6, "ok", Types.BooleanType.get()),
-              Types.NestedField.optional(7, "x", Types.DoubleType.get())),
+              Types.NestedField.optional(7, "x", Types.DoubleType.get()),
+              Types.NestedField.optional(8, "small", Types.IntegerType.get()),
+              Types.NestedField.optional(9, "f", Types.FloatType.get()),
+              Types.NestedField.optional(
+                  10,
+                  "st",
+                  Types.StructType.of(
+                      Types.NestedField.optional(11, "a", Types.IntegerType.get())))),
           PartitionSpec.unpartitioned());
     } finally {
       Catalogs.close(catalog);
@@ -74,7 +82,10 @@ class AcceptedValuesITCase {
             + "  - accepted_values: {column: amt, values: [1.5, 2]}\n"
             + "  - accepted_values: {column: d, values: ['2026-10-04']}\n"
             + "  - accepted_values: {column: ok, values: ['TRUE']}\n"
-            + "  - accepted_values: {column: x, values: [0.0]}\n";
+            + "  - accepted_values: {column: x, values: [0.0]}\n"
+            + "  - accepted_values: {column: small, values: [007]}\n"
+            + "  - accepted_values: {column: f, values: [16777216.0]}\n"
+            + "  - accepted_values: {column: amt, values: [1.500000]}\n";
 
     RunResult result = SliceJob.run(RunRequest.of(config, ExampleTables.job(job), null));
 
@@ -100,7 +111,14 @@ class AcceptedValuesITCase {
         List.of(
             List.of("d", "'2026-13-01'", "is not a date"),
             List.of("amt", "abc", "is not a decimal(10, 2)"),
-            List.of("tz", "'2026-10-04 10:00:00'", "give an offset"))) {
+            List.of("tz", "'2026-10-04 10:00:00'", "give an offset"),
+            List.of("amt", "1.505", "more digits than the column holds"),
+            List.of("amt", "123456789.5", "more digits than the column holds"),
+            List.of("id", "9223372036854775808", "is not a bigint"),
+            List.of("small", "3000000000", "out of the column's range"),
+            List.of("x", "0.1e400", "no double is exactly that"),
+            List.of("f", "16777217", "no float is exactly that"),
+            List.of("st.a", "1", "a field inside a column"))) {
       String job =
           "job: f\ntarget: sales.f\nmode: swap\n"
               + QUERY
