@@ -2,7 +2,6 @@ package dev.floe.catalog.window;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -135,11 +134,7 @@ public final class LatePlanner {
       List<LateRowCount> late = counter.count(slice);
       LateSlice planned =
           LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough);
-      Optional<String> revertedRun =
-          loaded
-              .revertedSinceLatest(slice.slice().label())
-              .filter(run -> job.equals(run.job()))
-              .map(Lineage::runId);
+      Optional<String> revertedRun = revertedSince(slice, loaded, age);
       slices.add(revertedRun.map(planned::heldByRevert).orElse(planned));
     }
     return new LatePlan(
@@ -150,6 +145,23 @@ public final class LatePlanner {
         slices,
         new TreeMap<>(counter.sourceSnapshots()),
         sealedThrough);
+  }
+
+  /**
+   * The newest run by this job of this slice or an overlapping one (a month over a day) that an
+   * operator reverted after the slice's latest load: a rerun would load its rows again.
+   */
+  private Optional<String> revertedSince(
+      LoadedSlice slice, LoadedSlices loaded, Map<Long, Integer> age) {
+    int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
+    return loaded.reverted().stream()
+        .filter(run -> job.equals(run.lineage().job()))
+        .filter(run -> age.getOrDefault(run.snapshotId(), Integer.MAX_VALUE) < ours)
+        .filter(
+            run ->
+                Slice.labelsOverlap(String.valueOf(run.lineage().slice()), slice.slice().label()))
+        .findFirst()
+        .map(run -> run.lineage().runId());
   }
 
   /**

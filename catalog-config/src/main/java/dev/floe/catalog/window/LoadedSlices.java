@@ -7,7 +7,6 @@ import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,22 +29,20 @@ import org.apache.iceberg.util.SnapshotUtil;
 public final class LoadedSlices {
   private final List<LoadedSlice> slices;
   private final Map<String, List<SliceLoad>> unplaced;
-  private final Map<String, Lineage> revertedSinceLatest;
+  private final List<SliceLoad> reverted;
 
   private LoadedSlices(
-      List<LoadedSlice> slices,
-      Map<String, List<SliceLoad>> unplaced,
-      Map<String, Lineage> revertedSinceLatest) {
+      List<LoadedSlice> slices, Map<String, List<SliceLoad>> unplaced, List<SliceLoad> reverted) {
     this.slices = List.copyOf(slices);
     this.unplaced = unplaced;
-    this.revertedSinceLatest = Map.copyOf(revertedSinceLatest);
+    this.reverted = List.copyOf(reverted);
   }
 
   /** Reads the loads of {@code table}'s current history. */
   public static LoadedSlices of(Table table) {
     Map<String, List<SliceLoad>> byLabel = new LinkedHashMap<>();
     Set<String> reverted = new HashSet<>();
-    Map<String, Lineage> revertedSinceLatest = new HashMap<>();
+    List<SliceLoad> revertedLoads = new ArrayList<>();
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
       Map<String, String> summary = snapshot.summary();
       String ownRun = summary == null ? null : summary.get(LineageKeys.RUN_ID);
@@ -62,10 +59,12 @@ public final class LoadedSlices {
       }
       Optional<Lineage> lineage = Lineage.fromSummary(summary);
       if (lineage.isPresent() && reverted.contains(lineage.get().runId())) {
-        String label = String.valueOf(lineage.get().slice());
-        if (!byLabel.containsKey(label)) {
-          // Reverted after every load of its label seen so far (newest first): the newest such.
-          revertedSinceLatest.putIfAbsent(label, lineage.get());
+        if (!WriteMode.preservesContent(lineage.get().mode())) {
+          revertedLoads.add(
+              new SliceLoad(
+                  snapshot.snapshotId(),
+                  Instant.ofEpochMilli(snapshot.timestampMillis()),
+                  lineage.get()));
         }
         continue;
       }
@@ -95,15 +94,15 @@ public final class LoadedSlices {
         Comparator.comparing((LoadedSlice s) -> s.slice().column())
             .thenComparing(s -> s.slice().start())
             .thenComparing(s -> s.slice().end()));
-    return new LoadedSlices(slices, unplaced, revertedSinceLatest);
+    return new LoadedSlices(slices, unplaced, revertedLoads);
   }
 
   /**
-   * The newest run of exactly this slice label that an operator reverted after the slice's latest
-   * load (or after no load at all), if any.
+   * The loads of the current history that an operator reverted (with {@code floe revert}, or undone
+   * whole by a forced one), newest first; they do not count as loads ({@link #slices}).
    */
-  public Optional<Lineage> revertedSinceLatest(String label) {
-    return Optional.ofNullable(revertedSinceLatest.get(label));
+  public List<SliceLoad> reverted() {
+    return reverted;
   }
 
   /** The loaded slices, by column and start. */

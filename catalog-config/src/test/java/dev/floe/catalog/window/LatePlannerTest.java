@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceUnit;
@@ -89,6 +90,36 @@ class LatePlannerTest {
     LineageCommits.append(staging, "2026-10-03", 1);
     assertThat(actions(plan("2026-10-04T12:00:00Z")))
         .containsExactly("rerun", "none", "rerun", "none");
+  }
+
+  @Test
+  void anotherJobsRevertedRunDoesNotHideThisJobsRevertedRunOfTheSlice() {
+    LineageCommits.load(fact, "2026-10-03", "r5", "fact_daily", staging, 4);
+    LineageCommits.revert(fact, "2026-10-03", "r5", 2);
+    LineageCommits.load(fact, "2026-10-03", "o6", "fact_other", staging, 3);
+    LineageCommits.revert(fact, "2026-10-03", "o6", 2);
+
+    assertThat(actions(plan("2026-10-04T12:00:00Z")))
+        .containsExactly("rerun", "none", "reverted", "none");
+  }
+
+  @Test
+  void aRevertedMonthRunHoldsTheDaysItCovered() {
+    loadOctoberAsFactDaily();
+    Slice october = LineageCommits.month("2026-10");
+    fact.newOverwrite()
+        .overwriteByRowFilter(october.toExpression())
+        .set(LineageKeys.REVERTS, "m1")
+        .set(LineageKeys.RUN_ID, "revert-of-m1")
+        .set(LineageKeys.MODE, "revert")
+        .set(LineageKeys.JOB, "fact_daily")
+        .set(LineageKeys.SLICE, october.label())
+        .commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(actions(plan)).containsExactly("reverted", "none", "reverted", "none");
+    assertThat(plan.slices().get(0).note()).contains("run m1 of this slice was reverted");
   }
 
   @Test
