@@ -7,9 +7,12 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.Catalog;
@@ -67,14 +70,7 @@ final class GuardedSinks {
                         .getResolvedSchema()
                         .toPhysicalRowDataType()
                         .getLogicalType();
-            boolean orc =
-                "orc"
-                    .equals(
-                        context
-                            .getCatalogTable()
-                            .getOptions()
-                            .getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet")
-                            .toLowerCase(Locale.ROOT));
+            boolean orc = "orc".equals(format(context).toLowerCase(Locale.ROOT));
             Optional<ValueGuard> guard = ValueGuard.of(id.asSummaryString(), rowType, orc);
             return guard.isPresent() ? guarded(sink, guard.get()) : sink;
           }
@@ -83,6 +79,28 @@ final class GuardedSinks {
     return Proxy.newProxyInstance(
         GuardedSinks.class.getClassLoader(), interfacesOf(factory.getClass()), handler);
   }
+
+  /**
+   * The file format Iceberg's sink writes, found as it finds it ({@code FlinkWriteConf}): a {@code
+   * write-format} hint or table option, then the session's {@code write-format}, then the table's
+   * {@code write.format.default}.
+   */
+  private static String format(DynamicTableFactory.Context context) {
+    Map<String, String> options = context.getCatalogTable().getOptions();
+    String hinted = options.get(WRITE_FORMAT.key());
+    if (hinted != null) {
+      return hinted;
+    }
+    return context
+        .getConfiguration()
+        .getOptional(WRITE_FORMAT)
+        .orElse(
+            options.getOrDefault(
+                TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+  }
+
+  private static final ConfigOption<String> WRITE_FORMAT =
+      ConfigOptions.key("write-format").stringType().noDefaultValue();
 
   private static DynamicTableSink guarded(DynamicTableSink sink, ValueGuard guard) {
     InvocationHandler handler =

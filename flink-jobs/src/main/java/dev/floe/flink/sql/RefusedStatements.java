@@ -9,9 +9,11 @@ import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.operations.BeginStatementSetOperation;
 import org.apache.flink.table.operations.CompileAndExecutePlanOperation;
 import org.apache.flink.table.operations.CreateTableASOperation;
+import org.apache.flink.table.operations.DescribeCatalogOperation;
 import org.apache.flink.table.operations.EndStatementSetOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.ReplaceTableAsOperation;
+import org.apache.flink.table.operations.ShowCreateCatalogOperation;
 import org.apache.flink.table.operations.command.ClearOperation;
 import org.apache.flink.table.operations.command.DescribeJobOperation;
 import org.apache.flink.table.operations.command.ExecutePlanOperation;
@@ -22,6 +24,9 @@ import org.apache.flink.table.operations.command.ResetOperation;
 import org.apache.flink.table.operations.command.SetOperation;
 import org.apache.flink.table.operations.command.ShowJobsOperation;
 import org.apache.flink.table.operations.command.StopJobOperation;
+import org.apache.flink.table.operations.ddl.AlterCatalogCommentOperation;
+import org.apache.flink.table.operations.ddl.AlterCatalogOptionsOperation;
+import org.apache.flink.table.operations.ddl.AlterCatalogResetOperation;
 import org.apache.flink.table.operations.ddl.AlterTableRenameOperation;
 import org.apache.flink.table.operations.ddl.AnalyzeTableOperation;
 import org.apache.flink.table.operations.ddl.CompilePlanOperation;
@@ -64,6 +69,11 @@ final class RefusedStatements {
       "is not run by floe sql, which runs no compiled plans (a plan would skip its checks of the"
           + " tables' column types); give the INSERT itself";
 
+  private static final String CATALOG =
+      "is not run by floe sql: it opens its catalog from the home's floe.yaml (catalog:), where"
+          + " its settings are read and changed; a catalog's options can hold secrets, which floe"
+          + " never prints";
+
   private static final Map<Class<? extends Operation>, String> REFUSALS =
       Map.ofEntries(
           Map.entry(SetOperation.class, "SET " + SETTINGS),
@@ -80,6 +90,11 @@ final class RefusedStatements {
           Map.entry(CompilePlanOperation.class, "COMPILE PLAN " + PLAN),
           Map.entry(CompileAndExecutePlanOperation.class, "COMPILE AND EXECUTE PLAN " + PLAN),
           Map.entry(ExecutePlanOperation.class, "EXECUTE PLAN " + PLAN),
+          Map.entry(DescribeCatalogOperation.class, "DESCRIBE CATALOG " + CATALOG),
+          Map.entry(ShowCreateCatalogOperation.class, "SHOW CREATE CATALOG " + CATALOG),
+          Map.entry(AlterCatalogOptionsOperation.class, "ALTER CATALOG ... SET " + CATALOG),
+          Map.entry(AlterCatalogResetOperation.class, "ALTER CATALOG ... RESET " + CATALOG),
+          Map.entry(AlterCatalogCommentOperation.class, "ALTER CATALOG ... COMMENT " + CATALOG),
           Map.entry(
               AnalyzeTableOperation.class,
               "ANALYZE TABLE is not run by floe sql: Iceberg's Flink catalog keeps no table"

@@ -228,6 +228,32 @@ class StringBytesITCase {
             "Cannot write 1969-12-31T23:59:59.500 into column ts of floe.sales.o: ORC cannot");
   }
 
+  @Test
+  void floeSqlChecksOrcTimestampsByTheFormatIcebergsSinkWritesHintsIncluded() throws Exception {
+    SqlRunner runner = new SqlRunner(sql, config);
+    runner.run(
+        SqlScript.fromCommandLine(
+            "CREATE TABLE sales.p (id BIGINT, ts TIMESTAMP(6)); CREATE TABLE sales.q (id BIGINT,"
+                + " ts TIMESTAMP(6)) WITH ('write.format.default'='orc')"));
+
+    assertThatThrownBy(
+            () ->
+                runner.run(
+                    SqlScript.fromCommandLine(
+                        "INSERT INTO sales.p /*+ OPTIONS('write-format'='orc') */ VALUES (1,"
+                            + " TIMESTAMP '1969-12-31 23:59:59.500000')")))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageContaining("ORC cannot store a timestamp in the second before 1970");
+    runner.run(
+        SqlScript.fromCommandLine(
+            "INSERT INTO sales.q /*+ OPTIONS('write-format'='parquet') */ VALUES (2, TIMESTAMP"
+                + " '1969-12-31 23:59:59.500000')"));
+    try (CloseableIterator<Row> rows =
+        sql.executeSql("SELECT CAST(ts AS STRING) FROM sales.q").collect()) {
+      assertThat(rows.next().getField(0)).isEqualTo("1969-12-31 23:59:59.500000");
+    }
+  }
+
   /** A table environment with Iceberg's Flink catalog as Iceberg documents it, no Floe in front. */
   private TableEnvironment icebergWithoutFloe() {
     TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());

@@ -442,6 +442,24 @@ class SqlRunnerTest {
   }
 
   @Test
+  void statementsThatWouldPrintOrChangeTheCatalogsOptionsAreRefusedPointingToFloeYaml() {
+    for (String statement :
+        List.of(
+            "DESCRIBE CATALOG floe",
+            "SHOW CREATE CATALOG floe",
+            "ALTER CATALOG floe SET ('k' = 'v')",
+            "ALTER CATALOG floe RESET ('k')",
+            "ALTER CATALOG floe COMMENT 'x'")) {
+      assertThatThrownBy(() -> run(statement))
+          .as(statement)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageContaining("is not run by floe sql: it opens its catalog from the home's")
+          .hasMessageNotContaining("\n");
+    }
+    assertThat(ResultTable.render(run("SHOW CATALOGS"))).contains("floe");
+  }
+
+  @Test
   void aStatementSetOrACompiledPlanIsRefusedSoNoWriteSkipsTheTypeChecks() {
     assertThatThrownBy(
             () ->
