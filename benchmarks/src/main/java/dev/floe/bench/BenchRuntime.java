@@ -28,6 +28,13 @@ final class BenchRuntime {
    * @param flinkClusters how the runs get their Flink cluster, e.g. "local MiniCluster per run"
    */
   static void printHeader(PrintStream out, String title, String flinkClusters) {
+    printHeader(out, title, flinkClusters, "embedded catalog (SQLite + local FS)");
+  }
+
+  /**
+   * @param storage where the tables live, e.g. "embedded catalog (SQLite + local FS)"
+   */
+  static void printHeader(PrintStream out, String title, String flinkClusters, String storage) {
     out.println("## " + title);
     out.println();
     out.println(
@@ -49,10 +56,11 @@ final class BenchRuntime {
         maxHeapGib());
     out.printf(
         Locale.ROOT,
-        "- Flink %s (%s), Iceberg %s, embedded catalog (SQLite + local FS)%n",
+        "- Flink %s (%s), Iceberg %s, %s%n",
         EnvironmentInformation.getVersion(),
         flinkClusters,
-        IcebergBuild.version());
+        IcebergBuild.version(),
+        storage);
   }
 
   /** The given work directory (created), or a fresh temporary one named with {@code prefix}. */

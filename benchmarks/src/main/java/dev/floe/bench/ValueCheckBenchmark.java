@@ -37,7 +37,11 @@ public final class ValueCheckBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 5_000_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 6;
     PrintStream out = System.out;
-    BenchRuntime.printHeader(out, "Floe value-check benchmark", "no Flink job: writers only");
+    BenchRuntime.printHeader(
+        out,
+        "Floe value-check benchmark",
+        "no Flink job: writers only",
+        "a Hadoop table on the local FS, Parquet");
     out.printf(
         "- rows: %,d per round, %d rounds per path (the first not counted)%n%n", rows, rounds);
     out.println(
