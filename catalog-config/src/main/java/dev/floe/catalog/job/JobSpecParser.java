@@ -194,7 +194,8 @@ public final class JobSpecParser {
 
   private static CheckSpec acceptedValues(ManifestNode body) {
     body.requireOnlyKeys(ACCEPTED_VALUES_KEYS);
-    List<String> values = body.required("values").strings();
+    // Compared as values of the column's type later: as spelled, not as YAML types them.
+    List<String> values = body.required("values").spelledStrings();
     if (values.isEmpty()) {
       throw body.child("values").error("expected at least one value");
     }

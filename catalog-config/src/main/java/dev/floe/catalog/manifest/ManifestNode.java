@@ -138,15 +138,35 @@ public final class ManifestNode {
   }
 
   /**
-   * This scalar's text as the file spells it ({@code 010}, {@code yes}, {@code 1.50}), not as YAML
-   * would read it as a number or boolean; a mapping or a sequence is an error.
+   * This scalar as text, as YAML reads it ({@code yes} is {@code true}, {@code 010} is {@code 8});
+   * a mapping or a sequence is an error. See {@link #asSpelled()} for the file's own spelling.
    */
   public String asText() {
     if (!isScalar()) {
       throw error("expected a single value, got %s", describe(node));
     }
+    return node.asText();
+  }
+
+  /**
+   * This scalar's text as the file spells it ({@code 010}, {@code yes}, {@code
+   * 0.123456789012345678}), for values compared as text or parsed by their own type later (an
+   * {@code accepted_values} list), where YAML's reading as a number or boolean would change them; a
+   * mapping or a sequence is an error.
+   */
+  public String asSpelled() {
+    String read = asText();
     String spelled = node.isNull() ? null : scalars.get(pointer);
-    return spelled != null ? spelled : node.asText();
+    return spelled != null ? spelled : read;
+  }
+
+  /** As {@link #strings()}, each item {@linkplain #asSpelled() as the file spells it}. */
+  public List<String> spelledStrings() {
+    List<String> values = new ArrayList<>();
+    for (ManifestNode item : items()) {
+      values.add(item.asSpelled());
+    }
+    return values;
   }
 
   public long asLong() {

@@ -58,7 +58,7 @@ class ManifestsTest {
   }
 
   @Test
-  void aScalarReadsAsTheFileSpellsItNotAsYamlWouldTypeIt() {
+  void aScalarCanBeReadAsTheFileSpellsItBesideHowYamlTypesIt() {
     ManifestNode root =
         Manifests.parse(
             "m.yaml",
@@ -68,12 +68,14 @@ class ManifestsTest {
             nested: {"a/b": on}
             """);
 
-    assertThat(root.child("job").asText()).isEqualTo("010");
-    assertThat(root.child("values").strings())
+    assertThat(root.child("job").asSpelled()).isEqualTo("010");
+    assertThat(root.child("values").spelledStrings())
         .containsExactly("0.123456789012345678", "yes", "1.50", "quoted", "0x1F");
-    assertThat(root.child("nested").child("a/b").asText()).isEqualTo("on");
-    // Typed reads still see what YAML means.
-    assertThat(root.child("job").asLong()).isEqualTo(8);
+    assertThat(root.child("nested").child("a/b").asSpelled()).isEqualTo("on");
+    // Everything else keeps reading values as YAML types them (table and catalog properties).
+    assertThat(root.child("job").asText()).isEqualTo("8");
+    assertThat(root.child("values").strings())
+        .containsExactly("0.12345678901234568", "true", "1.5", "quoted", "31");
   }
 
   @Test

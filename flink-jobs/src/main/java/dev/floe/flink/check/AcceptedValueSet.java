@@ -144,8 +144,10 @@ final class AcceptedValueSet {
   /** The decimal, when the column holds it without rounding (its scale and precision). */
   private static BigDecimal fits(BigDecimal value, DecimalType type) {
     BigDecimal stripped = value.stripTrailingZeros();
+    // Digits left of the point, from precision and scale alone: 1e999999999 is never expanded.
+    long integerDigits = (long) stripped.precision() - stripped.scale();
     if (Math.max(stripped.scale(), 0) > type.getScale()
-        || stripped.setScale(type.getScale()).precision() > type.getPrecision()) {
+        || (stripped.signum() != 0 && integerDigits > type.getPrecision() - type.getScale())) {
       throw new Unfit("more digits than the column holds");
     }
     return value;

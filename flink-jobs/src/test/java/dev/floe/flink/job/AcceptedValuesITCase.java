@@ -114,6 +114,8 @@ class AcceptedValuesITCase {
             List.of("tz", "'2026-10-04 10:00:00'", "give an offset"),
             List.of("amt", "1.505", "more digits than the column holds"),
             List.of("amt", "123456789.5", "more digits than the column holds"),
+            List.of("amt", "1e999999999", "more digits than the column holds"),
+            List.of("amt", "123456789", "more digits than the column holds"),
             List.of("id", "9223372036854775808", "is not a bigint"),
             List.of("small", "3000000000", "out of the column's range"),
             List.of("x", "0.1e400", "no double is exactly that"),
