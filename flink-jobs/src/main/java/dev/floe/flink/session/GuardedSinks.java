@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -44,7 +46,7 @@ final class GuardedSinks {
           if (method.getName().equals("getFactory")
               && result instanceof Optional<?> factory
               && factory.orElse(null) instanceof DynamicTableSinkFactory sinks) {
-            return Optional.of(guarding(sinks));
+            return Optional.of(guarding(sinks, catalog));
           }
           return result;
         };
@@ -53,7 +55,7 @@ final class GuardedSinks {
             GuardedSinks.class.getClassLoader(), new Class<?>[] {Catalog.class}, handler);
   }
 
-  private static Object guarding(DynamicTableSinkFactory factory) {
+  private static Object guarding(DynamicTableSinkFactory factory, Catalog catalog) {
     InvocationHandler handler =
         (proxy, method, args) -> {
           Object result = invoke(factory, method, args);
@@ -70,7 +72,7 @@ final class GuardedSinks {
                         .getResolvedSchema()
                         .toPhysicalRowDataType()
                         .getLogicalType();
-            boolean orc = "orc".equals(format(context).toLowerCase(Locale.ROOT));
+            boolean orc = "orc".equals(format(context, catalog).toLowerCase(Locale.ROOT));
             Optional<ValueGuard> guard = ValueGuard.of(id.asSummaryString(), rowType, orc);
             return guard.isPresent() ? guarded(sink, guard.get()) : sink;
           }
@@ -83,20 +85,29 @@ final class GuardedSinks {
   /**
    * The file format Iceberg's sink writes, found as it finds it ({@code FlinkWriteConf}): a {@code
    * write-format} hint or table option, then the session's {@code write-format}, then the table's
-   * {@code write.format.default}.
+   * own {@code write.format.default} (as the catalog holds it: a hint of that name changes nothing
+   * Iceberg writes).
    */
-  private static String format(DynamicTableFactory.Context context) {
+  private static String format(DynamicTableFactory.Context context, Catalog catalog) {
     Map<String, String> options = context.getCatalogTable().getOptions();
     String hinted = options.get(WRITE_FORMAT.key());
     if (hinted != null) {
       return hinted;
     }
-    return context
-        .getConfiguration()
-        .getOptional(WRITE_FORMAT)
-        .orElse(
-            options.getOrDefault(
-                TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    Optional<String> session = context.getConfiguration().getOptional(WRITE_FORMAT);
+    if (session.isPresent()) {
+      return session.get();
+    }
+    ObjectIdentifier id = context.getObjectIdentifier();
+    Map<String, String> properties;
+    try {
+      properties =
+          catalog.getTable(new ObjectPath(id.getDatabaseName(), id.getObjectName())).getOptions();
+    } catch (TableNotExistException e) {
+      properties = options;
+    }
+    return properties.getOrDefault(
+        TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT);
   }
 
   private static final ConfigOption<String> WRITE_FORMAT =

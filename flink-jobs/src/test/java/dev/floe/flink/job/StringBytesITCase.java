@@ -252,6 +252,15 @@ class StringBytesITCase {
         sql.executeSql("SELECT CAST(ts AS STRING) FROM sales.q").collect()) {
       assertThat(rows.next().getField(0)).isEqualTo("1969-12-31 23:59:59.500000");
     }
+    // A hint on the table property changes nothing Iceberg's sink writes: still ORC, refused.
+    assertThatThrownBy(
+            () ->
+                runner.run(
+                    SqlScript.fromCommandLine(
+                        "INSERT INTO sales.q /*+ OPTIONS('write.format.default'='parquet') */"
+                            + " VALUES (3, TIMESTAMP '1969-12-31 23:59:59.500000')")))
+        .isInstanceOf(CheckFailedException.class)
+        .hasMessageContaining("ORC cannot store a timestamp in the second before 1970");
   }
 
   /** A table environment with Iceberg's Flink catalog as Iceberg documents it, no Floe in front. */
