@@ -134,8 +134,14 @@ public final class LatePlanner {
       List<LateRowCount> late = counter.count(slice);
       LateSlice planned =
           LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough);
-      Optional<String> revertedRun = revertedSince(slice, loaded, age);
-      slices.add(revertedRun.map(planned::heldByRevert).orElse(planned));
+      Optional<SliceLoad> reverted = revertedSince(slice, loaded, age);
+      slices.add(
+          reverted
+              .map(
+                  run ->
+                      planned.heldByRevert(
+                          run.lineage().runId(), String.valueOf(run.lineage().slice())))
+              .orElse(planned));
     }
     return new LatePlan(
         name,
@@ -151,7 +157,7 @@ public final class LatePlanner {
    * The newest run by this job of this slice or an overlapping one (a month over a day) that an
    * operator reverted after the slice's latest load: a rerun would load its rows again.
    */
-  private Optional<String> revertedSince(
+  private Optional<SliceLoad> revertedSince(
       LoadedSlice slice, LoadedSlices loaded, Map<Long, Integer> age) {
     int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
     return loaded.reverted().stream()
@@ -160,8 +166,7 @@ public final class LatePlanner {
         .filter(
             run ->
                 Slice.labelsOverlap(String.valueOf(run.lineage().slice()), slice.slice().label()))
-        .findFirst()
-        .map(run -> run.lineage().runId());
+        .findFirst();
   }
 
   /**

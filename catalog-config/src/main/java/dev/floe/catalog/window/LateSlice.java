@@ -171,11 +171,12 @@ public record LateSlice(
   }
 
   /**
-   * This slice, held: an operator reverted {@code revertedRun}, a newer run of it by the same job,
-   * after the load it holds. A rerun would load the reverted run's rows again, so an action that
-   * reruns becomes {@link LateAction#REVERTED}; any other stays.
+   * This slice, held: an operator reverted {@code revertedRun} (of {@code revertedSlice}, this
+   * slice or one over it), a newer run by the same job, after the load it holds. A rerun would load
+   * the reverted run's rows again, so an action that reruns becomes {@link LateAction#REVERTED};
+   * any other stays.
    */
-  public LateSlice heldByRevert(String revertedRun) {
+  public LateSlice heldByRevert(String revertedRun, String revertedSlice) {
     if (!action.reruns()) {
       return this;
     }
@@ -187,8 +188,11 @@ public record LateSlice(
         note
             + "; run "
             + revertedRun
-            + " of this slice was reverted after this load, so it is not rerun: `floe run"
-            + " --slice` loads it again when that is wanted",
+            + (revertedSlice.equals(slice.label())
+                ? " of this slice"
+                : " (slice " + revertedSlice + ", over this one)")
+            + " was reverted after this load, so it is not rerun: `floe run --slice` loads it"
+            + " again when that is wanted",
         latest,
         lateRows,
         loadedBy);

@@ -119,7 +119,8 @@ class LatePlannerTest {
     LatePlan plan = plan("2026-10-04T12:00:00Z");
 
     assertThat(actions(plan)).containsExactly("reverted", "none", "reverted", "none");
-    assertThat(plan.slices().get(0).note()).contains("run m1 of this slice was reverted");
+    assertThat(plan.slices().get(0).note())
+        .contains("run m1 (slice d=[2026-10-01,2026-11-01), over this one) was reverted");
   }
 
   @Test
