@@ -14,7 +14,6 @@ import org.apache.flink.table.operations.EndStatementSetOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.ReplaceTableAsOperation;
 import org.apache.flink.table.operations.ShowCreateCatalogOperation;
-import org.apache.flink.table.operations.ShowCreateTableOperation;
 import org.apache.flink.table.operations.command.ClearOperation;
 import org.apache.flink.table.operations.command.DescribeJobOperation;
 import org.apache.flink.table.operations.command.ExecutePlanOperation;
@@ -92,11 +91,6 @@ final class RefusedStatements {
           Map.entry(CompileAndExecutePlanOperation.class, "COMPILE AND EXECUTE PLAN " + PLAN),
           Map.entry(ExecutePlanOperation.class, "EXECUTE PLAN " + PLAN),
           Map.entry(DescribeCatalogOperation.class, "DESCRIBE CATALOG " + CATALOG),
-          Map.entry(
-              ShowCreateTableOperation.class,
-              "SHOW CREATE TABLE is not run by floe sql: Iceberg's Flink catalog writes the"
-                  + " catalog's options, secrets among them, into it; DESCRIBE shows a table's"
-                  + " columns"),
           Map.entry(ShowCreateCatalogOperation.class, "SHOW CREATE CATALOG " + CATALOG),
           Map.entry(AlterCatalogOptionsOperation.class, "ALTER CATALOG ... SET " + CATALOG),
           Map.entry(AlterCatalogResetOperation.class, "ALTER CATALOG ... RESET " + CATALOG),

@@ -1,6 +1,7 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ExactTypes;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
 import org.apache.flink.table.operations.QueryOperation;
 import org.apache.flink.table.operations.ReplaceTableAsOperation;
+import org.apache.flink.table.operations.ShowCreateTableOperation;
 import org.apache.flink.table.operations.SinkModifyOperation;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -228,6 +230,9 @@ public final class SqlRunner {
     for (int i = 0; i < uuid.length; i++) {
       uuid[i] &= columns.get(i).getDataType().getLogicalType().copy(true).equals(UUID_IN_FLINK);
     }
+    // Iceberg's Flink catalog writes the catalog's options, secrets among them, into a table's
+    // SHOW CREATE TABLE ('src-catalog'): they are masked as in every other output.
+    boolean redact = operation instanceof ShowCreateTableOperation;
     List<List<Object>> rows = new ArrayList<>();
     // Closing the iterator also cancels the job if reading stopped early.
     try (CloseableIterator<Row> iterator = result.collect()) {
@@ -236,6 +241,9 @@ public final class SqlRunner {
         List<Object> values = new ArrayList<>(row.getArity());
         for (int i = 0; i < row.getArity(); i++) {
           Object value = row.getField(i);
+          if (redact && value instanceof String text) {
+            value = Redaction.redact(text);
+          }
           values.add(uuid[i] && value != null ? IcebergTables.uuid((byte[]) value) : value);
         }
         rows.add(values);

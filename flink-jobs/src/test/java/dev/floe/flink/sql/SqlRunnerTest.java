@@ -457,10 +457,6 @@ class SqlRunnerTest {
           .hasMessageNotContaining("\n");
     }
     assertThat(ResultTable.render(run("SHOW CATALOGS"))).contains("floe");
-    assertThatThrownBy(() -> run("SHOW CREATE TABLE sales.orders"))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("SHOW CREATE TABLE is not run by floe sql")
-        .hasMessageContaining("secrets");
     assertThat(ResultTable.render(run("DESCRIBE sales.orders"))).contains("order_date");
   }
 
