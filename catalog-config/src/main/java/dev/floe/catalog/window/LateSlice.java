@@ -172,9 +172,9 @@ public record LateSlice(
 
   /**
    * This slice, held: an operator reverted {@code revertedRun} (of {@code revertedSlice}, this
-   * slice or one over it), a newer run by the same job, after the load it holds. A rerun would load
-   * the reverted run's rows again, so an action that reruns becomes {@link LateAction#REVERTED};
-   * any other stays.
+   * slice or one overlapping it), a newer run by the same job, after the load it holds. A rerun
+   * would load the reverted run's rows again, so an action that reruns becomes {@link
+   * LateAction#REVERTED}; any other stays.
    */
   public LateSlice heldByRevert(String revertedRun, String revertedSlice) {
     if (!action.reruns()) {
@@ -190,7 +190,7 @@ public record LateSlice(
             + revertedRun
             + (revertedSlice.equals(slice.label())
                 ? " of this slice"
-                : " (slice " + revertedSlice + ", over this one)")
+                : " (slice " + revertedSlice + ", overlapping this one)")
             + " was reverted after this load, so it is not rerun: `floe run --slice` loads it"
             + " again when that is wanted",
         latest,

@@ -120,7 +120,7 @@ class LatePlannerTest {
 
     assertThat(actions(plan)).containsExactly("reverted", "none", "reverted", "none");
     assertThat(plan.slices().get(0).note())
-        .contains("run m1 (slice d=[2026-10-01,2026-11-01), over this one) was reverted");
+        .contains("run m1 (slice d=[2026-10-01,2026-11-01), overlapping this one) was reverted");
   }
 
   @Test

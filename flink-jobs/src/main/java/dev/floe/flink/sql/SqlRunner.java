@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.sql.parser.error.SqlValidateException;
@@ -219,6 +220,10 @@ public final class SqlRunner {
     }
   }
 
+  /** The value of the {@code 'src-catalog'} option in a SHOW CREATE TABLE, up to its quote. */
+  private static final Pattern SOURCE_CATALOG =
+      Pattern.compile("(?m)('src-catalog'\\s*=\\s*')[^\\n]*(?=')");
+
   private static QueryResult collect(
       String source,
       SqlStatement statement,
@@ -231,7 +236,8 @@ public final class SqlRunner {
       uuid[i] &= columns.get(i).getDataType().getLogicalType().copy(true).equals(UUID_IN_FLINK);
     }
     // Iceberg's Flink catalog writes the catalog's options, secrets among them, into a table's
-    // SHOW CREATE TABLE ('src-catalog'): they are masked as in every other output.
+    // SHOW CREATE TABLE ('src-catalog'): that option is masked whole (a secret may be numeric or
+    // short, or under any key), and the rest as in every other output.
     boolean redact = operation instanceof ShowCreateTableOperation;
     List<List<Object>> rows = new ArrayList<>();
     // Closing the iterator also cancels the job if reading stopped early.
@@ -242,7 +248,8 @@ public final class SqlRunner {
         for (int i = 0; i < row.getArity(); i++) {
           Object value = row.getField(i);
           if (redact && value instanceof String text) {
-            value = Redaction.redact(text);
+            value =
+                Redaction.redact(SOURCE_CATALOG.matcher(text).replaceAll("$1" + Redaction.MASK));
           }
           values.add(uuid[i] && value != null ? IcebergTables.uuid((byte[]) value) : value);
         }

@@ -110,11 +110,13 @@ class LateCommandITCase {
                     home,
                     "sql",
                     "--catalog-property=s3.secret-access-key=TOPSECRET123",
+                    "--catalog-property=header.x-api-key=20261206",
                     "SHOW CREATE TABLE sales.fact_orders"))
                 .out())
         .contains("'floe.sealed-through' = '2026-10-05'")
-        .contains("s3.secret-access-key")
-        .doesNotContain("TOPSECRET123");
+        .contains("'src-catalog' = '******'")
+        .doesNotContain("TOPSECRET123")
+        .doesNotContain("20261206");
   }
 
   private static CliRun ok(CliRun run) {
