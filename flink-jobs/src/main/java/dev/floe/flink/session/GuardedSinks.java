@@ -2,8 +2,6 @@ package dev.floe.flink.session;
 
 import dev.floe.flink.write.ValueGuard;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -42,7 +40,7 @@ final class GuardedSinks {
   static Catalog wrap(Catalog catalog) {
     InvocationHandler handler =
         (proxy, method, args) -> {
-          Object result = invoke(catalog, method, args);
+          Object result = SourcePins.invoke(catalog, method, args);
           if (method.getName().equals("getFactory")
               && result instanceof Optional<?> factory
               && factory.orElse(null) instanceof DynamicTableSinkFactory sinks) {
@@ -58,7 +56,7 @@ final class GuardedSinks {
   private static Object guarding(DynamicTableSinkFactory factory, Catalog catalog) {
     InvocationHandler handler =
         (proxy, method, args) -> {
-          Object result = invoke(factory, method, args);
+          Object result = SourcePins.invoke(factory, method, args);
           if (method.getName().equals("createDynamicTableSink")
               && args != null
               && args.length == 1
@@ -116,7 +114,7 @@ final class GuardedSinks {
   private static DynamicTableSink guarded(DynamicTableSink sink, ValueGuard guard) {
     InvocationHandler handler =
         (proxy, method, args) -> {
-          Object result = invoke(sink, method, args);
+          Object result = SourcePins.invoke(sink, method, args);
           if (method.getName().equals("getSinkRuntimeProvider")
               && result instanceof DataStreamSinkProvider provider) {
             return new Checked(provider, guard);
@@ -164,13 +162,5 @@ final class GuardedSinks {
       interfaces.addAll(java.util.List.of(c.getInterfaces()));
     }
     return interfaces.toArray(Class<?>[]::new);
-  }
-
-  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 }

@@ -180,7 +180,8 @@ public final class SourcePins {
     }
   }
 
-  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+  /** Calls {@code method} on {@code target} for a proxy, throwing what the method threw. */
+  static Object invoke(Object target, Method method, Object[] args) throws Throwable {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {

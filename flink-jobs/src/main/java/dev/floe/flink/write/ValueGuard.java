@@ -2,6 +2,7 @@ package dev.floe.flink.write;
 
 import dev.floe.catalog.lineage.OrcTimestamps;
 import dev.floe.catalog.lineage.Utf8Strings;
+import dev.floe.flink.row.RowDataHasher;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -205,7 +206,7 @@ public final class ValueGuard implements Serializable {
           container instanceof RowData row
               ? row.getTimestamp(pos, precision)
               : ((ArrayData) container).getTimestamp(pos, precision);
-      long micros = value.getMillisecond() * 1_000L + value.getNanoOfMillisecond() / 1_000;
+      long micros = RowDataHasher.micros(value);
       if (!OrcTimestamps.storable(micros)) {
         throw OrcTimestamps.refusal(table, column, micros, withZone);
       }
