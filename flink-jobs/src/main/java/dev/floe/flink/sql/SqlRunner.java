@@ -20,6 +20,8 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
 import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
@@ -116,6 +118,49 @@ public final class SqlRunner {
   }
 
   private StatementResult run(String source, SqlStatement statement) {
+    NewTable created = new NewTable();
+    try {
+      return run(source, statement, created);
+    } catch (RuntimeException e) {
+      created.dropIfNeverWritten(e);
+      throw e;
+    }
+  }
+
+  /**
+   * The table a CREATE TABLE ... AS (or a REPLACE TABLE ... AS of a table that does not exist)
+   * creates before its job runs: Iceberg's Flink sink cannot stage it, so Flink creates the table,
+   * then runs the query, and a job that fails (a value the checks refuse, a cancelled job) would
+   * leave an empty table behind under the name the next attempt needs.
+   */
+  private final class NewTable {
+    private ObjectIdentifier id;
+
+    void dropIfNeverWritten(RuntimeException failure) {
+      if (id == null || causedBy(failure, TableAlreadyExistException.class)) {
+        return;
+      }
+      try {
+        // Through the session's catalog, whose cache would otherwise still hold the table.
+        if (schemas.neverWritten(id.asSummaryString())) {
+          tableEnv.getCatalogManager().dropTable(id, true);
+        }
+      } catch (RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private StatementResult run(String source, SqlStatement statement, NewTable created) {
     Operation operation = null;
     IcebergTables tables = null;
     TableResult result;
@@ -142,6 +187,7 @@ public final class SqlRunner {
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();
       }
+      created.id = tableCreatedBy(operation);
       result = tableEnv.executeInternal(operation);
     } catch (InvalidInputException e) {
       throw e;
@@ -198,6 +244,17 @@ public final class SqlRunner {
 
   private static final String SINK_CONVERSION =
       "org.apache.flink.table.planner.connectors.DynamicSinkUtils";
+
+  /** The table {@code operation} creates before its job, if it is such a statement; else null. */
+  private ObjectIdentifier tableCreatedBy(Operation operation) {
+    ObjectIdentifier id =
+        operation instanceof CreateTableASOperation create
+            ? create.getCreateTableOperation().getTableIdentifier()
+            : operation instanceof ReplaceTableAsOperation replace
+                ? replace.getCreateTableOperation().getTableIdentifier()
+                : null;
+    return id == null || tableEnv.getCatalogManager().getTable(id).isPresent() ? null : id;
+  }
 
   private static boolean runsAJob(Operation operation) {
     return operation instanceof QueryOperation || writes(operation);

@@ -26,6 +26,12 @@ interface TableSchemas {
    */
   boolean joinsNamespaceLevels(String catalog);
 
+  /**
+   * Whether {@code flinkName} is a table of the Iceberg catalog that has never had a snapshot (on
+   * any branch), read from the catalog, not from the session's cache.
+   */
+  boolean neverWritten(String flinkName);
+
   static TableSchemas of(CatalogConfig config) {
     String prefix = config.name() + ".";
     return new TableSchemas() {
@@ -38,6 +44,20 @@ interface TableSchemas {
         Catalog catalog = Catalogs.open(config);
         try {
           return catalog.tableExists(id) ? catalog.loadTable(id).schema() : null;
+        } finally {
+          Catalogs.close(catalog);
+        }
+      }
+
+      @Override
+      public boolean neverWritten(String name) {
+        if (!inCatalog(name)) {
+          return false;
+        }
+        TableIdentifier id = TableIdentifier.parse(name.substring(prefix.length()));
+        Catalog catalog = Catalogs.open(config);
+        try {
+          return catalog.tableExists(id) && !catalog.loadTable(id).snapshots().iterator().hasNext();
         } finally {
           Catalogs.close(catalog);
         }

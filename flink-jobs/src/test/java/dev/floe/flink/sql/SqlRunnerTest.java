@@ -678,6 +678,25 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aCreateTableAsWhoseJobFailsLeavesNoTableBehindAndKeepsATableThatExisted() {
+    String badBytes =
+        " AS SELECT CAST(1 AS BIGINT) AS id, FROM_BASE64(b) AS s FROM (VALUES ('/w==')) AS v(b)";
+    assertThatThrownBy(() -> run("CREATE TABLE sales.ctas_refused" + badBytes))
+        .hasMessageContaining("Cannot write a string that is not UTF-8 into column s");
+    assertThatThrownBy(() -> run("CREATE OR REPLACE TABLE sales.rtas_refused" + badBytes))
+        .hasMessageContaining("Cannot write a string that is not UTF-8 into column s");
+    assertThat(tableNames("sales")).doesNotContain("ctas_refused", "rtas_refused");
+    run("CREATE TABLE sales.ctas_refused AS SELECT CAST(1 AS BIGINT) AS id, 'a' AS s");
+
+    run("CREATE TABLE sales.ctas_kept (id BIGINT, s STRING)");
+    assertThatThrownBy(() -> run("CREATE TABLE IF NOT EXISTS sales.ctas_kept" + badBytes))
+        .hasMessageContaining("Cannot write a string that is not UTF-8 into column s");
+    assertThat(tableNames("sales")).contains("ctas_kept", "ctas_refused");
+    assertThat(((QueryResult) run("SELECT id, s FROM sales.ctas_refused").get(0)).rows())
+        .containsExactly(List.of(1L, "a"));
+  }
+
+  @Test
   void losslessConversionsAreTheWideningsOnly() {
     var int32 = new org.apache.flink.table.types.logical.IntType();
     var int64 = new org.apache.flink.table.types.logical.BigIntType();
