@@ -302,17 +302,9 @@ public final class Compaction {
   }
 
   private static SliceCompaction submitted(PlannedSlice slice) {
-    return new SliceCompaction(
-        slice.value(),
-        slice.slice().label(),
+    return SliceCompaction.uncommitted(
+        slice,
         SliceCompaction.Status.SUBMITTED,
-        slice.before(),
-        slice.rewritten(),
-        FileStats.NONE,
-        slice.expectedOutputs(),
-        slice.before(),
-        null,
-        slice.runId(),
         ExitCodes.OK,
         "submitted (detached: see the job's log for the outcome)");
   }

@@ -304,19 +304,7 @@ final class CompactionCommitter {
 
   private static SliceCompaction failed(PlannedSlice slice, int exitCode, String detail) {
     LOG.warn(detail);
-    return new SliceCompaction(
-        slice.value(),
-        slice.slice().label(),
-        SliceCompaction.Status.FAILED,
-        slice.before(),
-        slice.rewritten(),
-        FileStats.NONE,
-        slice.expectedOutputs(),
-        slice.before(),
-        null,
-        slice.runId(),
-        exitCode,
-        detail);
+    return SliceCompaction.uncommitted(slice, SliceCompaction.Status.FAILED, exitCode, detail);
   }
 
   /** The outcome of a slice whose commit failed unexpectedly (exit 1). */

@@ -97,17 +97,9 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
     List<DataFile> outputs = new ArrayList<>();
     rewritten.forEach(r -> outputs.addAll(r.outputs()));
     UncommittedFiles.delete(Catalogs.loadTable(catalog, plan.table()), outputs);
-    return new SliceCompaction(
-        slice.value(),
-        slice.slice().label(),
+    return SliceCompaction.uncommitted(
+        slice,
         SliceCompaction.Status.FAILED,
-        slice.before(),
-        slice.rewritten(),
-        FileStats.NONE,
-        slice.expectedOutputs(),
-        slice.before(),
-        null,
-        slice.runId(),
         ExitCodes.TIMED_OUT,
         "Cannot compact slice "
             + slice.slice().label()

@@ -60,6 +60,27 @@ public record SliceCompaction(
     }
   }
 
+  /**
+   * A slice that committed nothing ({@link Status#FAILED}, {@link Status#SUBMITTED}): its files
+   * stay those of {@code before}, and its compaction's run id is reported.
+   */
+  static SliceCompaction uncommitted(
+      PlannedSlice slice, Status status, int exitCode, String detail) {
+    return new SliceCompaction(
+        slice.value(),
+        slice.slice().label(),
+        status,
+        slice.before(),
+        slice.rewritten(),
+        FileStats.NONE,
+        slice.expectedOutputs(),
+        slice.before(),
+        null,
+        slice.runId(),
+        exitCode,
+        detail);
+  }
+
   public boolean failed() {
     return status == Status.FAILED;
   }
