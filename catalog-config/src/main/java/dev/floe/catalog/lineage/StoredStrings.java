@@ -96,17 +96,19 @@ public final class StoredStrings {
     private final Table table;
     private final DataFile file;
     private final Types.StructType type;
+    private final boolean holdsStrings;
     private Optional<Boolean> wellFormed; // null until a row reads U+FFFD
 
     private RewriteCheck(Table table, DataFile file, Types.StructType type) {
       this.table = table;
       this.file = file;
       this.type = type;
+      this.holdsStrings = Utf8Strings.holdsStrings(type);
     }
 
     /** Why {@code row} must not be rewritten, or null when it may. */
     public String refusal(StructLike row) {
-      if (wellFormed != null && wellFormed.orElse(false)) {
+      if (!holdsStrings || (wellFormed != null && wellFormed.orElse(false))) {
         return null;
       }
       Optional<String> column = Utf8Strings.columnWithReplacement(row, type);

@@ -167,7 +167,8 @@ public final class Utf8Strings {
     }
   }
 
-  private static boolean holdsStrings(Type type) {
+  /** Whether {@code type} has a string at any depth (else no row of it can read U+FFFD). */
+  public static boolean holdsStrings(Type type) {
     return switch (type.typeId()) {
       case STRING -> true;
       case STRUCT -> type.asStructType().fields().stream().anyMatch(f -> holdsStrings(f.type()));
