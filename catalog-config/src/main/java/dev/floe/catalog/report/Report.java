@@ -88,7 +88,7 @@ public final class Report {
     List<SliceStatus> slices = new ArrayList<>();
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     for (LoadedSlice slice : loaded.slices()) {
-      List<LateRowCount> late = counter.count(slice);
+      List<LateRowCount> late = counter.count(slice, loaded.newerInside(slice));
       slices.add(SliceStatus.of(slice.slice(), slice.loads(), late, window, asOf, sealedThrough));
     }
     Map<String, Integer> unplaced = new TreeMap<>();

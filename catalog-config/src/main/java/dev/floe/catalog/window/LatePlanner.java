@@ -131,7 +131,7 @@ public final class LatePlanner {
                 slice.slice(), slice.latest(), owner.get(), job, window, asOf, sealedThrough));
         continue;
       }
-      List<LateRowCount> late = counter.count(slice);
+      List<LateRowCount> late = counter.count(slice, loaded.newerInside(slice));
       LateSlice planned =
           LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough);
       Optional<SliceLoad> reverted = revertedSince(slice, loaded, age);

@@ -6,6 +6,7 @@ import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
@@ -21,6 +22,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
@@ -53,6 +55,15 @@ public final class LateRows {
    */
   public static LateRowCount count(
       Table source, String sourceName, long readSnapshotId, Slice slice) {
+    return count(source, sourceName, readSnapshotId, slice, List.of());
+  }
+
+  /**
+   * {@link #count(Table, String, long, Slice)} of the rows of {@code slice} outside the slices of
+   * {@code except} (slices inside it that newer loads hold, {@link LoadedSlices#newerInside}).
+   */
+  public static LateRowCount count(
+      Table source, String sourceName, long readSnapshotId, Slice slice, List<Slice> except) {
     Snapshot current = source.currentSnapshot();
     if (current == null) {
       return LateRowCount.unknown(
@@ -82,6 +93,12 @@ public final class LateRows {
               + " (expired, or the table was rolled back)");
     }
     Expression filter = onSource.get().toExpression();
+    for (Slice inside : except) {
+      Optional<Slice> insideOnSource = inside.onSchema(source.schema());
+      if (insideOnSource.isPresent()) {
+        filter = Expressions.and(filter, Expressions.not(insideOnSource.get().toExpression()));
+      }
+    }
     try {
       Optional<Long> rewrite = rewriteOfSlice(source, upTo, readSnapshotId, filter);
       if (rewrite.isPresent()) {
@@ -99,7 +116,7 @@ public final class LateRows {
           sourceName,
           readSnapshotId,
           upTo,
-          countAppended(source, readSnapshotId, upTo, onSource.get()));
+          countAppended(source, readSnapshotId, upTo, slice.column(), filter, Long.MAX_VALUE));
     } catch (NotFoundException | UncheckedIOException e) {
       return LateRowCount.unknown(
           sourceName,
@@ -109,10 +126,6 @@ public final class LateRows {
     }
   }
 
-  private static long countAppended(Table source, long fromExclusive, long upTo, Slice slice) {
-    return countAppended(source, fromExclusive, upTo, slice, Long.MAX_VALUE);
-  }
-
   /**
    * The rows of {@code slice} (on the source's schema) that the append commits after {@code
    * fromExclusive} up to {@code upTo} added, counted up to {@code limit}: reading stops there.
@@ -120,8 +133,12 @@ public final class LateRows {
    * @throws UncheckedIOException when a file cannot be read
    */
   static long countAppended(Table source, long fromExclusive, long upTo, Slice slice, long limit) {
-    Expression filter = slice.toExpression();
-    Schema projection = source.schema().select(slice.column());
+    return countAppended(source, fromExclusive, upTo, slice.column(), slice.toExpression(), limit);
+  }
+
+  private static long countAppended(
+      Table source, long fromExclusive, long upTo, String column, Expression filter, long limit) {
+    Schema projection = source.schema().select(column);
     Evaluator exact = new Evaluator(projection.asStruct(), filter);
     InternalRecordWrapper wrapper = new InternalRecordWrapper(projection.asStruct());
     long rows = 0;

@@ -7,6 +7,7 @@ import dev.floe.catalog.slice.Slice;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,12 +31,17 @@ public final class LoadedSlices {
   private final List<LoadedSlice> slices;
   private final Map<String, List<SliceLoad>> unplaced;
   private final List<SliceLoad> reverted;
+  private final Map<Long, Integer> age;
 
   private LoadedSlices(
-      List<LoadedSlice> slices, Map<String, List<SliceLoad>> unplaced, List<SliceLoad> reverted) {
+      List<LoadedSlice> slices,
+      Map<String, List<SliceLoad>> unplaced,
+      List<SliceLoad> reverted,
+      Map<Long, Integer> age) {
     this.slices = List.copyOf(slices);
     this.unplaced = unplaced;
     this.reverted = List.copyOf(reverted);
+    this.age = age;
   }
 
   /** Reads the loads of {@code table}'s current history. */
@@ -43,7 +49,9 @@ public final class LoadedSlices {
     Map<String, List<SliceLoad>> byLabel = new LinkedHashMap<>();
     Set<String> reverted = new HashSet<>();
     List<SliceLoad> revertedLoads = new ArrayList<>();
+    Map<Long, Integer> age = new HashMap<>();
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      age.put(snapshot.snapshotId(), age.size());
       Map<String, String> summary = snapshot.summary();
       String ownRun = summary == null ? null : summary.get(LineageKeys.RUN_ID);
       if (summary != null && summary.containsKey(LineageKeys.REVERTS)) {
@@ -94,7 +102,23 @@ public final class LoadedSlices {
         Comparator.comparing((LoadedSlice s) -> s.slice().column())
             .thenComparing(s -> s.slice().start())
             .thenComparing(s -> s.slice().end()));
-    return new LoadedSlices(slices, unplaced, revertedLoads);
+    return new LoadedSlices(slices, unplaced, revertedLoads, age);
+  }
+
+  /**
+   * The slices loaded inside {@code slice} (on its column, covered by it, not it) whose latest load
+   * came after {@code slice}'s: the table holds their rows there, so a row of such a slice is late
+   * for that slice, counted from its own load, and not for {@code slice} (a day run inside an older
+   * month run).
+   */
+  public List<Slice> newerInside(LoadedSlice slice) {
+    int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
+    return slices.stream()
+        .filter(other -> !other.slice().equals(slice.slice()))
+        .filter(other -> slice.slice().covers(other.slice()))
+        .filter(other -> age.getOrDefault(other.latest().snapshotId(), Integer.MAX_VALUE) < ours)
+        .map(LoadedSlice::slice)
+        .toList();
   }
 
   /**

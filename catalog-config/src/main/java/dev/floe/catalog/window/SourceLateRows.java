@@ -2,6 +2,7 @@ package dev.floe.catalog.window;
 
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.slice.Slice;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -31,8 +32,13 @@ public final class SourceLateRows {
     this.sources = sources;
   }
 
-  /** One count per source the slice's current load read. */
-  public List<LateRowCount> count(LoadedSlice slice) {
+  /**
+   * One count per source the slice's current load read.
+   *
+   * @param except slices inside {@code slice} that newer loads hold ({@link
+   *     LoadedSlices#newerInside}): their rows are not counted here
+   */
+  public List<LateRowCount> count(LoadedSlice slice, List<Slice> except) {
     Lineage lineage = slice.latest().lineage();
     List<LateRowCount> late = new ArrayList<>();
     for (String source : lineage.sourceSnapshots().keySet()) {
@@ -44,7 +50,7 @@ public final class SourceLateRows {
       late.add(
           sourceTable == null
               ? LateRowCount.unknown(source, read, null, missing.get(source))
-              : LateRows.count(sourceTable, source, read, slice.slice()));
+              : LateRows.count(sourceTable, source, read, slice.slice(), except));
     }
     return late;
   }

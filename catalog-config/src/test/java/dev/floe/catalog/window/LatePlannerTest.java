@@ -124,6 +124,30 @@ class LatePlannerTest {
   }
 
   @Test
+  void aNewerDayRunInsideAnOlderMonthRunCountsItsOwnDayAndTheMonthCountsTheRest() {
+    loadOctoberAsFactDaily();
+    LineageCommits.append(staging, "2026-10-05", 2);
+    LineageCommits.load(fact, "2026-10-05", "r5", "fact_daily", staging, 2);
+    // The month loaded nothing new since the day run read Oct 5: it has no late rows.
+    assertThat(plan("2026-10-06").slices())
+        .extracting(s -> s.slice().label(), LateSlice::knownLateRows)
+        .containsExactly(
+            tuple(LineageCommits.month("2026-10").label(), 0L),
+            tuple(LineageCommits.day("2026-10-05").label(), 0L));
+
+    LineageCommits.append(staging, "2026-10-05", 1);
+    LineageCommits.append(staging, "2026-10-20", 3);
+    LatePlan plan = plan("2026-10-06");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().label(), LateSlice::knownLateRows)
+        .containsExactly(
+            tuple(LineageCommits.month("2026-10").label(), 3L),
+            tuple(LineageCommits.day("2026-10-05").label(), 1L));
+    assertThat(plan.slices().get(0).note()).contains("3 late rows");
+  }
+
+  @Test
   void theAsOfInstantDecidesOpenOrSealedAndTheSameInstantGivesTheSamePlan() {
     LatePlan early = plan("2026-10-04T12:00:00Z");
     LatePlan late = plan("2026-10-06");
