@@ -1,5 +1,6 @@
 package dev.floe.catalog.lineage;
 
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,28 @@ public final class StoredRows {
       List<DeleteFile> deletes,
       AtomicLong rowsInFile) {
     return read(table, spec, file, deletes, rowsInFile, false);
+  }
+
+  /**
+   * How many rows of {@code file} its {@code deletes} leave; its record count when it has no
+   * deletes, or when it cannot be read with them (an equality delete on a column dropped since, a
+   * missing file): such counts are information for an operator, and must never stop the operation
+   * (a rollback, a revert) that repairs such a table.
+   */
+  public static long liveRowCount(
+      Table table, PartitionSpec spec, DataFile file, List<DeleteFile> deletes) {
+    if (deletes.isEmpty()) {
+      return file.recordCount();
+    }
+    long live = 0;
+    try (CloseableIterable<Record> records = read(table, spec, file, deletes, new AtomicLong())) {
+      for (Record ignored : records) {
+        live++;
+      }
+    } catch (IOException | RuntimeException e) {
+      return file.recordCount();
+    }
+    return live;
   }
 
   /**

@@ -15,6 +15,7 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceLabel;
@@ -357,8 +358,8 @@ public final class Revert {
             force,
             concat(remove.stream().map(DataFile::location), removeDeletes),
             concat(restore.stream().map(DataFile::location), restoreDeletes),
-            rowsPerPartition(region, now),
-            rowsPerPartition(region, before),
+            rowsPerPartition(region, liveNow),
+            rowsPerPartition(region, liveBefore),
             restoredHash,
             UUID.randomUUID().toString(),
             null);
@@ -480,10 +481,15 @@ public final class Revert {
         .collect(Collectors.toMap(DataFile::location, Function.identity(), (a, b) -> a));
   }
 
-  private static Map<String, Long> rowsPerPartition(RevertRegion region, List<DataFile> files) {
+  /** Rows per partition of the region, as a reader sees them: deletes applied. */
+  private Map<String, Long> rowsPerPartition(RevertRegion region, RevertRegion.Live live) {
     Map<String, Long> rows = new TreeMap<>();
-    for (DataFile file : files) {
-      rows.merge(region.partitionOf(file), file.recordCount(), Long::sum);
+    for (DataFile file : live.dataFiles()) {
+      rows.merge(
+          region.partitionOf(file),
+          StoredRows.liveRowCount(
+              table, table.specs().get(file.specId()), file, live.deletesOf(file)),
+          Long::sum);
     }
     return rows;
   }

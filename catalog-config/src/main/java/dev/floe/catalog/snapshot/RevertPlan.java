@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * @param restoredFiles data files of the parent's region the revert adds back, then the delete
  *     files it re-adds; a data file that had delete files at the parent is re-added as a copy of
  *     its live rows (the only case where a revert writes data)
- * @param rowsBefore rows per partition of the region now, from file metadata, in path order
+ * @param rowsBefore rows per partition of the region now, in path order: file metadata's counts,
+ *     less the rows delete files remove (a file that cannot be read with them counts whole)
  * @param rowsAfter rows per partition of the region after the revert
  * @param restoredContentHash the region's content hash after the revert, or null when the region is
  *     not the run's whole scope (a keyed whole-table run: only its partitions are restored)

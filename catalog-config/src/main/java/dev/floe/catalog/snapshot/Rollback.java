@@ -340,37 +340,14 @@ public final class Rollback {
         String partition = partition(task);
         rows.merge(
             partition,
-            task.deletes().isEmpty() || !exact.contains(partition)
-                ? task.file().recordCount()
-                : liveRows(task),
+            exact.contains(partition)
+                ? StoredRows.liveRowCount(table, task.spec(), task.file(), task.deletes())
+                : task.file().recordCount(),
             Long::sum);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of " + name, e);
     }
     return rows;
-  }
-
-  /**
-   * The rows of {@code task}'s file its deletes leave; its record count when the file cannot be
-   * read with them (an equality delete on a column dropped since, a missing file): the counts are
-   * information, and never stop a rollback, which is what repairs such a table.
-   */
-  private long liveRows(FileScanTask task) {
-    long live = 0;
-    try (CloseableIterable<org.apache.iceberg.data.Record> records =
-        StoredRows.read(
-            table,
-            task.spec(),
-            task.file(),
-            task.deletes(),
-            new java.util.concurrent.atomic.AtomicLong())) {
-      for (org.apache.iceberg.data.Record ignored : records) {
-        live++;
-      }
-    } catch (IOException | RuntimeException e) {
-      return task.file().recordCount();
-    }
-    return live;
   }
 }

@@ -451,6 +451,9 @@ class RevertTest {
     rowDeltaRun("d1", DAY2, positionDeletes(file, 0, 2));
     assertThat(sliceHash(DAY2)).isEqualTo(hash(row(4, "d", DAY2)));
 
+    RevertPlan dryRun = Revert.of(table, "s.t").run("d1").apply();
+    assertThat(dryRun.rowsBefore()).as("as a reader counts them").containsEntry("d=" + DAY2, 1L);
+    assertThat(dryRun.rowsAfter()).containsEntry("d=" + DAY2, 3L);
     RevertPlan plan = Revert.of(table, "s.t").run("d1").commit();
 
     table.refresh();
@@ -478,8 +481,13 @@ class RevertTest {
     table.refresh();
     ContentHash beforeR2 = sliceHash(DAY2);
     assertThat(beforeR2).isEqualTo(hash(row(5, "e", DAY2)));
-    floeCommit("r2", DAY2, row(7, "g", DAY2));
+    floeCommit("r2", DAY2, row(7, "g", DAY2), row(8, "h", DAY2));
 
+    RevertPlan dryRun = Revert.of(table, "s.t").run("r2").apply();
+    assertThat(dryRun.rowsBefore()).containsEntry("d=" + DAY2, 2L);
+    assertThat(dryRun.rowsAfter())
+        .as("the live row, not the file's 3")
+        .containsEntry("d=" + DAY2, 1L);
     RevertPlan plan = Revert.of(table, "s.t").run("r2").commit();
 
     table.refresh();
