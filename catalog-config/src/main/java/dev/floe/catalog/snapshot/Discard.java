@@ -11,6 +11,7 @@ import java.util.stream.StreamSupport;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -62,25 +63,23 @@ public final class Discard {
 
   /** Removes the audit branch, or the scratch branch and its files; nothing when already done. */
   public DiscardPlan commit() {
-    DiscardPlan plan = decide();
-    try {
-      switch (plan.role()) {
-        case AUDIT -> table.manageSnapshots().removeBranch(plan.branch()).commit();
-        case SCRATCH -> {
-          return plan.withFiles(scratchDrop().commit().deleted().stream().sorted().toList());
-        }
-        case NOTHING_LEFT -> {}
-      }
-    } catch (RuntimeException e) {
-      // Another discard of the same run may have committed first: then the goal is reached.
-      table.refresh();
-      DiscardPlan now = decide();
-      if (now.role() == DiscardPlan.Role.NOTHING_LEFT) {
-        return now;
-      }
-      throw e;
+    DiscardPlan[] plan = {decide()};
+    if (plan[0].role() == DiscardPlan.Role.AUDIT) {
+      RefCommit.commit(
+          table,
+          "discard run " + runId + " of " + name,
+          base -> {
+            // Decided again on every attempt: another discard of the run may have come first.
+            plan[0] = decide();
+            return plan[0].role() == DiscardPlan.Role.AUDIT
+                ? TableMetadata.buildFrom(base).removeRef(plan[0].branch()).build()
+                : null;
+          });
     }
-    return plan;
+    if (plan[0].role() == DiscardPlan.Role.SCRATCH) {
+      return plan[0].withFiles(scratchDrop().commit().deleted().stream().sorted().toList());
+    }
+    return plan[0];
   }
 
   /** The plan without the scratch branch's files. */

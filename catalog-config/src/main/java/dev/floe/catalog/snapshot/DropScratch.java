@@ -8,15 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.util.Tasks;
 
 /**
  * Drops a scratch branch ({@link ScratchBranch}) and everything it added: the branch, its snapshot
@@ -94,38 +89,21 @@ public final class DropScratch {
    * @return whether the snapshot was removed along with the branch
    */
   private boolean removeFromMetadata() {
-    TableOperations ops = ((HasTableOperations) table).operations();
-    TableMetadata current = ops.current();
     boolean[] expired = new boolean[1];
-    Tasks.foreach(ops)
-        .retry(
-            current.propertyAsInt(
-                TableProperties.COMMIT_NUM_RETRIES, TableProperties.COMMIT_NUM_RETRIES_DEFAULT))
-        .exponentialBackoff(
-            current.propertyAsInt(
-                TableProperties.COMMIT_MIN_RETRY_WAIT_MS,
-                TableProperties.COMMIT_MIN_RETRY_WAIT_MS_DEFAULT),
-            current.propertyAsInt(
-                TableProperties.COMMIT_MAX_RETRY_WAIT_MS,
-                TableProperties.COMMIT_MAX_RETRY_WAIT_MS_DEFAULT),
-            current.propertyAsInt(
-                TableProperties.COMMIT_TOTAL_RETRY_TIME_MS,
-                TableProperties.COMMIT_TOTAL_RETRY_TIME_MS_DEFAULT),
-            2.0)
-        .onlyRetryOn(CommitFailedException.class)
-        .run(
-            taskOps -> {
-              // Decided again on every attempt: another writer may have branched off the
-              // scratch snapshot meanwhile, and then only the ref goes.
-              TableMetadata base = taskOps.refresh();
-              SnapshotRef ref = scratchRef(base.refs());
-              expired[0] = !usedElsewhere(base.refs(), base::snapshot, ref.snapshotId());
-              TableMetadata.Builder updated = TableMetadata.buildFrom(base).removeRef(branch);
-              if (expired[0]) {
-                updated.removeSnapshots(Set.of(ref.snapshotId()));
-              }
-              taskOps.commit(base, updated.build());
-            });
+    RefCommit.commit(
+        table,
+        "drop scratch branch " + branch + " of " + name,
+        base -> {
+          // Decided again on every attempt: another writer may have branched off the scratch
+          // snapshot meanwhile, and then only the ref goes.
+          SnapshotRef ref = scratchRef(base.refs());
+          expired[0] = !usedElsewhere(base.refs(), base::snapshot, ref.snapshotId());
+          TableMetadata.Builder updated = TableMetadata.buildFrom(base).removeRef(branch);
+          if (expired[0]) {
+            updated.removeSnapshots(Set.of(ref.snapshotId()));
+          }
+          return updated.build();
+        });
     return expired[0];
   }
 

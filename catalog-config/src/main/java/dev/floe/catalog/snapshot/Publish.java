@@ -121,7 +121,30 @@ public final class Publish {
     PublishPlan plan = apply();
     switch (plan.method()) {
       case ALREADY_PUBLISHED -> {}
-      case IDENTICAL_ON_MAIN -> table.manageSnapshots().removeBranch(plan.branch()).commit();
+      case IDENTICAL_ON_MAIN -> {
+        PublishPlan[] now = {plan};
+        RefCommit.commit(
+            table,
+            "publish run " + runId + " of " + name,
+            base -> {
+              // Planned again on every attempt: main may have moved, or another publish of the
+              // run may have come first.
+              now[0] = apply();
+              if (now[0].method() == PublishPlan.Method.IDENTICAL_ON_MAIN) {
+                return TableMetadata.buildFrom(base).removeRef(now[0].branch()).build();
+              }
+              if (now[0].method() == PublishPlan.Method.ALREADY_PUBLISHED) {
+                return null;
+              }
+              throw new CommitConflictException(
+                  String.format(
+                      "Cannot publish run %s of %s: main changed while the run's audit branch"
+                          + " was being dropped as identical to main; nothing was changed; run"
+                          + " floe publish again",
+                      runId, name));
+            });
+        return now[0];
+      }
       case FAST_FORWARD, CHERRY_PICK ->
           RunCommit.of(table, new PublishCommit(plan)).failAt(failAt).commit();
     }

@@ -4,10 +4,10 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import java.time.Duration;
 import java.util.Objects;
-import org.apache.iceberg.ManageSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * Names a snapshot with a tag ({@code floe tag}), so snapshot expiry keeps it and its files, and it
@@ -162,16 +162,23 @@ public final class Tag {
 
   /** Creates the tag (and its max-ref-age) in one metadata commit; an unchanged one is left. */
   public TagPlan commit() {
-    TagPlan plan = apply();
-    if (plan.action() == TagPlan.Action.UNCHANGED) {
-      return plan;
-    }
-    ManageSnapshots update = table.manageSnapshots().createTag(tag, plan.tag().snapshotId());
-    if (retain != null) {
-      update = update.setMaxRefAgeMs(tag, retain.toMillis());
-    }
-    update.commit();
-    return plan;
+    TagPlan[] plan = new TagPlan[1];
+    RefCommit.commit(
+        table,
+        "tag " + name + " as " + tag,
+        base -> {
+          // Planned again on every attempt: a racing command may have made this very tag.
+          plan[0] = apply();
+          if (plan[0].action() != TagPlan.Action.CREATE) {
+            return null;
+          }
+          SnapshotRef ref =
+              SnapshotRef.tagBuilder(plan[0].tag().snapshotId())
+                  .maxRefAgeMs(retain == null ? null : retain.toMillis())
+                  .build();
+          return TableMetadata.buildFrom(base).setRef(tag, ref).build();
+        });
+    return plan[0];
   }
 
   /** A duration as written: P30D for whole days (Duration's own text would be PT720H). */

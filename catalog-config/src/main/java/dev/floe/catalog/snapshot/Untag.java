@@ -5,6 +5,7 @@ import dev.floe.catalog.lineage.AuditBranch;
 import java.util.List;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * Removes a tag ({@code floe untag}); the snapshot stays until snapshot expiry drops it. Only tags:
@@ -77,20 +78,17 @@ public final class Untag {
 
   /** Removes the tag in one metadata commit; nothing when it is already removed. */
   public TagPlan commit() {
-    TagPlan plan = apply();
-    if (plan.action() != TagPlan.Action.REMOVE) {
-      return plan;
-    }
-    try {
-      table.manageSnapshots().removeTag(tag).commit();
-    } catch (RuntimeException e) {
-      // Another untag of the same tag may have committed first: then the goal is reached.
-      table.refresh();
-      if (table.refs().get(tag) == null) {
-        return new TagPlan(name, TagPlan.Action.ALREADY_REMOVED, plan.tag());
-      }
-      throw e;
-    }
-    return plan;
+    TagPlan[] plan = new TagPlan[1];
+    RefCommit.commit(
+        table,
+        "untag " + tag + " from " + name,
+        base -> {
+          // Planned again on every attempt: another untag of the same tag may have come first.
+          plan[0] = apply();
+          return plan[0].action() == TagPlan.Action.REMOVE
+              ? TableMetadata.buildFrom(base).removeRef(tag).build()
+              : null;
+        });
+    return plan[0];
   }
 }

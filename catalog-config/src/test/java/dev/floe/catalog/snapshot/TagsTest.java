@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -249,6 +255,72 @@ class TagsTest {
     TagPlan second = Untag.of(stale, "s.t", "keep").commit();
 
     assertThat(second.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
+  }
+
+  @Test
+  void tagUntagAndDiscardCommitWhenAnotherCommitLandsBetweenTheirPlanAndTheirCommit() {
+    Tag.of(table, "s.t", "old").snapshot(first).commit();
+    table.manageSnapshots().createBranch(AuditBranch.of("r9"), first).commit();
+    // A table read before another writer's commits, as a command's load racing a nightly run.
+    Table stale = catalog.load("s.t");
+    TableRows.append(table, row(3, "2026-10-03"));
+    Tag.of(table, "s.t", "unrelated").commit();
+
+    assertThat(Tag.of(stale, "s.t", "month-end").snapshot(second).commit().action())
+        .isEqualTo(TagPlan.Action.CREATE);
+    assertThat(Untag.of(stale, "s.t", "old").commit().action()).isEqualTo(TagPlan.Action.REMOVE);
+    assertThat(Discard.of(stale, "s.t").run("r9").commit().role())
+        .isEqualTo(DiscardPlan.Role.AUDIT);
+
+    table.refresh();
+    assertThat(table.refs()).containsKeys("month-end", "unrelated").doesNotContainKeys("old");
+    assertThat(table.refs()).doesNotContainKey(AuditBranch.of("r9"));
+    assertThat(table.refs().get("month-end").snapshotId()).isEqualTo(second);
+    assertThat(table.currentSnapshot().summary()).containsEntry("added-records", "1");
+  }
+
+  @Test
+  void tagsUntagsAndDiscardsRacingEachOtherAllLand() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      Tag.of(table, "s.t", "old-" + i).snapshot(first).commit();
+      table.manageSnapshots().createBranch(AuditBranch.of("r" + i), first).commit();
+    }
+    List<Callable<Object>> commands = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      // Each with its own table, as separate `floe` processes have.
+      Table own = catalog.load("s.t");
+      Table own2 = catalog.load("s.t");
+      Table own3 = catalog.load("s.t");
+      String n = String.valueOf(i);
+      commands.add(() -> Tag.of(own, "s.t", "new-" + n).commit());
+      commands.add(() -> Untag.of(own2, "s.t", "old-" + n).commit());
+      commands.add(() -> Discard.of(own3, "s.t").run("r" + n).commit());
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(commands.size());
+    try {
+      for (Future<Object> done : pool.invokeAll(commands)) {
+        done.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    table.refresh();
+    assertThat(table.refs().keySet())
+        .containsExactlyInAnyOrder("main", "new-0", "new-1", "new-2", "new-3");
+  }
+
+  @Test
+  void aTagRacingTheSameTagFindsItThereAndAnotherSnapshotsTagIsRefused() {
+    Table stale = catalog.load("s.t");
+    Table staler = catalog.load("s.t");
+    Tag.of(table, "s.t", "t").snapshot(second).commit();
+
+    assertThat(Tag.of(stale, "s.t", "t").snapshot(second).commit().action())
+        .isEqualTo(TagPlan.Action.UNCHANGED);
+    assertThatThrownBy(() -> Tag.of(staler, "s.t", "t").snapshot(first).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("a tag named t already points at snapshot " + second);
   }
 
   @Test
