@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.Table;
 
 /**
@@ -53,13 +54,16 @@ public final class FinishedSlices {
   /**
    * @param sources loads a source table by the name lineage records; may throw for a missing one
    *     (then its slices run again)
+   * @param readsBeyondSlice why the job's query may read source rows outside the slice it loads, or
+   *     empty when it provably does not ({@link SourceChanges})
    */
-  public static FinishedSlices of(Table table, Function<String, Table> sources) {
+  public static FinishedSlices of(
+      Table table, Function<String, Table> sources, Supplier<Optional<String>> readsBeyondSlice) {
     Map<String, SliceLoad> latest = new HashMap<>();
     for (LoadedSlice loaded : LoadedSlices.of(table).slices()) {
       latest.put(loaded.slice().label(), loaded.latest());
     }
-    return new FinishedSlices(table, latest, new SourceChanges(sources));
+    return new FinishedSlices(table, latest, new SourceChanges(sources, readsBeyondSlice));
   }
 
   /** The load a finished slice holds, or empty when the backfill still has to run it. */

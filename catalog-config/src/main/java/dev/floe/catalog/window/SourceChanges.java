@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -23,9 +24,12 @@ import org.apache.iceberg.util.SnapshotUtil;
  * compaction that changes no row) and none of the appended rows falls into the slice, tested row by
  * row as {@link LateRows} counts late rows. Anything else is a change: an overwrite or delete, a
  * snapshot read that is no longer in the source's history (expired, rolled back), a source that
- * cannot be loaded, or one without a column of the slice's name to tell its rows. Not knowing
- * counts as changed, because the price of a wrong "unchanged" is a stale slice and the price of a
- * wrong "changed" is a rerun that commits nothing.
+ * cannot be loaded, or one without a column of the slice's name to tell its rows. Appended rows
+ * outside the slice count too unless the job's query provably reads each source only inside its
+ * slice ({@code readsBeyondSlice} empty): a query over a wider window (the two days before the
+ * slice, a running total) or a join reads rows the slice test cannot see. Not knowing counts as
+ * changed, because the price of a wrong "unchanged" is a stale slice and the price of a wrong
+ * "changed" is a rerun that commits nothing.
  *
  * <p>Sources are loaded once per instance. A source the query read while it had no snapshot (an
  * empty table) is not in the lineage, so rows added to it later are not seen here.
@@ -34,12 +38,20 @@ public final class SourceChanges {
   private final Function<String, Table> sources;
   private final Map<String, Table> loaded = new HashMap<>();
   private final Map<String, String> missing = new HashMap<>();
+  private final Supplier<Optional<String>> readsBeyondSlice;
+  private Optional<String> beyond;
 
   /**
    * @param sources loads a source table by the name lineage records; may throw for a missing one
+   * @param readsBeyondSlice why the job's query may read rows of a source outside the slice it
+   *     loads, or empty when it provably reads each source only inside it (only then are appended
+   *     rows outside the slice left out); asked at most once, and only when a source was appended
+   *     to since a load
    */
-  public SourceChanges(Function<String, Table> sources) {
+  public SourceChanges(
+      Function<String, Table> sources, Supplier<Optional<String>> readsBeyondSlice) {
     this.sources = sources;
+    this.readsBeyondSlice = readsBeyondSlice;
   }
 
   /**
@@ -84,11 +96,28 @@ public final class SourceChanges {
           since
               + "what it read is no longer in its history (expired, or the table was rolled back)");
     }
+    boolean appended = false;
     for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(now, read, source::snapshot)) {
       String operation = snapshot.operation();
       if (!DataOperations.APPEND.equals(operation) && !DataOperations.REPLACE.equals(operation)) {
         return Optional.of(since + operation + " snapshot " + snapshot.snapshotId());
       }
+      appended |= DataOperations.APPEND.equals(operation);
+    }
+    if (!appended) {
+      return Optional.empty(); // compactions only: the same rows in other files
+    }
+    if (beyond == null) {
+      beyond = readsBeyondSlice.get();
+    }
+    if (beyond.isPresent()) {
+      return Optional.of(
+          since
+              + "appends, and the job's query may read rows outside "
+              + slice.label()
+              + " ("
+              + beyond.get()
+              + ")");
     }
     Optional<Slice> onSource = slice.onSchema(source.schema());
     if (onSource.isEmpty()) {

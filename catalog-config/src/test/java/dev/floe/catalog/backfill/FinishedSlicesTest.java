@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,6 +52,40 @@ class FinishedSlicesTest {
     // Another backfill (or run key) never finds the slice finished, and says nothing about why.
     assertThat(finished().status(LineageCommits.day("2026-10-03"), "key-job-2026-10-03", "b2"))
         .isEqualTo(new FinishedSlices.Status(null, null));
+  }
+
+  @Test
+  void aQueryThatMayReadBeyondItsSliceRunsAgainAfterAnyAppendButNotAfterACompaction() {
+    Optional<String> window = Optional.of("the query reads the two days before its slice");
+    // A compaction of the source: a replace snapshot, no row in or out.
+    DataFile compacted = staging.currentSnapshot().addedDataFiles(staging.io()).iterator().next();
+    staging
+        .newRewrite()
+        .deleteFile(compacted)
+        .addFile(
+            TableRows.write(
+                staging,
+                TableRows.row(staging, Map.of("id", 900L, "d", LocalDate.parse("2026-10-04"))),
+                TableRows.row(staging, Map.of("id", 901L, "d", LocalDate.parse("2026-10-04")))))
+        .commit();
+    staging.refresh();
+    assertThat(staging.currentSnapshot().operation()).isEqualTo("replace");
+    assertThat(
+            finished(window)
+                .status(LineageCommits.day("2026-10-03"), "key-job-2026-10-03", "b1")
+                .isFinished())
+        .isTrue();
+
+    LineageCommits.append(staging, "2026-10-02", 1);
+
+    FinishedSlices.Status status =
+        finished(window).status(LineageCommits.day("2026-10-03"), "key-job-2026-10-03", "b1");
+    assertThat(status.isFinished()).isFalse();
+    assertThat(status.runAgainBecause())
+        .endsWith(
+            " the load read: appends, and the job's query may read rows outside"
+                + " d=[2026-10-03,2026-10-04) (the query reads the two days before its slice)");
+    assertThat(status("2026-10-03").isFinished()).as("a query that reads its slice only").isTrue();
   }
 
   @Test
@@ -96,8 +134,14 @@ class FinishedSlicesTest {
   }
 
   private FinishedSlices finished() {
+    return finished(Optional.empty());
+  }
+
+  private FinishedSlices finished(Optional<String> readsBeyondSlice) {
     fact.refresh();
     return FinishedSlices.of(
-        fact, name -> catalog.catalog().loadTable(TableIdentifier.parse(name)));
+        fact,
+        name -> catalog.catalog().loadTable(TableIdentifier.parse(name)),
+        () -> readsBeyondSlice);
   }
 }

@@ -10,6 +10,7 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.flink.job.SplittableQuery;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Table;
@@ -69,7 +70,10 @@ final class BackfillPlanner {
                       request.sample()),
                   request.sampleSource());
       FinishedSlices finished =
-          FinishedSlices.of(table, source -> Catalogs.loadTable(catalog, source));
+          FinishedSlices.of(
+              table,
+              source -> Catalogs.loadTable(catalog, source),
+              () -> SplittableQuery.whyItMayReadBeyond(job, request.catalog(), sample));
       List<PlannedSlice> planned = new ArrayList<>();
       PlannedSlice plannedSample = null;
       for (Slice slice : slices) {
