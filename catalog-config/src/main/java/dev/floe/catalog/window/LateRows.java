@@ -5,6 +5,7 @@ import dev.floe.catalog.lineage.SnapshotFiles;
 import dev.floe.catalog.slice.Slice;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,11 +94,12 @@ public final class LateRows {
               + " (expired, or the table was rolled back)");
     }
     Expression filter = onSource.get().toExpression();
-    for (Slice inside : except) {
-      Optional<Slice> insideOnSource = inside.onSchema(source.schema());
-      if (insideOnSource.isPresent()) {
-        filter = Expressions.and(filter, Expressions.not(insideOnSource.get().toExpression()));
-      }
+    List<Expression> inside = new ArrayList<>();
+    for (Slice newer : outermost(except)) {
+      newer.onSchema(source.schema()).ifPresent(s -> inside.add(s.toExpression()));
+    }
+    if (!inside.isEmpty()) {
+      filter = Expressions.and(filter, Expressions.not(anyOf(inside, 0, inside.size())));
     }
     try {
       Optional<Long> rewrite = rewriteOfSlice(source, upTo, readSnapshotId, filter);
@@ -174,6 +176,36 @@ public final class LateRows {
         .idToConstant(
             PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
         .build();
+  }
+
+  /** The slices of {@code slices} (distinct) that no other one of them covers. */
+  private static List<Slice> outermost(List<Slice> slices) {
+    List<Slice> outer = new ArrayList<>();
+    for (Slice slice : slices) {
+      boolean covered = false;
+      for (Slice other : slices) {
+        if (!other.equals(slice) && other.covers(slice)) {
+          covered = true;
+          break;
+        }
+      }
+      if (!covered) {
+        outer.add(slice);
+      }
+    }
+    return outer;
+  }
+
+  /**
+   * The OR of {@code expressions[from, to)} as a balanced tree: Iceberg's visitors recurse once per
+   * level, and a chain of thousands (an hour run for every hour of a year) overflowed the stack.
+   */
+  private static Expression anyOf(List<Expression> expressions, int from, int to) {
+    if (to - from == 1) {
+      return expressions.get(from);
+    }
+    int middle = (from + to) >>> 1;
+    return Expressions.or(anyOf(expressions, from, middle), anyOf(expressions, middle, to));
   }
 
   /** The first commit after {@code fromExclusive} other than an append that may add slice rows. */

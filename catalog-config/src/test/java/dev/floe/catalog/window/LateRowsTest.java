@@ -3,10 +3,14 @@ package dev.floe.catalog.window;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.snapshot.Rollback;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -53,6 +57,36 @@ class LateRowsTest {
     assertThat(oct4.count()).contains(1L);
     assertThat(oct5.count()).contains(0L);
     assertThat(oct3.describe()).isEqualTo("s.src: 3 rows after snapshot " + read);
+  }
+
+  @Test
+  void aSliceCountsOnlyOutsideTheNewerLoadsInsideItHoweverManyThereAre() {
+    TableRows.append(source, row(3, "2026-10-03"), row(4, "2026-10-05"), row(5, "2027-02-01"));
+    source.refresh();
+    Slice years =
+        new Slice(
+            "d",
+            Slice.ColumnKind.DATE,
+            SliceUnit.YEAR,
+            LocalDate.parse("2010-01-01").atStartOfDay(),
+            LocalDate.parse("2030-01-01").atStartOfDay());
+    // A day load for every day of 2010 to 2029 but Oct 5, 2026, plus a month over some of them.
+    List<Slice> newer = new ArrayList<>();
+    for (LocalDate day = LocalDate.parse("2010-01-01");
+        day.getYear() < 2030;
+        day = day.plusDays(1)) {
+      if (!day.equals(LocalDate.parse("2026-10-05"))) {
+        newer.add(LineageCommits.day(day.toString()));
+      }
+    }
+    newer.add(LineageCommits.month("2026-10"));
+
+    assertThat(LateRows.count(source, "s.src", read, years, List.of()).count()).contains(3L);
+    assertThat(LateRows.count(source, "s.src", read, years, newer).count())
+        .as("Oct 5 lies inside the newer month load")
+        .contains(0L);
+    newer.remove(LineageCommits.month("2026-10"));
+    assertThat(LateRows.count(source, "s.src", read, years, newer).count()).contains(1L);
   }
 
   @Test
