@@ -10,7 +10,7 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
-import dev.floe.flink.job.SplittableQuery;
+import dev.floe.flink.job.SliceReads;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.Table;
@@ -73,7 +73,7 @@ final class BackfillPlanner {
           FinishedSlices.of(
               table,
               source -> Catalogs.loadTable(catalog, source),
-              () -> SplittableQuery.whyItMayReadBeyond(job, request.catalog(), sample));
+              () -> SliceReads.whyItMayReadBeyond(job, request.catalog(), sample));
       List<PlannedSlice> planned = new ArrayList<>();
       PlannedSlice plannedSample = null;
       for (Slice slice : slices) {

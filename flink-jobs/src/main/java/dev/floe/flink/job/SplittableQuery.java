@@ -1,10 +1,8 @@
 package dev.floe.flink.job;
 
-import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.slice.Slice;
-import dev.floe.flink.session.FlinkSessions;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -12,8 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.flink.table.api.Table;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
 /**
  * Decides whether one run of a job's query over several consecutive slices gives, slice by slice,
@@ -50,50 +46,6 @@ public final class SplittableQuery {
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private SplittableQuery() {}
-
-  /**
-   * Why the job's query may read rows of its source outside the slice it loads, or empty when it
-   * provably reads only the rows of that slice of its one table ({@link #whyNot}), on a column of
-   * the slice column's name: then a row appended to the source outside the slice, told by that
-   * column ({@link dev.floe.catalog.window.SourceChanges}), cannot change the slice. Plans the
-   * query bound to {@code slice} without running it.
-   */
-  public static Optional<String> whyItMayReadBeyond(
-      JobSpec spec, CatalogConfig catalog, Slice slice) {
-    StreamTableEnvironment tableEnv =
-        FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(1), catalog);
-    Table query =
-        SliceJob.plan(tableEnv, QueryBinder.bind(spec.query(), slice, spec.source()), spec);
-    QueryInspector.Inspection inspection = QueryInspector.inspect(query);
-    List<String> columns = query.getResolvedSchema().getColumnNames();
-    Optional<String> why = whyNot(spec, inspection, columns, slice);
-    if (why.isPresent()) {
-      return why;
-    }
-    // The filtered input column must be the source's column of the slice's name: that is the
-    // column appended rows are told by.
-    Matcher project = PROJECT.matcher(inspection.plan().strip().split("\n")[0]);
-    Optional<String> ref =
-        project.matches()
-            ? passedThrough(project.group(1), columns, spec.sliceColumn())
-            : Optional.empty();
-    String[] scanned = inspection.scannedTables().iterator().next().split("\\.");
-    List<String> sourceColumns = List.of();
-    if (scanned.length == 3) { // else a name with a '.' in a part: cannot tell, so "may"
-      String table =
-          String.join(
-              ".", List.of(scanned).stream().map(p -> "`" + p.replace("`", "``") + "`").toList());
-      sourceColumns = tableEnv.from(table).getResolvedSchema().getColumnNames();
-    }
-    int position = ref.map(r -> Integer.parseInt(r.substring(1))).orElse(-1);
-    if (position < 0
-        || position >= sourceColumns.size()
-        || !sourceColumns.get(position).equals(spec.sliceColumn())) {
-      return Optional.of(
-          "the query loads " + spec.sliceColumn() + " from a column of another name");
-    }
-    return Optional.empty();
-  }
 
   /**
    * @param spec the job manifest
@@ -175,8 +127,7 @@ public final class SplittableQuery {
    * if any: read by the column's position, and only when every output column has a plain name, so
    * that a name cannot pose as another item of the printed projection.
    */
-  private static Optional<String> passedThrough(
-      String projection, List<String> columns, String name) {
+  static Optional<String> passedThrough(String projection, List<String> columns, String name) {
     List<String> items = topLevel(projection);
     if (items.size() != columns.size()) {
       return Optional.empty();
@@ -197,7 +148,7 @@ public final class SplittableQuery {
   }
 
   /** A condition's top-level conjuncts: the arguments of {@code AND(…)}, else the condition. */
-  private static List<String> conjuncts(String condition) {
+  static List<String> conjuncts(String condition) {
     if (condition.startsWith("AND(") && condition.endsWith(")")) {
       List<String> parts = topLevel(condition.substring(4, condition.length() - 1));
       if (String.join(", ", parts).length() == condition.length() - 5) {
@@ -232,7 +183,7 @@ public final class SplittableQuery {
   }
 
   /** How Calcite's plan prints the literal {@link QueryBinder} binds for a bound of the slice. */
-  private static String planLiteral(Slice slice, java.time.LocalDateTime bound) {
+  static String planLiteral(Slice slice, java.time.LocalDateTime bound) {
     return switch (slice.kind()) {
       case DATE -> bound.toLocalDate().toString();
       case TIMESTAMP -> bound.format(TIMESTAMP);

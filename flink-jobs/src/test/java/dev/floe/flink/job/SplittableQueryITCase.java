@@ -138,45 +138,6 @@ class SplittableQueryITCase {
         .hasValueSatisfying(why -> assertThat(why).contains("mode insert-if-absent"));
   }
 
-  @Test
-  void aQueryReadsOnlyItsSliceWhenItFiltersTheSourceColumnOfTheSlicesName() {
-    assertThat(readsBeyond("SELECT id, d FROM sales.o" + WHERE, "d")).isEmpty();
-    assertThat(readsBeyond("SELECT count(*) AS n, d FROM sales.o" + WHERE + " GROUP BY d", "d"))
-        .isPresent();
-    assertThat(
-            readsBeyond(
-                "SELECT id, d FROM sales.o WHERE d >= :slice_start - INTERVAL '2' DAY AND d <"
-                    + " :slice_end",
-                "d"))
-        .isPresent();
-    // The slice column d loaded from the source's ts: appended rows are told by the source's
-    // column d, which this query does not filter on.
-    assertThat(
-            readsBeyond(
-                "SELECT id, CAST(ts AS DATE) AS x, d AS ts FROM sales.o WHERE d >= :slice_start"
-                    + " AND d < :slice_end",
-                "ts"))
-        .hasValueSatisfying(why -> assertThat(why).contains("from a column of another name"));
-  }
-
-  private static Optional<String> readsBeyond(String query, String column) {
-    JobSpec spec =
-        ExampleTables.job(
-            "job: j\ntarget: sales.t\nmode: overwrite\nslice: {column: "
-                + column
-                + "}\nquery: |\n  "
-                + query
-                + "\n");
-    Slice day =
-        new Slice(
-            column,
-            Slice.ColumnKind.DATE,
-            SliceUnit.DAY,
-            LocalDateTime.parse("2026-01-05T00:00"),
-            LocalDateTime.parse("2026-01-06T00:00"));
-    return SplittableQuery.whyItMayReadBeyond(spec, CatalogConfigLoader.embedded(home), day);
-  }
-
   /** The decision for the slices 2026-01-05 to 2026-01-09 (the union the job would bind). */
   private static Optional<String> whyNot(
       String query, String column, Slice.ColumnKind kind, String mode) {
