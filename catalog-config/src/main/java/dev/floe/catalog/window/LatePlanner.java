@@ -39,6 +39,7 @@ public final class LatePlanner {
   private final Function<String, Table> sources;
   private String job;
   private Instant asOf;
+  private Function<Slice, Optional<String>> readsBeyondSlice = slice -> Optional.empty();
 
   private LatePlanner(
       Table table, String name, String sliceColumn, Function<String, Table> sources) {
@@ -80,6 +81,17 @@ public final class LatePlanner {
     return this;
   }
 
+  /**
+   * Why the job's query may read source rows outside the slice it loads, given one of its slices,
+   * or empty when it reads only that slice's rows of its table, on the column of the slice's name:
+   * only then are late rows told by that column; otherwise any change to a source since a load
+   * makes the slice's late rows unknown. Default: empty (a caller without the job's query).
+   */
+  public LatePlanner readsBeyondSlice(Function<Slice, Optional<String>> why) {
+    this.readsBeyondSlice = why;
+    return this;
+  }
+
   /** The instant windows are judged at (required). */
   public LatePlanner asOf(Instant instant) {
     this.asOf = instant;
@@ -107,7 +119,7 @@ public final class LatePlanner {
         sliceColumn);
     LateDataWindow window = LateDataWindow.of(table, name);
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
-    SourceLateRows counter = new SourceLateRows(sources);
+    SourceLateRows counter = new SourceLateRows(sources, readsBeyondSlice);
     LoadedSlices loaded = LoadedSlices.of(table);
     Map<String, SliceLoad> newest = new HashMap<>();
     loaded.slices().forEach(s -> newest.put(s.slice().label(), s.latest()));

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.FileScanTask;
@@ -56,15 +57,25 @@ public final class LateRows {
    */
   public static LateRowCount count(
       Table source, String sourceName, long readSnapshotId, Slice slice) {
-    return count(source, sourceName, readSnapshotId, slice, List.of());
+    return count(source, sourceName, readSnapshotId, slice, List.of(), Optional::empty);
   }
 
   /**
    * {@link #count(Table, String, long, Slice)} of the rows of {@code slice} outside the slices of
    * {@code except} (slices inside it that newer loads hold, {@link LoadedSlices#newerInside}).
+   *
+   * @param readsBeyondSlice why the job's query may read source rows outside the slice, or empty
+   *     when it reads only the slice's rows; asked only when the source changed since the read.
+   *     When it may, any commit since that added or removed rows makes the count unknown: the
+   *     slice's column cannot tell which rows the query read
    */
   public static LateRowCount count(
-      Table source, String sourceName, long readSnapshotId, Slice slice, List<Slice> except) {
+      Table source,
+      String sourceName,
+      long readSnapshotId,
+      Slice slice,
+      List<Slice> except,
+      Supplier<Optional<String>> readsBeyondSlice) {
     Snapshot current = source.currentSnapshot();
     if (current == null) {
       return LateRowCount.unknown(
@@ -92,6 +103,28 @@ public final class LateRows {
               + " is not in the current history of "
               + sourceName
               + " (expired, or the table was rolled back)");
+    }
+    Optional<String> beyond = readsBeyondSlice.get();
+    if (beyond.isPresent()) {
+      for (Snapshot snapshot :
+          SnapshotUtil.ancestorsBetween(upTo, readSnapshotId, source::snapshot)) {
+        if (!DataOperations.REPLACE.equals(snapshot.operation())) {
+          return LateRowCount.unknown(
+              sourceName,
+              readSnapshotId,
+              upTo,
+              "the job's query may read rows of "
+                  + sourceName
+                  + " outside the slice ("
+                  + beyond.get()
+                  + "), and "
+                  + snapshot.operation()
+                  + " snapshot "
+                  + snapshot.snapshotId()
+                  + " changed its rows");
+        }
+      }
+      return LateRowCount.exact(sourceName, readSnapshotId, upTo, 0);
     }
     Expression filter = onSource.get().toExpression();
     List<Expression> inside = new ArrayList<>();

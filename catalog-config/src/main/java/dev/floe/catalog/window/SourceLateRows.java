@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
@@ -25,11 +26,26 @@ public final class SourceLateRows {
   private final Map<String, String> missing = new HashMap<>();
   private final Map<String, Long> sourceSnapshots = new TreeMap<>();
 
+  private final Function<Slice, Optional<String>> readsBeyondSlice;
+  private Optional<String> beyond;
+
   /**
    * @param sources loads a source table by the name lineage records; may throw for a missing one
    */
   public SourceLateRows(Function<String, Table> sources) {
+    this(sources, slice -> Optional.empty());
+  }
+
+  /**
+   * @param sources as above
+   * @param readsBeyondSlice why the job's query may read source rows outside the slice it loads,
+   *     given one of its slices, or empty when it reads only that slice's rows (only then are late
+   *     rows told by the slice's column); asked at most once
+   */
+  public SourceLateRows(
+      Function<String, Table> sources, Function<Slice, Optional<String>> readsBeyondSlice) {
     this.sources = sources;
+    this.readsBeyondSlice = readsBeyondSlice;
   }
 
   /**
@@ -50,9 +66,17 @@ public final class SourceLateRows {
       late.add(
           sourceTable == null
               ? LateRowCount.unknown(source, read, null, missing.get(source))
-              : LateRows.count(sourceTable, source, read, slice.slice(), except));
+              : LateRows.count(
+                  sourceTable, source, read, slice.slice(), except, () -> beyond(slice)));
     }
     return late;
+  }
+
+  private Optional<String> beyond(LoadedSlice slice) {
+    if (beyond == null) {
+      beyond = readsBeyondSlice.apply(slice.slice());
+    }
+    return beyond;
   }
 
   /** Every source counted so far and its current snapshot (null: none, or not loadable). */

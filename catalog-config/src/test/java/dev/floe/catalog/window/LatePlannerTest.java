@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -145,6 +146,22 @@ class LatePlannerTest {
             tuple(LineageCommits.month("2026-10").label(), 3L),
             tuple(LineageCommits.day("2026-10-05").label(), 1L));
     assertThat(plan.slices().get(0).note()).contains("3 late rows");
+  }
+
+  @Test
+  void aQueryThatMayReadBeyondItsSliceHasUnknownLateRowsOnceItsSourceChanged() {
+    // Oct 2 and 4 received no rows of their own, but the job's window reads the days before.
+    LatePlan plan =
+        LatePlanner.of(catalog.catalog(), "s.fact", "d")
+            .job("fact_daily")
+            .readsBeyondSlice(slice -> Optional.of("a window over the two days before"))
+            .asOf(AsOf.parse("--as-of", "2026-10-04T12:00:00Z"))
+            .plan();
+
+    assertThat(plan.slices()).allSatisfy(s -> assertThat(s.lateRowsUnknown()).isTrue());
+    assertThat(actions(plan)).containsExactly("rerun", "rerun", "rerun", "rerun");
+    assertThat(plan.slices().get(1).note())
+        .contains("the job's query may read rows of s.staging outside the slice (a window over");
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -81,12 +82,14 @@ class LateRowsTest {
     }
     newer.add(LineageCommits.month("2026-10"));
 
-    assertThat(LateRows.count(source, "s.src", read, years, List.of()).count()).contains(3L);
-    assertThat(LateRows.count(source, "s.src", read, years, newer).count())
+    assertThat(LateRows.count(source, "s.src", read, years, List.of(), Optional::empty).count())
+        .contains(3L);
+    assertThat(LateRows.count(source, "s.src", read, years, newer, Optional::empty).count())
         .as("Oct 5 lies inside the newer month load")
         .contains(0L);
     newer.remove(LineageCommits.month("2026-10"));
-    assertThat(LateRows.count(source, "s.src", read, years, newer).count()).contains(1L);
+    assertThat(LateRows.count(source, "s.src", read, years, newer, Optional::empty).count())
+        .contains(1L);
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
+import dev.floe.flink.job.SliceReads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +89,7 @@ public final class LateApply {
     try {
       return LatePlanner.of(opened, job.target(), job.sliceColumn())
           .job(job.job())
+          .readsBeyondSlice(slice -> SliceReads.whyItMayReadBeyond(job, catalog, slice))
           .asOf(asOf)
           .plan();
     } finally {
