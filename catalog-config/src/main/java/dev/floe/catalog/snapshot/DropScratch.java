@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * Drops a scratch branch ({@link ScratchBranch}) and everything it added: the branch, its snapshot
@@ -60,29 +62,58 @@ public final class DropScratch {
     SnapshotRef ref = scratchRef(table.refs());
     boolean expires = !usedElsewhere(table.refs(), table::snapshot, ref.snapshotId());
     Map<String, FileKind> files =
-        expires ? onlyReferencedBy(table.snapshot(ref.snapshotId())) : Map.of();
+        expires
+            ? readingOthers(() -> onlyReferencedBy(table.snapshot(ref.snapshotId())), null)
+            : Map.of();
+    if (files == null) {
+      throw new NotFoundException(
+          "Cannot list the files of scratch branch %s of %s: other snapshots' files kept"
+              + " disappearing while they were read",
+          branch, name);
+    }
     return new DropScratchPlan(name, branch, ref.snapshotId(), expires, files, List.of());
   }
 
-  /** Removes the branch and its snapshot in one metadata commit, then deletes the files. */
+  /**
+   * Removes the branch and its snapshot in one metadata commit, then deletes the files no other
+   * snapshot references. Another scratch branch dropped at the same time (a concurrent verify) may
+   * delete its files while they are read here: the table is read again, and if its files keep
+   * disappearing, this scratch run's files are left for orphan cleanup rather than the branch.
+   */
   public DropScratchPlan commit() {
-    DropScratchPlan plan = apply();
-    Snapshot scratch = table.snapshot(plan.snapshotId());
+    SnapshotRef ref = scratchRef(table.refs());
     // Read before the commit: once the snapshot is gone from the metadata it cannot be listed.
     ReferencedFiles scratchFiles =
-        ReferencedFiles.snapshots(table, plan.expiresSnapshot() ? List.of(scratch) : List.of());
+        ReferencedFiles.snapshots(table, List.of(table.snapshot(ref.snapshotId())));
     boolean expired = removeFromMetadata();
-    table.refresh();
     if (!expired) {
-      return plan.withDeleted(List.of());
+      return new DropScratchPlan(name, branch, ref.snapshotId(), false, Map.of(), List.of());
     }
-    ReferencedFiles live = ReferencedFiles.all(table);
+    Map<String, FileKind> only =
+        readingOthers(() -> scratchFiles.minus(ReferencedFiles.all(table)), Map.of());
     List<String> deleted = new ArrayList<>();
-    for (String location : scratchFiles.minus(live).keySet()) {
+    for (String location : only.keySet()) {
       table.io().deleteFile(location);
       deleted.add(location);
     }
-    return plan.withDeleted(deleted);
+    return new DropScratchPlan(name, branch, ref.snapshotId(), true, only, deleted);
+  }
+
+  /**
+   * {@code read} of files other snapshots reference, on the table read again before each of a few
+   * attempts: a snapshot another process removes (its scratch branch dropped) loses its files right
+   * after, so a read that began before may not find them; {@code otherwise} when it never works.
+   */
+  private <T> T readingOthers(Supplier<T> read, T otherwise) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      table.refresh();
+      try {
+        return read.get();
+      } catch (NotFoundException e) {
+        // read again: the snapshot whose files went is gone from the metadata by now
+      }
+    }
+    return otherwise;
   }
 
   /**

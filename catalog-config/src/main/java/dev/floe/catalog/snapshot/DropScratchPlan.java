@@ -27,8 +27,4 @@ public record DropScratchPlan(
     files = Map.copyOf(files);
     deleted = List.copyOf(deleted);
   }
-
-  DropScratchPlan withDeleted(List<String> value) {
-    return new DropScratchPlan(table, branch, snapshotId, expiresSnapshot, files, value);
-  }
 }

@@ -107,6 +107,31 @@ class DropScratchTest {
   }
 
   @Test
+  void filesOfAnotherScratchSnapshotGoneFromDiskDoNotKeepTheBranchOrFailTheDrop() {
+    // Another verify's scratch snapshot whose files its own drop deleted: reading them fails.
+    table
+        .newOverwrite()
+        .overwriteByRowFilter(Expressions.equal("d", day("2026-10-01")))
+        .addFile(TableRows.write(table, row(5, "2026-10-01")))
+        .toBranch("scratch-r2")
+        .commit();
+    table.refresh();
+    String otherList =
+        table.snapshot(table.refs().get("scratch-r2").snapshotId()).manifestListLocation();
+    table.io().deleteFile(otherList);
+    String ours = table.snapshot(table.refs().get(BRANCH).snapshotId()).manifestListLocation();
+
+    DropScratchPlan dropped = DropScratch.of(table, "s.t").branch(BRANCH).commit();
+
+    table.refresh();
+    assertThat(table.refs()).containsOnlyKeys("main", "scratch-r2");
+    assertThat(dropped.deleted()).isEmpty();
+    assertThat(filesOnDisk())
+        .as("left for orphan cleanup")
+        .contains(Path.of(java.net.URI.create(ours)));
+  }
+
+  @Test
   void aSnapshotAnotherRefStillUsesStaysWithItsFilesOnlyTheBranchGoes() {
     long scratch = table.refs().get(BRANCH).snapshotId();
     table.manageSnapshots().createTag("keep", scratch).commit();
