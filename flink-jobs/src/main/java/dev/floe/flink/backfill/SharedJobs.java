@@ -70,8 +70,8 @@ final class SharedJobs {
           group = new ArrayList<>();
         }
         group.add(slice);
+        previous = index; // a finished slice between two that run is a gap: a new job
       }
-      previous = index;
     }
     if (!group.isEmpty()) {
       groups.add(group);

@@ -203,6 +203,29 @@ class SharedJobBackfillITCase {
   }
 
   @Test
+  void aResumedBackfillCutsItsJobsAroundASliceItLoadedBefore() {
+    BackfillResult first =
+        Backfill.run(
+            BackfillRequest.builder(
+                    config,
+                    ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                    "2026-01-03",
+                    "2026-01-04")
+                .options(o -> o.backfillId("gap-1"))
+                .build());
+    assertThat(first.exitCode()).isEqualTo(ExitCodes.OK);
+
+    BackfillResult resumed =
+        Backfill.run(request(5).options(o -> o.backfillId("gap-1").parallelism(2)).build());
+
+    assertThat(resumed.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(outcome(resumed, "2026-01-03").status()).isEqualTo(SliceStatus.SKIPPED);
+    // 01-01 and 01-02; then 01-04 to 01-08, 01-09 to 01-11 (01-12 is the sample)
+    assertThat(resumed.flinkJobs()).isEqualTo("3 jobs for 10 slices (--slices-per-job 5)");
+    assertEveryDayHoldsItsStagingRows();
+  }
+
+  @Test
   void rowsOfManySlicesInterleavedLandInTheirSlicesWhileFewWritersStayOpen() {
     // One staging file whose rows cycle through 40 days: one writer sees a slice's rows come back
     // after 39 others, more than it keeps open, so it completes and reopens slices' files.
