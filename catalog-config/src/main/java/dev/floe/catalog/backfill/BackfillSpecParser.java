@@ -8,6 +8,7 @@ import dev.floe.catalog.slice.SliceResolver;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Reads backfill manifests, whose keys are declared in {@link BackfillManifestKeys}. Unknown keys
@@ -23,7 +24,13 @@ public final class BackfillSpecParser {
    * its {@code target}, a backfill manifest names a {@code job} file and a range.
    */
   public static boolean isBackfillManifest(ManifestNode root) {
-    return !root.has("target") && (root.has("from") || root.has("to") || root.has("backfill"));
+    return isBackfillManifest(root::has);
+  }
+
+  /** The same rule over a document's top-level keys, {@code hasKey}. */
+  public static boolean isBackfillManifest(Predicate<String> hasKey) {
+    return !hasKey.test("target")
+        && (hasKey.test("from") || hasKey.test("to") || hasKey.test("backfill"));
   }
 
   public static BackfillSpec load(Path file) {

@@ -2,8 +2,6 @@ package dev.floe.catalog.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.catalog.backfill.BackfillSpecParser;
-import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.manifest.Manifests;
 import java.util.Optional;
 
 /** The three manifests Floe reads, told apart by their top-level keys. */
@@ -28,32 +26,21 @@ enum ManifestKind {
    * {@code floe backfill} decides) a backfill manifest; {@code job:} a job manifest. Anything else
    * (floe.yaml, a Kubernetes or Compose file) is not a manifest.
    */
-  static Optional<ManifestKind> of(JsonNode root, String source, String text) {
+  static Optional<ManifestKind> of(JsonNode root) {
     if (root == null || !root.isObject()) {
       return Optional.empty();
     }
     if (root.has("table")) {
       return Optional.of(TABLE);
     }
-    if (isBackfill(source, text)) {
+    // By its keys, as floe backfill decides: also when the file holds a duplicate key, which the
+    // strict reader refuses and lint reports as a finding of its own.
+    if (BackfillSpecParser.isBackfillManifest(root::has)) {
       return Optional.of(BACKFILL);
     }
     if (root.has("job")) {
       return Optional.of(JOB);
     }
     return Optional.empty();
-  }
-
-  /**
-   * As {@code floe backfill} decides. The strict reader refuses duplicate keys and second documents
-   * ({@link Manifests#parse}); lint reports those as findings of their own, so such a file is
-   * judged by its keys alone here.
-   */
-  private static boolean isBackfill(String source, String text) {
-    try {
-      return BackfillSpecParser.isBackfillManifest(Manifests.parse(source, text));
-    } catch (InvalidInputException refused) {
-      return false;
-    }
   }
 }

@@ -64,7 +64,7 @@ final class ManifestLoader {
     } catch (YAMLException | JsonProcessingException e) {
       return notYaml(file, e);
     }
-    Optional<ManifestKind> kind = ManifestKind.of(root, file, text);
+    Optional<ManifestKind> kind = ManifestKind.of(root);
     if (kind.isEmpty()) {
       return new NotManifest(
           String.format(

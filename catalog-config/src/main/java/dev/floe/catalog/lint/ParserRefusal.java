@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  */
 record ParserRefusal(String path, String anchor, String problem) {
   private static final Pattern KEY_IN_PROBLEM =
-      Pattern.compile("^(?:missing required key|unknown key) '([^']+)'");
+      Pattern.compile("^(?:missing required key|unknown key|key) '([^']+)'");
 
   static ParserRefusal of(String source, RuntimeException refusal) {
     String message = String.valueOf(refusal.getMessage());

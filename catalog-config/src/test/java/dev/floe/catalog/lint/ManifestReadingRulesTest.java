@@ -177,6 +177,23 @@ class ManifestReadingRulesTest {
   }
 
   @Test
+  void aBackfillManifestWithAKeySetTwiceIsJudgedAsABackfillWithThatOneFinding() {
+    LintFiles files = files();
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    files.write("backfills/january.yaml", LintFiles.BACKFILL + "max_concurrency: 3\n");
+
+    LintReport report = files.lint();
+
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(DuplicateKey.RULE.id());
+              assertThat(f.message()).contains("'max_concurrency'");
+            });
+  }
+
+  @Test
   void keysSetOnceAreNotDuplicates() {
     LintFiles files = files();
     files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
