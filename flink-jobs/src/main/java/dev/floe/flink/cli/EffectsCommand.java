@@ -1,6 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.effects.Delivery;
 import dev.floe.catalog.effects.DeliverySettings;
 import dev.floe.catalog.effects.EffectStatus;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,6 +84,9 @@ public final class EffectsCommand implements Callable<Integer> {
     InvalidInputException.check(
         retry || !(dryRun || includeSkipped),
         "Cannot use --dry-run or --include-skipped without --retry: listing sends nothing");
+    if (table != null) {
+      Catalogs.identifier(table); // namespace.table, else exit 2 naming the value
+    }
     CatalogConfig catalog = common.catalog();
     OutboxLocation location =
         OutboxLocation.of(catalog)
@@ -93,6 +98,7 @@ public final class EffectsCommand implements Callable<Integer> {
                         catalog.type(), OutboxLocation.URI_PROPERTY));
     PrintWriter out = spec.commandLine().getOut();
     try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
+      requireKnown(catalog, outbox);
       List<OutboxEntry> selected = select(outbox);
       if (!retry) {
         print(selected, out);
@@ -112,6 +118,26 @@ public final class EffectsCommand implements Callable<Integer> {
       printRetry(report, out);
       boolean stillFailing = deliveries.stream().anyMatch(Delivery::needsAttention);
       return stillFailing ? ExitCodes.UNEXPECTED : ExitCodes.OK;
+    }
+  }
+
+  /**
+   * Refuses a TABLE that is neither in the catalog nor named by any effect of the outbox (a
+   * mistyped name read as "nothing owed"); a dropped table's effects are still listed.
+   */
+  private void requireKnown(CatalogConfig catalog, Outbox outbox) {
+    if (table == null || !outbox.list(table, EnumSet.allOf(EffectStatus.class)).isEmpty()) {
+      return;
+    }
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      InvalidInputException.check(
+          opened.tableExists(Catalogs.identifier(table)),
+          "Cannot list effects of %s: no such table, and the outbox holds no effect about it (see"
+              + " `floe effects` for every table)",
+          table);
+    } finally {
+      Catalogs.close(opened);
     }
   }
 

@@ -49,7 +49,7 @@ public final class K8sCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+    throw Subcommands.missing(spec);
   }
 
   /** Where the job runs and what its run inherits: shared by render and render-backfill. */

@@ -32,7 +32,7 @@ public final class LateCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+    throw Subcommands.missing(spec);
   }
 
   /** What plan and apply share: the manifest and the instant. */

@@ -33,7 +33,7 @@ public final class TablesCommand implements Runnable {
 
   @Override
   public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+    throw Subcommands.missing(spec);
   }
 
   @Command(

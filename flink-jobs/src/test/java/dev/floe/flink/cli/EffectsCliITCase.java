@@ -120,6 +120,19 @@ class EffectsCliITCase {
     assertThat(nothingLeft.out()).contains("No effects waiting to be sent.");
     assertThat(rerun.out()).contains("status    no-op", "notify_bi  already sent");
     assertThat(server.count()).isEqualTo(2);
+
+    // A mistyped table is not "nothing owed".
+    CliRun typo = floe(home, "effects", "sales.fact_order", "--pending");
+    CliRun notAName = floe(home, "effects", "fact_orders");
+    assertThat(typo.exitCode()).isEqualTo(2);
+    assertThat(typo.err())
+        .contains(
+            "Cannot list effects of sales.fact_order: no such table, and the outbox holds no"
+                + " effect about it");
+    assertThat(notAName.exitCode()).isEqualTo(2);
+    assertThat(notAName.err()).contains("Cannot use table name 'fact_orders'");
+    assertThat(floe(home, "effects", "sales.staging_orders").out())
+        .contains("No effects in the outbox.");
   }
 
   /** The example job with one webhook effect, written next to the test's catalog. */

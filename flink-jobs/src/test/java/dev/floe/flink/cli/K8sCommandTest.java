@@ -40,7 +40,19 @@ class K8sCommandTest {
       assertThat(help.exitCode()).as(String.join(" ", command)).isZero();
       assertThat(help.out()).contains("Usage: floe k8s");
     }
-    assertThat(k8s("k8s").out()).contains("render-backfill", "render-session-cluster");
+  }
+
+  @Test
+  void aCommandOfSubcommandsGivenNoneIsAUsageErrorNamingThem() {
+    for (String command : List.of("k8s", "late", "tables")) {
+      CliRun bare = k8s(command);
+      assertThat(bare.exitCode()).as(command).isEqualTo(2);
+      assertThat(bare.out()).as(command).isEmpty();
+      assertThat(bare.err())
+          .startsWith("floe: Cannot run floe " + command + " without a subcommand");
+    }
+    assertThat(k8s("k8s").err())
+        .contains("give one of render, render-backfill, render-session-cluster");
   }
 
   @Test
