@@ -8,7 +8,6 @@ import dev.floe.catalog.spec.RetentionSpec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -148,23 +147,23 @@ public final class Expire implements MaintenanceAction {
     if (plan.isEmpty()) {
       return plan.withDeleted(List.of());
     }
-    List<String> deleted = Collections.synchronizedList(new ArrayList<>());
-    LiveFiles live = new LiveFiles();
+    // The files deleted are the plan's, the dry run's: Iceberg's own cleanup decides otherwise (it
+    // keeps a file a kept snapshot removed, though only expired snapshots read it, and deletes
+    // every file an expired ancestor removed without asking whether a later snapshot added the
+    // same path back, as a revert does).
     configured(
             olderThan(plan), plan.retention().keepLast() == null ? 1 : plan.retention().keepLast())
-        .deleteWith(
-            location -> {
-              // Iceberg's incremental cleanup deletes every file an expired ancestor removed,
-              // without asking whether a later snapshot added the same path back — a revert
-              // does exactly that. The callback runs after the metadata commit, so the table's
-              // live file set is known: never delete a file in it.
-              if (live.contains(location)) {
-                return;
-              }
-              table.io().deleteFile(location);
-              deleted.add(location);
-            })
+        .cleanExpiredFiles(false)
         .commit();
+    LiveFiles live = new LiveFiles();
+    List<String> deleted = new ArrayList<>();
+    for (String location : plan.filesToDelete().keySet()) {
+      // After the metadata commit the table's live file set is known: never delete a file in it.
+      if (!live.contains(location)) {
+        table.io().deleteFile(location);
+        deleted.add(location);
+      }
+    }
     table.refresh();
     return plan.withDeleted(deleted);
   }

@@ -104,7 +104,7 @@ public record ExpirePlan(
     }
     lines.add(
         committed
-            ? String.format("deleted %d files (%s)", deletedFiles.size(), kinds(filesToDelete))
+            ? String.format("deleted %d files (%s)", deletedFiles.size(), kinds(deletedByKind()))
             : String.format(
                 "would delete %d files no kept snapshot references (%s)",
                 filesToDelete.size(), kinds(filesToDelete)));
@@ -135,6 +135,7 @@ public record ExpirePlan(
     map.put("files_to_delete", filesToDelete.size());
     map.put("files_to_delete_by_kind", byKind(filesToDelete));
     map.put("deleted_files", committed ? deletedFiles.size() : null);
+    map.put("deleted_files_by_kind", committed ? byKind(deletedByKind()) : null);
     return map;
   }
 
@@ -147,6 +148,13 @@ public record ExpirePlan(
       parts.add("max_age=" + FloeTableProperties.iso(retention.maxAge()));
     }
     return String.join(", ", parts);
+  }
+
+  /** The deleted files, each of the kind the plan found it to be. */
+  private Map<String, FileKind> deletedByKind() {
+    Map<String, FileKind> deleted = new LinkedHashMap<>();
+    deletedFiles.forEach(location -> deleted.put(location, filesToDelete.get(location)));
+    return deleted;
   }
 
   static Map<String, Long> byKind(Map<String, FileKind> files) {

@@ -99,6 +99,27 @@ class ExpireTest {
   }
 
   @Test
+  void aFileAKeptSnapshotRemovedIsDeletedAsTheDryRunSaidAndTheReportCountsWhatWentByKind() {
+    // The overwrite that removed day 1's first file is kept; only expired snapshots read that file.
+    retention("3", null);
+    ExpirePlan dryRun = expire(clockAt(times[4])).apply();
+    assertThat(dryRun.filesToDelete()).containsKey(FileLocations.normalise(replaced.location()));
+
+    ExpirePlan plan = expire(clockAt(times[4])).commit();
+
+    assertThat(plan.filesToDelete()).isEqualTo(dryRun.filesToDelete());
+    assertThat(plan.deletedFiles())
+        .containsExactlyInAnyOrderElementsOf(dryRun.filesToDelete().keySet());
+    assertThat(Files.exists(TableFiles.path(replaced.location()))).isFalse();
+    assertThat(TableFiles.referenced(table)).allMatch(Files::exists);
+    assertThat(plan.lines())
+        .contains(
+            String.format(
+                "deleted %d files (%s)",
+                plan.deletedFiles().size(), ExpirePlan.kinds(dryRun.filesToDelete())));
+  }
+
+  @Test
   void maxAgeAloneKeepsWhatIsYoungerThanTheLimit() {
     retention(null, "P1D");
 
