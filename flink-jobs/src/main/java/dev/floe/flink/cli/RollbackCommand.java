@@ -106,7 +106,8 @@ public final class RollbackCommand implements Callable<Integer> {
       map.put("dry_run", dryRun);
       map.put("from_snapshot_id", plan.fromSnapshotId());
       map.put("to_snapshot_id", plan.toSnapshotId());
-      map.put("tag", plan.tag());
+      // A no-op tags nothing: a script reading .tag to undo must not get a name that is not there.
+      map.put("tag", plan.changesNothing() ? null : plan.tag());
       map.put("ancestor", plan.ancestor());
       map.put("rows_before", plan.rowsBefore());
       map.put("rows_after", plan.rowsAfter());

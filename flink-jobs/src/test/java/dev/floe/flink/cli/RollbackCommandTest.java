@@ -115,7 +115,17 @@ class RollbackCommandTest {
     JsonNode result = json.readTree(rollback.out());
     assertThat(result.get("to_snapshot_id").asText()).isEqualTo(Long.toString(first));
     assertThat(result.get("from_snapshot_id").asText()).isEqualTo(Long.toString(second));
+    assertThat(result.get("tag").asText()).startsWith("floe-before-rollback-");
     assertThat(checksum().rows()).isEqualTo(1);
+
+    // The same rollback again changes nothing and names no tag it did not make.
+    CliRun again =
+        floe(
+            home, "rollback", "s.t", "--to-snapshot", oldest.get("snapshot_id").asText(), "--json");
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    JsonNode noOp = json.readTree(again.out());
+    assertThat(noOp.get("changed").asBoolean()).isFalse();
+    assertThat(noOp.get("tag").isNull()).isTrue();
   }
 
   private ContentHash checksum() {
