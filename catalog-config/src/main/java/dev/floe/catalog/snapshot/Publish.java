@@ -198,16 +198,17 @@ public final class Publish {
             conflict);
       }
       Snapshot head = refreshed.currentSnapshot();
+      Long headId = head == null ? null : head.snapshotId();
+      String what =
+          Objects.equals(headId, plan.mainSnapshotId())
+              ? "another commit changed the table while publishing (main is still at snapshot "
+                  + headId
+              : "main moved while publishing (now snapshot " + (headId == null ? "(none)" : headId);
       throw new CommitConflictException(
           String.format(
-              "Cannot publish run %s of %s: main moved while publishing (now snapshot %s: %s);"
-                  + " nothing was published — run `floe publish %s --run %s` again",
-              runId,
-              name,
-              head == null ? "(none)" : head.snapshotId(),
-              conflict.getMessage(),
-              name,
-              runId),
+              "Cannot publish run %s of %s: %s: %s); nothing was published — run `floe publish %s"
+                  + " --run %s` again",
+              runId, name, what, conflict.getMessage(), name, runId),
           conflict);
     }
 
@@ -224,26 +225,35 @@ public final class Publish {
    */
   private void fastForward(PublishPlan plan) {
     TableOperations ops = ((HasTableOperations) table).operations();
-    TableMetadata base = ops.refresh();
-    requireBranch(base.ref(plan.branch()), plan);
-    Snapshot head = base.currentSnapshot();
-    Long headId = head == null ? null : head.snapshotId();
-    if (!Objects.equals(headId, plan.mainSnapshotId())) {
-      throw new ValidationException(
-          "main is at snapshot %s, no longer %s where branch %s forked",
-          headId, plan.mainSnapshotId(), plan.branch());
+    CommitFailedException last = null;
+    // Checked again on the table as it is at every attempt: another commit that left main and the
+    // branch where they were (a tag, another run's discard) is no conflict, only a reason to retry.
+    for (int attempt = 0; attempt < FAST_FORWARD_ATTEMPTS; attempt++) {
+      TableMetadata base = ops.refresh();
+      requireBranch(base.ref(plan.branch()), plan);
+      Snapshot head = base.currentSnapshot();
+      Long headId = head == null ? null : head.snapshotId();
+      if (!Objects.equals(headId, plan.mainSnapshotId())) {
+        throw new ValidationException(
+            "main is at snapshot %s, no longer %s where branch %s forked",
+            headId, plan.mainSnapshotId(), plan.branch());
+      }
+      TableMetadata updated =
+          TableMetadata.buildFrom(base)
+              .setBranchSnapshot(plan.branchSnapshotId(), SnapshotRef.MAIN_BRANCH)
+              .removeRef(plan.branch())
+              .build();
+      try {
+        ops.commit(base, updated);
+        return;
+      } catch (CommitFailedException changed) {
+        last = changed;
+      }
     }
-    TableMetadata updated =
-        TableMetadata.buildFrom(base)
-            .setBranchSnapshot(plan.branchSnapshotId(), SnapshotRef.MAIN_BRANCH)
-            .removeRef(plan.branch())
-            .build();
-    try {
-      ops.commit(base, updated);
-    } catch (CommitFailedException changed) {
-      throw new ValidationException(changed, "%s", changed.getMessage());
-    }
+    throw new ValidationException(last, "%s", last.getMessage());
   }
+
+  private static final int FAST_FORWARD_ATTEMPTS = 5;
 
   /**
    * The audit branch still holds the run as planned: a discard that landed after the plan (it
