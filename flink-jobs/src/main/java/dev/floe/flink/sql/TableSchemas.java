@@ -4,6 +4,7 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Catalogs;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -37,27 +38,25 @@ interface TableSchemas {
     return new TableSchemas() {
       @Override
       public Schema schema(String name) {
+        Table table = load(name);
+        return table == null ? null : table.schema();
+      }
+
+      @Override
+      public boolean neverWritten(String name) {
+        Table table = load(name);
+        return table != null && !table.snapshots().iterator().hasNext();
+      }
+
+      /** The table of the Iceberg catalog, read afresh; null when it is not one or not there. */
+      private Table load(String name) {
         if (!inCatalog(name)) {
           return null;
         }
         TableIdentifier id = TableIdentifier.parse(name.substring(prefix.length()));
         Catalog catalog = Catalogs.open(config);
         try {
-          return catalog.tableExists(id) ? catalog.loadTable(id).schema() : null;
-        } finally {
-          Catalogs.close(catalog);
-        }
-      }
-
-      @Override
-      public boolean neverWritten(String name) {
-        if (!inCatalog(name)) {
-          return false;
-        }
-        TableIdentifier id = TableIdentifier.parse(name.substring(prefix.length()));
-        Catalog catalog = Catalogs.open(config);
-        try {
-          return catalog.tableExists(id) && !catalog.loadTable(id).snapshots().iterator().hasNext();
+          return catalog.tableExists(id) ? catalog.loadTable(id) : null;
         } finally {
           Catalogs.close(catalog);
         }
