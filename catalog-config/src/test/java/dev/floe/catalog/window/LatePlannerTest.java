@@ -149,19 +149,53 @@ class LatePlannerTest {
   }
 
   @Test
-  void aQueryThatMayReadBeyondItsSliceHasUnknownLateRowsOnceItsSourceChanged() {
+  void
+      aQueryThatMayReadBeyondItsSliceHasUnknownLateRowsOnceItsSourceChangedUnlessRowsArrivedInIt() {
     // Oct 2 and 4 received no rows of their own, but the job's window reads the days before.
-    LatePlan plan =
-        LatePlanner.of(catalog.catalog(), "s.fact", "d")
-            .job("fact_daily")
-            .readsBeyondSlice(slice -> Optional.of("a window over the two days before"))
-            .asOf(AsOf.parse("--as-of", "2026-10-04T12:00:00Z"))
-            .plan();
+    LatePlan plan = planReadingBeyond("2026-10-04T12:00:00Z");
 
-    assertThat(plan.slices()).allSatisfy(s -> assertThat(s.lateRowsUnknown()).isTrue());
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), LateSlice::lateRowsUnknown, LateSlice::knownLateRows)
+        .containsExactly(
+            tuple("2026-10-01", false, 1L),
+            tuple("2026-10-02", true, 0L),
+            tuple("2026-10-03", false, 2L),
+            tuple("2026-10-04", true, 0L));
     assertThat(actions(plan)).containsExactly("rerun", "rerun", "rerun", "rerun");
     assertThat(plan.slices().get(1).note())
         .contains("the job's query may read rows of s.staging outside the slice (a window over");
+
+    // Sealed under reopen: rows known to have arrived in Oct 1 reopen it; unknown ones never do.
+    fact.updateProperties().set(FloeTableProperties.LATE_DATA_AFTER_WINDOW, "reopen").commit();
+    assertThat(actions(planReadingBeyond("2026-10-06")))
+        .containsExactly("rerun (reopened)", "report", "rerun", "rerun");
+  }
+
+  private LatePlan planReadingBeyond(String asOf) {
+    return LatePlanner.of(catalog.catalog(), "s.fact", "d")
+        .job("fact_daily")
+        .readsBeyondSlice(slice -> Optional.of("a window over the two days before"))
+        .asOf(AsOf.parse("--as-of", asOf))
+        .plan();
+  }
+
+  @Test
+  void aSourceThatDidNotChangeHasNoLateRowsEvenWithoutTheSliceColumn() {
+    Table dim =
+        catalog.create(
+            "s.dim",
+            new org.apache.iceberg.Schema(
+                org.apache.iceberg.types.Types.NestedField.required(
+                    1, "id", org.apache.iceberg.types.Types.LongType.get())),
+            org.apache.iceberg.PartitionSpec.unpartitioned());
+    TableRows.append(dim, TableRows.row(dim, Map.of("id", 1L)));
+    staging.refresh();
+    LineageCommits.load(fact, "2026-10-05", "r9", "fact_daily", 1, null, List.of(staging, dim));
+
+    LateSlice oct5 = plan("2026-10-05T12:00:00Z").slices().get(4);
+
+    assertThat(oct5.lateRowsUnknown()).isFalse();
+    assertThat(actions(plan("2026-10-05T12:00:00Z")).get(4)).isEqualTo("none");
   }
 
   @Test

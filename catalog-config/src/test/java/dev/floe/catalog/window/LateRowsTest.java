@@ -121,17 +121,20 @@ class LateRowsTest {
   }
 
   @Test
-  void aSourceWithoutTheSliceColumnIsUnknown() {
+  void aSourceWithoutTheSliceColumnIsUnknownOnceItChangedAndZeroWhileItDidNot() {
     Schema other = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
     Table noDate = catalog.create("s.nodate", other, PartitionSpec.unpartitioned());
     TableRows.append(noDate, TableRows.row(noDate, Map.of("id", 1L)));
+    long readNoDate = noDate.currentSnapshot().snapshotId();
+    assertThat(
+            LateRows.count(noDate, "s.nodate", readNoDate, LineageCommits.day("2026-10-03"))
+                .count())
+        .contains(0L);
+    TableRows.append(noDate, TableRows.row(noDate, Map.of("id", 2L)));
+    noDate.refresh();
 
     LateRowCount count =
-        LateRows.count(
-            noDate,
-            "s.nodate",
-            noDate.currentSnapshot().snapshotId(),
-            LineageCommits.day("2026-10-03"));
+        LateRows.count(noDate, "s.nodate", readNoDate, LineageCommits.day("2026-10-03"));
 
     assertThat(count.known()).isFalse();
     assertThat(count.unknownReason()).isEqualTo("s.nodate has no date or timestamp column d");

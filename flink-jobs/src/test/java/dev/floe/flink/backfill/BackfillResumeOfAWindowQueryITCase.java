@@ -54,6 +54,31 @@ class BackfillResumeOfAWindowQueryITCase {
     assertThat(counts(tables)).containsExactly(2L, 5L, 7L, 7L, 6L);
   }
 
+  @Test
+  void aRunningTotalFromAFixedDayLoadsEverySliceAfterARowAppendedToThatDay() throws Exception {
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+    ExampleTables tables = new ExampleTables(config).createOrders(OCT_3, 5, 2);
+    tables.sql(
+        "CREATE TABLE sales.rolling_3d (order_date DATE NOT NULL, n BIGINT) PARTITIONED BY"
+            + " (order_date)");
+    // The lower bound is a literal: it equals the slice's own bound for Oct 3 only.
+    String runningTotal =
+        ROLLING.replace(
+            "order_date >= :slice_start - INTERVAL '2' DAY", "order_date >= DATE '2026-10-03'");
+    BackfillRequest request =
+        BackfillRequest.builder(
+                config, ExampleTables.backfillJob(runningTotal), "2026-10-03", "2026-10-08")
+            .sample("2026-10-03")
+            .build();
+    assertThat(Backfill.run(request).exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(counts(tables)).containsExactly(2L, 4L, 6L, 8L, 10L);
+
+    tables.sql("INSERT INTO sales.staging_orders VALUES (9001, 10, 1000.00, DATE '2026-10-03')");
+
+    assertThat(Backfill.run(request).exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(counts(tables)).containsExactly(3L, 5L, 7L, 9L, 11L);
+  }
+
   private static List<Long> counts(ExampleTables tables) throws Exception {
     return tables.query("SELECT n FROM sales.rolling_3d ORDER BY order_date").stream()
         .map(row -> (Long) row.getField(0))

@@ -53,6 +53,10 @@ class SliceReadsITCase {
       strings = {
         "SELECT id, d FROM sales.o WHERE d >= :slice_start - INTERVAL '2' DAY AND d < :slice_end",
         "SELECT id, d FROM sales.o WHERE e >= :slice_start AND e < :slice_end",
+        // A bound written as a literal is the slice's bound for one slice only (a running total).
+        "SELECT id, d FROM sales.o WHERE d >= DATE '2026-01-05' AND d < :slice_end",
+        "SELECT id, d FROM sales.o WHERE d >= :slice_start AND d < DATE '2026-01-06'",
+        "SELECT id, d FROM sales.gone" + WHERE,
         "SELECT id, d FROM sales.o WHERE d >= :slice_start AND d < :slice_end OR s = 'x'",
         "SELECT o.id, o.d FROM sales.o o JOIN sales.c c ON o.id = c.id"
             + " WHERE o.d >= :slice_start AND o.d < :slice_end",
