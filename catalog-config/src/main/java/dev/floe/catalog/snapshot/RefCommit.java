@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.CommitStateUnknownException;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
@@ -61,6 +62,12 @@ final class RefCommit {
                   taskOps.commit(base, updated);
                 }
               });
+    } catch (org.apache.iceberg.exceptions.CommitStateUnknownException e) {
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot tell whether %s was committed: %s; see `floe tags` for the table's refs",
+              subject, e.getMessage()),
+          e);
     } catch (CommitFailedException e) {
       throw new CommitConflictException(
           String.format(

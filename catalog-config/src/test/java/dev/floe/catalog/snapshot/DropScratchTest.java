@@ -132,6 +132,19 @@ class DropScratchTest {
   }
 
   @Test
+  void aDiscardOfTheRunRacingAnotherDropOfItsScratchBranchFindsItsGoalReached() {
+    Table stale = catalog.load("s.t");
+    DropScratch.of(table, "s.t").branch(BRANCH).commit();
+
+    DiscardPlan second = Discard.of(stale, "s.t").run("r1").commit();
+
+    assertThat(second.role()).isEqualTo(DiscardPlan.Role.NOTHING_LEFT);
+    table.refresh();
+    assertThat(table.refs()).containsOnlyKeys("main");
+    assertThat(filesOnDisk()).isEqualTo(filesBefore);
+  }
+
+  @Test
   void aSnapshotAnotherRefStillUsesStaysWithItsFilesOnlyTheBranchGoes() {
     long scratch = table.refs().get(BRANCH).snapshotId();
     table.manageSnapshots().createTag("keep", scratch).commit();
