@@ -99,6 +99,11 @@ public final class RollbackCommand implements Callable<Integer> {
     }
   }
 
+  /** Whether the rollback tags the head it moves away from: only when main had one. */
+  private static boolean tags(RollbackPlan plan) {
+    return !plan.changesNothing() && plan.fromSnapshotId() != null;
+  }
+
   private void print(RollbackPlan plan, PrintWriter out) {
     if (common.json) {
       Map<String, Object> map = new LinkedHashMap<>();
@@ -106,8 +111,8 @@ public final class RollbackCommand implements Callable<Integer> {
       map.put("dry_run", dryRun);
       map.put("from_snapshot_id", plan.fromSnapshotId());
       map.put("to_snapshot_id", plan.toSnapshotId());
-      // A no-op tags nothing: a script reading .tag to undo must not get a name that is not there.
-      map.put("tag", plan.changesNothing() ? null : plan.tag());
+      // A script reading .tag to undo must not get a name that is not there.
+      map.put("tag", tags(plan) ? plan.tag() : null);
       map.put("ancestor", plan.ancestor());
       map.put("rows_before", plan.rowsBefore());
       map.put("rows_after", plan.rowsAfter());
@@ -129,12 +134,16 @@ public final class RollbackCommand implements Callable<Integer> {
         plan.fromSnapshotId(),
         plan.toSnapshotId(),
         plan.ancestor() ? "" : " (not an ancestor)");
-    out.printf(
-        "  %s %s (undo: floe rollback %s --to-snapshot %s --allow-non-ancestor)%n",
-        dryRun ? "would tag the current head" : "tagged the previous head",
-        plan.tag(),
-        plan.table(),
-        plan.fromSnapshotId());
+    if (tags(plan)) {
+      out.printf(
+          "  %s %s (undo: floe rollback %s --to-snapshot %s --allow-non-ancestor)%n",
+          dryRun ? "would tag the current head" : "tagged the previous head",
+          plan.tag(),
+          plan.table(),
+          plan.fromSnapshotId());
+    } else {
+      out.println("  main had no snapshot: there is no head to tag, nor a rollback to undo");
+    }
     out.println("  rows per partition (before -> after; changed: its data files differ):");
     TreeSet<String> partitions = new TreeSet<>(plan.rowsBefore().keySet());
     partitions.addAll(plan.rowsAfter().keySet());

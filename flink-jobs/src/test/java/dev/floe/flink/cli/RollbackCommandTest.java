@@ -81,6 +81,42 @@ class RollbackCommandTest {
   }
 
   @Test
+  void aRollbackOfAMainWithoutSnapshotNamesNoTagItDoesNotMake() throws Exception {
+    long branchOnly;
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      Table table =
+          catalog.createTable(TableIdentifier.of("s", "u"), SCHEMA, PartitionSpec.unpartitioned());
+      table
+          .newAppend()
+          .appendFile(TableRows.write(table, TableRows.row(table, Map.of("id", 1L))))
+          .toBranch("audit-r1")
+          .commit();
+      table.refresh();
+      branchOnly = table.refs().get("audit-r1").snapshotId();
+    } finally {
+      Catalogs.close(catalog);
+    }
+
+    String[] args = {"rollback", "s.u", "--to-snapshot", "" + branchOnly, "--allow-non-ancestor"};
+    CliRun dryRun = floe(home, concat(args, "--dry-run"));
+    CliRun json = floe(home, concat(args, "--json"));
+
+    assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out())
+        .contains("main had no snapshot: there is no head to tag")
+        .doesNotContain("--to-snapshot null");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    assertThat(new ObjectMapper().readTree(json.out()).get("tag").isNull()).isTrue();
+  }
+
+  private static String[] concat(String[] args, String more) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = more;
+    return all;
+  }
+
+  @Test
   void aNonAncestorOrABadTimeIsAUsageError() {
     floe(home, "rollback", "s.t", "--to-snapshot", "" + first);
 
