@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -126,14 +127,7 @@ public final class Expire implements MaintenanceAction {
         rules,
         Instant.ofEpochMilli(now),
         rules.maxAge() == null ? null : Instant.ofEpochMilli(olderThan),
-        expired.stream()
-            .map(
-                s ->
-                    new ExpiredSnapshot(
-                        s.snapshotId(),
-                        Instant.ofEpochMilli(s.timestampMillis()),
-                        s.summary() == null ? null : s.summary().get(LineageKeys.RUN_ID)))
-            .toList(),
+        expired.stream().map(Expire::expired).toList(),
         droppedRefs,
         remaining.size(),
         filesToDelete,
@@ -141,44 +135,60 @@ public final class Expire implements MaintenanceAction {
         List.of());
   }
 
-  /** Expires the planned snapshots and deletes the files only they referenced. */
+  /**
+   * Expires the planned snapshots and deletes the files only they referenced. The report says what
+   * the commit did: Iceberg selects the snapshots again on the table as it is then, so a commit
+   * that landed in between may make it expire one more (or keep one, a tag just made on it), and
+   * the files deleted are those of the snapshots it removed that the table no longer references.
+   */
   public ExpirePlan commit() {
     ExpirePlan plan = apply();
     if (plan.isEmpty()) {
       return plan.withDeleted(List.of());
     }
-    // The files deleted are the plan's, the dry run's: Iceberg's own cleanup decides otherwise (it
-    // keeps a file a kept snapshot removed, though only expired snapshots read it, and deletes
-    // every file an expired ancestor removed without asking whether a later snapshot added the
-    // same path back, as a revert does).
+    Map<Long, Snapshot> before = new LinkedHashMap<>();
+    table.snapshots().forEach(snapshot -> before.put(snapshot.snapshotId(), snapshot));
+    // Iceberg's own cleanup is off: it keeps a file a kept snapshot removed, though only expired
+    // snapshots read it, and deletes every file an expired ancestor removed without asking whether
+    // a later snapshot added the same path back, as a revert does.
     configured(
             olderThan(plan), plan.retention().keepLast() == null ? 1 : plan.retention().keepLast())
         .cleanExpiredFiles(false)
         .commit();
-    LiveFiles live = new LiveFiles();
+    table.refresh();
+    List<Snapshot> removed =
+        before.values().stream().filter(s -> table.snapshot(s.snapshotId()) == null).toList();
+    // After the metadata commit the table's live file set is known: never delete a file in it. If
+    // it cannot be read (another process's files vanishing all the time), nothing is deleted and
+    // orphan cleanup finds the files later.
+    Map<String, FileKind> unreferenced =
+        RereadOnMissingFiles.read(
+            table,
+            () ->
+                ReferencedFiles.snapshots(table, removed, manifests)
+                    .minus(ReferencedFiles.all(table)),
+            Map.of());
     List<String> deleted = new ArrayList<>();
-    for (String location : plan.filesToDelete().keySet()) {
-      // After the metadata commit the table's live file set is known: never delete a file in it.
-      if (!live.contains(location)) {
-        table.io().deleteFile(location);
-        deleted.add(location);
-      }
+    for (String location : unreferenced.keySet()) {
+      table.io().deleteFile(location);
+      deleted.add(location);
     }
     table.refresh();
-    return plan.withDeleted(deleted);
+    return plan.committed(
+        removed.stream()
+            .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
+            .map(Expire::expired)
+            .toList(),
+        before.size() - removed.size(),
+        unreferenced,
+        deleted);
   }
 
-  /** The files the table references after the expiry committed, read on first use. */
-  private final class LiveFiles {
-    private ReferencedFiles files;
-
-    synchronized boolean contains(String location) {
-      if (files == null) {
-        table.refresh();
-        files = ReferencedFiles.all(table);
-      }
-      return files.contains(location);
-    }
+  private static ExpiredSnapshot expired(Snapshot s) {
+    return new ExpiredSnapshot(
+        s.snapshotId(),
+        Instant.ofEpochMilli(s.timestampMillis()),
+        s.summary() == null ? null : s.summary().get(LineageKeys.RUN_ID));
   }
 
   @Override

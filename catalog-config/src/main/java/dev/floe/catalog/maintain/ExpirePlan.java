@@ -45,6 +45,28 @@ public record ExpirePlan(
     deletedFiles = List.copyOf(deletedFiles);
   }
 
+  /**
+   * The plan as committed: the snapshots the commit removed, those it kept, the files of the
+   * removed ones the table no longer references, and those deleted.
+   */
+  ExpirePlan committed(
+      List<ExpiredSnapshot> removed,
+      int kept,
+      Map<String, FileKind> unreferenced,
+      List<String> deleted) {
+    return new ExpirePlan(
+        table,
+        retention,
+        now,
+        expireOlderThan,
+        removed,
+        droppedRefs,
+        kept,
+        unreferenced,
+        true,
+        deleted);
+  }
+
   ExpirePlan withDeleted(List<String> deleted) {
     return new ExpirePlan(
         table,

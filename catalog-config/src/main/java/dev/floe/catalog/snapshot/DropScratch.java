@@ -3,12 +3,12 @@ package dev.floe.catalog.snapshot;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.maintain.FileKind;
 import dev.floe.catalog.maintain.ReferencedFiles;
+import dev.floe.catalog.maintain.RereadOnMissingFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -63,7 +63,8 @@ public final class DropScratch {
     boolean expires = !usedElsewhere(table.refs(), table::snapshot, ref.snapshotId());
     Map<String, FileKind> files =
         expires
-            ? readingOthers(() -> onlyReferencedBy(table.snapshot(ref.snapshotId())), null)
+            ? RereadOnMissingFiles.read(
+                table, () -> onlyReferencedBy(table.snapshot(ref.snapshotId())), null)
             : Map.of();
     if (files == null) {
       throw new NotFoundException(
@@ -90,30 +91,14 @@ public final class DropScratch {
       return new DropScratchPlan(name, branch, ref.snapshotId(), false, Map.of(), List.of());
     }
     Map<String, FileKind> only =
-        readingOthers(() -> scratchFiles.minus(ReferencedFiles.all(table)), Map.of());
+        RereadOnMissingFiles.read(
+            table, () -> scratchFiles.minus(ReferencedFiles.all(table)), Map.of());
     List<String> deleted = new ArrayList<>();
     for (String location : only.keySet()) {
       table.io().deleteFile(location);
       deleted.add(location);
     }
     return new DropScratchPlan(name, branch, ref.snapshotId(), true, only, deleted);
-  }
-
-  /**
-   * {@code read} of files other snapshots reference, on the table read again before each of a few
-   * attempts: a snapshot another process removes (its scratch branch dropped) loses its files right
-   * after, so a read that began before may not find them; {@code otherwise} when it never works.
-   */
-  private <T> T readingOthers(Supplier<T> read, T otherwise) {
-    for (int attempt = 0; attempt < 5; attempt++) {
-      table.refresh();
-      try {
-        return read.get();
-      } catch (NotFoundException e) {
-        // read again: the snapshot whose files went is gone from the metadata by now
-      }
-    }
-    return otherwise;
   }
 
   /**

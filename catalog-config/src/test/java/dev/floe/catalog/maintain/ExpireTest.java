@@ -22,12 +22,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +122,63 @@ class ExpireTest {
             String.format(
                 "deleted %d files (%s)",
                 plan.deletedFiles().size(), ExpirePlan.kinds(dryRun.filesToDelete())));
+  }
+
+  @Test
+  void aCommitLandingBetweenThePlanAndTheExpiryIsReportedAsExpiredAndItsFilesGo() {
+    retention("2", null);
+    Table other = catalog.load("s.t");
+    TableOperations real = ((HasTableOperations) table).operations();
+    int[] commits = {0};
+    // A run appends right before the expiry's commit: Iceberg then expires ids[3] as well.
+    TableOperations racing =
+        new TableOperations() {
+          @Override
+          public TableMetadata current() {
+            return real.current();
+          }
+
+          @Override
+          public TableMetadata refresh() {
+            return real.refresh();
+          }
+
+          @Override
+          public void commit(TableMetadata base, TableMetadata metadata) {
+            if (commits[0]++ == 0) {
+              TableRows.append(other, row(5, "2026-10-05"));
+            }
+            real.commit(base, metadata);
+          }
+
+          @Override
+          public FileIO io() {
+            return real.io();
+          }
+
+          @Override
+          public String metadataFileLocation(String fileName) {
+            return real.metadataFileLocation(fileName);
+          }
+
+          @Override
+          public LocationProvider locationProvider() {
+            return real.locationProvider();
+          }
+        };
+    String fourthList = table.snapshot(ids[3]).manifestListLocation();
+
+    ExpirePlan plan =
+        Expire.of(new BaseTable(racing, "floe.s.t"), "s.t").clock(clockAt(times[4])).commit();
+
+    table.refresh();
+    assertThat(plan.expired())
+        .extracting(ExpiredSnapshot::snapshotId)
+        .containsExactly(ids[0], ids[1], ids[2], ids[3]);
+    assertThat(snapshotIds()).hasSize(2).doesNotContain(ids[3]);
+    assertThat(TableFiles.path(fourthList)).doesNotExist();
+    assertThat(plan.deletedFiles()).contains(FileLocations.normalise(fourthList));
+    assertThat(TableFiles.referenced(table)).allMatch(Files::exists);
   }
 
   @Test
