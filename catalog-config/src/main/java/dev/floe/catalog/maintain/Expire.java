@@ -8,6 +8,7 @@ import dev.floe.catalog.spec.RetentionSpec;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -136,10 +137,11 @@ public final class Expire implements MaintenanceAction {
   }
 
   /**
-   * Expires the planned snapshots and deletes the files only they referenced. The report says what
-   * the commit did: Iceberg selects the snapshots again on the table as it is then, so a commit
-   * that landed in between may make it expire one more (or keep one, a tag just made on it), and
-   * the files deleted are those of the snapshots it removed that the table no longer references.
+   * Expires the planned snapshots and deletes the files only they referenced: those Iceberg's
+   * cleanup deletes (it selects snapshots again on the table as it is at its commit, so a commit
+   * that landed in between is handled) and those of the plan it keeps (a file a kept snapshot
+   * removed, though only expired snapshots read it). Never a file the table references after the
+   * commit. The report names the snapshots the commit removed.
    */
   public ExpirePlan commit() {
     ExpirePlan plan = apply();
@@ -148,40 +150,58 @@ public final class Expire implements MaintenanceAction {
     }
     Map<Long, Snapshot> before = new LinkedHashMap<>();
     table.snapshots().forEach(snapshot -> before.put(snapshot.snapshotId(), snapshot));
-    // Iceberg's own cleanup is off: it keeps a file a kept snapshot removed, though only expired
-    // snapshots read it, and deletes every file an expired ancestor removed without asking whether
-    // a later snapshot added the same path back, as a revert does.
+    List<String> deleted = Collections.synchronizedList(new ArrayList<>());
+    LiveFiles live = new LiveFiles();
     configured(
             olderThan(plan), plan.retention().keepLast() == null ? 1 : plan.retention().keepLast())
-        .cleanExpiredFiles(false)
+        .deleteWith(
+            location -> {
+              // Iceberg's cleanup deletes every file an expired ancestor removed, without asking
+              // whether a later snapshot added the same path back, as a revert does. The callback
+              // runs after the metadata commit, so the table's live file set is known.
+              if (!live.contains(location)) {
+                table.io().deleteFile(location);
+                deleted.add(FileLocations.normalise(location));
+              }
+            })
         .commit();
-    table.refresh();
-    List<Snapshot> removed =
-        before.values().stream().filter(s -> table.snapshot(s.snapshotId()) == null).toList();
-    // After the metadata commit the table's live file set is known: never delete a file in it. If
-    // it cannot be read (another process's files vanishing all the time), nothing is deleted and
-    // orphan cleanup finds the files later.
-    Map<String, FileKind> unreferenced =
-        RereadOnMissingFiles.read(
-            table,
-            () ->
-                ReferencedFiles.snapshots(table, removed, manifests)
-                    .minus(ReferencedFiles.all(table)),
-            Map.of());
-    List<String> deleted = new ArrayList<>();
-    for (String location : unreferenced.keySet()) {
-      table.io().deleteFile(location);
-      deleted.add(location);
+    Set<String> gone = new HashSet<>(deleted);
+    for (String location : plan.filesToDelete().keySet()) {
+      if (!gone.contains(location) && !live.contains(location)) {
+        table.io().deleteFile(location);
+        deleted.add(location);
+      }
     }
     table.refresh();
-    return plan.committed(
-        removed.stream()
+    List<ExpiredSnapshot> removed =
+        before.values().stream()
+            .filter(s -> table.snapshot(s.snapshotId()) == null)
             .sorted(Comparator.comparingLong(Snapshot::timestampMillis))
             .map(Expire::expired)
-            .toList(),
-        before.size() - removed.size(),
-        unreferenced,
-        deleted);
+            .toList();
+    int kept = 0;
+    for (Snapshot ignored : table.snapshots()) {
+      kept++;
+    }
+    return plan.committed(removed, kept, List.copyOf(deleted));
+  }
+
+  /**
+   * The files the table references after the expiry committed, read on first use (again while
+   * another process's files vanish meanwhile). If they cannot be read, every file counts as live:
+   * nothing is deleted, and orphan cleanup finds the files later.
+   */
+  private final class LiveFiles {
+    private ReferencedFiles files;
+    private boolean unreadable;
+
+    synchronized boolean contains(String location) {
+      if (files == null && !unreadable) {
+        files = RereadOnMissingFiles.read(table, () -> ReferencedFiles.all(table), null);
+        unreadable = files == null;
+      }
+      return unreadable || files.contains(location);
+    }
   }
 
   private static ExpiredSnapshot expired(Snapshot s) {

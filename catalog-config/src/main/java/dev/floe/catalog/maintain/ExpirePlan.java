@@ -46,14 +46,10 @@ public record ExpirePlan(
   }
 
   /**
-   * The plan as committed: the snapshots the commit removed, those it kept, the files of the
-   * removed ones the table no longer references, and those deleted.
+   * The plan as committed: the snapshots the commit removed, how many the table keeps, and the
+   * files deleted (the plan's, and any other file of a removed snapshot Iceberg's cleanup deleted).
    */
-  ExpirePlan committed(
-      List<ExpiredSnapshot> removed,
-      int kept,
-      Map<String, FileKind> unreferenced,
-      List<String> deleted) {
+  ExpirePlan committed(List<ExpiredSnapshot> removed, int kept, List<String> deleted) {
     return new ExpirePlan(
         table,
         retention,
@@ -62,7 +58,7 @@ public record ExpirePlan(
         removed,
         droppedRefs,
         kept,
-        unreferenced,
+        filesToDelete,
         true,
         deleted);
   }
@@ -126,7 +122,7 @@ public record ExpirePlan(
     }
     lines.add(
         committed
-            ? String.format("deleted %d files (%s)", deletedFiles.size(), kinds(deletedByKind()))
+            ? String.format("deleted %d files (%s)", deletedFiles.size(), deletedKinds())
             : String.format(
                 "would delete %d files no kept snapshot references (%s)",
                 filesToDelete.size(), kinds(filesToDelete)));
@@ -175,8 +171,19 @@ public record ExpirePlan(
   /** The deleted files, each of the kind the plan found it to be. */
   private Map<String, FileKind> deletedByKind() {
     Map<String, FileKind> deleted = new LinkedHashMap<>();
-    deletedFiles.forEach(location -> deleted.put(location, filesToDelete.get(location)));
+    deletedFiles.stream()
+        .filter(filesToDelete::containsKey)
+        .forEach(location -> deleted.put(location, filesToDelete.get(location)));
     return deleted;
+  }
+
+  /** The kinds of the files deleted, with those the plan did not list counted as other files. */
+  private String deletedKinds() {
+    long other = deletedFiles.stream().filter(f -> !filesToDelete.containsKey(f)).count();
+    String planned = kinds(deletedByKind());
+    return other == 0
+        ? planned
+        : (planned.equals("none") ? "" : planned + ", ") + other + " other file(s)";
   }
 
   static Map<String, Long> byKind(Map<String, FileKind> files) {

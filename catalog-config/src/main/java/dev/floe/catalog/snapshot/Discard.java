@@ -12,6 +12,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -79,9 +80,11 @@ public final class Discard {
     if (plan[0].role() == DiscardPlan.Role.SCRATCH) {
       try {
         return plan[0].withFiles(scratchDrop().commit().deleted().stream().sorted().toList());
-      } catch (RuntimeException e) {
-        // Another drop of the same branch (a second discard, the verify's own) may have come
-        // first: then the goal is reached.
+      } catch (InvalidInputException | NotFoundException e) {
+        // Another drop of the same branch (a second discard, the verify's own) came first: the
+        // branch was gone, or its files, before this drop committed anything. Then the goal is
+        // reached. A failure after this drop's own commit (a file it could not delete, a lost
+        // answer) is reported as it is.
         table.refresh();
         DiscardPlan now = decide();
         if (now.role() == DiscardPlan.Role.NOTHING_LEFT) {

@@ -182,6 +182,27 @@ class ExpireTest {
   }
 
   @Test
+  void aStatisticsFileOfAnExpiredSnapshotIsDeletedAsTheDryRunSaid() throws Exception {
+    retention("2", null);
+    String stats = table.location() + "/metadata/stats-0.puffin";
+    try (var out = table.io().newOutputFile(stats).create()) {
+      out.write(new byte[] {1, 2, 3});
+    }
+    table
+        .updateStatistics()
+        .setStatistics(new org.apache.iceberg.GenericStatisticsFile(ids[0], stats, 3, 0, List.of()))
+        .commit();
+    table.refresh();
+
+    ExpirePlan dryRun = expire(clockAt(times[4])).apply();
+    ExpirePlan plan = expire(clockAt(times[4])).commit();
+
+    assertThat(dryRun.filesToDelete()).containsKey(FileLocations.normalise(stats));
+    assertThat(plan.deletedFiles()).contains(FileLocations.normalise(stats));
+    assertThat(TableFiles.path(stats)).doesNotExist();
+  }
+
+  @Test
   void maxAgeAloneKeepsWhatIsYoungerThanTheLimit() {
     retention(null, "P1D");
 
