@@ -131,7 +131,7 @@ public final class RollbackCommand implements Callable<Integer> {
         "%s %s: snapshot %s -> %d%s%n",
         dryRun ? "would roll back" : "rolled back",
         plan.table(),
-        plan.fromSnapshotId(),
+        plan.fromSnapshotId() == null ? "(none)" : plan.fromSnapshotId(),
         plan.toSnapshotId(),
         plan.ancestor() ? "" : " (not an ancestor)");
     if (tags(plan)) {

@@ -104,8 +104,9 @@ class RollbackCommandTest {
 
     assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
     assertThat(dryRun.out())
-        .contains("main had no snapshot: there is no head to tag")
-        .doesNotContain("--to-snapshot null");
+        .contains(
+            "snapshot (none) -> " + branchOnly, "main had no snapshot: there is no head to tag")
+        .doesNotContain("null");
     assertThat(json.exitCode()).as(json.err()).isZero();
     assertThat(new ObjectMapper().readTree(json.out()).get("tag").isNull()).isTrue();
   }
