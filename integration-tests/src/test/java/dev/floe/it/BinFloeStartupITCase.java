@@ -44,11 +44,11 @@ class BinFloeStartupITCase {
     BinFloe.Result help = BinFloe.run(work, environment, "snapshots", "--help");
     assertThat(help.exitCode()).as(help.err()).isZero();
     assertThat(archives("snapshots")).as("no archive from --help").isEqualTo(before);
-    // A command without its subcommand only prints its usage, with exit 0: no archive either.
+    // A command without its subcommand is a usage error (exit 2): no archive either.
     Set<Path> tablesBefore = archives("tables");
     BinFloe.Result usage = BinFloe.run(work, environment, "tables");
-    assertThat(usage.exitCode()).as(usage.err()).isZero();
-    assertThat(usage.out()).contains("Usage:");
+    assertThat(usage.exitCode()).as(usage.err()).isEqualTo(2);
+    assertThat(usage.err()).contains("without a subcommand", "Usage:");
     assertThat(archives("tables")).as("no archive from a usage text").isEqualTo(tablesBefore);
 
     BinFloe.Result first = BinFloe.run(work, environment, "snapshots", "sales.fact_orders");
