@@ -30,6 +30,11 @@ public enum SliceUnit {
     return start.plus(1, chronoUnit);
   }
 
+  /** {@code start} one unit earlier. */
+  public LocalDateTime previous(LocalDateTime start) {
+    return start.minus(1, chronoUnit);
+  }
+
   /**
    * The unit an Iceberg time transform cuts into ({@code hour}, {@code day}, {@code month}, {@code
    * year}, as a transform's {@code toString()} names it), or null for any other transform.

@@ -9,6 +9,7 @@ import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.Tag;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,17 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,48 +124,18 @@ class ExpireTest {
   void aCommitLandingBetweenThePlanAndTheExpiryIsReportedAsExpiredAndItsFilesGo() {
     retention("2", null);
     Table other = catalog.load("s.t");
-    TableOperations real = ((HasTableOperations) table).operations();
-    int[] commits = {0};
     // A run appends right before the expiry's commit: Iceberg then expires ids[3] as well.
-    TableOperations racing =
-        new TableOperations() {
-          @Override
-          public TableMetadata current() {
-            return real.current();
-          }
-
-          @Override
-          public TableMetadata refresh() {
-            return real.refresh();
-          }
-
-          @Override
-          public void commit(TableMetadata base, TableMetadata metadata) {
-            if (commits[0]++ == 0) {
-              TableRows.append(other, row(5, "2026-10-05"));
-            }
-            real.commit(base, metadata);
-          }
-
-          @Override
-          public FileIO io() {
-            return real.io();
-          }
-
-          @Override
-          public String metadataFileLocation(String fileName) {
-            return real.metadataFileLocation(fileName);
-          }
-
-          @Override
-          public LocationProvider locationProvider() {
-            return real.locationProvider();
-          }
-        };
+    Table racing =
+        InterceptedTable.beforeEachCommit(
+            table,
+            attempt -> {
+              if (attempt == 0) {
+                TableRows.append(other, row(5, "2026-10-05"));
+              }
+            });
     String fourthList = table.snapshot(ids[3]).manifestListLocation();
 
-    ExpirePlan plan =
-        Expire.of(new BaseTable(racing, "floe.s.t"), "s.t").clock(clockAt(times[4])).commit();
+    ExpirePlan plan = Expire.of(racing, "s.t").clock(clockAt(times[4])).commit();
 
     table.refresh();
     assertThat(plan.expired())

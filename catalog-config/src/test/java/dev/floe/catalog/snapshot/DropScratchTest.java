@@ -8,6 +8,7 @@ import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.maintain.FileKind;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -146,65 +147,11 @@ class DropScratchTest {
 
   @Test
   void aDiscardWhoseOwnFileDeletionFailsReportsTheFailureRatherThanNothingLeft() {
-    org.apache.iceberg.TableOperations real =
-        ((org.apache.iceberg.HasTableOperations) table).operations();
-    org.apache.iceberg.io.FileIO realIo = real.io();
-    org.apache.iceberg.io.FileIO failing =
-        new org.apache.iceberg.io.FileIO() {
-          @Override
-          public org.apache.iceberg.io.InputFile newInputFile(String path) {
-            return realIo.newInputFile(path);
-          }
+    Table failing =
+        InterceptedTable.deletesFail(
+            table, path -> new UncheckedIOException(new IOException("storage down: " + path)));
 
-          @Override
-          public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
-            return realIo.newOutputFile(path);
-          }
-
-          @Override
-          public void deleteFile(String path) {
-            throw new UncheckedIOException(new IOException("storage down: " + path));
-          }
-        };
-    org.apache.iceberg.TableOperations ops =
-        new org.apache.iceberg.TableOperations() {
-          @Override
-          public org.apache.iceberg.TableMetadata current() {
-            return real.current();
-          }
-
-          @Override
-          public org.apache.iceberg.TableMetadata refresh() {
-            return real.refresh();
-          }
-
-          @Override
-          public void commit(
-              org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) {
-            real.commit(base, metadata);
-          }
-
-          @Override
-          public org.apache.iceberg.io.FileIO io() {
-            return failing;
-          }
-
-          @Override
-          public String metadataFileLocation(String fileName) {
-            return real.metadataFileLocation(fileName);
-          }
-
-          @Override
-          public org.apache.iceberg.io.LocationProvider locationProvider() {
-            return real.locationProvider();
-          }
-        };
-
-    assertThatThrownBy(
-            () ->
-                Discard.of(new org.apache.iceberg.BaseTable(ops, "floe.s.t"), "s.t")
-                    .run("r1")
-                    .commit())
+    assertThatThrownBy(() -> Discard.of(failing, "s.t").run("r1").commit())
         .hasMessageContaining("storage down");
   }
 

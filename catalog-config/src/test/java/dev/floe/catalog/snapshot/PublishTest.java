@@ -10,23 +10,18 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RecordHasher;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
 import java.util.Map;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,46 +191,19 @@ class PublishTest {
   void aFastForwardRacingACommitThatLeftMainAndTheBranchAloneLands() {
     long main = table.currentSnapshot().snapshotId();
     long run = table.refs().get("audit-r2").snapshotId();
-    TableOperations real = ((HasTableOperations) catalog.load("s.t")).operations();
     int[] commits = {0};
     // Another operator tags main right between the publish's read and its commit.
-    TableOperations racing =
-        new TableOperations() {
-          @Override
-          public TableMetadata current() {
-            return real.current();
-          }
+    Table racing =
+        InterceptedTable.beforeEachCommit(
+            catalog.load("s.t"),
+            attempt -> {
+              commits[0]++;
+              if (attempt == 0) {
+                table.manageSnapshots().createTag("month-end", main).commit();
+              }
+            });
 
-          @Override
-          public TableMetadata refresh() {
-            return real.refresh();
-          }
-
-          @Override
-          public void commit(TableMetadata base, TableMetadata metadata) {
-            if (commits[0]++ == 0) {
-              table.manageSnapshots().createTag("month-end", main).commit();
-            }
-            real.commit(base, metadata);
-          }
-
-          @Override
-          public FileIO io() {
-            return real.io();
-          }
-
-          @Override
-          public String metadataFileLocation(String fileName) {
-            return real.metadataFileLocation(fileName);
-          }
-
-          @Override
-          public LocationProvider locationProvider() {
-            return real.locationProvider();
-          }
-        };
-
-    PublishPlan published = Publish.of(new BaseTable(racing, "floe.s.t"), "s.t").run("r2").commit();
+    PublishPlan published = Publish.of(racing, "s.t").run("r2").commit();
 
     table.refresh();
     assertThat(published.method()).isEqualTo(PublishPlan.Method.FAST_FORWARD);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -16,15 +17,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -287,42 +282,13 @@ class TagsTest {
 
   @Test
   void aTagWhoseCommitAnswerWasLostIsACommitOfUnknownState() {
-    TableOperations real = ((HasTableOperations) catalog.load("s.t")).operations();
-    TableOperations lost =
-        new TableOperations() {
-          @Override
-          public TableMetadata current() {
-            return real.current();
-          }
+    Table lost =
+        InterceptedTable.commitsFail(
+            catalog.load("s.t"),
+            new org.apache.iceberg.exceptions.CommitStateUnknownException(
+                new RuntimeException("504 from the catalog")));
 
-          @Override
-          public TableMetadata refresh() {
-            return real.refresh();
-          }
-
-          @Override
-          public void commit(TableMetadata base, TableMetadata metadata) {
-            throw new org.apache.iceberg.exceptions.CommitStateUnknownException(
-                new RuntimeException("504 from the catalog"));
-          }
-
-          @Override
-          public FileIO io() {
-            return real.io();
-          }
-
-          @Override
-          public String metadataFileLocation(String fileName) {
-            return real.metadataFileLocation(fileName);
-          }
-
-          @Override
-          public LocationProvider locationProvider() {
-            return real.locationProvider();
-          }
-        };
-
-    assertThatThrownBy(() -> Tag.of(new BaseTable(lost, "floe.s.t"), "s.t", "m").commit())
+    assertThatThrownBy(() -> Tag.of(lost, "s.t", "m").commit())
         .isInstanceOf(dev.floe.catalog.error.CommitStateUnknownException.class)
         .hasMessageStartingWith("Cannot tell whether tag s.t as m was committed");
   }

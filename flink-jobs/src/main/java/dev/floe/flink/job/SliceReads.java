@@ -4,8 +4,8 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.flink.session.FlinkSessions;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -58,14 +58,14 @@ public final class SliceReads {
 
   /** A slice of the same column and unit one unit away from {@code slice}. */
   private static Slice another(Slice slice) {
-    long step = slice.start().getYear() < 5000 ? 1 : -1;
-    ChronoUnit unit = ChronoUnit.valueOf(slice.unit().name() + "S");
+    SliceUnit unit = slice.unit();
+    boolean forward = slice.start().getYear() < 5000;
     return new Slice(
         slice.column(),
         slice.kind(),
-        slice.unit(),
-        slice.start().plus(step, unit),
-        slice.end().plus(step, unit));
+        unit,
+        forward ? unit.next(slice.start()) : unit.previous(slice.start()),
+        forward ? unit.next(slice.end()) : unit.previous(slice.end()));
   }
 
   private static Optional<String> whyItMayReadBeyond(

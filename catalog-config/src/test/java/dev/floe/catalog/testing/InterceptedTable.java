@@ -1,0 +1,106 @@
+package dev.floe.catalog.testing;
+
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * A table whose commits and file deletions a test steps into: another writer landing right before a
+ * commit, a commit whose answer is lost, storage that refuses to delete. Everything else is the
+ * table's own.
+ */
+public final class InterceptedTable {
+
+  private InterceptedTable() {}
+
+  /** {@code table}, calling {@code beforeCommit} with the attempt's index (0, 1, ...) first. */
+  public static Table beforeEachCommit(Table table, IntConsumer beforeCommit) {
+    int[] attempts = {0};
+    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null));
+  }
+
+  /** {@code table}, whose every commit throws {@code failure} instead of reaching the catalog. */
+  public static Table commitsFail(Table table, RuntimeException failure) {
+    return wrap(table, new Hooks(null, failure, null));
+  }
+
+  /** {@code table}, whose file deletions throw what {@code failure} makes of the location. */
+  public static Table deletesFail(Table table, Function<String, RuntimeException> failure) {
+    return wrap(table, new Hooks(null, null, failure));
+  }
+
+  private record Hooks(
+      Runnable beforeCommit,
+      RuntimeException commitFailure,
+      Function<String, RuntimeException> deleteFailure) {}
+
+  private static Table wrap(Table table, Hooks hooks) {
+    TableOperations real = ((HasTableOperations) table).operations();
+    FileIO io =
+        hooks.deleteFailure() == null
+            ? real.io()
+            : new FileIO() {
+              @Override
+              public InputFile newInputFile(String path) {
+                return real.io().newInputFile(path);
+              }
+
+              @Override
+              public OutputFile newOutputFile(String path) {
+                return real.io().newOutputFile(path);
+              }
+
+              @Override
+              public void deleteFile(String path) {
+                throw hooks.deleteFailure().apply(path);
+              }
+            };
+    TableOperations ops =
+        new TableOperations() {
+          @Override
+          public TableMetadata current() {
+            return real.current();
+          }
+
+          @Override
+          public TableMetadata refresh() {
+            return real.refresh();
+          }
+
+          @Override
+          public void commit(TableMetadata base, TableMetadata metadata) {
+            if (hooks.beforeCommit() != null) {
+              hooks.beforeCommit().run();
+            }
+            if (hooks.commitFailure() != null) {
+              throw hooks.commitFailure();
+            }
+            real.commit(base, metadata);
+          }
+
+          @Override
+          public FileIO io() {
+            return io;
+          }
+
+          @Override
+          public String metadataFileLocation(String fileName) {
+            return real.metadataFileLocation(fileName);
+          }
+
+          @Override
+          public LocationProvider locationProvider() {
+            return real.locationProvider();
+          }
+        };
+    return new BaseTable(ops, table.name());
+  }
+}
