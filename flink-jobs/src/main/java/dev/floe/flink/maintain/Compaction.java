@@ -270,6 +270,7 @@ public final class Compaction {
         FileStats.NONE,
         0,
         slice.before(),
+        0,
         null,
         null,
         ExitCodes.OK,
@@ -278,8 +279,12 @@ public final class Compaction {
 
   private static SliceCompaction wouldCompact(PlannedSlice slice) {
     FileStats rewritten = slice.rewritten();
+    // The rewrite applies the delete files: rows that position deletes name are not written.
     FileStats expected =
-        new FileStats(slice.expectedOutputs(), rewritten.bytes(), rewritten.rows());
+        new FileStats(
+            slice.expectedOutputs(),
+            rewritten.bytes(),
+            rewritten.rows() - slice.positionDeletedRows());
     return new SliceCompaction(
         slice.value(),
         slice.slice().label(),
@@ -289,6 +294,7 @@ public final class Compaction {
         FileStats.NONE,
         slice.expectedOutputs(),
         slice.before().minus(rewritten).plus(expected),
+        slice.obsoleteDeletes().size(),
         null,
         null,
         ExitCodes.OK,
@@ -298,7 +304,8 @@ public final class Compaction {
             + rewritten.bytes()
             + " bytes) with about "
             + slice.expectedOutputs()
-            + " file(s), in one snapshot");
+            + " file(s), in one snapshot"
+            + CompactionCommitter.deletesApplied(slice, true));
   }
 
   private static SliceCompaction submitted(PlannedSlice slice) {

@@ -77,21 +77,26 @@ public final class CompactionAction implements MaintenanceAction {
     }
   }
 
-  /** One more snapshot per slice to compact, its small files replaced by the expected ones. */
+  /**
+   * One more snapshot per slice to compact, its small files replaced by the expected ones and the
+   * delete files that no longer apply removed.
+   */
   static TableStats predicted(TableStats before, CompactionResult result) {
     int commits = 0;
     long files = before.dataFiles();
+    long deleteFiles = before.deleteFiles();
     for (SliceCompaction slice : result.slices()) {
       if (slice.status() == SliceCompaction.Status.WOULD_COMPACT) {
         commits++;
         files += slice.expectedOutputFiles() - slice.rewritten().files();
+        deleteFiles -= slice.removedDeleteFiles();
       }
     }
     return new TableStats(
         before.snapshots() + commits,
         files,
         before.dataBytes(),
-        before.deleteFiles(),
+        deleteFiles,
         before.manifests(),
         before.metadataFiles(),
         before.metadataBytes());

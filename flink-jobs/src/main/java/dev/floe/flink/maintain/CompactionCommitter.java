@@ -163,6 +163,7 @@ final class CompactionCommitter {
         written,
         slice.expectedOutputs(),
         after,
+        slice.obsoleteDeletes().size(),
         snapshotId,
         slice.runId(),
         ExitCodes.OK,
@@ -173,14 +174,27 @@ final class CompactionCommitter {
             + " in one snapshot; "
             + content.rows()
             + " rows, content hash unchanged"
-            + deletesApplied(slice));
+            + deletesApplied(slice, false));
   }
 
-  /** "; applied N delete file(s), removed M", or nothing when no delete file applied. */
-  static String deletesApplied(PlannedSlice slice) {
+  /**
+   * "; applied N delete file(s), removed M that no longer apply" (dry run: "; would apply ...,
+   * dropping R deleted rows"), or nothing when no delete file applies.
+   */
+  static String deletesApplied(PlannedSlice slice, boolean dryRun) {
     long applied = slice.appliedDeletes();
     if (applied == 0) {
       return "";
+    }
+    if (dryRun) {
+      return "; would apply "
+          + applied
+          + " delete file(s), dropping "
+          + slice.positionDeletedRows()
+          + (slice.deletedRowsKnown() ? "" : " or more (equality deletes are counted by reading)")
+          + " deleted rows, and remove "
+          + slice.obsoleteDeletes().size()
+          + " that would no longer apply";
     }
     return "; applied "
         + applied

@@ -76,6 +76,7 @@ public final class CompactionReport {
       entry.put("written", stats(slice.written()));
       entry.put("expected_output_files", slice.expectedOutputFiles());
       entry.put("after", stats(slice.after()));
+      entry.put("removed_delete_files", slice.removedDeleteFiles());
       entry.put("snapshot_id", slice.snapshotId());
       entry.put("run_id", slice.runId());
       entry.put("exit_code", slice.exitCode());

@@ -3,7 +3,10 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.slice.Slice;
 import java.io.Serializable;
 import java.util.List;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * What compaction will do to one slice, decided from the table's metadata at the base snapshot.
@@ -53,6 +56,46 @@ record PlannedSlice(
         .map(DeleteFile::location)
         .distinct()
         .count();
+  }
+
+  /**
+   * The rows the groups' rewrite is known to drop: those of the position deletes and deletion
+   * vectors that name one rewritten file (their record count is the rows they delete). Equality
+   * deletes and partition-wide position deletes drop rows only a read can count: see {@link
+   * #deletedRowsKnown()}.
+   */
+  long positionDeletedRows() {
+    long rows = 0;
+    for (RewriteGroup group : groups) {
+      for (DataFile input : group.inputs()) {
+        for (DeleteFile delete : group.deletesOf(input)) {
+          if (namesOnly(delete, input)) {
+            rows += delete.recordCount();
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Whether {@link #positionDeletedRows()} counts every row the rewrite drops. */
+  boolean deletedRowsKnown() {
+    for (RewriteGroup group : groups) {
+      for (DataFile input : group.inputs()) {
+        for (DeleteFile delete : group.deletesOf(input)) {
+          if (!namesOnly(delete, input)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean namesOnly(DeleteFile delete, DataFile input) {
+    return delete.content() == FileContent.POSITION_DELETES
+        && ContentFileUtil.isFileScoped(delete)
+        && input.location().equals(ContentFileUtil.referencedDataFileLocation(delete));
   }
 
   FileStats rewritten() {

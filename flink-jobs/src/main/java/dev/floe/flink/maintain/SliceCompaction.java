@@ -16,6 +16,8 @@ import java.io.Serializable;
  * @param after the slice's data files after the commit; for a dry run, the expected numbers
  *     (rewritten files replaced by {@code expectedOutputFiles} files of the same bytes and rows);
  *     for every other outcome, {@code before}
+ * @param removedDeleteFiles delete files the commit removed (dry run: would remove) because they
+ *     apply to no data file once the rewritten files are replaced; 0 when nothing is committed
  * @param snapshotId the compaction's snapshot, or null when nothing was committed
  * @param runId the compaction commit's {@code floe.run-id} (set even when nothing was committed)
  * @param exitCode 0, or the exit code this slice's failure maps to ({@link ExitCodes})
@@ -30,6 +32,7 @@ public record SliceCompaction(
     FileStats written,
     int expectedOutputFiles,
     FileStats after,
+    int removedDeleteFiles,
     Long snapshotId,
     String runId,
     int exitCode,
@@ -75,6 +78,7 @@ public record SliceCompaction(
         FileStats.NONE,
         slice.expectedOutputs(),
         slice.before(),
+        0,
         null,
         slice.runId(),
         exitCode,

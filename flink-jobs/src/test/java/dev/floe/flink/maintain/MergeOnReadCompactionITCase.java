@@ -6,6 +6,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.maintain.TableStats;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -172,6 +173,68 @@ class MergeOnReadCompactionITCase {
     assertThat(deletesOn(fact, DAY3)).isZero();
     assertThat(fact.currentSnapshot().summary()).containsEntry("removed-dvs", "2");
     assertThat(rowIds(fact)).isEqualTo(rowIds);
+  }
+
+  @Test
+  void aDryRunCountsTheDeletedRowsAndTheDeleteFilesTheCommitDrops() {
+    Table fact =
+        catalog
+            .catalog()
+            .createTable(
+                Catalogs.identifier(SmallFiles.FACT),
+                SmallFiles.SCHEMA,
+                SmallFiles.BY_DAY,
+                Map.of("format-version", "3"));
+    SmallFiles.append(fact, DAY3, 3, 10, 1);
+    List<DataFile> files = Deletes.dataFiles(fact);
+    Deletes.commit(
+        fact,
+        Deletes.deletionVector(fact, files.get(0), 0, 5),
+        Deletes.deletionVector(fact, files.get(1), 9));
+
+    CompactionAction dryRunAction = compactDay3();
+    TableStats dryRun = dryRunAction.run(true).after();
+    SliceCompaction planned = dryRunAction.result().slices().get(0);
+    CompactionAction realAction = compactDay3();
+    TableStats real = realAction.run(false).after();
+    SliceCompaction done = realAction.result().slices().get(0);
+
+    assertThat(done.status()).isEqualTo(SliceCompaction.Status.COMPACTED);
+    assertThat(done.after().rows()).isEqualTo(27);
+    assertThat(planned.after().rows()).isEqualTo(done.after().rows());
+    assertThat(planned.removedDeleteFiles()).isEqualTo(done.removedDeleteFiles()).isEqualTo(2);
+    assertThat(dryRun.deleteFiles()).isEqualTo(real.deleteFiles()).isZero();
+    assertThat(planned.detail())
+        .endsWith(
+            "; would apply 2 delete file(s), dropping 3 deleted rows, and remove 2 that would no longer apply");
+  }
+
+  @Test
+  void aDryRunSaysEqualityDeletesDropRowsItCannotCount() {
+    Table fact = catalog.create(SmallFiles.FACT, SmallFiles.SCHEMA, SmallFiles.BY_DAY);
+    SmallFiles.append(fact, DAY3, 2, 10, 1); // order ids 1..20
+    DataFile first = Deletes.dataFiles(fact).get(0);
+    Deletes.commit(
+        fact,
+        Deletes.positions(fact, first, 0),
+        Deletes.equality(fact, first.partition(), "order_id", 15));
+
+    CompactionAction dryRun = compactDay3();
+    dryRun.run(true);
+    SliceCompaction planned = dryRun.result().slices().get(0);
+
+    assertThat(planned.after().rows()).isEqualTo(19); // at most: the equality delete drops one more
+    assertThat(planned.detail()).contains("dropping 1 or more (equality deletes are counted");
+    CompactionAction real = compactDay3();
+    real.run(false);
+    assertThat(real.result().slices().get(0).after().rows()).isEqualTo(18);
+  }
+
+  private CompactionAction compactDay3() {
+    return CompactionAction.of(
+        catalog.config(),
+        SmallFiles.FACT,
+        Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY3)));
   }
 
   private static boolean inDay(DataFile file, String day) {
