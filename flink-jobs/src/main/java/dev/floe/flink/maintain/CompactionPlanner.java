@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
+import dev.floe.catalog.maintain.plan.TimeSlices;
 import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
@@ -26,7 +27,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Evaluator;
-import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ContentFileUtil;
@@ -107,8 +107,7 @@ final class CompactionPlanner {
       int firstGroupIndex) {
     String runId = UUID.randomUUID().toString();
     PartitionSpec spec = table.specs().get(table.spec().specId());
-    Evaluator wholeInside =
-        new Evaluator(spec.partitionType(), Projections.strict(spec).project(slice.toExpression()));
+    Evaluator wholeInside = TimeSlices.wholeInside(spec, slice);
     List<DataFile> all = new ArrayList<>();
     Map<String, List<DataFile>> candidatesByPartition = new LinkedHashMap<>();
     Set<String> selectedForDeletes = new HashSet<>();

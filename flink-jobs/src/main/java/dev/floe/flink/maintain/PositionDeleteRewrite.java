@@ -45,7 +45,6 @@ import org.apache.iceberg.deletes.PositionDelete;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Evaluator;
-import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DeleteSchemaUtil;
@@ -242,8 +241,7 @@ public final class PositionDeleteRewrite {
       return null;
     }
     PartitionSpec spec = table.spec();
-    Evaluator inside =
-        new Evaluator(spec.partitionType(), Projections.strict(spec).project(slice.toExpression()));
+    Evaluator inside = TimeSlices.wholeInside(spec, slice);
     Set<String> live = liveDataFiles(base, slice);
     Map<String, List<DeleteFile>> byPartition = new TreeMap<>();
     Map<String, StructLike> partitions = new LinkedHashMap<>();

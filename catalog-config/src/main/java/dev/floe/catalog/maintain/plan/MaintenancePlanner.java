@@ -170,7 +170,9 @@ public final class MaintenancePlanner {
                             item,
                             "compaction rewrites one time slice at a time and these files lie in"
                                 + " none --slice can name (no time partition, a year outside 0001"
-                                + " to 9998, or 1582-10-05 to 1582-10-14)"));
+                                + " to 9998, or 1582-10-05 to 1582-10-14) or in an hour, day,"
+                                + " month or year before 1970, whose partitions Iceberg cannot"
+                                + " prove lie inside a slice"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -191,8 +193,8 @@ public final class MaintenancePlanner {
                             item,
                             "the position-delete rewrite commits one time slice at a time and"
                                 + " these files lie in none --slice can name (a null or non-time"
-                                + " partition value, a year outside 0001 to 9998, or 1582-10-05 to"
-                                + " 1582-10-14)"));
+                                + " partition value, a year outside 0001 to 9998, 1582-10-05 to"
+                                + " 1582-10-14, or an hour, day, month or year before 1970)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));

@@ -9,6 +9,8 @@ import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -19,11 +21,15 @@ import org.apache.iceberg.types.Types;
  * so planning a catalog stays cheap.
  */
 public final class TimeSlices {
+  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
   private TimeSlices() {}
 
   /**
-   * A partition's slice, or empty when its spec has no time field, the value is null, or the slice
-   * is not one {@code --slice} can name ({@link SliceResolver#isRunnable}: a year-9999 sentinel).
+   * A partition's slice, or empty when its spec has no time field, the value is null, the slice is
+   * not one {@code --slice} can name ({@link SliceResolver#isRunnable}: a year-9999 sentinel), or
+   * compaction of the slice could never rewrite the partition ({@link #provablyInside}: a time
+   * transform's partition before 1970).
    */
   public static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
     for (int pos = 0; pos < spec.fields().size(); pos++) {
@@ -48,9 +54,38 @@ public final class TimeSlices {
                   ? Slice.ColumnKind.TIMESTAMPTZ
                   : Slice.ColumnKind.TIMESTAMP;
       Slice slice = new Slice(source.name(), kind, unit, start, unit.next(start));
-      return SliceResolver.isRunnable(slice) ? Optional.of(slice) : Optional.empty();
+      if (!SliceResolver.isRunnable(slice)) {
+        return Optional.empty();
+      }
+      // Compaction rewrites a partition only when Iceberg's strict projection of the slice proves
+      // the partition lies wholly inside it; for time transforms before 1970 the projection is
+      // inexact (Iceberg allows for files of its old writers, whose transforms rounded toward
+      // zero), so no slice can ever rewrite those partitions. Checked only there: the strict
+      // projection costs more than the rest of this method, and a catalog has many files.
+      if (start.isBefore(EPOCH) && !provablyInside(spec, partition, slice)) {
+        return Optional.empty();
+      }
+      return Optional.of(slice);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether Iceberg can prove every row of {@code partition} (of {@code spec}) lies inside {@code
+   * slice}: the test compaction applies before it rewrites a partition's files.
+   */
+  public static boolean provablyInside(PartitionSpec spec, StructLike partition, Slice slice) {
+    return wholeInside(spec, slice).eval(partition);
+  }
+
+  /**
+   * The partitions of {@code spec} that lie wholly inside {@code slice}, as far as Iceberg can
+   * prove it (its strict projection): the only partitions a slice's compaction or position-delete
+   * rewrite may replace files in.
+   */
+  public static Evaluator wholeInside(PartitionSpec spec, Slice slice) {
+    return new Evaluator(
+        spec.partitionType(), Projections.strict(spec).project(slice.toExpression()));
   }
 
   /** The slice as {@code --slice} takes it: {@code order_date=2026-10-03}. */

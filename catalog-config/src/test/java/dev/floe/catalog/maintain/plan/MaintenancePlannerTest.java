@@ -332,6 +332,40 @@ class MaintenancePlannerTest {
   }
 
   @Test
+  void monthsBefore1970AreLeftOutBecauseCompactionCouldNeverRewriteThem() {
+    MaintenanceCatalog t = tables();
+    Table byMonth = t.table("s.months");
+    byMonth
+        .updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+    byMonth.refresh();
+    t.files(byMonth, LocalDate.of(1965, 3, 10), 6, 2);
+    t.files(byMonth, LocalDate.of(1970, 1, 10), 6, 2);
+    Table byDay = t.table("s.days");
+    t.files(byDay, LocalDate.of(1965, 3, 10), 6, 2);
+
+    MaintenancePlan plan = planAll(true);
+
+    // Iceberg's strict projection of a month before 1970 is inexact: a compaction of d=1965-03
+    // keeps every file. An identity partition on the date stays exact, so its day is planned.
+    assertThat(items(plan, PlanAction.COMPACT, "s.months"))
+        .singleElement()
+        .satisfies(item -> assertThat(item.slice()).contains("d=1970-01"));
+    assertThat(items(plan, PlanAction.COMPACT, "s.days"))
+        .singleElement()
+        .satisfies(item -> assertThat(item.slice()).contains("d=1965-03-10"));
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().table()).isEqualTo("s.months");
+              assertThat(left.reason()).contains("before 1970");
+            });
+  }
+
+  @Test
   void withMinInputFilesOneASliceOfOneSmallFileIsNotPlanned() {
     MaintenanceCatalog t = tables();
     Table table = t.table("s.one");
