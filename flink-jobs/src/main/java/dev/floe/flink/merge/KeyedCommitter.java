@@ -310,9 +310,12 @@ public final class KeyedCommitter {
     }
   }
 
-  /** What the probe found in one candidate file. */
-  private record FileProbe(
-      boolean touches, Set<KeyHash> matched, Set<KeyHash> replaced, long updated, long deleted) {}
+  /**
+   * What the probe found in one candidate file: the batch's keys it holds, each with the newest
+   * ordering value among its rows there (null when that is null, or without an ordering guard), and
+   * how many of its rows {@code delete_missing} deletes.
+   */
+  private record FileProbe(Map<KeyHash, Comparable<?>> matched, long deleted) {}
 
   private Probe probe(
       Table table,
@@ -334,21 +337,41 @@ public final class KeyedCommitter {
             selection.candidates(),
             (task, cancelled) -> probeFile(table, task, projected, batch, cancelled),
             results -> {});
-    Set<KeyHash> matched = new HashSet<>();
-    Set<KeyHash> replaced = new HashSet<>();
-    List<FileScanTask> touched = new ArrayList<>();
-    long updated = 0;
+    // A key held by several target rows (a keyed table should hold it once, but a sliced run or
+    // another writer can add it twice) is judged against the newest of them: the source replaces
+    // them all only when it is newer than every one, so an older source row never replaces a
+    // newer target row in another file.
+    Map<KeyHash, Comparable<?>> newest = new HashMap<>();
     long deleted = 0;
+    for (FileProbe file : found) {
+      file.matched()
+          .forEach(
+              (key, ordering) -> {
+                if (!newest.containsKey(key) || newer(ordering, newest.get(key))) {
+                  newest.put(key, ordering);
+                }
+              });
+      deleted += file.deleted();
+    }
+    Set<KeyHash> matched = newest.keySet();
+    Set<KeyHash> replaced = new HashSet<>();
+    if (!plan.insertOnly()) {
+      ColumnValues.Reader sourceOrdering = sourceOrdering();
+      newest.forEach(
+          (key, ordering) -> {
+            if (newer(sourceOrdering.read(batch.get(key)), ordering)) {
+              replaced.add(key);
+            }
+          });
+    }
+    List<FileScanTask> touched = new ArrayList<>();
     for (int i = 0; i < found.size(); i++) {
       FileProbe file = found.get(i);
-      matched.addAll(file.matched());
-      replaced.addAll(file.replaced());
-      updated += file.updated();
-      deleted += file.deleted();
-      if (file.touches()) {
+      if (file.deleted() > 0 || file.matched().keySet().stream().anyMatch(replaced::contains)) {
         touched.add(selection.candidates().get(i));
       }
     }
+    long updated = replaced.size();
     long inserted = batch.size() - matched.size();
     MergeCounts counts =
         new MergeCounts(
@@ -374,20 +397,14 @@ public final class KeyedCommitter {
     boolean compareOrdering = !plan.insertOnly();
     RowType projectedType = FlinkSchemaUtil.convert(projected);
     RowDataHasher keyHasher = new RowDataHasher(projectedType, plan.key());
-    int orderingPos = rowType.getFieldIndex(plan.ordering() == null ? "" : plan.ordering());
-    ColumnValues.Reader sourceOrdering =
-        compareOrdering ? ColumnValues.reader(rowType.getTypeAt(orderingPos), orderingPos) : null;
     ColumnValues.Reader targetOrdering =
         compareOrdering
             ? ColumnValues.reader(
                 projectedType.getTypeAt(projectedType.getFieldIndex(plan.ordering())),
                 projectedType.getFieldIndex(plan.ordering()))
             : null;
-    Set<KeyHash> matched = new HashSet<>();
-    Set<KeyHash> replaced = new HashSet<>();
-    long updated = 0;
+    Map<KeyHash, Comparable<?>> matched = new HashMap<>();
     long deleted = 0;
-    boolean touches = false;
     try (CloseableIterator<RowData> rows = read(table, task, projected)) {
       while (rows.hasNext()) {
         if (cancelled.getAsBoolean()) {
@@ -396,39 +413,44 @@ public final class KeyedCommitter {
         RowData target = rows.next();
         long[] hash = keyHasher.hash128(target);
         KeyHash key = new KeyHash(hash[0], hash[1]);
-        RowData source = batch.get(key);
-        if (source == null) {
+        if (batch.get(key) == null) {
           if (plan.deleteMissing()) {
             deleted++;
-            touches = true;
           }
           continue;
         }
-        matched.add(key);
-        if (compareOrdering && newer(sourceOrdering.read(source), targetOrdering.read(target))) {
-          replaced.add(key);
-          updated++;
-          touches = true;
+        Comparable<?> ordering = compareOrdering ? targetOrdering.read(target) : null;
+        if (!matched.containsKey(key) || newer(ordering, matched.get(key))) {
+          matched.put(key, ordering);
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + task.file().location(), e);
     }
-    return new FileProbe(touches, matched, replaced, updated, deleted);
+    return new FileProbe(matched, deleted);
   }
 
-  /** The ordering guard: the source replaces a target row only when strictly newer. */
+  /** Reads the ordering column of a source row. */
+  private ColumnValues.Reader sourceOrdering() {
+    int orderingPos = rowType.getFieldIndex(plan.ordering());
+    return ColumnValues.reader(rowType.getTypeAt(orderingPos), orderingPos);
+  }
+
+  /**
+   * The ordering guard: the source replaces a target row only when strictly newer; a null target
+   * value is older than any other. Also orders target values: a null candidate is never newer.
+   */
   private static boolean newer(Comparable<?> source, Comparable<?> target) {
-    return target == null || ColumnValues.compare(source, target) > 0;
+    return source != null && (target == null || ColumnValues.compare(source, target) > 0);
   }
 
   /**
    * Rewrites the touched files, a group of them per writer (see {@link RewriteGroups}), the groups
-   * at once on the workers; the batch's new keys go with their partition's last group, or to one
-   * more writer when no group rewrites their partition. The replaced-key set and the batch are only
-   * read. The files come back in the groups' order, that last writer's last, whatever the thread
-   * count. On a failure every file written is deleted (writers in flight abort theirs) and the
-   * first failure is thrown.
+   * at once on the workers; the batch's rows to write (new keys, and the rows that replace a key's
+   * target rows) go with their partition's last group, or to one more writer when no group rewrites
+   * their partition. The replaced-key set and the batch are only read. The files come back in the
+   * groups' order, that last writer's last, whatever the thread count. On a failure every file
+   * written is deleted (writers in flight abort theirs) and the first failure is thrown.
    */
   private List<DataFile> rewrite(
       Table table, Probe probe, SourceBatch batch, int attempt, FileWorkers workers) {
@@ -458,10 +480,11 @@ public final class KeyedCommitter {
   }
 
   /**
-   * The batch's new keys by the unit that writes them: a key whose partition (under the current
-   * spec, which new rows are written with) has a rewritten group goes to that partition's last
-   * group, so a partition that gets both updates and new keys still gets one file, as with one
-   * writer; the others go to one more unit (index {@code groups.size()}).
+   * The batch's rows to write (new keys and replacing rows) by the unit that writes them: a row
+   * whose partition (under the current spec, which new rows are written with) has a rewritten group
+   * goes to that partition's last group, so a partition that gets both updates and new keys still
+   * gets one file, as with one writer; the others go to one more unit (index {@code
+   * groups.size()}).
    */
   private List<List<RowData>> newRowsByUnit(
       Table table, Probe probe, SourceBatch batch, List<List<FileScanTask>> groups) {
@@ -469,7 +492,7 @@ public final class KeyedCommitter {
     for (int i = 0; i <= groups.size(); i++) {
       byUnit.add(new ArrayList<>());
     }
-    if (batch.size() <= probe.matched().size()) {
+    if (batch.size() <= probe.matched().size() && probe.replaced().isEmpty()) {
       return byUnit;
     }
     Map<Object, Integer> lastGroup = new HashMap<>();
@@ -480,7 +503,7 @@ public final class KeyedCommitter {
     PartitionKey partition = new PartitionKey(spec, table.schema());
     RowDataWrapper wrapper = new RowDataWrapper(rowType, table.schema().asStruct());
     for (Map.Entry<KeyHash, RowData> row : batch.rows().entrySet()) {
-      if (!probe.matched().contains(row.getKey())) {
+      if (!probe.matched().contains(row.getKey()) || probe.replaced().contains(row.getKey())) {
         partition.partition(wrapper.wrap(row.getValue()));
         Integer group = lastGroup.get(RewriteGroups.key(spec, partition.copy()));
         byUnit.get(group == null ? groups.size() : group).add(row.getValue());
@@ -515,9 +538,10 @@ public final class KeyedCommitter {
             RowData target = rows.next();
             long[] hash = keyHasher.hash128(target);
             KeyHash key = new KeyHash(hash[0], hash[1]);
-            if (probe.replaced().contains(key)) {
-              writer.write(batch.get(key));
-            } else if (!plan.deleteMissing() || batch.get(key) != null) {
+            // A replaced key's source row is written once, with the new rows; every target
+            // row of the key goes.
+            if (!probe.replaced().contains(key)
+                && (!plan.deleteMissing() || batch.get(key) != null)) {
               writer.write(target);
             }
           }

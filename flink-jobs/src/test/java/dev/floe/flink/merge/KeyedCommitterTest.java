@@ -202,6 +202,67 @@ class KeyedCommitterTest {
   }
 
   @Test
+  void aKeyHeldTwiceIsNotReplacedWhileOneOfItsRowsIsNewerThanTheSource() {
+    Table dim = byTier();
+    // Customer 10 twice (another writer, or a sliced run, added it again): 09:00 in free, 13:00
+    // in gold. Customer 11's update touches the gold file too.
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "free", NINE))).commit();
+    dim.newAppend()
+        .appendFile(
+            TableRows.write(
+                dim, customer(dim, 10, "gold", ONE_PM), customer(dim, 11, "gold", NINE)))
+        .commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(10, "pro", NOON));
+    batch.add(row(11, "gold", NOON));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(outcome.detail()).contains("0 inserted, 1 updated, 1 unchanged");
+    // The 13:00 row is newer than the source's 12:00: customer 10 keeps both of its rows.
+    assertThat(customers())
+        .containsExactly("10 free " + NINE, "10 gold " + ONE_PM, "11 gold " + NOON);
+  }
+
+  @Test
+  void aKeyHeldTwiceByOlderRowsEndsAsTheSourceRowOnce() {
+    Table dim = byTier();
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "free", NINE))).commit();
+    dim.newAppend().appendFile(TableRows.write(dim, customer(dim, 10, "gold", NINE))).commit();
+    RowType rowType = FlinkSchemaUtil.convert(dim.schema());
+    SourceBatch batch = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    batch.add(row(10, "pro", NOON));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(Scope.wholeTable(), false), rowType)
+            .commit(batch);
+
+    assertThat(outcome.detail()).contains("0 inserted, 1 updated, 0 unchanged");
+    assertThat(customers()).containsExactly("10 pro " + NOON);
+    // A rerun finds one row as new as the source: nothing to change.
+    SourceBatch again = new SourceBatch("sales.dim_customer", rowType, key(), "updated_at", true);
+    again.add(row(10, "pro", NOON));
+    CommitOutcome rerun =
+        new KeyedCommitter(
+                catalog.catalog(),
+                plan(Scope.wholeTable(), false, "sales.dim_customer", "run-2"),
+                rowType)
+            .commit(again);
+    assertThat(rerun.status()).as(rerun.detail()).isEqualTo(CommitOutcome.Status.NO_OP);
+  }
+
+  private Table byTier() {
+    return catalog.create(
+        "sales.dim_customer",
+        ExampleTables.DIM,
+        PartitionSpec.builderFor(ExampleTables.DIM).identity("tier").build());
+  }
+
+  @Test
   void aConcurrentInsertOfTheSameKeyInAnotherPartitionIsAConflict() {
     Table dim =
         catalog.create(
@@ -341,9 +402,12 @@ class KeyedCommitterTest {
   }
 
   private MergePlan plan(Scope scope, boolean deleteMissing, String target) {
+    return plan(scope, deleteMissing, target, "run-1");
+  }
+
+  private MergePlan plan(Scope scope, boolean deleteMissing, String target, String runId) {
     Lineage lineage =
-        new Lineage(
-            "key", "run-1", "test", "merge", scope.label(), "test", 0, null, Map.of(), null);
+        new Lineage("key", runId, "test", "merge", scope.label(), "test", 0, null, Map.of(), null);
     CommitPlan commit =
         new CommitPlan(
             catalog.config(),
