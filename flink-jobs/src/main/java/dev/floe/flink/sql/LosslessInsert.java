@@ -173,12 +173,15 @@ final class LosslessInsert {
                 && number.compareTo(BigDecimal.valueOf(range[0])) >= 0
                 && number.compareTo(BigDecimal.valueOf(range[1])) <= 0;
           }
+          // Flink's cast of '-0' gives 0.0: a negative zero would lose its sign.
           case FLOAT ->
               number != null
+                  && !negativeZero(number, value)
                   && Float.isFinite(Float.parseFloat(value))
                   && number.compareTo(new BigDecimal(Float.parseFloat(value))) == 0;
           case DOUBLE ->
               number != null
+                  && !negativeZero(number, value)
                   && Double.isFinite(Double.parseDouble(value))
                   && number.compareTo(new BigDecimal(Double.parseDouble(value))) == 0;
           // A real date or time, strictly: Flink's cast moves 2026-04-31 to the 30th.
@@ -203,6 +206,10 @@ final class LosslessInsert {
                 + type.copy(true).asSummaryString()
                 + " and the statement gives it the partition value "
                 + text);
+  }
+
+  private static boolean negativeZero(BigDecimal number, String text) {
+    return number.signum() == 0 && text.startsWith("-");
   }
 
   /** Digits before the point: none for zero (0.00 fits a decimal(2,2)). */

@@ -642,6 +642,11 @@ class SqlRunnerTest {
                     "INSERT INTO sales.by_f PARTITION (f = 0.5, dt = '2026-10-03 23:59:59')"
                         + " SELECT 1"))
         .hasMessageContaining("column dt is DATE and the statement gives it the partition value");
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.by_f PARTITION (f = '-0', dt = '2026-10-03') SELECT 1"))
+        .as("Flink casts '-0' to a positive zero")
+        .hasMessageContaining(
+            "column f is FLOAT and the statement gives it the partition value -0");
     run(
         "CREATE TABLE sales.by_misc (v INT, ts TIMESTAMP(6), bin BINARY(4), z DECIMAL(2, 2))"
             + " PARTITIONED BY (ts, bin, z)");
