@@ -272,8 +272,8 @@ public final class Expire implements MaintenanceAction {
         continue;
       }
       boolean main = refName.equals(SnapshotRef.MAIN_BRANCH);
-      boolean agedOut =
-          !main && ref.maxRefAgeMs() != null && now - head.timestampMillis() > ref.maxRefAgeMs();
+      Long maxRefAgeMs = RefAges.maxRefAgeMs(table.properties(), refName, ref);
+      boolean agedOut = maxRefAgeMs != null && now - head.timestampMillis() > maxRefAgeMs;
       if (agedOut && ref.isBranch() && AuditBranch.is(refName)) {
         throw InvalidInputException.of(
             "Cannot expire snapshots of %s: audit branch %s has a max-ref-age that has passed, and"

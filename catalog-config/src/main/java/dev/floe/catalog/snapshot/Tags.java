@@ -2,6 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.maintain.RefAges;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,12 +33,24 @@ public final class Tags {
     return entries;
   }
 
+  /**
+   * The entry of a ref of {@code table}; its max-ref-age is the one snapshot expiry applies (the
+   * ref's own, else the table's {@code history.expire.max-ref-age-ms}).
+   */
   static RefEntry entry(Table table, String name, SnapshotRef ref) {
-    return entry(name, ref, table.snapshot(ref.snapshotId()));
+    return entry(
+        name,
+        ref,
+        table.snapshot(ref.snapshotId()),
+        RefAges.maxRefAgeMs(table.properties(), name, ref));
   }
 
   /** The entry of a ref whose snapshot is given (as an earlier metadata version had it). */
   static RefEntry entry(String name, SnapshotRef ref, Snapshot snapshot) {
+    return entry(name, ref, snapshot, ref.maxRefAgeMs());
+  }
+
+  private static RefEntry entry(String name, SnapshotRef ref, Snapshot snapshot, Long maxRefAgeMs) {
     RefEntry.Kind kind = ref.isBranch() ? RefEntry.Kind.BRANCH : RefEntry.Kind.TAG;
     return new RefEntry(
         name,
@@ -45,7 +58,7 @@ public final class Tags {
         role(name, kind),
         ref.snapshotId(),
         snapshot == null ? 0 : snapshot.timestampMillis(),
-        millis(ref.maxRefAgeMs()),
+        millis(maxRefAgeMs),
         ref.minSnapshotsToKeep(),
         millis(ref.maxSnapshotAgeMs()),
         snapshot == null ? java.util.Optional.empty() : Lineage.fromSummary(snapshot.summary()));

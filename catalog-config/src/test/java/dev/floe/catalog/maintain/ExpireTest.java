@@ -7,6 +7,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.snapshot.Tag;
+import dev.floe.catalog.snapshot.Tags;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.InterceptedTable;
@@ -279,6 +280,31 @@ class ExpireTest {
 
     assertThat(plan.droppedRefs()).containsExactly("short");
     assertThat(table.refs()).doesNotContainKey("short").containsKey("long");
+    assertThat(snapshotIds()).containsExactlyInAnyOrder(ids[1], ids[4]);
+  }
+
+  @Test
+  void aTagWithoutItsOwnRetainAgesOutByTheTablesMaxRefAgeAsIcebergDecides()
+      throws InterruptedException {
+    Tag.of(table, "s.t", "month-end").snapshot(ids[0]).commit();
+    Tag.of(table, "s.t", "kept").snapshot(ids[1]).retain(Duration.ofDays(30)).commit();
+    table.updateProperties().set("history.expire.max-ref-age-ms", "1").commit();
+    table.refresh();
+    Thread.sleep(5);
+    retention("1", null);
+    // What `floe tags` shows is the age expiry applies.
+    assertThat(Tags.list(table))
+        .filteredOn(e -> e.name().equals("month-end"))
+        .singleElement()
+        .satisfies(e -> assertThat(e.maxRefAge()).isEqualTo(Duration.ofMillis(1)));
+
+    ExpirePlan dryRun = expire(Clock.systemUTC()).apply();
+    ExpirePlan plan = expire(Clock.systemUTC()).commit();
+    table.refresh();
+
+    assertThat(dryRun.droppedRefs()).containsExactly("month-end");
+    assertThat(plan.droppedRefs()).containsExactly("month-end");
+    assertThat(table.refs()).doesNotContainKey("month-end").containsKey("kept");
     assertThat(snapshotIds()).containsExactlyInAnyOrder(ids[1], ids[4]);
   }
 

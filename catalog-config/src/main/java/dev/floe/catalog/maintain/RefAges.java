@@ -1,0 +1,35 @@
+package dev.floe.catalog.maintain;
+
+import java.util.Map;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * How long after its snapshot's commit snapshot expiry may drop a branch or tag, as Iceberg's
+ * {@code RemoveSnapshots} decides it: the ref's own max-ref-age, else the table's {@code
+ * history.expire.max-ref-age-ms}. Main is never dropped.
+ */
+public final class RefAges {
+  private RefAges() {}
+
+  /**
+   * The ref's max age in milliseconds, or null when nothing limits it (main, or neither the ref nor
+   * the table sets one).
+   */
+  public static Long maxRefAgeMs(
+      Map<String, String> tableProperties, String name, SnapshotRef ref) {
+    if (name.equals(SnapshotRef.MAIN_BRANCH)) {
+      return null;
+    }
+    if (ref.maxRefAgeMs() != null) {
+      return ref.maxRefAgeMs();
+    }
+    long table =
+        PropertyUtil.propertyAsLong(
+            tableProperties,
+            TableProperties.MAX_REF_AGE_MS,
+            TableProperties.MAX_REF_AGE_MS_DEFAULT);
+    return table == TableProperties.MAX_REF_AGE_MS_DEFAULT ? null : table;
+  }
+}
