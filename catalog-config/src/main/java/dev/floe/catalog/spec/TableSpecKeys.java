@@ -115,7 +115,7 @@ public final class TableSpecKeys {
           String.valueOf(MaintenancePolicy.DEFAULT_DELETED_ROW_RATIO),
           "Compaction rewrites a data file once at least this share of its rows, in (0, 1], is"
               + " deleted by position deletes or deletion vectors (equality deletes cannot be counted"
-              + " without reading); the plan scores partitions by the same share. Stored as `"
+              + " without reading); the plan proposes compaction by the same rule. Stored as `"
               + MaintenancePolicy.DELETED_ROW_RATIO
               + "`.");
   public static final FloeOption MAINTENANCE_STRATEGY =

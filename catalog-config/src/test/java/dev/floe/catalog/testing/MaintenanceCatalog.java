@@ -102,8 +102,8 @@ public final class MaintenanceCatalog {
   }
 
   /**
-   * Deletes the first {@code rows} rows of {@code file} with one position-delete file, committed
-   * through {@code RowDelta}.
+   * Deletes the first {@code rows} rows of {@code file} with one position-delete file (scoped to
+   * that file, as Iceberg's writers write them), committed through {@code RowDelta}.
    */
   public DeleteFile deleteRows(Table table, DataFile file, int rows) {
     OutputFile out =
@@ -121,6 +121,8 @@ public final class MaintenanceCatalog {
               .withSpec(table.spec())
               .overwrite()
               .withPartition(file.partition())
+              // As Iceberg's own writers: full bounds on file_path, so the file names one file.
+              .metricsConfig(org.apache.iceberg.MetricsConfig.forPositionDelete(table))
               .createWriterFunc(GenericParquetWriter::create)
               .buildPositionWriter();
     } catch (IOException e) {

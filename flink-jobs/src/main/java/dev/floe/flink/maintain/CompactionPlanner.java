@@ -1,6 +1,7 @@
 package dev.floe.flink.maintain;
 
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.maintain.plan.TimeSlices;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
@@ -29,7 +29,6 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Chooses, per slice, the files to rewrite, from metadata only: data files of the current partition
@@ -285,29 +284,12 @@ final class CompactionPlanner {
   }
 
   /**
-   * Whether enough delete files apply to {@code file}, or they delete a large enough share of its
-   * rows, to rewrite it whatever its size. The share counts position deletes and deletion vectors
-   * that name this file alone (their record count is the rows they delete); equality deletes and
-   * partition-wide position deletes count only as files.
+   * Whether delete files make {@code file} worth rewriting whatever its size ({@link DeletedRows}).
    */
   static boolean deletesOverThreshold(
       DataFile file, List<DeleteFile> deletes, DeleteThresholds thresholds) {
-    if (deletes.isEmpty()) {
-      return false;
-    }
-    if (deletes.size() >= thresholds.deleteFiles()) {
-      return true;
-    }
-    long deleted = 0;
-    for (DeleteFile delete : deletes) {
-      if (delete.content() == FileContent.POSITION_DELETES
-          && ContentFileUtil.isFileScoped(delete)
-          && file.location().equals(ContentFileUtil.referencedDataFileLocation(delete))) {
-        deleted += delete.recordCount();
-      }
-    }
-    return file.recordCount() > 0
-        && (double) deleted / file.recordCount() >= thresholds.deletedRatio();
+    return DeletedRows.overThreshold(
+        file, deletes, thresholds.deleteFiles(), thresholds.deletedRatio());
   }
 
   /**

@@ -1,12 +1,11 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.slice.Slice;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * What compaction will do to one slice, decided from the table's metadata at the base snapshot.
@@ -68,11 +67,7 @@ record PlannedSlice(
     long rows = 0;
     for (RewriteGroup group : groups) {
       for (DataFile input : group.inputs()) {
-        for (DeleteFile delete : group.deletesOf(input)) {
-          if (namesOnly(delete, input)) {
-            rows += delete.recordCount();
-          }
-        }
+        rows += DeletedRows.knownFrom(input, group.deletesOf(input));
       }
     }
     return rows;
@@ -83,19 +78,13 @@ record PlannedSlice(
     for (RewriteGroup group : groups) {
       for (DataFile input : group.inputs()) {
         for (DeleteFile delete : group.deletesOf(input)) {
-          if (!namesOnly(delete, input)) {
+          if (!DeletedRows.namesOnly(delete, input)) {
             return false;
           }
         }
       }
     }
     return true;
-  }
-
-  private static boolean namesOnly(DeleteFile delete, DataFile input) {
-    return delete.content() == FileContent.POSITION_DELETES
-        && ContentFileUtil.isFileScoped(delete)
-        && input.location().equals(ContentFileUtil.referencedDataFileLocation(delete));
   }
 
   FileStats rewritten() {

@@ -3,6 +3,7 @@ package dev.floe.catalog.maintain.plan;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
 import dev.floe.catalog.maintain.GroupHeap;
@@ -234,7 +235,8 @@ public final class HealthScan {
         for (DeleteFile delete : deletes) {
           totals.deleteFiles.put(delete.location(), delete.recordCount());
         }
-        if (!deletes.isEmpty() && deletes.size() >= policy.deleteFileThreshold()) {
+        if (DeletedRows.overThreshold(
+            file, deletes, policy.deleteFileThreshold(), policy.deletedRowRatio())) {
           totals.overThreshold++;
           totals.overThresholdBytes += file.fileSizeInBytes();
         }

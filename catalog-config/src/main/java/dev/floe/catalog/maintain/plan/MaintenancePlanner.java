@@ -255,16 +255,10 @@ public final class MaintenancePlanner {
       reasons.add(
           String.format(
               Locale.ROOT,
-              "%d data files with >= delete_file_threshold %d delete files",
+              "%d data files with >= delete_file_threshold %d delete files, or whose position"
+                  + " deletes remove >= deleted_row_ratio %.1f%% of their rows",
               slice.filesOverDeleteThreshold(),
-              policy.deleteFileThreshold()));
-    }
-    if (slice.deleteFiles() > 0 && slice.deletedRowRatio() >= policy.deletedRowRatio()) {
-      reasons.add(
-          String.format(
-              Locale.ROOT,
-              "delete files remove %.1f%% of the rows >= deleted_row_ratio %.1f%%",
-              100 * slice.deletedRowRatio(),
+              policy.deleteFileThreshold(),
               100 * policy.deletedRowRatio()));
     }
     int layoutReasons =
@@ -317,8 +311,7 @@ public final class MaintenancePlanner {
 
   /** True when compacting {@code slice} would apply (and so remove) its delete files. */
   static boolean compactionAppliesDeletes(MaintenancePolicy policy, SliceHealth slice) {
-    return slice.filesOverDeleteThreshold() > 0
-        || slice.deleteFiles() > 0 && slice.deletedRowRatio() >= policy.deletedRowRatio();
+    return slice.filesOverDeleteThreshold() > 0;
   }
 
   /**
@@ -350,12 +343,11 @@ public final class MaintenancePlanner {
                 Locale.ROOT,
                 "%d position delete files in %d partition(s) holding 2 or more (one each after the"
                     + " rewrite); below what makes compaction apply them: no data file with >="
-                    + " delete_file_threshold %d delete files, deleted rows %.1f%% < deleted_row_ratio"
-                    + " %.1f%%",
+                    + " delete_file_threshold %d delete files or >= deleted_row_ratio %.1f%% of its"
+                    + " rows deleted",
                 slice.mergeablePositionDeleteFiles(),
                 slice.mergeablePartitions(),
                 policy.deleteFileThreshold(),
-                100 * slice.deletedRowRatio(),
                 100 * policy.deletedRowRatio());
     return Optional.of(
         new PlanItem(

@@ -18,7 +18,8 @@ import java.util.Optional;
  *     (compaction groups files per partition)
  * @param deleteFiles distinct delete files applying to the slice's data files
  * @param deletedRows rows those delete files remove (their record counts)
- * @param filesOverDeleteThreshold data files with at least the policy's number of delete files
+ * @param filesOverDeleteThreshold data files whose delete files make compaction rewrite them
+ *     whatever their size ({@link dev.floe.catalog.maintain.DeletedRows#overThreshold})
  * @param bytesOverDeleteThreshold their bytes
  * @param otherSpecSmallFiles small data files written with an older partition spec: compaction
  *     keeps them, so they are not counted above (neither as small nor against delete thresholds)

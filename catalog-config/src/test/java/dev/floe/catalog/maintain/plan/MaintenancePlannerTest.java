@@ -116,12 +116,14 @@ class MaintenancePlannerTest {
     assertThat(fourteen.bytesToRewrite())
         .isEqualTo(health(plan, "sf.small_14").slices().get(0).smallBytes());
 
-    // Deletes: 40 % of the rows deleted is over the 10 % ratio; 1 % with threshold 2 is not.
+    // Deletes: 40 % of the file's rows deleted is over the 30 % ratio; 1 % with threshold 2 is
+    // not.
     SliceHealth heavySlice = health(plan, "del.heavy").slices().get(0);
     assertThat(heavySlice.deleteFiles()).isEqualTo(1);
     assertThat(heavySlice.deletedRowRatio()).isEqualTo(0.4);
+    assertThat(heavySlice.filesOverDeleteThreshold()).isEqualTo(1);
     assertThat(item(plan, "del.heavy", PlanAction.COMPACT).reasons())
-        .anyMatch(r -> r.contains("40.0% of the rows"));
+        .anyMatch(r -> r.contains("1 data files") && r.contains("deleted_row_ratio 30.0%"));
     assertThat(plan.items()).noneMatch(i -> i.table().equals("del.light"));
 
     // History: expiry keeps 3; the longer history removes more files and ranks first.
