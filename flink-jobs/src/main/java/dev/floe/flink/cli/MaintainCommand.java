@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.maintain.Expire;
@@ -315,7 +316,23 @@ public final class MaintainCommand implements Callable<Integer> {
       actions.forEach(MaintenanceAction::check);
       for (MaintenanceAction action : actions) {
         loaded.refresh();
-        reports.add(action.run(dryRun));
+        try {
+          reports.add(action.run(dryRun));
+        } catch (RuntimeException e) {
+          if (!reports.isEmpty()) {
+            // What the earlier actions did stays reported: they may have committed.
+            MaintenanceReportOutput.writeFailed(
+                table,
+                dryRun,
+                reports,
+                action.name(),
+                e instanceof FloeException floe ? floe.exitCode() : ExitCodes.UNEXPECTED,
+                e.getMessage(),
+                common.json,
+                spec.commandLine().getOut());
+          }
+          throw e;
+        }
       }
     } finally {
       Catalogs.close(catalog);
@@ -377,7 +394,10 @@ public final class MaintainCommand implements Callable<Integer> {
   /** The slices the table's policy wants compacted, highest rank first. */
   private List<String> policySlices(Catalog catalog) {
     MaintenancePlan planned =
-        MaintenancePlanner.withClock(clock).includeOpen(includeOpen).plan(catalog, List.of(table));
+        MaintenancePlanner.withClock(clock)
+            .includeOpen(includeOpen)
+            .targetFileSize(targetFileSize)
+            .plan(catalog, List.of(table));
     if (!planned.unreadable().isEmpty()) {
       throw InvalidInputException.of(
           "Cannot plan the compaction of %s: %s", table, planned.unreadable().get(table));

@@ -33,6 +33,38 @@ final class MaintenanceReportOutput {
     }
   }
 
+  /**
+   * The reports of the actions that ran before {@code failedAction} failed, and the failure: with
+   * {@code --json} one object, the reports' with the failure's {@code status}, {@code exit_code}
+   * and {@code error} (as every failed command's) and {@code failed_action}.
+   */
+  static void writeFailed(
+      String table,
+      boolean dryRun,
+      List<MaintenanceReport> reports,
+      String failedAction,
+      int exitCode,
+      String message,
+      boolean json,
+      PrintWriter out) {
+    if (json) {
+      Map<String, Object> map = new LinkedHashMap<>(FloeMain.failure(exitCode, message));
+      map.put("failed_action", failedAction);
+      map.putAll(toMap(table, dryRun, reports));
+      out.println(Json.write(map));
+    } else {
+      print(table, dryRun, reports, out);
+      out.println();
+      out.println(failedAction);
+      out.println(
+          "  failed (exit "
+              + exitCode
+              + "; the actions above "
+              + (dryRun ? "were planned" : "were done")
+              + "): see the error below");
+    }
+  }
+
   /** The reports as {@code --json} writes them (through {@link Json}). */
   static Map<String, Object> toMap(String table, boolean dryRun, List<MaintenanceReport> reports) {
     Map<String, Object> map = new LinkedHashMap<>();

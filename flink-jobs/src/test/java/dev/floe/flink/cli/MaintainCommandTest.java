@@ -182,6 +182,82 @@ class MaintainCommandTest {
   }
 
   @Test
+  void anActionRefusedAfterAnEarlierOneCommittedStillReportsWhatTheEarlierOneDid()
+      throws Exception {
+    // Another table's metadata under the location: the orphan removal refuses when it lists.
+    Path stray = path(withTable("s.t", t -> t.location() + "/data/stray.metadata.json"));
+    Files.writeString(stray, "{}");
+    Files.setLastModifiedTime(stray, FileTime.from(Instant.now().minus(Duration.ofDays(5))));
+    int snapshotsBefore = withTable("s.t", t -> count(t.snapshots()));
+
+    CliRun run =
+        floe(
+            home,
+            "maintain",
+            "s.t",
+            "--rewrite-manifests",
+            "--orphans",
+            "--orphan-min-age",
+            "PT1H",
+            "--json");
+    CliRun text =
+        floe(
+            home,
+            "maintain",
+            "s.t",
+            "--rewrite-manifests",
+            "--orphans",
+            "--orphan-min-age",
+            "PT1H");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Cannot remove orphan files");
+    JsonNode json = JSON.readTree(run.out());
+    assertThat(json.get("status").asText()).isEqualTo("failed");
+    assertThat(json.get("exit_code").asInt()).isEqualTo(2);
+    assertThat(json.get("failed_action").asText()).isEqualTo("orphans");
+    assertThat(json.get("error").asText()).contains("Cannot remove orphan files");
+    assertThat(json.get("actions"))
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.get("action").asText()).isEqualTo("rewrite-manifests");
+              assertThat(a.get("changed").asBoolean()).isTrue();
+            });
+    // The manifest rewrite committed, as reported.
+    int snapshotsAfter = withTable("s.t", t -> count(t.snapshots()));
+    // The first run's rewrite committed; the second found one manifest, nothing to rewrite.
+    assertThat(snapshotsAfter).isEqualTo(snapshotsBefore + 1);
+    assertThat(stray).exists();
+    assertThat(text.exitCode()).isEqualTo(2);
+    assertThat(text.out())
+        .contains("rewrite-manifests", "orphans\n  failed (exit 2; the actions above were done)");
+  }
+
+  @Test
+  void compactionWithoutSlicesPicksThemByTheTargetFileSizeOfTheCommandLine() {
+    withTable(
+        "s.t",
+        t -> {
+          for (int i = 0; i < 6; i++) {
+            TableRows.append(t, row(t, 100 + i, "2026-10-05"));
+          }
+          t.updateProperties().set("floe.maintain.target-file-size-bytes", "100").commit();
+          return null;
+        });
+
+    CliRun byTable = floe(home, "maintain", "s.t", "--compact", "--dry-run");
+    CliRun byFlag =
+        floe(home, "maintain", "s.t", "--compact", "--target-file-size", "100000000", "--dry-run");
+
+    // No file is below the table's 100 bytes; all six are below the flag's 100 MB.
+    assertThat(byTable.exitCode()).as(byTable.err()).isZero();
+    assertThat(byTable.out()).contains("no slice of s.t needs compaction");
+    assertThat(byFlag.exitCode()).as(byFlag.err()).isZero();
+    assertThat(byFlag.out()).contains("2026-10-05", "would compact", "files 6 -> 1");
+  }
+
+  @Test
   void allThreeActionsReportNumbersThatMatchTheTable() throws Exception {
     int manifestsBefore = withTable("s.t", t -> t.currentSnapshot().allManifests(t.io()).size());
     int snapshotsBefore = withTable("s.t", t -> count(t.snapshots()));

@@ -70,8 +70,19 @@ public final class HealthScan {
    * @throws dev.floe.catalog.error.InvalidInputException when its policy properties cannot be read
    */
   public static TableHealth of(Table table, String name, Clock clock) {
-    MaintenancePolicy policy = MaintenancePolicy.of(table.properties());
-    long target = policy.targetFileSizeBytes(table.properties());
+    return of(table, name, clock, Map.of());
+  }
+
+  /**
+   * As {@link #of(Table, String, Clock)}, with table properties overridden for this scan alone
+   * (what an operator's flag, such as {@code --target-file-size}, sets for one command).
+   */
+  public static TableHealth of(
+      Table table, String name, Clock clock, Map<String, String> propertyOverrides) {
+    Map<String, String> properties = new HashMap<>(table.properties());
+    properties.putAll(propertyOverrides);
+    MaintenancePolicy policy = MaintenancePolicy.of(properties);
+    long target = policy.targetFileSizeBytes(properties);
     Instant now = clock.instant();
     List<String> problems = new ArrayList<>();
     // Orphans and expiry read the same manifests (most are shared by every snapshot): once each.

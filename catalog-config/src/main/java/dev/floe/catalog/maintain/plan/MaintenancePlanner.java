@@ -52,6 +52,7 @@ public final class MaintenancePlanner {
   private final Clock clock;
   private boolean includeOpen;
   private int threads = DEFAULT_THREADS;
+  private Map<String, String> propertyOverrides = Map.of();
 
   private MaintenancePlanner(Clock clock) {
     this.clock = clock;
@@ -65,6 +66,16 @@ public final class MaintenancePlanner {
   /** Plan open slices too (a late-data window still open, a run writing or waiting on audit). */
   public MaintenancePlanner includeOpen(boolean value) {
     this.includeOpen = value;
+    return this;
+  }
+
+  /**
+   * Plan as if every table had a target file size of {@code bytes} (an operator's {@code
+   * --target-file-size}); null keeps each table's own.
+   */
+  public MaintenancePlanner targetFileSize(Long bytes) {
+    this.propertyOverrides =
+        bytes == null ? Map.of() : Map.of(MaintenancePolicy.TARGET_FILE_SIZE, bytes.toString());
     return this;
   }
 
@@ -134,7 +145,11 @@ public final class MaintenancePlanner {
     try {
       List<Future<TableHealth>> scans = new ArrayList<>();
       for (String name : tables) {
-        scans.add(pool.submit(() -> HealthScan.of(Catalogs.loadTable(catalog, name), name, clock)));
+        scans.add(
+            pool.submit(
+                () ->
+                    HealthScan.of(
+                        Catalogs.loadTable(catalog, name), name, clock, propertyOverrides)));
       }
       for (int i = 0; i < tables.size(); i++) {
         try {
