@@ -1,5 +1,6 @@
 package dev.floe.flink.write;
 
+import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.OrcTimestamps;
 import dev.floe.catalog.lineage.Utf8Strings;
 import dev.floe.flink.row.RowDataHasher;
@@ -27,9 +28,11 @@ import org.apache.iceberg.io.WriteResult;
 
 /**
  * Refuses, before it is written, a value the table's files cannot hold exactly, at any depth of the
- * row: a string that is not UTF-8 ({@link Utf8Strings}) and, in an ORC table, a timestamp in the
- * second before the epoch ({@link OrcTimestamps}). {@link DataFileWriters} puts it in front of
- * every writer whose rows hold such a column; other writers get none and pay nothing.
+ * row: a string that is not UTF-8 ({@link Utf8Strings}), in an ORC table a timestamp in the second
+ * before the epoch ({@link OrcTimestamps}), and NULL in a required field, element, key or value
+ * inside a column (top-level required columns are {@link RowGuard}'s and Flink's). {@link
+ * DataFileWriters} puts it in front of every writer whose rows hold such a column; other writers
+ * get none and pay nothing.
  */
 public final class ValueGuard implements Serializable {
   private final String table;
@@ -130,8 +133,11 @@ public final class ValueGuard implements Serializable {
             RowType row = (RowType) type;
             List<Check> fields = new ArrayList<>();
             for (int i = 0; i < row.getFieldCount(); i++) {
-              Check field = of(column + "." + row.getFieldNames().get(i), row.getTypeAt(i), orc);
-              if (field != null) {
+              String name = column + "." + row.getFieldNames().get(i);
+              Check field = of(name, row.getTypeAt(i), orc);
+              if (!row.getTypeAt(i).isNullable()) {
+                fields.add(new RequiredField(i, name, field));
+              } else if (field != null) {
                 fields.add(new Field(i, field));
               }
             }
@@ -139,20 +145,74 @@ public final class ValueGuard implements Serializable {
           }
         case ARRAY:
           {
-            Check element = of(column + ".element", ((ArrayType) type).getElementType(), orc);
-            return element == null ? null : new Elements(element);
+            LogicalType elementType = ((ArrayType) type).getElementType();
+            Check element = of(column + ".element", elementType, orc);
+            Check elements = required(element, column + ".element", elementType);
+            return elements == null ? null : new Elements(elements);
           }
         case MAP:
           {
             MapType map = (MapType) type;
-            Check key = of(column + ".key", map.getKeyType(), orc);
-            Check value = of(column + ".value", map.getValueType(), orc);
+            Check key =
+                required(
+                    of(column + ".key", map.getKeyType(), orc), column + ".key", map.getKeyType());
+            Check value =
+                required(
+                    of(column + ".value", map.getValueType(), orc),
+                    column + ".value",
+                    map.getValueType());
             return key == null && value == null ? null : new Entries(key, value);
           }
         default:
           return null;
       }
     }
+  }
+
+  /**
+   * {@code check} of an array element or map entry of {@code type}, refusing NULL first when the
+   * type is NOT NULL (a required element, value or key of the table); null when nothing can fail.
+   */
+  private static Check required(Check check, String column, LogicalType type) {
+    return type.isNullable() ? check : new RequiredElement(column, check);
+  }
+
+  /**
+   * A required field inside a struct: NULL is refused (Flink's own NOT NULL check covers top-level
+   * columns only, and Iceberg's writers fail on it without naming the field), then its value is
+   * checked.
+   */
+  private record RequiredField(int pos, String column, Check value) implements Check {
+    @Override
+    public void check(Object container, int ignored, String table) {
+      RowData row = (RowData) container;
+      if (row.isNullAt(pos)) {
+        throw nullRefusal(column, table);
+      }
+      if (value != null) {
+        value.check(row, pos, table);
+      }
+    }
+  }
+
+  /** A required array element, map key or map value: as {@link RequiredField}. */
+  private record RequiredElement(String column, Check value) implements Check {
+    @Override
+    public void check(Object container, int pos, String table) {
+      if (((ArrayData) container).isNullAt(pos)) {
+        throw nullRefusal(column, table);
+      }
+      if (value != null) {
+        value.check(container, pos, table);
+      }
+    }
+  }
+
+  private static CheckFailedException nullRefusal(String column, String table) {
+    return new CheckFailedException(
+        String.format(
+            "Cannot write NULL into required field %s of %s: the table declares it NOT NULL",
+            column, table));
   }
 
   /** A field of a row: skips NULL, then checks the field's value. */
@@ -254,8 +314,9 @@ public final class ValueGuard implements Serializable {
     if (check == null) {
       return;
     }
+    boolean required = check instanceof RequiredElement;
     for (int i = 0; i < array.size(); i++) {
-      if (!array.isNullAt(i)) {
+      if (required || !array.isNullAt(i)) {
         check.check(array, i, table);
       }
     }

@@ -702,6 +702,69 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aNullInARequiredNestedFieldIsRefusedByNameAndNothingIsWritten() {
+    // Through Iceberg's API: Flink's DDL keeps NOT NULL of top-level columns only.
+    org.apache.iceberg.catalog.Catalog catalog = dev.floe.catalog.config.Catalogs.open(config);
+    try {
+      catalog.createTable(
+          org.apache.iceberg.catalog.TableIdentifier.of("sales", "nested"),
+          new org.apache.iceberg.Schema(
+              org.apache.iceberg.types.Types.NestedField.optional(
+                  1, "id", org.apache.iceberg.types.Types.LongType.get()),
+              org.apache.iceberg.types.Types.NestedField.optional(
+                  2,
+                  "s",
+                  org.apache.iceberg.types.Types.StructType.of(
+                      org.apache.iceberg.types.Types.NestedField.required(
+                          3, "a", org.apache.iceberg.types.Types.IntegerType.get()),
+                      org.apache.iceberg.types.Types.NestedField.optional(
+                          4, "b", org.apache.iceberg.types.Types.StringType.get()))),
+              org.apache.iceberg.types.Types.NestedField.optional(
+                  5,
+                  "xs",
+                  org.apache.iceberg.types.Types.ListType.ofRequired(
+                      6, org.apache.iceberg.types.Types.IntegerType.get())),
+              org.apache.iceberg.types.Types.NestedField.optional(
+                  7,
+                  "m",
+                  org.apache.iceberg.types.Types.MapType.ofRequired(
+                      8,
+                      9,
+                      org.apache.iceberg.types.Types.StringType.get(),
+                      org.apache.iceberg.types.Types.IntegerType.get()))));
+    } finally {
+      dev.floe.catalog.config.Catalogs.close(catalog);
+    }
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.nested SELECT CAST(1 AS BIGINT), ROW(a, 'x'),"
+                        + " ARRAY[1], MAP['k', 1] FROM (VALUES (CAST(NULL AS INT))) AS v(a)"))
+        .hasMessageContaining(
+            "Cannot write NULL into required field s.a of floe.sales.nested: the table declares"
+                + " it NOT NULL");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.nested SELECT CAST(2 AS BIGINT), ROW(1, CAST(NULL AS"
+                        + " STRING)), ARRAY[a], MAP['k', 1] FROM (VALUES (CAST(NULL AS INT))) AS"
+                        + " v(a)"))
+        .hasMessageContaining("Cannot write NULL into required field xs.element");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "INSERT INTO sales.nested SELECT CAST(3 AS BIGINT), ROW(1, 'x'), ARRAY[1],"
+                        + " MAP['k', a] FROM (VALUES (CAST(NULL AS INT))) AS v(a)"))
+        .hasMessageContaining("Cannot write NULL into required field m.value");
+    // NULL where the table allows it is written.
+    run(
+        "INSERT INTO sales.nested SELECT CAST(4 AS BIGINT), ROW(1, CAST(NULL AS STRING)),"
+            + " ARRAY[1], MAP['k', 1]");
+    assertThat(((QueryResult) run("SELECT id, s.b FROM sales.nested").get(0)).rows())
+        .containsExactly(java.util.Arrays.asList(4L, null));
+  }
+
+  @Test
   void losslessConversionsAreTheWideningsOnly() {
     var int32 = new org.apache.flink.table.types.logical.IntType();
     var int64 = new org.apache.flink.table.types.logical.BigIntType();
