@@ -62,7 +62,9 @@ public final class JobManifestKeys {
           "Required for `merge`: the column whose greater value wins, e.g. `updated_at`. Two"
               + " source rows with the same key and the same ordering value but different content"
               + " fail the run, naming the key. Optional for `insert-if-absent`: among source rows"
-              + " with the same key, the one with the smallest value is kept.");
+              + " with the same key, the one with the smallest value is kept. In both modes a"
+              + " source row whose ordering value is NULL fails the run (exit 3), naming the row;"
+              + " a target row's NULL is older than any value.");
   public static final FloeOption DELETE_MISSING =
       FloeOption.of(
           "delete_missing",
