@@ -102,7 +102,9 @@ public final class JobManifestKeys {
           "checks[].unique",
           "list of columns",
           null,
-          "No two rows of the slice share a value of these columns (taken together).");
+          "No two rows of the slice share a value of these columns (taken together). A row"
+              + " with NULL in any of them is never a duplicate (as SQL's UNIQUE). Values compare"
+              + " as stored, as Flink's GROUP BY compares them: a float's -0.0 and 0.0 differ.");
   public static final FloeOption ROW_COUNT_MIN =
       FloeOption.of(
           "checks[].row_count.min", "int", null, "The slice has at least this many rows.");
