@@ -99,7 +99,11 @@ public final class TagCommand implements Callable<Integer> {
           plan.table(),
           tag.snapshotId(),
           tag.name(),
-          tag.maxRefAge() == null ? "" : " with --retain " + TagsCommand.iso(tag.maxRefAge()));
+          // The age expiry applies: the tag's own --retain, else the table's
+          // history.expire.max-ref-age-ms.
+          tag.maxRefAge() == null
+              ? ""
+              : " (expiry may drop the tag after " + tag.expiresAt() + ")");
     } else if (plan.action() == TagPlan.Action.ALREADY_REMOVED) {
       out.printf(
           "tag %s of %s is already removed (it named snapshot %d): nothing to do (no-op)%n",

@@ -102,6 +102,30 @@ class TagCommandsTest {
   }
 
   @Test
+  void aTagWithoutRetainOnATableWithAMaxRefAgeSaysWhenExpiryMayDropIt() throws Exception {
+    withCatalog(
+        catalog ->
+            Catalogs.loadTable(catalog, "s.t")
+                .updateProperties()
+                .set("history.expire.max-ref-age-ms", String.valueOf(Duration.ofDays(7).toMillis()))
+                .commit());
+
+    CliRun tag = floe(home, "tag", "s.t", "month-end");
+    CliRun again = floe(home, "tag", "s.t", "month-end");
+    CliRun list = floe(home, "tags", "s.t", "--json");
+
+    assertThat(tag.exitCode()).as(tag.err()).isZero();
+    assertThat(tag.out())
+        .contains("tagged s.t snapshot " + second + " as month-end (expiry may drop the tag after")
+        .doesNotContain("kept until");
+    assertThat(ref("month-end").maxRefAgeMs()).isNull(); // the table's age applies, not its own
+    assertThat(again.out())
+        .contains("is already tagged month-end (expiry may drop the tag after")
+        .contains("nothing to do (no-op)");
+    assertThat(JSON.readTree(list.out()).get(1).get("max_ref_age").asText()).isEqualTo("P7D");
+  }
+
+  @Test
   void theListMarksRollbackTagsAndAuditBranches() throws Exception {
     assertThat(floe(home, "rollback", "s.t", "--to-snapshot", "" + first).exitCode()).isZero();
     withCatalog(
