@@ -186,8 +186,8 @@ public final class MaintenancePlanner {
                             "compaction rewrites one time slice at a time and these files lie in"
                                 + " none --slice can name (no time partition, a year outside 0001"
                                 + " to 9998, or 1582-10-05 to 1582-10-14) or in an hour, day,"
-                                + " month or year before 1970, whose partitions Iceberg cannot"
-                                + " prove lie inside a slice"));
+                                + " month or year before 1970 or among the first two from it,"
+                                + " whose partitions Iceberg cannot prove lie inside a slice"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -209,7 +209,8 @@ public final class MaintenancePlanner {
                             "the position-delete rewrite commits one time slice at a time and"
                                 + " these files lie in none --slice can name (a null or non-time"
                                 + " partition value, a year outside 0001 to 9998, 1582-10-05 to"
-                                + " 1582-10-14, or an hour, day, month or year before 1970)"));
+                                + " 1582-10-14, or an hour, day, month or year before 1970 or"
+                                + " among the first two from it)"));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));

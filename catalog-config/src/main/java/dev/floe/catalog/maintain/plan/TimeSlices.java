@@ -21,15 +21,13 @@ import org.apache.iceberg.types.Types;
  * so planning a catalog stays cheap.
  */
 public final class TimeSlices {
-  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
-
   private TimeSlices() {}
 
   /**
    * A partition's slice, or empty when its spec has no time field, the value is null, the slice is
    * not one {@code --slice} can name ({@link SliceResolver#isRunnable}: a year-9999 sentinel), or
    * compaction of the slice could never rewrite the partition ({@link #provablyInside}: a time
-   * transform's partition before 1970).
+   * transform's partition before 1970 or among the first two from it).
    */
   public static Optional<Slice> of(Schema schema, PartitionSpec spec, StructLike partition) {
     for (int pos = 0; pos < spec.fields().size(); pos++) {
@@ -58,11 +56,12 @@ public final class TimeSlices {
         return Optional.empty();
       }
       // Compaction rewrites a partition only when Iceberg's strict projection of the slice proves
-      // the partition lies wholly inside it; for time transforms before 1970 the projection is
-      // inexact (Iceberg allows for files of its old writers, whose transforms rounded toward
-      // zero), so no slice can ever rewrite those partitions. Checked only there: the strict
-      // projection costs more than the rest of this method, and a catalog has many files.
-      if (start.isBefore(EPOCH) && !provablyInside(spec, partition, slice)) {
+      // the partition lies wholly inside it; for time transforms before 1970 and for the first
+      // two hours, days, months or years from it (ordinals 0 and 1) the projection is inexact
+      // (Iceberg allows for files of its old writers, whose transforms rounded toward zero), so no
+      // slice can ever rewrite those partitions. Checked only there: the strict projection costs
+      // more than the rest of this method, and a catalog has many files.
+      if (ordinal <= 1 && !provablyInside(spec, partition, slice)) {
         return Optional.empty();
       }
       return Optional.of(slice);

@@ -334,7 +334,7 @@ class MaintenancePlannerTest {
   }
 
   @Test
-  void monthsBefore1970AreLeftOutBecauseCompactionCouldNeverRewriteThem() {
+  void monthsBefore1970AndTheFirstTwoFromItAreLeftOutBecauseCompactionCouldNeverRewriteThem() {
     MaintenanceCatalog t = tables();
     Table byMonth = t.table("s.months");
     byMonth
@@ -345,16 +345,19 @@ class MaintenancePlannerTest {
     byMonth.refresh();
     t.files(byMonth, LocalDate.of(1965, 3, 10), 6, 2);
     t.files(byMonth, LocalDate.of(1970, 1, 10), 6, 2);
+    t.files(byMonth, LocalDate.of(1970, 2, 10), 6, 2);
+    t.files(byMonth, LocalDate.of(1970, 3, 10), 6, 2);
     Table byDay = t.table("s.days");
     t.files(byDay, LocalDate.of(1965, 3, 10), 6, 2);
 
     MaintenancePlan plan = planAll(true);
 
-    // Iceberg's strict projection of a month before 1970 is inexact: a compaction of d=1965-03
-    // keeps every file. An identity partition on the date stays exact, so its day is planned.
+    // Iceberg's strict projection of a month before 1970, and of 1970-01 and 1970-02, is
+    // inexact: a compaction of d=1965-03 keeps every file. An identity partition on the date stays
+    // exact, so its day is planned.
     assertThat(items(plan, PlanAction.COMPACT, "s.months"))
         .singleElement()
-        .satisfies(item -> assertThat(item.slice()).contains("d=1970-01"));
+        .satisfies(item -> assertThat(item.slice()).contains("d=1970-03"));
     assertThat(items(plan, PlanAction.COMPACT, "s.days"))
         .singleElement()
         .satisfies(item -> assertThat(item.slice()).contains("d=1965-03-10"));
