@@ -276,7 +276,8 @@ public final class Expire implements MaintenanceAction {
       boolean agedOut = maxRefAgeMs != null && now - head.timestampMillis() > maxRefAgeMs;
       if (agedOut && ref.isBranch() && AuditBranch.is(refName)) {
         throw InvalidInputException.of(
-            "Cannot expire snapshots of %s: audit branch %s has a max-ref-age that has passed, and"
+            "Cannot expire snapshots of %s: audit branch %s is older than its max-ref-age (its own,"
+                + " else the table's history.expire.max-ref-age-ms), and"
                 + " expiry would drop it with its unpublished run; publish or discard it first",
             name, refName);
       }

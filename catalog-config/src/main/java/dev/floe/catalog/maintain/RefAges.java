@@ -1,9 +1,9 @@
 package dev.floe.catalog.maintain;
 
+import dev.floe.catalog.error.InvalidInputException;
 import java.util.Map;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * How long after its snapshot's commit snapshot expiry may drop a branch or tag, as Iceberg's
@@ -25,11 +25,19 @@ public final class RefAges {
     if (ref.maxRefAgeMs() != null) {
       return ref.maxRefAgeMs();
     }
-    long table =
-        PropertyUtil.propertyAsLong(
-            tableProperties,
-            TableProperties.MAX_REF_AGE_MS,
-            TableProperties.MAX_REF_AGE_MS_DEFAULT);
+    String value = tableProperties.get(TableProperties.MAX_REF_AGE_MS);
+    if (value == null) {
+      return null;
+    }
+    long table;
+    try {
+      table = Long.parseLong(value); // as Iceberg parses it
+    } catch (NumberFormatException e) {
+      throw InvalidInputException.of(
+          "Cannot read table property %s=%s: expected milliseconds (Iceberg's snapshot expiry"
+              + " fails on it too); set a number or remove it",
+          TableProperties.MAX_REF_AGE_MS, value);
+    }
     return table == TableProperties.MAX_REF_AGE_MS_DEFAULT ? null : table;
   }
 }

@@ -336,7 +336,7 @@ class ExpireTest {
     Thread.sleep(5);
     assertThatThrownBy(() -> expire(Clock.systemUTC()).apply())
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("audit branch audit-y has a max-ref-age that has passed");
+        .hasMessageContaining("audit branch audit-y is older than its max-ref-age");
   }
 
   @Test

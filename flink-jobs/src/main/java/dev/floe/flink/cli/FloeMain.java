@@ -207,7 +207,8 @@ public final class FloeMain {
     return exception.getMessage() != null && exception.getMessage().startsWith("Invalid value for");
   }
 
-  private static String describe(Throwable exception) {
+  /** The error line of a failure: its message, else what it is (a bare NullPointerException). */
+  static String describe(Throwable exception) {
     String message = exception.getMessage();
     return message == null ? exception.toString() : message;
   }

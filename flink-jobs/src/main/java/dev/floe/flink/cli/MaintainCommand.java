@@ -327,7 +327,7 @@ public final class MaintainCommand implements Callable<Integer> {
                 reports,
                 action.name(),
                 e instanceof FloeException floe ? floe.exitCode() : ExitCodes.UNEXPECTED,
-                e.getMessage(),
+                FloeMain.describe(e),
                 common.json,
                 spec.commandLine().getOut());
           }

@@ -46,7 +46,8 @@ public final class TagCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description =
           "Let snapshot expiry drop the tag once its snapshot is this old (ISO-8601, e.g. P30D);"
-              + " default: keep it until `floe untag`.")
+              + " default: the table's history.expire.max-ref-age-ms if it sets one, else keep it"
+              + " until `floe untag`.")
   String retain;
 
   @Option(

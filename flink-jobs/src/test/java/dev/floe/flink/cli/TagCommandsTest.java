@@ -123,6 +123,17 @@ class TagCommandsTest {
         .contains("is already tagged month-end (expiry may drop the tag after")
         .contains("nothing to do (no-op)");
     assertThat(JSON.readTree(list.out()).get(1).get("max_ref_age").asText()).isEqualTo("P7D");
+
+    withCatalog(
+        catalog ->
+            Catalogs.loadTable(catalog, "s.t")
+                .updateProperties()
+                .set("history.expire.max-ref-age-ms", "a week")
+                .commit());
+    CliRun unreadable = floe(home, "tags", "s.t");
+    assertThat(unreadable.exitCode()).isEqualTo(2);
+    assertThat(unreadable.err())
+        .contains("Cannot read table property history.expire.max-ref-age-ms=a week");
   }
 
   @Test
