@@ -1,7 +1,13 @@
 package dev.floe.flink.backfill;
 
 import dev.floe.catalog.backfill.BackfillEffects;
+import dev.floe.catalog.backfill.SliceRange;
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.effects.RunEffects;
 import dev.floe.flink.job.Deadline;
@@ -19,6 +25,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 
 /**
  * {@code floe backfill}: one job run for every slice of a range, each slice its own atomic commit
@@ -124,12 +132,37 @@ public final class Backfill {
         flinkJobs);
   }
 
-  /** The loads this backfill's commits left in the range, for the done webhook's outbox key. */
-  private static List<String> loads(List<SliceOutcome> outcomes) {
-    return outcomes.stream()
-        .filter(o -> o.status() == SliceStatus.COMMITTED || o.status() == SliceStatus.SKIPPED)
-        .map(o -> o.value() + "@" + o.snapshotId())
-        .toList();
+  /**
+   * The loads that hold the range, for the done webhook's outbox key: each slice's commit. A slice
+   * that ran again as a no-op (its sources were rewritten with the same rows) is held by the commit
+   * that loaded it before, as a skipped slice is: repeating a finished backfill names the same
+   * loads whichever way its slices were found unchanged.
+   */
+  private static List<String> loads(BackfillRequest request, List<SliceOutcome> outcomes) {
+    Map<String, Long> unchanged = new LinkedHashMap<>();
+    if (outcomes.stream().anyMatch(o -> o.status() == SliceStatus.NO_OP)) {
+      Catalog catalog = Catalogs.open(request.catalog());
+      try {
+        JobSpec job = request.job();
+        Table table = Catalogs.loadTable(catalog, job.target());
+        for (Slice slice :
+            SliceRange.of(job.target(), table, job.sliceColumn(), request.from(), request.to())) {
+          CurrentCommit.of(table, Scope.of(slice))
+              .ifPresent(found -> unchanged.put(slice.value(), found.snapshotId()));
+        }
+      } finally {
+        Catalogs.close(catalog);
+      }
+    }
+    List<String> loads = new ArrayList<>();
+    for (SliceOutcome o : outcomes) {
+      if (o.status() == SliceStatus.COMMITTED || o.status() == SliceStatus.SKIPPED) {
+        loads.add(o.value() + "@" + o.snapshotId());
+      } else if (o.status() == SliceStatus.NO_OP) {
+        loads.add(o.value() + "@" + unchanged.get(o.value()));
+      }
+    }
+    return loads;
   }
 
   /**
@@ -190,7 +223,7 @@ public final class Backfill {
     values.put("code_version", plan.codeVersion());
     return effects.deliverOnce(
         request.catalog(),
-        BackfillEffects.outboxKey(plan.backfillId(), loads(outcomes)),
+        BackfillEffects.outboxKey(plan.backfillId(), loads(request, outcomes)),
         request.onBackfillDone(),
         values,
         plan.target(),
@@ -248,7 +281,7 @@ public final class Backfill {
   static SliceOutcome runAlone(BackfillContext context, PlannedSlice slice) {
     Progress progress = context.progress();
     if (slice.isFinished()) {
-      return progress.finished(BackfillSlices.skipped(slice));
+      return progress.finished(BackfillSlices.skipped(slice, context));
     }
     if (context.stop().get()) {
       return progress.finished(SliceOutcome.notRun(slice.value(), SliceStatus.NOT_RUN));

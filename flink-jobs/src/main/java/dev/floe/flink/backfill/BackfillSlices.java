@@ -139,6 +139,34 @@ final class BackfillSlices {
 
   /** The line of a slice this backfill had loaded already. */
   static SliceOutcome skipped(PlannedSlice slice) {
+    return skipped(slice, null);
+  }
+
+  /**
+   * As {@link #skipped(PlannedSlice)}; with {@code --allow-effects} it also sends what the slice's
+   * commit still owes (the process that committed it died before sending).
+   */
+  static SliceOutcome skipped(PlannedSlice slice, BackfillContext context) {
+    String effects = null;
+    if (context != null
+        && context.request().options().allowEffects()
+        && !context.request().job().effects().isEmpty()) {
+      try {
+        EffectsReport report =
+            context
+                .effects()
+                .owedByLoad(
+                    context.request().catalog(),
+                    context.request().job(),
+                    slice.finished().snapshotId(),
+                    slice.finished().lineage());
+        List<String> parts = new ArrayList<>(report.lines());
+        parts.addAll(report.warnings());
+        effects = parts.isEmpty() ? "none" : String.join("; ", parts);
+      } catch (RuntimeException e) {
+        effects = "not recorded: " + JobFailures.firstLine(e.getMessage());
+      }
+    }
     return new SliceOutcome(
         slice.value(),
         SliceStatus.SKIPPED,
@@ -148,7 +176,7 @@ final class BackfillSlices {
         0,
         null,
         ExitCodes.OK,
-        null);
+        effects);
   }
 
   static int exitCode(RuntimeException e) {

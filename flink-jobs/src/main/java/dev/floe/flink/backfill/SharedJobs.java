@@ -63,7 +63,7 @@ final class SharedJobs {
     for (PlannedSlice slice : slices) {
       int index = plan.slices().indexOf(slice);
       if (slice.isFinished()) {
-        outcomes.add(progress.finished(BackfillSlices.skipped(slice)));
+        outcomes.add(progress.finished(BackfillSlices.skipped(slice, context)));
       } else {
         if (!group.isEmpty() && (index != previous + 1 || group.size() == slicesPerJob)) {
           groups.add(group);

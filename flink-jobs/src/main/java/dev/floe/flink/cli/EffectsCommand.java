@@ -152,7 +152,11 @@ public final class EffectsCommand implements Callable<Integer> {
       }
     }
     return outbox.list(table, statuses).stream()
-        .filter(e -> runKey == null || runKey.equals(e.key().runKey()))
+        .filter(
+            e ->
+                runKey == null
+                    || runKey.equals(e.key().runKey())
+                    || e.key().runKey().startsWith(runKey + "@"))
         .filter(e -> effect == null || effect.equals(e.key().effect()))
         .toList();
   }

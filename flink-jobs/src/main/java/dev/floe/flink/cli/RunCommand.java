@@ -137,11 +137,15 @@ public final class RunCommand implements Callable<Integer> {
             .build();
     RunRequest request = RunRequest.of(catalog, job, slice.value(), options);
     RunEffects effects = RunEffects.system();
-    // Refused before anything runs; a dry run checks without touching the database.
-    if (dryRun) {
-      effects.checkOutbox(catalog, job);
-    } else {
-      effects.requireOutbox(catalog, job);
+    // Refused before anything runs; a dry run checks without touching the database. A backfill's
+    // slice with effects off sends nothing, so it needs neither the webhooks' secrets nor the
+    // outbox (it records its effects as skipped when it can), as `floe backfill` does.
+    if (options.sendsEffects()) {
+      if (dryRun) {
+        effects.checkOutbox(catalog, job);
+      } else {
+        effects.requireOutbox(catalog, job);
+      }
     }
     RunResult result = SliceJob.run(request);
     // A backfill slice keeps effects off (recorded as skipped), as `floe backfill` does.

@@ -14,6 +14,7 @@ import dev.floe.catalog.effects.OutboxLocation;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.flink.commit.CommitOutcome;
@@ -149,7 +150,7 @@ public final class RunEffects {
     if (outcome.status() == CommitOutcome.Status.COMMITTED) {
       return send(outbox, job.effects(), committed(result), Outbox.Recording.COMMIT);
     }
-    Optional<RunValues> owed = owedByCurrentCommit(catalog, result);
+    Optional<RunValues> owed = owedByCurrentCommit(catalog, request, result);
     if (owed.isEmpty()) {
       return EffectsReport.NONE; // the slice's content is another run key's: nothing is owed
     }
@@ -208,7 +209,11 @@ public final class RunEffects {
   private static RunValues committed(RunResult result) {
     CommitOutcome outcome = result.outcome();
     return values(
-        result.runKey(),
+        effectKey(
+            result.runKey(),
+            result.mode().text(),
+            result.scope().isWholeTable(),
+            outcome.contentHash()),
         result.runId(),
         result.job(),
         result.target(),
@@ -221,34 +226,78 @@ public final class RunEffects {
 
   /**
    * The values of the slice's current commit when it carries the rerun's own run key, so its
-   * effects may still be owed; empty otherwise. A backfill's commit owes nothing here: its effects
-   * were off unless asked, and its own resume handles them.
+   * effects may still be owed; empty otherwise. A backfill's commit owes something here only to a
+   * rerun of the same backfill that sends effects ({@code --allow-effects}): a plain rerun must not
+   * send what a backfill with effects off held back.
    */
-  private static Optional<RunValues> owedByCurrentCommit(CatalogConfig config, RunResult result) {
+  private static Optional<RunValues> owedByCurrentCommit(
+      CatalogConfig config, RunRequest request, RunResult result) {
     Catalog catalog = Catalogs.open(config);
     try {
       Table table = Catalogs.loadTable(catalog, result.target());
       Optional<CurrentCommit.Found> found = CurrentCommit.of(table, result.scope());
-      if (found.isEmpty()
-          || !result.runKey().equals(found.get().lineage().runKey())
-          || found.get().lineage().backfillId() != null) {
+      if (found.isEmpty() || !result.runKey().equals(found.get().lineage().runKey())) {
         return Optional.empty();
       }
       Lineage lineage = found.get().lineage();
+      if (lineage.backfillId() != null
+          && !(request.options().sendsEffects()
+              && lineage.backfillId().equals(request.options().backfillId()))) {
+        return Optional.empty();
+      }
       return Optional.of(
-          values(
-              lineage.runKey(),
-              lineage.runId(),
-              lineage.job(),
-              result.target(),
-              lineage.mode(),
-              lineage.slice(),
-              found.get().snapshotId(),
-              lineage.rows(),
-              lineage.contentHash()));
+          loaded(
+              lineage, result.target(), result.scope().isWholeTable(), found.get().snapshotId()));
     } finally {
       Catalogs.close(catalog);
     }
+  }
+
+  /**
+   * Sends what the commit of a slice a backfill finds loaded already still owes (the process that
+   * committed it died before sending): only what is not in the outbox at all, as a rerun's recovery
+   * does. For a backfill with {@code --allow-effects}; one with effects off calls nothing.
+   *
+   * @param snapshotId the commit (of one slice: a backfill never loads the whole table)
+   * @param lineage its lineage
+   */
+  public EffectsReport owedByLoad(
+      CatalogConfig catalog, JobSpec job, long snapshotId, Lineage lineage) {
+    if (job.effects().isEmpty()) {
+      return EffectsReport.NONE;
+    }
+    return send(
+        location(catalog, job.source()),
+        job.effects(),
+        loaded(lineage, job.target(), false, snapshotId),
+        Outbox.Recording.RECOVERY);
+  }
+
+  private static RunValues loaded(
+      Lineage lineage, String target, boolean wholeTable, long snapshotId) {
+    return values(
+        effectKey(lineage.runKey(), lineage.mode(), wholeTable, lineage.contentHash()),
+        lineage.runId(),
+        lineage.job(),
+        target,
+        lineage.mode(),
+        lineage.slice(),
+        snapshotId,
+        lineage.rows(),
+        lineage.contentHash());
+  }
+
+  /**
+   * The key a commit's effects are filed under: its run key, which a retry or a rerun of the same
+   * slice shares, so each effect is sent once per slice. A merge, an insert-if-absent and a swap of
+   * the whole table keep one run key for every batch, so their key also names the commit's content:
+   * each new batch is news, a retry or an unchanged rerun of it is not.
+   */
+  static String effectKey(String runKey, String mode, boolean wholeTable, String contentHash) {
+    boolean everyBatch = wholeTable || !WriteMode.replacesScope(mode);
+    return everyBatch && contentHash != null
+        ? runKey + "@" + contentHash.substring(0, Math.min(16, contentHash.length()))
+        : runKey;
   }
 
   private static RunValues values(
@@ -303,6 +352,10 @@ public final class RunEffects {
       for (EffectSpec effect : effects) {
         deliveries.add(outbox.skip(entry(effect, run, status)));
       }
+    } catch (RuntimeException e) {
+      // The commit stands: an effect not recorded as skipped is only a note.
+      return new EffectsReport(
+          deliveries, "effects off: nothing sent; not all recorded as skipped: " + e.getMessage());
     }
     return new EffectsReport(deliveries, "effects off: recorded as skipped, nothing sent");
   }

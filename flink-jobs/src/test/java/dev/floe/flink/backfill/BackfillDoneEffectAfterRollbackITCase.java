@@ -81,6 +81,52 @@ class BackfillDoneEffectAfterRollbackITCase {
     assertThat(server.count()).as("one done webhook per completed rebuild").isEqualTo(2);
   }
 
+  @Test
+  void repeatingAFinishedBackfillAfterItsSourceWasRewrittenWithTheSameRowsTellsNobody()
+      throws Exception {
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+    new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 10);
+    RunEffects effects =
+        new RunEffects(
+            DeliverySettings.of(
+                Clock.fixed(Instant.parse("2026-02-01T02:00:00Z"), ZoneOffset.UTC),
+                millis -> {},
+                Map.of()));
+    BackfillRequest request =
+        BackfillRequest.builder(
+                config,
+                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+                "2026-01-01",
+                "2026-01-04")
+            .onBackfillDone(doneWebhook())
+            .build();
+    Backfill.run(request, BackfillListener.NONE, effects);
+    assertThat(server.count()).isEqualTo(1);
+
+    // The source is rewritten with the very same rows (a re-run seed script): every slice runs
+    // again and finds its content unchanged.
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Table source = Catalogs.loadTable(catalog, ExampleTables.STAGING_ORDERS);
+      List<org.apache.iceberg.data.Record> rows = new java.util.ArrayList<>();
+      try (var all = org.apache.iceberg.data.IcebergGenerics.read(source).build()) {
+        all.forEach(r -> rows.add(r.copy()));
+      }
+      var overwrite = source.newOverwrite();
+      source.newScan().planFiles().forEach(task -> overwrite.deleteFile(task.file()));
+      overwrite
+          .addFile(TableRows.write(source, rows.toArray(org.apache.iceberg.data.Record[]::new)))
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    BackfillResult again = Backfill.run(request, BackfillListener.NONE, effects);
+
+    assertThat(again.count(SliceStatus.NO_OP)).isEqualTo(3);
+    assertThat(again.doneEffects().lines()).anyMatch(line -> line.contains("already sent"));
+    assertThat(server.count()).as("nothing was rebuilt").isEqualTo(1);
+  }
+
   private static long seedTargetOutsideTheRange(CatalogConfig config) {
     Catalog catalog = Catalogs.open(config);
     try {

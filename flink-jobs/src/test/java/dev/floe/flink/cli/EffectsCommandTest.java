@@ -88,6 +88,34 @@ class EffectsCommandTest {
         .contains(
             "effect notify_bi needs the environment variable FLOE_TEST_UNSET_TOKEN_7f3a, which is"
                 + " not set");
+
+    // A backfill's slice with effects off sends nothing, so it needs no secret (as `floe
+    // backfill` does not); with --allow-effects it does.
+    CliRun effectsOff =
+        floe(
+            home,
+            "run",
+            manifest.toString(),
+            "--slice",
+            "2026-10-03",
+            "--backfill-id",
+            "bf1",
+            "--dry-run");
+    CliRun effectsOn =
+        floe(
+            home,
+            "run",
+            manifest.toString(),
+            "--slice",
+            "2026-10-03",
+            "--backfill-id",
+            "bf1",
+            "--allow-effects",
+            "--dry-run");
+    assertThat(effectsOff.err()).doesNotContain("FLOE_TEST_UNSET_TOKEN_7f3a");
+    assertThat(effectsOn.exitCode()).isEqualTo(2);
+    assertThat(effectsOn.err())
+        .contains("needs the environment variable FLOE_TEST_UNSET_TOKEN_7f3a");
   }
 
   @Test

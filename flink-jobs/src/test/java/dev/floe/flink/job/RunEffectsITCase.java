@@ -167,6 +167,32 @@ class RunEffectsITCase {
   }
 
   @Test
+  void aBackfillSliceThatDiedBeforeSendingIsSentByItsOwnBackfillsRerunNotByAPlainOne()
+      throws Exception {
+    JobSpec job = job(5);
+    RunOptions backfill = RunOptions.builder().backfillId("bf1").allowEffects(true).build();
+    // The slice commits with effects allowed, then its process dies before sending.
+    SliceJob.run(RunRequest.of(config, job, DAY, backfill));
+
+    RunRequest plain = RunRequest.of(config, job, DAY);
+    EffectsReport byAPlainRerun = effects.deliver(plain, SliceJob.run(plain), true);
+    int afterThePlainRerun = server.count();
+    RunRequest sameBackfill = RunRequest.of(config, job, DAY, backfill);
+    EffectsReport byItsBackfill = effects.deliver(sameBackfill, SliceJob.run(sameBackfill), true);
+    EffectsReport again = effects.deliver(sameBackfill, SliceJob.run(sameBackfill), true);
+
+    assertThat(byAPlainRerun.deliveries()).isEmpty();
+    assertThat(afterThePlainRerun).isZero();
+    assertThat(byItsBackfill.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(again.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(1);
+  }
+
+  @Test
   void anAuditBranchRunSendsNothingAndRecordsNothing() {
     JobSpec job = job(5);
 

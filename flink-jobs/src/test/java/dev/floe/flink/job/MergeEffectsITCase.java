@@ -1,0 +1,77 @@
+package dev.floe.flink.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.effects.Delivery;
+import dev.floe.catalog.effects.DeliverySettings;
+import dev.floe.catalog.job.JobSpec;
+import dev.floe.catalog.testing.WebhookServer;
+import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.effects.RunEffects;
+import dev.floe.flink.testing.ExampleTables;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A merge keeps one run key for every batch (its scope is the whole table): each new batch it
+ * commits is news and sends its effect once; a rerun of a batch already merged sends nothing.
+ */
+class MergeEffectsITCase {
+  @RegisterExtension final WebhookServer server = new WebhookServer();
+  @TempDir Path home;
+
+  @Test
+  void eachNewBatchIsSentOnceAndAnUnchangedRerunIsNot() throws Exception {
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+    ExampleTables seed = new ExampleTables(config).createCustomers();
+    RunEffects effects =
+        new RunEffects(
+            DeliverySettings.of(
+                Clock.fixed(Instant.parse("2026-10-04T02:00:00Z"), ZoneOffset.UTC),
+                d -> {},
+                Map.of()));
+    JobSpec job =
+        ExampleTables.job(
+            ExampleTables.MERGE_JOB
+                + """
+                effects:
+                  - name: notify_bi
+                    webhook:
+                      url: "%s"
+                      body: '{"rows": ${rows}}'
+                """
+                    .formatted(server.url("/hook")));
+
+    RunRequest request = RunRequest.of(config, job, null);
+    RunResult first = SliceJob.run(request);
+    var firstSent = effects.deliver(request, first, true);
+    RunResult rerun = SliceJob.run(request);
+    var rerunSent = effects.deliver(request, rerun, true);
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunResult second = SliceJob.run(request);
+    var secondSent = effects.deliver(request, second, true);
+
+    assertThat(first.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(firstSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(rerunSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(second.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(second.runKey()).isEqualTo(first.runKey());
+    assertThat(secondSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(server.count()).isEqualTo(2);
+  }
+}
