@@ -154,7 +154,8 @@ public final class JobManifestKeys {
           "effects",
           "list",
           null,
-          "Side effects, each a webhook POSTed once per run key after the run committed to main"
+          "Side effects, each a webhook POSTed once per run key (merge, insert-if-absent and"
+              + " swap: once per batch) after the run committed to main"
               + " (docs/operators/effects.md). Recorded in an outbox in the catalog's database"
               + " first, so a retry or a rerun never sends one twice. Nothing is sent for a dry"
               + " run, an audit-branch run (`--publish manual`) or a backfill (unless"
