@@ -50,10 +50,13 @@ public final class FloeTableProperties {
 
   /**
    * True for a property {@code floe tables apply} owns through a spec block ({@code maintenance:},
-   * {@code retention:}): one the spec no longer declares is removed from the table.
+   * {@code retention:}, {@code late_data:}): one the spec no longer declares is removed from the
+   * table. {@code floe.sealed-through} is not: {@code floe late seal} sets it.
    */
   public static boolean managedFromSpec(String property) {
-    return property.startsWith("floe.maintain.") || property.startsWith("floe.retention.");
+    return property.startsWith("floe.maintain.")
+        || property.startsWith("floe.retention.")
+        || property.startsWith("floe.late-data.");
   }
 
   /** The properties a spec manages: its own {@code properties} plus the policies above. */

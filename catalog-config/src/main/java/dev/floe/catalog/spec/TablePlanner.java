@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -143,7 +144,17 @@ final class TablePlanner {
         continue;
       }
       String type = ColumnTypes.format(field.type());
-      if (options.allowDropColumns()) {
+      Optional<String> usedBy = usedBy(field);
+      if (usedBy.isPresent()) {
+        refuse(
+            field.name(),
+            null,
+            "Cannot drop column %s %s: %s uses it, and Iceberg cannot read the table without it;"
+                + " keep the column in the spec",
+            qualified(field.name()),
+            type,
+            usedBy.get());
+      } else if (options.allowDropColumns()) {
         changes.add(new TableChange.DropColumn(name, field.name(), type));
       } else {
         refuse(
@@ -157,6 +168,31 @@ final class TablePlanner {
             TableSpecApplier.ALLOW_DROP_COLUMNS);
       }
     }
+  }
+
+  /**
+   * What of the table's layout still needs {@code field}: a partition spec (the current one or an
+   * older one whose files name it in their partition) or the sort order; empty when nothing does. A
+   * table that was never written has no such files: its old specs do not count.
+   */
+  private Optional<String> usedBy(Types.NestedField field) {
+    boolean written = table.currentSnapshot() != null || !table.refs().isEmpty();
+    for (org.apache.iceberg.PartitionSpec partitionSpec : table.specs().values()) {
+      boolean current = partitionSpec.specId() == table.spec().specId();
+      if ((current || written)
+          && partitionSpec.fields().stream().anyMatch(f -> f.sourceId() == field.fieldId())) {
+        return Optional.of(
+            "partition spec "
+                + partitionSpec.specId()
+                + " "
+                + TablePartitioning.describe(partitionSpec)
+                + (written ? " (files written with it name it in their partition)" : ""));
+      }
+    }
+    if (table.sortOrder().fields().stream().anyMatch(f -> f.sourceId() == field.fieldId())) {
+      return Optional.of("the table's sort order");
+    }
+    return Optional.empty();
   }
 
   private void planProperties() {

@@ -323,6 +323,50 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void refusesToDropTheSortOrdersColumnEvenWhenDropsAreAllowed() {
+    applier(dated("sales.t", "[]")).commit();
+    load("sales.t").replaceSortOrder().asc("ts").commit();
+    String withoutTs =
+        simple("sales.t") + "  - {name: d,    type: date}\n" + "  - {name: name, type: string}\n";
+
+    ApplyPlan dryRun = applier(withoutTs).allowDropColumns(true).apply();
+
+    assertThat(dryRun.refusals())
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.reason())
+                    .contains(
+                        "Cannot drop column sales.t.ts timestamp: the"
+                            + " table's sort order uses it"));
+    assertThatThrownBy(() -> applier(withoutTs).allowDropColumns(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the table's sort order uses it");
+  }
+
+  @Test
+  void removingTheLateDataBlockRemovesItsPolicyButNotTheSealedThroughMark() {
+    String base = simple("sales.t");
+    applier(base + "late_data: {window: P3D, after_window: reopen}\n").commit();
+    load("sales.t")
+        .updateProperties()
+        .set(FloeTableProperties.SEALED_THROUGH, "2026-10-01")
+        .commit();
+
+    ApplyPlan plan = applier(base).commit();
+
+    assertThat(plan.describe())
+        .containsExactlyInAnyOrder(
+            "remove property sales.t floe.late-data.after-window (was reopen)",
+            "remove property sales.t floe.late-data.window (was P3D)");
+    assertThat(load("sales.t").properties())
+        .doesNotContainKeys(
+            FloeTableProperties.LATE_DATA_WINDOW, FloeTableProperties.LATE_DATA_AFTER_WINDOW)
+        .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-01");
+    assertThat(applier(base).commit().isEmpty()).isTrue();
+  }
+
+  @Test
   void refusesUnreadablePolicyPropertiesWithTheValue() {
     assertThat(FloeTableProperties.retention(Map.of())).isEmpty();
     assertThatThrownBy(
@@ -537,7 +581,8 @@ class TableSpecApplierTest {
   }
 
   @Test
-  void dropsAPartitionSourceColumnOfATableWithDataWhenBothOptionsAllowIt() {
+  void refusesToDropAColumnThatAPartitionSpecOfWrittenFilesUsesEvenWithBothOptions()
+      throws IOException {
     applier(dated("sales.t", "[d]")).commit();
     Table table = load("sales.t");
     TableRows.append(table, TableRows.row(table, Map.of("id", 1L, "d", LocalDate.of(2026, 1, 1))));
@@ -550,18 +595,36 @@ class TableSpecApplierTest {
           - {name: name, type: string}
         partition: ["day(ts)"]
         """;
+    String metadata = metadataLocation("sales.t");
 
-    assertThat(applier(withoutD).apply().refusals())
-        .extracting(RefusedChange::allowedBy)
-        .containsExactly("--allow-repartition", "--allow-drop-columns");
+    ApplyPlan dryRun = applier(withoutD).allowDropColumns(true).allowRepartition(true).apply();
 
-    ApplyPlan plan = applier(withoutD).allowDropColumns(true).allowRepartition(true).commit();
-
-    assertThat(plan.describe())
-        .containsExactly("repartition sales.t [d] -> [day(ts)]", "drop column sales.t.d date");
-    assertThat(load("sales.t").schema().findField("d")).isNull();
-    assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("day(ts)");
-    assertThat(applier(withoutD).commit().isEmpty()).isTrue();
+    // Files written with [d] name d in their partition: without the column Iceberg cannot read
+    // the table at all, whatever the options.
+    assertThat(dryRun.refusals())
+        .singleElement()
+        .satisfies(
+            refusal -> {
+              assertThat(refusal.allowedBy()).isNull();
+              assertThat(refusal.reason())
+                  .contains("Cannot drop column sales.t.d date: partition spec 0 [d]");
+            });
+    assertThatThrownBy(
+            () -> applier(withoutD).allowDropColumns(true).allowRepartition(true).commit())
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(metadataLocation("sales.t")).isEqualTo(metadata);
+    // Repartitioning alone, keeping the column, is fine, and the table stays readable.
+    String keepD =
+        withoutD.replace(
+            "  - {name: name, type: string}\n",
+            "  - {name: name, type: string}\n  - {name: d, type: date}\n");
+    applier(keepD).allowRepartition(true).commit();
+    try (var rows = org.apache.iceberg.data.IcebergGenerics.read(load("sales.t")).build()) {
+      assertThat(rows).hasSize(1);
+    }
+    assertThat(applier(withoutD).allowDropColumns(true).apply().refusals())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("partition spec 0 [d] (files written"));
   }
 
   @Test

@@ -79,6 +79,10 @@ public final class TablesCommand implements Runnable {
                 .allowRepartition(allowRepartition);
         ApplyPlan plan = dryRun ? applier.apply() : applier.commit();
         print(plan, spec.commandLine().getOut());
+        if (dryRun && plan.hasRefusals()) {
+          // The plan is printed; the exit code is the real apply's, so a CI gate can trust it.
+          throw plan.refusalError();
+        }
       } finally {
         Catalogs.close(catalog);
       }

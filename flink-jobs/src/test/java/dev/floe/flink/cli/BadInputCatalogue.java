@@ -708,7 +708,23 @@ final class BadInputCatalogue {
                               f.write(
                                   "spec.yaml",
                                   f.example("tables/fact_orders.yaml")
-                                      .replace("  - {name: customer_id, type: long}\n", "")))))),
+                                      .replace("  - {name: customer_id, type: long}\n", "")))),
+                  row(
+                      "the same change as a dry run: the plan is printed, the exit code is the"
+                          + " apply's",
+                      2,
+                      "floe: Cannot apply table specs: 1 change is refused, so no table was changed:"
+                          + " Cannot drop optional column sales.fact_orders.customer_id long: …"
+                          + " (use --allow-drop-columns to drop it)",
+                      f ->
+                          f.args(
+                              "tables",
+                              "apply",
+                              f.write(
+                                  "spec.yaml",
+                                  f.example("tables/fact_orders.yaml")
+                                      .replace("  - {name: customer_id, type: long}\n", "")),
+                              "--dry-run")))),
           new Group(
               "Backfill manifests",
               "`floe backfill backfills/backfill.yaml`, next to a copy of the daily job in"
