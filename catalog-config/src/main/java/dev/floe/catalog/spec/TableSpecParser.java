@@ -105,14 +105,19 @@ public final class TableSpecParser {
     for (ManifestNode item : items) {
       item.requireOnlyKeys(COLUMN_KEYS);
       ManifestNode nameNode = item.required("name");
-      String name = nameNode.asText();
+      // As the file spells it: YAML would read a column named on as true, 010 as 8.
+      String name = nameNode.asSpelled();
       if (name.isBlank() || name.contains(".")) {
         // '.' separates nested field names in Iceberg, so such a name could not be looked up.
         throw nameNode.error("expected a column name without '.', got '%s'", name);
       }
-      String earlier = seen.putIfAbsent(name, item.path());
+      // Iceberg's case-insensitive lookups (Flink reads that way) fail on two such names.
+      String earlier = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), item.path());
       if (earlier != null) {
-        throw nameNode.error("duplicate column '%s' (already declared at %s)", name, earlier);
+        throw nameNode.error(
+            "duplicate column '%s' (already declared at %s; names differing only in case"
+                + " collide)",
+            name, earlier);
       }
       ManifestNode typeNode = item.required("type");
       Type.PrimitiveType type =
@@ -124,7 +129,7 @@ public final class TableSpecParser {
                           typeNode.asText(), ColumnTypes.ACCEPTED));
       boolean required = item.optionalBoolean("required", false);
       Optional<String> doc =
-          item.has("doc") ? Optional.of(item.child("doc").asText()) : Optional.empty();
+          item.has("doc") ? Optional.of(item.child("doc").asSpelled()) : Optional.empty();
       columns.add(new ColumnSpec(name, type, required, doc));
     }
     return columns;
@@ -159,7 +164,7 @@ public final class TableSpecParser {
   }
 
   private static PartitionFieldSpec partitionField(ManifestNode item) {
-    String text = item.asText().trim();
+    String text = item.asSpelled().trim();
     if (!text.contains("(") && !text.contains(")") && !text.contains(",")) {
       return PartitionFieldSpec.of(PartitionTransform.IDENTITY, text);
     }
@@ -218,7 +223,7 @@ public final class TableSpecParser {
   private static List<String> key(ManifestNode keyNode, List<ColumnSpec> columns) {
     List<String> key = new ArrayList<>();
     for (ManifestNode item : keyNode.items()) {
-      String name = item.asText();
+      String name = item.asSpelled();
       ColumnSpec column = find(columns, name);
       if (column == null) {
         throw item.error("unknown key column '%s' (columns: %s)", name, names(columns));
@@ -321,7 +326,7 @@ public final class TableSpecParser {
       }
       List<String> names = new ArrayList<>();
       for (ManifestNode item : zorderNode.items()) {
-        String name = item.asText();
+        String name = item.asSpelled();
         if (find(columns, name) == null) {
           throw item.error("unknown z-order column '%s' (columns: %s)", name, names(columns));
         }
@@ -423,7 +428,8 @@ public final class TableSpecParser {
                 // Iceberg derives these from the metadata itself; Floe creates tables as v2.
                 throw value.error("property '%s' is reserved by Iceberg and cannot be set", name);
               }
-              properties.put(name, value.asText());
+              // As spelled: YAML would store owner.cost-center: 007 as 7.
+              properties.put(name, value.asSpelled());
             });
     return properties;
   }

@@ -218,7 +218,30 @@ class TableSpecParserTest {
     assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, text))
         .hasMessage(
             "Cannot read tables/fact_orders.yaml at 'schema[1].name': duplicate column 'id'"
-                + " (already declared at schema[0])");
+                + " (already declared at schema[0]; names differing only in case collide)");
+    String cased = "table: a.b\nschema:\n  - {name: id, type: long}\n  - {name: Id, type: int}\n";
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, cased))
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'schema[1].name': duplicate column 'Id'");
+  }
+
+  @Test
+  void namesDocsAndPropertiesAreKeptAsTheFileSpellsThem() {
+    String text =
+        "table: a.b\nschema:\n  - {name: on, type: boolean}\n"
+            + "  - {name: no, type: string, doc: 0755}\n"
+            + "  - {name: 010, type: int, required: true}\n"
+            + "key: [010]\n"
+            + "properties: {owner.cost-center: 007, owner.flag: yes}\n";
+
+    TableSpec spec = TableSpecParser.parse(SOURCE, text);
+
+    assertThat(spec.columns()).extracting(ColumnSpec::name).containsExactly("on", "no", "010");
+    assertThat(spec.columns().get(1).doc()).contains("0755");
+    assertThat(spec.key()).containsExactly("010");
+    assertThat(spec.properties())
+        .containsEntry("owner.cost-center", "007")
+        .containsEntry("owner.flag", "yes");
   }
 
   @Test

@@ -611,7 +611,14 @@ final class BadInputCatalogue {
                       "a column declared twice",
                       s -> s.replace("{name: note,", "{name: score,"),
                       "floe: Cannot read spec.yaml at 'schema[2].name': duplicate column 'score'"
-                          + " (already declared at schema[1])"),
+                          + " (already declared at schema[1]; names differing only in case"
+                          + " collide)"),
+                  spec(
+                      "a column declared twice in another case: `name: Score`",
+                      s -> s.replace("{name: note,", "{name: Score,"),
+                      "floe: Cannot read spec.yaml at 'schema[2].name': duplicate column 'Score'"
+                          + " (already declared at schema[1]; names differing only in case"
+                          + " collide)"),
                   spec(
                       "a column name with a dot: `name: note.text`",
                       s -> s.replace("{name: note,", "{name: note.text,"),
