@@ -90,6 +90,33 @@ public record MaintenancePolicy(
     retention = retention == null ? Optional.empty() : retention;
   }
 
+  /** The types {@link #zorderEncodes} accepts, for messages. */
+  public static final String ZORDER_TYPES =
+      "int, long, float, double, date, time, timestamp, string, binary, fixed, uuid, boolean";
+
+  /**
+   * Whether z-order compaction can encode a column of {@code type} (decimals and nested types it
+   * cannot): the rule the table spec and compaction share.
+   */
+  public static boolean zorderEncodes(org.apache.iceberg.types.Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN,
+          INTEGER,
+          LONG,
+          DATE,
+          TIME,
+          TIMESTAMP,
+          FLOAT,
+          DOUBLE,
+          STRING,
+          UUID,
+          FIXED,
+          BINARY ->
+          true;
+      default -> false;
+    };
+  }
+
   /** The defaults, without retention. */
   public static MaintenancePolicy defaults() {
     return new MaintenancePolicy(

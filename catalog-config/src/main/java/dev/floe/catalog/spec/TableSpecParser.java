@@ -327,8 +327,14 @@ public final class TableSpecParser {
       List<String> names = new ArrayList<>();
       for (ManifestNode item : zorderNode.items()) {
         String name = item.asSpelled();
-        if (find(columns, name) == null) {
+        ColumnSpec column = find(columns, name);
+        if (column == null) {
           throw item.error("unknown z-order column '%s' (columns: %s)", name, names(columns));
+        }
+        if (!MaintenancePolicy.zorderEncodes(column.type())) {
+          throw item.error(
+              "z-order column '%s' has type %s, which z-order cannot encode (it encodes %s)",
+              name, ColumnTypes.format(column.type()), MaintenancePolicy.ZORDER_TYPES);
         }
         if (names.contains(name)) {
           throw item.error("duplicate z-order column '%s'", name);

@@ -93,6 +93,22 @@ class MaintenancePolicySpecTest {
   }
 
   @Test
+  void aZOrderColumnOfATypeZOrderCannotEncodeIsRefusedAsCompactionWouldRefuseIt() {
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE,
+                    BASE.replace(
+                            "  - {name: c, type: long}\n",
+                            "  - {name: c, type: long}\n  - {name: amt, type: \"decimal(10,2)\"}\n")
+                        + "maintenance: {strategy: zorder, zorder_columns: [id, amt]}\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'maintenance.zorder_columns[1]'")
+        .hasMessageContaining(
+            "z-order column 'amt' has type decimal(10,2), which z-order cannot encode");
+  }
+
+  @Test
   void aPolicyPropertyAlsoSetUnderPropertiesIsRefused() {
     assertThatThrownBy(
             () ->

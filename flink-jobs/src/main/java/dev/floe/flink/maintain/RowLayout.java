@@ -79,13 +79,13 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
               name,
               column);
           InvalidInputException.check(
-              supported(field.type()),
+              MaintenancePolicy.zorderEncodes(field.type()),
               "Cannot compact %s with strategy zorder: column %s has type %s, which z-order cannot"
-                  + " encode (numbers, dates, times, timestamps, strings, binary, fixed, uuid,"
-                  + " booleans)",
+                  + " encode (it encodes %s)",
               name,
               column,
-              field.type());
+              field.type(),
+              MaintenancePolicy.ZORDER_TYPES);
           InvalidInputException.check(
               !path(table.schema().asStruct(), field.fieldId()).isEmpty(),
               "Cannot compact %s with strategy zorder: column %s is inside a list or map (z-order"
@@ -258,24 +258,5 @@ public record RowLayout(Strategy strategy, List<String> zorderColumns) implement
 
   private static CharsetEncoder encoder() {
     return StandardCharsets.UTF_8.newEncoder();
-  }
-
-  private static boolean supported(Type type) {
-    return switch (type.typeId()) {
-      case BOOLEAN,
-          INTEGER,
-          LONG,
-          DATE,
-          TIME,
-          TIMESTAMP,
-          FLOAT,
-          DOUBLE,
-          STRING,
-          UUID,
-          FIXED,
-          BINARY ->
-          true;
-      default -> false;
-    };
   }
 }
