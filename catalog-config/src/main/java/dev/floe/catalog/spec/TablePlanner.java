@@ -217,18 +217,28 @@ final class TablePlanner {
         });
   }
 
-  /** Rows in the current snapshot; -1 when the snapshot does not say (treated as not empty). */
+  /**
+   * Rows in the snapshot of main or of any other branch or tag (an audit branch holds a run's rows
+   * before main does), the most any holds; -1 when one does not say (treated as not empty).
+   */
   private static long recordCount(Table table) {
-    Snapshot snapshot = table.currentSnapshot();
-    if (snapshot == null) {
-      return 0;
+    long most = 0;
+    for (org.apache.iceberg.SnapshotRef ref : table.refs().values()) {
+      Snapshot snapshot = table.snapshot(ref.snapshotId());
+      if (snapshot == null) {
+        continue;
+      }
+      String total = snapshot.summary().get(SnapshotSummary.TOTAL_RECORDS_PROP);
+      try {
+        if (total == null) {
+          return -1;
+        }
+        most = Math.max(most, Long.parseLong(total));
+      } catch (NumberFormatException e) {
+        return -1;
+      }
     }
-    String total = snapshot.summary().get(SnapshotSummary.TOTAL_RECORDS_PROP);
-    try {
-      return total == null ? -1 : Long.parseLong(total);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
+    return most;
   }
 
   private String qualified(String column) {

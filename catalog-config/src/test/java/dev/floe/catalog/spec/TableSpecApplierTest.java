@@ -544,6 +544,24 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void refusesToRepartitionATableWhoseRowsAreOnABranchOnly() {
+    applier(dated("sales.t", "[d]")).commit();
+    Table table = load("sales.t");
+    table.manageSnapshots().createBranch("audit-r1").commit();
+    table
+        .newAppend()
+        .appendFile(
+            TableRows.write(
+                table, TableRows.row(table, Map.of("id", 1L, "d", LocalDate.of(2026, 1, 1)))))
+        .toBranch("audit-r1")
+        .commit();
+
+    assertThat(applier(dated("sales.t", "[\"month(d)\"]")).apply().refusals())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("holds 1 row"));
+  }
+
+  @Test
   void repartitionsAnEmptyTableFreely() {
     applier(dated("sales.never_written", "[d]"), dated("sales.emptied", "[d]")).commit();
     // A snapshot with zero rows is as empty as no snapshot at all.
