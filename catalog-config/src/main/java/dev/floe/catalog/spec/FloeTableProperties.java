@@ -28,6 +28,12 @@ public final class FloeTableProperties {
    */
   public static final String SEALED_THROUGH = "floe.sealed-through";
 
+  /**
+   * The keys a spec's {@code properties:} set at its last apply, comma-separated and sorted: a key
+   * the spec no longer declares is removed from the table (other tools' properties stay).
+   */
+  public static final String SPEC_PROPERTIES = "floe.spec-properties";
+
   private FloeTableProperties() {}
 
   /**
@@ -56,12 +62,31 @@ public final class FloeTableProperties {
   public static boolean managedFromSpec(String property) {
     return property.startsWith("floe.maintain.")
         || property.startsWith("floe.retention.")
-        || property.startsWith("floe.late-data.");
+        || property.startsWith("floe.late-data.")
+        || property.equals(SPEC_PROPERTIES);
+  }
+
+  /** The keys {@link #SPEC_PROPERTIES} lists on a table: what its spec's properties set. */
+  public static java.util.Set<String> specPropertyKeys(Map<String, String> tableProperties) {
+    String listed = tableProperties.get(SPEC_PROPERTIES);
+    java.util.Set<String> keys = new java.util.TreeSet<>();
+    if (listed != null) {
+      for (String key : listed.split(",")) {
+        if (!key.isBlank()) {
+          keys.add(key.trim());
+        }
+      }
+    }
+    return keys;
   }
 
   /** The properties a spec manages: its own {@code properties} plus the policies above. */
   public static Map<String, String> of(TableSpec spec) {
     Map<String, String> properties = new LinkedHashMap<>(spec.properties());
+    if (!spec.properties().isEmpty()) {
+      properties.put(
+          SPEC_PROPERTIES, String.join(",", new java.util.TreeSet<>(spec.properties().keySet())));
+    }
     spec.retention()
         .ifPresent(
             retention -> {

@@ -39,7 +39,15 @@ public final class FloeTablePropertyKeys {
           "string",
           null,
           "From `late_data.after_window`: what `floe late` does with rows that arrive after the"
-              + " window (`report` or `rerun`).");
+              + " window (`report` or `reopen`).");
+  public static final FloeOption SPEC_PROPERTIES =
+      FloeOption.of(
+          FloeTableProperties.SPEC_PROPERTIES,
+          "list",
+          null,
+          "Written by `floe tables apply`: the keys the spec's `properties` set, comma-separated."
+              + " A key the spec no longer declares is removed from the table at the next apply;"
+              + " properties other tools set stay.");
   public static final FloeOption SEALED_THROUGH =
       FloeOption.of(
           FloeTableProperties.SEALED_THROUGH,
@@ -107,6 +115,7 @@ public final class FloeTablePropertyKeys {
               LATE_DATA_WINDOW,
               LATE_DATA_AFTER_WINDOW,
               SEALED_THROUGH,
+              SPEC_PROPERTIES,
               TARGET_FILE_SIZE,
               MIN_INPUT_FILES,
               DELETE_FILE_THRESHOLD,

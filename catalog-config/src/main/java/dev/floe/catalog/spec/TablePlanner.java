@@ -199,11 +199,13 @@ final class TablePlanner {
     Map<String, String> current = table.properties();
     // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
     Map<String, String> declared = FloeTableProperties.of(spec);
-    // Properties Floe manages from a spec block are removed when the block (or key) is gone.
+    // Properties Floe manages from a spec block, and those the spec's properties set before, are
+    // removed when the block (or key) is gone.
+    java.util.Set<String> setBefore = FloeTableProperties.specPropertyKeys(current);
     new java.util.TreeMap<>(current)
         .forEach(
             (property, previous) -> {
-              if (FloeTableProperties.managedFromSpec(property)
+              if ((FloeTableProperties.managedFromSpec(property) || setBefore.contains(property))
                   && !declared.containsKey(property)) {
                 changes.add(new TableChange.RemoveProperty(name, property, previous));
               }

@@ -262,14 +262,43 @@ class TableSpecApplierTest {
     ApplyPlan plan = applier(changed).commit();
 
     assertThat(plan.describe())
-        .containsExactly(
+        .containsExactlyInAnyOrder(
             "set property sales.t commit.retry.num-retries=5 (was 4)",
+            "set property sales.t floe.spec-properties="
+                + "commit.retry.num-retries,write.parquet.compression-codec"
+                + " (was commit.retry.num-retries)",
             "set property sales.t write.parquet.compression-codec=gzip (was zstd)");
     assertThat(load("sales.t").properties())
         .containsEntry("commit.retry.num-retries", "5")
         .containsEntry("write.parquet.compression-codec", "gzip")
         .containsEntry("owner.team", "finance");
     assertThat(applier(changed).commit().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aPropertyTheSpecNoLongerSetsIsRemovedAndOtherToolsPropertiesStay() {
+    String base = simple("sales.t");
+    applier(base + "properties: {commit.retry.num-retries: 4, write.target-file-size-bytes: 100}\n")
+        .commit();
+    load("sales.t").updateProperties().set("owner.team", "finance").commit();
+
+    ApplyPlan fewer = applier(base + "properties: {commit.retry.num-retries: 4}\n").commit();
+    ApplyPlan none = applier(base).commit();
+
+    assertThat(fewer.describe())
+        .containsExactlyInAnyOrder(
+            "remove property sales.t write.target-file-size-bytes (was 100)",
+            "set property sales.t floe.spec-properties=commit.retry.num-retries"
+                + " (was commit.retry.num-retries,write.target-file-size-bytes)");
+    assertThat(none.describe())
+        .containsExactlyInAnyOrder(
+            "remove property sales.t commit.retry.num-retries (was 4)",
+            "remove property sales.t floe.spec-properties (was commit.retry.num-retries)");
+    assertThat(load("sales.t").properties())
+        .containsEntry("owner.team", "finance")
+        .doesNotContainKeys(
+            "commit.retry.num-retries", "write.target-file-size-bytes", "floe.spec-properties");
+    assertThat(applier(base).commit().isEmpty()).isTrue();
   }
 
   @Test
