@@ -435,7 +435,13 @@ public final class TableSpecParser {
                 throw value.error("property '%s' is reserved by Iceberg and cannot be set", name);
               }
               // As spelled: YAML would store owner.cost-center: 007 as 7.
-              properties.put(name, value.asSpelled());
+              String spelled = value.asSpelled();
+              IcebergPropertyValues.problem(name, spelled)
+                  .ifPresent(
+                      problem -> {
+                        throw value.error("%s", problem);
+                      });
+              properties.put(name, spelled);
             });
     return properties;
   }

@@ -226,6 +226,34 @@ class TableSpecParserTest {
   }
 
   @Test
+  void anIcebergPropertyValueIcebergCannotParseIsRefusedNamingTheKey() {
+    String base = "table: a.b\nschema:\n  - {name: id, type: long}\n";
+
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, base + "properties: {write.target-file-size-bytes: 128MB}\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'properties.write.target-file-size-bytes'")
+        .hasMessageContaining("expected a whole number")
+        .hasMessageContaining("'128MB'");
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, base + "properties: {write.parquet.compression-codec: zstdd}\n"))
+        .hasMessageContaining(
+            "expected zstd, gzip, snappy, lz4, lz4_raw, lzo, brotli or uncompressed");
+    assertThat(
+            TableSpecParser.parse(
+                    SOURCE,
+                    base
+                        + "properties: {write.target-file-size-bytes: 134217728,"
+                        + " write.parquet.compression-codec: GZIP, owner.team: x}\n")
+                .properties())
+        .containsEntry("write.target-file-size-bytes", "134217728");
+  }
+
+  @Test
   void namesDocsAndPropertiesAreKeptAsTheFileSpellsThem() {
     String text =
         "table: a.b\nschema:\n  - {name: on, type: boolean}\n"
