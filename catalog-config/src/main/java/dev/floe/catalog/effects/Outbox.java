@@ -75,6 +75,11 @@ public final class Outbox implements AutoCloseable {
   }
 
   /** The outbox's entries; see {@link OutboxStore#list}. */
+  /** The effect filed under {@code key}, if any. */
+  public java.util.Optional<OutboxEntry> find(OutboxKey key) {
+    return store.find(key);
+  }
+
   public List<OutboxEntry> list(String target, Set<EffectStatus> statuses) {
     return store.list(target, statuses);
   }

@@ -104,7 +104,10 @@ public final class Backfill {
       progress.started(planned);
       sample =
           SampleRun.check(
-              context.sliceRequest(planned), planned, slice -> BackfillSlices.run(slice, effects));
+              context.sliceRequest(planned),
+              planned,
+              slice -> BackfillSlices.run(slice, effects),
+              () -> BackfillSlices.skipped(planned, context));
       listener.sampleChecked(sample);
       outcomes.put(planned.value(), progress.finished(sample.first()));
       List<PlannedSlice> rest = plan.slices().stream().filter(slice -> !slice.sample()).toList();

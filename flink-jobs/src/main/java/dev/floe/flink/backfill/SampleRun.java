@@ -46,8 +46,19 @@ final class SampleRun {
    */
   static SampleCheck check(
       RunRequest request, PlannedSlice sample, Function<RunRequest, SliceOutcome> runOnMain) {
-    SliceOutcome first =
-        sample.isFinished() ? BackfillSlices.skipped(sample) : runOnMain.apply(request);
+    return check(request, sample, runOnMain, () -> BackfillSlices.skipped(sample));
+  }
+
+  /**
+   * As above; {@code loaded} gives the sample's line when the backfill loaded it already (and sends
+   * what its commit still owes, with {@code --allow-effects}).
+   */
+  static SampleCheck check(
+      RunRequest request,
+      PlannedSlice sample,
+      Function<RunRequest, SliceOutcome> runOnMain,
+      java.util.function.Supplier<SliceOutcome> loaded) {
+    SliceOutcome first = sample.isFinished() ? loaded.get() : runOnMain.apply(request);
     if (first.failed()) {
       return failedOnMain(sample, first, null, null);
     }

@@ -187,6 +187,7 @@ public final class RunEffects {
     RunValues run =
         new RunValues(
             key,
+            key,
             runId == null ? key : runId.toString(),
             values.get("job") == null ? key : values.get("job").toString(),
             target,
@@ -196,8 +197,13 @@ public final class RunEffects {
     return send(location(catalog, key), effects, run, Outbox.Recording.COMMIT);
   }
 
-  /** The values of a run, and where its effects are filed. */
+  /**
+   * The values of a run, and where its effects are filed: under {@code outboxKey}, the run key
+   * itself or, for a job whose run key every batch shares, the run key and the batch ({@link
+   * #effectKey}).
+   */
   private record RunValues(
+      String outboxKey,
       String runKey,
       String runId,
       String job,
@@ -209,11 +215,8 @@ public final class RunEffects {
   private static RunValues committed(RunResult result) {
     CommitOutcome outcome = result.outcome();
     return values(
-        effectKey(
-            result.runKey(),
-            result.mode().text(),
-            result.scope().isWholeTable(),
-            outcome.contentHash()),
+        result.runKey(),
+        result.scope().isWholeTable(),
         result.runId(),
         result.job(),
         result.target(),
@@ -276,7 +279,8 @@ public final class RunEffects {
   private static RunValues loaded(
       Lineage lineage, String target, boolean wholeTable, long snapshotId) {
     return values(
-        effectKey(lineage.runKey(), lineage.mode(), wholeTable, lineage.contentHash()),
+        lineage.runKey(),
+        wholeTable,
         lineage.runId(),
         lineage.job(),
         target,
@@ -302,6 +306,7 @@ public final class RunEffects {
 
   private static RunValues values(
       String runKey,
+      boolean wholeTable,
       String runId,
       String job,
       String target,
@@ -320,7 +325,15 @@ public final class RunEffects {
     values.put("snapshot_id", snapshotId);
     values.put("rows", rows);
     values.put("content_hash", contentHash);
-    return new RunValues(runKey, runId, job, target, slice, snapshotId, values);
+    return new RunValues(
+        effectKey(runKey, mode, wholeTable, contentHash),
+        runKey,
+        runId,
+        job,
+        target,
+        slice,
+        snapshotId,
+        values);
   }
 
   private EffectsReport send(
@@ -331,7 +344,18 @@ public final class RunEffects {
     List<Delivery> deliveries = new ArrayList<>();
     try (Outbox outbox = Outbox.open(location, settings)) {
       for (EffectSpec effect : effects) {
-        deliveries.add(outbox.deliver(entry(effect, run, EffectStatus.PENDING), recording));
+        OutboxKey plain = new OutboxKey(run.runKey(), effect.name());
+        Optional<OutboxEntry> filedBefore =
+            recording == Outbox.Recording.RECOVERY && !run.outboxKey().equals(run.runKey())
+                ? outbox.find(plain)
+                : Optional.empty();
+        if (filedBefore.isPresent()
+            && java.util.Objects.equals(filedBefore.get().snapshotId(), run.snapshotId())) {
+          // Filed under the plain run key by an older Floe, for this very commit: as recorded.
+          deliveries.add(outbox.send(plain));
+        } else {
+          deliveries.add(outbox.deliver(entry(effect, run, EffectStatus.PENDING), recording));
+        }
       }
     } catch (RuntimeException e) {
       // The commit stands whatever happens here; an effect not recorded is owed, and the next
@@ -362,7 +386,7 @@ public final class RunEffects {
 
   private OutboxEntry entry(EffectSpec effect, RunValues run, EffectStatus status) {
     return OutboxEntry.recorded(
-        new OutboxKey(run.runKey(), effect.name()),
+        new OutboxKey(run.outboxKey(), effect.name()),
         run.runId(),
         run.job(),
         run.target(),

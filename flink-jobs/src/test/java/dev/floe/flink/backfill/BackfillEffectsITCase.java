@@ -110,6 +110,59 @@ class BackfillEffectsITCase {
         .anyMatch(body -> body.contains("order_date=[2026-01-03,2026-01-04)"));
   }
 
+  @Test
+  void aResumedBackfillWithEffectsSendsWhatASliceThatDiedAfterItsCommitOwes() {
+    BackfillRequest request =
+        BackfillRequest.builder(config, jobWithEffect(), "2026-01-01", "2026-01-04")
+            .options(o -> o.allowEffects(true))
+            .build();
+
+    // 2026-01-02 commits, then its process dies before sending (the sample, 01-03, runs first).
+    BackfillResult died =
+        Backfill.run(
+            request.toBuilder()
+                .failAtSlice("2026-01-02", dev.floe.catalog.commit.FailurePoint.AFTER_COMMIT)
+                .build(),
+            BackfillListener.NONE,
+            effects);
+    int sentBeforeTheResume = server.count();
+    BackfillResult resumed = Backfill.run(request, BackfillListener.NONE, effects);
+    BackfillResult repeated = Backfill.run(request, BackfillListener.NONE, effects);
+
+    assertThat(died.exitCode()).isNotEqualTo(ExitCodes.OK);
+    assertThat(sentBeforeTheResume).isEqualTo(2);
+    assertThat(resumed.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(resumed.count(SliceStatus.SKIPPED)).isEqualTo(3);
+    assertThat(repeated.count(SliceStatus.SKIPPED)).isEqualTo(3);
+    assertThat(server.requests()).hasSize(3);
+    assertThat(server.requests().stream().map(r -> r.body()).toList())
+        .anyMatch(body -> body.contains("order_date=[2026-01-02,2026-01-03)"));
+  }
+
+  @Test
+  void aResumedBackfillWithEffectsSendsWhatItsSampleSliceOwes() {
+    BackfillRequest request =
+        BackfillRequest.builder(config, jobWithEffect(), "2026-01-01", "2026-01-04")
+            .options(o -> o.allowEffects(true))
+            .build();
+
+    // The sample (the last slice, run first) commits, then its process dies before sending.
+    Backfill.run(
+        request.toBuilder()
+            .failAtSlice("2026-01-03", dev.floe.catalog.commit.FailurePoint.AFTER_COMMIT)
+            .build(),
+        BackfillListener.NONE,
+        effects);
+    int sentBeforeTheResume = server.count();
+    BackfillResult resumed = Backfill.run(request, BackfillListener.NONE, effects);
+
+    assertThat(sentBeforeTheResume).isZero();
+    assertThat(resumed.exitCode()).isEqualTo(ExitCodes.OK);
+    assertThat(server.requests()).hasSize(3);
+    assertThat(server.requests().stream().map(r -> r.body()).toList())
+        .anyMatch(body -> body.contains("order_date=[2026-01-03,2026-01-04)"));
+  }
+
   private JobSpec jobWithEffect() {
     String yaml =
         ExampleTables.BACKFILL_JOB

@@ -74,4 +74,49 @@ class MergeEffectsITCase {
         .containsExactly(Delivery.Outcome.SENT);
     assertThat(server.count()).isEqualTo(2);
   }
+
+  @Test
+  void aNoOpRerunAfterAnUpgradeFindsTheEffectAnOlderFloeFiledUnderThePlainRunKey()
+      throws Exception {
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+    new ExampleTables(config).createCustomers();
+    RunEffects effects =
+        new RunEffects(
+            DeliverySettings.of(
+                Clock.fixed(Instant.parse("2026-10-04T02:00:00Z"), ZoneOffset.UTC),
+                d -> {},
+                Map.of()));
+    JobSpec job =
+        ExampleTables.job(
+            ExampleTables.MERGE_JOB
+                + """
+                effects:
+                  - name: notify_bi
+                    webhook:
+                      url: "%s"
+                      body: '{"rows": ${rows}}'
+                """
+                    .formatted(server.url("/hook")));
+    RunRequest request = RunRequest.of(config, job, null);
+    RunResult first = SliceJob.run(request);
+    // What an older Floe did: the commit's effect filed and sent under the plain run key.
+    effects.deliverOnce(
+        config,
+        first.runKey(),
+        job.effects(),
+        Map.of("snapshot_id", first.outcome().snapshotId(), "rows", first.outcome().rows()),
+        "sales.dim_customer",
+        "*",
+        false);
+    assertThat(server.count()).isEqualTo(1);
+
+    RunResult rerun = SliceJob.run(request);
+    var rerunSent = effects.deliver(request, rerun, true);
+
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(rerunSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(1);
+  }
 }
