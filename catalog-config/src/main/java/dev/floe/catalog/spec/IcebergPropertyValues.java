@@ -52,7 +52,17 @@ final class IcebergPropertyValues {
           Map.entry(TableProperties.AVRO_COMPRESSION, Kind.AVRO_CODEC),
           Map.entry(TableProperties.ORC_COMPRESSION, Kind.ORC_CODEC));
 
+  /** The namespaces of the properties Iceberg (and its engines) read. */
+  private static final java.util.List<String> ICEBERG_PREFIXES =
+      java.util.List.of(
+          "write.", "read.", "commit.", "history.", "gc.", "format-version", "schema.", "flink.");
+
   private IcebergPropertyValues() {}
+
+  /** Whether Iceberg or its engines read {@code property} (and parse numbers and booleans). */
+  static boolean isIcebergProperty(String property) {
+    return ICEBERG_PREFIXES.stream().anyMatch(property::startsWith);
+  }
 
   /** Why Iceberg could not use {@code value} for {@code property}, or empty when it can. */
   static Optional<String> problem(String property, String value) {

@@ -176,17 +176,18 @@ final class TablePlanner {
    * table that was never written has no such files: its old specs do not count.
    */
   private Optional<String> usedBy(Types.NestedField field) {
+    // Unwritten, the table has no such files, and the spec's own partitioning cannot name a column
+    // the spec does not declare: the apply repartitions before it drops.
     boolean written = table.currentSnapshot() != null || !table.refs().isEmpty();
     for (org.apache.iceberg.PartitionSpec partitionSpec : table.specs().values()) {
-      boolean current = partitionSpec.specId() == table.spec().specId();
-      if ((current || written)
+      if (written
           && partitionSpec.fields().stream().anyMatch(f -> f.sourceId() == field.fieldId())) {
         return Optional.of(
             "partition spec "
                 + partitionSpec.specId()
                 + " "
                 + TablePartitioning.describe(partitionSpec)
-                + (written ? " (files written with it name it in their partition)" : ""));
+                + " (files written with it name it in their partition)");
       }
     }
     if (table.sortOrder().fields().stream().anyMatch(f -> f.sourceId() == field.fieldId())) {

@@ -434,14 +434,19 @@ public final class TableSpecParser {
                 // Iceberg derives these from the metadata itself; Floe creates tables as v2.
                 throw value.error("property '%s' is reserved by Iceberg and cannot be set", name);
               }
-              // As spelled: YAML would store owner.cost-center: 007 as 7.
-              String spelled = value.asSpelled();
-              IcebergPropertyValues.problem(name, spelled)
+              // Iceberg's own properties as YAML reads them (134_217_728 is 134217728, yes is
+              // true: the spellings Iceberg parses); any other as the file spells it (YAML would
+              // store owner.cost-center: 007 as 7).
+              String text =
+                  IcebergPropertyValues.isIcebergProperty(name)
+                      ? value.asText()
+                      : value.asSpelled();
+              IcebergPropertyValues.problem(name, text)
                   .ifPresent(
                       problem -> {
                         throw value.error("%s", problem);
                       });
-              properties.put(name, spelled);
+              properties.put(name, text);
             });
     return properties;
   }

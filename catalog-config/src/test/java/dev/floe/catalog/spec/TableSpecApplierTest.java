@@ -591,6 +591,23 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void dropsThePartitionColumnOfANeverWrittenTableInTheApplyThatRepartitionsAway() {
+    applier(dated("sales.t", "[d]")).commit();
+    String withoutD =
+        simple("sales.t")
+            + "  - {name: ts,   type: timestamp}\n"
+            + "  - {name: name, type: string}\n"
+            + "partition: [\"day(ts)\"]\n";
+
+    ApplyPlan plan = applier(withoutD).allowDropColumns(true).commit();
+
+    assertThat(plan.describe())
+        .containsExactly("repartition sales.t [d] -> [day(ts)]", "drop column sales.t.d date");
+    assertThat(load("sales.t").schema().findField("d")).isNull();
+    assertThat(applier(withoutD).commit().isEmpty()).isTrue();
+  }
+
+  @Test
   void repartitionsAnEmptyTableFreely() {
     applier(dated("sales.never_written", "[d]"), dated("sales.emptied", "[d]")).commit();
     // A snapshot with zero rows is as empty as no snapshot at all.

@@ -260,16 +260,21 @@ class TableSpecParserTest {
             + "  - {name: no, type: string, doc: 0755}\n"
             + "  - {name: 010, type: int, required: true}\n"
             + "key: [010]\n"
-            + "properties: {owner.cost-center: 007, owner.flag: yes}\n";
+            + "properties: {owner.cost-center: 007, owner.flag: yes,"
+            + " write.target-file-size-bytes: 134_217_728,"
+            + " write.metadata.delete-after-commit.enabled: yes}\n";
 
     TableSpec spec = TableSpecParser.parse(SOURCE, text);
 
     assertThat(spec.columns()).extracting(ColumnSpec::name).containsExactly("on", "no", "010");
     assertThat(spec.columns().get(1).doc()).contains("0755");
     assertThat(spec.key()).containsExactly("010");
+    // Iceberg's own properties as YAML reads them: the spellings Iceberg parses.
     assertThat(spec.properties())
         .containsEntry("owner.cost-center", "007")
-        .containsEntry("owner.flag", "yes");
+        .containsEntry("owner.flag", "yes")
+        .containsEntry("write.target-file-size-bytes", "134217728")
+        .containsEntry("write.metadata.delete-after-commit.enabled", "true");
   }
 
   @Test
