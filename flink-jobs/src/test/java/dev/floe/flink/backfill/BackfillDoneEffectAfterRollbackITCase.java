@@ -43,20 +43,8 @@ class BackfillDoneEffectAfterRollbackITCase {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
     new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 10);
     long beforeBackfill = seedTargetOutsideTheRange(config);
-    RunEffects effects =
-        new RunEffects(
-            DeliverySettings.of(
-                Clock.fixed(Instant.parse("2026-02-01T02:00:00Z"), ZoneOffset.UTC),
-                millis -> {},
-                Map.of()));
-    BackfillRequest request =
-        BackfillRequest.builder(
-                config,
-                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
-                "2026-01-01",
-                "2026-01-04")
-            .onBackfillDone(doneWebhook())
-            .build();
+    RunEffects effects = effects();
+    BackfillRequest request = request(config);
 
     BackfillResult first = Backfill.run(request, BackfillListener.NONE, effects);
     assertThat(first.exitCode()).isEqualTo(ExitCodes.OK);
@@ -86,20 +74,8 @@ class BackfillDoneEffectAfterRollbackITCase {
       throws Exception {
     CatalogConfig config = CatalogConfigLoader.embedded(home);
     new ExampleTables(config).createOrders(LocalDate.parse("2026-01-01"), 3, 10);
-    RunEffects effects =
-        new RunEffects(
-            DeliverySettings.of(
-                Clock.fixed(Instant.parse("2026-02-01T02:00:00Z"), ZoneOffset.UTC),
-                millis -> {},
-                Map.of()));
-    BackfillRequest request =
-        BackfillRequest.builder(
-                config,
-                ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
-                "2026-01-01",
-                "2026-01-04")
-            .onBackfillDone(doneWebhook())
-            .build();
+    RunEffects effects = effects();
+    BackfillRequest request = request(config);
     Backfill.run(request, BackfillListener.NONE, effects);
     assertThat(server.count()).isEqualTo(1);
 
@@ -125,6 +101,25 @@ class BackfillDoneEffectAfterRollbackITCase {
     assertThat(again.count(SliceStatus.NO_OP)).isEqualTo(3);
     assertThat(again.doneEffects().lines()).anyMatch(line -> line.contains("already sent"));
     assertThat(server.count()).as("nothing was rebuilt").isEqualTo(1);
+  }
+
+  private static RunEffects effects() {
+    return new RunEffects(
+        DeliverySettings.of(
+            Clock.fixed(Instant.parse("2026-02-01T02:00:00Z"), ZoneOffset.UTC),
+            millis -> {},
+            Map.of()));
+  }
+
+  /** The example backfill of 2026-01-01 to 2026-01-04 with the done webhook. */
+  private BackfillRequest request(CatalogConfig config) {
+    return BackfillRequest.builder(
+            config,
+            ExampleTables.backfillJob(ExampleTables.BACKFILL_JOB),
+            "2026-01-01",
+            "2026-01-04")
+        .onBackfillDone(doneWebhook())
+        .build();
   }
 
   private static long seedTargetOutsideTheRange(CatalogConfig config) {

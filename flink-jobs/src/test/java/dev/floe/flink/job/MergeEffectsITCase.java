@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,17 +29,22 @@ class MergeEffectsITCase {
   @RegisterExtension final WebhookServer server = new WebhookServer();
   @TempDir Path home;
 
-  @Test
-  void eachNewBatchIsSentOnceAndAnUnchangedRerunIsNot() throws Exception {
-    CatalogConfig config = CatalogConfigLoader.embedded(home);
-    ExampleTables seed = new ExampleTables(config).createCustomers();
-    RunEffects effects =
+  private CatalogConfig config;
+  private ExampleTables seed;
+  private RunEffects effects;
+  private JobSpec job;
+
+  @BeforeEach
+  void theSeedsMergeWithAWebhook() throws Exception {
+    config = CatalogConfigLoader.embedded(home);
+    seed = new ExampleTables(config).createCustomers();
+    effects =
         new RunEffects(
             DeliverySettings.of(
                 Clock.fixed(Instant.parse("2026-10-04T02:00:00Z"), ZoneOffset.UTC),
                 d -> {},
                 Map.of()));
-    JobSpec job =
+    job =
         ExampleTables.job(
             ExampleTables.MERGE_JOB
                 + """
@@ -49,7 +55,10 @@ class MergeEffectsITCase {
                       body: '{"rows": ${rows}}'
                 """
                     .formatted(server.url("/hook")));
+  }
 
+  @Test
+  void eachNewBatchIsSentOnceAndAnUnchangedRerunIsNot() throws Exception {
     RunRequest request = RunRequest.of(config, job, null);
     RunResult first = SliceJob.run(request);
     var firstSent = effects.deliver(request, first, true);
@@ -78,25 +87,6 @@ class MergeEffectsITCase {
   @Test
   void aNoOpRerunAfterAnUpgradeFindsTheEffectAnOlderFloeFiledUnderThePlainRunKey()
       throws Exception {
-    CatalogConfig config = CatalogConfigLoader.embedded(home);
-    new ExampleTables(config).createCustomers();
-    RunEffects effects =
-        new RunEffects(
-            DeliverySettings.of(
-                Clock.fixed(Instant.parse("2026-10-04T02:00:00Z"), ZoneOffset.UTC),
-                d -> {},
-                Map.of()));
-    JobSpec job =
-        ExampleTables.job(
-            ExampleTables.MERGE_JOB
-                + """
-                effects:
-                  - name: notify_bi
-                    webhook:
-                      url: "%s"
-                      body: '{"rows": ${rows}}'
-                """
-                    .formatted(server.url("/hook")));
     RunRequest request = RunRequest.of(config, job, null);
     RunResult first = SliceJob.run(request);
     // What an older Floe did: the commit's effect filed and sent under the plain run key.

@@ -145,20 +145,7 @@ class MergeOnReadCompactionITCase {
 
   @Test
   void deletionVectorsOfAFormatV3TableAreAppliedAndEveryRowKeepsItsRowId() {
-    Table fact =
-        catalog
-            .catalog()
-            .createTable(
-                Catalogs.identifier(SmallFiles.FACT),
-                SmallFiles.SCHEMA,
-                SmallFiles.BY_DAY,
-                Map.of("format-version", "3"));
-    SmallFiles.append(fact, DAY3, 3, 10, 1);
-    List<DataFile> files = Deletes.dataFiles(fact);
-    Deletes.commit(
-        fact,
-        Deletes.deletionVector(fact, files.get(0), 0, 5),
-        Deletes.deletionVector(fact, files.get(1), 9));
+    Table fact = threeFilesWithTwoDeletionVectors();
     ContentHash content = TableContent.hash(fact);
     Map<Long, Long> rowIds = rowIds(fact);
     assertThat(rowIds).hasSize(27);
@@ -177,20 +164,7 @@ class MergeOnReadCompactionITCase {
 
   @Test
   void aDryRunCountsTheDeletedRowsAndTheDeleteFilesTheCommitDrops() {
-    Table fact =
-        catalog
-            .catalog()
-            .createTable(
-                Catalogs.identifier(SmallFiles.FACT),
-                SmallFiles.SCHEMA,
-                SmallFiles.BY_DAY,
-                Map.of("format-version", "3"));
-    SmallFiles.append(fact, DAY3, 3, 10, 1);
-    List<DataFile> files = Deletes.dataFiles(fact);
-    Deletes.commit(
-        fact,
-        Deletes.deletionVector(fact, files.get(0), 0, 5),
-        Deletes.deletionVector(fact, files.get(1), 9));
+    Table fact = threeFilesWithTwoDeletionVectors();
 
     CompactionAction dryRunAction = compactDay3();
     TableStats dryRun = dryRunAction.run(true).after();
@@ -235,6 +209,25 @@ class MergeOnReadCompactionITCase {
         catalog.config(),
         SmallFiles.FACT,
         Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY3)));
+  }
+
+  /** A format v3 table: day 3 in three files of 10 rows, rows 0, 5 and 9 of two deleted. */
+  private Table threeFilesWithTwoDeletionVectors() {
+    Table fact =
+        catalog
+            .catalog()
+            .createTable(
+                Catalogs.identifier(SmallFiles.FACT),
+                SmallFiles.SCHEMA,
+                SmallFiles.BY_DAY,
+                Map.of("format-version", "3"));
+    SmallFiles.append(fact, DAY3, 3, 10, 1);
+    List<DataFile> files = Deletes.dataFiles(fact);
+    Deletes.commit(
+        fact,
+        Deletes.deletionVector(fact, files.get(0), 0, 5),
+        Deletes.deletionVector(fact, files.get(1), 9));
+    return fact;
   }
 
   private static boolean inDay(DataFile file, String day) {
