@@ -74,12 +74,12 @@ public final class Outbox implements AutoCloseable {
     return send(key);
   }
 
-  /** The outbox's entries; see {@link OutboxStore#list}. */
   /** The effect filed under {@code key}, if any. */
   public java.util.Optional<OutboxEntry> find(OutboxKey key) {
     return store.find(key);
   }
 
+  /** The outbox's entries; see {@link OutboxStore#list}. */
   public List<OutboxEntry> list(String target, Set<EffectStatus> statuses) {
     return store.list(target, statuses);
   }

@@ -72,8 +72,12 @@ public final class FloeTableProperties {
     java.util.Set<String> keys = new java.util.TreeSet<>();
     if (listed != null) {
       for (String key : listed.split(",")) {
-        if (!key.isBlank()) {
-          keys.add(key.trim());
+        String trimmed = key.trim();
+        // Never Floe's own or Iceberg's reserved ones, whatever a hand-edited marker says.
+        if (!trimmed.isEmpty()
+            && !trimmed.startsWith("floe.")
+            && !org.apache.iceberg.TableProperties.RESERVED_PROPERTIES.contains(trimmed)) {
+          keys.add(trimmed);
         }
       }
     }

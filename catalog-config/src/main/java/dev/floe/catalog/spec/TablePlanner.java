@@ -196,6 +196,15 @@ final class TablePlanner {
     return Optional.empty();
   }
 
+  /**
+   * Properties Iceberg writes into every new table: a spec that stops setting one gets the value a
+   * new table would have, not Iceberg's older fallback for an absent key.
+   */
+  private static final Map<String, String> CREATION_VALUES =
+      Map.of(
+          org.apache.iceberg.TableProperties.PARQUET_COMPRESSION,
+          org.apache.iceberg.TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0);
+
   private void planProperties() {
     Map<String, String> current = table.properties();
     // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
@@ -208,7 +217,13 @@ final class TablePlanner {
             (property, previous) -> {
               if ((FloeTableProperties.managedFromSpec(property) || setBefore.contains(property))
                   && !declared.containsKey(property)) {
-                changes.add(new TableChange.RemoveProperty(name, property, previous));
+                String atCreation = CREATION_VALUES.get(property);
+                if (atCreation == null) {
+                  changes.add(new TableChange.RemoveProperty(name, property, previous));
+                } else if (!atCreation.equals(previous)) {
+                  // Absent, Iceberg would fall back to an older default than a new table gets.
+                  changes.add(new TableChange.SetProperty(name, property, atCreation, previous));
+                }
               }
             });
     declared.forEach(

@@ -430,17 +430,23 @@ public final class TableSpecParser {
     node.entries()
         .forEach(
             (name, value) -> {
+              if (name.contains(",")) {
+                // floe.spec-properties lists the spec's keys separated by commas.
+                throw value.error("expected a property name without ',', got '%s'", name);
+              }
+              if (name.equals(FloeTableProperties.SPEC_PROPERTIES)) {
+                throw value.error(
+                    "property '%s' is written by `floe tables apply` itself: it lists the keys"
+                        + " of properties:",
+                    name);
+              }
               if (TableProperties.RESERVED_PROPERTIES.contains(name)) {
                 // Iceberg derives these from the metadata itself; Floe creates tables as v2.
                 throw value.error("property '%s' is reserved by Iceberg and cannot be set", name);
               }
-              // Iceberg's own properties as YAML reads them (134_217_728 is 134217728, yes is
-              // true: the spellings Iceberg parses); any other as the file spells it (YAML would
-              // store owner.cost-center: 007 as 7).
-              String text =
-                  IcebergPropertyValues.isIcebergProperty(name)
-                      ? value.asText()
-                      : value.asSpelled();
+              // As the file spells it (YAML would store owner.cost-center: 007 as 7), except
+              // where Iceberg needs YAML's reading (IcebergPropertyValues#value).
+              String text = IcebergPropertyValues.value(name, value.asSpelled(), value.asText());
               IcebergPropertyValues.problem(name, text)
                   .ifPresent(
                       problem -> {

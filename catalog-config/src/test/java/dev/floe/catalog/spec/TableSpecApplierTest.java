@@ -276,6 +276,31 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void aCodecTheSpecNoLongerSetsGoesBackToWhatANewTableGetsAndAHandEditedMarkerSparesFloesOwn() {
+    String base = simple("sales.t");
+    applier(base + "properties: {write.parquet.compression-codec: gzip}\n").commit();
+    load("sales.t")
+        .updateProperties()
+        .set(FloeTableProperties.SEALED_THROUGH, "2026-10-01")
+        .set(
+            FloeTableProperties.SPEC_PROPERTIES,
+            "write.parquet.compression-codec, floe.sealed-through")
+        .commit();
+
+    ApplyPlan plan = applier(base).commit();
+
+    assertThat(plan.describe())
+        .containsExactlyInAnyOrder(
+            "set property sales.t write.parquet.compression-codec=zstd (was gzip)",
+            "remove property sales.t floe.spec-properties"
+                + " (was write.parquet.compression-codec, floe.sealed-through)");
+    assertThat(load("sales.t").properties())
+        .containsEntry("write.parquet.compression-codec", "zstd")
+        .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-01");
+    assertThat(applier(base).commit().isEmpty()).isTrue();
+  }
+
+  @Test
   void aPropertyTheSpecNoLongerSetsIsRemovedAndOtherToolsPropertiesStay() {
     String base = simple("sales.t");
     applier(base + "properties: {commit.retry.num-retries: 4, write.target-file-size-bytes: 100}\n")

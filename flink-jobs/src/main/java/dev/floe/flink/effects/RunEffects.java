@@ -128,7 +128,14 @@ public final class RunEffects {
     if (request.options().dryRun()) {
       // A dry run that would be a no-op reports NO_OP: it must not recover anything either.
       return outcome.status() == CommitOutcome.Status.DRY_RUN
-          ? wouldSend(job.effects(), result.runKey(), "dry run: nothing recorded or sent")
+          ? wouldSend(
+              job.effects(),
+              effectKey(
+                  result.runKey(),
+                  result.mode().text(),
+                  result.scope().isWholeTable(),
+                  outcome.contentHash()),
+              "dry run: nothing recorded or sent")
           : EffectsReport.note(
               "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
                   + " this run key still owes)");
