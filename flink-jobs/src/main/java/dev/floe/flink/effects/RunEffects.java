@@ -31,7 +31,8 @@ import org.apache.iceberg.catalog.Catalog;
 
 /**
  * A job's side effects around a run (DESIGN rule 8): checked before the run, sent once per (run
- * key, effect) after a commit to main, through the outbox in the catalog's database.
+ * key, effect) after a commit to main (a job whose run key every batch shares: once per batch, see
+ * {@link #effectKey}), through the outbox in the catalog's database.
  *
  * <p>What a finished run sends: a commit to main records and sends its effects. A no-op rerun sends
  * only what a commit of its own run key still owes: when the slice's current commit carries the
