@@ -5,6 +5,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -75,7 +76,7 @@ public final class Outbox implements AutoCloseable {
   }
 
   /** The effect filed under {@code key}, if any. */
-  public java.util.Optional<OutboxEntry> find(OutboxKey key) {
+  public Optional<OutboxEntry> find(OutboxKey key) {
     return store.find(key);
   }
 

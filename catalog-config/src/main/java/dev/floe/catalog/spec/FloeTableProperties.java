@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.TableProperties;
 
 /**
  * The table properties through which a table spec's {@code late_data} and {@code retention} reach
@@ -67,16 +70,16 @@ public final class FloeTableProperties {
   }
 
   /** The keys {@link #SPEC_PROPERTIES} lists on a table: what its spec's properties set. */
-  public static java.util.Set<String> specPropertyKeys(Map<String, String> tableProperties) {
+  public static Set<String> specPropertyKeys(Map<String, String> tableProperties) {
     String listed = tableProperties.get(SPEC_PROPERTIES);
-    java.util.Set<String> keys = new java.util.TreeSet<>();
+    Set<String> keys = new TreeSet<>();
     if (listed != null) {
       for (String key : listed.split(",")) {
         String trimmed = key.trim();
         // Never Floe's own or Iceberg's reserved ones, whatever a hand-edited marker says.
         if (!trimmed.isEmpty()
             && !trimmed.startsWith("floe.")
-            && !org.apache.iceberg.TableProperties.RESERVED_PROPERTIES.contains(trimmed)) {
+            && !TableProperties.RESERVED_PROPERTIES.contains(trimmed)) {
           keys.add(trimmed);
         }
       }
@@ -88,8 +91,7 @@ public final class FloeTableProperties {
   public static Map<String, String> of(TableSpec spec) {
     Map<String, String> properties = new LinkedHashMap<>(spec.properties());
     if (!spec.properties().isEmpty()) {
-      properties.put(
-          SPEC_PROPERTIES, String.join(",", new java.util.TreeSet<>(spec.properties().keySet())));
+      properties.put(SPEC_PROPERTIES, String.join(",", new TreeSet<>(spec.properties().keySet())));
     }
     spec.retention()
         .ifPresent(

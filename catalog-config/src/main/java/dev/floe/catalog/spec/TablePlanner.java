@@ -6,10 +6,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -18,6 +21,15 @@ import org.apache.iceberg.types.Types;
  * only: planning never changes the catalog.
  */
 final class TablePlanner {
+  /**
+   * Properties Iceberg writes into every new table: a spec that stops setting one gets the value a
+   * new table would have, not Iceberg's older fallback for an absent key.
+   */
+  private static final Map<String, String> CREATION_VALUES =
+      Map.of(
+          TableProperties.PARQUET_COMPRESSION,
+          TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0);
+
   private final TableSpec spec;
   private final Table table;
   private final ApplyOptions options;
@@ -171,15 +183,14 @@ final class TablePlanner {
   }
 
   /**
-   * What of the table's layout still needs {@code field}: a partition spec (the current one or an
-   * older one whose files name it in their partition) or the sort order; empty when nothing does. A
-   * table that was never written has no such files: its old specs do not count.
+   * What of the table's layout still needs {@code field}: a partition spec whose written files name
+   * it in their partition, or the sort order; empty when nothing does.
    */
   private Optional<String> usedBy(Types.NestedField field) {
     // Unwritten, the table has no such files, and the spec's own partitioning cannot name a column
     // the spec does not declare: the apply repartitions before it drops.
     boolean written = table.currentSnapshot() != null || !table.refs().isEmpty();
-    for (org.apache.iceberg.PartitionSpec partitionSpec : table.specs().values()) {
+    for (PartitionSpec partitionSpec : table.specs().values()) {
       if (written
           && partitionSpec.fields().stream().anyMatch(f -> f.sourceId() == field.fieldId())) {
         return Optional.of(
@@ -196,22 +207,13 @@ final class TablePlanner {
     return Optional.empty();
   }
 
-  /**
-   * Properties Iceberg writes into every new table: a spec that stops setting one gets the value a
-   * new table would have, not Iceberg's older fallback for an absent key.
-   */
-  private static final Map<String, String> CREATION_VALUES =
-      Map.of(
-          org.apache.iceberg.TableProperties.PARQUET_COMPRESSION,
-          org.apache.iceberg.TableProperties.PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0);
-
   private void planProperties() {
     Map<String, String> current = table.properties();
     // Only the spec's own properties: other tools (compaction, catalogs) may set the rest.
     Map<String, String> declared = FloeTableProperties.of(spec);
     // Properties Floe manages from a spec block, and those the spec's properties set before, are
     // removed when the block (or key) is gone.
-    java.util.Set<String> setBefore = FloeTableProperties.specPropertyKeys(current);
+    Set<String> setBefore = FloeTableProperties.specPropertyKeys(current);
     new java.util.TreeMap<>(current)
         .forEach(
             (property, previous) -> {
@@ -241,7 +243,7 @@ final class TablePlanner {
    */
   private static long recordCount(Table table) {
     long most = 0;
-    for (org.apache.iceberg.SnapshotRef ref : table.refs().values()) {
+    for (SnapshotRef ref : table.refs().values()) {
       Snapshot snapshot = table.snapshot(ref.snapshotId());
       if (snapshot == null) {
         continue;

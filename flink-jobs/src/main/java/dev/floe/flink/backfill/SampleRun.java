@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -57,7 +58,7 @@ final class SampleRun {
       RunRequest request,
       PlannedSlice sample,
       Function<RunRequest, SliceOutcome> runOnMain,
-      java.util.function.Supplier<SliceOutcome> loaded) {
+      Supplier<SliceOutcome> loaded) {
     SliceOutcome first = sample.isFinished() ? loaded.get() : runOnMain.apply(request);
     if (first.failed()) {
       return failedOnMain(sample, first, null, null);

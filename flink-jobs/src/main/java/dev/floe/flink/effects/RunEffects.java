@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -358,7 +359,7 @@ public final class RunEffects {
                 ? outbox.find(plain)
                 : Optional.empty();
         if (filedBefore.isPresent()
-            && java.util.Objects.equals(filedBefore.get().snapshotId(), run.snapshotId())) {
+            && Objects.equals(filedBefore.get().snapshotId(), run.snapshotId())) {
           // Filed under the plain run key by an older Floe, for this very commit: as recorded.
           deliveries.add(outbox.send(plain));
         } else {
