@@ -19,12 +19,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -143,15 +145,23 @@ public final class Backfill {
    */
   private static List<String> loads(BackfillRequest request, List<SliceOutcome> outcomes) {
     Map<String, Long> unchanged = new LinkedHashMap<>();
-    if (outcomes.stream().anyMatch(o -> o.status() == SliceStatus.NO_OP)) {
+    Set<String> noOps =
+        outcomes.stream()
+            .filter(o -> o.status() == SliceStatus.NO_OP)
+            .map(SliceOutcome::value)
+            .collect(Collectors.toSet());
+    if (!noOps.isEmpty()) {
       Catalog catalog = Catalogs.open(request.catalog());
       try {
         JobSpec job = request.job();
         Table table = Catalogs.loadTable(catalog, job.target());
+        // Each lookup walks the table's history: only for the slices that need it.
         for (Slice slice :
             SliceRange.of(job.target(), table, job.sliceColumn(), request.from(), request.to())) {
-          CurrentCommit.of(table, Scope.of(slice))
-              .ifPresent(found -> unchanged.put(slice.value(), found.snapshotId()));
+          if (noOps.contains(slice.value())) {
+            CurrentCommit.of(table, Scope.of(slice))
+                .ifPresent(found -> unchanged.put(slice.value(), found.snapshotId()));
+          }
         }
       } finally {
         Catalogs.close(catalog);

@@ -112,6 +112,11 @@ public final class ValueGuard implements Serializable {
     /** Checks {@code container}'s value at {@code pos} (a RowData or an ArrayData). */
     void check(Object container, int pos, String table);
 
+    /** Whether {@link #check} also takes a NULL element (to refuse it); else NULL is skipped. */
+    default boolean checksNull() {
+      return false;
+    }
+
     /**
      * The check of a value of {@code type} named {@code column}, or null when none can fail.
      *
@@ -197,6 +202,11 @@ public final class ValueGuard implements Serializable {
 
   /** A required array element, map key or map value: as {@link RequiredField}. */
   private record RequiredElement(String column, Check value) implements Check {
+    @Override
+    public boolean checksNull() {
+      return true;
+    }
+
     @Override
     public void check(Object container, int pos, String table) {
       if (((ArrayData) container).isNullAt(pos)) {
@@ -314,9 +324,9 @@ public final class ValueGuard implements Serializable {
     if (check == null) {
       return;
     }
-    boolean required = check instanceof RequiredElement;
+    boolean checksNull = check.checksNull();
     for (int i = 0; i < array.size(); i++) {
-      if (required || !array.isNullAt(i)) {
+      if (checksNull || !array.isNullAt(i)) {
         check.check(array, i, table);
       }
     }

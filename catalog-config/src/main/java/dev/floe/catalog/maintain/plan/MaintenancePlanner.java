@@ -326,7 +326,7 @@ public final class MaintenancePlanner {
   }
 
   /** True when compacting {@code slice} would apply (and so remove) its delete files. */
-  static boolean compactionAppliesDeletes(MaintenancePolicy policy, SliceHealth slice) {
+  static boolean compactionAppliesDeletes(SliceHealth slice) {
     return slice.filesOverDeleteThreshold() > 0;
   }
 
@@ -344,7 +344,7 @@ public final class MaintenancePlanner {
     if (v3 ? slice.positionDeleteFiles() == 0 : slice.mergeablePositionDeleteFiles() == 0) {
       return Optional.empty();
     }
-    if (!v3 && compactionAppliesDeletes(policy, slice)) {
+    if (!v3 && compactionAppliesDeletes(slice)) {
       return Optional.empty();
     }
     long removed = slice.mergeablePositionDeleteFiles() - slice.mergeablePartitions();
