@@ -24,6 +24,17 @@ public record EffectsReport(List<Delivery> deliveries, String note) {
     return new EffectsReport(List.of(), note);
   }
 
+  /** This report's deliveries, then {@code next}'s; both notes, this one's first. */
+  EffectsReport then(EffectsReport next) {
+    if (isEmpty()) {
+      return next;
+    }
+    List<Delivery> all = new ArrayList<>(deliveries);
+    all.addAll(next.deliveries);
+    String both = note == null ? next.note : next.note == null ? note : note + "; " + next.note;
+    return new EffectsReport(all, both);
+  }
+
   public boolean isEmpty() {
     return deliveries.isEmpty() && note == null;
   }

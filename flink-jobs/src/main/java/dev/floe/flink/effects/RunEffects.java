@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -38,9 +39,10 @@ import org.apache.iceberg.catalog.Catalog;
  * <p>What a finished run sends: a commit to main records and sends its effects. A no-op rerun sends
  * only what a commit of its own run key still owes: when the slice's current commit carries the
  * same run key and an effect of it is missing from the outbox or still pending (the process that
- * committed died before sending), the rerun sends it. A dry run, an audit-branch run and a run with
- * effects off send nothing; the last records its effects as skipped, so a later rerun does not send
- * what a backfill held back.
+ * committed died before sending), the rerun sends it. For a job whose run key every batch shares, a
+ * commit or no-op rerun also sends what earlier batches of it owe ({@link #earlierBatches}). A dry
+ * run, an audit-branch run and a run with effects off send nothing; the last records its effects as
+ * skipped, so a later rerun does not send what a backfill held back.
  */
 public final class RunEffects {
   private final DeliverySettings settings;
@@ -157,13 +159,134 @@ public final class RunEffects {
     }
     OutboxLocation outbox = location(catalog, job.source());
     if (outcome.status() == CommitOutcome.Status.COMMITTED) {
-      return send(outbox, job.effects(), committed(result), Outbox.Recording.COMMIT);
+      RunValues run = committed(result);
+      return earlierBatches(catalog, outbox, job.effects(), run, result)
+          .then(send(outbox, job.effects(), run, Outbox.Recording.COMMIT));
     }
     Optional<RunValues> owed = owedByCurrentCommit(catalog, request, result);
     if (owed.isEmpty()) {
       return EffectsReport.NONE; // the slice's content is another run key's: nothing is owed
     }
-    return send(outbox, job.effects(), owed.get(), Outbox.Recording.RECOVERY);
+    return earlierBatches(catalog, outbox, job.effects(), owed.get(), result)
+        .then(send(outbox, job.effects(), owed.get(), Outbox.Recording.RECOVERY));
+  }
+
+  /**
+   * At most this many earlier commits of a run key are looked at for a batch whose effects were
+   * never filed ({@link #earlierBatches}).
+   */
+  static final int EARLIER_BATCHES_LOOKED_AT = 100;
+
+  /**
+   * Sends what earlier batches of a job whose run key every batch shares (merge, insert-if-absent,
+   * whole-table swap) still owe: the process that committed one died before filing its effects, and
+   * a newer batch committed before any rerun could recover them (a rerun recovers only the current
+   * commit). Walks main back from {@code run}'s commit through the commits of its run key to the
+   * newest one with an effect filed (sent, pending, failed or skipped), and sends the effects of
+   * the commits after it, oldest first, and that one's pending effects. Without such a commit among
+   * the last {@link #EARLIER_BATCHES_LOOKED_AT}, nothing is known to be owed: a job whose effects
+   * were added after its batches began does not notify for every batch it ever made. A commit of a
+   * backfill stops the walk too: what a backfill held back is not sent here.
+   */
+  private EffectsReport earlierBatches(
+      CatalogConfig config,
+      OutboxLocation location,
+      List<EffectSpec> effects,
+      RunValues run,
+      RunResult result) {
+    if (run.outboxKey().equals(run.runKey()) || run.snapshotId() == null) {
+      return EffectsReport.NONE; // one key per slice: a retry or rerun recovers it
+    }
+    List<Delivery> deliveries = new ArrayList<>();
+    try (Outbox outbox = Outbox.open(location, settings)) {
+      Catalog catalog = Catalogs.open(config);
+      try {
+        Table table = Catalogs.loadTable(catalog, result.target());
+        Optional<Walk> walk = walkBack(table, outbox, effects, run, result.scope().isWholeTable());
+        if (walk.isPresent()) {
+          for (RunValues owed : walk.get().unfiled()) {
+            for (EffectSpec effect : effects) {
+              deliveries.add(
+                  outbox.deliver(
+                      entry(effect, owed, EffectStatus.PENDING), Outbox.Recording.RECOVERY));
+            }
+          }
+          for (EffectSpec effect : effects) {
+            OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
+            if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
+              deliveries.add(outbox.send(key));
+            }
+          }
+        }
+      } finally {
+        Catalogs.close(catalog);
+      }
+    } catch (RuntimeException e) {
+      return new EffectsReport(
+          deliveries,
+          "effects of earlier batches not all checked: "
+              + e.getMessage()
+              + "; the next batch looks again");
+    }
+    return new EffectsReport(
+        deliveries,
+        deliveries.isEmpty()
+            ? null
+            : "sent what earlier batches owed: their process stopped before sending");
+  }
+
+  /**
+   * The commits of a run key before one of them: {@code anchor}, the newest with an effect filed,
+   * and {@code unfiled}, those after it with none, oldest first.
+   */
+  private record Walk(RunValues anchor, List<RunValues> unfiled) {}
+
+  /**
+   * Walks main back from {@code run}'s commit through the earlier commits of its run key; empty
+   * when none among the last {@link #EARLIER_BATCHES_LOOKED_AT} has an effect filed, or a
+   * backfill's commit comes first.
+   */
+  private static Optional<Walk> walkBack(
+      Table table, Outbox outbox, List<EffectSpec> effects, RunValues run, boolean wholeTable) {
+    List<RunValues> unfiled = new ArrayList<>();
+    Snapshot commit = table.snapshot(run.snapshotId());
+    Long parent = commit == null ? null : commit.parentId();
+    int looked = 0;
+    while (parent != null && looked < EARLIER_BATCHES_LOOKED_AT) {
+      Snapshot snapshot = table.snapshot(parent);
+      if (snapshot == null) {
+        break; // expired: the history ends here
+      }
+      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      if (lineage.isPresent()
+          && run.runKey().equals(lineage.get().runKey())
+          && !WriteMode.preservesContent(lineage.get().mode())) {
+        if (lineage.get().backfillId() != null) {
+          break;
+        }
+        looked++;
+        RunValues earlier = loaded(lineage.get(), run.target(), wholeTable, snapshot.snapshotId());
+        if (filed(outbox, effects, earlier)) {
+          return Optional.of(new Walk(earlier, unfiled));
+        }
+        unfiled.add(0, earlier);
+      }
+      parent = snapshot.parentId();
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether any of the effects of {@code run} is in the outbox, under its key or an older Floe's.
+   */
+  private static boolean filed(Outbox outbox, List<EffectSpec> effects, RunValues run) {
+    for (EffectSpec effect : effects) {
+      if (outbox.find(new OutboxKey(run.outboxKey(), effect.name())).isPresent()
+          || outbox.find(new OutboxKey(run.runKey(), effect.name())).isPresent()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -109,4 +109,49 @@ class MergeEffectsITCase {
         .containsExactly(Delivery.Outcome.ALREADY_SENT);
     assertThat(server.count()).isEqualTo(1);
   }
+
+  @Test
+  void aBatchWhoseProcessStoppedBeforeSendingIsSentByTheNextBatchThatCommits() throws Exception {
+    RunRequest request = RunRequest.of(config, job, null);
+    RunResult first = SliceJob.run(request);
+    effects.deliver(request, first, true);
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunResult stopped = SliceJob.run(request); // committed; its process stops before sending
+    seed.stagingCustomers("(13, 'free', TIMESTAMP '2026-10-04 09:00:00')");
+    RunResult third = SliceJob.run(request);
+    var thirdSent = effects.deliver(request, third, true);
+    RunResult rerun = SliceJob.run(request);
+    var rerunSent = effects.deliver(request, rerun, true);
+
+    assertThat(stopped.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(third.outcome().status()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    assertThat(thirdSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT, Delivery.Outcome.SENT);
+    assertThat(server.requests())
+        .extracting(WebhookServer.Request::body)
+        .containsExactly(
+            "{\"rows\": %d}".formatted(first.outcome().rows()),
+            "{\"rows\": %d}".formatted(stopped.outcome().rows()),
+            "{\"rows\": %d}".formatted(third.outcome().rows()));
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(rerunSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(3);
+  }
+
+  @Test
+  void batchesCommittedBeforeTheJobHadEffectsFiledAreNotSentLater() throws Exception {
+    RunRequest request = RunRequest.of(config, job, null);
+    SliceJob.run(request); // no effect filed for it: nothing anchors what is owed
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunResult second = SliceJob.run(request);
+    var secondSent = effects.deliver(request, second, true);
+
+    assertThat(secondSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(server.count()).isEqualTo(1);
+  }
 }
