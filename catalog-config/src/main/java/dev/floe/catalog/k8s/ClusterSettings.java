@@ -102,6 +102,12 @@ public record ClusterSettings(
           "Cannot render with Flink setting %s: the operator sets it from the resource's name and"
               + " namespace, and refuses a spec that sets it",
           key);
+      InvalidInputException.check(
+          !FlinkResources.ATTACHED.equals(key),
+          "Cannot render with Flink setting %s: Floe sets it to true for a FlinkDeployment, whose"
+              + " run must wait for its job (timeout, effects, exit code), and Flink's REST"
+              + " submission of a session job ignores it",
+          key);
       // The same test as floe.yaml's: an access key id is refused here too.
       InvalidInputException.check(
           !CatalogConfig.isCredential(key)

@@ -35,9 +35,20 @@ final class FlinkResources {
 
   private FlinkResources() {}
 
+  /**
+   * Flink's setting that makes a program's {@code execute} wait for its job. An application
+   * cluster's default is false: {@code floe run} in the JobManager would then return as soon as its
+   * job is submitted, so it could neither cancel the job at the manifest's {@code timeout} nor send
+   * the job's effects after its commit, nor fail the application with the run's exit code.
+   */
+  static final String ATTACHED = "execution.attached";
+
   /** An application cluster that runs {@code run} once: JobManager, TaskManagers and the job. */
   static Map<String, Object> deployment(SliceRun run, ClusterSettings cluster, Submission app) {
     Map<String, Object> spec = clusterSpec(cluster, slots(cluster, run.parallelism()));
+    @SuppressWarnings("unchecked")
+    Map<String, String> configuration = (Map<String, String>) spec.get("flinkConfiguration");
+    configuration.put(ATTACHED, "true");
     spec.put("job", job(run, app.jarUri()));
     return resource(
         DEPLOYMENT, metadata(run.name(), cluster, runLabels(run), annotations(run)), spec);

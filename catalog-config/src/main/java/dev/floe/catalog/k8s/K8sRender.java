@@ -186,6 +186,16 @@ public final class K8sRender {
       String backfillId,
       boolean allowEffects,
       RenderOptions options) {
+    InvalidInputException.check(
+        !options.submission().isSession()
+            || job.effects().isEmpty()
+            || (backfillId != null && !allowEffects),
+        "Cannot render %s as a session job: its effects (%s) are sent by `floe run` once its job"
+            + " has committed, and Flink's REST submission of a session job does not wait for the"
+            + " job, so they would never be sent; render it as a FlinkDeployment (drop"
+            + " --session-cluster)",
+        job.source(),
+        String.join(", ", job.effects().stream().map(EffectSpec::name).toList()));
     String label = slice == null ? Scope.WHOLE_TABLE_LABEL : slice.label();
     // Exactly the inputs `floe run` hashes (SliceJob): job, target, slice label, manifest text and
     // code version, so the label on the resource finds the snapshot the run commits.
@@ -223,6 +233,8 @@ public final class K8sRender {
       comment.add("project at " + ImageLayout.PROJECT_DIR + ") and carry the catalog credentials:");
       comment.add(
           "render it with `floe k8s render-session-cluster " + submission.sessionCluster() + "`.");
+      comment.add("Flink's REST submission does not wait for the job: past the manifest's timeout");
+      comment.add("its commit is refused, but the job is not cancelled (a FlinkDeployment's is).");
     } else {
       kind = "flinkdeployment";
       comment.add(run.commandLine());
@@ -262,7 +274,8 @@ public final class K8sRender {
         "separate clusters race Iceberg's optimistic concurrency; Floe retries a conflicting commit,",
         "but parallel commits to one table waste work. A batch script is in " + RUNBOOK + ".",
         "Validate one sample slice first (`floe verify JOB --slice D`, or apply one and check it).",
-        "Each slice is a plain `floe run`: its snapshot records no floe.backfill-id. The resources:",
+        "Each slice is a `floe run --backfill-id`: its commit records floe.backfill-id, as one",
+        "of `floe backfill` does, so either can finish the other's backfill. The resources:",
         String.format(
             "  kubectl get %s -l %s=%s",
             kind, FlinkResources.LABEL_BACKFILL, K8sNames.labelValue(backfillId)));

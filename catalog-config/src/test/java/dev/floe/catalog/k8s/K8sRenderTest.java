@@ -57,7 +57,8 @@ class K8sRenderTest {
     assertThat((Object) at(d, "spec.job.state")).isEqualTo("running");
     assertThat((Object) at(d, "spec.job.parallelism")).isEqualTo(1);
     assertThat((Map<String, Object>) at(d, "spec.flinkConfiguration"))
-        .containsEntry("taskmanager.numberOfTaskSlots", "1");
+        .containsEntry("taskmanager.numberOfTaskSlots", "1")
+        .containsEntry("execution.attached", "true");
     assertThat((Object) at(d, "spec.jobManager.resource.memory")).isEqualTo("2048m");
     assertThat((Object) at(d, "spec.taskManager.resource.cpu")).isEqualTo(1.0);
     assertThat(secretRefs(d))
@@ -125,6 +126,48 @@ class K8sRenderTest {
     // Same run, same key: the session job is named like the FlinkDeployment of that slice.
     assertThat((Object) at(d, "metadata.name"))
         .isEqualTo(name(K8sRender.slice(Resources.dailyJob(), "2026-10-03", OPTIONS)));
+  }
+
+  @Test
+  void aJobWithEffectsIsRefusedAsASessionJobWhoseSubmissionDoesNotWaitForItsCommit()
+      throws IOException {
+    RenderOptions session =
+        OPTIONS.withSubmission(Submission.session("floe-session", "s3://artifacts/floe.jar"));
+    Path withEffects =
+        write(
+            "jobs/notify.yaml",
+            DAILY
+                + "effects:\n  - name: notify_bi\n    webhook: {url: \"https://bi.example/h\"}\n");
+
+    assertThatThrownBy(() -> K8sRender.slice(withEffects, "2026-10-03", session))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot render " + withEffects + " as a session job")
+        .hasMessageContaining("(notify_bi)")
+        .hasMessageContaining("drop --session-cluster");
+    assertThatThrownBy(
+            () ->
+                K8sRender.backfill(
+                    new BackfillRender(withEffects, "2026-01", "2026-03", null, null, true),
+                    session))
+        .hasMessageContaining("as a session job");
+    // Effects off (a backfill without --allow-effects) send nothing anyway.
+    assertThat(
+            K8sRender.backfill(
+                    BackfillRender.of(Resources.dailyJob(), "2026-01", "2026-03"), session)
+                .documents())
+        .hasSize(2);
+    assertThat(single(K8sRender.slice(withEffects, "2026-10-03", OPTIONS)).get("kind"))
+        .isEqualTo("FlinkDeployment");
+  }
+
+  @Test
+  void executionAttachedIsFloesToSetNotAFlinkConfFlag() {
+    assertThatThrownBy(
+            () ->
+                ClusterSettings.defaults("floe:1")
+                    .withFlinkConfiguration(Map.of("execution.attached", "false")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot render with Flink setting execution.attached: ");
   }
 
   @Test

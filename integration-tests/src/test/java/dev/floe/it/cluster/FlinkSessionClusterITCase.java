@@ -9,8 +9,8 @@ import dev.floe.it.catalogs.FactOrders;
 import dev.floe.it.catalogs.InProcessFloe;
 import dev.floe.it.servers.ChildProcess;
 import dev.floe.it.servers.ClientCredentials;
+import dev.floe.it.servers.FlinkCluster;
 import dev.floe.it.servers.FlinkRestSubmitter;
-import dev.floe.it.servers.FlinkSessionCluster;
 import dev.floe.it.servers.FreePort;
 import dev.floe.it.servers.LoopbackOnly;
 import dev.floe.it.servers.PostgresServer;
@@ -45,7 +45,7 @@ class FlinkSessionClusterITCase {
 
   private static S3Server s3;
   private static PostgresServer postgres;
-  private static FlinkSessionCluster cluster;
+  private static FlinkCluster cluster;
   private static ClientCredentials credentials;
   private static Map<String, String> secrets;
 
@@ -58,7 +58,7 @@ class FlinkSessionClusterITCase {
     postgres = PostgresServer.start();
     secrets = new HashMap<>(s3.credentialEnvironment());
     secrets.putAll(postgres.credentialEnvironment());
-    cluster = FlinkSessionCluster.start(secrets);
+    cluster = FlinkCluster.start(secrets);
     credentials = ClientCredentials.install(s3, postgres);
   }
 
@@ -166,8 +166,8 @@ class FlinkSessionClusterITCase {
   private static ProcessResult flinkRun(Path config, String job) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(ChildProcess.java());
-    command.addAll(FlinkSessionCluster.jvmFlags());
-    command.addAll(List.of("-cp", FlinkSessionCluster.classpath()));
+    command.addAll(FlinkCluster.jvmFlags());
+    command.addAll(List.of("-cp", FlinkCluster.classpath()));
     command.add("org.apache.flink.client.cli.CliFrontend");
     command.addAll(
         List.of(

@@ -100,6 +100,16 @@ public final class ChildProcess implements AutoCloseable {
             + logTail());
   }
 
+  /** Waits until the process has exited on its own; false when it is still running. */
+  public boolean waitForExit(Duration timeout) {
+    return waitFor(timeout);
+  }
+
+  /** The exit code of a process that has exited. */
+  public int exitValue() {
+    return process.exitValue();
+  }
+
   /** Kills the process at once (SIGKILL), as a crash or a pulled plug would. */
   public void kill() {
     process.destroyForcibly();

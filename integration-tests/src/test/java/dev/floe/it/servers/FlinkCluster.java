@@ -9,21 +9,26 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Flink 2.1 session cluster as Flink's own scripts start it: a JobManager ({@code
- * StandaloneSessionClusterEntrypoint}) and a TaskManager ({@code TaskManagerRunner}) as separate
- * JVMs, every listener on 127.0.0.1. Its classpath is Flink's jars from Maven plus exactly the jars
- * Floe says belong in Flink's {@code lib/} (flink-jobs/target/cluster-lib-classpath.txt, the same
- * list docker/Dockerfile copies), so a missing lib jar fails here as it would on a real cluster.
+ * A Flink 2.1 cluster as Flink's own scripts start it, every listener on 127.0.0.1: a session
+ * cluster ({@link #start}: a JobManager, {@code StandaloneSessionClusterEntrypoint}, and a
+ * TaskManager, {@code TaskManagerRunner}, as separate JVMs) or an application cluster ({@link
+ * #application}: the JobManager runs one program from its {@code usrlib/}, as a Kubernetes
+ * FlinkDeployment's does, and exits when it ends). Its classpath is Flink's jars from Maven plus
+ * exactly the jars Floe says belong in Flink's {@code lib/}
+ * (flink-jobs/target/cluster-lib-classpath.txt, the same list docker/Dockerfile copies), so a
+ * missing lib jar fails here as it would on a real cluster.
  */
-public final class FlinkSessionCluster implements AutoCloseable {
+public final class FlinkCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
 
@@ -32,18 +37,19 @@ public final class FlinkSessionCluster implements AutoCloseable {
   private final int rpcPort = FreePort.pick();
   private final List<ChildProcess> processes = new ArrayList<>();
 
-  private FlinkSessionCluster(Path dir, int restPort) {
+  private FlinkCluster(Path dir, int restPort) {
     this.dir = dir;
     this.restPort = restPort;
   }
 
   /**
+   * A session cluster, ready for jobs submitted over REST.
+   *
    * @param environment the JobManager's and TaskManager's environment (catalog secrets, the way a
    *     Kubernetes Secret or a systemd unit provides them)
    */
-  public static FlinkSessionCluster start(Map<String, String> environment) {
-    FlinkSessionCluster cluster =
-        new FlinkSessionCluster(ServerPaths.workDir("flink-session"), FreePort.pick());
+  public static FlinkCluster start(Map<String, String> environment) {
+    FlinkCluster cluster = new FlinkCluster(ServerPaths.workDir("flink-session"), FreePort.pick());
     try {
       cluster.launch(environment);
     } catch (RuntimeException e) {
@@ -51,6 +57,75 @@ public final class FlinkSessionCluster implements AutoCloseable {
       throw e;
     }
     return cluster;
+  }
+
+  /**
+   * An application cluster running one program, as the Kubernetes operator starts a
+   * FlinkDeployment's: {@code jar} is the cluster's {@code usrlib/}, and the JobManager runs {@code
+   * entryClass} with {@code args}, then shuts the cluster down ({@link #awaitApplicationEnd}).
+   *
+   * @param flinkConfiguration settings added to the cluster's configuration, as a FlinkDeployment's
+   *     {@code spec.flinkConfiguration}
+   */
+  public static FlinkCluster application(
+      Map<String, String> environment,
+      Map<String, String> flinkConfiguration,
+      Path jar,
+      String entryClass,
+      List<String> args) {
+    FlinkCluster cluster =
+        new FlinkCluster(ServerPaths.workDir("flink-application"), FreePort.pick());
+    try {
+      Path usrlib = cluster.dir.resolve("usrlib");
+      Files.createDirectories(usrlib);
+      Files.copy(jar, usrlib.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      Map<String, String> withHome = new HashMap<>(environment);
+      // Flink finds usrlib/ next to the lib/ directory this variable names, as in its image.
+      withHome.put("FLINK_LIB_DIR", cluster.dir.resolve("lib").toString());
+      List<String> program = new ArrayList<>(List.of("--job-classname", entryClass));
+      program.addAll(args);
+      cluster.writeConfig(flinkConfiguration);
+      cluster.processes.add(
+          cluster.startJvm(
+              "flink-jobmanager",
+              "GET_JM_RESOURCE_PARAMS",
+              "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint",
+              program,
+              withHome));
+      cluster.processes.add(
+          cluster.startJvm(
+              "flink-taskmanager",
+              "GET_TM_RESOURCE_PARAMS",
+              "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+              List.of(),
+              withHome));
+    } catch (IOException e) {
+      cluster.close();
+      throw new UncheckedIOException("Cannot prepare the application cluster", e);
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  /**
+   * Waits for an application cluster's JobManager to exit once its program has ended, then stops
+   * the TaskManager.
+   *
+   * @return the JobManager's exit code: 0 when the program succeeded
+   */
+  public int awaitApplicationEnd(Duration timeout) {
+    ChildProcess jobManager = processes.get(0);
+    try {
+      if (!jobManager.waitForExit(timeout)) {
+        throw new IllegalStateException(
+            "The application did not end within " + timeout + "\n" + jobManager.logTail());
+      }
+      return jobManager.exitValue();
+    } finally {
+      close();
+    }
   }
 
   public String restUrl() {
@@ -100,25 +175,7 @@ public final class FlinkSessionCluster implements AutoCloseable {
   }
 
   private void launch(Map<String, String> environment) {
-    Path conf = confDir();
-    try {
-      Files.createDirectories(conf);
-      Files.createDirectories(dir.resolve("upload"));
-      Files.writeString(conf.resolve("config.yaml"), config());
-      Files.writeString(
-          conf.resolve("log4j.properties"),
-          String.join(
-              "\n",
-              "rootLogger.level = INFO",
-              "rootLogger.appenderRef.console.ref = Console",
-              "appender.console.type = Console",
-              "appender.console.name = Console",
-              "appender.console.layout.type = PatternLayout",
-              "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
-              ""));
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the Flink configuration in " + conf, e);
-    }
+    writeConfig(Map.of());
     processes.add(
         startJvm(
             "flink-jobmanager",
@@ -134,6 +191,35 @@ public final class FlinkSessionCluster implements AutoCloseable {
             List.of(),
             environment));
     awaitTaskManager();
+  }
+
+  private void writeConfig(Map<String, String> extra) {
+    Path conf = confDir();
+    try {
+      Files.createDirectories(conf);
+      Files.createDirectories(dir.resolve("upload"));
+      // One line per key: a setting in extra replaces the cluster's own.
+      StringBuilder config = new StringBuilder();
+      config()
+          .lines()
+          .filter(line -> !extra.containsKey(line.substring(0, line.indexOf(':'))))
+          .forEach(line -> config.append(line).append('\n'));
+      extra.forEach((key, value) -> config.append(key).append(": ").append(value).append('\n'));
+      Files.writeString(conf.resolve("config.yaml"), config);
+      Files.writeString(
+          conf.resolve("log4j.properties"),
+          String.join(
+              "\n",
+              "rootLogger.level = INFO",
+              "rootLogger.appenderRef.console.ref = Console",
+              "appender.console.type = Console",
+              "appender.console.name = Console",
+              "appender.console.layout.type = PatternLayout",
+              "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
+              ""));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the Flink configuration in " + conf, e);
+    }
   }
 
   private String config() {
@@ -176,8 +262,9 @@ public final class FlinkSessionCluster implements AutoCloseable {
     command.add(mainClass);
     command.add("--configDir");
     command.add(confDir().toString());
-    command.addAll(extraArgs);
+    // Before extraArgs: an application's program arguments come last.
     command.addAll(Arrays.asList(resources.get(1).trim().split("\\s+")));
+    command.addAll(extraArgs);
     return ChildProcess.start(name, command, environment, dir.resolve(name + ".log"));
   }
 
