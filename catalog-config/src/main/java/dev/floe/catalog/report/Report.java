@@ -88,6 +88,9 @@ public final class Report {
     List<SliceStatus> slices = new ArrayList<>();
     Instant sealedThrough = SealedThrough.read(table.properties(), name).orElse(null);
     for (LoadedSlice slice : loaded.slices()) {
+      if (!loaded.newerCovering(slice).isEmpty()) {
+        continue; // a newer load of a covering slice (a month over a day) holds its rows
+      }
       List<LateRowCount> late = counter.count(slice, loaded.newerInside(slice));
       slices.add(SliceStatus.of(slice.slice(), slice.loads(), late, window, asOf, sealedThrough));
     }

@@ -160,9 +160,37 @@ public final class LatePlanner {
         sliceColumn,
         asOf,
         window.describe(),
-        slices,
+        heldBySealedInside(slices, loaded),
         new TreeMap<>(counter.sourceSnapshots()),
         sealedThrough);
+  }
+
+  /**
+   * The plan with every slice to rerun that holds a newer load of a sealed slice whose late rows
+   * are only reported ({@link LateAction#REPORT}) held instead: its rerun (a month) would read that
+   * slice's (a day's) late rows again and write them into it, which the policy forbids.
+   */
+  private static List<LateSlice> heldBySealedInside(List<LateSlice> planned, LoadedSlices loaded) {
+    Map<String, LateSlice> byLabel = new HashMap<>();
+    planned.forEach(s -> byLabel.put(s.slice().label(), s));
+    List<LateSlice> held = new ArrayList<>();
+    for (LateSlice slice : planned) {
+      List<String> reported = new ArrayList<>();
+      if (slice.action().reruns()) {
+        for (LoadedSlice loadedSlice : loaded.slices()) {
+          if (loadedSlice.slice().equals(slice.slice())) {
+            for (Slice inside : loaded.newerInside(loadedSlice)) {
+              LateSlice plannedInside = byLabel.get(inside.label());
+              if (plannedInside != null && plannedInside.action() == LateAction.REPORT) {
+                reported.add(inside.value());
+              }
+            }
+          }
+        }
+      }
+      held.add(reported.isEmpty() ? slice : slice.heldBySealed(reported));
+    }
+    return held;
   }
 
   /**
@@ -192,12 +220,8 @@ public final class LatePlanner {
       LoadedSlices loaded,
       Map<String, SliceLoad> newest,
       Map<Long, Integer> age) {
-    int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
-    return loaded.slices().stream()
-        .filter(other -> other != slice)
+    return loaded.newerCovering(slice).stream()
         .filter(other -> job.equals(other.latest().lineage().job()))
-        .filter(other -> age.getOrDefault(other.latest().snapshotId(), Integer.MAX_VALUE) < ours)
-        .filter(other -> other.slice().covers(slice.slice()))
         // Only when the covering slice is planned as this job's: one another job's newer load
         // took over is listed as that job's, and then this slice must still be planned here.
         .anyMatch(other -> otherOwner(other, newest, age).isEmpty());

@@ -198,6 +198,27 @@ public record LateSlice(
         loadedBy);
   }
 
+  /**
+   * This slice, not rerun: it covers {@code sealedInside}, sealed slices loaded after it whose late
+   * rows are reported, not loaded; rerunning this slice would read those rows and write them into
+   * the sealed slices. Becomes {@link LateAction#REPORT}.
+   */
+  public LateSlice heldBySealed(List<String> sealedInside) {
+    return new LateSlice(
+        slice,
+        state,
+        sealsAt,
+        LateAction.REPORT,
+        note
+            + "; not rerun: it holds "
+            + String.join(", ", sealedInside)
+            + ", sealed, whose late rows are reported, not loaded, and a rerun would load them;"
+            + " rerun the open parts with `floe run --slice` when that is wanted",
+        latest,
+        lateRows,
+        loadedBy);
+  }
+
   /** Sealed when its window has passed as of {@code asOf} or it is behind the marker. */
   private static WindowState state(
       Slice slice, LateDataWindow window, Instant asOf, Instant sealedThrough) {

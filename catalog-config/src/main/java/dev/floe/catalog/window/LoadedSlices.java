@@ -122,6 +122,20 @@ public final class LoadedSlices {
   }
 
   /**
+   * The slices loaded over {@code slice} (covering it, not it) whose latest load came after {@code
+   * slice}'s: the table holds that load's rows there, so {@code slice}'s own load is superseded (a
+   * month run over an older day run).
+   */
+  public List<LoadedSlice> newerCovering(LoadedSlice slice) {
+    int ours = age.getOrDefault(slice.latest().snapshotId(), Integer.MAX_VALUE);
+    return slices.stream()
+        .filter(other -> !other.slice().equals(slice.slice()))
+        .filter(other -> other.slice().covers(slice.slice()))
+        .filter(other -> age.getOrDefault(other.latest().snapshotId(), Integer.MAX_VALUE) < ours)
+        .toList();
+  }
+
+  /**
    * The loads of the current history that an operator reverted (with {@code floe revert}, or undone
    * whole by a forced one), newest first; they do not count as loads ({@link #slices}).
    */

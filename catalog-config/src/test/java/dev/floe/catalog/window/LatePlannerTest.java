@@ -392,6 +392,30 @@ class LatePlannerTest {
         .satisfies(s -> assertThat(s.knownLateRows()).isEqualTo(4L));
   }
 
+  @Test
+  void anOpenMonthHoldingANewerLoadOfASealedDayWithReportedLateRowsIsNotRerun() {
+    loadOctoberAsFactDaily();
+    LineageCommits.append(staging, "2026-10-05", 2);
+    LineageCommits.load(fact, "2026-10-05", "r5", "fact_daily", staging, 2);
+    LineageCommits.append(staging, "2026-10-02", 1); // late for the month, open until Nov 4
+    // Oct 5 sealed on Oct 9 and has no late rows: the month's rerun rewrites it unchanged.
+    assertThat(plan("2026-10-20").slices())
+        .extracting(s -> s.slice().value(), s -> s.action().text())
+        .containsExactly(tuple("2026-10", "rerun"), tuple("2026-10-05", "none"));
+
+    LineageCommits.append(staging, "2026-10-05", 1); // late for the sealed day: reported only
+    LatePlan plan = plan("2026-10-20");
+
+    assertThat(plan.slices())
+        .extracting(s -> s.slice().value(), s -> s.action().text(), LateSlice::knownLateRows)
+        .containsExactly(tuple("2026-10", "report", 1L), tuple("2026-10-05", "report", 1L));
+    assertThat(plan.slices().get(0).state()).isEqualTo(WindowState.OPEN);
+    assertThat(plan.slices().get(0).note())
+        .startsWith("1 late row; open until")
+        .contains("not rerun: it holds 2026-10-05, sealed, whose late rows are reported");
+    assertThat(plan.reruns()).isEmpty();
+  }
+
   /** fact_daily loads all of October as one slice, from staging as it is now. */
   private void loadOctoberAsFactDaily() {
     Slice october = LineageCommits.month("2026-10");
