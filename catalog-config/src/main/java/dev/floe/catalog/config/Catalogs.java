@@ -16,6 +16,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /** Opens the Iceberg catalog a {@link CatalogConfig} describes. */
 public final class Catalogs {
@@ -74,11 +75,15 @@ public final class Catalogs {
     }
   }
 
-  /** Loads a table by its {@code namespace.table} name; an unknown table is an input error. */
+  /**
+   * Loads a table by its {@code namespace.table} name; an unknown table is an input error. A JDBC
+   * catalog's table commits through {@link LostAnswerCheck}.
+   */
   public static Table loadTable(Catalog catalog, String name) {
     TableIdentifier identifier = identifier(name);
     try {
-      return catalog.loadTable(identifier);
+      Table table = catalog.loadTable(identifier);
+      return catalog instanceof JdbcCatalog ? LostAnswerCheck.wrap(table) : table;
     } catch (NoSuchTableException e) {
       throw InvalidInputException.of(
           "Cannot load table %s: it does not exist (create it with `floe tables apply`)", name);

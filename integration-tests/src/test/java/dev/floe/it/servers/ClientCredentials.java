@@ -29,8 +29,8 @@ public final class ClientCredentials implements AutoCloseable {
       try {
         Files.writeString(
             pgpass,
-            "127.0.0.1:%d:*:%s:%s%n"
-                .formatted(postgres.port(), PostgresServer.USER, postgres.password()));
+            // Any port on 127.0.0.1: also a proxy in front of the server (PgAnswerDropProxy).
+            "127.0.0.1:*:*:%s:%s%n".formatted(PostgresServer.USER, postgres.password()));
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot write " + pgpass, e);
       }

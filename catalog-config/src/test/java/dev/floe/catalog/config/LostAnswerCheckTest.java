@@ -1,0 +1,182 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A JDBC catalog's commit whose answer is lost after it took effect, as Iceberg's connection pool
+ * makes it (the UPDATE runs again on a new connection, matches no row, and Iceberg reports the
+ * commit failed): through {@link Catalogs#loadTable} the commit is found and stands, once, and the
+ * table stays readable. Simulated here beneath the check; JdbcLostCommitAnswerITCase drops a real
+ * PostgreSQL answer.
+ */
+class LostAnswerCheckTest {
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+  private Table table;
+
+  @BeforeEach
+  void aTableWithOneDay() {
+    table = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
+    TableRows.append(table, row(1, "2026-10-01"));
+  }
+
+  @Test
+  void theCatalogLoadsJdbcTablesWithTheCheck() {
+    Table loaded = Catalogs.loadTable(catalog.catalog(), "s.t");
+
+    assertThat(((HasTableOperations) loaded).operations()).isInstanceOf(LostAnswerCheck.class);
+  }
+
+  @Test
+  void anOverwriteWhoseAnswerWasLostStandsOnceAndTheTableStaysReadable() throws Exception {
+    AtomicInteger lost = new AtomicInteger(1);
+    Table checked = LostAnswerCheck.wrap(answersLost(table, lost));
+    long before = table.currentSnapshot().snapshotId();
+
+    checked
+        .newOverwrite()
+        .overwriteByRowFilter(Expressions.equal("d", "2026-10-02"))
+        .addFile(TableRows.write(table, row(2, "2026-10-02")))
+        .validateFromSnapshot(before)
+        .validateNoConflictingData()
+        .conflictDetectionFilter(Expressions.equal("d", "2026-10-02"))
+        .commit();
+
+    table.refresh();
+    assertThat(lost.get()).isZero();
+    assertThat(table.currentSnapshot().parentId()).isEqualTo(before);
+    try (CloseableIterable<FileScanTask> files = table.newScan().planFiles()) {
+      assertThat(files).hasSize(2);
+    }
+  }
+
+  @Test
+  void aTagWhoseAnswerWasLostStands() {
+    AtomicInteger lost = new AtomicInteger(1);
+    Table checked = LostAnswerCheck.wrap(answersLost(table, lost));
+    long head = table.currentSnapshot().snapshotId();
+
+    checked.manageSnapshots().createTag("month-end", head).commit();
+
+    table.refresh();
+    assertThat(lost.get()).isZero();
+    assertThat(table.refs().get("month-end").snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void aCommitThatDidNotLandStillFailsAsIcebergSaysAndChangesNothing() {
+    long head = table.currentSnapshot().snapshotId();
+    Table checked = LostAnswerCheck.wrap(conflicting(table));
+
+    assertThatThrownBy(
+            () ->
+                checked
+                    .newOverwrite()
+                    .overwriteByRowFilter(Expressions.equal("d", "2026-10-01"))
+                    .addFile(TableRows.write(table, row(3, "2026-10-01")))
+                    .validateFromSnapshot(head)
+                    .validateNoConflictingData()
+                    .conflictDetectionFilter(Expressions.equal("d", "2026-10-01"))
+                    .commit())
+        .isInstanceOf(ValidationException.class);
+
+    table.refresh();
+    assertThat(table.snapshots()).hasSize(2); // the first day and the other writer's append
+  }
+
+  private Record row(long id, String day) {
+    return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
+  }
+
+  /** {@code table} whose next {@code lost} commits take effect and then report a failure. */
+  private static Table answersLost(Table table, AtomicInteger lost) {
+    TableOperations real = ((HasTableOperations) table).operations();
+    return new BaseTable(
+        new Delegating(real) {
+          @Override
+          public void commit(TableMetadata base, TableMetadata metadata) {
+            real.commit(base, metadata);
+            if (lost.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+              throw new CommitFailedException("Failed to update table (its answer was lost)");
+            }
+          }
+        },
+        table.name());
+  }
+
+  /** {@code table} whose first commit finds another writer's append of the same day first. */
+  private Table conflicting(Table table) {
+    TableOperations real = ((HasTableOperations) table).operations();
+    AtomicInteger once = new AtomicInteger(1);
+    return new BaseTable(
+        new Delegating(real) {
+          @Override
+          public void commit(TableMetadata base, TableMetadata metadata) {
+            if (once.getAndSet(0) == 1) {
+              TableRows.append(
+                  catalog.catalog().loadTable(TableIdentifier.parse("s.t")), row(4, "2026-10-01"));
+              throw new CommitFailedException("Cannot commit: the table moved on");
+            }
+            real.commit(base, metadata);
+          }
+        },
+        table.name());
+  }
+
+  private abstract static class Delegating implements TableOperations {
+    private final TableOperations real;
+
+    Delegating(TableOperations real) {
+      this.real = real;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return real.current();
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return real.refresh();
+    }
+
+    @Override
+    public FileIO io() {
+      return real.io();
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return real.metadataFileLocation(fileName);
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return real.locationProvider();
+    }
+  }
+}
