@@ -41,12 +41,12 @@ public final class Redaction {
    * {@code ?password=x}, {@code &secret=x}, {@code ;password=x} (SQL Server style), also written as
    * {@code password=x} after a space, comma, quote or brace (a printed map, a logged form body).
    * The name may have words before and after the secret one: {@code client_secret}, {@code
-   * access_token}, {@code x-amz-security-token}, {@code db_password}. The value ends at the next
-   * separator or white space.
+   * access_token}, {@code x-amz-security-token}, {@code db_password}, also run together: {@code
+   * sslpassword} (PgJDBC's key password). The value ends at the next separator or white space.
    */
   private static final Pattern CREDENTIAL_PARAMETER =
       Pattern.compile(
-          "(?i)((?:^|[?&;,{\\s'\"])(?:[a-z0-9]+[_-])*(?:password|passwd|pwd|secret|token)"
+          "(?i)((?:^|[?&;,{\\s'\"])[a-z0-9_-]*(?:password|passwd|pwd|secret|token)"
               + "[a-z0-9_-]*=|(?:^|[?&;,{\\s'\"])sig=)([^&;#,}\\s'\"]*?)(?=$|[&;#,}\\s'\"]|:\\s)");
 
   /**

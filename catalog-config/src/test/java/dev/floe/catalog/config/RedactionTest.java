@@ -81,6 +81,17 @@ class RedactionTest {
   }
 
   @Test
+  void aSecretParameterRunTogetherWithItsPrefixIsOneToo() {
+    String uri = "jdbc:postgresql://127.0.0.1:5432/floe?sslmode=verify-full&sslpassword=SSLPW-4444";
+
+    assertThat(Redaction.carriesCredential(uri)).isTrue();
+    assertThat(Redaction.redact("Failed to connect: " + uri))
+        .isEqualTo(
+            "Failed to connect: jdbc:postgresql://127.0.0.1:5432/floe?sslmode=verify-full"
+                + "&sslpassword=******");
+  }
+
+  @Test
   void masksTheClientSecretOfAnOAuth2TokenRequestAsAnHttpWireLogShowsIt() {
     // Iceberg's REST client sends credential=id:secret as a form; Apache HttpClient logs the body.
     String secret = "cs-" + UUID.randomUUID();
