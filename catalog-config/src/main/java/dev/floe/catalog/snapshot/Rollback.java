@@ -271,6 +271,13 @@ public final class Rollback {
               "Cannot roll %s back to before run %s: it made the table's first snapshot %d",
               name, beforeRun, s.snapshotId());
         }
+        if (table.snapshot(s.parentId()) == null) {
+          throw InvalidInputException.of(
+              "Cannot roll %s back to before run %s: its parent snapshot %d was expired, so the"
+                  + " table as it was before the run is no longer known; `floe snapshots %s` lists"
+                  + " the snapshots kept",
+              name, beforeRun, s.parentId(), name);
+        }
         return s.parentId();
       }
     }

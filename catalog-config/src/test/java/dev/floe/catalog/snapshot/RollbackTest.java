@@ -236,6 +236,24 @@ class RollbackTest {
         .hasMessageContaining("give exactly one of --to-snapshot, --to-time, --before-run");
   }
 
+  @Test
+  void beforeARunWhoseParentWasExpiredIsRefusedNamingTheExpiredSnapshot() {
+    table.expireSnapshots().expireSnapshotId(second).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").beforeRun("r3").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot roll s.t back to before run r3: its parent snapshot %d was expired, so the table"
+                + " as it was before the run is no longer known; `floe snapshots s.t` lists the"
+                + " snapshots kept",
+            second);
+    assertThatThrownBy(
+            () -> Rollback.of(table, "s.t").beforeRun("r3").allowNonAncestor(true).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("was expired");
+  }
+
   private org.apache.iceberg.data.Record row(long id, String day) {
     return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
   }
