@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * catalog cannot be read after the failure, whether the commit landed is unknown ({@link
  * CommitStateUnknownException}, after which Iceberg deletes nothing).
  */
-final class LostAnswerCheck implements TableOperations {
+public final class LostAnswerCheck implements TableOperations {
   private static final Logger LOG = LoggerFactory.getLogger(LostAnswerCheck.class);
 
   private final TableOperations delegate;
@@ -86,7 +86,7 @@ final class LostAnswerCheck implements TableOperations {
    * branch on since), or, when it added none, every branch or tag it set or removed, as it left
    * them; false when it changed neither.
    */
-  static boolean landed(TableMetadata base, TableMetadata metadata, TableMetadata now) {
+  public static boolean landed(TableMetadata base, TableMetadata metadata, TableMetadata now) {
     Set<Long> before = new HashSet<>();
     base.snapshots().forEach(s -> before.add(s.snapshotId()));
     boolean added = false;

@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.config.LostAnswerCheck;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import java.util.function.UnaryOperator;
@@ -35,6 +36,8 @@ final class RefCommit {
     TableOperations ops = ((HasTableOperations) table).operations();
     TableMetadata settings = ops.current();
     boolean[] committed = new boolean[1];
+    // The last attempt that sent a commit: its base and the metadata it committed.
+    TableMetadata[] sent = new TableMetadata[2];
     try {
       Tasks.foreach(ops)
           .retry(
@@ -59,6 +62,8 @@ final class RefCommit {
                 TableMetadata updated = change.apply(base);
                 committed[0] = updated != null;
                 if (updated != null) {
+                  sent[0] = base;
+                  sent[1] = updated;
                   taskOps.commit(base, updated);
                 }
               });
@@ -75,6 +80,26 @@ final class RefCommit {
                   + " again",
               subject, e.getMessage()),
           e);
+    } catch (RuntimeException e) {
+      if (sent[1] == null) {
+        throw e;
+      }
+      // The commit was sent and no answer says how it went (a REST catalog's answer was lost):
+      // the catalog itself tells.
+      TableMetadata now;
+      try {
+        now = ops.refresh();
+      } catch (RuntimeException unreadable) {
+        e.addSuppressed(unreadable);
+        throw new CommitStateUnknownException(
+            String.format(
+                "Cannot tell whether %s was committed: %s; see `floe tags` for the table's refs",
+                subject, e.getMessage()),
+            e);
+      }
+      if (!LostAnswerCheck.landed(sent[0], sent[1], now)) {
+        throw e;
+      }
     }
     return committed[0];
   }

@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,33 @@ class TagsTest {
     assertThat(table.refs().get("month-end").snapshotId()).isEqualTo(second);
     assertThat(table.refs().get("month-end").maxRefAgeMs())
         .isEqualTo(Duration.ofDays(30).toMillis());
+  }
+
+  @Test
+  void aTagOrUntagWhoseAnswerTheCatalogLostIsReportedDone() {
+    RESTException lost = new RESTException("Error occurred while processing POST request");
+
+    TagPlan tagged = Tag.of(InterceptedTable.answersLost(table, lost), "s.t", "month-end").commit();
+    table.refresh();
+    assertThat(tagged.action()).isEqualTo(TagPlan.Action.CREATE);
+    assertThat(table.refs().get("month-end").snapshotId()).isEqualTo(second);
+
+    TagPlan untagged =
+        Untag.of(InterceptedTable.answersLost(table, lost), "s.t", "month-end").commit();
+    table.refresh();
+    assertThat(untagged.action()).isEqualTo(TagPlan.Action.REMOVE);
+    assertThat(table.refs()).doesNotContainKey("month-end");
+  }
+
+  @Test
+  void aTagThatTheCatalogNeverCommittedStillFails() {
+    RESTException refused = new RESTException("Error occurred while processing POST request");
+
+    assertThatThrownBy(
+            () -> Tag.of(InterceptedTable.commitsFail(table, refused), "s.t", "month-end").commit())
+        .isSameAs(refused);
+    table.refresh();
+    assertThat(table.refs()).doesNotContainKey("month-end");
   }
 
   @Test

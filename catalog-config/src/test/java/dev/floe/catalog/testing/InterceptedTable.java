@@ -24,23 +24,32 @@ public final class InterceptedTable {
   /** {@code table}, calling {@code beforeCommit} with the attempt's index (0, 1, ...) first. */
   public static Table beforeEachCommit(Table table, IntConsumer beforeCommit) {
     int[] attempts = {0};
-    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null));
+    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null, null));
   }
 
   /** {@code table}, whose every commit throws {@code failure} instead of reaching the catalog. */
   public static Table commitsFail(Table table, RuntimeException failure) {
-    return wrap(table, new Hooks(null, failure, null));
+    return wrap(table, new Hooks(null, failure, null, null));
+  }
+
+  /**
+   * {@code table}, whose every commit reaches the catalog and takes effect, and then throws {@code
+   * failure}: the catalog's answer was lost.
+   */
+  public static Table answersLost(Table table, RuntimeException failure) {
+    return wrap(table, new Hooks(null, null, null, failure));
   }
 
   /** {@code table}, whose file deletions throw what {@code failure} makes of the location. */
   public static Table deletesFail(Table table, Function<String, RuntimeException> failure) {
-    return wrap(table, new Hooks(null, null, failure));
+    return wrap(table, new Hooks(null, null, failure, null));
   }
 
   private record Hooks(
       Runnable beforeCommit,
       RuntimeException commitFailure,
-      Function<String, RuntimeException> deleteFailure) {}
+      Function<String, RuntimeException> deleteFailure,
+      RuntimeException lostAnswer) {}
 
   private static Table wrap(Table table, Hooks hooks) {
     TableOperations real = ((HasTableOperations) table).operations();
@@ -84,6 +93,9 @@ public final class InterceptedTable {
               throw hooks.commitFailure();
             }
             real.commit(base, metadata);
+            if (hooks.lostAnswer() != null) {
+              throw hooks.lostAnswer();
+            }
           }
 
           @Override
