@@ -89,7 +89,38 @@ public final class K8sCommand implements Runnable {
                 + " lie inside it.")
     Path projectDir;
 
-    RenderOptions options(ClusterOptions cluster) {
+    /**
+     * The cluster flags that shape a cluster's own pods. A session job runs on the pods of its
+     * session cluster, whose render sets them: with --session-cluster they are refused, not
+     * dropped.
+     */
+    static final List<String> POD_FLAGS =
+        List.of(
+            "--image",
+            "--image-pull-policy",
+            "--service-account",
+            "--s3-secret",
+            "--secret-env",
+            "--jm-cpu",
+            "--jm-memory",
+            "--tm-cpu",
+            "--tm-memory",
+            "--task-slots",
+            "--flink-version");
+
+    RenderOptions options(ClusterOptions cluster, CommandLine commandLine) {
+      if (sessionCluster != null) {
+        for (String flag : POD_FLAGS) {
+          InvalidInputException.check(
+              !commandLine.getParseResult().hasMatchedOption(flag),
+              "Cannot render a session job with %s: it runs on the pods of session cluster %s,"
+                  + " which `floe k8s render-session-cluster %s %s ...` sets up",
+              flag,
+              sessionCluster,
+              sessionCluster,
+              flag);
+        }
+      }
       Submission submission;
       if (sessionCluster != null) {
         submission = Submission.session(sessionCluster, jarUri);
@@ -131,7 +162,8 @@ public final class K8sCommand implements Runnable {
 
     @Override
     public Integer call() {
-      Rendered rendered = K8sRender.slice(manifest, slice.value(), job.options(cluster));
+      Rendered rendered =
+          K8sRender.slice(manifest, slice.value(), job.options(cluster, spec.commandLine()));
       cluster.print(rendered, spec.commandLine());
       return ExitCodes.OK;
     }
@@ -192,7 +224,7 @@ public final class K8sCommand implements Runnable {
                   maxConcurrency,
                   backfillId.value(),
                   allowEffects.value()),
-              job.options(cluster));
+              job.options(cluster, spec.commandLine()));
       if (outDir == null) {
         cluster.print(rendered, spec.commandLine());
       } else {

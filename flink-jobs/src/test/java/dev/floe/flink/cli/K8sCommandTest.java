@@ -239,6 +239,43 @@ class K8sCommandTest {
   }
 
   @Test
+  void aSessionJobRefusesTheFlagsOfItsClustersPods() {
+    for (String[] flag :
+        new String[][] {
+          {"--secret-env", "FLOE_CATALOG_JDBC__PASSWORD=floe-db/password"},
+          {"--image", "registry/floe:9"},
+          {"--tm-memory", "8g"},
+          {"--task-slots", "8"},
+          {"--service-account", "other"},
+        }) {
+      CliRun run =
+          k8s(
+              "k8s",
+              "render",
+              DAILY,
+              "--slice",
+              "2026-10-03",
+              "--session-cluster",
+              "floe-session",
+              "--jar-uri",
+              "s3://artifacts/floe.jar",
+              flag[0],
+              flag[1]);
+
+      assertThat(run.exitCode()).as(flag[0]).isEqualTo(ExitCodes.INVALID_INPUT);
+      assertThat(run.err())
+          .isEqualTo(
+              "floe: Cannot render a session job with "
+                  + flag[0]
+                  + ": it runs on the pods of session cluster floe-session, which `floe k8s"
+                  + " render-session-cluster floe-session "
+                  + flag[0]
+                  + " ...` sets up\n");
+      assertThat(run.out()).isEmpty();
+    }
+  }
+
+  @Test
   void badInputExitsTwoWithCannotRender() throws IOException {
     Path outside = Files.createDirectories(work.resolve("elsewhere"));
     String merge = examples().resolve("jobs/dim_customer_merge.yaml").toString();
