@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * {@code floe k8s render-maintenance}: a Kubernetes CronJob whose pod runs {@code floe maintain
@@ -39,7 +38,6 @@ public record MaintenanceRender(
   static final String CONTAINER = "floe-maintain";
   static final String CLASSPATH = "/opt/flink/lib/*:" + ImageLayout.JAR_PATH;
   static final String MAIN_CLASS = "dev.floe.flink.cli.FloeMain";
-  private static final Pattern FLINK_MEMORY = Pattern.compile("(\\d+)\\s*([mMgGkK])[bB]?");
 
   public MaintenanceRender {
     InvalidInputException.check(
@@ -118,7 +116,7 @@ public record MaintenanceRender(
     List<String> command = new ArrayList<>();
     command.add("java");
     command.addAll(jvmFlags);
-    heapFlag(cluster.jobManager().memory()).ifPresent(command::add);
+    command.add(heapFlag(cluster.jobManager()));
     command.add("-cp");
     command.add(CLASSPATH);
     command.add(MAIN_CLASS);
@@ -126,7 +124,7 @@ public record MaintenanceRender(
     Map<String, Object> resources = new LinkedHashMap<>();
     Map<String, Object> amount = new LinkedHashMap<>();
     amount.put("cpu", trim(cluster.jobManager().cpu()));
-    amount.put("memory", kubernetesMemory(cluster.jobManager().memory()));
+    amount.put("memory", kubernetesMemory(cluster.jobManager()));
     resources.put("requests", amount);
     resources.put("limits", amount);
 
@@ -186,37 +184,16 @@ public record MaintenanceRender(
   static final double HEAP_SHARE = 0.75;
 
   /**
-   * {@code -Xmx} for the pod's JVM: {@value #HEAP_SHARE} of its memory limit, so that the heap the
-   * compaction sorts in cannot push the container past its limit (the JVM's own default is a
-   * quarter of it). Empty when the size cannot be read (then the JVM default applies).
+   * {@code -Xmx} for the pod's JVM: {@value #HEAP_SHARE} of its memory limit (at least 64m), so
+   * that the heap the compaction sorts in cannot push the container past its limit (the JVM's own
+   * default is a quarter of it).
    */
-  static java.util.Optional<String> heapFlag(String memory) {
-    var matcher = FLINK_MEMORY.matcher(memory.trim());
-    if (!matcher.matches()) {
-      return java.util.Optional.empty();
-    }
-    long value = Long.parseLong(matcher.group(1));
-    long mib =
-        switch (matcher.group(2).toLowerCase(java.util.Locale.ROOT)) {
-          case "k" -> value / 1024;
-          case "m" -> value;
-          default -> value * 1024;
-        };
-    return java.util.Optional.of("-Xmx" + Math.max(64, (long) (mib * HEAP_SHARE)) + "m");
+  static String heapFlag(PodResources pod) {
+    return "-Xmx" + Math.max(64, (long) (pod.mebibytes() * HEAP_SHARE)) + "m";
   }
 
-  /** Flink's {@code 2048m} (mebibytes) as Kubernetes' {@code 2048Mi} (Kubernetes' m is milli). */
-  static String kubernetesMemory(String flink) {
-    var matcher = FLINK_MEMORY.matcher(flink.trim());
-    if (!matcher.matches()) {
-      return flink.trim();
-    }
-    String unit =
-        switch (matcher.group(2).toLowerCase(java.util.Locale.ROOT)) {
-          case "k" -> "Ki";
-          case "m" -> "Mi";
-          default -> "Gi";
-        };
-    return matcher.group(1) + unit;
+  /** The pod's memory as a Kubernetes quantity, in Mi (a Flink size such as 2g is not one). */
+  static String kubernetesMemory(PodResources pod) {
+    return pod.mebibytes() + "Mi";
   }
 }

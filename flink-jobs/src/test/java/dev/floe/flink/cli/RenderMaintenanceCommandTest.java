@@ -60,6 +60,49 @@ class RenderMaintenanceCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void thePodsMemoryIsAKubernetesQuantityAndTheHeapThreeQuartersOfItHoweverItIsWritten() {
+    for (String[] sized :
+        new String[][] {{"2Gi", "2048Mi", "-Xmx1536m"}, {"4g", "4096Mi", "-Xmx3072m"}}) {
+      CliRun run =
+          k8s(
+              "k8s",
+              "render-maintenance",
+              "--all",
+              "--schedule",
+              "0 3 * * *",
+              "--timeout",
+              "1h",
+              "--jm-memory",
+              sized[0]);
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      Map<String, Object> container = container(run.out());
+      assertThat((List<String>) container.get("command")).contains(sized[2]);
+      assertThat(
+              (Map<String, Object>)
+                  ((Map<String, Object>) container.get("resources")).get("limits"))
+          .containsEntry("memory", sized[1]);
+    }
+    for (String bad : new String[] {"1.5g", "2048", "1t2"}) {
+      CliRun run =
+          k8s(
+              "k8s",
+              "render-maintenance",
+              "--all",
+              "--schedule",
+              "0 3 * * *",
+              "--timeout",
+              "1h",
+              "--jm-memory",
+              bad);
+      assertThat(run.exitCode()).as(bad).isEqualTo(ExitCodes.INVALID_INPUT);
+      assertThat(run.err())
+          .as(bad)
+          .startsWith("floe: Cannot render a pod with memory '" + bad + "': give a whole size");
+    }
+  }
+
+  @Test
   void refusesAMissingSelectionABadScheduleAMissingTimeoutAndTaskManagerFlags() {
     CliRun none = k8s("k8s", "render-maintenance", "--schedule", "0 3 * * *", "--timeout", "1h");
     CliRun badSchedule =
@@ -165,5 +208,16 @@ class RenderMaintenanceCommandTest {
     for (CliRun refused : List.of(bad, missing, notInImage, dirAlone)) {
       assertThat(refused.out()).isEmpty();
     }
+  }
+
+  /** The CronJob's one container. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> container(String yaml) {
+    Map<String, Object> spec = (Map<String, Object>) parse(yaml).get(0).get("spec");
+    Map<String, Object> job =
+        (Map<String, Object>) ((Map<String, Object>) spec.get("jobTemplate")).get("spec");
+    Map<String, Object> pod =
+        (Map<String, Object>) ((Map<String, Object>) job.get("template")).get("spec");
+    return ((List<Map<String, Object>>) pod.get("containers")).get(0);
   }
 }
