@@ -6,6 +6,7 @@ import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.slice.SliceResolver;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -61,11 +62,14 @@ public final class BackfillSpecParser {
       }
       slicesPerJob = (int) value;
     }
+    String from = sliceValue(root, "from");
+    String to = sliceValue(root, "to");
+    requireRange(root, from, to);
     return new BackfillSpec(
         id,
         job,
-        sliceValue(root, "from"),
-        sliceValue(root, "to"),
+        from,
+        to,
         maxConcurrency,
         slicesPerJob,
         root.has("sample") ? sliceValue(root, "sample") : null,
@@ -85,6 +89,29 @@ public final class BackfillSpecParser {
       throw root.child(key).error("'%s' is not a slice value: %s", value, problem.get());
     }
     return value;
+  }
+
+  /**
+   * Refuses, naming the file and {@code to}, a range no backfill can run: ends of different units
+   * (a month and a day) or a {@code to} not after {@code from} (it is exclusive). By the values'
+   * form alone, as {@code floe backfill} and {@code floe k8s render-backfill} check them.
+   */
+  private static void requireRange(ManifestNode root, String from, String to) {
+    SliceResolver.ParsedValue first = SliceResolver.parse("from", from, "slice");
+    SliceResolver.ParsedValue end = SliceResolver.parse("to", to, "slice");
+    if (first.unit() != end.unit()) {
+      throw root.child("to")
+          .error(
+              "'%s' is a %s and from '%s' a %s: both ends must be slices of the same unit",
+              to,
+              end.unit().name().toLowerCase(Locale.ROOT),
+              from,
+              first.unit().name().toLowerCase(Locale.ROOT));
+    }
+    if (!first.start().isBefore(end.start())) {
+      throw root.child("to")
+          .error("'%s' is not after from '%s': the range is empty (to is exclusive)", to, from);
+    }
   }
 
   private static Timeout overallTimeout(ManifestNode node) {

@@ -23,8 +23,9 @@ enum ManifestKind {
 
   /**
    * {@code table:} makes a table spec; {@code backfill:} (or a range without a {@code target}, as
-   * {@code floe backfill} decides) a backfill manifest; {@code job:} a job manifest. Anything else
-   * (floe.yaml, a Kubernetes or Compose file) is not a manifest.
+   * {@code floe backfill} decides) a backfill manifest; {@code job:}, {@code target:} or {@code
+   * query:} a job manifest. Anything else (floe.yaml, a Kubernetes or Compose file) is not a
+   * manifest.
    */
   static Optional<ManifestKind> of(JsonNode root) {
     if (root == null || !root.isObject()) {
@@ -38,7 +39,9 @@ enum ManifestKind {
     if (BackfillSpecParser.isBackfillManifest(root::has)) {
       return Optional.of(BACKFILL);
     }
-    if (root.has("job")) {
+    // A job manifest missing its job: key (or with it misspelt) is still one: its target: or
+    // query: says so, and the parser then reports what is missing, as floe run would.
+    if (root.has("job") || root.has("target") || root.has("query")) {
       return Optional.of(JOB);
     }
     return Optional.empty();

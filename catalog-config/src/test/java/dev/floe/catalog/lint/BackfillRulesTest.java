@@ -75,6 +75,31 @@ class BackfillRulesTest {
   }
 
   @Test
+  void aRangeNoBackfillCanRunIsAnInvalidManifestOnItsToLine() {
+    for (String[] range :
+        new String[][] {
+          {"2026-02-01", "2026-01-01", "is not after from '2026-02-01': the range is empty"},
+          {"2026-01-01", "2026-01-01", "is not after from '2026-01-01': the range is empty"},
+          {"2026-01", "2026-02-01", "'2026-02-01' is a day and from '2026-01' a month"},
+        }) {
+      LintFiles files =
+          backfill(
+              LintFiles.BACKFILL
+                  .replace("from: 2026-01-01", "from: " + range[0])
+                  .replace("to: 2026-02-01", "to: " + range[1]));
+
+      assertThat(files.findings(InvalidManifest.RULE))
+          .as(range[0] + " .. " + range[1])
+          .singleElement()
+          .satisfies(
+              f -> {
+                assertThat(f.line()).isEqualTo(4);
+                assertThat(f.message()).contains(range[2]);
+              });
+    }
+  }
+
+  @Test
   void aBackfillOfAMissingJobIsAFindingNamingThePath() {
     LintFiles files =
         backfill(LintFiles.BACKFILL.replace("../jobs/daily.yaml", "../jobs/gone.yaml"));

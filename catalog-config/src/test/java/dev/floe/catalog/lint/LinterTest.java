@@ -27,6 +27,24 @@ class LinterTest {
   }
 
   @Test
+  void aJobManifestWithoutItsJobKeyIsLintedAndRefusedNotSkipped() {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    files.write("jobs/nojob.yaml", LintFiles.DAILY_JOB.replaceFirst("job: \\S+\n", ""));
+
+    LintReport report = files.lint();
+
+    assertThat(report.files()).isEqualTo(2);
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(InvalidManifest.RULE.id());
+              assertThat(f.message()).contains("missing required key 'job'");
+            });
+  }
+
+  @Test
   void aNamedFileThatIsNoManifestAndAMissingPathAreProblems() {
     LintFiles files = new LintFiles(dir);
     Path config = files.write("floe.yaml", "catalog: {type: embedded}\n");

@@ -740,13 +740,13 @@ final class BadInputCatalogue {
                   backfill(
                       "`to` before `from`",
                       "from: 2026-01-10\nto: 2026-01-01\n",
-                      "floe: Cannot backfill sales.fact_orders from 2026-01-10 to 2026-01-01: the"
-                          + " range is empty; --to is exclusive and must come after --from"),
+                      "floe: Cannot read backfills/backfill.yaml at 'to': '2026-01-01' is not after"
+                          + " from '2026-01-10': the range is empty (to is exclusive)"),
                   backfill(
                       "an empty range: `from` equal to `to`",
                       "from: 2026-01-01\nto: 2026-01-01\n",
-                      "floe: Cannot backfill sales.fact_orders from 2026-01-01 to 2026-01-01: the"
-                          + " range is empty; …"),
+                      "floe: Cannot read backfills/backfill.yaml at 'to': '2026-01-01' is not after"
+                          + " from '2026-01-01': the range is empty (to is exclusive)"),
                   backfill(
                       "a day that does not exist: `from: 2026-02-30`",
                       "from: 2026-02-30\nto: 2026-03-05\n",
@@ -760,8 +760,8 @@ final class BadInputCatalogue {
                   backfill(
                       "ends of two units: `from: 2026-01`, `to: 2026-02-01`",
                       "from: 2026-01\nto: 2026-02-01\n",
-                      "floe: Cannot backfill sales.fact_orders from 2026-01 to 2026-02-01: both"
-                          + " ends must be slices of the same unit, got a month and a day"),
+                      "floe: Cannot read backfills/backfill.yaml at 'to': '2026-02-01' is a day and"
+                          + " from '2026-01' a month: both ends must be slices of the same unit"),
                   backfill(
                       "a range of 3.6 million days: `from: 0001-01-01`, `to: 9998-01-01`",
                       "from: 0001-01-01\nto: 9998-01-01\n",
