@@ -18,6 +18,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -90,9 +91,7 @@ public final class Reachability {
       Optional<Failure> failure = probe.attempt(deadline, timeout);
       if (failure.isPresent()) {
         throw new UnreachableException(
-            "open catalog " + config.name(),
-            "cannot reach " + probe.what() + ": " + failure.get().reason(),
-            failure.get().cause());
+            "open catalog " + config.name(), failure.get().reason(), failure.get().cause());
       }
     }
   }
@@ -256,6 +255,10 @@ public final class Reachability {
     return newline < 0 ? message : message.substring(0, newline);
   }
 
+  /**
+   * Why a server could not be used, e.g. {@code cannot reach S3 at http://...: connection refused}
+   * or {@code the catalog database at jdbc:... refused user 'floe': ...}.
+   */
   private record Failure(String reason, Throwable cause) {}
 
   /** One server to reach. */
@@ -265,6 +268,14 @@ public final class Reachability {
 
     /** Connects and asks one cheap question, giving up after {@code remaining}. */
     abstract void ask(Duration remaining) throws Exception;
+
+    /**
+     * Why the server, reached, refused what the configuration gave it (a wrong password), or empty
+     * when {@code failure} is no such refusal: then the command reports what happens next itself.
+     */
+    Optional<String> refusal(Throwable failure) {
+      return Optional.empty();
+    }
 
     /** Runs {@link #ask} on its own thread, so nothing it does can outlast the deadline. */
     final Optional<Failure> attempt(long deadline, Duration timeout) {
@@ -283,9 +294,14 @@ public final class Reachability {
         return Optional.empty();
       } catch (TimeoutException e) {
         task.cancel(true);
-        return Optional.of(new Failure(noAnswer(timeout), null));
+        return Optional.of(new Failure("cannot reach " + what() + ": " + noAnswer(timeout), null));
       } catch (ExecutionException e) {
-        return connectFailure(e.getCause(), timeout).map(r -> new Failure(r, e.getCause()));
+        Optional<String> unreachable = connectFailure(e.getCause(), timeout);
+        if (unreachable.isPresent()) {
+          return Optional.of(
+              new Failure("cannot reach " + what() + ": " + unreachable.get(), e.getCause()));
+        }
+        return refusal(e.getCause()).map(r -> new Failure(what() + " " + r, e.getCause()));
       } catch (InterruptedException e) {
         task.cancel(true);
         Thread.currentThread().interrupt();
@@ -380,6 +396,30 @@ public final class Reachability {
       try (Connection connection = DriverManager.getConnection(uri, driverProperties)) {
         // connected: the database is there
       }
+    }
+
+    /** SQLState class 28 (invalid authorization): the user or its password was refused. */
+    @Override
+    Optional<String> refusal(Throwable failure) {
+      for (Throwable t = failure; t != null; t = t.getCause()) {
+        if (t instanceof SQLException sql
+            && sql.getSQLState() != null
+            && sql.getSQLState().startsWith("28")) {
+          String user = driverProperties.getProperty("user");
+          return Optional.of(
+              "refused "
+                  + (user == null ? "the connection" : "user '" + user + "'")
+                  + ": "
+                  + firstLine(String.valueOf(sql.getMessage()))
+                  + "; the password comes from jdbc.password ("
+                  + CatalogConfigLoader.propertyToEnv("jdbc.password")
+                  + ")");
+        }
+        if (t.getCause() == t) {
+          break;
+        }
+      }
+      return Optional.empty();
     }
   }
 

@@ -53,4 +53,9 @@ public record LatePlan(
   public Optional<Instant> sealedThroughAfter(Collection<Slice> failed) {
     return SealedThrough.extend(sealedThrough, slices, failed);
   }
+
+  /** Why the marker stops where {@link #sealedThroughAfter} puts it; empty at the last slice. */
+  public Optional<String> sealedThroughStoppedBy(Collection<Slice> failed) {
+    return SealedThrough.stoppedBy(sealedThrough, slices, failed);
+  }
 }

@@ -54,6 +54,25 @@ public final class SealedThrough {
    */
   public static Optional<Instant> extend(
       Instant current, List<LateSlice> slices, Collection<Slice> unfinished) {
+    return Optional.ofNullable(extent(current, slices, unfinished).through());
+  }
+
+  /**
+   * Why {@link #extend} stops where it does: the first slice after the marker that is not final, or
+   * the gap where no slice was loaded; empty when it stops only at the end of the loaded slices (or
+   * no slice is loaded). E.g. {@code 2026-10-05 was never loaded (an empty slice commits nothing;
+   * floe run --slice 2026-10-05 --force-commit records its load)}.
+   */
+  public static Optional<String> stoppedBy(
+      Instant current, List<LateSlice> slices, Collection<Slice> unfinished) {
+    return Optional.ofNullable(extent(current, slices, unfinished).stoppedBy());
+  }
+
+  /** The marker after extension (null for none), and why it stops (null at the end). */
+  private record Extent(Instant through, String stoppedBy) {}
+
+  private static Extent extent(
+      Instant current, List<LateSlice> slices, Collection<Slice> unfinished) {
     Instant through = current;
     List<LateSlice> byStart =
         slices.stream().sorted(Comparator.comparing(s -> s.slice().start())).toList();
@@ -63,13 +82,35 @@ public final class SealedThrough {
       if (through != null && !end.isAfter(through)) {
         continue; // already behind the marker
       }
-      boolean isFinal = slice.state() == WindowState.SEALED && !unfinished.contains(slice.slice());
-      if (!isFinal || (through != null && start.isAfter(through))) {
-        break; // open, pending, or a gap: partitions after this are not known to be final
+      // Partitions after any of these are not known to be final.
+      if (through != null && start.isAfter(through)) {
+        String gap = format(through);
+        return new Extent(
+            through,
+            gap
+                + " was never loaded: no load covers "
+                + gap
+                + " to "
+                + format(start)
+                + " (an empty slice commits nothing; `floe run --slice "
+                + gap
+                + " --force-commit` records its load)");
+      }
+      if (unfinished.contains(slice.slice())) {
+        return new Extent(through, slice.slice().value() + " waits for its rerun");
+      }
+      if (slice.state() != WindowState.SEALED) {
+        return new Extent(
+            through,
+            slice.slice().value()
+                + " is open"
+                + (slice.sealsAt() == null
+                    ? " (no late-data window)"
+                    : " until " + slice.sealsAt()));
       }
       through = end;
     }
-    return Optional.ofNullable(through);
+    return new Extent(through, null);
   }
 
   /** A date ({@code 2026-10-05}) when the marker is a midnight UTC, else an instant. */

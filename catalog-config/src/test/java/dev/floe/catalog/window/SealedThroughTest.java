@@ -43,6 +43,24 @@ class SealedThroughTest {
   }
 
   @Test
+  void thePlanSaysWhatStopsTheMarkerAGapAnOpenSliceOrAPendingRerun() {
+    assertThat(plan("2026-10-20").sealedThroughStoppedBy(Set.of()))
+        .contains(
+            "2026-10-04 was never loaded: no load covers 2026-10-04 to 2026-10-05 (an empty slice"
+                + " commits nothing; `floe run --slice 2026-10-04 --force-commit` records its"
+                + " load)");
+    assertThat(plan("2026-10-04").sealedThroughStoppedBy(Set.of()))
+        .contains("2026-10-03 is open until 2026-10-05T00:00:00Z");
+    LatePlan late = plan("2026-10-20");
+    assertThat(late.sealedThroughStoppedBy(Set.of(late.slices().get(1).slice())))
+        .contains("2026-10-02 waits for its rerun");
+    LineageCommits.load(fact, "2026-10-04", "r04", "fact_daily", null, 0);
+    assertThat(plan("2026-10-20").sealedThroughStoppedBy(Set.of())).isEmpty();
+    assertThat(plan("2026-10-20").sealedThroughAfter(Set.of()))
+        .contains(Instant.parse("2026-10-07T00:00:00Z"));
+  }
+
+  @Test
   void aSliceWhoseRerunFailedStopsTheMarker() {
     LatePlan plan = plan("2026-10-20");
 

@@ -32,6 +32,7 @@ final class LateOutput {
       map.put("sealed_through", marker(plan.sealedThrough()));
       map.put(
           "sealed_through_after_apply", marker(plan.sealedThroughAfter(List.of()).orElse(null)));
+      map.put("sealed_through_stopped_by", plan.sealedThroughStoppedBy(List.of()).orElse(null));
       out.println(Json.write(map));
       return;
     }
@@ -42,6 +43,7 @@ final class LateOutput {
         FloeTableProperties.SEALED_THROUGH,
         marker(plan.sealedThrough(), "none"),
         marker(plan.sealedThroughAfter(List.of()).orElse(null), "none"));
+    plan.sealedThroughStoppedBy(List.of()).ifPresent(why -> out.printf("    stops: %s%n", why));
     int reruns = plan.reruns().size();
     if (reruns > 0) {
       out.printf(
@@ -65,6 +67,7 @@ final class LateOutput {
       map.put("reruns", reruns);
       map.put("sealed_through_before", marker(result.sealedThroughBefore()));
       map.put("sealed_through_after", marker(result.sealedThroughAfter()));
+      map.put("sealed_through_stopped_by", result.sealedThroughStoppedBy().orElse(null));
       map.put("exit_code", result.exitCode());
       out.println(Json.write(map));
       return;
@@ -144,6 +147,7 @@ final class LateOutput {
               ? (result.dryRun() ? " (would be written)" : " (written)")
               : " (unchanged)");
     }
+    result.sealedThroughStoppedBy().ifPresent(why -> out.printf("    stops: %s%n", why));
     if (!result.failures().isEmpty()) {
       out.printf(
           "  %d of %s failed (exit %d)%n",

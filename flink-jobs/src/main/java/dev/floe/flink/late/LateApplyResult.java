@@ -5,6 +5,7 @@ import dev.floe.catalog.window.LatePlan;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What {@code floe late apply} did, or would do with {@code --dry-run}.
@@ -30,6 +31,11 @@ public record LateApplyResult(
 
   public List<SliceRerun> failures() {
     return reruns.stream().filter(SliceRerun::failed).toList();
+  }
+
+  /** Why the marker stops where it does after this apply; empty at the last loaded slice. */
+  public Optional<String> sealedThroughStoppedBy() {
+    return plan.sealedThroughStoppedBy(failures().stream().map(r -> r.planned().slice()).toList());
   }
 
   /** True when the marker moved (for a dry run: would move). */

@@ -85,6 +85,7 @@ class LateCommandTest {
                     + " loaded (after_window: report)",
                 "    2026-10-03: 2 late rows; open until 2026-10-07T00:00:00Z",
                 "  floe.sealed-through: none now, 2026-10-02 after `floe late apply`",
+                "    stops: 2026-10-02 is open until 2026-10-06T00:00:00Z",
                 "  next: floe late apply "
                     + manifest
                     + " --as-of 2026-10-05T00:00:00Z   (1 slice to rerun)",

@@ -91,6 +91,35 @@ class CatalogOutageITCase {
   }
 
   @Test
+  void aWrongDatabasePasswordFailsInOneLineNamingTheUserAndWhereThePasswordComesFrom()
+      throws Exception {
+    Path dir = Files.createDirectories(work.resolve("jdbc-wrong-password"));
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("uri", postgres.jdbcUrl(DATABASE));
+    properties.put("jdbc.user", PostgresServer.USER);
+    properties.put("jdbc.schema-version", "V1");
+    properties.put("warehouse", dir.resolve("warehouse").toUri().toString());
+    loadTables(dir, "jdbc", properties);
+    String wrong = "wrong-" + postgres.password().substring(0, 4) + "-x";
+
+    BinFloe.Result refused =
+        BinFloe.run(dir, Map.of("FLOE_CATALOG_JDBC__PASSWORD", wrong), runArgs());
+
+    assertThat(refused.exitCode()).as(refused.err()).isEqualTo(1);
+    assertThat(refused.err().lines())
+        .containsExactly(
+            "floe: Cannot run "
+                + JOB_NAME
+                + " for "
+                + FactOrders.DAY
+                + ": the catalog database at "
+                + postgres.jdbcUrl(DATABASE)
+                + " refused user 'floe': FATAL: password authentication failed for user \"floe\";"
+                + " the password comes from jdbc.password (FLOE_CATALOG_JDBC__PASSWORD)");
+    assertThat(refused.out() + refused.err() + logFile(dir)).doesNotContain(wrong);
+  }
+
+  @Test
   void aRunStartedWhileTheRestCatalogIsDownFailsInOneLine() throws Exception {
     Path dir = Files.createDirectories(work.resolve("rest"));
     loadTables(dir, "rest", Map.of("uri", rest.uri()));
