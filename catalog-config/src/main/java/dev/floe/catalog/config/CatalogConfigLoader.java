@@ -90,7 +90,13 @@ public final class CatalogConfigLoader {
     if (type.equals(CatalogOptions.EMBEDDED)) {
       Path absoluteHome = home.toAbsolutePath().normalize();
       properties.put("uri", "jdbc:sqlite:" + absoluteHome.resolve("catalog.db"));
-      properties.put("warehouse", absoluteHome.resolve("warehouse").toUri().toString());
+      Path warehouse = absoluteHome.resolve("warehouse");
+      String uri = warehouse.toUri().toString();
+      // Hadoop reads a file: location's %-escapes literally: a home whose path holds a space, a
+      // '#' or a '%' would get its warehouse in a directory named with the escapes, beside the
+      // home instead of inside it. Such a path is given plain; others keep the form homes made
+      // before had.
+      properties.put("warehouse", uri.contains("%") ? "file:" + warehouse : uri);
       properties.put("jdbc.schema-version", "V1");
       // Several connections (CLI, Flink SQL, committer) share one SQLite file: wait, don't fail.
       properties.put("jdbc.busy_timeout", "30000");

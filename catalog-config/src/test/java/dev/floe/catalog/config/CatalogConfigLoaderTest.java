@@ -5,11 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.testing.TableRows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +42,30 @@ class CatalogConfigLoaderTest {
             entry("warehouse", absolute.resolve("warehouse").toUri().toString()),
             entry("jdbc.schema-version", "V1"),
             entry("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog"));
+  }
+
+  @Test
+  void aHomeWhosePathHoldsASpaceHashOrPercentKeepsItsTablesInsideIt() throws IOException {
+    Path home = dir.resolve("emb dir/home #1 50%");
+    Files.createDirectories(home);
+    CatalogConfig config = CatalogConfigLoader.embedded(home);
+    Catalog catalog = Catalogs.open(config);
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("s"));
+      Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+      Table table = catalog.createTable(TableIdentifier.of("s", "t"), schema);
+      table
+          .newAppend()
+          .appendFile(TableRows.write(table, TableRows.row(table, Map.of("id", 1L))))
+          .commit();
+      assertThat(Files.exists(home.resolve("warehouse/s/t/metadata"))).isTrue();
+      assertThat(Files.exists(dir.resolve("emb%20dir"))).isFalse();
+      try (var files = Files.list(home.resolve("warehouse/s/t/data"))) {
+        assertThat(files.filter(f -> f.toString().endsWith(".parquet"))).hasSize(1);
+      }
+    } finally {
+      Catalogs.close(catalog);
+    }
   }
 
   @Test
