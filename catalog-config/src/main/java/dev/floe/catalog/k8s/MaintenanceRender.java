@@ -77,8 +77,18 @@ public record MaintenanceRender(
     return args;
   }
 
+  /** The least memory the CronJob's pod gets: Floe and a local Flink cluster in one JVM. */
+  static final long MIN_MEBIBYTES = 512;
+
   /** The CronJob, with a comment saying what it runs. */
   public Rendered render(ClusterSettings cluster) {
+    InvalidInputException.check(
+        cluster.jobManager().mebibytes() >= MIN_MEBIBYTES,
+        "Cannot render CronJob %s with --jm-memory %s: its pod runs Floe and compaction in one JVM"
+            + " and needs at least %dMi",
+        name,
+        cluster.jobManager().memory(),
+        MIN_MEBIBYTES);
     List<String> comment = new ArrayList<>();
     comment.add("floe " + String.join(" ", floeArgs()));
     comment.add("on schedule '" + schedule + "' in image " + cluster.image() + ". Each run plans");

@@ -85,6 +85,9 @@ class RedactionTest {
     String uri = "jdbc:postgresql://127.0.0.1:5432/floe?sslmode=verify-full&sslpassword=SSLPW-4444";
 
     assertThat(Redaction.carriesCredential(uri)).isTrue();
+    assertThat(Redaction.carriesCredential("jdbc:postgresql://h/db?sslpasswordcallback=a.Cb"))
+        .isFalse();
+    assertThat(Redaction.carriesCredential("jdbc:x://h/db?db_password_file=/run/s")).isTrue();
     assertThat(Redaction.redact("Failed to connect: " + uri))
         .isEqualTo(
             "Failed to connect: jdbc:postgresql://127.0.0.1:5432/floe?sslmode=verify-full"

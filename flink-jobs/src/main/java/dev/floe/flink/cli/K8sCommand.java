@@ -100,6 +100,7 @@ public final class K8sCommand implements Runnable {
             "--image-pull-policy",
             "--service-account",
             "--s3-secret",
+            "--no-s3-secret",
             "--secret-env",
             "--jm-cpu",
             "--jm-memory",
@@ -111,14 +112,15 @@ public final class K8sCommand implements Runnable {
     RenderOptions options(ClusterOptions cluster, CommandLine commandLine) {
       if (sessionCluster != null) {
         for (String flag : POD_FLAGS) {
-          InvalidInputException.check(
-              !commandLine.getParseResult().hasMatchedOption(flag),
-              "Cannot render a session job with %s: it runs on the pods of session cluster %s,"
-                  + " which `floe k8s render-session-cluster %s %s ...` sets up",
-              flag,
-              sessionCluster,
-              sessionCluster,
-              flag);
+          CommandLine.Model.OptionSpec given = commandLine.getParseResult().matchedOption(flag);
+          if (given != null) {
+            String value =
+                given.arity().max == 0 ? "" : " " + String.join(",", given.stringValues());
+            throw InvalidInputException.of(
+                "Cannot render a session job with %s%s: it runs on the pods of session cluster %s,"
+                    + " which `floe k8s render-session-cluster %s %s ...` sets up",
+                flag, value, sessionCluster, sessionCluster, flag);
+          }
         }
       }
       Submission submission;

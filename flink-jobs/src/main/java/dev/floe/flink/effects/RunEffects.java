@@ -179,14 +179,17 @@ public final class RunEffects {
 
   /**
    * Sends what earlier batches of a job whose run key every batch shares (merge, insert-if-absent,
-   * whole-table swap) still owe: the process that committed one died before filing its effects, and
-   * a newer batch committed before any rerun could recover them (a rerun recovers only the current
-   * commit). Walks main back from {@code run}'s commit through the commits of its run key to the
-   * newest one with an effect filed (sent, pending, failed or skipped), and sends the effects of
-   * the commits after it, oldest first, and that one's pending effects. Without such a commit among
-   * the last {@link #EARLIER_BATCHES_LOOKED_AT}, nothing is known to be owed: a job whose effects
-   * were added after its batches began does not notify for every batch it ever made. A commit of a
-   * backfill stops the walk too: what a backfill held back is not sent here.
+   * whole-table swap) still owe: the process that committed one died before filing its effects (or
+   * could not reach the outbox), and a newer batch committed before any rerun could recover them (a
+   * rerun recovers only the current commit). Walks main back from {@code run}'s commit through the
+   * commits of its run key to the newest one with an effect filed (sent, pending, failed or
+   * skipped), or to the first commit of the run key, and sends the effects of the unfiled commits
+   * after it, oldest first, and that one's pending effects. The run key hashes the manifest, so
+   * every commit of it was made by a job with these effects: one with none filed owes them. Stops,
+   * sending nothing, after {@link #EARLIER_BATCHES_LOOKED_AT} commits of the run key without an
+   * effect filed. A commit of a backfill ends the walk like a filed one: what a backfill held back
+   * is not sent here. A published audit-branch run's commit, which files nothing, is sent as a
+   * no-op rerun of it would send it.
    */
   private EffectsReport earlierBatches(
       CatalogConfig config,
@@ -211,8 +214,9 @@ public final class RunEffects {
                       entry(effect, owed, EffectStatus.PENDING), Outbox.Recording.RECOVERY));
             }
           }
-          for (EffectSpec effect : effects) {
-            OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
+          RunValues anchor = walk.get().anchor();
+          for (EffectSpec effect : anchor == null ? List.<EffectSpec>of() : effects) {
+            OutboxKey key = new OutboxKey(anchor.outboxKey(), effect.name());
             if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
               deliveries.add(outbox.send(key));
             }
@@ -236,23 +240,22 @@ public final class RunEffects {
   }
 
   /**
-   * The commits of a run key before one of them: {@code anchor}, the newest with an effect filed,
-   * and {@code unfiled}, those after it with none, oldest first.
+   * The commits of a run key before one of them: {@code anchor}, the newest with an effect filed
+   * (null when the walk reached the run key's first commit, or a backfill's), and {@code unfiled},
+   * those after it with none, oldest first.
    */
   private record Walk(RunValues anchor, List<RunValues> unfiled) {}
 
   /**
    * Walks main back from {@code run}'s commit through the earlier commits of its run key; empty
-   * when none among the last {@link #EARLIER_BATCHES_LOOKED_AT} has an effect filed, or a
-   * backfill's commit comes first.
+   * when {@link #EARLIER_BATCHES_LOOKED_AT} of them have no effect filed.
    */
   private static Optional<Walk> walkBack(
       Table table, Outbox outbox, List<EffectSpec> effects, RunValues run, boolean wholeTable) {
     List<RunValues> unfiled = new ArrayList<>();
     Snapshot commit = table.snapshot(run.snapshotId());
     Long parent = commit == null ? null : commit.parentId();
-    int looked = 0;
-    while (parent != null && looked < EARLIER_BATCHES_LOOKED_AT) {
+    while (parent != null) {
       Snapshot snapshot = table.snapshot(parent);
       if (snapshot == null) {
         break; // expired: the history ends here
@@ -264,16 +267,18 @@ public final class RunEffects {
         if (lineage.get().backfillId() != null) {
           break;
         }
-        looked++;
         RunValues earlier = loaded(lineage.get(), run.target(), wholeTable, snapshot.snapshotId());
         if (filed(outbox, effects, earlier)) {
           return Optional.of(new Walk(earlier, unfiled));
+        }
+        if (unfiled.size() == EARLIER_BATCHES_LOOKED_AT) {
+          return Optional.empty();
         }
         unfiled.add(0, earlier);
       }
       parent = snapshot.parentId();
     }
-    return Optional.empty();
+    return Optional.of(new Walk(null, unfiled));
   }
 
   /**

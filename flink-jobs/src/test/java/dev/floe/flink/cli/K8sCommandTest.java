@@ -242,31 +242,34 @@ class K8sCommandTest {
   void aSessionJobRefusesTheFlagsOfItsClustersPods() {
     for (String[] flag :
         new String[][] {
-          {"--secret-env", "FLOE_CATALOG_JDBC__PASSWORD=floe-db/password"},
+          {"--secret-env", "FLOE_CATALOG_URI=floe-db/uri"},
           {"--image", "registry/floe:9"},
           {"--tm-memory", "8g"},
           {"--task-slots", "8"},
           {"--service-account", "other"},
+          {"--no-s3-secret"},
         }) {
-      CliRun run =
-          k8s(
-              "k8s",
-              "render",
-              DAILY,
-              "--slice",
-              "2026-10-03",
-              "--session-cluster",
-              "floe-session",
-              "--jar-uri",
-              "s3://artifacts/floe.jar",
-              flag[0],
-              flag[1]);
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "k8s",
+                  "render",
+                  DAILY,
+                  "--slice",
+                  "2026-10-03",
+                  "--session-cluster",
+                  "floe-session",
+                  "--jar-uri",
+                  "s3://artifacts/floe.jar"));
+      args.addAll(List.of(flag));
+      CliRun run = k8s(args.toArray(String[]::new));
+      String given = String.join(" ", flag);
 
       assertThat(run.exitCode()).as(flag[0]).isEqualTo(ExitCodes.INVALID_INPUT);
       assertThat(run.err())
           .isEqualTo(
               "floe: Cannot render a session job with "
-                  + flag[0]
+                  + given
                   + ": it runs on the pods of session cluster floe-session, which `floe k8s"
                   + " render-session-cluster floe-session "
                   + flag[0]

@@ -83,6 +83,19 @@ class RenderMaintenanceCommandTest {
                   ((Map<String, Object>) container.get("resources")).get("limits"))
           .containsEntry("memory", sized[1]);
     }
+    CliRun tiny =
+        k8s(
+            "k8s",
+            "render-maintenance",
+            "--all",
+            "--schedule",
+            "0 3 * * *",
+            "--timeout",
+            "1h",
+            "--jm-memory",
+            "1024k");
+    assertThat(tiny.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(tiny.err()).contains("with --jm-memory 1024k:", "needs at least 512Mi");
     for (String bad : new String[] {"1.5g", "2048", "1t2"}) {
       CliRun run =
           k8s(

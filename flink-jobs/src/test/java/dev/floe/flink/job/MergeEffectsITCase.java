@@ -142,14 +142,34 @@ class MergeEffectsITCase {
   }
 
   @Test
-  void batchesCommittedBeforeTheJobHadEffectsFiledAreNotSentLater() throws Exception {
+  void theFirstBatchWhoseProcessStoppedBeforeSendingIsSentByTheSecond() throws Exception {
     RunRequest request = RunRequest.of(config, job, null);
-    SliceJob.run(request); // no effect filed for it: nothing anchors what is owed
+    RunResult first = SliceJob.run(request); // committed; its process stops before sending
     seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
     RunResult second = SliceJob.run(request);
     var secondSent = effects.deliver(request, second, true);
 
     assertThat(secondSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT, Delivery.Outcome.SENT);
+    assertThat(server.requests())
+        .extracting(WebhookServer.Request::body)
+        .containsExactly(
+            "{\"rows\": %d}".formatted(first.outcome().rows()),
+            "{\"rows\": %d}".formatted(second.outcome().rows()));
+  }
+
+  @Test
+  void batchesOfTheSameJobBeforeItHadEffectsHaveAnotherRunKeyAndAreNotSent() throws Exception {
+    JobSpec withoutEffects = ExampleTables.job(ExampleTables.MERGE_JOB);
+    RunResult before = SliceJob.run(RunRequest.of(config, withoutEffects, null));
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunRequest request = RunRequest.of(config, job, null);
+    RunResult first = SliceJob.run(request);
+    var firstSent = effects.deliver(request, first, true);
+
+    assertThat(before.runKey()).isNotEqualTo(first.runKey());
+    assertThat(firstSent.deliveries())
         .extracting(Delivery::outcome)
         .containsExactly(Delivery.Outcome.SENT);
     assertThat(server.count()).isEqualTo(1);
