@@ -67,8 +67,14 @@ public final class CatalogConfigLoader {
           }
         });
     properties.putAll(overrides);
+    // FLOE_CATALOG_TYPE / FLOE_CATALOG_NAME (or --catalog-property type=/name=) set the catalog's
+    // type and name as floe.yaml's catalog.type and catalog.name do: they are not Iceberg
+    // properties.
     if (properties.containsKey("type")) {
       type = properties.remove("type");
+    }
+    if (properties.containsKey("name")) {
+      name = properties.remove("name");
     }
     return build(name, type, home, properties);
   }

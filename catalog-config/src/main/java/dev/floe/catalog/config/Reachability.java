@@ -127,6 +127,9 @@ public final class Reachability {
     return extra;
   }
 
+  /** The longest {@value #TIMEOUT_PROPERTY} taken (its nanoseconds must fit a long). */
+  static final Duration MAX_TIMEOUT = Duration.ofHours(24);
+
   /** {@code 30s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT30S}); {@code 0} is zero. */
   static Duration parseDuration(String text) {
     String trimmed = text.trim().toLowerCase(Locale.ROOT);
@@ -147,9 +150,17 @@ public final class Reachability {
       } else {
         duration = Duration.parse(text.trim());
       }
+      if (duration.compareTo(MAX_TIMEOUT) > 0) {
+        throw InvalidInputException.of(
+            "Cannot read catalog property '%s': '%s' is longer than %s, the most a connection"
+                + " attempt may wait (0 skips the check)",
+            TIMEOUT_PROPERTY, text, MAX_TIMEOUT.toHours() + "h");
+      }
       if (!duration.isNegative()) {
         return duration;
       }
+    } catch (InvalidInputException e) {
+      throw e;
     } catch (RuntimeException e) {
       // refused below
     }

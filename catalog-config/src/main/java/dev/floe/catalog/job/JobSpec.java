@@ -46,6 +46,13 @@ public record JobSpec(
     String text)
     implements Serializable {
 
+  /**
+   * The most parallel tasks of one operator Flink runs (its {@code
+   * KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM}, which flink-jobs holds this to): the
+   * highest {@code parallelism} a manifest, {@code --parallelism} or a render may give.
+   */
+  public static final int MAX_PARALLELISM = 1 << 15;
+
   public JobSpec {
     key = List.copyOf(key);
     checks = List.copyOf(checks);

@@ -52,8 +52,12 @@ public final class JobSpecParser {
               secondStatement);
     }
     long parallelism = root.has("parallelism") ? root.child("parallelism").asLong() : 0;
-    if (parallelism < 0 || parallelism > Integer.MAX_VALUE) {
-      throw root.child("parallelism").error("expected a positive number, got %d", parallelism);
+    if (parallelism < 0 || parallelism > JobSpec.MAX_PARALLELISM) {
+      throw root.child("parallelism")
+          .error(
+              "expected a positive number of at most %d (Flink's most parallel tasks of an"
+                  + " operator), got %d",
+              JobSpec.MAX_PARALLELISM, parallelism);
     }
     List<String> key = root.has("key") ? nonEmpty(root.child("key")) : List.of();
     String ordering = root.has("ordering") ? root.requiredString("ordering") : null;

@@ -83,6 +83,8 @@ public final class K8sYaml {
           || value.length() > 1
               && "+-.".indexOf(value.charAt(0)) >= 0
               && (Character.isDigit(value.charAt(1)) || value.charAt(1) == '.')
+          // YAML 1.1's infinity and not-a-number: .inf, -.Inf, +.INF, .nan, .NaN
+          || value.matches("[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN)")
           || super.needToQuoteValue(value);
     }
   }

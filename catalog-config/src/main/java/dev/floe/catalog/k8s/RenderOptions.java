@@ -1,6 +1,7 @@
 package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.JobSpec;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -31,9 +32,11 @@ public record RenderOptions(
     Objects.requireNonNull(submission, "submission");
     Objects.requireNonNull(codeVersion, "codeVersion");
     InvalidInputException.check(
-        parallelism >= 0,
-        "Cannot render with --parallelism %d: give a positive number (or leave it out)",
-        parallelism);
+        parallelism >= 0 && parallelism <= JobSpec.MAX_PARALLELISM,
+        "Cannot render with --parallelism %d: give a positive number of at most %d (or leave it"
+            + " out)",
+        parallelism,
+        JobSpec.MAX_PARALLELISM);
   }
 
   /** An application cluster per run with these cluster settings. */

@@ -139,6 +139,23 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void floeCatalogTypeAndNameSetTheCatalogsTypeAndNameNotIcebergProperties() {
+    CatalogConfig config =
+        CatalogConfigLoader.load(
+            null,
+            dir.resolve("h"),
+            Map.of(),
+            Map.of(
+                "FLOE_CATALOG_TYPE", "rest",
+                "FLOE_CATALOG_NAME", "lake",
+                "FLOE_CATALOG_URI", "http://127.0.0.1:8181"));
+
+    assertThat(config.type()).isEqualTo("rest");
+    assertThat(config.name()).isEqualTo("lake");
+    assertThat(config.properties()).doesNotContainKeys("type", "name");
+  }
+
+  @Test
   void laterSourcesWinFileThenEnvironmentThenCommandLine() throws IOException {
     Path file =
         write(

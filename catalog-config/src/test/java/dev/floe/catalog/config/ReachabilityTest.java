@@ -166,6 +166,12 @@ class ReachabilityTest {
         .hasMessage(
             "Cannot read catalog property 'floe.connect-timeout': 'soon' is not a duration (e.g."
                 + " 30s, 500ms, 2m, PT30S; 0 skips the check)");
+    assertThatThrownBy(() -> load(Map.of(Reachability.TIMEOUT_PROPERTY, "99999999999m")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read catalog property 'floe.connect-timeout': '99999999999m' is longer than"
+                + " 24h, the most a connection attempt may wait (0 skips the check)");
+    assertThat(Reachability.parseDuration("PT24H")).isEqualTo(Duration.ofHours(24));
   }
 
   @Test

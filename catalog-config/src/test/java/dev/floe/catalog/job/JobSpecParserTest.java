@@ -325,6 +325,16 @@ class JobSpecParserTest {
   }
 
   @Test
+  void refusesAParallelismAboveFlinksLimitAsRunWouldLaterOn() {
+    assertThatThrownBy(() -> parse(MINIMAL + "parallelism: 40000\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("parallelism")
+        .hasMessageContaining("at most 32768")
+        .hasMessageContaining("got 40000");
+    assertThat(parse(MINIMAL + "parallelism: 32768\n").parallelism()).isEqualTo(32768);
+  }
+
+  @Test
   void refusesAllowNondeterministicThatIsNotABoolean() {
     assertThatThrownBy(() -> parse(MINIMAL + "allow_nondeterministic: sometimes\n"))
         .isInstanceOf(InvalidInputException.class)

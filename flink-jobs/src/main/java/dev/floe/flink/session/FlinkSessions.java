@@ -3,6 +3,7 @@ package dev.floe.flink.session;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.JobSpec;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,7 +14,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.JobListener;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -27,7 +27,7 @@ import org.apache.flink.table.catalog.Catalog;
 public final class FlinkSessions {
 
   /** The largest parallelism Flink accepts for an operator. */
-  public static final int MAX_PARALLELISM = KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM;
+  public static final int MAX_PARALLELISM = JobSpec.MAX_PARALLELISM;
 
   private FlinkSessions() {}
 

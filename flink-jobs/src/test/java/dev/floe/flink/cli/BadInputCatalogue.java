@@ -150,8 +150,8 @@ final class BadInputCatalogue {
                   row(
                       "a negative parallelism: `parallelism: -2`",
                       2,
-                      "floe: Cannot read job.yaml at 'parallelism': expected a positive number,"
-                          + " got -2",
+                      "floe: Cannot read job.yaml at 'parallelism': expected a positive number of at"
+                          + " most 32768 (Flink's most parallel tasks of an operator), got -2",
                       f -> f.run(f.job(t -> t + "parallelism: -2\n"))),
                   row(
                       "text where true or false belongs: `allow_nondeterministic: \"no\"`",

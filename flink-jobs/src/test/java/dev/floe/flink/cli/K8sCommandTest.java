@@ -320,6 +320,39 @@ class K8sCommandTest {
         .contains("Cannot render a pod with memory 'lots'");
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void flinkSettingsAYaml11ReaderWouldTakeForInfinityOrNaNStayStrings() {
+    CliRun render =
+        k8s(
+            "k8s",
+            "render",
+            DAILY,
+            "--slice",
+            "2026-10-03",
+            "--flink-conf",
+            "a.b=.inf",
+            "--flink-conf",
+            "c.d=-.Inf",
+            "--flink-conf",
+            "e.f=.NaN");
+
+    assertThat(render.exitCode()).as(render.err()).isZero();
+    Map<String, Object> conf =
+        (Map<String, Object>) at(single(render.out()), "spec.flinkConfiguration");
+    assertThat(conf)
+        .containsEntry("a.b", ".inf")
+        .containsEntry("c.d", "-.Inf")
+        .containsEntry("e.f", ".NaN");
+    CliRun tooParallel =
+        k8s("k8s", "render", DAILY, "--slice", "2026-10-03", "--parallelism", "50000");
+    assertThat(tooParallel.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(tooParallel.err())
+        .startsWith(
+            "floe: Cannot render with --parallelism 50000: give a positive number of at most"
+                + " 32768");
+  }
+
   /** Runs {@code floe <args>} in-process; the k8s commands take no --home. */
   static CliRun k8s(String... args) {
     StringWriter out = new StringWriter();
