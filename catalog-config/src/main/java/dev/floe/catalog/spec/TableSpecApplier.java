@@ -1,5 +1,6 @@
 package dev.floe.catalog.spec;
 
+import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,9 +11,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -20,6 +23,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -126,8 +130,40 @@ public final class TableSpecApplier {
       }
     }
     // A failure past this point leaves earlier tables applied; rerunning applies the rest.
-    staged.forEach(Transaction::commitTransaction);
+    for (int i = 0; i < changed.size(); i++) {
+      commitAsPlanned(changed.get(i), staged.get(i));
+    }
     return plan;
+  }
+
+  /**
+   * Commits a table's staged change onto exactly the metadata it was planned on. A commit that
+   * landed in between (rows appended, another apply) fails it, instead of Iceberg applying the
+   * change again onto the newer table, which the plan's checks (the table held no rows, no written
+   * file uses the dropped column) never saw. Iceberg's REST protocol asserts only what the change
+   * touches (schema, spec), so a REST catalog still takes it over a newer snapshot.
+   *
+   * @throws CommitConflictException when the table changed since it was planned
+   */
+  private static void commitAsPlanned(Planned planned, Transaction transaction) {
+    if (planned.table() == null) {
+      transaction.commitTransaction();
+      return;
+    }
+    TableOperations ops = ((HasTableOperations) planned.table()).operations();
+    TableMetadata base = ops.current();
+    TableMetadata updated = ((HasTableOperations) transaction.table()).operations().current();
+    try {
+      ops.commit(base, updated);
+    } catch (CommitFailedException e) {
+      throw new CommitConflictException(
+          String.format(
+              "Cannot apply the spec of %s (%s): the table changed since it was planned (%s);"
+                  + " nothing of this spec was applied; run `floe tables apply` again to plan on"
+                  + " the table as it is now",
+              planned.spec().table(), planned.spec().source(), e.getMessage()),
+          e);
+    }
   }
 
   /**

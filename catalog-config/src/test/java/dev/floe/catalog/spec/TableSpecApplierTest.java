@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.io.Closeable;
 import java.io.IOException;
@@ -653,6 +655,51 @@ class TableSpecApplierTest {
     assertThat(TablePartitioning.describe(load("sales.never_written").spec()))
         .containsExactly("bucket(8, id)", "day(ts)");
     assertThat(load("sales.emptied").spec().isUnpartitioned()).isTrue();
+  }
+
+  @Test
+  void aRowAppendedBetweenPlanAndCommitFailsTheApplyInsteadOfRepartitioningOverIt() {
+    applier(dated("sales.t", "[d]")).commit();
+    // Another writer appends a row just before the apply commits what it planned on the empty
+    // table (a repartition no flag allows over data).
+    Catalog racing =
+        new Catalog() {
+          @Override
+          public Table loadTable(TableIdentifier identifier) {
+            return InterceptedTable.beforeEachCommit(
+                catalog.loadTable(identifier),
+                attempt -> {
+                  Table other = catalog.loadTable(identifier);
+                  TableRows.append(
+                      other,
+                      TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
+                });
+          }
+
+          @Override
+          public List<TableIdentifier> listTables(Namespace namespace) {
+            return catalog.listTables(namespace);
+          }
+
+          @Override
+          public boolean dropTable(TableIdentifier identifier, boolean purge) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public void renameTable(TableIdentifier from, TableIdentifier to) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    TableSpec unpartitioned = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[]"));
+
+    assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(unpartitioned)).commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageStartingWith(
+            "Cannot apply the spec of sales.t (tables/spec.yaml): the table changed since it was"
+                + " planned");
+    assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("d");
+    assertThat(load("sales.t").currentSnapshot().summary()).containsEntry("total-records", "1");
   }
 
   @Test

@@ -48,8 +48,8 @@ class MaintainOrphansSpellingsTest {
   @Test
   void orphansKeepALiveFileWrittenThroughASymlinkUnderAHomeWithASpace() throws Exception {
     Path home = Files.createDirectories(temp.resolve("u space"));
-    // The table directory as Hadoop wrote it (the location taken literally), and a link to its
-    // parent that write.data.path goes through.
+    // The table directory as Hadoop wrote it for a home an older Floe made (its warehouse a file:
+    // URI with %20, taken literally), and a link to its parent that write.data.path goes through.
     Path tableDir =
         withTable(
             home,
@@ -59,8 +59,11 @@ class MaintainOrphansSpellingsTest {
               try {
                 ((SupportsNamespaces) catalog).createNamespace(Namespace.of("s"));
                 Table t =
-                    catalog.createTable(
-                        TableIdentifier.of("s", "t"), SCHEMA, PartitionSpec.unpartitioned());
+                    catalog
+                        .buildTable(TableIdentifier.of("s", "t"), SCHEMA)
+                        .withPartitionSpec(PartitionSpec.unpartitioned())
+                        .withLocation(home.resolve("warehouse/s/t").toUri().toString())
+                        .create();
                 return Path.of(new org.apache.hadoop.fs.Path(t.location()).toUri().getPath());
               } finally {
                 Catalogs.close(catalog);
