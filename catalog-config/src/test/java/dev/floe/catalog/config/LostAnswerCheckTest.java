@@ -9,21 +9,15 @@ import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.time.LocalDate;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -116,53 +110,14 @@ class LostAnswerCheckTest {
 
   /** {@code table} whose first commit finds another writer's append of the same day first. */
   private Table conflicting(Table table) {
-    TableOperations real = ((HasTableOperations) table).operations();
-    AtomicInteger once = new AtomicInteger(1);
-    return new BaseTable(
-        new Delegating(real) {
-          @Override
-          public void commit(TableMetadata base, TableMetadata metadata) {
-            if (once.getAndSet(0) == 1) {
-              TableRows.append(
-                  catalog.catalog().loadTable(TableIdentifier.parse("s.t")), row(4, "2026-10-01"));
-              throw new CommitFailedException("Cannot commit: the table moved on");
-            }
-            real.commit(base, metadata);
+    return InterceptedTable.beforeEachCommit(
+        table,
+        attempt -> {
+          if (attempt == 0) {
+            TableRows.append(
+                catalog.catalog().loadTable(TableIdentifier.parse("s.t")), row(4, "2026-10-01"));
+            throw new CommitFailedException("Cannot commit: the table moved on");
           }
-        },
-        table.name());
-  }
-
-  private abstract static class Delegating implements TableOperations {
-    private final TableOperations real;
-
-    Delegating(TableOperations real) {
-      this.real = real;
-    }
-
-    @Override
-    public TableMetadata current() {
-      return real.current();
-    }
-
-    @Override
-    public TableMetadata refresh() {
-      return real.refresh();
-    }
-
-    @Override
-    public FileIO io() {
-      return real.io();
-    }
-
-    @Override
-    public String metadataFileLocation(String fileName) {
-      return real.metadataFileLocation(fileName);
-    }
-
-    @Override
-    public LocationProvider locationProvider() {
-      return real.locationProvider();
-    }
+        });
   }
 }

@@ -181,6 +181,38 @@ public final class LineageCommits {
     return target.currentSnapshot().snapshotId();
   }
 
+  /**
+   * A load of all of October 2026 as one slice (run {@code m1} of {@code job}, one row on Oct 2),
+   * from {@code source} as it is now: a month run over the day runs of the same table.
+   */
+  public static void loadOctober(Table target, String job, Table source) {
+    Slice october = month("2026-10");
+    source.refresh();
+    String name = source.name().substring(source.name().indexOf('.') + 1);
+    OverwriteFiles overwrite =
+        target
+            .newOverwrite()
+            .overwriteByRowFilter(october.toExpression())
+            .addFile(
+                TableRows.write(
+                    target,
+                    TableRows.row(target, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
+    new Lineage(
+            "k-october",
+            "m1",
+            job,
+            "overwrite",
+            october.label(),
+            "0.1.0-test",
+            1,
+            "1:0",
+            Map.of(name, source.currentSnapshot().snapshotId()),
+            null)
+        .toSummary()
+        .forEach(overwrite::set);
+    overwrite.commit();
+  }
+
   /** Appends {@code rows} rows of one day to a source table; returns the new snapshot id. */
   public static long append(Table source, String day, int rows) {
     Record[] records = new Record[rows];

@@ -4,18 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.lineage.Lineage;
-import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
-import dev.floe.catalog.testing.TableRows;
 import dev.floe.catalog.window.AsOf;
 import dev.floe.catalog.window.WindowState;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,30 +170,8 @@ class ReportTest {
 
   @Test
   void daysANewerMonthLoadHoldsAreNotListedAsPendingLateData() {
-    Slice october = LineageCommits.month("2026-10");
-    staging.refresh();
     // The same job reloads all of October, reading the late rows of Oct 1 and Oct 3.
-    OverwriteFiles overwrite =
-        fact.newOverwrite()
-            .overwriteByRowFilter(october.toExpression())
-            .addFile(
-                TableRows.write(
-                    fact,
-                    TableRows.row(fact, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
-    new Lineage(
-            "k-october",
-            "m1",
-            "fact_daily",
-            "overwrite",
-            october.label(),
-            "0.1.0-test",
-            1,
-            "1:0",
-            Map.of("s.staging", staging.currentSnapshot().snapshotId()),
-            null)
-        .toSummary()
-        .forEach(overwrite::set);
-    overwrite.commit();
+    LineageCommits.loadOctober(fact, "fact_daily", staging);
 
     ReportModel model =
         Report.of(catalog.catalog(), "s.fact").asOf(Instant.parse("2026-10-04T12:00:00Z")).build();

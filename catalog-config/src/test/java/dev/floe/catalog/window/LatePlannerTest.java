@@ -418,29 +418,7 @@ class LatePlannerTest {
 
   /** fact_daily loads all of October as one slice, from staging as it is now. */
   private void loadOctoberAsFactDaily() {
-    Slice october = LineageCommits.month("2026-10");
-    staging.refresh();
-    OverwriteFiles overwrite =
-        fact.newOverwrite()
-            .overwriteByRowFilter(october.toExpression())
-            .addFile(
-                TableRows.write(
-                    fact,
-                    TableRows.row(fact, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
-    new Lineage(
-            "k-october",
-            "m1",
-            "fact_daily",
-            "overwrite",
-            october.label(),
-            "0.1.0-test",
-            1,
-            "1:0",
-            Map.of("s.staging", staging.currentSnapshot().snapshotId()),
-            null)
-        .toSummary()
-        .forEach(overwrite::set);
-    overwrite.commit();
+    LineageCommits.loadOctober(fact, "fact_daily", staging);
   }
 
   @Test

@@ -64,17 +64,7 @@ class RenderMaintenanceCommandTest {
   void thePodsMemoryIsAKubernetesQuantityAndTheHeapThreeQuartersOfItHoweverItIsWritten() {
     for (String[] sized :
         new String[][] {{"2Gi", "2048Mi", "-Xmx1536m"}, {"4g", "4096Mi", "-Xmx3072m"}}) {
-      CliRun run =
-          k8s(
-              "k8s",
-              "render-maintenance",
-              "--all",
-              "--schedule",
-              "0 3 * * *",
-              "--timeout",
-              "1h",
-              "--jm-memory",
-              sized[0]);
+      CliRun run = render("--jm-memory", sized[0]);
       assertThat(run.exitCode()).as(run.err()).isZero();
       Map<String, Object> container = container(run.out());
       assertThat((List<String>) container.get("command")).contains(sized[2]);
@@ -83,31 +73,11 @@ class RenderMaintenanceCommandTest {
                   ((Map<String, Object>) container.get("resources")).get("limits"))
           .containsEntry("memory", sized[1]);
     }
-    CliRun tiny =
-        k8s(
-            "k8s",
-            "render-maintenance",
-            "--all",
-            "--schedule",
-            "0 3 * * *",
-            "--timeout",
-            "1h",
-            "--jm-memory",
-            "1024k");
+    CliRun tiny = render("--jm-memory", "1024k");
     assertThat(tiny.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(tiny.err()).contains("with --jm-memory 1024k:", "needs at least 512Mi");
     for (String bad : new String[] {"1.5g", "2048", "1t2"}) {
-      CliRun run =
-          k8s(
-              "k8s",
-              "render-maintenance",
-              "--all",
-              "--schedule",
-              "0 3 * * *",
-              "--timeout",
-              "1h",
-              "--jm-memory",
-              bad);
+      CliRun run = render("--jm-memory", bad);
       assertThat(run.exitCode()).as(bad).isEqualTo(ExitCodes.INVALID_INPUT);
       assertThat(run.err())
           .as(bad)
