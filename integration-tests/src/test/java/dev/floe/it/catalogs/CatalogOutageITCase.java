@@ -55,13 +55,7 @@ class CatalogOutageITCase {
 
   @Test
   void aRunStartedWhileTheCatalogDatabaseIsDownFailsInOneLineWithoutItsPassword() throws Exception {
-    Path dir = Files.createDirectories(work.resolve("jdbc"));
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put("uri", postgres.jdbcUrl(DATABASE));
-    properties.put("jdbc.user", PostgresServer.USER);
-    properties.put("jdbc.schema-version", "V1");
-    properties.put("warehouse", dir.resolve("warehouse").toUri().toString());
-    loadTables(dir, "jdbc", properties);
+    Path dir = jdbcProject("jdbc");
     // The password inside the uri, the way Floe's refusal of a password in floe.yaml suggests.
     String uriWithPassword =
         postgres.jdbcUrl(DATABASE) + "?user=floe&password=" + postgres.password();
@@ -93,13 +87,7 @@ class CatalogOutageITCase {
   @Test
   void aWrongDatabasePasswordFailsInOneLineNamingTheUserAndWhereThePasswordComesFrom()
       throws Exception {
-    Path dir = Files.createDirectories(work.resolve("jdbc-wrong-password"));
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put("uri", postgres.jdbcUrl(DATABASE));
-    properties.put("jdbc.user", PostgresServer.USER);
-    properties.put("jdbc.schema-version", "V1");
-    properties.put("warehouse", dir.resolve("warehouse").toUri().toString());
-    loadTables(dir, "jdbc", properties);
+    Path dir = jdbcProject("jdbc-wrong-password");
     String wrong = "wrong-" + postgres.password().substring(0, 4) + "-x";
 
     BinFloe.Result refused =
@@ -143,6 +131,20 @@ class CatalogOutageITCase {
                 + rest.uri()
                 + ": connection refused");
     assertRerunCommits(dir, Map.of());
+  }
+
+  /**
+   * A project in {@code name} on the PostgreSQL catalog, its tables loaded ({@link #loadTables}).
+   */
+  private static Path jdbcProject(String name) throws Exception {
+    Path dir = Files.createDirectories(work.resolve(name));
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put("uri", postgres.jdbcUrl(DATABASE));
+    properties.put("jdbc.user", PostgresServer.USER);
+    properties.put("jdbc.schema-version", "V1");
+    properties.put("warehouse", dir.resolve("warehouse").toUri().toString());
+    loadTables(dir, "jdbc", properties);
+    return dir;
   }
 
   /** floe.yaml for {@code type}, the example tables, and staging rows for the day. */
