@@ -67,15 +67,18 @@ public final class CatalogConfigLoader {
           }
         });
     properties.putAll(overrides);
-    // FLOE_CATALOG_TYPE / FLOE_CATALOG_NAME (or --catalog-property type=/name=) set the catalog's
-    // type and name as floe.yaml's catalog.type and catalog.name do: they are not Iceberg
-    // properties.
     if (properties.containsKey("type")) {
       type = properties.remove("type");
     }
-    if (properties.containsKey("name")) {
-      name = properties.remove("name");
-    }
+    // Not Iceberg's, and not to be changed in passing: a jdbc catalog's name selects which
+    // tables of its database it sees, so another name would hide them (and tables apply would
+    // create them again over the same files).
+    InvalidInputException.check(
+        !properties.containsKey("name"),
+        "Cannot configure catalog: 'name' is not a catalog property (from %s or --catalog-property"
+            + " name=); the catalog's name is catalog.name in floe.yaml, and for a jdbc or"
+            + " embedded catalog it also selects which tables of its database it sees",
+        ENV_PREFIX + "NAME");
     return build(name, type, home, properties);
   }
 

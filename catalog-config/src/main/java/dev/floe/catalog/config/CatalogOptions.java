@@ -28,7 +28,10 @@ public final class CatalogOptions {
           "string",
           "floe",
           "The catalog's name in Flink SQL: tables are `<name>.<namespace>.<table>`; the catalog"
-              + " is also the current one, so `<namespace>.<table>` works too.");
+              + " is also the current one, so `<namespace>.<table>` works too. For a `jdbc` or"
+              + " `embedded` catalog the name also selects which tables of its database it sees:"
+              + " renaming an existing catalog hides its tables. Set only here (not from the"
+              + " environment or `--catalog-property`).");
 
   /** The catalog property naming the effect outbox's database (a JDBC URL). */
   public static final String OUTBOX_URI_PROPERTY = "floe.outbox.uri";

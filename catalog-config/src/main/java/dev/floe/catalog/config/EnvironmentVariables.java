@@ -25,9 +25,9 @@ public final class EnvironmentVariables {
           null,
           "A catalog property, e.g. `FLOE_CATALOG_S3__SECRET_ACCESS_KEY` for"
               + " `s3.secret-access-key`: lower-cased, `__` becomes `.` and `_` becomes `-`. The"
-              + " place for secrets; values never appear in logs. `FLOE_CATALOG_TYPE` and"
-              + " `FLOE_CATALOG_NAME` set the catalog's type and name, as `catalog.type` and"
-              + " `catalog.name` in floe.yaml do.");
+              + " place for secrets; values never appear in logs. `FLOE_CATALOG_TYPE` sets the"
+              + " catalog's type as `catalog.type` in floe.yaml does; `FLOE_CATALOG_NAME` is"
+              + " refused (see `catalog.name`).");
   public static final FloeOption LOG_LEVEL =
       FloeOption.of(
           "FLOE_LOG_LEVEL",

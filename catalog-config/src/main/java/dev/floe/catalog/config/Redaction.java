@@ -42,14 +42,13 @@ public final class Redaction {
    * {@code password=x} after a space, comma, quote or brace (a printed map, a logged form body).
    * The name may have words before and after the secret one: {@code client_secret}, {@code
    * access_token}, {@code x-amz-security-token}, {@code db_password}, also run together: {@code
-   * sslpassword} (PgJDBC's key password); words after the secret one follow a '_' or '-' ({@code
-   * sslpasswordcallback} names a class, not a secret). The value ends at the next separator or
-   * white space.
+   * sslpassword} (PgJDBC's key password), {@code password1}, {@code secretkey}; but not {@code
+   * sslpasswordcallback}, which names a class. The value ends at the next separator or white space.
    */
   private static final Pattern CREDENTIAL_PARAMETER =
       Pattern.compile(
           "(?i)((?:^|[?&;,{\\s'\"])[a-z0-9_-]*(?:password|passwd|pwd|secret|token)"
-              + "(?:[_-][a-z0-9_-]*)?=|(?:^|[?&;,{\\s'\"])sig=)([^&;#,}\\s'\"]*?)(?=$|[&;#,}\\s'\"]|:\\s)");
+              + "(?!callback)[a-z0-9_-]*=|(?:^|[?&;,{\\s'\"])sig=)([^&;#,}\\s'\"]*?)(?=$|[&;#,}\\s'\"]|:\\s)");
 
   /**
    * An HTTP credential as a header or wire log shows it: {@code Authorization: Bearer x}, {@code

@@ -27,6 +27,8 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Makes the catalog match a set of table specs: {@code floe tables apply}. Like Iceberg's {@code
@@ -151,9 +153,16 @@ public final class TableSpecApplier {
       return;
     }
     TableOperations ops = ((HasTableOperations) planned.table()).operations();
+    // The transaction refreshed the table when it was staged: its base may already be newer than
+    // what the plan saw.
     TableMetadata base = ops.current();
     TableMetadata updated = ((HasTableOperations) transaction.table()).operations().current();
     try {
+      if (!Objects.equals(base.metadataFileLocation(), planned.plannedOn())) {
+        throw new CommitFailedException(
+            "its metadata is %s now, %s when planned",
+            base.metadataFileLocation(), planned.plannedOn());
+      }
       ops.commit(base, updated);
     } catch (CommitFailedException e) {
       throw new CommitConflictException(
@@ -167,11 +176,15 @@ public final class TableSpecApplier {
   }
 
   /**
-   * One spec, its table as loaded (null when it does not exist yet), the namespaces to create
-   * before it and its plan.
+   * One spec, its table as loaded (null when it does not exist yet), the metadata file the plan was
+   * made on (null for a new table), the namespaces to create before it and its plan.
    */
   private record Planned(
-      TableSpec spec, Table table, List<Namespace> newNamespaces, TablePlan plan) {}
+      TableSpec spec,
+      Table table,
+      String plannedOn,
+      List<Namespace> newNamespaces,
+      TablePlan plan) {}
 
   private List<Planned> plan() {
     ApplyOptions options = new ApplyOptions(allowDropColumns, allowRepartition);
@@ -180,14 +193,18 @@ public final class TableSpecApplier {
     for (TableSpec spec : specs) {
       Table table = loadIfExists(spec.identifier());
       if (table != null) {
-        planned.add(new Planned(spec, table, List.of(), TablePlanner.plan(spec, table, options)));
+        String plannedOn =
+            ((HasTableOperations) table).operations().current().metadataFileLocation();
+        planned.add(
+            new Planned(
+                spec, table, plannedOn, List.of(), TablePlanner.plan(spec, table, options)));
       } else {
         // Several specs may share a new namespace; it is created once, before the first table.
         List<Namespace> newNamespaces =
             missingNamespaces(spec.identifier().namespace()).stream()
                 .filter(plannedNamespaces::add)
                 .toList();
-        planned.add(new Planned(spec, null, newNamespaces, planCreate(spec, newNamespaces)));
+        planned.add(new Planned(spec, null, null, newNamespaces, planCreate(spec, newNamespaces)));
       }
     }
     return planned;
@@ -268,15 +285,52 @@ public final class TableSpecApplier {
   private Transaction stage(Planned planned) {
     TableSpec spec = planned.spec();
     if (planned.table() == null) {
-      return catalog
-          .buildTable(spec.identifier(), spec.schema())
-          .withPartitionSpec(spec.partitionSpec())
-          .withProperties(newTableProperties(spec))
-          .createTransaction();
+      Transaction create =
+          catalog
+              .buildTable(spec.identifier(), spec.schema())
+              .withPartitionSpec(spec.partitionSpec())
+              .withProperties(newTableProperties(spec))
+              .createTransaction();
+      requireNoTableAt(spec, create.table());
+      return create;
     }
     Transaction transaction = planned.table().newTransaction();
     TableEvolution.stage(transaction, spec, planned.plan());
     return transaction;
+  }
+
+  /**
+   * Refuses to create a table where another table's metadata already is: the same table in another
+   * catalog (a jdbc catalog renamed with catalog.name sees none of its tables, so every spec plans
+   * a create), whose files the new one would then count as orphans. Checked when the table's FileIO
+   * can list; a location that cannot be listed passes.
+   *
+   * @throws InvalidInputException when the location holds a metadata file
+   */
+  private static void requireNoTableAt(TableSpec spec, Table staged) {
+    if (!(staged.io() instanceof SupportsPrefixOperations prefixes)) {
+      return;
+    }
+    String metadata = staged.location().replaceAll("/+$", "") + "/metadata/";
+    boolean held = false;
+    try {
+      for (FileInfo file : prefixes.listPrefix(metadata)) {
+        if (file.location().endsWith(".metadata.json")) {
+          held = true;
+          break;
+        }
+      }
+    } catch (RuntimeException cannotList) {
+      return; // nothing there, or nothing Floe may list: the catalog decides as before
+    }
+    InvalidInputException.check(
+        !held,
+        "Cannot create table %s (%s): its location %s already holds an Iceberg table's metadata"
+            + " (the same table in another catalog, or this catalog under another catalog.name);"
+            + " open the catalog that owns it, or remove that table first",
+        spec.table(),
+        spec.source(),
+        staged.location());
   }
 
   private static Map<String, String> newTableProperties(TableSpec spec) {

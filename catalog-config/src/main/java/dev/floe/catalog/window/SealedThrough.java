@@ -4,6 +4,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.FloeTableProperties;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
@@ -84,12 +85,17 @@ public final class SealedThrough {
       }
       // Partitions after any of these are not known to be final.
       if (through != null && start.isAfter(through)) {
-        String gap = format(through);
+        // The first slice of the gap, in the unit of the slice after it: the value --slice takes.
+        Slice next = slice.slice();
+        LocalDateTime gapStart = LocalDateTime.ofInstant(through, ZoneOffset.UTC);
+        String gap =
+            new Slice(next.column(), next.kind(), next.unit(), gapStart, next.unit().next(gapStart))
+                .value();
         return new Extent(
             through,
             gap
                 + " was never loaded: no load covers "
-                + gap
+                + format(through)
                 + " to "
                 + format(start)
                 + " (an empty slice commits nothing; `floe run --slice "

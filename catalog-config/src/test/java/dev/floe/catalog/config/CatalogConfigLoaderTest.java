@@ -139,20 +139,27 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
-  void floeCatalogTypeAndNameSetTheCatalogsTypeAndNameNotIcebergProperties() {
+  void floeCatalogTypeSetsTheTypeAndANameFromTheEnvironmentIsRefusedNotPassedOn() {
     CatalogConfig config =
         CatalogConfigLoader.load(
             null,
             dir.resolve("h"),
             Map.of(),
-            Map.of(
-                "FLOE_CATALOG_TYPE", "rest",
-                "FLOE_CATALOG_NAME", "lake",
-                "FLOE_CATALOG_URI", "http://127.0.0.1:8181"));
+            Map.of("FLOE_CATALOG_TYPE", "rest", "FLOE_CATALOG_URI", "http://127.0.0.1:8181"));
 
     assertThat(config.type()).isEqualTo("rest");
-    assertThat(config.name()).isEqualTo("lake");
-    assertThat(config.properties()).doesNotContainKeys("type", "name");
+    assertThat(config.properties()).doesNotContainKey("type");
+    assertThatThrownBy(
+            () ->
+                CatalogConfigLoader.load(
+                    null, dir.resolve("h"), Map.of(), Map.of("FLOE_CATALOG_NAME", "other")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot configure catalog: 'name' is not a catalog property (from FLOE_CATALOG_NAME");
+    assertThatThrownBy(
+            () ->
+                CatalogConfigLoader.load(null, dir.resolve("h"), Map.of("name", "other"), Map.of()))
+        .isInstanceOf(InvalidInputException.class);
   }
 
   @Test

@@ -88,6 +88,12 @@ class RedactionTest {
     assertThat(Redaction.carriesCredential("jdbc:postgresql://h/db?sslpasswordcallback=a.Cb"))
         .isFalse();
     assertThat(Redaction.carriesCredential("jdbc:x://h/db?db_password_file=/run/s")).isTrue();
+    for (String secret :
+        new String[] {"password1", "secretkey", "awssecretkey", "tokens", "pwd1"}) {
+      assertThat(Redaction.redact("jdbc:mysql://h/db?user=u&" + secret + "=Hidden1234"))
+          .as(secret)
+          .isEqualTo("jdbc:mysql://h/db?user=u&" + secret + "=******");
+    }
     assertThat(Redaction.redact("Failed to connect: " + uri))
         .isEqualTo(
             "Failed to connect: jdbc:postgresql://127.0.0.1:5432/floe?sslmode=verify-full"

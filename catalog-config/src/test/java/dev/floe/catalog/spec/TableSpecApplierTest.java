@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CommitConflictException;
@@ -18,10 +19,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -663,34 +667,17 @@ class TableSpecApplierTest {
     // Another writer appends a row just before the apply commits what it planned on the empty
     // table (a repartition no flag allows over data).
     Catalog racing =
-        new Catalog() {
-          @Override
-          public Table loadTable(TableIdentifier identifier) {
-            return InterceptedTable.beforeEachCommit(
-                catalog.loadTable(identifier),
-                attempt -> {
-                  Table other = catalog.loadTable(identifier);
-                  TableRows.append(
-                      other,
-                      TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
-                });
-          }
-
-          @Override
-          public List<TableIdentifier> listTables(Namespace namespace) {
-            return catalog.listTables(namespace);
-          }
-
-          @Override
-          public boolean dropTable(TableIdentifier identifier, boolean purge) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public void renameTable(TableIdentifier from, TableIdentifier to) {
-            throw new UnsupportedOperationException();
-          }
-        };
+        catalogLoading(
+            identifier ->
+                InterceptedTable.beforeEachCommit(
+                    catalog.loadTable(identifier),
+                    attempt -> {
+                      Table other = catalog.loadTable(identifier);
+                      TableRows.append(
+                          other,
+                          TableRows.row(
+                              other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
+                    }));
     TableSpec unpartitioned = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[]"));
 
     assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(unpartitioned)).commit())
@@ -700,6 +687,83 @@ class TableSpecApplierTest {
                 + " planned");
     assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("d");
     assertThat(load("sales.t").currentSnapshot().summary()).containsEntry("total-records", "1");
+  }
+
+  @Test
+  void aRowAppendedBetweenPlanAndStagingFailsTheApplyToo() {
+    applier(dated("sales.t", "[d]")).commit();
+    // The row lands after the plan, when the apply stages the table's transaction (which
+    // refreshes the table first).
+    Catalog racing =
+        catalogLoading(
+            identifier ->
+                new BaseTable(
+                    ((HasTableOperations) catalog.loadTable(identifier)).operations(),
+                    identifier.toString()) {
+                  @Override
+                  public Transaction newTransaction() {
+                    Table other = catalog.loadTable(identifier);
+                    TableRows.append(
+                        other,
+                        TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
+                    return super.newTransaction();
+                  }
+                });
+    TableSpec unpartitioned = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[]"));
+
+    assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(unpartitioned)).commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("the table changed since it was planned");
+    assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("d");
+  }
+
+  /** A catalog whose tables are what {@code load} makes of them (names, listing from ours). */
+  private Catalog catalogLoading(Function<TableIdentifier, Table> load) {
+    return new Catalog() {
+      @Override
+      public Table loadTable(TableIdentifier identifier) {
+        return load.apply(identifier);
+      }
+
+      @Override
+      public List<TableIdentifier> listTables(Namespace namespace) {
+        return catalog.listTables(namespace);
+      }
+
+      @Override
+      public boolean dropTable(TableIdentifier identifier, boolean purge) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public void renameTable(TableIdentifier from, TableIdentifier to) {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+
+  @Test
+  void aTableIsNotCreatedWhereAnotherCatalogsTableHasItsMetadata() throws IOException {
+    applier(simple("sales.t")).commit();
+    String metadata = metadataLocation("sales.t");
+    // The same database under another catalog name sees none of the tables, so it plans a create.
+    CatalogConfig embedded = CatalogConfigLoader.embedded(home);
+    Catalog renamed =
+        Catalogs.open(new CatalogConfig("other", embedded.type(), embedded.properties()));
+    try {
+      TableSpecApplier again =
+          new TableSpecApplier(
+              renamed, List.of(TableSpecParser.parse("tables/spec.yaml", simple("sales.t"))));
+
+      assertThatThrownBy(again::commit)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot create table sales.t (tables/spec.yaml): its location")
+          .hasMessageContaining("already holds an Iceberg table's metadata");
+      assertThat(renamed.tableExists(TableIdentifier.parse("sales.t"))).isFalse();
+    } finally {
+      Catalogs.close(renamed);
+    }
+    assertThat(metadataLocation("sales.t")).isEqualTo(metadata);
   }
 
   @Test

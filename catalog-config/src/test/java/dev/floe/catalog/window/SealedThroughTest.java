@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.Table;
@@ -58,6 +62,43 @@ class SealedThroughTest {
     assertThat(plan("2026-10-20").sealedThroughStoppedBy(Set.of())).isEmpty();
     assertThat(plan("2026-10-20").sealedThroughAfter(Set.of()))
         .contains(Instant.parse("2026-10-07T00:00:00Z"));
+  }
+
+  @Test
+  void aGapIsNamedAsTheSliceFloeRunTakesForHoursAndMonthsToo() {
+    LocalDateTime two = LocalDateTime.parse("2026-10-05T02:00");
+    Slice threeOClock =
+        new Slice(
+            "ts", Slice.ColumnKind.TIMESTAMP, SliceUnit.HOUR, two.plusHours(1), two.plusHours(2));
+    Slice december =
+        new Slice(
+            "d",
+            Slice.ColumnKind.DATE,
+            SliceUnit.MONTH,
+            LocalDateTime.parse("2026-12-01T00:00"),
+            LocalDateTime.parse("2027-01-01T00:00"));
+
+    assertThat(
+            SealedThrough.stoppedBy(
+                two.toInstant(ZoneOffset.UTC), List.of(sealed(threeOClock)), Set.of()))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .startsWith("2026-10-05T02 was never loaded: no load covers")
+                    .contains("`floe run --slice 2026-10-05T02 --force-commit`"));
+    assertThat(
+            SealedThrough.stoppedBy(
+                Instant.parse("2026-11-01T00:00:00Z"), List.of(sealed(december)), Set.of()))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .startsWith("2026-11 was never loaded: no load covers 2026-11-01 to 2026-12-01")
+                    .contains("`floe run --slice 2026-11 --force-commit`"));
+  }
+
+  private static LateSlice sealed(Slice slice) {
+    return new LateSlice(
+        slice, WindowState.SEALED, null, LateAction.NONE, "no late rows", null, List.of(), "job");
   }
 
   @Test

@@ -183,13 +183,12 @@ public final class RunEffects {
    * could not reach the outbox), and a newer batch committed before any rerun could recover them (a
    * rerun recovers only the current commit). Walks main back from {@code run}'s commit through the
    * commits of its run key to the newest one with an effect filed (sent, pending, failed or
-   * skipped), or to the first commit of the run key, and sends the effects of the unfiled commits
-   * after it, oldest first, and that one's pending effects. The run key hashes the manifest, so
-   * every commit of it was made by a job with these effects: one with none filed owes them. Stops,
-   * sending nothing, after {@link #EARLIER_BATCHES_LOOKED_AT} commits of the run key without an
-   * effect filed. A commit of a backfill ends the walk like a filed one: what a backfill held back
-   * is not sent here. A published audit-branch run's commit, which files nothing, is sent as a
-   * no-op rerun of it would send it.
+   * skipped), and sends the effects of the commits after it, oldest first, and that one's pending
+   * effects. Without such a commit among the last {@link #EARLIER_BATCHES_LOOKED_AT}, nothing is
+   * sent: commits an outbox never heard of may have been sent through another (the catalog's outbox
+   * database was replaced) or made with no outbox at all, and an effect is sent at most once. So a
+   * job's very first batch, when its process dies before filing, is not sent by the next. A commit
+   * of a backfill stops the walk too: what a backfill held back is not sent here.
    */
   private EffectsReport earlierBatches(
       CatalogConfig config,
@@ -214,9 +213,8 @@ public final class RunEffects {
                       entry(effect, owed, EffectStatus.PENDING), Outbox.Recording.RECOVERY));
             }
           }
-          RunValues anchor = walk.get().anchor();
-          for (EffectSpec effect : anchor == null ? List.<EffectSpec>of() : effects) {
-            OutboxKey key = new OutboxKey(anchor.outboxKey(), effect.name());
+          for (EffectSpec effect : effects) {
+            OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
             if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
               deliveries.add(outbox.send(key));
             }
@@ -240,15 +238,15 @@ public final class RunEffects {
   }
 
   /**
-   * The commits of a run key before one of them: {@code anchor}, the newest with an effect filed
-   * (null when the walk reached the run key's first commit, or a backfill's), and {@code unfiled},
-   * those after it with none, oldest first.
+   * The commits of a run key before one of them: {@code anchor}, the newest with an effect filed,
+   * and {@code unfiled}, those after it with none, oldest first.
    */
   private record Walk(RunValues anchor, List<RunValues> unfiled) {}
 
   /**
    * Walks main back from {@code run}'s commit through the earlier commits of its run key; empty
-   * when {@link #EARLIER_BATCHES_LOOKED_AT} of them have no effect filed.
+   * when none has an effect filed before the history, a backfill's commit or {@link
+   * #EARLIER_BATCHES_LOOKED_AT} unfiled ones end the walk.
    */
   private static Optional<Walk> walkBack(
       Table table, Outbox outbox, List<EffectSpec> effects, RunValues run, boolean wholeTable) {
@@ -278,7 +276,7 @@ public final class RunEffects {
       }
       parent = snapshot.parentId();
     }
-    return Optional.of(new Walk(null, unfiled));
+    return Optional.empty();
   }
 
   /**
