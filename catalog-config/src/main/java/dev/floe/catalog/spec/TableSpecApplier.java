@@ -27,8 +27,6 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Makes the catalog match a set of table specs: {@code floe tables apply}. Like Iceberg's {@code
@@ -285,52 +283,15 @@ public final class TableSpecApplier {
   private Transaction stage(Planned planned) {
     TableSpec spec = planned.spec();
     if (planned.table() == null) {
-      Transaction create =
-          catalog
-              .buildTable(spec.identifier(), spec.schema())
-              .withPartitionSpec(spec.partitionSpec())
-              .withProperties(newTableProperties(spec))
-              .createTransaction();
-      requireNoTableAt(spec, create.table());
-      return create;
+      return catalog
+          .buildTable(spec.identifier(), spec.schema())
+          .withPartitionSpec(spec.partitionSpec())
+          .withProperties(newTableProperties(spec))
+          .createTransaction();
     }
     Transaction transaction = planned.table().newTransaction();
     TableEvolution.stage(transaction, spec, planned.plan());
     return transaction;
-  }
-
-  /**
-   * Refuses to create a table where another table's metadata already is: the same table in another
-   * catalog (a jdbc catalog renamed with catalog.name sees none of its tables, so every spec plans
-   * a create), whose files the new one would then count as orphans. Checked when the table's FileIO
-   * can list; a location that cannot be listed passes.
-   *
-   * @throws InvalidInputException when the location holds a metadata file
-   */
-  private static void requireNoTableAt(TableSpec spec, Table staged) {
-    if (!(staged.io() instanceof SupportsPrefixOperations prefixes)) {
-      return;
-    }
-    String metadata = staged.location().replaceAll("/+$", "") + "/metadata/";
-    boolean held = false;
-    try {
-      for (FileInfo file : prefixes.listPrefix(metadata)) {
-        if (file.location().endsWith(".metadata.json")) {
-          held = true;
-          break;
-        }
-      }
-    } catch (RuntimeException cannotList) {
-      return; // nothing there, or nothing Floe may list: the catalog decides as before
-    }
-    InvalidInputException.check(
-        !held,
-        "Cannot create table %s (%s): its location %s already holds an Iceberg table's metadata"
-            + " (the same table in another catalog, or this catalog under another catalog.name);"
-            + " open the catalog that owns it, or remove that table first",
-        spec.table(),
-        spec.source(),
-        staged.location());
   }
 
   private static Map<String, String> newTableProperties(TableSpec spec) {

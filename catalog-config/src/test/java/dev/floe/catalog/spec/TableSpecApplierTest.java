@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CommitConflictException;
@@ -740,30 +739,6 @@ class TableSpecApplierTest {
         throw new UnsupportedOperationException();
       }
     };
-  }
-
-  @Test
-  void aTableIsNotCreatedWhereAnotherCatalogsTableHasItsMetadata() throws IOException {
-    applier(simple("sales.t")).commit();
-    String metadata = metadataLocation("sales.t");
-    // The same database under another catalog name sees none of the tables, so it plans a create.
-    CatalogConfig embedded = CatalogConfigLoader.embedded(home);
-    Catalog renamed =
-        Catalogs.open(new CatalogConfig("other", embedded.type(), embedded.properties()));
-    try {
-      TableSpecApplier again =
-          new TableSpecApplier(
-              renamed, List.of(TableSpecParser.parse("tables/spec.yaml", simple("sales.t"))));
-
-      assertThatThrownBy(again::commit)
-          .isInstanceOf(InvalidInputException.class)
-          .hasMessageStartingWith("Cannot create table sales.t (tables/spec.yaml): its location")
-          .hasMessageContaining("already holds an Iceberg table's metadata");
-      assertThat(renamed.tableExists(TableIdentifier.parse("sales.t"))).isFalse();
-    } finally {
-      Catalogs.close(renamed);
-    }
-    assertThat(metadataLocation("sales.t")).isEqualTo(metadata);
   }
 
   @Test
