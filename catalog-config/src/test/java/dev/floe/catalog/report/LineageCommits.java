@@ -183,12 +183,19 @@ public final class LineageCommits {
 
   /**
    * A load of all of October 2026 as one slice (run {@code m1} of {@code job}, one row on Oct 2),
-   * from {@code source} as it is now: a month run over the day runs of the same table.
+   * from {@code source} as it is now (null: a run that read none): a month run over the day runs of
+   * the same table.
    */
   public static void loadOctober(Table target, String job, Table source) {
     Slice october = month("2026-10");
-    source.refresh();
-    String name = source.name().substring(source.name().indexOf('.') + 1);
+    Map<String, Long> sources = new HashMap<>();
+    if (source != null) {
+      source.refresh();
+      // Iceberg names a table <catalog>.<namespace>.<table>; lineage records <namespace>.<table>.
+      sources.put(
+          source.name().substring(source.name().indexOf('.') + 1),
+          source.currentSnapshot().snapshotId());
+    }
     OverwriteFiles overwrite =
         target
             .newOverwrite()
@@ -206,7 +213,7 @@ public final class LineageCommits {
             "0.1.0-test",
             1,
             "1:0",
-            Map.of(name, source.currentSnapshot().snapshotId()),
+            sources,
             null)
         .toSummary()
         .forEach(overwrite::set);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.error.InvalidInputException;
-import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.slice.Slice;
@@ -14,11 +13,9 @@ import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -328,28 +325,7 @@ class LatePlannerTest {
   @Test
   void aNewerLoadByAnotherJobOfAnOverlappingSliceHandsEveryDayItCoversToThatJob() {
     // fact_monthly reloads all of October after fact_daily's day loads: their rows are gone.
-    Slice october = LineageCommits.month("2026-10");
-    OverwriteFiles overwrite =
-        fact.newOverwrite()
-            .overwriteByRowFilter(october.toExpression())
-            .addFile(
-                TableRows.write(
-                    fact,
-                    TableRows.row(fact, Map.of("id", 99L, "d", LocalDate.parse("2026-10-02")))));
-    new Lineage(
-            "k-month",
-            "m1",
-            "fact_monthly",
-            "overwrite",
-            october.label(),
-            "0.1.0-test",
-            1,
-            "1:0",
-            Map.of(),
-            null)
-        .toSummary()
-        .forEach(overwrite::set);
-    overwrite.commit();
+    LineageCommits.loadOctober(fact, "fact_monthly", null);
 
     LatePlan plan = plan("2026-10-04T12:00:00Z");
 

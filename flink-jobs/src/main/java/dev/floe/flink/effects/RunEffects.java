@@ -158,17 +158,25 @@ public final class RunEffects {
       return record(location.get(), job.effects(), committed(result), EffectStatus.SKIPPED);
     }
     OutboxLocation outbox = location(catalog, job.source());
+    boolean wholeTable = result.scope().isWholeTable();
     if (outcome.status() == CommitOutcome.Status.COMMITTED) {
       RunValues run = committed(result);
-      return earlierBatches(catalog, outbox, job.effects(), run, result)
+      return earlierBatches(catalog, result.target(), outbox, job.effects(), run, wholeTable)
           .then(send(outbox, job.effects(), run, Outbox.Recording.COMMIT));
     }
-    Optional<RunValues> owed = owedByCurrentCommit(catalog, request, result);
-    if (owed.isEmpty()) {
-      return EffectsReport.NONE; // the slice's content is another run key's: nothing is owed
+    // A no-op: the table is read once, for what its current commit and earlier batches owe.
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      Table table = Catalogs.loadTable(opened, result.target());
+      Optional<RunValues> owed = owedByCurrentCommit(table, request, result);
+      if (owed.isEmpty()) {
+        return EffectsReport.NONE; // the slice's content is another run key's: nothing is owed
+      }
+      return earlierBatches(table, outbox, job.effects(), owed.get(), wholeTable)
+          .then(send(outbox, job.effects(), owed.get(), Outbox.Recording.RECOVERY));
+    } finally {
+      Catalogs.close(opened);
     }
-    return earlierBatches(catalog, outbox, job.effects(), owed.get(), result)
-        .then(send(outbox, job.effects(), owed.get(), Outbox.Recording.RECOVERY));
   }
 
   /**
@@ -192,49 +200,76 @@ public final class RunEffects {
    */
   private EffectsReport earlierBatches(
       CatalogConfig config,
+      String target,
       OutboxLocation location,
       List<EffectSpec> effects,
       RunValues run,
-      RunResult result) {
-    if (run.outboxKey().equals(run.runKey()) || run.snapshotId() == null) {
-      return EffectsReport.NONE; // one key per slice: a retry or rerun recovers it
+      boolean wholeTable) {
+    if (!sharesRunKey(run)) {
+      return EffectsReport.NONE; // the catalog is not even opened
     }
-    List<Delivery> deliveries = new ArrayList<>();
-    try (Outbox outbox = Outbox.open(location, settings)) {
+    try {
       Catalog catalog = Catalogs.open(config);
       try {
-        Table table = Catalogs.loadTable(catalog, result.target());
-        Optional<Walk> walk = walkBack(table, outbox, effects, run, result.scope().isWholeTable());
-        if (walk.isPresent()) {
-          for (RunValues owed : walk.get().unfiled()) {
-            for (EffectSpec effect : effects) {
-              deliveries.add(
-                  outbox.deliver(
-                      entry(effect, owed, EffectStatus.PENDING), Outbox.Recording.RECOVERY));
-            }
-          }
-          for (EffectSpec effect : effects) {
-            OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
-            if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
-              deliveries.add(outbox.send(key));
-            }
-          }
-        }
+        return earlierBatches(
+            Catalogs.loadTable(catalog, target), location, effects, run, wholeTable);
       } finally {
         Catalogs.close(catalog);
       }
     } catch (RuntimeException e) {
-      return new EffectsReport(
-          deliveries,
-          "effects of earlier batches not all checked: "
-              + e.getMessage()
-              + "; the next batch looks again");
+      return notAllChecked(List.of(), e);
+    }
+  }
+
+  /** {@link #earlierBatches(CatalogConfig, String, OutboxLocation, List, RunValues, boolean)}. */
+  private EffectsReport earlierBatches(
+      Table table,
+      OutboxLocation location,
+      List<EffectSpec> effects,
+      RunValues run,
+      boolean wholeTable) {
+    if (!sharesRunKey(run)) {
+      return EffectsReport.NONE; // one key per slice: a retry or rerun recovers it
+    }
+    List<Delivery> deliveries = new ArrayList<>();
+    try (Outbox outbox = Outbox.open(location, settings)) {
+      Optional<Walk> walk = walkBack(table, outbox, effects, run, wholeTable);
+      if (walk.isPresent()) {
+        for (RunValues owed : walk.get().unfiled()) {
+          for (EffectSpec effect : effects) {
+            deliveries.add(
+                outbox.deliver(
+                    entry(effect, owed, EffectStatus.PENDING), Outbox.Recording.RECOVERY));
+          }
+        }
+        for (EffectSpec effect : effects) {
+          OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
+          if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
+            deliveries.add(outbox.send(key));
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      return notAllChecked(deliveries, e);
     }
     return new EffectsReport(
         deliveries,
         deliveries.isEmpty()
             ? null
             : "sent what earlier batches owed: their process stopped before sending");
+  }
+
+  /** Whether {@code run}'s key is shared by every batch of its job, so earlier ones may owe. */
+  private static boolean sharesRunKey(RunValues run) {
+    return !run.outboxKey().equals(run.runKey()) && run.snapshotId() != null;
+  }
+
+  private static EffectsReport notAllChecked(List<Delivery> deliveries, RuntimeException e) {
+    return new EffectsReport(
+        deliveries,
+        "effects of earlier batches not all checked: "
+            + e.getMessage()
+            + "; the next batch looks again");
   }
 
   /**
@@ -369,26 +404,19 @@ public final class RunEffects {
    * send what a backfill with effects off held back.
    */
   private static Optional<RunValues> owedByCurrentCommit(
-      CatalogConfig config, RunRequest request, RunResult result) {
-    Catalog catalog = Catalogs.open(config);
-    try {
-      Table table = Catalogs.loadTable(catalog, result.target());
-      Optional<CurrentCommit.Found> found = CurrentCommit.of(table, result.scope());
-      if (found.isEmpty() || !result.runKey().equals(found.get().lineage().runKey())) {
-        return Optional.empty();
-      }
-      Lineage lineage = found.get().lineage();
-      if (lineage.backfillId() != null
-          && !(request.options().sendsEffects()
-              && lineage.backfillId().equals(request.options().backfillId()))) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          loaded(
-              lineage, result.target(), result.scope().isWholeTable(), found.get().snapshotId()));
-    } finally {
-      Catalogs.close(catalog);
+      Table table, RunRequest request, RunResult result) {
+    Optional<CurrentCommit.Found> found = CurrentCommit.of(table, result.scope());
+    if (found.isEmpty() || !result.runKey().equals(found.get().lineage().runKey())) {
+      return Optional.empty();
     }
+    Lineage lineage = found.get().lineage();
+    if (lineage.backfillId() != null
+        && !(request.options().sendsEffects()
+            && lineage.backfillId().equals(request.options().backfillId()))) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        loaded(lineage, result.target(), result.scope().isWholeTable(), found.get().snapshotId()));
   }
 
   /**
