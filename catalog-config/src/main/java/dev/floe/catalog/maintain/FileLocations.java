@@ -77,4 +77,13 @@ final class FileLocations {
     String dir = normalise(directory);
     return normalise(location).startsWith(dir.endsWith("/") ? dir : dir + "/");
   }
+
+  /**
+   * Whether {@code location} lies directly in the directory {@code directory}, not in a folder
+   * below it.
+   */
+  static boolean isDirectlyIn(String location, String directory) {
+    return isUnder(location, directory)
+        && normalise(location).lastIndexOf('/') == normalise(directory).length();
+  }
 }

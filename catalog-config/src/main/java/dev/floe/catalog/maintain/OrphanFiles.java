@@ -167,8 +167,11 @@ public final class OrphanFiles implements MaintenanceAction {
       if (sameFiles.contains(file.location())) {
         continue;
       }
+      // The table's own metadata.json files lie directly in its metadata folder; one anywhere
+      // else, also in a folder below that one (table "metadata" of namespace s.t is at
+      // s/t/metadata), belongs to another table.
       if (file.location().endsWith(".metadata.json")
-          && !FileLocations.isUnder(file.location(), metadataDirectory)) {
+          && !FileLocations.isDirectlyIn(file.location(), metadataDirectory)) {
         throw InvalidInputException.of(
             "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
                 + " location %s; nothing was deleted",

@@ -48,4 +48,16 @@ class FileLocationsTest {
     assertThat(FileLocations.isUnder("file:/w/s/t2/data/a", "file:///w/s/t")).isFalse();
     assertThat(FileLocations.isUnder("s3://b/w/t/a", "s3://b/w/t/")).isTrue();
   }
+
+  @Test
+  void directlyInMeansInTheDirectoryItselfNotInAFolderBelow() {
+    assertThat(FileLocations.isDirectlyIn("file:/w/t/metadata/1.metadata.json", "/w/t/metadata/"))
+        .isTrue();
+    assertThat(
+            FileLocations.isDirectlyIn(
+                "file:/w/t/metadata/metadata/1.metadata.json", "file:///w/t/metadata"))
+        .isFalse();
+    assertThat(FileLocations.isDirectlyIn("s3a://b/w/t/m/x", "s3://b/w/t/m")).isTrue();
+    assertThat(FileLocations.isDirectlyIn("s3://b/w/t/m2/x", "s3://b/w/t/m")).isFalse();
+  }
 }

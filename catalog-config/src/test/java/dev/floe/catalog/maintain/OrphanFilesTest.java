@@ -189,6 +189,25 @@ class OrphanFilesTest {
   }
 
   @Test
+  void aTableInsideTheMetadataFolderStopsIt() throws IOException {
+    // Namespace s.t, table "metadata": its location is the metadata folder of s.t.
+    Table nested =
+        catalog.create(
+            "s.t.metadata", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    TableRows.append(nested, row(42, "2026-10-01"));
+    Set<Path> nestedFiles = TableFiles.onDisk(nested);
+    for (Path file : nestedFiles) {
+      Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+    }
+
+    assertThatThrownBy(() -> orphans().commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("looks like another table's metadata");
+    assertThat(nestedFiles).isNotEmpty().allMatch(Files::exists);
+    assertThat(oldOrphans).allMatch(Files::exists);
+  }
+
+  @Test
   void aTableWithGcDisabledIsRefusedAndKeepsEveryFile() {
     table.updateProperties().set("gc.enabled", "false").commit();
     table.refresh();
