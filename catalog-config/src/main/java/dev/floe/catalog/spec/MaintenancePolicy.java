@@ -52,6 +52,13 @@ public record MaintenancePolicy(
   public static final String ORPHAN_MIN_AGE = "floe.maintain.orphan-min-age";
 
   public static final int DEFAULT_MIN_INPUT_FILES = 5;
+
+  /**
+   * The smallest {@code min_input_files}: compacting one file into one file removes none, so a plan
+   * item for it would never end.
+   */
+  public static final int SMALLEST_MIN_INPUT_FILES = 2;
+
   public static final int DEFAULT_DELETE_FILE_THRESHOLD = 10;
   public static final double DEFAULT_DELETED_ROW_RATIO = 0.3;
   public static final int DEFAULT_MAX_MANIFESTS = 100;
@@ -207,7 +214,7 @@ public record MaintenancePolicy(
             : List.of(zorder.split(",")).stream().map(String::trim).toList();
     return new MaintenancePolicy(
         longProperty(properties, TARGET_FILE_SIZE, null),
-        (int) (long) longProperty(properties, MIN_INPUT_FILES, (long) d.minInputFiles),
+        minInputFilesProperty(properties, d.minInputFiles),
         (int) (long) longProperty(properties, DELETE_FILE_THRESHOLD, (long) d.deleteFileThreshold),
         ratioProperty(properties, DELETED_ROW_RATIO, d.deletedRowRatio),
         strategy,
@@ -215,6 +222,17 @@ public record MaintenancePolicy(
         (int) (long) longProperty(properties, MAX_MANIFESTS, (long) d.maxManifests),
         durationProperty(properties, ORPHAN_MIN_AGE),
         retention);
+  }
+
+  private static int minInputFilesProperty(Map<String, String> properties, int fallback) {
+    int value = (int) (long) longProperty(properties, MIN_INPUT_FILES, (long) fallback);
+    if (value < SMALLEST_MIN_INPUT_FILES) {
+      throw InvalidInputException.of(
+          "Cannot read table property %s=%s: expected at least %d (compacting one file removes"
+              + " none)",
+          MIN_INPUT_FILES, properties.get(MIN_INPUT_FILES), SMALLEST_MIN_INPUT_FILES);
+    }
+    return value;
   }
 
   private static Long longProperty(Map<String, String> properties, String key, Long fallback) {

@@ -286,10 +286,11 @@ public final class TableSpecParser {
     MaintenancePolicy d = MaintenancePolicy.defaults();
     Long target = node.has("target_file_size") ? size(node.child("target_file_size")) : null;
     int minInputFiles = positiveInt(node, "min_input_files", d.minInputFiles());
-    if (minInputFiles < 2) {
-      // Compacting one file into one file removes nothing: such a plan item would never end.
+    if (minInputFiles < MaintenancePolicy.SMALLEST_MIN_INPUT_FILES) {
       throw node.child("min_input_files")
-          .error("expected at least 2 (compacting one file removes none), got %d", minInputFiles);
+          .error(
+              "expected at least %d (compacting one file removes none), got %d",
+              MaintenancePolicy.SMALLEST_MIN_INPUT_FILES, minInputFiles);
     }
     int deleteFileThreshold = positiveInt(node, "delete_file_threshold", d.deleteFileThreshold());
     double ratio = d.deletedRowRatio();

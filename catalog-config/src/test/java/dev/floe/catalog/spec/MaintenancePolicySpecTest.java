@@ -150,6 +150,19 @@ class MaintenancePolicySpecTest {
                 + " (0, 1], e.g. 0.1");
   }
 
+  @Test
+  void aMinInputFilesPropertyBelowTwoIsRefusedAsTheSpecRefusesIt() {
+    // Set by hand (ALTER TABLE ... SET): a plan item that compaction never does would come back
+    // on every apply.
+    assertThatThrownBy(() -> MaintenancePolicy.of(Map.of(MaintenancePolicy.MIN_INPUT_FILES, "1")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read table property floe.maintain.min-input-files=1: expected at least 2"
+                + " (compacting one file removes none)");
+    assertThat(MaintenancePolicy.of(Map.of(MaintenancePolicy.MIN_INPUT_FILES, "2")).minInputFiles())
+        .isEqualTo(2);
+  }
+
   private static void assertRefused(String maintenance, String key, String value) {
     assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, BASE + "maintenance:\n" + maintenance))
         .isInstanceOf(InvalidInputException.class)
