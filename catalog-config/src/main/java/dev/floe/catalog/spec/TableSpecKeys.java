@@ -96,7 +96,9 @@ public final class TableSpecKeys {
           "maintenance.min_input_files",
           "int",
           String.valueOf(MaintenancePolicy.DEFAULT_MIN_INPUT_FILES),
-          "A partition is compacted only when it holds at least this many small files (2 or more). Stored as `"
+          "A slice is planned for compaction when one of its partitions holds at least this many small"
+              + " files (2 or more); compacting it then rewrites each of its partitions that holds two or"
+              + " more. Stored as `"
               + MaintenancePolicy.MIN_INPUT_FILES
               + "`.");
   public static final FloeOption MAINTENANCE_DELETE_FILE_THRESHOLD =

@@ -141,7 +141,7 @@ public final class HealthScan {
           problems.isEmpty()
               ? null
               : "state unknown, its files could not be listed: " + String.join("; ", problems);
-      slices = slices(table, name, scan, young, unknown, now, policy, sortColumn);
+      slices = slices(table, name, scan, young, unknown, now, policy, target, sortColumn);
     }
     return new TableHealth(
         name,
@@ -174,6 +174,7 @@ public final class HealthScan {
     long small;
     long smallBytes;
     final Map<String, Long> smallByPartition = new HashMap<>();
+    final Map<String, Long> smallBytesByPartition = new HashMap<>();
     final Map<String, Long> deleteFiles = new HashMap<>();
     long overThreshold;
     long overThresholdBytes;
@@ -241,6 +242,8 @@ public final class HealthScan {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
           totals.smallByPartition.merge(file.specId() + "/" + partitionPath, 1L, Long::sum);
+          totals.smallBytesByPartition.merge(
+              file.specId() + "/" + partitionPath, file.fileSizeInBytes(), Long::sum);
         }
         List<DeleteFile> deletes = task.deletes();
         for (DeleteFile delete : deletes) {
@@ -301,6 +304,7 @@ public final class HealthScan {
       String unknown,
       Instant now,
       MaintenancePolicy policy,
+      long target,
       Optional<Types.NestedField> sortColumn) {
     Map<String, Long> writing = new HashMap<>();
     for (OrphanFile file : young) {
@@ -352,6 +356,9 @@ public final class HealthScan {
       long smallByPartition = 0;
       long wholeFiles = 0;
       long wholeBytes = 0;
+      long binpackFiles = 0;
+      long binpackBytes = 0;
+      long binpackOutputs = 0;
       boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
       long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
       for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
@@ -370,6 +377,14 @@ public final class HealthScan {
           }
         }
         smallByPartition = Math.max(smallByPartition, small);
+        if (small >= 2) {
+          // As CompactionPlanner bins a partition's small files: at most one bin per two files
+          // and per target size; each bin is written as at least one file.
+          long bytes = t.smallBytesByPartition.getOrDefault(partition.getKey(), 0L);
+          binpackFiles += small;
+          binpackBytes += bytes;
+          binpackOutputs += Math.max(1, Math.min(small / 2, (bytes + target - 1) / target));
+        }
       }
       long positionDeleteFiles = 0;
       long mergeableFiles = 0;
@@ -405,6 +420,9 @@ public final class HealthScan {
               overlappingBytes,
               wholeFiles,
               wholeBytes,
+              binpackFiles,
+              binpackBytes,
+              binpackOutputs,
               positionDeleteFiles,
               mergeableFiles,
               mergeablePartitions,

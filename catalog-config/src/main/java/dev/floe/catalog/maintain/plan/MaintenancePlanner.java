@@ -239,6 +239,9 @@ public final class MaintenancePlanner {
     List<String> reasons = new ArrayList<>();
     long rewrittenFiles = 0;
     long rewrittenBytes = 0;
+    // With binpack, what the small files alone make compaction write; other work rolls into
+    // files of the target size.
+    long binpackOutputs = 0;
     if (slice.smallFilesByPartition() >= policy.minInputFiles()) {
       reasons.add(
           String.format(
@@ -250,8 +253,11 @@ public final class MaintenancePlanner {
               policy.minInputFiles()));
       // Sort and z-order rewrite such a partition whole, its large files too.
       boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
-      rewrittenFiles += whole ? slice.wholePartitionFiles() : slice.smallFiles();
-      rewrittenBytes += whole ? slice.wholePartitionBytes() : slice.smallBytes();
+      // Compaction rewrites every partition of the slice with two or more small files: at least
+      // one file each.
+      rewrittenFiles += whole ? slice.wholePartitionFiles() : slice.binpackFiles();
+      rewrittenBytes += whole ? slice.wholePartitionBytes() : slice.binpackBytes();
+      binpackOutputs = whole ? 0 : slice.binpackOutputs();
     }
     if (slice.overlappingPartitions() > 0) {
       reasons.add(
@@ -291,7 +297,9 @@ public final class MaintenancePlanner {
     }
     rewrittenFiles = Math.min(rewrittenFiles, slice.dataFiles());
     rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
-    long outputs = Math.max(1, (rewrittenBytes + target - 1) / target);
+    long otherBytes = rewrittenBytes - (binpackOutputs > 0 ? slice.binpackBytes() : 0);
+    long outputs =
+        Math.max(1, binpackOutputs + (otherBytes <= 0 ? 0 : (otherBytes + target - 1) / target));
     // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
     long score =
         Math.max(0, rewrittenFiles - outputs)

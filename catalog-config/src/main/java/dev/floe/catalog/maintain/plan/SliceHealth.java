@@ -35,6 +35,11 @@ import java.util.Optional;
  *     small files get compacted (at least {@code min_input_files} of them): such a partition is
  *     rewritten whole, so these, not only the small files, are the work; 0 with binpack
  * @param wholePartitionBytes their bytes
+ * @param binpackFiles the small files of the partitions holding two or more of them: what a binpack
+ *     compaction of the slice rewrites (every such partition, once one of them holds {@code
+ *     min_input_files})
+ * @param binpackBytes their bytes
+ * @param binpackOutputs the files a binpack compaction writes for them (at least one per partition)
  * @param positionDeleteFiles position delete files (not deletion vectors) of the current partition
  *     spec in the slice, from the delete manifests (also those naming only removed data files)
  * @param mergeablePositionDeleteFiles those of them in partitions holding two or more: what {@code
@@ -62,6 +67,9 @@ public record SliceHealth(
     long overlappingBytes,
     long wholePartitionFiles,
     long wholePartitionBytes,
+    long binpackFiles,
+    long binpackBytes,
+    long binpackOutputs,
     long positionDeleteFiles,
     long mergeablePositionDeleteFiles,
     long mergeablePartitions,

@@ -1,0 +1,95 @@
+package dev.floe.flink.maintain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.lineage.ContentHash;
+import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
+import dev.floe.catalog.maintain.plan.MaintenancePlanner;
+import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.catalog.maintain.plan.PlanItem;
+import dev.floe.catalog.spec.MaintenancePolicy;
+import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.TableRows;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A slice of several partitions (a day and a region): the plan's files before and after a
+ * compaction are what applying it does, since compaction rewrites each partition of the slice on
+ * its own (every one with two or more small files, at least one file each).
+ */
+class PlanAgreesWithCompactionOnPartitionsTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "d", Types.DateType.get()),
+          Types.NestedField.required(3, "region", Types.StringType.get()));
+  private static final LocalDate DAY = LocalDate.of(2026, 1, 5);
+
+  @RegisterExtension final EmbeddedCatalog catalog = new EmbeddedCatalog();
+
+  @Test
+  void theFilesAfterTheAppliedPlanAreTheFilesThePlanSaid() throws Exception {
+    // Region a reaches min_input_files 3; b and c hold two small files each, d one.
+    Table table = table(Map.of("a", 3, "b", 2, "c", 2, "d", 1));
+    ContentHash content = TableContent.hash(table);
+
+    PlanItem item = compaction(plan());
+    ApplyResult applied = PlanApply.of(catalog.config(), plan()).run();
+
+    assertThat(applied.outcomes())
+        .filteredOn(o -> o.item().action() == PlanAction.COMPACT)
+        .singleElement()
+        .satisfies(o -> assertThat(o.status()).as(o.detail()).isEqualTo(ItemOutcome.Status.DONE));
+    table.refresh();
+    assertThat(item.before()).isEqualTo(8);
+    assertThat(dataFiles(table)).isEqualTo(item.after()).isEqualTo(4);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  private Table table(Map<String, Integer> smallFilesByRegion) {
+    Table table =
+        catalog.create(
+            "s.t",
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("d").identity("region").build());
+    table.updateProperties().set(MaintenancePolicy.MIN_INPUT_FILES, "3").commit();
+    long id = 0;
+    for (Map.Entry<String, Integer> region : smallFilesByRegion.entrySet()) {
+      for (int f = 0; f < region.getValue(); f++) {
+        TableRows.append(
+            table, TableRows.row(table, Map.of("id", id++, "d", DAY, "region", region.getKey())));
+      }
+    }
+    return table;
+  }
+
+  private MaintenancePlan plan() {
+    return MaintenancePlanner.withClock(Clock.systemUTC())
+        .includeOpen(true)
+        .plan(catalog.catalog(), List.of("s.t"));
+  }
+
+  private static PlanItem compaction(MaintenancePlan plan) {
+    return plan.items().stream()
+        .filter(i -> i.action() == PlanAction.COMPACT)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no compaction in " + plan.items()));
+  }
+
+  private static long dataFiles(Table table) throws java.io.IOException {
+    try (var tasks = table.newScan().planFiles()) {
+      return StreamSupport.stream(tasks.spliterator(), false).count();
+    }
+  }
+}
