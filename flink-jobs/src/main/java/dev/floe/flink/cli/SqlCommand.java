@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
 import dev.floe.flink.session.LocalCluster;
@@ -11,6 +12,7 @@ import dev.floe.flink.sql.SqlRunner;
 import dev.floe.flink.sql.SqlScript;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Parameters;
       "that reads or writes a table with a time column is refused (exit 2): Flink holds a time",
       "in milliseconds.",
       "Statements run in order and a script stops at the first that fails; what the statements",
-      "before it committed stays committed. Refused with exit 2: DELETE and UPDATE (Iceberg's",
+      "before it committed stays committed (with --json, the failure object lists them under",
+      "completed). Refused with exit 2: DELETE and UPDATE (Iceberg's",
       "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
       "compiled plans, ANALYZE TABLE, REPLACE TABLE ... AS of an existing table (Flink drops it",
       "before its query runs), a database or table named with a '.' (Iceberg's connector",
@@ -90,7 +93,18 @@ public final class SqlCommand implements Callable<Integer> {
     if (common.json) {
       // Each result is checked as its statement completes: one JSON cannot hold stops the script.
       ResultJson.Collector json = new ResultJson.Collector();
-      runner.run(script, json);
+      try {
+        runner.run(script, json);
+      } catch (RuntimeException e) {
+        // The failure object, with what the statements before the failing one did: their
+        // INSERTs are committed, which a script must be able to tell.
+        Map<String, Object> failure =
+            e instanceof FloeException floe
+                ? FloeMain.failure(floe.exitCode(), floe.getMessage())
+                : FloeMain.failure(ExitCodes.UNEXPECTED, FloeMain.describe(e));
+        out.println(json.renderFailure(failure));
+        throw e;
+      }
       out.println(json.render());
     } else {
       boolean[] first = {true};

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -69,6 +70,22 @@ public final class ResultJson {
     @Override
     public void accept(StatementResult result) {
       results.add(toJson(result));
+    }
+
+    /**
+     * The JSON text of a failure object ({@code status}, {@code exit_code}, {@code error}) with the
+     * results so far under {@code completed}: the statements before the failing one ran, and their
+     * INSERTs are committed.
+     */
+    public String renderFailure(Map<String, Object> failure) {
+      ObjectNode object = NODES.objectNode();
+      failure.forEach((key, value) -> object.set(key, MAPPER.valueToTree(value)));
+      object.set("completed", results);
+      try {
+        return MAPPER.writeValueAsString(object);
+      } catch (JsonProcessingException e) {
+        throw new UncheckedIOException("Cannot write SQL results as JSON: " + e.getMessage(), e);
+      }
     }
 
     /** The JSON text of the results so far, indented. */

@@ -23,8 +23,18 @@ final class SqlErrors {
       String source, SqlStatement statement, Throwable failure) {
     String reason = statementReason(failure);
     return new InvalidInputException(
-        prefix(source, statement) + reason + quotedSpan(reason, statement.text()), failure);
+        prefix(source, statement)
+            + reason
+            + quotedSpan(reason, statement.text())
+            + (reason.contains(UNQUALIFIED_NOT_FOUND) ? QUALIFY : ""),
+        failure);
   }
+
+  // An unqualified table name is looked up in the catalog's database "default", which a Floe
+  // catalog does not have unless a namespace of that name was created.
+  private static final String UNQUALIFIED_NOT_FOUND = "Object 'default' not found within";
+  private static final String QUALIFY =
+      "; name the table as namespace.table, or USE a namespace first";
 
   /**
    * The planner refused a {@code DELETE} or {@code UPDATE} because the table's sink changes no
@@ -44,6 +54,25 @@ final class SqlErrors {
   private static final String CHANGE_ICEBERG_ROWS =
       " To change rows, rewrite their slice with a floe run overwrite, or merge them by key with"
           + " floe run";
+
+  /**
+   * Whether {@code e} is {@code new BigDecimal(double)} refusing a NaN or an infinity: Flink's
+   * planner folds a constant such as {@code CAST('NaN' AS FLOAT)} through a BigDecimal.
+   */
+  static boolean isNonFiniteConstant(NumberFormatException e) {
+    return "Infinite or NaN".equals(e.getMessage());
+  }
+
+  /** A NaN or infinite FLOAT or DOUBLE constant the planner could not fold: exit 2. */
+  static InvalidInputException nonFiniteConstant(
+      String source, SqlStatement statement, NumberFormatException e) {
+    return new InvalidInputException(
+        prefix(source, statement)
+            + "Flink's planner cannot fold a NaN or infinite constant (such as CAST('NaN' AS"
+            + " FLOAT)); cast a column instead, e.g. SELECT CAST(v AS FLOAT) FROM (VALUES"
+            + " ('NaN')) AS t(v)",
+        e);
+  }
 
   /**
    * Running the statement failed: exit 2 when the statement's own expressions could not be computed

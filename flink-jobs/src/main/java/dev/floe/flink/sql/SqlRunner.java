@@ -208,6 +208,11 @@ public final class SqlRunner {
             ((SinkModifyOperation) operation).isDelete());
       }
       throw SqlErrors.failed(source, statement, e);
+    } catch (NumberFormatException e) {
+      if (SqlErrors.isNonFiniteConstant(e)) {
+        throw SqlErrors.nonFiniteConstant(source, statement, e);
+      }
+      throw SqlErrors.failed(source, statement, e);
     } catch (RuntimeException e) {
       throw SqlErrors.failed(source, statement, e);
     } catch (Exception e) {

@@ -27,7 +27,10 @@ public record SqlScript(String source, List<SqlStatement> statements) {
     return parse(COMMAND_LINE, sql);
   }
 
-  /** The statements of {@code floe sql -f <file>}; the file is read as UTF-8. */
+  /**
+   * The statements of {@code floe sql -f <file>}; the file is read as UTF-8, a byte-order mark at
+   * its start skipped.
+   */
   public static SqlScript fromFile(Path file) {
     if (Files.isDirectory(file)) {
       throw InvalidInputException.of("Cannot read SQL file %s: it is a folder, not a file", file);
@@ -43,7 +46,8 @@ public record SqlScript(String source, List<SqlStatement> statements) {
     } catch (IOException e) {
       throw new InvalidInputException("Cannot read SQL file " + file + ": " + e.getMessage(), e);
     }
-    return parse("-f " + file, text);
+    // Editors on Windows often start a UTF-8 file with a byte-order mark: not part of the SQL.
+    return parse("-f " + file, text.startsWith("\uFEFF") ? text.substring(1) : text);
   }
 
   /** Splits {@code text} into statements; {@code source} is only used in messages. */

@@ -49,6 +49,31 @@ class JsonFailureOutputTest {
   }
 
   @Test
+  void aFailedSqlScriptListsTheStatementsThatRanBeforeItsFailure() throws Exception {
+    CliRun run =
+        floe(
+            home,
+            "sql",
+            "--json",
+            "CREATE DATABASE s; CREATE TABLE s.t (id BIGINT, amount DECIMAL(10, 2));"
+                + " INSERT INTO s.t VALUES (70, 1000.00); SELECT amount FROM s.t;"
+                + " SELECT * FROM s.nope");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    var parser = JSON.getFactory().createParser(run.out());
+    JsonNode json = JSON.readTree(parser);
+    assertThat(parser.nextToken()).as("one object").isNull();
+    assertThat(json.get("status").asText()).isEqualTo("failed");
+    assertThat(json.get("exit_code").asInt()).isEqualTo(2);
+    assertThat("floe: " + json.get("error").asText() + "\n").isEqualTo(run.err());
+    // The INSERT is committed: the object says so.
+    assertThat(json.get("completed").findValuesAsText("kind"))
+        .containsExactly("ok", "ok", "insert", "query");
+    assertThat(run.out()).contains("\"amount\" : 1000.00");
+    assertThat(floe(home, "sql", "SELECT count(*) AS n FROM s.t").out()).contains("1");
+  }
+
+  @Test
   void aCommandLineThatDoesNotParsePrintsItsFailureAsJsonToo() throws Exception {
     CliRun run = floe(home, "snapshots", "sales.fact_orders", "--json", "--limit", "abc");
 

@@ -150,6 +150,31 @@ class SqlRunnerTest {
   }
 
   @Test
+  void anUnqualifiedUnknownTableSaysToQualifyIt() {
+    // Calcite says "Object 'default' not found within 'floe'": a database nobody named.
+    assertThatThrownBy(() -> run("SELECT * FROM nope_tbl"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("'nope_tbl'")
+        .hasMessageEndingWith("; name the table as namespace.table, or USE a namespace first");
+  }
+
+  @Test
+  void aNanOrInfiniteConstantIsInvalidInputAndTheColumnCastItSuggestsWorks() {
+    for (String constant : List.of("CAST('NaN' AS FLOAT)", "CAST('-Infinity' AS FLOAT)")) {
+      assertThatThrownBy(() -> run("SELECT " + constant + " AS f"))
+          .as(constant)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
+          .hasMessageContaining("cannot fold a NaN or infinite constant");
+    }
+    QueryResult suggested =
+        (QueryResult) run("SELECT CAST(v AS FLOAT) AS f FROM (VALUES ('NaN')) AS t(v)").get(0);
+    assertThat(suggested.rows())
+        .singleElement()
+        .satisfies(row -> assertThat(row).containsExactly(Float.NaN));
+  }
+
+  @Test
   void aCatalogRefusalIsInvalidInputWithTheCatalogsReason() {
     assertThatThrownBy(() -> run("CREATE DATABASE sales"))
         .isInstanceOf(InvalidInputException.class)

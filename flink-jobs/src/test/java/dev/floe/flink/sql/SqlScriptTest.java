@@ -111,6 +111,20 @@ class SqlScriptTest {
   }
 
   @Test
+  void aByteOrderMarkAtTheStartOfAFileIsNotPartOfTheFirstStatement(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("windows.sql");
+    Files.write(
+        file, ("\uFEFFSELECT 1;\nSELECT 2;\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    SqlScript script = SqlScript.fromFile(file);
+
+    assertThat(script.statements())
+        .extracting(SqlStatement::text)
+        .containsExactly("SELECT 1", "SELECT 2");
+  }
+
+  @Test
   void aMissingFileIsInvalidInputNamingTheFile(@TempDir Path dir) {
     Path missing = dir.resolve("missing.sql");
 
