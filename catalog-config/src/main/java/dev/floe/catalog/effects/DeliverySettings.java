@@ -12,7 +12,8 @@ import java.util.Map;
  * @param sleeper waits between attempts
  * @param environment resolves {@code ${env:NAME}} in URLs and headers
  * @param backoff the waits between attempts
- * @param timeout connect and response timeout of one POST
+ * @param timeout how long one POST may take as a whole: connecting, the answer's status and the
+ *     rest of the answer
  */
 public record DeliverySettings(
     Clock clock,

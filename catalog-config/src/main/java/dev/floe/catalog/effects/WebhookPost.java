@@ -12,6 +12,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One POST of an outbox entry with java.net.http. The URL and header templates are resolved here,
@@ -134,21 +139,53 @@ final class WebhookPost {
   }
 
   /**
-   * POSTs {@code request}; an I/O error's message is kept (it says what went wrong), with every one
-   * of {@code secrets} in it replaced by {@code ***}.
+   * POSTs {@code request}, the whole exchange (connecting, the answer's status and the rest of the
+   * answer) within the timeout: the request's own timeout ends when the status line arrives, so a
+   * server that answers and then stalls would otherwise hold the run for ever, after its commit. A
+   * 2xx status whose answer does not complete in time counts as sent: the receiver accepted the
+   * POST, and Floe reads no more of an answer than its status. An I/O error's message is kept (it
+   * says what went wrong), with every one of {@code secrets} in it replaced by {@code ***}.
    */
   Result post(HttpRequest request, List<String> secrets) throws InterruptedException {
+    AtomicInteger answered = new AtomicInteger(-1);
+    CompletableFuture<HttpResponse<Void>> response =
+        client.sendAsync(
+            request,
+            info -> {
+              answered.set(info.statusCode());
+              return HttpResponse.BodySubscribers.discarding();
+            });
     try {
-      int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-      return status >= 200 && status < 300
-          ? new Result(status, null)
-          : new Result(status, "HTTP " + status);
-    } catch (IOException e) {
-      String message = e.getMessage();
-      return new Result(
-          null,
-          e.getClass().getSimpleName() + (message == null ? "" : ": " + redact(message, secrets)));
+      return result(response.get(timeout.toMillis(), TimeUnit.MILLISECONDS).statusCode());
+    } catch (TimeoutException e) {
+      response.cancel(true);
+      int status = answered.get();
+      return status >= 0
+          ? result(status)
+          : new Result(null, "HttpTimeoutException: no answer within " + timeout);
+    } catch (InterruptedException e) {
+      response.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        String message = io.getMessage();
+        return new Result(
+            null,
+            io.getClass().getSimpleName()
+                + (message == null ? "" : ": " + redact(message, secrets)));
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException("Cannot POST: " + cause, cause);
     }
+  }
+
+  private static Result result(int status) {
+    return status >= 200 && status < 300
+        ? new Result(status, null)
+        : new Result(status, "HTTP " + status);
   }
 
   static String redact(String message, List<String> secrets) {
