@@ -78,12 +78,18 @@ final class FileLocations {
     return normalise(location).startsWith(dir.endsWith("/") ? dir : dir + "/");
   }
 
-  /**
-   * Whether {@code location} lies directly in the directory {@code directory}, not in a folder
-   * below it.
-   */
-  static boolean isDirectlyIn(String location, String directory) {
-    return isUnder(location, directory)
-        && normalise(location).lastIndexOf('/') == normalise(directory).length();
+  /** The directory {@code location} lies in, normalised, without a trailing slash. */
+  static String parent(String location) {
+    String normalised = normalise(location);
+    return normalised.substring(0, normalised.lastIndexOf('/'));
+  }
+
+  /** Whether two spellings name the same directory (a root's trailing slash aside). */
+  static boolean sameDirectory(String a, String b) {
+    return withoutTrailingSlash(normalise(a)).equals(withoutTrailingSlash(normalise(b)));
+  }
+
+  private static String withoutTrailingSlash(String location) {
+    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
   }
 }

@@ -167,11 +167,8 @@ public final class OrphanFiles implements MaintenanceAction {
       if (sameFiles.contains(file.location())) {
         continue;
       }
-      // The table's own metadata.json files lie directly in its metadata folder; one anywhere
-      // else, also in a folder below that one (table "metadata" of namespace s.t is at
-      // s/t/metadata), belongs to another table.
       if (file.location().endsWith(".metadata.json")
-          && !FileLocations.isDirectlyIn(file.location(), metadataDirectory)) {
+          && anotherTablesMetadata(file.location(), metadataDirectory, location)) {
         throw InvalidInputException.of(
             "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
                 + " location %s; nothing was deleted",
@@ -297,6 +294,23 @@ public final class OrphanFiles implements MaintenanceAction {
     }
     return SameLocalFiles.referencedAmong(
         table.io(), unreferenced.stream().map(FileInfo::location).toList(), unmatched);
+  }
+
+  /**
+   * Whether an unreferenced metadata.json is another table's: outside the table's metadata folder,
+   * or below it in a folder named {@code metadata} other than the table's own (table "metadata" of
+   * namespace s.t lies at s/t/metadata and keeps its metadata in s/t/metadata/metadata). Old
+   * metadata.json files of the table in another sub-folder (a {@code write.metadata.path} since
+   * changed) are its own.
+   */
+  static boolean anotherTablesMetadata(String file, String metadataDirectory, String location) {
+    if (!FileLocations.isUnder(file, metadataDirectory)) {
+      return true;
+    }
+    String folder = FileLocations.parent(file);
+    return folder.endsWith("/metadata")
+        && !FileLocations.sameDirectory(folder, metadataDirectory)
+        && !FileLocations.sameDirectory(folder, location + "/metadata");
   }
 
   private String metadataDirectory() {

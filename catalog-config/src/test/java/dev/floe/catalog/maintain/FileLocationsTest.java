@@ -50,14 +50,12 @@ class FileLocationsTest {
   }
 
   @Test
-  void directlyInMeansInTheDirectoryItselfNotInAFolderBelow() {
-    assertThat(FileLocations.isDirectlyIn("file:/w/t/metadata/1.metadata.json", "/w/t/metadata/"))
+  void theParentOfAFileAndTheSameDirectoryUnderTwoSpellings() {
+    assertThat(FileLocations.parent("file:/w/t/metadata/1.metadata.json"))
+        .isEqualTo("file:///w/t/metadata");
+    assertThat(FileLocations.sameDirectory(FileLocations.parent("s3a://b/1.json"), "s3://b"))
         .isTrue();
-    assertThat(
-            FileLocations.isDirectlyIn(
-                "file:/w/t/metadata/metadata/1.metadata.json", "file:///w/t/metadata"))
-        .isFalse();
-    assertThat(FileLocations.isDirectlyIn("s3a://b/w/t/m/x", "s3://b/w/t/m")).isTrue();
-    assertThat(FileLocations.isDirectlyIn("s3://b/w/t/m2/x", "s3://b/w/t/m")).isFalse();
+    assertThat(FileLocations.sameDirectory("file:///w/t/metadata/", "/w/t/metadata")).isTrue();
+    assertThat(FileLocations.sameDirectory("/w/t/metadata2", "/w/t/metadata")).isFalse();
   }
 }

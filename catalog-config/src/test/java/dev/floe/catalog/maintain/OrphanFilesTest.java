@@ -208,6 +208,33 @@ class OrphanFilesTest {
   }
 
   @Test
+  void theTablesOwnOldMetadataInASubFolderOfItsMetadataFolderAreOrphansNotAnotherTable() {
+    Table moved =
+        catalog.create("s.moved", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    moved
+        .updateProperties()
+        .set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "1")
+        .set(TableProperties.WRITE_METADATA_LOCATION, moved.location() + "/metadata/moved")
+        .commit();
+    for (int i = 0; i < 3; i++) {
+      TableRows.append(moved, row(i, "2026-10-01"));
+    }
+    moved.updateProperties().remove(TableProperties.WRITE_METADATA_LOCATION).commit();
+    for (int i = 0; i < 3; i++) {
+      TableRows.append(moved, row(10 + i, "2026-10-02"));
+    }
+
+    OrphanFilesPlan plan =
+        OrphanFiles.of(moved, "s.moved")
+            .clock(Clock.fixed(Instant.now().plus(Duration.ofDays(10)), ZoneOffset.UTC))
+            .apply();
+
+    assertThat(plan.orphans())
+        .extracting(OrphanFile::location)
+        .anyMatch(l -> l.contains("/metadata/moved/") && l.endsWith(".metadata.json"));
+  }
+
+  @Test
   void aTableWithGcDisabledIsRefusedAndKeepsEveryFile() {
     table.updateProperties().set("gc.enabled", "false").commit();
     table.refresh();

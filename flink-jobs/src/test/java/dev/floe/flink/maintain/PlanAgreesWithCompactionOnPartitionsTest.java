@@ -57,6 +57,47 @@ class PlanAgreesWithCompactionOnPartitionsTest {
     assertThat(TableContent.hash(table)).isEqualTo(content);
   }
 
+  @Test
+  void smallFilesThatFillMoreThanTwoTargetsAreNotPlannedForARewriteThatRemovesNone()
+      throws Exception {
+    // Three files of incompressible rows, each under the target, together over two targets: a
+    // rewrite cannot give fewer files, so an item for them would come back after every apply.
+    Schema wide =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "d", Types.DateType.get()),
+            Types.NestedField.required(3, "payload", Types.StringType.get()));
+    Table table = catalog.create("s.t", wide, PartitionSpec.builderFor(wide).identity("d").build());
+    java.util.Random random = new java.util.Random(1);
+    long id = 0;
+    for (int f = 0; f < 3; f++) {
+      org.apache.iceberg.data.Record[] rows = new org.apache.iceberg.data.Record[4000];
+      for (int r = 0; r < rows.length; r++) {
+        StringBuilder payload = new StringBuilder();
+        for (int c = 0; c < 60; c++) {
+          payload.append((char) ('a' + random.nextInt(26)));
+        }
+        rows[r] = TableRows.row(table, Map.of("id", id++, "d", DAY, "payload", payload.toString()));
+      }
+      TableRows.append(table, rows);
+    }
+    long largest;
+    try (var tasks = table.newScan().planFiles()) {
+      largest =
+          StreamSupport.stream(tasks.spliterator(), false)
+              .mapToLong(task -> task.file().fileSizeInBytes())
+              .max()
+              .orElseThrow();
+    }
+    table
+        .updateProperties()
+        .set(MaintenancePolicy.MIN_INPUT_FILES, "2")
+        .set(MaintenancePolicy.TARGET_FILE_SIZE, String.valueOf(largest * 14 / 10))
+        .commit();
+
+    assertThat(plan().items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
+  }
+
   private Table table(Map<String, Integer> smallFilesByRegion) {
     Table table =
         catalog.create(

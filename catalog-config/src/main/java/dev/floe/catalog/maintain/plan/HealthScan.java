@@ -378,12 +378,13 @@ public final class HealthScan {
         }
         smallByPartition = Math.max(smallByPartition, small);
         if (small >= 2) {
-          // As CompactionPlanner bins a partition's small files: at most one bin per two files
-          // and per target size; each bin is written as at least one file.
+          // CompactionPlanner rewrites each such partition on its own: at least one file, and
+          // a file per target size of its bytes (a bin fuller than the target writes more than
+          // one; counting fewer would plan a rewrite that removes no file, again and again).
           long bytes = t.smallBytesByPartition.getOrDefault(partition.getKey(), 0L);
           binpackFiles += small;
           binpackBytes += bytes;
-          binpackOutputs += Math.max(1, Math.min(small / 2, (bytes + target - 1) / target));
+          binpackOutputs += Math.max(1, (bytes + target - 1) / target);
         }
       }
       long positionDeleteFiles = 0;
