@@ -6,6 +6,7 @@ import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -121,8 +122,23 @@ public final class CatalogConfigLoader {
     // Its secrets are masked in every error and log line from now on, also before it is opened.
     Redaction.remember(config);
     Reachability.timeout(config); // a bad floe.connect-timeout is refused up front
+    for (String key : HTTP_ENDPOINTS) {
+      String endpoint = properties.get(key);
+      // The AWS SDK's own refusal names neither the property nor a fix ("Illegal character in
+      // scheme name at index 0: 127.0.0.1:9000").
+      InvalidInputException.check(
+          endpoint == null || endpoint.matches("(?i)https?://[^/\\s]+.*"),
+          "Cannot configure catalog: property %s=%s is not an http:// or https:// URL, e.g."
+              + " http://127.0.0.1:9000",
+          key,
+          Redaction.maskUriCredentials(String.valueOf(endpoint)));
+    }
     return config;
   }
+
+  /** Properties the AWS SDK takes as http(s) endpoints. */
+  private static final List<String> HTTP_ENDPOINTS =
+      List.of("s3.endpoint", "glue.endpoint", "sts.endpoint", "dynamodb.endpoint");
 
   /**
    * Credentials never live in a file Floe reads (floe.yaml is committed with the jobs and baked

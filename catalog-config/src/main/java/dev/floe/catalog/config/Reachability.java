@@ -2,6 +2,7 @@ package dev.floe.catalog.config;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.UnreachableException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -36,7 +37,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -248,6 +251,13 @@ public final class Reachability {
       if (t instanceof SocketException) {
         return Optional.of(firstLine(message));
       }
+      if (t instanceof SSLException) {
+        // https:// to a plain-HTTP port, an untrusted certificate: nothing can be asked.
+        return Optional.of(
+            "TLS handshake failed ("
+                + firstLine(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage())
+                + ")");
+      }
     }
     return Optional.empty();
   }
@@ -435,8 +445,10 @@ public final class Reachability {
   }
 
   /**
-   * A HEAD request for a key under the warehouse through the catalog's own S3FileIO settings
-   * (endpoint, credentials, proxy), without the SDK's retries: a 404 or a 403 is an answer.
+   * A GET of a key under the warehouse through the catalog's own S3FileIO settings (endpoint,
+   * credentials, proxy), without the SDK's retries: a 404 or a 403 is an answer (a role without
+   * s3:ListBucket gets 403 for a missing key), except the error codes that say the configuration
+   * itself is wrong, which only a GET's answer carries: a missing bucket and refused keys.
    */
   private static final class S3Probe extends Probe {
     private static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
@@ -475,8 +487,58 @@ public final class Reachability {
       probe.put("http-client.urlconnection.connection-timeout-ms", millis);
       probe.put("http-client.urlconnection.socket-timeout-ms", millis);
       String key = (location.endsWith("/") ? location : location + "/") + PROBE_KEY;
-      try (FileIO io = CatalogUtil.loadFileIO(S3_FILE_IO, probe, null)) {
-        io.newInputFile(key).exists();
+      try (FileIO io = CatalogUtil.loadFileIO(S3_FILE_IO, probe, null);
+          InputStream in = io.newInputFile(key).newStream()) {
+        in.read();
+      } catch (NotFoundException e) {
+        // no such key: S3 answered
+      }
+    }
+
+    @Override
+    Optional<String> refusal(Throwable failure) {
+      Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+      for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+        String code = awsErrorCode(t);
+        if ("NoSuchBucket".equals(code)) {
+          return Optional.of("has no bucket '" + bucket() + "' (warehouse " + location + ")");
+        }
+        if ("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+          String keyId = properties.get("s3.access-key-id");
+          return Optional.of(
+              "refused "
+                  + (keyId == null ? "the credentials" : "access key '" + keyId + "'")
+                  + " ("
+                  + code
+                  + "); the keys come from s3.access-key-id and s3.secret-access-key ("
+                  + CatalogConfigLoader.propertyToEnv("s3.access-key-id")
+                  + ", "
+                  + CatalogConfigLoader.propertyToEnv("s3.secret-access-key")
+                  + ")");
+        }
+      }
+      return Optional.empty();
+    }
+
+    /** The bucket of the warehouse location: {@code b} of {@code s3://b/floe}. */
+    private String bucket() {
+      String rest = location.substring(location.indexOf("://") + 3);
+      int slash = rest.indexOf('/');
+      return slash < 0 ? rest : rest.substring(0, slash);
+    }
+
+    /**
+     * The S3 error code of an AWS SDK exception ({@code awsErrorDetails().errorCode()}), read
+     * reflectively: the SDK is on the runtime class path only. Null for anything else.
+     */
+    private static String awsErrorCode(Throwable t) {
+      try {
+        Object details = t.getClass().getMethod("awsErrorDetails").invoke(t);
+        return details == null
+            ? null
+            : (String) details.getClass().getMethod("errorCode").invoke(details);
+      } catch (ReflectiveOperationException | ClassCastException e) {
+        return null;
       }
     }
   }

@@ -205,6 +205,114 @@ class ReachabilityTest {
     assertThat(Reachability.clientProperties(CatalogConfigLoader.embedded(home))).isEmpty();
   }
 
+  @Test
+  void anS3AnswerThatTheKeysOrTheBucketAreWrongFailsInOneLineNamingThem() throws IOException {
+    for (String[] error :
+        new String[][] {
+          {
+            "403",
+            "SignatureDoesNotMatch",
+            "refused access key 'floe-test' (SignatureDoesNotMatch);"
+                + " the keys come from s3.access-key-id and s3.secret-access-key"
+                + " (FLOE_CATALOG_S3__ACCESS_KEY_ID, FLOE_CATALOG_S3__SECRET_ACCESS_KEY)"
+          },
+          {"403", "InvalidAccessKeyId", "refused access key 'floe-test' (InvalidAccessKeyId)"},
+          {"404", "NoSuchBucket", "has no bucket 'warehouse' (warehouse s3://warehouse/floe)"}
+        }) {
+      HttpServer server = s3Answering(Integer.parseInt(error[0]), error[1]);
+      try {
+        String endpoint = "http://127.0.0.1:" + server.getAddress().getPort();
+        assertThatThrownBy(() -> Reachability.require(load(s3(endpoint, "10s"))))
+            .as(error[1])
+            .isInstanceOf(UnreachableException.class)
+            .hasMessageContaining("S3 at " + endpoint + " " + error[2])
+            .hasMessageNotContaining("floe-test-secret");
+      } finally {
+        server.stop(0);
+      }
+    }
+  }
+
+  @Test
+  void anS3AnswerOfAccessDeniedOrNoSuchKeyIsAnAnswer() throws IOException {
+    // A role without s3:ListBucket gets 403 AccessDenied for a missing key: nothing is wrong.
+    for (String[] error : new String[][] {{"403", "AccessDenied"}, {"404", "NoSuchKey"}}) {
+      HttpServer server = s3Answering(Integer.parseInt(error[0]), error[1]);
+      try {
+        Reachability.require(load(s3("http://127.0.0.1:" + server.getAddress().getPort(), "10s")));
+      } finally {
+        server.stop(0);
+      }
+    }
+  }
+
+  @Test
+  void httpsToAPlainHttpServerFailsAtOnceAsATlsFailure() throws Exception {
+    // A plain-HTTP server answers a TLS hello with a plain-text 400 (as Jetty, S3Proxy's, does).
+    try (ServerSocket plain = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread answering =
+          new Thread(
+              () -> {
+                while (!plain.isClosed()) {
+                  try (java.net.Socket connection = plain.accept()) {
+                    connection.getInputStream().read(new byte[4096]);
+                    connection
+                        .getOutputStream()
+                        .write(
+                            "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
+      answering.setDaemon(true);
+      answering.start();
+      String endpoint = "https://127.0.0.1:" + plain.getLocalPort();
+      long started = System.nanoTime();
+
+      assertThatThrownBy(() -> Reachability.require(load(s3(endpoint, "20s"))))
+          .isInstanceOf(UnreachableException.class)
+          .hasMessageContaining("cannot reach S3 at " + endpoint + ": TLS handshake failed (");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+    }
+  }
+
+  @Test
+  void anEndpointWithoutSchemeIsRefusedNamingTheProperty() {
+    assertThatThrownBy(() -> load(s3("127.0.0.1:9000", "10s")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot configure catalog: property s3.endpoint=127.0.0.1:9000 is not an http:// or"
+                + " https:// URL, e.g. http://127.0.0.1:9000");
+  }
+
+  /** A local server answering every request with an S3 error of {@code status} and {@code code}. */
+  private static HttpServer s3Answering(int status, String code) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          byte[] body =
+              ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+                      + code
+                      + "</Code><Message>"
+                      + code
+                      + " happened</Message><RequestId>1</RequestId></Error>")
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/xml");
+          if (exchange.getRequestMethod().equals("HEAD")) {
+            exchange.sendResponseHeaders(status, -1);
+          } else {
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+          }
+          exchange.close();
+        });
+    server.start();
+    return server;
+  }
+
   private CatalogConfig load(Map<String, String> overrides) {
     return CatalogConfigLoader.load(null, home, overrides, Map.of());
   }
