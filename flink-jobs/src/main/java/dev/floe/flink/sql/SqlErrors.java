@@ -22,12 +22,11 @@ final class SqlErrors {
   static InvalidInputException invalidStatement(
       String source, SqlStatement statement, Throwable failure) {
     String reason = statementReason(failure);
+    String at = quotedSpan(reason, statement.text());
+    // Only for a name without a namespace: `default`.t names one, which does not exist.
+    boolean unqualified = reason.contains(UNQUALIFIED_NOT_FOUND) && !at.contains(".");
     return new InvalidInputException(
-        prefix(source, statement)
-            + reason
-            + quotedSpan(reason, statement.text())
-            + (reason.contains(UNQUALIFIED_NOT_FOUND) ? QUALIFY : ""),
-        failure);
+        prefix(source, statement) + reason + at + (unqualified ? QUALIFY : ""), failure);
   }
 
   // An unqualified table name is looked up in the catalog's database "default", which a Floe

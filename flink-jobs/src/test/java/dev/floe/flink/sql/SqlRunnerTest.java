@@ -156,6 +156,10 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("'nope_tbl'")
         .hasMessageEndingWith("; name the table as namespace.table, or USE a namespace first");
+    assertThatThrownBy(() -> run("SELECT * FROM `default`.t"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Object 'default' not found")
+        .hasMessageNotContaining("name the table as namespace.table");
   }
 
   @Test
