@@ -504,11 +504,9 @@ public final class Reachability {
           return Optional.of("has no bucket '" + bucket() + "' (warehouse " + location + ")");
         }
         if ("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
-          String keyId = properties.get("s3.access-key-id");
+          // The key id is masked in every message like the secret: not named.
           return Optional.of(
-              "refused "
-                  + (keyId == null ? "the credentials" : "access key '" + keyId + "'")
-                  + " ("
+              "refused the keys ("
                   + code
                   + "); the keys come from s3.access-key-id and s3.secret-access-key ("
                   + CatalogConfigLoader.propertyToEnv("s3.access-key-id")

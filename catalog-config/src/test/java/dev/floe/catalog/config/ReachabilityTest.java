@@ -212,11 +212,11 @@ class ReachabilityTest {
           {
             "403",
             "SignatureDoesNotMatch",
-            "refused access key 'floe-test' (SignatureDoesNotMatch);"
+            "refused the keys (SignatureDoesNotMatch);"
                 + " the keys come from s3.access-key-id and s3.secret-access-key"
                 + " (FLOE_CATALOG_S3__ACCESS_KEY_ID, FLOE_CATALOG_S3__SECRET_ACCESS_KEY)"
           },
-          {"403", "InvalidAccessKeyId", "refused access key 'floe-test' (InvalidAccessKeyId)"},
+          {"403", "InvalidAccessKeyId", "refused the keys (InvalidAccessKeyId)"},
           {"404", "NoSuchBucket", "has no bucket 'warehouse' (warehouse s3://warehouse/floe)"}
         }) {
       HttpServer server = s3Answering(Integer.parseInt(error[0]), error[1]);

@@ -176,6 +176,67 @@ class S3OutageITCase {
     assertThat(rerun.out()).containsAnyOf("committed", "no-op");
   }
 
+  @Test
+  void wrongKeysAMissingBucketAndHttpsToAPlainEndpointEachFailInOneLineNamingWhatIsWrong()
+      throws Exception {
+    Map<String, String> env = new java.util.HashMap<>(s3.credentialEnvironment());
+    FactOrders before = FactOrders.read(config, work.resolve(".floe"));
+
+    env.put("FLOE_CATALOG_S3__SECRET_ACCESS_KEY", "not-the-secret");
+    BinFloe.Result wrongSecret =
+        BinFloe.run(work, env, "run", job(), "--slice", FactOrders.DAY.toString());
+
+    Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
+    Map<String, Object> noBucket = new LinkedHashMap<>(s3.fileIoProperties());
+    noBucket.put("warehouse", "s3://nobucket/floe");
+    writeConfig(elsewhere, noBucket);
+    BinFloe.Result missingBucket =
+        BinFloe.run(elsewhere, s3.credentialEnvironment(), "snapshots", "sales.fact_orders");
+
+    Path tls = Files.createDirectories(work.resolve("tls"));
+    Map<String, Object> https = new LinkedHashMap<>(s3.fileIoProperties());
+    https.put("warehouse", "s3://warehouse/outage");
+    String httpsEndpoint = s3.endpoint().replaceFirst("^http:", "https:");
+    https.put("s3.endpoint", httpsEndpoint);
+    writeConfig(tls, https);
+    long started = System.nanoTime();
+    BinFloe.Result tlsMismatch =
+        BinFloe.run(tls, s3.credentialEnvironment(), "snapshots", "sales.fact_orders");
+    double tlsSeconds = (System.nanoTime() - started) / 1e9;
+
+    assertThat(wrongSecret.err().lines())
+        .as(wrongSecret.err())
+        .containsExactly(
+            "floe: Cannot run fact_orders_daily for 2026-10-03: S3 at "
+                + s3.endpoint()
+                + " refused the keys (SignatureDoesNotMatch); the keys come from s3.access-key-id and"
+                + " s3.secret-access-key (FLOE_CATALOG_S3__ACCESS_KEY_ID,"
+                + " FLOE_CATALOG_S3__SECRET_ACCESS_KEY)");
+    assertThat(wrongSecret.exitCode()).isEqualTo(1);
+    assertThat(missingBucket.err().lines())
+        .as(missingBucket.err())
+        .singleElement()
+        .asString()
+        .endsWith(
+            "S3 at " + s3.endpoint() + " has no bucket 'nobucket' (warehouse s3://nobucket/floe)");
+    assertThat(tlsMismatch.err().lines())
+        .as(tlsMismatch.err())
+        .singleElement()
+        .asString()
+        .contains("cannot reach S3 at " + httpsEndpoint + ": TLS handshake failed (");
+    // Not Iceberg's 20 retries (about two minutes): within the connect bound and a JVM start.
+    assertThat(tlsSeconds).isLessThan(45);
+    assertThat(FactOrders.read(config, work.resolve(".floe")).snapshotId())
+        .isEqualTo(before.snapshotId());
+  }
+
+  private static void writeConfig(Path directory, Map<String, Object> properties) throws Exception {
+    new ObjectMapper(new YAMLFactory())
+        .writeValue(
+            directory.resolve("floe.yaml").toFile(),
+            Map.of("catalog", Map.of("type", "embedded", "properties", properties)));
+  }
+
   private static String job() {
     return ServerPaths.repoRoot().resolve("examples/jobs/fact_orders_daily.yaml").toString();
   }
@@ -199,12 +260,8 @@ class S3OutageITCase {
     Map<String, Object> properties = new LinkedHashMap<>();
     properties.put("warehouse", "s3://warehouse/outage");
     properties.putAll(s3.fileIoProperties());
-    Path config = work.resolve("floe.yaml");
-    new ObjectMapper(new YAMLFactory())
-        .writeValue(
-            config.toFile(),
-            Map.of("catalog", Map.of("type", "embedded", "properties", properties)));
-    return config;
+    writeConfig(work, properties);
+    return work.resolve("floe.yaml");
   }
 
   /**
