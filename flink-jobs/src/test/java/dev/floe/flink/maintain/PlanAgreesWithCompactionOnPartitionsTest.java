@@ -58,6 +58,27 @@ class PlanAgreesWithCompactionOnPartitionsTest {
   }
 
   @Test
+  void aZorderSliceRewritesEveryPartitionWithSmallFilesAndThePlanSaysSo() throws Exception {
+    // Region a reaches min_input_files 3; compaction also rewrites b and c (two small files each,
+    // more than the one group each is ordered in), and leaves d (one file) alone.
+    Table table = table(Map.of("a", 3, "b", 2, "c", 2, "d", 1));
+    table
+        .updateProperties()
+        .set(MaintenancePolicy.STRATEGY, "zorder")
+        .set(MaintenancePolicy.ZORDER_COLUMNS, "id")
+        .commit();
+    ContentHash content = TableContent.hash(table);
+
+    PlanItem item = compaction(plan());
+    PlanApply.of(catalog.config(), plan()).run();
+
+    table.refresh();
+    assertThat(item.before()).isEqualTo(8);
+    assertThat(dataFiles(table)).isEqualTo(item.after()).isEqualTo(4);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  @Test
   void smallFilesThatFillMoreThanTwoTargetsAreNotPlannedForARewriteThatRemovesNone()
       throws Exception {
     // Three files of incompressible rows, each under the target, together over two targets: a

@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -339,6 +340,11 @@ public final class HealthScan {
       long overlapping = 0;
       long overlappingFiles = 0;
       long overlappingBytes = 0;
+      boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+      long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
+      // Sort and z-order: the partitions a compaction of the slice rewrites whole ({spec}/{path}),
+      // for small files or for overlap.
+      Set<String> rewrittenWhole = new HashSet<>();
       for (Map.Entry<String, List<DataFile>> partition : t.sortFiles.entrySet()) {
         List<DataFile> files = partition.getValue();
         long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
@@ -351,16 +357,13 @@ public final class HealthScan {
           overlapping++;
           overlappingFiles += files.size();
           overlappingBytes += bytes;
+          rewrittenWhole.add(table.spec().specId() + "/" + partition.getKey());
         }
       }
       long smallByPartition = 0;
-      long wholeFiles = 0;
-      long wholeBytes = 0;
       long binpackFiles = 0;
       long binpackBytes = 0;
       long binpackOutputs = 0;
-      boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
-      long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
       for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
         long small = partition.getValue();
         long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[3]);
@@ -371,10 +374,9 @@ public final class HealthScan {
           if (small <= groups) {
             continue;
           }
-          if (small >= policy.minInputFiles()) {
-            wholeFiles += whole[0];
-            wholeBytes += whole[1];
-          }
+          // Once the slice is compacted, also below min_input_files: CompactionPlanner rewrites
+          // every partition with more small files than the groups it is ordered in.
+          rewrittenWhole.add(partition.getKey());
         }
         smallByPartition = Math.max(smallByPartition, small);
         if (small >= 2) {
@@ -386,6 +388,15 @@ public final class HealthScan {
           binpackBytes += bytes;
           binpackOutputs += Math.max(1, (bytes + target - 1) / target);
         }
+      }
+      long wholeFiles = 0;
+      long wholeBytes = 0;
+      long wholeOutputs = 0;
+      for (String partition : rewrittenWhole) {
+        long[] whole = t.partitionTotals.getOrDefault(partition, new long[3]);
+        wholeFiles += whole[0];
+        wholeBytes += whole[1];
+        wholeOutputs += Math.max(1, (whole[1] + target - 1) / target);
       }
       long positionDeleteFiles = 0;
       long mergeableFiles = 0;
@@ -421,6 +432,7 @@ public final class HealthScan {
               overlappingBytes,
               wholeFiles,
               wholeBytes,
+              wholeOutputs,
               binpackFiles,
               binpackBytes,
               binpackOutputs,

@@ -237,12 +237,8 @@ public final class MaintenancePlanner {
     MaintenancePolicy policy = table.policy();
     long target = table.targetFileSizeBytes();
     List<String> reasons = new ArrayList<>();
-    long rewrittenFiles = 0;
-    long rewrittenBytes = 0;
-    // With binpack, what the small files alone make compaction write; other work rolls into
-    // files of the target size.
-    long binpackOutputs = 0;
-    if (slice.smallFilesByPartition() >= policy.minInputFiles()) {
+    boolean bySmallFiles = slice.smallFilesByPartition() >= policy.minInputFiles();
+    if (bySmallFiles) {
       reasons.add(
           String.format(
               Locale.ROOT,
@@ -251,13 +247,6 @@ public final class MaintenancePlanner {
               Bytes.format(target),
               slice.smallFilesByPartition(),
               policy.minInputFiles()));
-      // Sort and z-order rewrite such a partition whole, its large files too.
-      boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
-      // Compaction rewrites every partition of the slice with two or more small files: at least
-      // one file each.
-      rewrittenFiles += whole ? slice.wholePartitionFiles() : slice.binpackFiles();
-      rewrittenBytes += whole ? slice.wholePartitionBytes() : slice.binpackBytes();
-      binpackOutputs = whole ? 0 : slice.binpackOutputs();
     }
     if (slice.overlappingPartitions() > 0) {
       reasons.add(
@@ -270,10 +259,9 @@ public final class MaintenancePlanner {
               slice.overlappingFiles(),
               slice.sortColumn().orElse("?"),
               Bytes.format(SortKeyOverlap.MAX_GROUP_BYTES)));
-      rewrittenFiles += slice.overlappingFiles();
-      rewrittenBytes += slice.overlappingBytes();
     }
-    if (slice.filesOverDeleteThreshold() > 0) {
+    boolean deletes = slice.filesOverDeleteThreshold() > 0;
+    if (deletes) {
       reasons.add(
           String.format(
               Locale.ROOT,
@@ -283,23 +271,26 @@ public final class MaintenancePlanner {
               policy.deleteFileThreshold(),
               100 * policy.deletedRowRatio()));
     }
-    int layoutReasons =
-        (rewrittenFiles > slice.overlappingFiles() ? 1 : 0)
-            + (slice.overlappingPartitions() > 0 ? 1 : 0);
-    boolean deletes = reasons.size() > layoutReasons;
     if (reasons.isEmpty()) {
       return Optional.empty();
     }
+    // What a compaction of the slice does once it runs, whatever made it due: sort and z-order
+    // rewrite their partitions whole, binpack the partitions with two or more small files; each
+    // rewritten partition gives at least one file.
+    boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
+    long rewrittenFiles = whole ? slice.wholePartitionFiles() : slice.binpackFiles();
+    long rewrittenBytes = whole ? slice.wholePartitionBytes() : slice.binpackBytes();
+    long layoutOutputs = whole ? slice.wholePartitionOutputs() : slice.binpackOutputs();
+    long otherBytes = 0;
     if (deletes) {
       // Applying deletes rewrites the files they touch (small ones are already counted).
       rewrittenFiles += slice.filesOverDeleteThreshold();
       rewrittenBytes += slice.bytesOverDeleteThreshold();
+      otherBytes = slice.bytesOverDeleteThreshold();
     }
     rewrittenFiles = Math.min(rewrittenFiles, slice.dataFiles());
     rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
-    long otherBytes = rewrittenBytes - (binpackOutputs > 0 ? slice.binpackBytes() : 0);
-    long outputs =
-        Math.max(1, binpackOutputs + (otherBytes <= 0 ? 0 : (otherBytes + target - 1) / target));
+    long outputs = Math.max(1, layoutOutputs + (otherBytes + target - 1) / target);
     // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
     long score =
         Math.max(0, rewrittenFiles - outputs)

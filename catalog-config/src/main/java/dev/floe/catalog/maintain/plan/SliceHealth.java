@@ -31,10 +31,12 @@ import java.util.Optional;
  *     small files alone would not get compacted
  * @param overlappingFiles data files of those partitions
  * @param overlappingBytes their bytes
- * @param wholePartitionFiles with strategy sort or zorder, the data files of the partitions that
- *     small files get compacted (at least {@code min_input_files} of them): such a partition is
- *     rewritten whole, so these, not only the small files, are the work; 0 with binpack
+ * @param wholePartitionFiles with strategy sort or zorder, the data files of the partitions a
+ *     compaction of the slice rewrites whole: those with more small files than the groups they are
+ *     ordered in (also below {@code min_input_files}, once the slice is compacted at all) and those
+ *     re-sorted for overlap; 0 with binpack
  * @param wholePartitionBytes their bytes
+ * @param wholePartitionOutputs the files written for them (at least one per partition)
  * @param binpackFiles the small files of the partitions holding two or more of them: what a binpack
  *     compaction of the slice rewrites (every such partition, once one of them holds {@code
  *     min_input_files})
@@ -67,6 +69,7 @@ public record SliceHealth(
     long overlappingBytes,
     long wholePartitionFiles,
     long wholePartitionBytes,
+    long wholePartitionOutputs,
     long binpackFiles,
     long binpackBytes,
     long binpackOutputs,
