@@ -10,10 +10,12 @@ import dev.floe.flink.sql.ResultJson;
 import dev.floe.flink.sql.ResultTable;
 import dev.floe.flink.sql.SqlRunner;
 import dev.floe.flink.sql.SqlScript;
+import dev.floe.flink.sql.StatementResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,6 +67,38 @@ public final class SqlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    if (!common.json) {
+      boolean[] first = {true};
+      run(
+          result -> {
+            out.println((first[0] ? "" : "\n") + ResultTable.render(result));
+            out.flush();
+            first[0] = false;
+          });
+      return ExitCodes.OK;
+    }
+    // Each result is checked as its statement completes: one JSON cannot hold stops the script.
+    ResultJson.Collector json = new ResultJson.Collector();
+    try {
+      run(json);
+    } catch (RuntimeException e) {
+      // One failure object, whatever failed (also before the first statement), with what the
+      // statements before the failing one did: their INSERTs are committed, which a script must
+      // be able to tell.
+      Map<String, Object> failure =
+          e instanceof FloeException floe
+              ? FloeMain.failure(floe.exitCode(), floe.getMessage())
+              : FloeMain.failure(ExitCodes.UNEXPECTED, FloeMain.describe(e));
+      out.println(json.renderFailure(failure));
+      throw e;
+    }
+    out.println(json.render());
+    return ExitCodes.OK;
+  }
+
+  /** Reads the statements and runs them in order, handing each result to {@code results}. */
+  private void run(Consumer<StatementResult> results) {
     if ((sql == null) == (file == null)) {
       throw InvalidInputException.of(
           "Cannot run SQL: give either statements or -f FILE, not %s",
@@ -83,38 +117,7 @@ public final class SqlCommand implements Callable<Integer> {
               catalog,
               // A job's statement, parsed and valid: its cluster starts while Flink plans it.
               cluster == null ? () -> {} : cluster::startInBackground);
-      print(script, runner);
-    }
-    return ExitCodes.OK;
-  }
-
-  private void print(SqlScript script, SqlRunner runner) {
-    PrintWriter out = spec.commandLine().getOut();
-    if (common.json) {
-      // Each result is checked as its statement completes: one JSON cannot hold stops the script.
-      ResultJson.Collector json = new ResultJson.Collector();
-      try {
-        runner.run(script, json);
-      } catch (RuntimeException e) {
-        // The failure object, with what the statements before the failing one did: their
-        // INSERTs are committed, which a script must be able to tell.
-        Map<String, Object> failure =
-            e instanceof FloeException floe
-                ? FloeMain.failure(floe.exitCode(), floe.getMessage())
-                : FloeMain.failure(ExitCodes.UNEXPECTED, FloeMain.describe(e));
-        out.println(json.renderFailure(failure));
-        throw e;
-      }
-      out.println(json.render());
-    } else {
-      boolean[] first = {true};
-      runner.run(
-          script,
-          result -> {
-            out.println((first[0] ? "" : "\n") + ResultTable.render(result));
-            out.flush();
-            first[0] = false;
-          });
+      runner.run(script, results);
     }
   }
 }

@@ -325,10 +325,12 @@ class FloeCliITCase {
         .contains(
             "Cannot write the rows of SQL statement 2 (line 1) as JSON: column 'm' holds a map"
                 + " with a NULL key");
-    // Not the first statement's result: stdout holds the one object that says the script failed.
+    // One object that says the script failed, listing only the statement that ran before.
     assertThat(script.out())
         .startsWith("{\n  \"status\" : \"failed\",\n  \"exit_code\" : 2,")
-        .doesNotContain("\"kind\"");
+        .contains("\"completed\" : [ {\n    \"statement\" : 1,")
+        .doesNotContain("\"statement\" : 2")
+        .doesNotContain("\"statement\" : 3");
     assertThat(count.exitCode()).as(count.err()).isZero();
     assertThat(count.out()).contains("\"n\" : 0");
   }

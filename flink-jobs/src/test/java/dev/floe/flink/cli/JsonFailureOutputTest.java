@@ -74,6 +74,18 @@ class JsonFailureOutputTest {
   }
 
   @Test
+  void aSqlFileThatCannotBeReadPrintsTheSameFailureObjectWithNothingCompleted() throws Exception {
+    CliRun run = floe(home, "sql", "--json", "-f", home.resolve("missing.sql").toString());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    JsonNode json = JSON.readTree(run.out());
+    assertThat(json.get("status").asText()).isEqualTo("failed");
+    assertThat(json.get("error").asText()).contains("missing.sql", "no such file");
+    assertThat(json.get("completed").isArray()).isTrue();
+    assertThat(json.get("completed")).isEmpty();
+  }
+
+  @Test
   void aCommandLineThatDoesNotParsePrintsItsFailureAsJsonToo() throws Exception {
     CliRun run = floe(home, "snapshots", "sales.fact_orders", "--json", "--limit", "abc");
 
