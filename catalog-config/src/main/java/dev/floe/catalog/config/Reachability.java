@@ -251,8 +251,20 @@ public final class Reachability {
       if (t instanceof SocketException) {
         return Optional.of(firstLine(message));
       }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code failure} is a failed TLS handshake (https:// to a plain-HTTP port, an untrusted
+   * certificate), or empty. Only for a probe that connects through the client the commands use: a
+   * probe with its own HTTP client does not know the catalog's TLS settings (Iceberg's REST client
+   * takes a {@code rest.client.tls.configurer-impl}), so its handshake failing proves nothing.
+   */
+  static Optional<String> tlsFailure(Throwable failure) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
       if (t instanceof SSLException) {
-        // https:// to a plain-HTTP port, an untrusted certificate: nothing can be asked.
         return Optional.of(
             "TLS handshake failed ("
                 + firstLine(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage())
@@ -298,6 +310,11 @@ public final class Reachability {
       return Optional.empty();
     }
 
+    /** Whether {@link #ask} connects through the client the commands use, its TLS settings too. */
+    boolean asksAsTheCommandsDo() {
+      return false;
+    }
+
     /** Runs {@link #ask} on its own thread, so nothing it does can outlast the deadline. */
     final Optional<Failure> attempt(long deadline, Duration timeout) {
       Duration remaining = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
@@ -317,7 +334,9 @@ public final class Reachability {
         task.cancel(true);
         return Optional.of(new Failure("cannot reach " + what() + ": " + noAnswer(timeout), null));
       } catch (ExecutionException e) {
-        Optional<String> unreachable = connectFailure(e.getCause(), timeout);
+        Optional<String> unreachable =
+            connectFailure(e.getCause(), timeout)
+                .or(() -> asksAsTheCommandsDo() ? tlsFailure(e.getCause()) : Optional.empty());
         if (unreachable.isPresent()) {
           return Optional.of(
               new Failure("cannot reach " + what() + ": " + unreachable.get(), e.getCause()));
@@ -496,6 +515,11 @@ public final class Reachability {
     }
 
     @Override
+    boolean asksAsTheCommandsDo() {
+      return true; // through S3FileIO with the catalog's own properties
+    }
+
+    @Override
     Optional<String> refusal(Throwable failure) {
       Map<Throwable, Boolean> seen = new IdentityHashMap<>();
       for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
@@ -503,16 +527,25 @@ public final class Reachability {
         if ("NoSuchBucket".equals(code)) {
           return Optional.of("has no bucket '" + bucket() + "' (warehouse " + location + ")");
         }
-        if ("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+        // A REST catalog may vend the credentials its commands use: the probe's are not those.
+        if (("InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code))
+            && !isRest(properties)) {
           // The key id is masked in every message like the secret: not named.
+          String variables =
+              CatalogConfigLoader.propertyToEnv("s3.access-key-id")
+                  + ", "
+                  + CatalogConfigLoader.propertyToEnv("s3.secret-access-key");
           return Optional.of(
               "refused the keys ("
                   + code
-                  + "); the keys come from s3.access-key-id and s3.secret-access-key ("
-                  + CatalogConfigLoader.propertyToEnv("s3.access-key-id")
-                  + ", "
-                  + CatalogConfigLoader.propertyToEnv("s3.secret-access-key")
-                  + ")");
+                  + (properties.containsKey("s3.access-key-id")
+                      ? "); they come from s3.access-key-id and s3.secret-access-key ("
+                          + variables
+                          + ")"
+                      : "); with s3.access-key-id unset they come from the AWS SDK's default"
+                          + " chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an"
+                          + " instance or pod role); or set "
+                          + variables));
         }
       }
       return Optional.empty();

@@ -213,7 +213,7 @@ class ReachabilityTest {
             "403",
             "SignatureDoesNotMatch",
             "refused the keys (SignatureDoesNotMatch);"
-                + " the keys come from s3.access-key-id and s3.secret-access-key"
+                + " they come from s3.access-key-id and s3.secret-access-key"
                 + " (FLOE_CATALOG_S3__ACCESS_KEY_ID, FLOE_CATALOG_S3__SECRET_ACCESS_KEY)"
           },
           {"403", "InvalidAccessKeyId", "refused the keys (InvalidAccessKeyId)"},
@@ -234,6 +234,59 @@ class ReachabilityTest {
   }
 
   @Test
+  void refusedKeysFromTheSdkChainAreSaidToComeFromThere() throws IOException {
+    Map<String, String> chain = new HashMap<>(s3("", "10s"));
+    chain.remove("s3.access-key-id");
+    chain.remove("s3.secret-access-key");
+    HttpServer server = s3Answering(403, "InvalidAccessKeyId");
+    System.setProperty("aws.accessKeyId", "AKIAFROMTHECHAIN");
+    System.setProperty("aws.secretAccessKey", "chain-secret");
+    try {
+      chain.put("s3.endpoint", "http://127.0.0.1:" + server.getAddress().getPort());
+      assertThatThrownBy(() -> Reachability.require(load(chain)))
+          .isInstanceOf(UnreachableException.class)
+          .hasMessageContaining(
+              "refused the keys (InvalidAccessKeyId); with s3.access-key-id unset they come from"
+                  + " the AWS SDK's default chain");
+    } finally {
+      System.clearProperty("aws.accessKeyId");
+      System.clearProperty("aws.secretAccessKey");
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aRestCatalogsRefusedS3KeysAreNoRefusalItMayVendOthers() throws IOException {
+    HttpServer server = s3Answering(403, "SignatureDoesNotMatch");
+    try {
+      String endpoint = "http://127.0.0.1:" + server.getAddress().getPort();
+      Map<String, String> rest = new HashMap<>(s3(endpoint, "10s"));
+      rest.putAll(Map.of("type", "rest", "uri", endpoint));
+
+      Reachability.require(load(rest));
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aRestCatalogsTlsFailureAtTheProbeIsNoFailureItsClientHasItsOwnTlsSettings()
+      throws Exception {
+    // The probe's own HTTP client knows nothing of rest.client.tls.configurer-impl.
+    try (ServerSocket plain = plainHttpAnsweringTls()) {
+      Reachability.require(
+          load(
+              Map.of(
+                  "type",
+                  "rest",
+                  "uri",
+                  "https://127.0.0.1:" + plain.getLocalPort(),
+                  Reachability.TIMEOUT_PROPERTY,
+                  "10s")));
+    }
+  }
+
+  @Test
   void anS3AnswerOfAccessDeniedOrNoSuchKeyIsAnAnswer() throws IOException {
     // A role without s3:ListBucket gets 403 AccessDenied for a missing key: nothing is wrong.
     for (String[] error : new String[][] {{"403", "AccessDenied"}, {"404", "NoSuchKey"}}) {
@@ -248,26 +301,7 @@ class ReachabilityTest {
 
   @Test
   void httpsToAPlainHttpServerFailsAtOnceAsATlsFailure() throws Exception {
-    // A plain-HTTP server answers a TLS hello with a plain-text 400 (as Jetty, S3Proxy's, does).
-    try (ServerSocket plain = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread answering =
-          new Thread(
-              () -> {
-                while (!plain.isClosed()) {
-                  try (java.net.Socket connection = plain.accept()) {
-                    connection.getInputStream().read(new byte[4096]);
-                    connection
-                        .getOutputStream()
-                        .write(
-                            "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
-                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                  } catch (IOException e) {
-                    return;
-                  }
-                }
-              });
-      answering.setDaemon(true);
-      answering.start();
+    try (ServerSocket plain = plainHttpAnsweringTls()) {
       String endpoint = "https://127.0.0.1:" + plain.getLocalPort();
       long started = System.nanoTime();
 
@@ -285,6 +319,33 @@ class ReachabilityTest {
         .hasMessage(
             "Cannot configure catalog: property s3.endpoint=127.0.0.1:9000 is not an http:// or"
                 + " https:// URL, e.g. http://127.0.0.1:9000");
+  }
+
+  /**
+   * A plain-HTTP server on 127.0.0.1 that answers whatever comes, a TLS hello too, with a
+   * plain-text 400 (as Jetty, S3Proxy's server, does).
+   */
+  private static ServerSocket plainHttpAnsweringTls() throws IOException {
+    ServerSocket plain = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    Thread answering =
+        new Thread(
+            () -> {
+              while (!plain.isClosed()) {
+                try (java.net.Socket connection = plain.accept()) {
+                  connection.getInputStream().read(new byte[4096]);
+                  connection
+                      .getOutputStream()
+                      .write(
+                          "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                  return;
+                }
+              }
+            });
+    answering.setDaemon(true);
+    answering.start();
+    return plain;
   }
 
   /** A local server answering every request with an S3 error of {@code status} and {@code code}. */

@@ -209,7 +209,7 @@ class S3OutageITCase {
         .containsExactly(
             "floe: Cannot run fact_orders_daily for 2026-10-03: S3 at "
                 + s3.endpoint()
-                + " refused the keys (SignatureDoesNotMatch); the keys come from s3.access-key-id and"
+                + " refused the keys (SignatureDoesNotMatch); they come from s3.access-key-id and"
                 + " s3.secret-access-key (FLOE_CATALOG_S3__ACCESS_KEY_ID,"
                 + " FLOE_CATALOG_S3__SECRET_ACCESS_KEY)");
     assertThat(wrongSecret.exitCode()).isEqualTo(1);
