@@ -142,9 +142,10 @@ final class WebhookPost {
    * POSTs {@code request}, the whole exchange (connecting, the answer's status and the rest of the
    * answer) within the timeout: the request's own timeout ends when the status line arrives, so a
    * server that answers and then stalls would otherwise hold the run for ever, after its commit. A
-   * 2xx status whose answer does not complete in time counts as sent: the receiver accepted the
-   * POST, and Floe reads no more of an answer than its status. An I/O error's message is kept (it
-   * says what went wrong), with every one of {@code secrets} in it replaced by {@code ***}.
+   * 2xx status whose answer does not complete, in time or at all, counts as sent: the receiver
+   * accepted the POST, and Floe reads no more of an answer than its status. An I/O error's message
+   * is kept (it says what went wrong), with every one of {@code secrets} in it replaced by {@code
+   * ***}.
    */
   Result post(HttpRequest request, List<String> secrets) throws InterruptedException {
     AtomicInteger answered = new AtomicInteger(-1);
@@ -167,6 +168,10 @@ final class WebhookPost {
       response.cancel(true);
       throw e;
     } catch (ExecutionException e) {
+      int status = answered.get();
+      if (status >= 0) {
+        return result(status); // the answer broke off after its status: the status stands
+      }
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {
         String message = io.getMessage();

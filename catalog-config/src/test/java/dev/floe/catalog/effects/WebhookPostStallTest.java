@@ -50,6 +50,16 @@ class WebhookPostStallTest {
   }
 
   @Test
+  void aTwoHundredWhoseBodyBreaksOffIsSent() throws Exception {
+    URI uri = receiver("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nx", true);
+
+    WebhookPost.Result result = assertTimeoutPreemptively(HANG, () -> post(uri));
+
+    assertThat(result.ok()).as(String.valueOf(result.error())).isTrue();
+    assertThat(result.httpStatus()).isEqualTo(200);
+  }
+
+  @Test
   void anErrorStatusWhoseBodyStallsFailsWithThatStatus() throws Exception {
     URI uri = receiver("HTTP/1.1 503 Busy\r\nContent-Length: 100\r\n\r\nx");
 
@@ -77,6 +87,11 @@ class WebhookPostStallTest {
 
   /** Accepts connections on 127.0.0.1, writes {@code answer} to each, then holds it open. */
   private URI receiver(String answer) throws IOException {
+    return receiver(answer, false);
+  }
+
+  /** As {@link #receiver(String)}; with {@code close}, closes each connection after the answer. */
+  private URI receiver(String answer, boolean close) throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     Thread accepting =
         new Thread(
@@ -89,7 +104,9 @@ class WebhookPostStallTest {
                   OutputStream out = connection.getOutputStream();
                   out.write(answer.getBytes(StandardCharsets.US_ASCII));
                   out.flush();
-                  stop.await();
+                  if (!close) {
+                    stop.await();
+                  }
                   connection.close();
                 } catch (IOException | InterruptedException e) {
                   return;
