@@ -14,6 +14,7 @@ import java.util.Set;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
@@ -167,12 +168,8 @@ public final class OrphanFiles implements MaintenanceAction {
       if (sameFiles.contains(file.location())) {
         continue;
       }
-      if (file.location().endsWith(".metadata.json")
-          && anotherTablesMetadata(file.location(), metadataDirectory, location)) {
-        throw InvalidInputException.of(
-            "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
-                + " location %s; nothing was deleted",
-            name, file.location(), location);
+      if (file.location().endsWith(".metadata.json")) {
+        requireOwnMetadata(file.location(), metadataDirectory, location);
       }
       Instant created = Instant.ofEpochMilli(file.createdAtMillis());
       OrphanFile orphan =
@@ -297,20 +294,34 @@ public final class OrphanFiles implements MaintenanceAction {
   }
 
   /**
-   * Whether an unreferenced metadata.json is another table's: outside the table's metadata folder,
-   * or below it in a folder named {@code metadata} other than the table's own (table "metadata" of
-   * namespace s.t lies at s/t/metadata and keeps its metadata in s/t/metadata/metadata). Old
-   * metadata.json files of the table in another sub-folder (a {@code write.metadata.path} since
-   * changed) are its own.
+   * Refuses the run when an unreferenced metadata.json is not the table's own: a table nested under
+   * this one's location (table "metadata" of namespace s.t lies at s/t/metadata). One outside the
+   * table's metadata folder is read, and it is the table's own only when it names the table's uuid
+   * (an older metadata folder, a {@code write.metadata.path} since changed); those in the folder
+   * are the table's own.
+   *
+   * @throws InvalidInputException naming the file, before anything is deleted
    */
-  static boolean anotherTablesMetadata(String file, String metadataDirectory, String location) {
-    if (!FileLocations.isUnder(file, metadataDirectory)) {
-      return true;
+  private void requireOwnMetadata(String file, String metadataDirectory, String location) {
+    if (FileLocations.sameDirectory(FileLocations.parent(file), metadataDirectory)) {
+      return;
     }
-    String folder = FileLocations.parent(file);
-    return folder.endsWith("/metadata")
-        && !FileLocations.sameDirectory(folder, metadataDirectory)
-        && !FileLocations.sameDirectory(folder, location + "/metadata");
+    String owner;
+    try {
+      owner = TableMetadataParser.read(table.io(), file).uuid();
+    } catch (RuntimeException e) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: %s under its location %s may be another table's"
+              + " metadata and cannot be read (%s); nothing was deleted",
+          name, file, location, e.getMessage());
+    }
+    String own = ((HasTableOperations) table).operations().current().uuid();
+    if (!own.equals(owner)) {
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
+              + " location %s (table-uuid %s, not %s); nothing was deleted",
+          name, file, location, owner, own);
+    }
   }
 
   private String metadataDirectory() {

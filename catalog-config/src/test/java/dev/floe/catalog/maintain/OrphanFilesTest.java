@@ -235,6 +235,55 @@ class OrphanFilesTest {
   }
 
   @Test
+  void anotherTableWithItsOwnMetadataFolderInsideThisTablesMetadataFolderStopsIt()
+      throws IOException {
+    Table other =
+        catalog
+            .catalog()
+            .buildTable(org.apache.iceberg.catalog.TableIdentifier.parse("s.other"), SCHEMA)
+            .withLocation(table.location() + "/metadata/other")
+            .withProperty(
+                TableProperties.WRITE_METADATA_LOCATION, table.location() + "/metadata/other/meta")
+            .create();
+    TableRows.append(other, row(42, "2026-10-01"));
+    Set<Path> otherFiles = TableFiles.onDisk(other);
+    for (Path file : otherFiles) {
+      Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+    }
+
+    assertThatThrownBy(() -> orphans().commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("looks like another table's metadata");
+    assertThat(otherFiles).isNotEmpty().allMatch(Files::exists);
+  }
+
+  @Test
+  void theTablesOwnOldMetadataBeforeItsMetadataFolderMovedAreOrphans() {
+    Table moved =
+        catalog.create("s.moved2", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    moved.updateProperties().set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "1").commit();
+    for (int i = 0; i < 3; i++) {
+      TableRows.append(moved, row(i, "2026-10-01"));
+    }
+    moved
+        .updateProperties()
+        .set(TableProperties.WRITE_METADATA_LOCATION, moved.location() + "/meta")
+        .commit();
+    for (int i = 0; i < 3; i++) {
+      TableRows.append(moved, row(10 + i, "2026-10-02"));
+    }
+
+    OrphanFilesPlan plan =
+        OrphanFiles.of(moved, "s.moved2")
+            .clock(Clock.fixed(Instant.now().plus(Duration.ofDays(10)), ZoneOffset.UTC))
+            .apply();
+
+    assertThat(plan.orphans())
+        .extracting(OrphanFile::location)
+        .anyMatch(l -> l.contains("/s/moved2/metadata/") && l.endsWith(".metadata.json"));
+  }
+
+  @Test
   void aTableWithGcDisabledIsRefusedAndKeepsEveryFile() {
     table.updateProperties().set("gc.enabled", "false").commit();
     table.refresh();
