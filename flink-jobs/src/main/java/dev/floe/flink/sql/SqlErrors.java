@@ -23,10 +23,8 @@ final class SqlErrors {
       String source, SqlStatement statement, Throwable failure) {
     String reason = statementReason(failure);
     String at = quotedSpan(reason, statement.text());
-    // Only for a name without a namespace: `default`.t names one, which does not exist.
-    boolean unqualified = reason.contains(UNQUALIFIED_NOT_FOUND) && !at.contains(".");
     return new InvalidInputException(
-        prefix(source, statement) + reason + at + (unqualified ? QUALIFY : ""), failure);
+        prefix(source, statement) + reason + at + qualifyHint(reason, at), failure);
   }
 
   // An unqualified table name is looked up in the catalog's database "default", which a Floe
@@ -34,6 +32,28 @@ final class SqlErrors {
   private static final String UNQUALIFIED_NOT_FOUND = "Object 'default' not found within";
   private static final String QUALIFY =
       "; name the table as namespace.table, or USE a namespace first";
+  private static final String QUOTE_APART =
+      "; quote the namespace and the table apart, as `namespace`.`table`";
+
+  /**
+   * For a table name of one part, looked up in database "default": how to name it. A name of two
+   * parts ({@code `default`.t}) names a namespace, which does not exist: no hint.
+   */
+  private static String qualifyHint(String reason, String at) {
+    if (!reason.contains(UNQUALIFIED_NOT_FOUND) || !at.startsWith(" (at '")) {
+      return "";
+    }
+    String name = at.substring(" (at '".length(), at.length() - "')".length());
+    boolean quoted = false;
+    for (char c : name.toCharArray()) {
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted) {
+        return ""; // namespace.table
+      }
+    }
+    return name.contains(".") ? QUOTE_APART : QUALIFY; // `sales.fact_orders` is one name
+  }
 
   /**
    * The planner refused a {@code DELETE} or {@code UPDATE} because the table's sink changes no

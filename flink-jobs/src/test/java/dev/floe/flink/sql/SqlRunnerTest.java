@@ -156,6 +156,9 @@ class SqlRunnerTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("'nope_tbl'")
         .hasMessageEndingWith("; name the table as namespace.table, or USE a namespace first");
+    assertThatThrownBy(() -> run("SELECT * FROM `sales.orders`"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageEndingWith("; quote the namespace and the table apart, as `namespace`.`table`");
     assertThatThrownBy(() -> run("SELECT * FROM `default`.t"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("Object 'default' not found")
