@@ -15,8 +15,11 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RollingManifestWriter;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.RuntimeIOException;
+import org.apache.iceberg.exceptions.ValidationException;
 
 /**
  * The snapshot updates of Floe's commits that add files: an overwrite and a row delta whose
@@ -53,7 +56,7 @@ public final class CommitUpdates {
   static OverwriteFiles newOverwrite(Table table, int maxFilesOnCommittingThread) {
     OverwriteFiles overwrite =
         table instanceof BaseTable base
-            ? new Overwrite(base, maxFilesOnCommittingThread)
+            ? new Overwrite(base, maxFilesOnCommittingThread, null)
             : table.newOverwrite();
     return ManifestScans.onCommittingThreadIfLocal(table, overwrite);
   }
@@ -64,20 +67,81 @@ public final class CommitUpdates {
   }
 
   static RowDelta newRowDelta(Table table, int maxFilesOnCommittingThread) {
+    return newRowDelta(table, maxFilesOnCommittingThread, null);
+  }
+
+  private static RowDelta newRowDelta(
+      Table table, int maxFilesOnCommittingThread, Long restoresFrom) {
     RowDelta delta =
         table instanceof BaseTable base
-            ? new Delta(base, maxFilesOnCommittingThread)
+            ? new Delta(base, maxFilesOnCommittingThread, restoresFrom)
             : table.newRowDelta();
     return ManifestScans.onCommittingThreadIfLocal(table, delta);
   }
 
+  /**
+   * An overwrite that adds files back from snapshot {@code source} (a revert): every attempt of its
+   * commit checks that the table it commits onto still holds that snapshot, and fails with {@link
+   * SourceExpiredException} when it does not. An expiry removes a snapshot from the metadata before
+   * it deletes the files only that snapshot referenced, so an added-back file is then possibly
+   * gone; committing it would leave a table no reader can scan.
+   */
+  public static OverwriteFiles newOverwriteRestoring(Table table, long source) {
+    requireBaseTable(table);
+    return ManifestScans.onCommittingThreadIfLocal(
+        table, new Overwrite((BaseTable) table, MAX_FILES_ON_COMMITTING_THREAD, source));
+  }
+
+  /** The row delta of {@link #newOverwriteRestoring}. */
+  public static RowDelta newRowDeltaRestoring(Table table, long source) {
+    requireBaseTable(table);
+    return newRowDelta(table, MAX_FILES_ON_COMMITTING_THREAD, source);
+  }
+
+  private static void requireBaseTable(Table table) {
+    if (!(table instanceof BaseTable)) {
+      throw new IllegalArgumentException(
+          "Cannot check the source snapshot of a commit on " + table.getClass().getName());
+    }
+  }
+
+  /** The snapshot a commit adds files back from was expired from the table it commits onto. */
+  public static final class SourceExpiredException extends ValidationException {
+    private final long snapshotId;
+
+    SourceExpiredException(long snapshotId) {
+      super(
+          "snapshot %d, whose files it adds back, was expired meanwhile (its files may be deleted)",
+          snapshotId);
+      this.snapshotId = snapshotId;
+    }
+
+    public long snapshotId() {
+      return snapshotId;
+    }
+  }
+
+  private static void requireSource(TableMetadata base, Long restoresFrom) {
+    if (restoresFrom != null && base.snapshot(restoresFrom) == null) {
+      throw new SourceExpiredException(restoresFrom);
+    }
+  }
+
   private static final class Overwrite extends BaseOverwriteFiles {
     private final int maxFilesOnCommittingThread;
+    private final Long restoresFrom;
 
-    Overwrite(BaseTable table, int maxFilesOnCommittingThread) {
+    Overwrite(BaseTable table, int maxFilesOnCommittingThread, Long restoresFrom) {
       super(table.name(), table.operations());
       this.maxFilesOnCommittingThread = maxFilesOnCommittingThread;
+      this.restoresFrom = restoresFrom;
       reportWith(table.reporter());
+    }
+
+    @Override
+    protected void validate(TableMetadata base, Snapshot parent) {
+      super.validate(base, parent);
+      requireSource(base, restoresFrom);
     }
 
     @Override
@@ -91,11 +155,19 @@ public final class CommitUpdates {
 
   private static final class Delta extends BaseRowDelta {
     private final int maxFilesOnCommittingThread;
+    private final Long restoresFrom;
 
-    Delta(BaseTable table, int maxFilesOnCommittingThread) {
+    Delta(BaseTable table, int maxFilesOnCommittingThread, Long restoresFrom) {
       super(table.name(), table.operations());
       this.maxFilesOnCommittingThread = maxFilesOnCommittingThread;
+      this.restoresFrom = restoresFrom;
       reportWith(table.reporter());
+    }
+
+    @Override
+    protected void validate(TableMetadata base, Snapshot parent) {
+      super.validate(base, parent);
+      requireSource(base, restoresFrom);
     }
 
     @Override

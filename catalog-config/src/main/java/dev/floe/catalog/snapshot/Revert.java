@@ -176,7 +176,9 @@ public final class Revert {
       RevertPlan plan = prepared.plan();
       if (!prepared.touchesDeletes()) {
         OverwriteFiles overwrite =
-            CommitUpdates.newOverwrite(table)
+            (plan.parentSnapshotId() == null
+                    ? CommitUpdates.newOverwrite(table)
+                    : CommitUpdates.newOverwriteRestoring(table, plan.parentSnapshotId()))
                 .conflictDetectionFilter(prepared.region().conflictFilter())
                 .validateFromSnapshot(plan.headSnapshotId())
                 .validateNoConflictingData()
@@ -192,7 +194,9 @@ public final class Revert {
       // the parent's data files — as copies of their live rows when deletes applied to them.
       List<DataFile> copies = new ArrayList<>();
       RowDelta delta =
-          CommitUpdates.newRowDelta(table)
+          (plan.parentSnapshotId() == null
+                  ? CommitUpdates.newRowDelta(table)
+                  : CommitUpdates.newRowDeltaRestoring(table, plan.parentSnapshotId()))
               .conflictDetectionFilter(prepared.region().conflictFilter())
               .validateFromSnapshot(plan.headSnapshotId())
               .validateNoConflictingDataFiles()
@@ -225,6 +229,15 @@ public final class Revert {
     public Optional<RevertPlan> onConflict(
         Table refreshed, ValidationException conflict, int attempt) {
       RevertPlan plan = prepared.plan();
+      if (conflict instanceof CommitUpdates.SourceExpiredException expired) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot revert run %s of %s: its parent snapshot %d was expired while the revert"
+                    + " committed (an expiry deletes the files only it referenced, which the"
+                    + " revert would add back); nothing was committed",
+                runId, name, expired.snapshotId()),
+            conflict);
+      }
       throw new CommitConflictException(
           String.format(
               "Cannot revert run %s of %s: another commit changed %s after the revert was planned"

@@ -361,6 +361,39 @@ class RevertTest {
   }
 
   @Test
+  void anExpiryOfTheParentWhileTheRevertCommitsMakesItFailAndTheTableStaysReadable() {
+    Snapshot parent = floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    ContentHash before = sliceHash(DAY2);
+    Table other = catalog.load("s.t");
+
+    // The expiry commits, then deletes r1's files (r2 removed them): the files the revert would
+    // add back.
+    assertThatThrownBy(
+            () ->
+                Revert.of(table, "s.t")
+                    .run("r2")
+                    .beforeCommit(
+                        () ->
+                            other
+                                .expireSnapshots()
+                                .expireSnapshotId(parent.snapshotId())
+                                .cleanExpiredFiles(true)
+                                .commit())
+                    .commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining(
+            "Cannot revert run r2 of s.t: its parent snapshot "
+                + parent.snapshotId()
+                + " was expired while the revert committed")
+        .hasMessageContaining("nothing was committed");
+
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).doesNotContainKey("floe.reverts");
+    assertThat(sliceHash(DAY2)).isEqualTo(before); // every file it references is still there
+  }
+
+  @Test
   void aConcurrentCommitToAnotherSliceDoesNotStopTheRevert() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     ContentHash afterFirst = sliceHash(DAY2);
