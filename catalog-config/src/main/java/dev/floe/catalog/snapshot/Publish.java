@@ -271,14 +271,47 @@ public final class Publish {
     return ref != null && ref.isBranch() && ref.snapshotId() == plan.branchSnapshotId();
   }
 
+  /** The id of the first ancestor of {@code head} the table no longer holds, or null. */
+  private Long firstMissingAncestor(Snapshot head) {
+    Snapshot current = head;
+    while (current.parentId() != null) {
+      Snapshot parent = table.snapshot(current.parentId());
+      if (parent == null) {
+        return current.parentId();
+      }
+      current = parent;
+    }
+    return null;
+  }
+
   /** CHERRY_PICK or IDENTICAL_ON_MAIN; throws when the run cannot reach main. */
   private PublishPlan.Method checkCherryPick(Snapshot run, Snapshot head) {
     List<Snapshot> branchOnly = new ArrayList<>();
     Snapshot fork = run;
+    Long missing = null;
     while (fork != null
         && !SnapshotUtil.isAncestorOf(table, head.snapshotId(), fork.snapshotId())) {
       branchOnly.add(fork);
-      fork = fork.parentId() == null ? null : table.snapshot(fork.parentId());
+      Long parentId = fork.parentId();
+      fork = parentId == null ? null : table.snapshot(parentId);
+      if (fork == null && parentId != null) {
+        missing = parentId;
+      }
+    }
+    if (fork == null) {
+      // No common snapshot: fine only when both histories are whole down to their first
+      // snapshot. An expired fork, or a gap in main's history, hides what main did to the slice
+      // since the run forked (a newer run of it would be overwritten).
+      Long gap = missing != null ? missing : firstMissingAncestor(head);
+      if (gap != null) {
+        throw new CommitConflictException(
+            String.format(
+                "Cannot publish run %s of %s: main moved since the run forked, and snapshot %d of"
+                    + " that history was expired, so what main did to the run's slice since cannot"
+                    + " be told; nothing was published — rerun the job on the current data, or"
+                    + " `floe discard %s --run %s`",
+                runId, name, gap, name, runId));
+      }
     }
     // An overwrite or swap run replaces its slice whole, so only its own snapshot is re-applied
     // and the others (e.g. a run main rolled back after the fork) stay behind. A keyed run's

@@ -188,6 +188,29 @@ class PublishTest {
   }
 
   @Test
+  void refusesWhenTheForkWasExpiredSoMainsChangesToTheSliceCannotBeToldAndChangesNothing() {
+    long fork = table.currentSnapshot().snapshotId();
+    commitRun("r4", "2026-10-02", null, row(9, "2026-10-02")); // a newer run of the same day
+    long newer = table.currentSnapshot().snapshotId();
+    commitRun("r5", "2026-10-03", null, row(10, "2026-10-03"));
+    table.expireSnapshots().expireSnapshotId(fork).expireSnapshotId(newer).commit();
+    table.refresh();
+    long mainBefore = table.currentSnapshot().snapshotId();
+    ContentHash before = TableContent.hash(table);
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining(
+            "Cannot publish run r2 of s.t: main moved since the run forked, and snapshot ")
+        .hasMessageContaining("was expired")
+        .hasMessageContaining("nothing was published");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(TableContent.hash(table)).isEqualTo(before); // r4's day is r4's
+    assertThat(table.refs()).containsKey("audit-r2");
+  }
+
+  @Test
   void aFastForwardRacingACommitThatLeftMainAndTheBranchAloneLands() {
     long main = table.currentSnapshot().snapshotId();
     long run = table.refs().get("audit-r2").snapshotId();
