@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.iceberg.ExpireSnapshots;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -109,14 +110,29 @@ public final class Expire implements MaintenanceAction {
         keepLast);
 
     List<String> droppedRefs = new ArrayList<>();
-    Set<Long> kept = keptSnapshots(now, olderThan, keepLast, droppedRefs);
     List<Snapshot> expired = new ArrayList<>();
     List<Snapshot> remaining = new ArrayList<>();
-    for (Snapshot snapshot : table.snapshots()) {
-      (kept.contains(snapshot.snapshotId()) ? remaining : expired).add(snapshot);
+    // Planned on the table as it is; a commit landing before Iceberg's own plan (which reads the
+    // table again) makes the two differ for that reason alone: plan again on the new metadata.
+    for (int attempt = 1; ; attempt++) {
+      table.refresh();
+      String planned = metadataLocation();
+      droppedRefs.clear();
+      expired.clear();
+      remaining.clear();
+      Set<Long> kept = keptSnapshots(now, olderThan, keepLast, droppedRefs);
+      for (Snapshot snapshot : table.snapshots()) {
+        (kept.contains(snapshot.snapshotId()) ? remaining : expired).add(snapshot);
+      }
+      expired.sort(Comparator.comparingLong(Snapshot::timestampMillis));
+      Set<Long> iceberg = icebergWouldExpire(olderThan, keepLast);
+      if (agrees(expired, iceberg)) {
+        break;
+      }
+      if (planned.equals(metadataLocation()) || attempt == PLAN_ATTEMPTS) {
+        throw disagreement(iceberg, expired);
+      }
     }
-    expired.sort(Comparator.comparingLong(Snapshot::timestampMillis));
-    checkIcebergAgrees(olderThan, keepLast, expired);
 
     Map<String, FileKind> filesToDelete =
         expired.isEmpty()
@@ -313,19 +329,37 @@ public final class Expire implements MaintenanceAction {
     return kept;
   }
 
-  private void checkIcebergAgrees(long olderThan, int keepLast, List<Snapshot> expired) {
-    Set<Long> ours = new TreeSet<>();
-    expired.forEach(s -> ours.add(s.snapshotId()));
+  /** How often planning starts again when commits keep landing while it runs. */
+  private static final int PLAN_ATTEMPTS = 5;
+
+  private String metadataLocation() {
+    return ((HasTableOperations) table).operations().current().metadataFileLocation();
+  }
+
+  /** What Iceberg's own expiry would remove, planned on the table as it reads it now. */
+  private Set<Long> icebergWouldExpire(long olderThan, int keepLast) {
     Set<Long> iceberg = new TreeSet<>();
     configured(olderThan, keepLast).apply().forEach(s -> iceberg.add(s.snapshotId()));
-    if (!ours.equals(iceberg)) {
-      throw new IllegalStateException(
-          String.format(
-              "Cannot expire snapshots of %s: Iceberg would expire %s where the retention says %s"
-                  + " (Iceberg judges a ref's max-ref-age and a branch's own retention by the"
-                  + " system clock; the clock given says %s); nothing was changed",
-              name, iceberg, ours, clock.instant()));
-    }
+    return iceberg;
+  }
+
+  private static boolean agrees(List<Snapshot> expired, Set<Long> iceberg) {
+    return ids(expired).equals(iceberg);
+  }
+
+  private static Set<Long> ids(List<Snapshot> snapshots) {
+    Set<Long> ids = new TreeSet<>();
+    snapshots.forEach(s -> ids.add(s.snapshotId()));
+    return ids;
+  }
+
+  private IllegalStateException disagreement(Set<Long> iceberg, List<Snapshot> expired) {
+    return new IllegalStateException(
+        String.format(
+            "Cannot expire snapshots of %s: Iceberg would expire %s where the retention says %s"
+                + " (Iceberg judges a ref's max-ref-age and a branch's own retention by the"
+                + " system clock; the clock given says %s); nothing was changed",
+            name, iceberg, ids(expired), clock.instant()));
   }
 
   private ExpireSnapshots configured(long olderThan, int keepLast) {

@@ -149,6 +149,25 @@ class ExpireTest {
   }
 
   @Test
+  void aCommitLandingAfterTheTableWasLoadedIsPlannedOnNotReportedAsAClockDisagreement() {
+    retention("2", null);
+    Table stale = catalog.load("s.t");
+    Table other = catalog.load("s.t");
+    TableRows.append(other, row(5, "2026-10-05"));
+    table.refresh();
+    long newest = table.currentSnapshot().snapshotId();
+
+    ExpirePlan plan = Expire.of(stale, "s.t").clock(clockAt(times[4])).commit();
+
+    table.refresh();
+    assertThat(plan.expired())
+        .extracting(ExpiredSnapshot::snapshotId)
+        .containsExactly(ids[0], ids[1], ids[2], ids[3]);
+    assertThat(snapshotIds()).containsExactlyInAnyOrder(ids[4], newest);
+    assertThat(TableFiles.referenced(table)).allMatch(Files::exists);
+  }
+
+  @Test
   void aStatisticsFileOfAnExpiredSnapshotIsDeletedAsTheDryRunSaid() throws Exception {
     retention("2", null);
     String stats = table.location() + "/metadata/stats-0.puffin";
