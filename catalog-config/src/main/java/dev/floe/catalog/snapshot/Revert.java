@@ -299,6 +299,17 @@ public final class Revert {
       }
     }
     if (run == null) {
+      Optional<Snapshot> revert =
+          later.stream()
+              .filter(s -> runId.equals(s.summary().get(LineageKeys.REVERTS)))
+              .findFirst();
+      if (revert.isPresent()) {
+        // Its own snapshot was expired since: what it replaced cannot be read any more.
+        throw InvalidInputException.of(
+            "Cannot revert run %s of %s: snapshot %d (run %s) reverted it already, and the run's"
+                + " own snapshot was expired since; there is nothing left to revert",
+            runId, name, revert.get().snapshotId(), revert.get().summary().get(LineageKeys.RUN_ID));
+      }
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: no snapshot of the current history has that run id (a run"
               + " that was rolled back or never published is not in it); see `floe snapshots %s`",

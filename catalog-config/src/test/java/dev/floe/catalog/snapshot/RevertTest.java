@@ -394,6 +394,25 @@ class RevertTest {
   }
 
   @Test
+  void revertingARevertedRunWhoseSnapshotWasExpiredSaysItWasRevertedAlready() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    table.expireSnapshots().expireSnapshotId(run.snapshotId()).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot revert run r2 of s.t: snapshot "
+                + reverted.revertSnapshotId()
+                + " (run "
+                + reverted.revertRunId()
+                + ") reverted it already, and the run's own snapshot was expired since; there is"
+                + " nothing left to revert");
+  }
+
+  @Test
   void aConcurrentCommitToAnotherSliceDoesNotStopTheRevert() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     ContentHash afterFirst = sliceHash(DAY2);
