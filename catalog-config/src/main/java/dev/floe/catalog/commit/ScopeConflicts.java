@@ -4,6 +4,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import java.util.Map;
@@ -106,6 +107,21 @@ public final class ScopeConflicts {
               + other.runId()
               + " already committed identical content in snapshot "
               + newest.snapshotId());
+    }
+    String reverts = newest.summary().get(LineageKeys.REVERTS);
+    if (reverts != null) {
+      // A revert reads no source: which data is newer cannot be told, so the revert stands.
+      return new Resolution(
+          Action.STALE,
+          newest.snapshotId(),
+          "run "
+              + other.runId()
+              + " reverted run "
+              + reverts
+              + " in the slice in snapshot "
+              + newest.snapshotId()
+              + " while this run ran; a revert reads no source, so this run's cannot be proved"
+              + " newer than what it restored");
     }
     return new Resolution(
         Action.STALE,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.commit.FailurePoint;
+import dev.floe.catalog.commit.ScopeConflicts;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
@@ -410,6 +411,35 @@ class RevertTest {
                 + reverted.revertRunId()
                 + ") reverted it already, and the run's own snapshot was expired since; there is"
                 + " nothing left to revert");
+  }
+
+  @Test
+  void aRunThatARevertOvertookIsStaleAndIsToldARevertReadsNoSource() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    long base = floeCommit("r2", DAY2, row(3, "c2", DAY2)).snapshotId();
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    Slice day = slice(DAY2);
+    ContentHash ours = hash(row(3, "c3", DAY2));
+
+    ScopeConflicts.Resolution resolution =
+        ScopeConflicts.resolve(
+            catalog.catalog(),
+            table,
+            base,
+            Scope.of(day),
+            lineage("r3", "overwrite", day.label(), ours),
+            ours);
+
+    assertThat(resolution.action()).isEqualTo(ScopeConflicts.Action.STALE);
+    assertThat(resolution.reason())
+        .isEqualTo(
+            "run "
+                + reverted.revertRunId()
+                + " reverted run r2 in the slice in snapshot "
+                + reverted.revertSnapshotId()
+                + " while this run ran; a revert reads no source, so this run's cannot be proved"
+                + " newer than what it restored");
   }
 
   @Test
