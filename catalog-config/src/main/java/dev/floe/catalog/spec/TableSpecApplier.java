@@ -198,10 +198,32 @@ public final class TableSpecApplier {
                 spec, table, plannedOn, List.of(), TablePlanner.plan(spec, table, options)));
       } else {
         // Several specs may share a new namespace; it is created once, before the first table.
-        List<Namespace> newNamespaces =
-            missingNamespaces(spec.identifier().namespace()).stream()
-                .filter(plannedNamespaces::add)
-                .toList();
+        List<Namespace> missing;
+        try {
+          missing = missingNamespaces(spec.identifier().namespace());
+        } catch (IllegalArgumentException | ValidationException e) {
+          // The catalog refuses the name itself (Glue: lowercase letters, digits, '_'): a
+          // refusal in the plan, so a dry run shows it and nothing is created.
+          planned.add(
+              new Planned(
+                  spec,
+                  null,
+                  null,
+                  List.of(),
+                  new TablePlan(
+                      spec.table(),
+                      List.of(),
+                      List.of(
+                          new RefusedChange(
+                              spec.table(),
+                              null,
+                              String.format(
+                                  "Cannot create %s (%s): the catalog refuses its namespace: %s",
+                                  spec.table(), spec.source(), e.getMessage()),
+                              null)))));
+          continue;
+        }
+        List<Namespace> newNamespaces = missing.stream().filter(plannedNamespaces::add).toList();
         planned.add(new Planned(spec, null, null, newNamespaces, planCreate(spec, newNamespaces)));
       }
     }

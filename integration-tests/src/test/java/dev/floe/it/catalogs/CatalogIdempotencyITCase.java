@@ -162,6 +162,30 @@ class CatalogIdempotencyITCase {
     assertThat(rolledBack.tableHash()).isEqualTo(retried.tableHash());
   }
 
+  @Test
+  void aNamespaceGlueRefusesIsARefusalInThePlanAndNothingIsCreated(@TempDir Path work)
+      throws Exception {
+    Path config = work.resolve("floe.yaml");
+    new ObjectMapper(new YAMLFactory())
+        .writeValue(config.toFile(), CatalogSetup.GLUE_MOTO.catalog(s3, postgres, rest, moto));
+    Path specs = Files.createDirectories(work.resolve("specs"));
+    Files.writeString(
+        specs.resolve("t.yaml"),
+        "table: Sales2.orders\nschema:\n  - {name: id, type: long, required: true}\n");
+    InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
+
+    InProcessFloe.Result dryRun = floe.run("tables", "apply", specs.toString(), "--dry-run");
+    InProcessFloe.Result apply = floe.run("tables", "apply", specs.toString());
+
+    for (InProcessFloe.Result result : List.of(dryRun, apply)) {
+      assertThat(result.exitCode()).as(result.both()).isEqualTo(2);
+      assertThat(result.both())
+          .contains("Cannot create Sales2.orders (" + specs.resolve("t.yaml"))
+          .contains("the catalog refuses its namespace");
+    }
+    assertThat(floe.run("sql", "SHOW DATABASES").out()).doesNotContainIgnoringCase("sales2");
+  }
+
   private static InProcessFloe.Result ok(InProcessFloe.Result result) {
     assertThat(result.exitCode()).as(result.both()).isZero();
     return result;
