@@ -72,7 +72,9 @@ class ReachabilityTest {
                 "glue.endpoint",
                 "http://127.0.0.1:" + port,
                 "client.region",
-                "us-east-1"));
+                "us-east-1",
+                "warehouse",
+                "s3://warehouse/glue"));
 
     assertThatThrownBy(() -> Reachability.require(config))
         .isInstanceOf(UnreachableException.class)
