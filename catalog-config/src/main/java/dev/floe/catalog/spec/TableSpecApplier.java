@@ -123,11 +123,18 @@ public final class TableSpecApplier {
       // namespace's location (Glue, Hive) cannot stage it before that namespace exists.
       staged.add(table.table() == null ? validateNew(table) : stageValidated(table));
     }
-    createNamespaces(planned);
-    for (int i = 0; i < changed.size(); i++) {
-      if (staged.get(i) == null) {
-        staged.set(i, stageValidated(changed.get(i)));
+    List<Namespace> created = createNamespaces(planned);
+    try {
+      for (int i = 0; i < changed.size(); i++) {
+        if (staged.get(i) == null) {
+          staged.set(i, stageValidated(changed.get(i)));
+        }
       }
+    } catch (RuntimeException e) {
+      // The catalog refused a new table (Glue: its name): no table was changed, and no
+      // namespace made for it stays behind.
+      dropIfEmpty(created);
+      throw e;
     }
     // A failure past this point leaves earlier tables applied; rerunning applies the rest.
     for (int i = 0; i < changed.size(); i++) {
@@ -322,14 +329,29 @@ public final class TableSpecApplier {
     return properties;
   }
 
-  private void createNamespaces(List<Planned> planned) {
+  /** Creates the planned namespaces, outermost first; returns those this call created. */
+  private List<Namespace> createNamespaces(List<Planned> planned) {
+    List<Namespace> created = new ArrayList<>();
     for (Planned table : planned) {
       for (Namespace namespace : table.newNamespaces()) {
         try {
           ((SupportsNamespaces) catalog).createNamespace(namespace);
+          created.add(namespace);
         } catch (AlreadyExistsException e) {
           // Created meanwhile by someone else: the goal is met.
         }
+      }
+    }
+    return created;
+  }
+
+  /** Drops {@code namespaces}, innermost first, each only while it is empty; best effort. */
+  private void dropIfEmpty(List<Namespace> namespaces) {
+    for (int i = namespaces.size() - 1; i >= 0; i--) {
+      try {
+        ((SupportsNamespaces) catalog).dropNamespace(namespaces.get(i));
+      } catch (RuntimeException e) {
+        // Not empty (another writer used it meanwhile) or not droppable: it stays, harmless.
       }
     }
   }

@@ -186,6 +186,24 @@ class CatalogIdempotencyITCase {
     assertThat(floe.run("sql", "SHOW DATABASES").out()).doesNotContainIgnoringCase("sales2");
   }
 
+  @Test
+  void aTableNameGlueRefusesLeavesNoNamespaceBehind(@TempDir Path work) throws Exception {
+    Path config = work.resolve("floe.yaml");
+    new ObjectMapper(new YAMLFactory())
+        .writeValue(config.toFile(), CatalogSetup.GLUE_MOTO.catalog(s3, postgres, rest, moto));
+    Path specs = Files.createDirectories(work.resolve("specs"));
+    String columns = "schema:\n  - {name: id, type: long, required: true}\n";
+    Files.writeString(specs.resolve("a.yaml"), "table: newns.good\n" + columns);
+    Files.writeString(specs.resolve("b.yaml"), "table: newns.Bad\n" + columns);
+    InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
+
+    InProcessFloe.Result apply = floe.run("tables", "apply", specs.toString());
+
+    assertThat(apply.exitCode()).as(apply.both()).isEqualTo(2);
+    assertThat(apply.err()).contains("newns.Bad", "no table was changed");
+    assertThat(floe.run("sql", "SHOW DATABASES").out()).doesNotContain("newns");
+  }
+
   private static InProcessFloe.Result ok(InProcessFloe.Result result) {
     assertThat(result.exitCode()).as(result.both()).isZero();
     return result;
