@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.AwsClientErrors;
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.ExitCodes;
@@ -9,6 +10,7 @@ import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /**
@@ -209,6 +211,10 @@ public final class FloeMain {
 
   /** The error line of a failure: its message, else what it is (a bare NullPointerException). */
   static String describe(Throwable exception) {
+    Optional<String> aws = AwsClientErrors.reason(exception);
+    if (aws.isPresent()) {
+      return aws.get();
+    }
     String message = exception.getMessage();
     return message == null ? exception.toString() : message;
   }
