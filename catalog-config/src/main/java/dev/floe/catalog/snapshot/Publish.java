@@ -14,12 +14,17 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -34,6 +39,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -271,6 +277,29 @@ public final class Publish {
     return ref != null && ref.isBranch() && ref.snapshotId() == plan.branchSnapshotId();
   }
 
+  /**
+   * Whether main's slice holds exactly the data files the run removed (those its fork held in the
+   * slice), and no delete file: then main has not changed the slice since the run forked, whatever
+   * of that history was expired. A compaction on main since counts as a change (conservative).
+   */
+  private boolean mainSliceIsWhatTheRunReplaced(Snapshot run) {
+    Set<String> replaced = new HashSet<>();
+    RunFileChanges.of(table, run).removed().forEach(f -> replaced.add(f.location()));
+    Set<String> onMain = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().filter(scopeOf(run).toExpression()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (!task.deletes().isEmpty()) {
+          return false;
+        }
+        onMain.add(task.file().location());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return onMain.equals(replaced);
+  }
+
   /** The id of the first ancestor of {@code head} the table no longer holds, or null. */
   private Long firstMissingAncestor(Snapshot head) {
     Snapshot current = head;
@@ -303,6 +332,10 @@ public final class Publish {
       // snapshot. An expired fork, or a gap in main's history, hides what main did to the slice
       // since the run forked (a newer run of it would be overwritten).
       Long gap = missing != null ? missing : firstMissingAncestor(head);
+      if (gap != null && replacesScope(run) && mainSliceIsWhatTheRunReplaced(run)) {
+        // Main's slice holds exactly the files the run replaced: nothing changed it since.
+        return PublishPlan.Method.CHERRY_PICK;
+      }
       if (gap != null) {
         throw new CommitConflictException(
             String.format(

@@ -211,6 +211,24 @@ class PublishTest {
   }
 
   @Test
+  void anExpiredForkStillPublishesWhenMainsSliceHoldsWhatTheRunReplaced() {
+    long fork = table.currentSnapshot().snapshotId();
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+    ContentHash auditedDay2 = TableContent.hash(table, branchHead, day("2026-10-02"));
+    commitRun("r3", "2026-10-03", null, row(10, "2026-10-03")); // another slice
+    ContentHash day3 = TableContent.hash(table, day("2026-10-03"));
+    table.expireSnapshots().expireSnapshotId(fork).commit(); // keep_last 1 does this
+    table.refresh();
+
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+
+    table.refresh();
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
+    assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(auditedDay2);
+    assertThat(TableContent.hash(table, day("2026-10-03"))).isEqualTo(day3);
+  }
+
+  @Test
   void aFastForwardRacingACommitThatLeftMainAndTheBranchAloneLands() {
     long main = table.currentSnapshot().snapshotId();
     long run = table.refs().get("audit-r2").snapshotId();
