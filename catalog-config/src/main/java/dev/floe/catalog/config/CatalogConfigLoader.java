@@ -118,12 +118,6 @@ public final class CatalogConfigLoader {
       throw InvalidInputException.of(
           "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
     }
-    // Glue keeps no locations of its own: without a warehouse the first new table fails, after
-    // its namespace was created.
-    InvalidInputException.check(
-        !type.equals("glue") || !properties.getOrDefault("warehouse", "").isBlank(),
-        "Cannot configure catalog: catalog.type 'glue' needs the property 'warehouse' (e.g."
-            + " s3://bucket/warehouse)");
     CatalogConfig config = new CatalogConfig(name, type, properties);
     // Its secrets are masked in every error and log line from now on, also before it is opened.
     Redaction.remember(config);

@@ -230,17 +230,6 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
-  void aGlueCatalogWithoutWarehouseIsRefusedWhenItLoads() throws IOException {
-    Path file = write("catalog: {type: glue, properties: {client.region: us-east-1}}\n");
-
-    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessage(
-            "Cannot configure catalog: catalog.type 'glue' needs the property 'warehouse' (e.g."
-                + " s3://bucket/warehouse)");
-  }
-
-  @Test
   void refusesAnUnknownKeyInFloeYamlNamingTheKeyAndTheFile() throws IOException {
     Path file = write("catalog: {type: embedded, warehouse: /tmp/w}\n");
 

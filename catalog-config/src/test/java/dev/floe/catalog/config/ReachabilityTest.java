@@ -72,9 +72,7 @@ class ReachabilityTest {
                 "glue.endpoint",
                 "http://127.0.0.1:" + port,
                 "client.region",
-                "us-east-1",
-                "warehouse",
-                "s3://warehouse/glue"));
+                "us-east-1"));
 
     assertThatThrownBy(() -> Reachability.require(config))
         .isInstanceOf(UnreachableException.class)
