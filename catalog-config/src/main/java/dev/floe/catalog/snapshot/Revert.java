@@ -249,7 +249,62 @@ public final class Revert {
 
     @Override
     public RevertPlan committed(Table refreshed, Snapshot snapshot, int attempt) {
+      requireReAddedFilesExist(refreshed, snapshot);
       return prepared.plan().committedAs(snapshot.snapshotId());
+    }
+
+    /**
+     * The files the revert added back still exist. A REST catalog cannot make the commit wait on
+     * the parent snapshot (its commit requirements assert main's head, which an expiry does not
+     * move), so an expiry that removed the parent and deleted its files may have landed first; then
+     * main is set back to the head the revert was planned on, guarded on main still being the
+     * revert, and the revert fails (exit 4), or exit 5 when main moved on meanwhile.
+     */
+    private void requireReAddedFilesExist(Table refreshed, Snapshot snapshot) {
+      List<String> gone =
+          prepared.reAdded().stream()
+              .filter(location -> !table.io().newInputFile(location).exists())
+              .toList();
+      if (gone.isEmpty()) {
+        return;
+      }
+      long head = prepared.plan().headSnapshotId();
+      String why =
+          String.format(
+              "Cannot revert run %s of %s: an expiry removed its parent snapshot while the revert"
+                  + " committed and deleted %d file(s) it added back (%s)",
+              runId, name, gone.size(), gone.get(0));
+      refreshed.refresh();
+      Snapshot current = refreshed.currentSnapshot();
+      if (current != null && current.snapshotId() == snapshot.snapshotId()) {
+        try {
+          refreshed.manageSnapshots().rollbackTo(head).commit();
+          throw new CommitConflictException(
+              why + "; main was set back to snapshot " + head + ", nothing stays committed");
+        } catch (CommitConflictException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          throw new CommitStateUnknownException(
+              why
+                  + "; setting main back failed ("
+                  + e.getMessage()
+                  + "): run floe rollback "
+                  + name
+                  + " --to-snapshot "
+                  + head,
+              e);
+        }
+      }
+      throw new CommitStateUnknownException(
+          why
+              + "; main moved on past the revert since, so it was not set back: look at floe"
+              + " snapshots "
+              + name
+              + " and roll back to snapshot "
+              + head
+              + " if nothing after"
+              + " the revert must stay",
+          null);
     }
   }
 
@@ -273,6 +328,21 @@ public final class Revert {
       List<DeleteFile> removeDeletes,
       List<DeleteFile> restoreDeletes,
       List<String> discards) {
+
+    /**
+     * The files the commit adds back as they are: the parent's data files (except those copied with
+     * their deletes applied, when delete files are involved) and its delete files.
+     */
+    List<String> reAdded() {
+      List<String> locations = new ArrayList<>();
+      for (DataFile file : restore) {
+        if (!touchesDeletes() || before.deletesOf(file).isEmpty()) {
+          locations.add(file.location());
+        }
+      }
+      restoreDeletes.forEach(file -> locations.add(file.location()));
+      return locations;
+    }
 
     boolean touchesDeletes() {
       return !removeDeletes.isEmpty()

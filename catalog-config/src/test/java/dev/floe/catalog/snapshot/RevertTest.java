@@ -18,6 +18,7 @@ import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import dev.floe.catalog.testing.TableRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -392,6 +393,35 @@ class RevertTest {
     table.refresh();
     assertThat(table.currentSnapshot().summary()).doesNotContainKey("floe.reverts");
     assertThat(sliceHash(DAY2)).isEqualTo(before); // every file it references is still there
+  }
+
+  @Test
+  void aRevertWhoseAddedBackFilesWereDeletedAsItCommittedIsUndoneAndFails() {
+    // What a REST catalog lets through: its commit requirements assert main's head, which an
+    // expiry does not move, so the revert lands after an expiry deleted its parent's files.
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    ContentHash before = sliceHash(DAY2);
+    List<String> parentFiles = new ArrayList<>(files(DAY2)); // r2's file, live now
+    Table racing =
+        InterceptedTable.afterEachCommit(
+            table,
+            attempt -> {
+              for (String file : files(DAY2)) {
+                if (!parentFiles.contains(file)) {
+                  table.io().deleteFile(file); // r1's file, added back by the revert
+                }
+              }
+            });
+
+    assertThatThrownBy(() -> Revert.of(racing, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("deleted 1 file(s) it added back")
+        .hasMessageContaining("main was set back to snapshot " + run.snapshotId());
+
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(run.snapshotId());
+    assertThat(sliceHash(DAY2)).isEqualTo(before); // readable: every file it references exists
   }
 
   @Test

@@ -24,12 +24,21 @@ public final class InterceptedTable {
   /** {@code table}, calling {@code beforeCommit} with the attempt's index (0, 1, ...) first. */
   public static Table beforeEachCommit(Table table, IntConsumer beforeCommit) {
     int[] attempts = {0};
-    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null, null));
+    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null, null, null));
+  }
+
+  /**
+   * {@code table}, calling {@code afterCommit} with the attempt's index once each commit has taken
+   * effect (what another process does right after it, before the committer looks again).
+   */
+  public static Table afterEachCommit(Table table, IntConsumer afterCommit) {
+    int[] attempts = {0};
+    return wrap(table, new Hooks(null, null, null, null, () -> afterCommit.accept(attempts[0]++)));
   }
 
   /** {@code table}, whose every commit throws {@code failure} instead of reaching the catalog. */
   public static Table commitsFail(Table table, RuntimeException failure) {
-    return wrap(table, new Hooks(null, failure, null, null));
+    return wrap(table, new Hooks(null, failure, null, null, null));
   }
 
   /**
@@ -37,19 +46,20 @@ public final class InterceptedTable {
    * failure}: the catalog's answer was lost.
    */
   public static Table answersLost(Table table, RuntimeException failure) {
-    return wrap(table, new Hooks(null, null, null, failure));
+    return wrap(table, new Hooks(null, null, null, failure, null));
   }
 
   /** {@code table}, whose file deletions throw what {@code failure} makes of the location. */
   public static Table deletesFail(Table table, Function<String, RuntimeException> failure) {
-    return wrap(table, new Hooks(null, null, failure, null));
+    return wrap(table, new Hooks(null, null, failure, null, null));
   }
 
   private record Hooks(
       Runnable beforeCommit,
       RuntimeException commitFailure,
       Function<String, RuntimeException> deleteFailure,
-      RuntimeException lostAnswer) {}
+      RuntimeException lostAnswer,
+      Runnable afterCommit) {}
 
   private static Table wrap(Table table, Hooks hooks) {
     TableOperations real = ((HasTableOperations) table).operations();
@@ -93,6 +103,9 @@ public final class InterceptedTable {
               throw hooks.commitFailure();
             }
             real.commit(base, metadata);
+            if (hooks.afterCommit() != null) {
+              hooks.afterCommit().run();
+            }
             if (hooks.lostAnswer() != null) {
               throw hooks.lostAnswer();
             }
