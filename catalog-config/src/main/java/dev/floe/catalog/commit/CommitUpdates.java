@@ -84,7 +84,10 @@ public final class CommitUpdates {
    * commit checks that the table it commits onto still holds that snapshot, and fails with {@link
    * SourceExpiredException} when it does not. An expiry removes a snapshot from the metadata before
    * it deletes the files only that snapshot referenced, so an added-back file is then possibly
-   * gone; committing it would leave a table no reader can scan.
+   * gone; committing it would leave a table no reader can scan. This holds where the catalog swaps
+   * the whole metadata (JDBC, Glue, Hive); a REST catalog checks only the requirements the client
+   * sends (main's head, which an expiry does not move), so the caller also checks its files after
+   * the commit (see {@code Revert}).
    */
   public static OverwriteFiles newOverwriteRestoring(Table table, long source) {
     requireBaseTable(table);
