@@ -32,12 +32,18 @@ import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Undoes one Floe run without rolling back the runs after it: the rows the run owned (its slice, or
@@ -70,6 +76,8 @@ import org.apache.iceberg.util.SnapshotUtil;
 public final class Revert {
   /** The {@code floe.mode} of a revert commit. */
   public static final String MODE = "revert";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Revert.class);
 
   private final Table table;
   private final String name;
@@ -256,55 +264,67 @@ public final class Revert {
     /**
      * The files the revert added back still exist. A REST catalog cannot make the commit wait on
      * the parent snapshot (its commit requirements assert main's head, which an expiry does not
-     * move), so an expiry that removed the parent and deleted its files may have landed first; then
-     * main is set back to the head the revert was planned on, guarded on main still being the
-     * revert, and the revert fails (exit 4), or exit 5 when main moved on meanwhile.
+     * move), so an expiry that removed the parent and deleted its files may have landed first.
+     * While the table still holds the parent, no such expiry landed (one committing later sees the
+     * revert's references and keeps the files). Otherwise, when a re-added file is gone, main is
+     * set back to what it was right before the revert, in one commit against the metadata that
+     * shows main at the revert (so no commit after it is lost), and the revert fails: exit 4, or
+     * exit 5 when main moved on past the revert.
      */
     private void requireReAddedFilesExist(Table refreshed, Snapshot snapshot) {
-      List<String> gone =
-          prepared.reAdded().stream()
-              .filter(location -> !table.io().newInputFile(location).exists())
-              .toList();
+      Long parentId = prepared.plan().parentSnapshotId();
+      refreshed.refresh();
+      if (parentId == null || refreshed.snapshot(parentId) != null) {
+        return;
+      }
+      List<String> gone = new ArrayList<>();
+      for (String location : prepared.reAdded()) {
+        try {
+          if (!table.io().newInputFile(location).exists()) {
+            gone.add(location);
+          }
+        } catch (RuntimeException e) {
+          // Cannot tell: the revert did commit; say so rather than fail it.
+          LOG.warn("Cannot check that {} exists after the revert of run {}", location, runId, e);
+        }
+      }
       if (gone.isEmpty()) {
         return;
       }
-      long head = prepared.plan().headSnapshotId();
+      long before = snapshot.parentId();
       String why =
           String.format(
               "Cannot revert run %s of %s: an expiry removed its parent snapshot while the revert"
                   + " committed and deleted %d file(s) it added back (%s)",
               runId, name, gone.size(), gone.get(0));
-      refreshed.refresh();
-      Snapshot current = refreshed.currentSnapshot();
-      if (current != null && current.snapshotId() == snapshot.snapshotId()) {
-        try {
-          refreshed.manageSnapshots().rollbackTo(head).commit();
-          throw new CommitConflictException(
-              why + "; main was set back to snapshot " + head + ", nothing stays committed");
-        } catch (CommitConflictException e) {
-          throw e;
-        } catch (RuntimeException e) {
-          throw new CommitStateUnknownException(
-              why
-                  + "; setting main back failed ("
-                  + e.getMessage()
-                  + "): run floe rollback "
-                  + name
-                  + " --to-snapshot "
-                  + head,
-              e);
-        }
-      }
-      throw new CommitStateUnknownException(
-          why
-              + "; main moved on past the revert since, so it was not set back: look at floe"
-              + " snapshots "
+      String setBack =
+          "; look at floe snapshots "
               + name
-              + " and roll back to snapshot "
-              + head
-              + " if nothing after"
-              + " the revert must stay",
-          null);
+              + " and, if nothing after the revert (snapshot "
+              + snapshot.snapshotId()
+              + ") must stay, floe rollback "
+              + name
+              + " --to-snapshot "
+              + before;
+      TableOperations ops = ((HasTableOperations) refreshed).operations();
+      TableMetadata base = ops.current();
+      SnapshotRef main = base.ref(SnapshotRef.MAIN_BRANCH);
+      if (main == null || main.snapshotId() != snapshot.snapshotId()) {
+        throw new CommitStateUnknownException(
+            why + "; main moved on past the revert, so it was not set back" + setBack, null);
+      }
+      try {
+        ops.commit(
+            base,
+            TableMetadata.buildFrom(base)
+                .setBranchSnapshot(before, SnapshotRef.MAIN_BRANCH)
+                .build());
+      } catch (RuntimeException e) {
+        throw new CommitStateUnknownException(
+            why + "; setting main back failed (" + e.getMessage() + ")" + setBack, e);
+      }
+      throw new CommitConflictException(
+          why + "; main was set back to snapshot " + before + ", nothing stays committed");
     }
   }
 

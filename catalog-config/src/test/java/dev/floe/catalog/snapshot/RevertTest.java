@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.ScopeConflicts;
 import dev.floe.catalog.error.CommitConflictException;
+import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -396,32 +397,69 @@ class RevertTest {
   }
 
   @Test
-  void aRevertWhoseAddedBackFilesWereDeletedAsItCommittedIsUndoneAndFails() {
+  void aRevertWhoseAddedBackFilesAnExpiryDeletedAsItCommittedIsUndoneKeepingOtherCommits() {
     // What a REST catalog lets through: its commit requirements assert main's head, which an
-    // expiry does not move, so the revert lands after an expiry deleted its parent's files.
-    floeCommit("r1", DAY2, row(3, "c", DAY2));
-    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    // expiry does not move, so the revert lands after an expiry removed its parent and deleted
+    // the parent's files. Meanwhile another slice was loaded: that load stays.
+    Snapshot parent = floeCommit("r1", DAY2, row(3, "c", DAY2));
+    List<String> parentFiles = new ArrayList<>(files(DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
     ContentHash before = sliceHash(DAY2);
-    List<String> parentFiles = new ArrayList<>(files(DAY2)); // r2's file, live now
     Table racing =
         InterceptedTable.afterEachCommit(
-            table,
+            InterceptedTable.beforeEachCommit(
+                table,
+                attempt -> {
+                  if (attempt == 0) {
+                    floeCommit("y", DAY3, row(9, "y", DAY3));
+                  }
+                }),
             attempt -> {
-              for (String file : files(DAY2)) {
-                if (!parentFiles.contains(file)) {
-                  table.io().deleteFile(file); // r1's file, added back by the revert
-                }
+              if (attempt == 0) {
+                expireAndDelete(parent, parentFiles);
               }
             });
 
     assertThatThrownBy(() -> Revert.of(racing, "s.t").run("r2").commit())
         .isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("deleted 1 file(s) it added back")
-        .hasMessageContaining("main was set back to snapshot " + run.snapshotId());
+        .hasMessageContaining("nothing stays committed");
 
     table.refresh();
-    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(run.snapshotId());
+    assertThat(table.currentSnapshot().summary()).doesNotContainEntry(LineageKeys.RUN_ID, "r2");
+    assertThat(table.currentSnapshot().summary()).containsEntry(LineageKeys.RUN_ID, "y");
     assertThat(sliceHash(DAY2)).isEqualTo(before); // readable: every file it references exists
+    assertThat(sliceHash(DAY3)).isEqualTo(hash(row(9, "y", DAY3)));
+  }
+
+  @Test
+  void aRevertWhoseAddedBackFilesAreGoneButMainMovedOnIsNotSetBackAndTheStateIsUnknown() {
+    Snapshot parent = floeCommit("r1", DAY2, row(3, "c", DAY2));
+    List<String> parentFiles = new ArrayList<>(files(DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    Table racing =
+        InterceptedTable.afterEachCommit(
+            table,
+            attempt -> {
+              if (attempt == 0) {
+                expireAndDelete(parent, parentFiles);
+                floeCommit("x", DAY3, row(9, "x", DAY3)); // after the revert
+              }
+            });
+
+    assertThatThrownBy(() -> Revert.of(racing, "s.t").run("r2").commit())
+        .isInstanceOf(CommitStateUnknownException.class)
+        .hasMessageContaining("main moved on past the revert, so it was not set back");
+
+    table.refresh();
+    assertThat(sliceHash(DAY3)).isEqualTo(hash(row(9, "x", DAY3))); // x stays
+  }
+
+  /** What an expiry of {@code parent} does: removes it from the table, then its files. */
+  private void expireAndDelete(Snapshot parent, List<String> parentFiles) {
+    Table other = catalog.load("s.t");
+    other.expireSnapshots().expireSnapshotId(parent.snapshotId()).cleanExpiredFiles(false).commit();
+    parentFiles.forEach(other.io()::deleteFile);
   }
 
   @Test
