@@ -285,6 +285,9 @@ public final class Publish {
   private boolean mainSliceIsWhatTheRunReplaced(Snapshot run) {
     Set<String> replaced = new HashSet<>();
     RunFileChanges.of(table, run).removed().forEach(f -> replaced.add(f.location()));
+    if (replaced.isEmpty()) {
+      return false; // an empty slice proves nothing: a newer run may have emptied it again
+    }
     Set<String> onMain = new HashSet<>();
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().filter(scopeOf(run).toExpression()).planFiles()) {
@@ -298,6 +301,22 @@ public final class Publish {
       throw new UncheckedIOException(e);
     }
     return onMain.equals(replaced);
+  }
+
+  /**
+   * Whether a kept snapshot of main, from its head down to the first expired one, changed rows of
+   * the run's slice.
+   */
+  private boolean keptHistoryTouchedTheSlice(Snapshot head, Snapshot run) {
+    SliceFootprint footprint = new SliceFootprint(table, scopeOf(run));
+    for (Snapshot s = head;
+        s != null;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      if (!WriteMode.preservesContent(mode(s)) && footprint.touchedBy(s)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The id of the first ancestor of {@code head} the table no longer holds, or null. */
@@ -332,7 +351,10 @@ public final class Publish {
       // snapshot. An expired fork, or a gap in main's history, hides what main did to the slice
       // since the run forked (a newer run of it would be overwritten).
       Long gap = missing != null ? missing : firstMissingAncestor(head);
-      if (gap != null && replacesScope(run) && mainSliceIsWhatTheRunReplaced(run)) {
+      if (gap != null
+          && replacesScope(run)
+          && !keptHistoryTouchedTheSlice(head, run)
+          && mainSliceIsWhatTheRunReplaced(run)) {
         // Main's slice holds exactly the files the run replaced: nothing changed it since.
         return PublishPlan.Method.CHERRY_PICK;
       }

@@ -212,20 +212,59 @@ class PublishTest {
 
   @Test
   void anExpiredForkStillPublishesWhenMainsSliceHoldsWhatTheRunReplaced() {
+    commitRun("r5", "2026-10-04", null, row(20, "2026-10-04")); // main's day 4 at the fork
     long fork = table.currentSnapshot().snapshotId();
-    long branchHead = table.refs().get("audit-r2").snapshotId();
-    ContentHash auditedDay2 = TableContent.hash(table, branchHead, day("2026-10-02"));
-    commitRun("r3", "2026-10-03", null, row(10, "2026-10-03")); // another slice
+    commitRun("r7", "2026-10-04", "audit-r7", row(21, "2026-10-04")); // audited, replaces r5
+    long branchHead = table.refs().get("audit-r7").snapshotId();
+    ContentHash audited = TableContent.hash(table, branchHead, day("2026-10-04"));
+    commitRun("r3", "2026-10-03", null, row(10, "2026-10-03")); // main moves in another slice
     ContentHash day3 = TableContent.hash(table, day("2026-10-03"));
     table.expireSnapshots().expireSnapshotId(fork).commit(); // keep_last 1 does this
     table.refresh();
 
-    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+    PublishPlan plan = Publish.of(table, "s.t").run("r7").commit();
 
     table.refresh();
     assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
-    assertThat(TableContent.hash(table, day("2026-10-02"))).isEqualTo(auditedDay2);
+    assertThat(TableContent.hash(table, day("2026-10-04"))).isEqualTo(audited);
     assertThat(TableContent.hash(table, day("2026-10-03"))).isEqualTo(day3);
+  }
+
+  @Test
+  void anExpiredForkOfARunThatReplacedAnEmptySliceIsRefused() {
+    // An empty slice proves nothing: a newer run may have loaded it and a later one emptied it.
+    long fork = table.currentSnapshot().snapshotId();
+    commitRun("r3", "2026-10-03", null, row(10, "2026-10-03"));
+    table.expireSnapshots().expireSnapshotId(fork).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("was expired");
+  }
+
+  @Test
+  void anExpiredForkDoesNotPublishOverANewerRunThatEmptiedTheSlice() {
+    long fork = table.currentSnapshot().snapshotId();
+    commitRun("r4", "2026-10-02", null, row(9, "2026-10-02"));
+    table
+        .newOverwrite()
+        .overwriteByRowFilter(day("2026-10-02"))
+        .set(LineageKeys.RUN_ID, "r6")
+        .set(LineageKeys.JOB, "job-r6")
+        .set(LineageKeys.MODE, "overwrite")
+        .set(LineageKeys.CONTENT_HASH, contentOf().encode())
+        .set(LineageKeys.SLICE, "d=[2026-10-02,2026-10-03)")
+        .commit(); // a newer run of the day that emptied it
+    table.expireSnapshots().expireSnapshotId(fork).commit();
+    table.refresh();
+    ContentHash before = TableContent.hash(table);
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(CommitConflictException.class);
+
+    table.refresh();
+    assertThat(TableContent.hash(table)).isEqualTo(before);
   }
 
   @Test
