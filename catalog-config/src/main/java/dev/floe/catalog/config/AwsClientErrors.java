@@ -28,10 +28,12 @@ public final class AwsClientErrors {
       }
       if (message.startsWith(NO_CREDENTIALS)) {
         return Optional.of(
-            "Cannot reach AWS: no AWS credentials were found; set AWS_ACCESS_KEY_ID and"
-                + " AWS_SECRET_ACCESS_KEY, an AWS profile (AWS_PROFILE) or a role (for S3 alone"
-                + " also the catalog properties s3.access-key-id and s3.secret-access-key:"
-                + " FLOE_CATALOG_S3__ACCESS_KEY_ID, FLOE_CATALOG_S3__SECRET_ACCESS_KEY)");
+            "Cannot reach AWS: no usable AWS credentials; set AWS_ACCESS_KEY_ID and"
+                + " AWS_SECRET_ACCESS_KEY, an AWS profile (AWS_PROFILE) or a role, or fix the one"
+                + " set (an expired SSO session, a role that cannot be assumed: FLOE_DEBUG=1 shows"
+                + " why each source failed); for S3 alone also s3.access-key-id and"
+                + " s3.secret-access-key (FLOE_CATALOG_S3__ACCESS_KEY_ID,"
+                + " FLOE_CATALOG_S3__SECRET_ACCESS_KEY)");
       }
       if (message.startsWith(NO_REGION)) {
         return Optional.of(
@@ -40,7 +42,10 @@ public final class AwsClientErrors {
                 + ") or AWS_REGION");
       }
       if (message.startsWith(UNKNOWN_HOST)) {
-        for (Throwable c = t.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+        Map<Throwable, Boolean> causes = new IdentityHashMap<>();
+        for (Throwable c = t.getCause();
+            c != null && causes.put(c, true) == null;
+            c = c.getCause()) {
           if (c instanceof UnknownHostException unknown) {
             return Optional.of("Cannot reach AWS: unknown host " + unknown.getMessage());
           }

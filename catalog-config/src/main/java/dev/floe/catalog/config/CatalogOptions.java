@@ -82,7 +82,8 @@ public final class CatalogOptions {
           null,
           "`glue` only: the AWS Glue API endpoint, e.g. a VPC endpoint or a local emulator such as"
               + " moto (`http://127.0.0.1:5000`); absent: AWS's endpoint for `client.region`. A"
-              + " glue catalog needs `warehouse` (e.g. `s3://bucket/warehouse`) and"
+              + " glue catalog needs `warehouse` (e.g. `s3://bucket/warehouse`) to create tables"
+              + " in databases without a location of their own, and"
               + " `io-impl: org.apache.iceberg.aws.s3.S3FileIO`; its credentials come from the AWS"
               + " SDK's chain (`AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`, a profile, an"
               + " instance or pod role), never from floe.yaml.");

@@ -23,7 +23,7 @@ class AwsClientErrorsTest {
         .hasValueSatisfying(
             reason ->
                 assertThat(reason)
-                    .startsWith("Cannot reach AWS: no AWS credentials were found;")
+                    .startsWith("Cannot reach AWS: no usable AWS credentials;")
                     .contains("AWS_ACCESS_KEY_ID", "AWS_PROFILE")
                     .doesNotContain("\n"));
   }
