@@ -273,7 +273,7 @@ public final class Revert {
      */
     private void requireReAddedFilesExist(Table refreshed, Snapshot snapshot) {
       Long parentId = prepared.plan().parentSnapshotId();
-      refreshed.refresh();
+      // The commit core read the history right before this, to find the commit.
       if (parentId == null || refreshed.snapshot(parentId) != null) {
         return;
       }
