@@ -353,6 +353,7 @@ public final class Publish {
       Long gap = missing != null ? missing : firstMissingAncestor(head);
       if (gap != null
           && replacesScope(run)
+          && !RunFileChanges.of(table, run).hasDeleteFiles()
           && !keptHistoryTouchedTheSlice(head, run)
           && mainSliceIsWhatTheRunReplaced(run)) {
         // Main's slice holds exactly the files the run replaced: nothing changed it since.
