@@ -14,8 +14,6 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -39,7 +36,6 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Projections;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -288,19 +284,11 @@ public final class Publish {
     if (replaced.isEmpty()) {
       return false; // an empty slice proves nothing: a newer run may have emptied it again
     }
-    Set<String> onMain = new HashSet<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().filter(scopeOf(run).toExpression()).planFiles()) {
-      for (FileScanTask task : tasks) {
-        if (!task.deletes().isEmpty()) {
-          return false;
-        }
-        onMain.add(task.file().location());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return onMain.equals(replaced);
+    // Empty when a delete file applies or a file straddles the slice: not the same files then.
+    return SliceContent.wholeFiles(table, scopeOf(run))
+        .map(files -> files.stream().map(task -> task.file().location()).toList())
+        .map(onMain -> onMain.size() == replaced.size() && replaced.containsAll(onMain))
+        .orElse(false);
   }
 
   /**

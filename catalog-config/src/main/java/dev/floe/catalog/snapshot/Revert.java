@@ -355,8 +355,9 @@ public final class Revert {
      */
     List<String> reAdded() {
       List<String> locations = new ArrayList<>();
+      boolean copiesWithDeletes = touchesDeletes();
       for (DataFile file : restore) {
-        if (!touchesDeletes() || before.deletesOf(file).isEmpty()) {
+        if (!copiesWithDeletes || before.deletesOf(file).isEmpty()) {
           locations.add(file.location());
         }
       }
