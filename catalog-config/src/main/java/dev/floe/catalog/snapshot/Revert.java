@@ -395,11 +395,7 @@ public final class Revert {
               .filter(s -> runId.equals(s.summary().get(LineageKeys.REVERTS)))
               .findFirst();
       if (revert.isPresent()) {
-        // Its own snapshot was expired since: what it replaced cannot be read any more.
-        throw InvalidInputException.of(
-            "Cannot revert run %s of %s: snapshot %d (run %s) reverted it already, and the run's"
-                + " own snapshot was expired since; there is nothing left to revert",
-            runId, name, revert.get().snapshotId(), revert.get().summary().get(LineageKeys.RUN_ID));
+        return revertedBeforeExpiry(revert.get(), later);
       }
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: no snapshot of the current history has that run id (a run"
@@ -480,6 +476,66 @@ public final class Revert {
             null);
     return new Prepared(
         plan, region, liveBefore, remove, restore, removeDeletes, restoreDeletes, discards);
+  }
+
+  /**
+   * The run's own snapshot was expired after {@code revert} reverted it. A retry of that revert (a
+   * lost answer, a re-triggered task) is a no-op, as it is while the run's snapshot is kept, as
+   * long as no later commit changed the reverted rows; otherwise what the run replaced can no
+   * longer be read, and the retry is refused. The region is the revert's slice (the whole table for
+   * a run without one, so any later change refuses).
+   */
+  private Prepared revertedBeforeExpiry(Snapshot revert, List<Snapshot> ancestors) {
+    Scope scope = SliceLabel.parse(name, table, revert.summary().get(LineageKeys.SLICE));
+    RevertRegion region = RevertRegion.ofScope(table, name, scope);
+    List<Snapshot> since =
+        ancestors.subList(0, ancestors.indexOf(revert)).stream()
+            .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
+            .filter(region::touchedBy)
+            .toList();
+    if (!since.isEmpty()) {
+      throw InvalidInputException.of(
+          "Cannot revert run %s of %s: snapshot %d (run %s) reverted it already, the run's own"
+              + " snapshot was expired since, and later commits changed %s since the revert: %s;"
+              + " there is nothing left to revert",
+          runId,
+          name,
+          revert.snapshotId(),
+          revert.summary().get(LineageKeys.RUN_ID),
+          region.describe(),
+          since.stream()
+              .map(LaterCommit::of)
+              .map(LaterCommit::describe)
+              .collect(Collectors.joining("; ")));
+    }
+    RevertPlan plan =
+        new RevertPlan(
+            name,
+            runId,
+            Lineage.fromSummary(revert.summary()).map(Lineage::job).orElse(null),
+            null,
+            null,
+            scope.label(),
+            region.describe(),
+            ancestors.get(0).snapshotId(),
+            List.of(LaterCommit.of(revert)),
+            force,
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            null,
+            UUID.randomUUID().toString(),
+            null);
+    return new Prepared(
+        plan,
+        region,
+        RevertRegion.Live.EMPTY,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of());
   }
 
   /**

@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
  * @param table the table's name
  * @param runId the run being reverted
  * @param job that run's job (null when its lineage has none)
- * @param snapshotId the snapshot that run committed
+ * @param snapshotId the snapshot that run committed; null when it was expired after a revert of the
+ *     run that is still in effect ({@link #alreadyRevertedBy()})
  * @param parentSnapshotId its parent, whose content the revert restores (null: the run made the
- *     table's first snapshot, and the restored content is empty)
+ *     table's first snapshot, and the restored content is empty; or the run's snapshot is null)
  * @param scope the run's scope label, e.g. {@code order_date=[2026-10-03,2026-10-04)} or {@code *}
  * @param region what the revert restores, in words: the slice, or the partitions a keyed
  *     whole-table run changed
@@ -30,7 +31,8 @@ import java.util.stream.Collectors;
  *     its live rows (the only case where a revert writes data)
  * @param rowsBefore rows per partition of the region now, in path order: file metadata's counts,
  *     less the rows delete files remove (a file that cannot be read with them counts whole)
- * @param rowsAfter rows per partition of the region after the revert
+ * @param rowsAfter rows per partition of the region after the revert (both empty when the run's
+ *     snapshot is null)
  * @param restoredContentHash the region's content hash after the revert, or null when the region is
  *     not the run's whole scope (a keyed whole-table run: only its partitions are restored)
  * @param revertRunId the run id the revert commit records; reverting it undoes the revert
@@ -40,7 +42,7 @@ public record RevertPlan(
     String table,
     String runId,
     String job,
-    long snapshotId,
+    Long snapshotId,
     Long parentSnapshotId,
     String scope,
     String region,

@@ -463,22 +463,52 @@ class RevertTest {
   }
 
   @Test
-  void revertingARevertedRunWhoseSnapshotWasExpiredSaysItWasRevertedAlready() {
+  void retryingARevertAfterTheRunsSnapshotWasExpiredIsANoOp() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    floeCommit("o", DAY3, row(7, "o", DAY3)); // another slice: not in the way
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    floeCommit("p", DAY3, row(8, "p", DAY3));
+    table.expireSnapshots().expireSnapshotId(run.snapshotId()).commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan retried = Revert.of(table, "s.t").run("r2").commit();
+
+    assertThat(retried.alreadyRevertedBy())
+        .map(LaterCommit::snapshotId)
+        .contains(reverted.revertSnapshotId());
+    assertThat(retried.refusal()).isEmpty();
+    assertThat(retried.revertSnapshotId()).isNull();
+    assertThat(Revert.of(table, "s.t").run("r2").apply().alreadyRevertedBy()).isPresent();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+  }
+
+  @Test
+  void retryingARevertAfterTheRunsSnapshotWasExpiredAndTheSliceChangedIsRefused() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
     RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    floeCommit("r3", DAY2, row(3, "c3", DAY2));
     table.expireSnapshots().expireSnapshotId(run.snapshotId()).commit();
     table.refresh();
+    long head = table.currentSnapshot().snapshotId();
 
     assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage(
+        .hasMessageStartingWith(
             "Cannot revert run r2 of s.t: snapshot "
                 + reverted.revertSnapshotId()
                 + " (run "
                 + reverted.revertRunId()
-                + ") reverted it already, and the run's own snapshot was expired since; there is"
-                + " nothing left to revert");
+                + ") reverted it already, the run's own snapshot was expired since, and later"
+                + " commits changed")
+        .hasMessageContaining("run r3")
+        .hasMessageEndingWith("there is nothing left to revert");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
   }
 
   @Test
