@@ -19,11 +19,16 @@ public final class CatalogConfigLoader {
   private static final String ENV_PREFIX = EnvironmentVariables.CATALOG_PREFIX;
   private static final Map<String, String> IMPLEMENTATIONS =
       Map.of(
-          "embedded", "org.apache.iceberg.jdbc.JdbcCatalog",
-          "jdbc", "org.apache.iceberg.jdbc.JdbcCatalog",
-          "rest", "org.apache.iceberg.rest.RESTCatalog",
-          "hadoop", "org.apache.iceberg.hadoop.HadoopCatalog",
-          "glue", "org.apache.iceberg.aws.glue.GlueCatalog");
+          "embedded",
+          "org.apache.iceberg.jdbc.JdbcCatalog",
+          "jdbc",
+          "org.apache.iceberg.jdbc.JdbcCatalog",
+          "rest",
+          "org.apache.iceberg.rest.RESTCatalog",
+          "hadoop",
+          "org.apache.iceberg.hadoop.HadoopCatalog",
+          CatalogOptions.GLUE,
+          "org.apache.iceberg.aws.glue.GlueCatalog");
 
   private CatalogConfigLoader() {}
 

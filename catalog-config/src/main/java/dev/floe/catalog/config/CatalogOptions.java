@@ -9,6 +9,9 @@ import java.util.List;
 public final class CatalogOptions {
   public static final String EMBEDDED = "embedded";
 
+  /** The catalog type of AWS Glue. */
+  public static final String GLUE = "glue";
+
   /**
    * Where the embedded catalog lives unless {@code --home} or {@code FLOE_HOME} say otherwise. A
    * constant, so picocli descriptions can quote it.

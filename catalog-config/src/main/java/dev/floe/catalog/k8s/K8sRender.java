@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -67,7 +68,8 @@ public final class K8sRender {
       slice = null;
     }
     SliceRun run = run(job, inProject, slice, null, false, options);
-    return new Rendered(List.of(), List.of(document(run, options)), warnings(project));
+    return new Rendered(
+        List.of(), List.of(document(run, options)), warnings(project, options.cluster()));
   }
 
   /**
@@ -150,7 +152,7 @@ public final class K8sRender {
     }
     List<String> header =
         backfillHeader(job, backfillId, from, to, slices, maxConcurrency, options.submission());
-    return new Rendered(header, documents, warnings(project));
+    return new Rendered(header, documents, warnings(project, options.cluster()));
   }
 
   /**
@@ -294,7 +296,7 @@ public final class K8sRender {
     return lines;
   }
 
-  private static List<String> warnings(ProjectLayout project) {
+  private static List<String> warnings(ProjectLayout project, ClusterSettings cluster) {
     List<String> warnings = new ArrayList<>();
     if (!project.hasConfig()) {
       warnings.add(
@@ -319,8 +321,38 @@ public final class K8sRender {
                     + " catalog (jdbc, rest) for Kubernetes",
                 config));
       }
+      if (catalog.type().equals(CatalogOptions.GLUE)) {
+        glueCredentials(config, cluster).ifPresent(warnings::add);
+      }
     }
     return warnings;
+  }
+
+  /**
+   * The S3 Secret's variables ({@code FLOE_CATALOG_S3__*}) reach S3FileIO only; Iceberg's Glue
+   * client reads the AWS SDK's chain (AWS_* variables, a profile, a role bound to the service
+   * account). A render that passes the S3 Secret and no AWS_* variable leaves the Glue client
+   * without credentials in a pod that has no role: say how to pass the same keys to it.
+   */
+  private static Optional<String> glueCredentials(Path config, ClusterSettings cluster) {
+    List<String> s3Secrets =
+        cluster.secretEnv().stream()
+            .filter(env -> env.env().equals(SecretEnv.ACCESS_KEY_ID_ENV))
+            .map(SecretEnv::secret)
+            .toList();
+    boolean awsKeys = cluster.secretEnv().stream().anyMatch(env -> env.env().startsWith("AWS_"));
+    if (s3Secrets.isEmpty() || awsKeys) {
+      return Optional.empty();
+    }
+    String secret = s3Secrets.get(0);
+    return Optional.of(
+        String.format(
+            "%s uses the glue catalog, whose client reads the AWS SDK's credentials (AWS_*"
+                + " variables or a role bound to the service account), not the S3 Secret's"
+                + " FLOE_CATALOG_S3__* variables; to give it the same keys add --secret-env"
+                + " AWS_ACCESS_KEY_ID=%s/%s --secret-env AWS_SECRET_ACCESS_KEY=%s/%s, or bind a"
+                + " role",
+            config, secret, SecretEnv.ACCESS_KEY_ID_KEY, secret, SecretEnv.SECRET_ACCESS_KEY_KEY));
   }
 
   private static JobSpec loadJob(Path manifest, String what) {

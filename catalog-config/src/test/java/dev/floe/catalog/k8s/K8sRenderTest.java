@@ -237,6 +237,33 @@ class K8sRenderTest {
   }
 
   @Test
+  void aGlueProjectGivenOnlyTheS3SecretIsToldHowToGiveTheGlueClientTheSameKeys()
+      throws IOException {
+    Path job = write("jobs/daily.yaml", DAILY);
+    Files.writeString(
+        project.resolve("floe.yaml"),
+        "catalog: {type: glue, properties: {warehouse: 's3://lake/warehouse'}}\n");
+
+    assertThat(K8sRender.slice(job, "2026-10-03", OPTIONS).warnings())
+        .singleElement()
+        .asString()
+        .contains(
+            "uses the glue catalog",
+            "--secret-env AWS_ACCESS_KEY_ID=floe-s3/access-key-id --secret-env"
+                + " AWS_SECRET_ACCESS_KEY=floe-s3/secret-access-key");
+
+    ClusterSettings withAwsKeys =
+        CLUSTER.withSecretEnv(
+            List.of(
+                SecretEnv.parse("AWS_ACCESS_KEY_ID=floe-s3/access-key-id"),
+                SecretEnv.parse("AWS_SECRET_ACCESS_KEY=floe-s3/secret-access-key")));
+    assertThat(
+            K8sRender.slice(job, "2026-10-03", RenderOptions.application(withAwsKeys, VERSION))
+                .warnings())
+        .isEmpty();
+  }
+
+  @Test
   void badInputIsRefusedNamingTheManifestAndTheValue() throws IOException {
     Path job = write("jobs/daily.yaml", DAILY);
     assertThatThrownBy(() -> K8sRender.slice(job, null, OPTIONS))
