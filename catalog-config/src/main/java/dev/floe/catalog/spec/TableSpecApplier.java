@@ -211,23 +211,15 @@ public final class TableSpecApplier {
         } catch (IllegalArgumentException | ValidationException e) {
           // The catalog refuses the name itself (Glue: lowercase letters, digits, '_'): a
           // refusal in the plan, so a dry run shows it and nothing is created.
-          planned.add(
-              new Planned(
-                  spec,
-                  null,
-                  null,
-                  List.of(),
-                  new TablePlan(
-                      spec.table(),
-                      List.of(),
-                      List.of(
-                          new RefusedChange(
-                              spec.table(),
-                              null,
-                              String.format(
-                                  "Cannot create %s (%s): the catalog refuses its namespace: %s",
-                                  spec.table(), spec.source(), e.getMessage()),
-                              null)))));
+          planned.add(refusedName(spec, "its namespace", e));
+          continue;
+        }
+        try {
+          // Only a builder (no table is created): the catalog's own check of the name, which
+          // loading a table Glue refuses the name of does not make (it reads as missing).
+          catalog.buildTable(spec.identifier(), spec.schema());
+        } catch (IllegalArgumentException | ValidationException e) {
+          planned.add(refusedName(spec, "its name", e));
           continue;
         }
         List<Namespace> newNamespaces = missing.stream().filter(plannedNamespaces::add).toList();
@@ -235,6 +227,26 @@ public final class TableSpecApplier {
       }
     }
     return planned;
+  }
+
+  /** A new table whose name the catalog refuses: a refusal in the plan, nothing created. */
+  private static Planned refusedName(TableSpec spec, String what, RuntimeException refusal) {
+    return new Planned(
+        spec,
+        null,
+        null,
+        List.of(),
+        new TablePlan(
+            spec.table(),
+            List.of(),
+            List.of(
+                new RefusedChange(
+                    spec.table(),
+                    null,
+                    String.format(
+                        "Cannot create %s (%s): the catalog refuses %s: %s",
+                        spec.table(), spec.source(), what, refusal.getMessage()),
+                    null))));
   }
 
   private Table loadIfExists(TableIdentifier identifier) {
@@ -277,7 +289,6 @@ public final class TableSpecApplier {
     return missing;
   }
 
-  /** Stages one table; Iceberg's own validation failures name the table and its spec file. */
   /** Builds a new table's metadata as Iceberg would, at a placeholder location; stages nothing. */
   private static Transaction validateNew(Planned planned) {
     TableSpec spec = planned.spec();

@@ -187,7 +187,8 @@ class CatalogIdempotencyITCase {
   }
 
   @Test
-  void aTableNameGlueRefusesLeavesNoNamespaceBehind(@TempDir Path work) throws Exception {
+  void aTableNameGlueRefusesIsARefusalInThePlanAndLeavesNoNamespaceBehind(@TempDir Path work)
+      throws Exception {
     Path config = work.resolve("floe.yaml");
     new ObjectMapper(new YAMLFactory())
         .writeValue(config.toFile(), CatalogSetup.GLUE_MOTO.catalog(s3, postgres, rest, moto));
@@ -197,10 +198,15 @@ class CatalogIdempotencyITCase {
     Files.writeString(specs.resolve("b.yaml"), "table: newns.Bad\n" + columns);
     InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
 
+    InProcessFloe.Result dryRun = floe.run("tables", "apply", specs.toString(), "--dry-run");
     InProcessFloe.Result apply = floe.run("tables", "apply", specs.toString());
 
-    assertThat(apply.exitCode()).as(apply.both()).isEqualTo(2);
-    assertThat(apply.err()).contains("newns.Bad", "no table was changed");
+    for (InProcessFloe.Result result : List.of(dryRun, apply)) {
+      assertThat(result.exitCode()).as(result.both()).isEqualTo(2);
+      assertThat(result.both())
+          .contains("Cannot create newns.Bad (" + specs.resolve("b.yaml"))
+          .contains("the catalog refuses its name", "no table was changed");
+    }
     assertThat(floe.run("sql", "SHOW DATABASES").out()).doesNotContain("newns");
   }
 
