@@ -102,6 +102,12 @@ public final class Discard {
         runId != null && !runId.isBlank(), "Cannot discard in %s: give --run RUN_ID", name);
     String audit = AuditBranch.of(runId);
     String scratch = ScratchBranch.of(runId);
+    // Also while its audit branch is left (main moved onto it by hand): dropping the branch would
+    // say the run was discarded while main holds it.
+    Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
+    if (onMain.isPresent()) {
+      throw refusalOnMain(onMain.get());
+    }
     for (String branch : List.of(audit, scratch)) {
       SnapshotRef ref = table.refs().get(branch);
       if (ref != null && ref.isBranch()) {
@@ -109,10 +115,6 @@ public final class Discard {
             branch.equals(audit) ? DiscardPlan.Role.AUDIT : DiscardPlan.Role.SCRATCH;
         return new DiscardPlan(name, runId, role, branch, ref.snapshotId(), List.of());
       }
-    }
-    Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
-    if (onMain.isPresent()) {
-      throw refusalOnMain(onMain.get());
     }
     Optional<RecentMetadata.Earlier> earlier =
         RecentMetadata.lastRef(table, List.of(audit, scratch), Untag.RECENT_VERSIONS)
@@ -158,10 +160,18 @@ public final class Discard {
               + " discard drops only a branch main never saw, and the run has none",
           runId, name, run.snapshotId(), revertedBy.get().snapshotId());
     }
+    SnapshotRef left = table.refs().get(AuditBranch.of(runId));
     return InvalidInputException.of(
         "Cannot discard run %s of %s: main holds it in snapshot %d, and discard drops only a branch"
-            + " main never saw (`floe revert %s --run %s` undoes a run on main)",
-        runId, name, run.snapshotId(), name, runId);
+            + " main never saw (`floe revert %s --run %s` undoes a run on main%s)",
+        runId,
+        name,
+        run.snapshotId(),
+        name,
+        runId,
+        left != null && left.isBranch()
+            ? "; `floe publish " + name + " --run " + runId + "` drops its left-over audit branch"
+            : "");
   }
 
   private DropScratch scratchDrop() {

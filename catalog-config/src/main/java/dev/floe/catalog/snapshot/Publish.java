@@ -100,6 +100,12 @@ public final class Publish {
               + " branches)",
           runId, name, branch, name);
     }
+    Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
+    if (onMain.isPresent()) {
+      // Main holds the run although its branch is left (main was moved onto the branch by hand):
+      // publishing it again would report a cherry-pick that commits nothing.
+      return plan(PublishPlan.Method.ON_MAIN_WITH_BRANCH, onMain.get(), mainId, Map.of());
+    }
     Snapshot run = table.snapshot(ref.snapshotId());
     Map<String, PublishPlan.RowChange> changes =
         RunFileChanges.of(table, run).rowsPerPartition(table);
@@ -123,7 +129,7 @@ public final class Publish {
     PublishPlan plan = apply();
     switch (plan.method()) {
       case ALREADY_PUBLISHED -> {}
-      case IDENTICAL_ON_MAIN -> {
+      case IDENTICAL_ON_MAIN, ON_MAIN_WITH_BRANCH -> {
         PublishPlan[] now = {plan};
         RefCommit.commit(
             table,
@@ -132,7 +138,7 @@ public final class Publish {
               // Planned again on every attempt: main may have moved, or another publish of the
               // run may have come first.
               now[0] = apply();
-              if (now[0].method() == PublishPlan.Method.IDENTICAL_ON_MAIN) {
+              if (now[0].method() == plan.method()) {
                 return TableMetadata.buildFrom(base).removeRef(now[0].branch()).build();
               }
               if (now[0].method() == PublishPlan.Method.ALREADY_PUBLISHED) {
@@ -141,9 +147,8 @@ public final class Publish {
               throw new CommitConflictException(
                   String.format(
                       "Cannot publish run %s of %s: main changed while the run's audit branch"
-                          + " was being dropped as identical to main; nothing was changed; run"
-                          + " floe publish again",
-                      runId, name));
+                          + " was being dropped (%s); nothing was changed; run floe publish again",
+                      runId, name, plan.method().text()));
             });
         return now[0];
       }

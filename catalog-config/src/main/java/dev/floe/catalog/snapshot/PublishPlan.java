@@ -38,6 +38,12 @@ public record PublishPlan(
     /** The run is already on main (an earlier publish): nothing to do. */
     ALREADY_PUBLISHED,
     /**
+     * The run is on main, but its audit branch is still there (main was moved onto the branch's
+     * snapshot by hand, e.g. {@code floe rollback --to-snapshot}): nothing to publish; the audit
+     * branch is removed.
+     */
+    ON_MAIN_WITH_BRANCH,
+    /**
      * Main moved in the run's slice, but to exactly the run's content (e.g. the same job ran there
      * on the same data): nothing to publish; the audit branch is removed.
      */

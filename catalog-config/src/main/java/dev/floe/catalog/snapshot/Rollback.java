@@ -6,6 +6,7 @@ import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.slice.PartitionPaths;
@@ -280,6 +281,15 @@ public final class Rollback {
         }
         return s.parentId();
       }
+    }
+    SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
+    if (audit != null && audit.isBranch()) {
+      // Its snapshot's parent may well be the head: that is where the audit forked, not a
+      // rollback that already happened.
+      throw InvalidInputException.of(
+          "Cannot roll %s back to before run %s: the run is on its audit branch %s and main never"
+              + " held it; nothing to roll back (`floe discard %s --run %s` drops the branch)",
+          name, beforeRun, AuditBranch.of(beforeRun), name, beforeRun);
     }
     Snapshot head = table.currentSnapshot();
     for (Snapshot s : table.snapshots()) {

@@ -410,6 +410,48 @@ class PublishTest {
   }
 
   @Test
+  void aRunMainWasMovedOntoByHandIsNotPublishedAgainAndOnlyItsLeftOverBranchIsDropped() {
+    long branchHead = table.refs().get("audit-r2").snapshotId();
+    table.manageSnapshots().setCurrentSnapshot(branchHead).commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    PublishPlan dryRun = Publish.of(table, "s.t").run("r2").apply();
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "Cannot discard run r2 of s.t: main holds it in snapshot " + branchHead)
+        .hasMessageContaining("`floe publish s.t --run r2` drops its left-over audit branch");
+    table.refresh();
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+
+    PublishPlan published = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(dryRun.method()).isEqualTo(PublishPlan.Method.ON_MAIN_WITH_BRANCH);
+    assertThat(published.method()).isEqualTo(PublishPlan.Method.ON_MAIN_WITH_BRANCH);
+    assertThat(published.branchSnapshotId()).isEqualTo(branchHead);
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(branchHead);
+    assertThat(table.refs()).doesNotContainKey("audit-r2");
+    assertThat(Publish.of(table, "s.t").run("r2").commit().method())
+        .isEqualTo(PublishPlan.Method.ALREADY_PUBLISHED);
+  }
+
+  @Test
+  void rollingBackToBeforeAnUnpublishedAuditRunIsRefusedNotANoOp() {
+    String metadataBefore = metadataLocation();
+
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").beforeRun("r2").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot roll s.t back to before run r2: the run is on its audit branch audit-r2 and"
+                + " main never held it; nothing to roll back (`floe discard s.t --run r2` drops"
+                + " the branch)");
+    table.refresh();
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
   void publishesIntoAnEmptyTable() {
     Table empty =
         catalog.create("s.e", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());

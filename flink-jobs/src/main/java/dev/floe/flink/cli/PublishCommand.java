@@ -86,6 +86,17 @@ public final class PublishCommand implements Callable<Integer> {
           plan.branch());
       return;
     }
+    if (plan.method() == PublishPlan.Method.ON_MAIN_WITH_BRANCH) {
+      out.printf(
+          "run %s is already on main of %s (snapshot %d; main was moved onto its audit branch):"
+              + " nothing to publish; %s branch %s%n",
+          plan.runId(),
+          plan.table(),
+          plan.branchSnapshotId(),
+          dryRun ? "would remove" : "removed",
+          plan.branch());
+      return;
+    }
     if (plan.method() == PublishPlan.Method.ALREADY_PUBLISHED) {
       out.printf(
           "run %s is already on main of %s (snapshot %d); nothing to do%n",
