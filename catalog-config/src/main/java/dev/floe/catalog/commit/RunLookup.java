@@ -41,6 +41,36 @@ public final class RunLookup {
     return find(table, runId, null);
   }
 
+  /**
+   * Where an expiry cut main's history: the oldest snapshot of main's history that is kept, when
+   * its parent was expired. A kept snapshot older than it that is not in main's kept history (one a
+   * tag keeps) may then be an ancestor of main all the same: whether main held it cannot be told.
+   * Empty when main's history is whole down to its first snapshot, or the table has none.
+   */
+  public static Optional<Snapshot> mainHistoryCut(Table table) {
+    Snapshot oldest = null;
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+      oldest = s;
+    }
+    return oldest != null && oldest.parentId() != null && table.snapshot(oldest.parentId()) == null
+        ? Optional.of(oldest)
+        : Optional.empty();
+  }
+
+  /**
+   * True when {@code snapshot}, not in main's kept history, is older than where an expiry cut it
+   * ({@link #mainHistoryCut}): it may be an ancestor of main that the cut hides.
+   */
+  public static boolean olderThanCut(Snapshot snapshot, Optional<Snapshot> cut) {
+    if (cut.isEmpty()) {
+      return false;
+    }
+    // An ancestor has a lower sequence number; format 1 has none (all 0): commit times then.
+    return cut.get().sequenceNumber() > 0
+        ? snapshot.sequenceNumber() < cut.get().sequenceNumber()
+        : snapshot.timestampMillis() < cut.get().timestampMillis();
+  }
+
   /** The current snapshot's id, or null for a table without snapshots. */
   public static Long headId(Table table) {
     Snapshot head = table.currentSnapshot();

@@ -5,6 +5,7 @@ import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.CommitUpdates;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
@@ -29,6 +30,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -396,6 +398,19 @@ public final class Revert {
               .findFirst();
       if (revert.isPresent()) {
         return revertedBeforeExpiry(revert.get(), later);
+      }
+      Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
+      Optional<Snapshot> behindCut =
+          StreamSupport.stream(table.snapshots().spliterator(), false)
+              .filter(s -> runId.equals(s.summary().get(LineageKeys.RUN_ID)))
+              .filter(s -> RunLookup.olderThanCut(s, cut))
+              .findFirst();
+      if (behindCut.isPresent()) {
+        throw InvalidInputException.of(
+            "Cannot revert run %s of %s: its snapshot %d is kept (a tag or a branch holds it), but"
+                + " an expiry cut main's history after it (main's kept history ends at snapshot"
+                + " %d), so what later commits changed in its slice cannot be told",
+            runId, name, behindCut.get().snapshotId(), cut.get().snapshotId());
       }
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: no snapshot of the current history has that run id (a run"

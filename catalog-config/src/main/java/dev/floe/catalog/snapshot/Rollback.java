@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.Attempt;
 import dev.floe.catalog.commit.CommitAction;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.commit.RunCommit;
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
@@ -99,6 +100,15 @@ public final class Rollback {
     Snapshot head = table.currentSnapshot();
     boolean ancestor = head != null && SnapshotUtil.isAncestorOf(table, head.snapshotId(), target);
     if (!ancestor && !allowNonAncestor) {
+      Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
+      if (RunLookup.olderThanCut(table.snapshot(target), cut)) {
+        throw InvalidInputException.of(
+            "Cannot roll %s back to snapshot %d: an expiry cut main's history after it (main's"
+                + " kept history ends at snapshot %d), so whether it is an ancestor of the current"
+                + " snapshot %d cannot be told; pass --allow-non-ancestor to make it current"
+                + " anyway",
+            name, target, cut.get().snapshotId(), head.snapshotId());
+      }
       throw InvalidInputException.of(
           "Cannot roll %s back to snapshot %d: it is not an ancestor of the current snapshot %s;"
               + " pass --allow-non-ancestor to make it current anyway (e.g. to undo a rollback)",

@@ -12,7 +12,8 @@ import java.util.Optional;
  * @param operation Iceberg's operation: append, overwrite, delete (an empty slice), replace
  * @param current true for the table's current snapshot
  * @param onMain true when the snapshot is the current one or one of its ancestors (false after a
- *     rollback moved the head away from it)
+ *     rollback moved the head away from it, or on a branch); null when it is older than where an
+ *     expiry cut main's history, so whether main held it cannot be told (a tag keeps it)
  * @param addedRows rows added, from the summary
  * @param deletedRows rows deleted, from the summary
  * @param rows the rows of the commit's slice after it ({@code floe.rows}), or null when the commit
@@ -26,7 +27,7 @@ public record SnapshotEntry(
     long timestampMillis,
     String operation,
     boolean current,
-    boolean onMain,
+    Boolean onMain,
     long addedRows,
     long deletedRows,
     Long rows,

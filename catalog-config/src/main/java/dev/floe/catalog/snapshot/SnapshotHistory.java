@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
@@ -24,6 +26,7 @@ public final class SnapshotHistory {
     for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
       mainLine.add(s.snapshotId());
     }
+    Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
     List<SnapshotEntry> entries = new ArrayList<>();
     for (Snapshot snapshot : table.snapshots()) {
       Map<String, String> summary = snapshot.summary();
@@ -34,7 +37,9 @@ public final class SnapshotHistory {
               snapshot.timestampMillis(),
               snapshot.operation(),
               current != null && current.snapshotId() == snapshot.snapshotId(),
-              mainLine.contains(snapshot.snapshotId()),
+              mainLine.contains(snapshot.snapshotId())
+                  ? Boolean.TRUE
+                  : RunLookup.olderThanCut(snapshot, cut) ? null : Boolean.FALSE,
               count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
               count(summary, SnapshotSummary.DELETED_RECORDS_PROP),
               summary == null || !summary.containsKey(LineageKeys.ROWS)

@@ -512,6 +512,53 @@ class RevertTest {
   }
 
   @Test
+  void aRunATagKeepsBehindAnExpiryThatCutMainsHistoryIsNamedSoNotCalledRolledBack() {
+    floeCommit("r1", DAY1, row(1, "a", DAY1));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c", DAY2));
+    Snapshot between = floeCommit("r3", DAY3, row(5, "e", DAY3));
+    Snapshot head = floeCommit("r4", DAY3, row(6, "f", DAY3));
+    table.manageSnapshots().createTag("keep", run.snapshotId()).commit();
+    table.expireSnapshots().expireSnapshotId(between.snapshotId()).commit();
+    table.refresh();
+
+    assertThat(SnapshotHistory.list(table))
+        .filteredOn(e -> e.snapshotId() == run.snapshotId())
+        .singleElement()
+        .extracting(SnapshotEntry::onMain)
+        .isNull();
+    assertThat(SnapshotHistory.list(table))
+        .filteredOn(e -> e.snapshotId() == head.snapshotId())
+        .singleElement()
+        .extracting(SnapshotEntry::onMain)
+        .isEqualTo(true);
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot revert run r2 of s.t: its snapshot "
+                + run.snapshotId()
+                + " is kept (a tag or a branch holds it), but an expiry cut main's history after"
+                + " it (main's kept history ends at snapshot "
+                + head.snapshotId()
+                + "), so what later commits changed in its slice cannot be told");
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").toSnapshot(run.snapshotId()).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot roll s.t back to snapshot "
+                + run.snapshotId()
+                + ": an expiry cut main's history after it");
+
+    // A snapshot rolled back off main, newer than the cut, is still called so.
+    Snapshot rolledBack = floeCommit("r5", DAY1, row(7, "g", DAY1));
+    table.manageSnapshots().rollbackTo(head.snapshotId()).commit();
+    table.refresh();
+    assertThat(SnapshotHistory.list(table))
+        .filteredOn(e -> e.snapshotId() == rolledBack.snapshotId())
+        .singleElement()
+        .extracting(SnapshotEntry::onMain)
+        .isEqualTo(false);
+  }
+
+  @Test
   void aRunThatARevertOvertookIsStaleAndIsToldARevertReadsNoSource() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     long base = floeCommit("r2", DAY2, row(3, "c2", DAY2)).snapshotId();

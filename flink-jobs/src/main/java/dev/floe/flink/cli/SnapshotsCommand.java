@@ -146,6 +146,8 @@ public final class SnapshotsCommand implements Callable<Integer> {
           value = value + " *";
         } else if (column.equals("snapshot_id") && Boolean.FALSE.equals(row.get("on_main"))) {
           value = value + " ~";
+        } else if (column.equals("snapshot_id") && row.get("on_main") == null) {
+          value = value + " ?";
         }
         if (column.equals("job") && row.get("reverts") != null) {
           value = value + " (reverts " + row.get("reverts") + ")";
@@ -155,10 +157,15 @@ public final class SnapshotsCommand implements Callable<Integer> {
       cells.add(line);
     }
     boolean offMain = rows.stream().anyMatch(row -> Boolean.FALSE.equals(row.get("on_main")));
+    boolean unknown = rows.stream().anyMatch(row -> row.get("on_main") == null);
     String table =
         ResultTable.render(columns, cells)
             + "\n* = current snapshot"
-            + (offMain ? "; ~ = not in main's history (rolled back, or on a branch)" : "");
+            + (offMain ? "; ~ = not in main's history (rolled back, or on a branch)" : "")
+            + (unknown
+                ? "; ? = older than where an expiry cut main's history: whether main held it is"
+                    + " unknown"
+                : "");
     out.println(indent + table.replace("\n", "\n" + indent));
   }
 

@@ -30,6 +30,20 @@ class SnapshotsTableTest {
   }
 
   @Test
+  void aSnapshotOlderThanAnExpiryThatCutMainsHistoryIsMarkedUnknown() {
+    SnapshotEntry tagged =
+        new SnapshotEntry(0L, null, 500L, "append", false, null, 1, 0, 1L, Optional.empty());
+
+    String text = render(List.of(CURRENT, tagged));
+
+    assertThat(text).containsPattern("(?m)^0 \\? ");
+    assertThat(text)
+        .endsWith(
+            "* = current snapshot; ? = older than where an expiry cut main's history: whether"
+                + " main held it is unknown\n");
+  }
+
+  @Test
   void withEverySnapshotOnMainTheFooterNamesOnlyTheCurrentOne() {
     assertThat(render(List.of(CURRENT, ANCESTOR))).endsWith("* = current snapshot\n");
   }
