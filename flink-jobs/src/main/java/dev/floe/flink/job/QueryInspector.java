@@ -33,14 +33,22 @@ public final class QueryInspector {
       Pattern.compile("(?<![\\w$'])(_[A-Za-z0-9-]+|X|U&)?'(?:[^']++|'')*+'(?![=\\w])");
   private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
   private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]+)\\]");
+  // A FLOAT constant as Calcite prints it: 16777.217:FLOAT, -1.2345678E10:FLOAT.
+  private static final Pattern FLOAT_CONSTANT =
+      Pattern.compile("(?<![\\w.$])(-?[0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?):FLOAT\\b");
 
   /**
    * @param nondeterministicCalls the nondeterministic functions the query calls, as named above
    * @param scannedTables every table the query reads, as {@code catalog.namespace.table}
+   * @param floatConstants the FLOAT constants of the plan as written there (outside text literals),
+   *     e.g. {@code 16777.217}
    * @param plan the planned query (Calcite's logical plan), for messages and debugging
    */
   public record Inspection(
-      Set<String> nondeterministicCalls, Set<String> scannedTables, String plan) {}
+      Set<String> nondeterministicCalls,
+      Set<String> scannedTables,
+      Set<String> floatConstants,
+      String plan) {}
 
   private QueryInspector() {}
 
@@ -64,7 +72,12 @@ public final class QueryInspector {
         quoteInAName ? List.of(withoutLiterals, plan) : List.of(withoutLiterals);
     Set<String> calls = new LinkedHashSet<>();
     Set<String> tables = new LinkedHashSet<>();
+    Set<String> floats = new LinkedHashSet<>();
     for (String text : readings) {
+      Matcher constant = FLOAT_CONSTANT.matcher(text);
+      while (constant.find()) {
+        floats.add(constant.group(1));
+      }
       Matcher call = CALL.matcher(text);
       while (call.find()) {
         String name = call.group(1);
@@ -84,7 +97,7 @@ public final class QueryInspector {
         tables.add(String.join(".", names));
       }
     }
-    return new Inspection(calls, tables, plan);
+    return new Inspection(calls, tables, floats, plan);
   }
 
   /**

@@ -184,6 +184,7 @@ public final class SqlRunner {
       } else if (operation instanceof ReplaceTableAsOperation replace) {
         LosslessInsert.require(source, statement, replace);
       }
+      FloatConstants.requireExact(source, statement, operation);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();
       }

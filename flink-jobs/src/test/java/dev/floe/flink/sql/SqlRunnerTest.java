@@ -182,6 +182,50 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aFloatConstantThePlannerWouldRoundIsRefusedAndTheColumnCastItSuggestsKeepsTheValue() {
+    run("CREATE TABLE sales.floats (id INT, f FLOAT, d DOUBLE)");
+    String rows =
+        "VALUES (60, CAST(16777.217 AS FLOAT), 1.5E0), (61, CAST(16777.217 AS FLOAT), 0.25)";
+
+    assertThatThrownBy(() -> run("INSERT INTO sales.floats " + rows))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
+        .hasMessageContaining(
+            "Flink's planner may round the FLOAT constant 16777.217 to 7 significant digits"
+                + " (16777.22)");
+    assertThatThrownBy(() -> run("SELECT CAST(f AS DOUBLE) FROM (" + rows + ") AS t(id, f, d)"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the FLOAT constant 16777.217");
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.floats SELECT 4, CAST(' 16777.217' AS FLOAT), 0"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("the FLOAT constant 16777.217 to 7 significant digits (16777.22)");
+    assertThat(((QueryResult) run("SELECT count(*) FROM sales.floats").get(0)).rows())
+        .containsExactly(List.of(0L));
+
+    // A constant that 7 digits keep (0.1, 1.5) is written as before; the suggested cast is exact.
+    run(
+        "INSERT INTO sales.floats VALUES (1, CAST(0.1 AS FLOAT), 1.5E0), (2, CAST(1.5 AS FLOAT),"
+            + " 0.25);\n"
+            + "INSERT INTO sales.floats SELECT 3, CAST(v AS FLOAT), 0 FROM (VALUES ('16777.217'))"
+            + " AS t(v)");
+    QueryResult stored = (QueryResult) run("SELECT id, f FROM sales.floats ORDER BY id").get(0);
+    assertThat(stored.rows()).extracting(row -> row.get(1)).containsExactly(0.1f, 1.5f, 16777.217f);
+    run("DROP TABLE sales.floats");
+  }
+
+  @Test
+  void theConstantsSevenDigitsKeepAreTheOnesTheyRoundToTheSameFloat() {
+    assertThat(FloatConstants.roundedByThePlanner("16777.217")).contains("16777.22");
+    assertThat(FloatConstants.roundedByThePlanner("1.2345678E10")).contains("1.234568E+10");
+    assertThat(FloatConstants.roundedByThePlanner("0.1")).isEmpty();
+    assertThat(FloatConstants.roundedByThePlanner("3.4028235E38")).contains("3.402824E+38");
+    assertThat(FloatConstants.roundedByThePlanner("16777216")).contains("1.677722E+7");
+    assertThat(FloatConstants.roundedByThePlanner("-0.5")).isEmpty();
+    assertThat(FloatConstants.roundedByThePlanner("-1.4E-45")).isEmpty();
+  }
+
+  @Test
   void aCatalogRefusalIsInvalidInputWithTheCatalogsReason() {
     assertThatThrownBy(() -> run("CREATE DATABASE sales"))
         .isInstanceOf(InvalidInputException.class)
