@@ -10,6 +10,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
@@ -140,6 +141,7 @@ public final class OrphanFiles implements MaintenanceAction {
     String location = table.location();
     String prefix = location.endsWith("/") ? location : location + "/";
     Instant now = clock.instant();
+    requireNotInsideAnotherTable(location);
 
     // List first, then read the references: a file a job commits while we list is then known as
     // referenced, instead of looking like an orphan.
@@ -322,6 +324,93 @@ public final class OrphanFiles implements MaintenanceAction {
               + " location %s (table-uuid %s, not %s); nothing was deleted",
           name, file, location, owner, own);
     }
+  }
+
+  /**
+   * Refuses the run when the table's location lies inside another table's data or metadata folder:
+   * table "data" of namespace s.t lies at s/t/data, where table s.t keeps its data files, which
+   * this table's listing would see and none of its references explain. The other table is told by
+   * content, not by the catalog: a metadata.json in the {@code metadata} folder next to that folder
+   * that names another table uuid. (A table whose {@code write.data.path} puts its files elsewhere
+   * is not seen this way.)
+   *
+   * @throws InvalidInputException naming the other table's metadata, before anything is listed
+   */
+  private void requireNotInsideAnotherTable(String location) {
+    String normalised = FileLocations.normalise(location);
+    int pathStart = normalised.indexOf('/', normalised.indexOf("://") + 3);
+    if (pathStart < 0) {
+      return;
+    }
+    String root = normalised.substring(0, pathStart);
+    String[] segments = normalised.substring(pathStart + 1).split("/");
+    String own = ((HasTableOperations) table).operations().current().uuid();
+    for (int i = 1; i < segments.length; i++) {
+      if (!segments[i].equals("data") && !segments[i].equals("metadata")) {
+        continue;
+      }
+      String folder = root + "/" + String.join("/", List.of(segments).subList(0, i));
+      String metadata = folder + "/metadata";
+      Optional<String> found = firstMetadataJson(metadata);
+      if (found.isEmpty()) {
+        continue;
+      }
+      String owner;
+      try {
+        owner = TableMetadataParser.read(table.io(), found.get()).uuid();
+      } catch (RuntimeException e) {
+        throw InvalidInputException.of(
+            "Cannot remove orphan files of %s: its location %s lies inside the %s folder of %s,"
+                + " where %s may be another table's metadata and cannot be read (%s); nothing was"
+                + " deleted",
+            name, location, segments[i], folder, found.get(), e.getMessage());
+      }
+      if (!own.equals(owner)) {
+        throw InvalidInputException.of(
+            "Cannot remove orphan files of %s: its location %s lies inside the %s folder of another"
+                + " table at %s (table-uuid %s, metadata %s), whose files there it does not"
+                + " reference; nothing was deleted",
+            name, location, segments[i], folder, owner, found.get());
+      }
+    }
+  }
+
+  /** A metadata.json directly in {@code directory}, if any; only the first one listed is read. */
+  private Optional<String> firstMetadataJson(String directory) {
+    String prefix = directory + "/";
+    Iterable<FileInfo> files;
+    try {
+      files =
+          LocalListing.of(table.io(), prefix)
+              .<Iterable<FileInfo>>map(local -> local)
+              .orElseGet(() -> ((SupportsPrefixOperations) table.io()).listPrefix(prefix));
+      for (FileInfo file : files) {
+        if (file.location().endsWith(".metadata.json")
+            && FileLocations.sameDirectory(FileLocations.parent(file.location()), directory)) {
+          return Optional.of(file.location());
+        }
+      }
+    } catch (RuntimeException e) {
+      if (notFound(e)) {
+        return Optional.empty();
+      }
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: cannot list %s to tell whether its location lies"
+              + " inside another table's folder (%s); nothing was deleted",
+          name, directory, e.getMessage());
+    }
+    return Optional.empty();
+  }
+
+  private static boolean notFound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.io.FileNotFoundException
+          || t instanceof java.nio.file.NoSuchFileException
+          || t instanceof org.apache.iceberg.exceptions.NotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String metadataDirectory() {

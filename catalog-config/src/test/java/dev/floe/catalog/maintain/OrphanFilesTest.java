@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.GenericStatisticsFile;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -205,6 +206,36 @@ class OrphanFilesTest {
         .hasMessageContaining("looks like another table's metadata");
     assertThat(nestedFiles).isNotEmpty().allMatch(Files::exists);
     assertThat(oldOrphans).allMatch(Files::exists);
+  }
+
+  @Test
+  void aTableInsideAnotherTablesDataFolderKeepsThatTablesFiles() throws IOException {
+    // Namespace s.t, table "data": its location is the data folder of s.t, whose data files
+    // nothing of the nested table references.
+    Table nested =
+        catalog.create("s.t.data", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    TableRows.append(nested, row(42, "2026-10-01"));
+    for (Path file : TableFiles.onDisk(table)) {
+      Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+    }
+    Set<Path> parentData = new HashSet<>(TableFiles.referenced(table));
+    parentData.removeIf(p -> !p.toString().endsWith(".parquet"));
+
+    OrphanFiles nestedOrphans =
+        OrphanFiles.of(nested, "s.t.data")
+            .clock(Clock.fixed(now, ZoneOffset.UTC))
+            .minAge(Duration.ofDays(3));
+    assertThatThrownBy(nestedOrphans::commit)
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot remove orphan files of s.t.data: its location "
+                + nested.location()
+                + " lies inside the data folder of another table at ")
+        .hasMessageContaining(
+            "table-uuid " + ((HasTableOperations) table).operations().current().uuid());
+    assertThatThrownBy(nestedOrphans::listing).isInstanceOf(InvalidInputException.class);
+    assertThat(parentData).isNotEmpty().allMatch(Files::exists);
+    assertThat(TableContent.hash(table).rows()).isPositive();
   }
 
   @Test

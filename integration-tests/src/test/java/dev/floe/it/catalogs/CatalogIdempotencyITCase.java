@@ -210,6 +210,36 @@ class CatalogIdempotencyITCase {
     assertThat(floe.run("sql", "SHOW DATABASES").out()).doesNotContain("newns");
   }
 
+  @Test
+  void orphanRemovalOfATableInsideAnotherTablesDataFolderIsRefusedAndKeepsItsFiles(
+      @TempDir Path work) throws Exception {
+    Path config = work.resolve("floe.yaml");
+    new ObjectMapper(new YAMLFactory())
+        .writeValue(config.toFile(), CatalogSetup.REST_S3.catalog(s3, postgres, rest, moto));
+    Path specs = Files.createDirectories(work.resolve("specs"));
+    Files.writeString(
+        specs.resolve("outer.yaml"),
+        "table: nest.cat\nschema:\n  - {name: id, type: long}\n  - {name: d, type: date}\n"
+            + "partition: [d]\n");
+    Files.writeString(
+        specs.resolve("inner.yaml"), "table: nest.cat.data\nschema:\n  - {name: id, type: long}\n");
+    InProcessFloe floe = new InProcessFloe(config, work.resolve(".floe"));
+    ok(floe.run("tables", "apply", specs.toString()));
+    ok(
+        floe.run(
+            "sql", "INSERT INTO nest.cat VALUES (1, DATE '2026-03-01'), (2, DATE '2026-03-02')"));
+
+    for (String mode : List.of("--dry-run", "--json")) {
+      InProcessFloe.Result orphans =
+          floe.run("maintain", "nest.cat.data", "--orphans", "--orphan-min-age", "PT1H", mode);
+      assertThat(orphans.exitCode()).as(orphans.both()).isEqualTo(2);
+      assertThat(orphans.err())
+          .contains("Cannot remove orphan files of nest.cat.data: its location")
+          .contains("lies inside the data folder of another table at s3://");
+    }
+    assertThat(floe.run("sql", "SELECT count(*) FROM nest.cat").out()).contains("2");
+  }
+
   private static InProcessFloe.Result ok(InProcessFloe.Result result) {
     assertThat(result.exitCode()).as(result.both()).isZero();
     return result;
