@@ -16,6 +16,7 @@ import java.util.Optional;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.CommitFailedException;
 
@@ -129,7 +130,10 @@ public final class SealedThrough {
   /**
    * Sets the marker to {@code through} unless the table's marker is already there or later. The
    * check and the write are one compare-and-swap on the table metadata, retried on a concurrent
-   * commit, so a racing apply with an older as-of cannot move it back.
+   * commit, so a racing apply with an older as-of cannot move it back. A REST catalog asserts no
+   * table property when it commits (only the table's uuid), so it takes the write over a later
+   * marker a racing apply set meanwhile: the metadata versions committed between the one read and
+   * this write are then read, and a later marker among them is set again before this returns.
    *
    * @return the marker before and after
    */
@@ -143,25 +147,66 @@ public final class SealedThrough {
               + ": not a base table");
     }
     TableOperations ops = hasOps.operations();
+    Instant target = through;
+    Optional<Instant> initial = null;
     for (int attempt = 1; ; attempt++) {
       TableMetadata base = ops.refresh();
       Optional<Instant> before = read(base.properties(), name);
-      if (before.isPresent() && !through.isAfter(before.get())) {
-        return new SealedThroughUpdate(before.get(), before.get());
+      if (initial == null) {
+        initial = before;
+      }
+      if (before.isPresent() && !target.isAfter(before.get())) {
+        return new SealedThroughUpdate(initial.orElse(null), before.get());
       }
       Map<String, String> set = new HashMap<>();
-      set.put(FloeTableProperties.SEALED_THROUGH, format(through));
+      set.put(FloeTableProperties.SEALED_THROUGH, format(target));
       TableMetadata updated = TableMetadata.buildFrom(base).setProperties(set).build();
       try {
         ops.commit(base, updated);
-        table.refresh();
-        return new SealedThroughUpdate(before.orElse(null), through);
       } catch (CommitFailedException e) {
         if (attempt >= MAX_ATTEMPTS) {
           throw e;
         }
-        // Another commit won: read the marker again, it may already be past ours.
+        continue; // Another commit won: read the marker again, it may already be past ours.
+      }
+      Optional<Instant> overwritten = setMeanwhile(ops, base, name);
+      if (overwritten.isPresent() && overwritten.get().isAfter(target)) {
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new CommitFailedException(
+              "Cannot set %s on %s: concurrent applies kept overwriting it (the catalog asserts no"
+                  + " table property); it may read %s instead of %s; run the apply again",
+              FloeTableProperties.SEALED_THROUGH, name, format(target), format(overwritten.get()));
+        }
+        target = overwritten.get(); // set back to the later marker this write replaced
+        continue;
+      }
+      table.refresh();
+      return new SealedThroughUpdate(initial.orElse(null), target);
+    }
+  }
+
+  /**
+   * The latest marker of the metadata versions committed after {@code base} and before the current
+   * one (none where the commit was a compare-and-swap), as the metadata log names them.
+   */
+  private static Optional<Instant> setMeanwhile(
+      TableOperations ops, TableMetadata base, String name) {
+    TableMetadata now = ops.refresh();
+    List<TableMetadata.MetadataLogEntry> log = now.previousFiles();
+    int from = -1;
+    for (int i = 0; i < log.size(); i++) {
+      if (log.get(i).file().equals(base.metadataFileLocation())) {
+        from = i;
       }
     }
+    Optional<Instant> latest = Optional.empty();
+    for (int i = from + 1; from >= 0 && i < log.size(); i++) {
+      Optional<Instant> marker =
+          read(TableMetadataParser.read(ops.io(), log.get(i).file()).properties(), name);
+      if (marker.isPresent() && (latest.isEmpty() || marker.get().isAfter(latest.get()))) {
+        latest = marker;
+      }
+    }
+    return latest;
   }
 }

@@ -24,7 +24,8 @@ public final class InterceptedTable {
   /** {@code table}, calling {@code beforeCommit} with the attempt's index (0, 1, ...) first. */
   public static Table beforeEachCommit(Table table, IntConsumer beforeCommit) {
     int[] attempts = {0};
-    return wrap(table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null, null, null));
+    return wrap(
+        table, new Hooks(() -> beforeCommit.accept(attempts[0]++), null, null, null, null, false));
   }
 
   /**
@@ -33,12 +34,22 @@ public final class InterceptedTable {
    */
   public static Table afterEachCommit(Table table, IntConsumer afterCommit) {
     int[] attempts = {0};
-    return wrap(table, new Hooks(null, null, null, null, () -> afterCommit.accept(attempts[0]++)));
+    return wrap(
+        table, new Hooks(null, null, null, null, () -> afterCommit.accept(attempts[0]++), false));
+  }
+
+  /**
+   * {@code table} on a catalog that, as Iceberg's REST catalog for a change of properties, asserts
+   * nothing of the metadata the change was made on: each commit's changes are applied to the
+   * table's latest metadata, also when another commit landed since {@code base}.
+   */
+  public static Table restCommits(Table table) {
+    return wrap(table, new Hooks(null, null, null, null, null, true));
   }
 
   /** {@code table}, whose every commit throws {@code failure} instead of reaching the catalog. */
   public static Table commitsFail(Table table, RuntimeException failure) {
-    return wrap(table, new Hooks(null, failure, null, null, null));
+    return wrap(table, new Hooks(null, failure, null, null, null, false));
   }
 
   /**
@@ -46,12 +57,12 @@ public final class InterceptedTable {
    * failure}: the catalog's answer was lost.
    */
   public static Table answersLost(Table table, RuntimeException failure) {
-    return wrap(table, new Hooks(null, null, null, failure, null));
+    return wrap(table, new Hooks(null, null, null, failure, null, false));
   }
 
   /** {@code table}, whose file deletions throw what {@code failure} makes of the location. */
   public static Table deletesFail(Table table, Function<String, RuntimeException> failure) {
-    return wrap(table, new Hooks(null, null, failure, null, null));
+    return wrap(table, new Hooks(null, null, failure, null, null, false));
   }
 
   private record Hooks(
@@ -59,7 +70,8 @@ public final class InterceptedTable {
       RuntimeException commitFailure,
       Function<String, RuntimeException> deleteFailure,
       RuntimeException lostAnswer,
-      Runnable afterCommit) {}
+      Runnable afterCommit,
+      boolean onLatest) {}
 
   private static Table wrap(Table table, Hooks hooks) {
     TableOperations real = ((HasTableOperations) table).operations();
@@ -102,7 +114,14 @@ public final class InterceptedTable {
             if (hooks.commitFailure() != null) {
               throw hooks.commitFailure();
             }
-            real.commit(base, metadata);
+            if (hooks.onLatest()) {
+              TableMetadata latest = real.refresh();
+              TableMetadata.Builder builder = TableMetadata.buildFrom(latest);
+              metadata.changes().forEach(change -> change.applyTo(builder));
+              real.commit(latest, builder.build());
+            } else {
+              real.commit(base, metadata);
+            }
             if (hooks.afterCommit() != null) {
               hooks.afterCommit().run();
             }

@@ -9,6 +9,7 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import dev.floe.catalog.testing.InterceptedTable;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -144,6 +145,26 @@ class SealedThroughTest {
 
     SealedThroughUpdate update =
         SealedThrough.advance(stale, "s.fact", Instant.parse("2026-10-04T00:00:00Z"));
+
+    assertThat(update.after()).isEqualTo(Instant.parse("2026-10-06T00:00:00Z"));
+    assertThat(catalog.load("s.fact").properties())
+        .containsEntry(FloeTableProperties.SEALED_THROUGH, "2026-10-06");
+  }
+
+  @Test
+  void aRacingApplyOnACatalogThatAssertsNoPropertyDoesNotMoveTheMarkerBack() {
+    Table rest =
+        InterceptedTable.beforeEachCommit(
+            InterceptedTable.restCommits(fact),
+            attempt -> {
+              if (attempt == 0) {
+                SealedThrough.advance(
+                    catalog.load("s.fact"), "s.fact", Instant.parse("2026-10-06T00:00:00Z"));
+              }
+            });
+
+    SealedThroughUpdate update =
+        SealedThrough.advance(rest, "s.fact", Instant.parse("2026-10-04T00:00:00Z"));
 
     assertThat(update.after()).isEqualTo(Instant.parse("2026-10-06T00:00:00Z"));
     assertThat(catalog.load("s.fact").properties())
