@@ -35,8 +35,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -60,7 +58,6 @@ public final class Reachability {
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)");
   private static final String PROBE_KEY = ".floe-reachability-probe";
   private static final String GLUE_ENDPOINT = "glue.endpoint";
 
@@ -133,26 +130,14 @@ public final class Reachability {
   /** The longest {@value #TIMEOUT_PROPERTY} taken (its nanoseconds must fit a long). */
   static final Duration MAX_TIMEOUT = Duration.ofHours(24);
 
-  /** {@code 30s}, {@code 500ms}, {@code 2m} or ISO-8601 ({@code PT30S}); {@code 0} is zero. */
+  /** A duration as {@link Durations} reads it ({@code 30s}, {@code PT30S}); {@code 0} is zero. */
   static Duration parseDuration(String text) {
     String trimmed = text.trim().toLowerCase(Locale.ROOT);
     if (trimmed.equals("0")) {
       return Duration.ZERO;
     }
-    Matcher matcher = SHORT_DURATION.matcher(trimmed);
     try {
-      Duration duration;
-      if (matcher.matches()) {
-        long amount = Long.parseLong(matcher.group(1));
-        duration =
-            switch (matcher.group(2)) {
-              case "ms" -> Duration.ofMillis(amount);
-              case "s" -> Duration.ofSeconds(amount);
-              default -> Duration.ofMinutes(amount);
-            };
-      } else {
-        duration = Duration.parse(text.trim());
-      }
+      Duration duration = Durations.parse(trimmed);
       if (duration.compareTo(MAX_TIMEOUT) > 0) {
         throw InvalidInputException.of(
             "Cannot read catalog property '%s': '%s' is longer than %s, the most a connection"

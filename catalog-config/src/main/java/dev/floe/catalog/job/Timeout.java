@@ -1,13 +1,10 @@
 package dev.floe.catalog.job;
 
+import dev.floe.catalog.config.Durations;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.Serializable;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * An explicit bound on how long a task may run ("task timeouts should be explicit"), and where it
@@ -23,11 +20,9 @@ import java.util.regex.Pattern;
  */
 public record Timeout(Duration duration, String text, String origin) implements Serializable {
   /** The forms a timeout may take, for help texts and error messages. */
-  public static final String FORMS = "ISO-8601 such as PT30M or PT2H, or 90s, 30m, 2h, 1d";
+  public static final String FORMS = Durations.FORMS;
 
   static final int MAX_DAYS = 365;
-
-  private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
 
   public Timeout {
     Objects.requireNonNull(duration, "duration");
@@ -46,25 +41,7 @@ public record Timeout(Duration duration, String text, String origin) implements 
     if (trimmed.startsWith("-")) {
       throw new IllegalArgumentException("a timeout must be positive, " + FORMS);
     }
-    Duration duration;
-    Matcher matcher = SHORT.matcher(trimmed.toLowerCase(Locale.ROOT));
-    try {
-      if (matcher.matches()) {
-        long amount = Long.parseLong(matcher.group(1));
-        duration =
-            switch (matcher.group(2)) {
-              case "ms" -> Duration.ofMillis(amount);
-              case "s" -> Duration.ofSeconds(amount);
-              case "m" -> Duration.ofMinutes(amount);
-              case "h" -> Duration.ofHours(amount);
-              default -> Duration.ofDays(amount);
-            };
-      } else {
-        duration = Duration.parse(trimmed);
-      }
-    } catch (DateTimeParseException | ArithmeticException e) {
-      throw new IllegalArgumentException("expected a duration, " + FORMS);
-    }
+    Duration duration = Durations.parse(trimmed);
     if (duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("a timeout must be positive, " + FORMS);
     }

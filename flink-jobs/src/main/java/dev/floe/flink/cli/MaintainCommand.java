@@ -1,6 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.config.Durations;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
@@ -29,7 +30,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -159,7 +159,7 @@ public final class MaintainCommand implements Callable<Integer> {
       names = "--orphan-min-age",
       paramLabel = "DURATION",
       description =
-          "Minimum age of an orphan file to delete (ISO-8601, at least PT1H, and longer than the"
+          "Minimum age of an orphan file to delete (P3D, 48h, ...: at least 1h, and longer than the"
               + " longest job); default: table property "
               + OrphanFiles.MIN_AGE_PROPERTY
               + ", else P3D.")
@@ -508,11 +508,10 @@ public final class MaintainCommand implements Callable<Integer> {
 
   private static Duration parse(String text) {
     try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
       throw InvalidInputException.of(
-          "Cannot parse --orphan-min-age '%s': expected an ISO-8601 duration such as PT48H or P3D",
-          text);
+          "Cannot parse --orphan-min-age '%s': %s", text, e.getMessage());
     }
   }
 

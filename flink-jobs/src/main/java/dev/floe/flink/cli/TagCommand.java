@@ -1,12 +1,12 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.Durations;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.snapshot.Tag;
 import dev.floe.catalog.snapshot.TagPlan;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,7 +45,7 @@ public final class TagCommand implements Callable<Integer> {
       names = "--retain",
       paramLabel = "DURATION",
       description =
-          "Let snapshot expiry drop the tag once its snapshot is this old (ISO-8601, e.g. P30D);"
+          "Let snapshot expiry drop the tag once its snapshot is this old (P30D, 12h, ...);"
               + " default: the table's history.expire.max-ref-age-ms if it sets one, else keep it"
               + " until `floe untag`.")
   String retain;
@@ -76,10 +76,9 @@ public final class TagCommand implements Callable<Integer> {
 
   private static Duration parse(String text) {
     try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      throw InvalidInputException.of(
-          "Cannot parse --retain '%s': expected an ISO-8601 duration such as P30D or PT12H", text);
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of("Cannot parse --retain '%s': %s", text, e.getMessage());
     }
   }
 

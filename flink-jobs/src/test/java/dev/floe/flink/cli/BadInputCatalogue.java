@@ -1183,8 +1183,8 @@ final class BadInputCatalogue {
                   row(
                       "`floe maintain --orphans --orphan-min-age abc`",
                       2,
-                      "floe: Cannot parse --orphan-min-age 'abc': expected an ISO-8601 duration such"
-                          + " as PT48H or P3D",
+                      "floe: Cannot parse --orphan-min-age 'abc': expected a duration, ISO-8601"
+                          + " such as PT30M or PT2H, or 90s, 30m, 2h, 1d",
                       f ->
                           f.args(
                               "maintain",
