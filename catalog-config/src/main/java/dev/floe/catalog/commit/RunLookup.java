@@ -58,17 +58,31 @@ public final class RunLookup {
   }
 
   /**
-   * True when {@code snapshot}, not in main's kept history, is older than where an expiry cut it
-   * ({@link #mainHistoryCut}): it may be an ancestor of main that the cut hides.
+   * True when {@code snapshot}, not in main's kept history, may be an ancestor of main that the cut
+   * ({@link #mainHistoryCut}) hides: it is older than the cut, and its own kept history does not
+   * show it branched off (its line does not lead to the snapshot the cut's parent was, from which
+   * main's kept line starts: an audit branch forked there is beside main, not on it).
    */
-  public static boolean olderThanCut(Snapshot snapshot, Optional<Snapshot> cut) {
+  public static boolean olderThanCut(Table table, Snapshot snapshot, Optional<Snapshot> cut) {
     if (cut.isEmpty()) {
       return false;
     }
     // An ancestor has a lower sequence number; format 1 has none (all 0): commit times then.
-    return cut.get().sequenceNumber() > 0
-        ? snapshot.sequenceNumber() < cut.get().sequenceNumber()
-        : snapshot.timestampMillis() < cut.get().timestampMillis();
+    boolean older =
+        cut.get().sequenceNumber() > 0
+            ? snapshot.sequenceNumber() < cut.get().sequenceNumber()
+            : snapshot.timestampMillis() < cut.get().timestampMillis();
+    if (!older) {
+      return false;
+    }
+    long cutParent = cut.get().parentId();
+    for (Snapshot s = snapshot; s != null && s.parentId() != null; ) {
+      if (s.parentId() == cutParent) {
+        return false;
+      }
+      s = table.snapshot(s.parentId());
+    }
+    return true;
   }
 
   /** The current snapshot's id, or null for a table without snapshots. */

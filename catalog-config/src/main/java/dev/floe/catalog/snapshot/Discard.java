@@ -154,24 +154,25 @@ public final class Discard {
                 false)
             .filter(s -> runId.equals(s.summary().get(LineageKeys.REVERTS)))
             .findFirst();
+    SnapshotRef left = table.refs().get(AuditBranch.of(runId));
+    String leftOver =
+        left != null && left.isBranch()
+            ? "; `floe publish " + name + " --run " + runId + "` drops its left-over audit branch"
+            : "";
     if (revertedBy.isPresent()) {
       return InvalidInputException.of(
           "Cannot discard run %s of %s: it reached main in snapshot %d and snapshot %d reverted it;"
-              + " discard drops only a branch main never saw, and the run has none",
-          runId, name, run.snapshotId(), revertedBy.get().snapshotId());
+              + " discard drops only a branch main never saw%s",
+          runId,
+          name,
+          run.snapshotId(),
+          revertedBy.get().snapshotId(),
+          leftOver.isEmpty() ? ", and the run has none" : leftOver);
     }
-    SnapshotRef left = table.refs().get(AuditBranch.of(runId));
     return InvalidInputException.of(
         "Cannot discard run %s of %s: main holds it in snapshot %d, and discard drops only a branch"
             + " main never saw (`floe revert %s --run %s` undoes a run on main%s)",
-        runId,
-        name,
-        run.snapshotId(),
-        name,
-        runId,
-        left != null && left.isBranch()
-            ? "; `floe publish " + name + " --run " + runId + "` drops its left-over audit branch"
-            : "");
+        runId, name, run.snapshotId(), name, runId, leftOver);
   }
 
   private DropScratch scratchDrop() {

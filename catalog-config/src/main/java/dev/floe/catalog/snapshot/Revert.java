@@ -403,7 +403,7 @@ public final class Revert {
       Optional<Snapshot> behindCut =
           StreamSupport.stream(table.snapshots().spliterator(), false)
               .filter(s -> runId.equals(s.summary().get(LineageKeys.RUN_ID)))
-              .filter(s -> RunLookup.olderThanCut(s, cut))
+              .filter(s -> RunLookup.olderThanCut(table, s, cut))
               .findFirst();
       if (behindCut.isPresent()) {
         throw InvalidInputException.of(
@@ -502,12 +502,30 @@ public final class Revert {
    */
   private Prepared revertedBeforeExpiry(Snapshot revert, List<Snapshot> ancestors) {
     Scope scope = SliceLabel.parse(name, table, revert.summary().get(LineageKeys.SLICE));
-    RevertRegion region = RevertRegion.ofScope(table, name, scope);
+    // A run without a slice (a keyed merge) owned the partitions it changed: those the revert
+    // changed back.
+    RevertRegion region =
+        scope.isWholeTable()
+            ? RevertRegion.ofPartitionsChangedBy(table, name, revert)
+            : RevertRegion.ofScope(table, name, scope);
     List<Snapshot> since =
         ancestors.subList(0, ancestors.indexOf(revert)).stream()
             .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
             .filter(region::touchedBy)
             .toList();
+    String revertRun = revert.summary().get(LineageKeys.RUN_ID);
+    Optional<Snapshot> undone =
+        since.stream()
+            .filter(
+                s -> revertRun != null && revertRun.equals(s.summary().get(LineageKeys.REVERTS)))
+            .findFirst();
+    if (undone.isPresent()) {
+      throw InvalidInputException.of(
+          "Cannot revert run %s of %s: snapshot %d (run %s) reverted it and snapshot %d reverted"
+              + " that revert, so the run's rows are back; its own snapshot was expired since, so"
+              + " what it replaced can no longer be read and it cannot be reverted again",
+          runId, name, revert.snapshotId(), revertRun, undone.get().snapshotId());
+    }
     if (!since.isEmpty()) {
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: snapshot %d (run %s) reverted it already, the run's own"

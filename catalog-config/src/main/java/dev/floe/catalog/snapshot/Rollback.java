@@ -101,7 +101,7 @@ public final class Rollback {
     boolean ancestor = head != null && SnapshotUtil.isAncestorOf(table, head.snapshotId(), target);
     if (!ancestor && !allowNonAncestor) {
       Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
-      if (RunLookup.olderThanCut(table.snapshot(target), cut)) {
+      if (RunLookup.olderThanCut(table, table.snapshot(target), cut)) {
         throw InvalidInputException.of(
             "Cannot roll %s back to snapshot %d: an expiry cut main's history after it (main's"
                 + " kept history ends at snapshot %d), so whether it is an ancestor of the current"
@@ -292,21 +292,23 @@ public final class Rollback {
         return s.parentId();
       }
     }
-    SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
-    if (audit != null && audit.isBranch()) {
-      // Its snapshot's parent may well be the head: that is where the audit forked, not a
-      // rollback that already happened.
-      throw InvalidInputException.of(
-          "Cannot roll %s back to before run %s: the run is on its audit branch %s and main never"
-              + " held it; nothing to roll back (`floe discard %s --run %s` drops the branch)",
-          name, beforeRun, AuditBranch.of(beforeRun), name, beforeRun);
-    }
     Snapshot head = table.currentSnapshot();
+    SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
+    Set<Long> everCurrent = new java.util.HashSet<>();
+    table.history().forEach(entry -> everCurrent.add(entry.snapshotId()));
     for (Snapshot s : table.snapshots()) {
       if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
           && head != null
           && s.parentId() != null
           && s.parentId() == head.snapshotId()) {
+        if (audit != null && audit.isBranch() && !everCurrent.contains(s.snapshotId())) {
+          // The head is where the audit forked, not a rollback that already happened.
+          throw InvalidInputException.of(
+              "Cannot roll %s back to before run %s: the run is on its audit branch %s and main"
+                  + " never held it; nothing to roll back (`floe discard %s --run %s` drops the"
+                  + " branch)",
+              name, beforeRun, AuditBranch.of(beforeRun), name, beforeRun);
+        }
         return head.snapshotId(); // rolled back before the run already: a rerun changes nothing
       }
     }

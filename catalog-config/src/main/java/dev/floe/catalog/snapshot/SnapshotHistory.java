@@ -39,7 +39,7 @@ public final class SnapshotHistory {
               current != null && current.snapshotId() == snapshot.snapshotId(),
               mainLine.contains(snapshot.snapshotId())
                   ? Boolean.TRUE
-                  : RunLookup.olderThanCut(snapshot, cut) ? null : Boolean.FALSE,
+                  : RunLookup.olderThanCut(table, snapshot, cut) ? null : Boolean.FALSE,
               count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
               count(summary, SnapshotSummary.DELETED_RECORDS_PROP),
               summary == null || !summary.containsKey(LineageKeys.ROWS)

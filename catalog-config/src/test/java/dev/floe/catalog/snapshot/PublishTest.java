@@ -18,6 +18,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -435,6 +436,53 @@ class PublishTest {
     assertThat(table.refs()).doesNotContainKey("audit-r2");
     assertThat(Publish.of(table, "s.t").run("r2").commit().method())
         .isEqualTo(PublishPlan.Method.ALREADY_PUBLISHED);
+  }
+
+  @Test
+  void aRetriedRollbackToBeforeARunMainWasMovedOntoByHandIsANoOp() {
+    long fork = table.currentSnapshot().snapshotId();
+    table.manageSnapshots().setCurrentSnapshot(table.refs().get("audit-r2").snapshotId()).commit();
+    table.refresh();
+
+    RollbackPlan first = Rollback.of(table, "s.t").beforeRun("r2").commit();
+    table.refresh();
+    RollbackPlan again = Rollback.of(table, "s.t").beforeRun("r2").commit();
+
+    assertThat(first.toSnapshotId()).isEqualTo(fork);
+    assertThat(again.changesNothing()).isTrue();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(fork);
+  }
+
+  @Test
+  void anAuditRunWhoseForkWasExpiredIsBesideMainNotOfUnknownPlace() {
+    Snapshot fork = table.currentSnapshot();
+    long audited = table.refs().get("audit-r2").snapshotId();
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    table.expireSnapshots().expireSnapshotId(fork.snapshotId()).commit();
+    table.refresh();
+
+    assertThat(SnapshotHistory.list(table))
+        .filteredOn(e -> e.snapshotId() == audited)
+        .singleElement()
+        .extracting(SnapshotEntry::onMain)
+        .isEqualTo(false);
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no snapshot of the current history has that run id");
+  }
+
+  @Test
+  void aDiscardOfARevertedRunMainWasMovedOntoNamesItsLeftOverBranch() {
+    table.manageSnapshots().setCurrentSnapshot(table.refs().get("audit-r2").snapshotId()).commit();
+    table.refresh();
+    Revert.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Discard.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("reverted it; discard drops only a branch main never saw")
+        .hasMessageEndingWith("`floe publish s.t --run r2` drops its left-over audit branch");
   }
 
   @Test

@@ -559,6 +559,50 @@ class RevertTest {
   }
 
   @Test
+  void retryingTheRevertOfAKeyedRunAfterItsSnapshotWasExpiredIgnoresOtherPartitions() {
+    floeCommit("r2", DAY2, row(3, "c", DAY2));
+    floeCommit("r3", DAY3, row(5, "e", DAY3));
+    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c-merged", DAY2)));
+    Snapshot merge = table.currentSnapshot();
+    Revert.of(table, "s.t").run("m1").commit();
+    floeCommit("r4", DAY3, row(5, "e4", DAY3)); // another partition than the merge changed
+    table.expireSnapshots().expireSnapshotId(merge.snapshotId()).commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan retried = Revert.of(table, "s.t").run("m1").commit();
+
+    assertThat(retried.alreadyRevertedBy()).isPresent();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+  }
+
+  @Test
+  void retryingARevertThatWasItselfRevertedAfterTheRunsSnapshotWasExpiredSaysTheRowsAreBack() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    RevertPlan undone = Revert.of(table, "s.t").run(reverted.revertRunId()).commit();
+    table.expireSnapshots().expireSnapshotId(run.snapshotId()).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot revert run r2 of s.t: snapshot "
+                + reverted.revertSnapshotId()
+                + " (run "
+                + reverted.revertRunId()
+                + ") reverted it and snapshot "
+                + undone.revertSnapshotId()
+                + " reverted that revert, so the run's rows are back; its own snapshot was expired"
+                + " since, so what it replaced can no longer be read and it cannot be reverted"
+                + " again");
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c2", DAY2)));
+  }
+
+  @Test
   void aRunThatARevertOvertookIsStaleAndIsToldARevertReadsNoSource() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     long base = floeCommit("r2", DAY2, row(3, "c2", DAY2)).snapshotId();

@@ -30,7 +30,14 @@ import picocli.CommandLine.Parameters;
     name = "snapshots",
     header = "List a table's snapshots with Floe's lineage.",
     mixinStandardHelpOptions = true,
-    description = "List a table's snapshots, newest first, with the lineage of Floe's commits.")
+    description = {
+      "List a table's snapshots, newest first, with the lineage of Floe's commits.",
+      "",
+      "on_main (--json) is true for the current snapshot and its ancestors, false for a snapshot"
+          + " main does not hold (rolled back, on a branch), and null for one older than where a"
+          + " snapshot expiry cut main's history (a tag keeps it): whether main held it cannot be"
+          + " told."
+    })
 public final class SnapshotsCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
