@@ -15,12 +15,13 @@ import java.util.Set;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.util.PropertyUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deletes files under the table's location that nothing in the table references and that are older
@@ -32,6 +33,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * {@link #SHORTEST_MIN_AGE}.
  */
 public final class OrphanFiles implements MaintenanceAction {
+  private static final Logger LOG = LoggerFactory.getLogger(OrphanFiles.class);
+
   /** Table property holding the minimum age (ISO-8601 duration) when none is given. */
   public static final String MIN_AGE_PROPERTY = MaintenancePolicy.ORPHAN_MIN_AGE;
 
@@ -297,21 +300,23 @@ public final class OrphanFiles implements MaintenanceAction {
 
   /**
    * Refuses the run when an unreferenced metadata.json is not the table's own: a table nested under
-   * this one's location (table "metadata" of namespace s.t lies at s/t/metadata). One outside the
-   * table's metadata folder is read, and it is the table's own only when it names the table's uuid
-   * (an older metadata folder, a {@code write.metadata.path} since changed); those in the folder
-   * are the table's own.
+   * this one's location (table "metadata" of namespace s.t lies at s/t/metadata), or one sharing it
+   * (renamed, and another created under the old name). Each is read, and it is the table's own only
+   * when it names the table's uuid (an older metadata folder, a {@code write.metadata.path} since
+   * changed); one in the table's own folder that cannot be read is a failed commit's.
    *
    * @throws InvalidInputException naming the file, before anything is deleted
    */
   private void requireOwnMetadata(String file, String metadataDirectory, String location) {
-    if (FileLocations.sameDirectory(FileLocations.parent(file), metadataDirectory)) {
-      return;
-    }
+    boolean inOwnFolder =
+        FileLocations.sameDirectory(FileLocations.parent(file), metadataDirectory);
     String owner;
     try {
-      owner = TableMetadataParser.read(table.io(), file).uuid();
+      owner = MetadataUuid.read(table.io(), file);
     } catch (RuntimeException e) {
+      if (inOwnFolder) {
+        return; // a metadata file a failed commit left half written: an orphan of the table's own
+      }
       throw InvalidInputException.of(
           "Cannot remove orphan files of %s: %s under its location %s may be another table's"
               + " metadata and cannot be read (%s); nothing was deleted",
@@ -319,6 +324,8 @@ public final class OrphanFiles implements MaintenanceAction {
     }
     String own = ((HasTableOperations) table).operations().current().uuid();
     if (!own.equals(owner)) {
+      // Also in the table's own metadata folder: a table renamed and another created under the
+      // old name share the location (a JDBC catalog keeps it), and each sees the other's files.
       throw InvalidInputException.of(
           "Cannot remove orphan files of %s: %s looks like another table's metadata under its"
               + " location %s (table-uuid %s, not %s); nothing was deleted",
@@ -357,7 +364,7 @@ public final class OrphanFiles implements MaintenanceAction {
       }
       String owner;
       try {
-        owner = TableMetadataParser.read(table.io(), found.get()).uuid();
+        owner = MetadataUuid.read(table.io(), found.get());
       } catch (RuntimeException e) {
         throw InvalidInputException.of(
             "Cannot remove orphan files of %s: its location %s lies inside the %s folder of %s,"
@@ -391,26 +398,11 @@ public final class OrphanFiles implements MaintenanceAction {
         }
       }
     } catch (RuntimeException e) {
-      if (notFound(e)) {
-        return Optional.empty();
-      }
-      throw InvalidInputException.of(
-          "Cannot remove orphan files of %s: cannot list %s to tell whether its location lies"
-              + " inside another table's folder (%s); nothing was deleted",
-          name, directory, e.getMessage());
+      // Missing, or not this table's to read (a prefix-restricted S3 policy): it says nothing.
+      LOG.debug("Cannot list {} for orphan removal of {}", directory, name, e);
+      return Optional.empty();
     }
     return Optional.empty();
-  }
-
-  private static boolean notFound(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof java.io.FileNotFoundException
-          || t instanceof java.nio.file.NoSuchFileException
-          || t instanceof org.apache.iceberg.exceptions.NotFoundException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private String metadataDirectory() {

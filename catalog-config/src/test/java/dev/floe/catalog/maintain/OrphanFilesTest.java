@@ -31,6 +31,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -236,6 +238,120 @@ class OrphanFilesTest {
     assertThatThrownBy(nestedOrphans::listing).isInstanceOf(InvalidInputException.class);
     assertThat(parentData).isNotEmpty().allMatch(Files::exists);
     assertThat(TableContent.hash(table).rows()).isPositive();
+  }
+
+  @Test
+  void aTableRenamedAndAnotherCreatedUnderItsOldNameShareTheLocationAndStopIt() throws IOException {
+    catalog.catalog().renameTable(TableIdentifier.parse("s.t"), TableIdentifier.parse("s.t_old"));
+    Table old = catalog.load("s.t_old");
+    Table again =
+        catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    TableRows.append(again, row(42, "2026-10-01"));
+    assertThat(again.location()).isEqualTo(old.location());
+    Set<Path> oldFiles = TableFiles.referenced(old);
+
+    assertThatThrownBy(
+            () ->
+                OrphanFiles.of(again, "s.t")
+                    .clock(Clock.fixed(now.plus(Duration.ofDays(10)), ZoneOffset.UTC))
+                    .commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("looks like another table's metadata under its location")
+        .hasMessageContaining(
+            "table-uuid " + ((HasTableOperations) old).operations().current().uuid());
+    assertThat(oldFiles).isNotEmpty().allMatch(Files::exists);
+  }
+
+  @Test
+  void aFolderAboveTheLocationThatCannotBeListedSaysNothingAboutNesting() {
+    String location = catalog.home().resolve("prod/data/warehouse/s/listed").toUri().toString();
+    Table real =
+        catalog
+            .catalog()
+            .buildTable(TableIdentifier.parse("s.listed"), SCHEMA)
+            .withLocation(location)
+            .create();
+    TableRows.append(real, row(1, "2026-10-01"));
+    String denied = catalog.home().resolve("prod/metadata").toUri().getPath();
+    Table restricted = listingDenied(real, denied);
+
+    OrphanFilesPlan plan =
+        OrphanFiles.of(restricted, "s.listed")
+            .clock(Clock.fixed(now.plus(Duration.ofDays(10)), ZoneOffset.UTC))
+            .apply();
+
+    assertThat(plan.orphans()).isEmpty();
+  }
+
+  /** {@code table}, whose FileIO refuses to list anything under {@code deniedPath}. */
+  private static Table listingDenied(Table table, String deniedPath) {
+    org.apache.iceberg.TableOperations real = ((HasTableOperations) table).operations();
+    SupportsPrefixOperations listing = (SupportsPrefixOperations) real.io();
+    class DeniedIo implements org.apache.iceberg.io.FileIO, SupportsPrefixOperations {
+      @Override
+      public org.apache.iceberg.io.InputFile newInputFile(String path) {
+        return real.io().newInputFile(path);
+      }
+
+      @Override
+      public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
+        return real.io().newOutputFile(path);
+      }
+
+      @Override
+      public void deleteFile(String path) {
+        real.io().deleteFile(path);
+      }
+
+      @Override
+      public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
+        if (java.net.URI.create(prefix).getPath().startsWith(deniedPath)) {
+          throw new UncheckedIOException(
+              new java.nio.file.AccessDeniedException(prefix + ": Access Denied (403)"));
+        }
+        return listing.listPrefix(prefix);
+      }
+
+      @Override
+      public void deletePrefix(String prefix) {
+        listing.deletePrefix(prefix);
+      }
+    }
+    DeniedIo io = new DeniedIo();
+    org.apache.iceberg.TableOperations ops =
+        new org.apache.iceberg.TableOperations() {
+          @Override
+          public org.apache.iceberg.TableMetadata current() {
+            return real.current();
+          }
+
+          @Override
+          public org.apache.iceberg.TableMetadata refresh() {
+            return real.refresh();
+          }
+
+          @Override
+          public void commit(
+              org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) {
+            real.commit(base, metadata);
+          }
+
+          @Override
+          public org.apache.iceberg.io.FileIO io() {
+            return io;
+          }
+
+          @Override
+          public String metadataFileLocation(String fileName) {
+            return real.metadataFileLocation(fileName);
+          }
+
+          @Override
+          public org.apache.iceberg.io.LocationProvider locationProvider() {
+            return real.locationProvider();
+          }
+        };
+    return new org.apache.iceberg.BaseTable(ops, table.name());
   }
 
   @Test
