@@ -19,6 +19,8 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sealing marker {@link FloeTableProperties#SEALED_THROUGH}: every slice before it is sealed
@@ -28,6 +30,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
  * It never moves backwards, also when two applies race.
  */
 public final class SealedThrough {
+  private static final Logger LOG = LoggerFactory.getLogger(SealedThrough.class);
   private static final int MAX_ATTEMPTS = 10;
 
   private SealedThrough() {}
@@ -187,7 +190,10 @@ public final class SealedThrough {
 
   /**
    * The latest marker of the metadata versions committed after {@code base} and before the current
-   * one (none where the commit was a compare-and-swap), as the metadata log names them.
+   * one (none where the commit was a compare-and-swap), as the metadata log names them. When the
+   * log no longer holds {@code base} (it keeps {@code write.metadata.previous-versions-max}
+   * versions), every version it holds came after it. A version that cannot be read is left out: the
+   * marker was written, and this only looks for one it replaced.
    */
   private static Optional<Instant> setMeanwhile(
       TableOperations ops, TableMetadata base, String name) {
@@ -200,9 +206,14 @@ public final class SealedThrough {
       }
     }
     Optional<Instant> latest = Optional.empty();
-    for (int i = from + 1; from >= 0 && i < log.size(); i++) {
-      Optional<Instant> marker =
-          read(TableMetadataParser.read(ops.io(), log.get(i).file()).properties(), name);
+    for (int i = from + 1; i < log.size(); i++) {
+      Optional<Instant> marker;
+      try {
+        marker = read(TableMetadataParser.read(ops.io(), log.get(i).file()).properties(), name);
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot read {} to check the marker of {}", log.get(i).file(), name, e);
+        continue;
+      }
       if (marker.isPresent() && (latest.isEmpty() || marker.get().isAfter(latest.get()))) {
         latest = marker;
       }

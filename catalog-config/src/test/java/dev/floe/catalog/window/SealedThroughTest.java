@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -153,6 +154,16 @@ class SealedThroughTest {
 
   @Test
   void aRacingApplyOnACatalogThatAssertsNoPropertyDoesNotMoveTheMarkerBack() {
+    racingApplyOnACatalogThatAssertsNoProperty();
+  }
+
+  @Test
+  void aRacingApplyIsFoundAlsoWhenTheMetadataLogKeepsOneVersion() {
+    fact.updateProperties().set(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "1").commit();
+    racingApplyOnACatalogThatAssertsNoProperty();
+  }
+
+  private void racingApplyOnACatalogThatAssertsNoProperty() {
     Table rest =
         InterceptedTable.beforeEachCommit(
             InterceptedTable.restCommits(fact),
