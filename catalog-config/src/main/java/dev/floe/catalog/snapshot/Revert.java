@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
@@ -449,6 +450,9 @@ public final class Revert {
             .map(s -> s.summary().get(LineageKeys.RUN_ID))
             .distinct()
             .toList();
+    if (force) {
+      requireNoKeyLeftTwice(region, touchingSnapshots, discards);
+    }
     RevertRegion.Live liveNow = region.live(head, runId);
     RevertRegion.Live liveBefore =
         parent == null ? RevertRegion.Live.EMPTY : region.live(parent, runId);
@@ -569,6 +573,46 @@ public final class Revert {
         List.of(),
         List.of(),
         List.of());
+  }
+
+  /**
+   * On a table with a key, a forced revert may not undo a later commit only in part: one that moved
+   * a key from the region to a row outside it (a merge changing a key's partition) would leave that
+   * key twice, once restored inside and once where the later commit put it.
+   *
+   * @throws InvalidInputException naming the later commits to revert first
+   */
+  private void requireNoKeyLeftTwice(
+      RevertRegion region, List<Snapshot> touching, List<String> discards) {
+    Set<Integer> key = table.schema().identifierFieldIds();
+    if (key.isEmpty()) {
+      return;
+    }
+    List<Snapshot> inPart =
+        touching.stream()
+            .filter(s -> !discards.contains(s.summary().get(LineageKeys.RUN_ID)))
+            .toList();
+    if (inPart.isEmpty()) {
+      return;
+    }
+    List<String> columns =
+        key.stream().sorted().map(id -> table.schema().findColumnName(id)).toList();
+    throw InvalidInputException.of(
+        "Cannot revert run %s of %s with --force: the table is keyed by %s, and %s changed rows"
+            + " outside %s too, so a key moved out of it would be there twice after the revert;"
+            + " revert %s first",
+        runId,
+        name,
+        columns,
+        inPart.stream()
+            .map(LaterCommit::of)
+            .map(LaterCommit::describe)
+            .collect(Collectors.joining("; ")),
+        region.describe(),
+        inPart.stream()
+            .map(s -> s.summary().get(LineageKeys.RUN_ID))
+            .map(id -> id == null ? "those commits" : "run " + id)
+            .collect(Collectors.joining(", then ")));
   }
 
   /**

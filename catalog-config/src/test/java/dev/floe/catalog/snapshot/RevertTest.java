@@ -889,6 +889,34 @@ class RevertTest {
   }
 
   @Test
+  void aForcedRevertOnAKeyedTableIsRefusedWhenALaterMergeMovedAKeyOutOfWhatItRestores() {
+    table =
+        catalog.create(
+            "s.keyed",
+            new Schema(SCHEMA.columns(), Set.of(1)),
+            PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    // m2 moves key 5 from day 2 to day 3.
+    mergeCommit(
+        "m2",
+        liveFiles(DAY2),
+        TableRows.write(table, row(3, "c1", DAY2)),
+        TableRows.write(table, row(5, "e2", DAY3)));
+    long head = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.keyed").run("m1").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot revert run m1 of s.keyed with --force: the table is keyed by [id], and run m2")
+        .hasMessageEndingWith("would be there twice after the revert; revert run m2 first");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(TableContent.hash(table).rows()).isEqualTo(2);
+  }
+
+  @Test
   void aForcedRevertOfAKeyedRunListsTheLaterRunsItUndidWholeAndNotTheOnesItUndidInPart() {
     floeCommit("r2", DAY2, row(3, "c", DAY2));
     floeCommit("r3", DAY3, row(5, "e", DAY3));
