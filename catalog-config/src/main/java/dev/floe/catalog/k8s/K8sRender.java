@@ -335,16 +335,12 @@ public final class K8sRender {
    * without credentials in a pod that has no role: say how to pass the same keys to it.
    */
   private static Optional<String> glueCredentials(Path config, ClusterSettings cluster) {
-    List<String> s3Secrets =
-        cluster.secretEnv().stream()
-            .filter(env -> env.env().equals(SecretEnv.ACCESS_KEY_ID_ENV))
-            .map(SecretEnv::secret)
-            .toList();
+    Optional<SecretEnv> keyId = secretOf(cluster, SecretEnv.ACCESS_KEY_ID_ENV);
+    Optional<SecretEnv> secretKey = secretOf(cluster, SecretEnv.SECRET_ACCESS_KEY_ENV);
     boolean awsKeys = cluster.secretEnv().stream().anyMatch(env -> env.env().startsWith("AWS_"));
-    if (s3Secrets.isEmpty() || awsKeys) {
+    if (keyId.isEmpty() || secretKey.isEmpty() || awsKeys) {
       return Optional.empty();
     }
-    String secret = s3Secrets.get(0);
     return Optional.of(
         String.format(
             "%s uses the glue catalog, whose client reads the AWS SDK's credentials (AWS_*"
@@ -352,7 +348,15 @@ public final class K8sRender {
                 + " FLOE_CATALOG_S3__* variables; to give it the same keys add --secret-env"
                 + " AWS_ACCESS_KEY_ID=%s/%s --secret-env AWS_SECRET_ACCESS_KEY=%s/%s, or bind a"
                 + " role",
-            config, secret, SecretEnv.ACCESS_KEY_ID_KEY, secret, SecretEnv.SECRET_ACCESS_KEY_KEY));
+            config,
+            keyId.get().secret(),
+            keyId.get().key(),
+            secretKey.get().secret(),
+            secretKey.get().key()));
+  }
+
+  private static Optional<SecretEnv> secretOf(ClusterSettings cluster, String env) {
+    return cluster.secretEnv().stream().filter(e -> e.env().equals(env)).findFirst();
   }
 
   private static JobSpec loadJob(Path manifest, String what) {

@@ -252,6 +252,29 @@ class K8sRenderTest {
             "--secret-env AWS_ACCESS_KEY_ID=floe-s3/access-key-id --secret-env"
                 + " AWS_SECRET_ACCESS_KEY=floe-s3/secret-access-key");
 
+    ClusterSettings ownKeys =
+        new ClusterSettings(
+            CLUSTER.image(),
+            CLUSTER.imagePullPolicy(),
+            CLUSTER.namespace(),
+            CLUSTER.serviceAccount(),
+            CLUSTER.flinkVersion(),
+            CLUSTER.jobManager(),
+            CLUSTER.taskManager(),
+            CLUSTER.taskSlots(),
+            List.of(
+                SecretEnv.parse("FLOE_CATALOG_S3__ACCESS_KEY_ID=aws/KEY_ID"),
+                SecretEnv.parse("FLOE_CATALOG_S3__SECRET_ACCESS_KEY=aws-secret/SECRET")),
+            CLUSTER.flinkConfiguration());
+    assertThat(
+            K8sRender.slice(job, "2026-10-03", RenderOptions.application(ownKeys, VERSION))
+                .warnings())
+        .singleElement()
+        .asString()
+        .contains(
+            "--secret-env AWS_ACCESS_KEY_ID=aws/KEY_ID --secret-env"
+                + " AWS_SECRET_ACCESS_KEY=aws-secret/SECRET");
+
     ClusterSettings withAwsKeys =
         CLUSTER.withSecretEnv(
             List.of(
