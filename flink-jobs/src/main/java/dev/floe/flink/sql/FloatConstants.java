@@ -23,10 +23,12 @@ import org.apache.flink.table.operations.QueryOperation;
  * written or shown with a value other than the one written.
  */
 final class FloatConstants {
-  private static final Pattern TEXT_CAST =
-      Pattern.compile("(?i)CAST\\s*\\(\\s*'([^']*)'\\s+AS\\s+FLOAT\\s*\\)");
+  private static final Pattern CAST = Pattern.compile("(?i)\\bCAST\\s*\\(");
+  private static final Pattern AS_FLOAT = Pattern.compile("(?is)(.*)\\bAS\\s+FLOAT\\s*");
   private static final Pattern NUMBER =
       Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+  private static final Pattern NUMBER_IN_TEXT =
+      Pattern.compile("(?<![\\w.])[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?(?![\\w.])");
 
   private FloatConstants() {}
 
@@ -43,16 +45,11 @@ final class FloatConstants {
       return;
     }
     Set<String> constants = new LinkedHashSet<>(QueryInspector.inspect(query).floatConstants());
-    // The text form is folded to 7 digits while the statement is converted, before the plan shows
-    // it (CAST('16777.217' AS FLOAT) is 1.677722E4:FLOAT there): read it from the statement. A
-    // comment or a string that holds such a cast is refused too, which errs on the safe side.
-    Matcher text = TEXT_CAST.matcher(statement.text());
-    while (text.find()) {
-      String value = text.group(1).trim();
-      if (NUMBER.matcher(value).matches()) {
-        constants.add(value);
-      }
-    }
+    // A constant expression cast to FLOAT (CAST('16777.217' AS FLOAT), CAST(TRIM(' 1.5 ') AS
+    // FLOAT)) is folded to 7 digits while the statement is converted, before the plan shows it
+    // (1.677722E4:FLOAT there): the numbers inside such a cast are read from the statement. One
+    // in a comment is read too, which errs on the safe side.
+    constants.addAll(numbersCastToFloat(statement.text()));
     for (String constant : constants) {
       Optional<String> rounded = roundedByThePlanner(constant);
       if (rounded.isPresent()) {
@@ -66,6 +63,75 @@ final class FloatConstants {
                     constant, rounded.get(), constant));
       }
     }
+  }
+
+  /**
+   * The numbers written inside the operand of each {@code CAST(... AS FLOAT)} of {@code sql}: bare,
+   * or alone in a string literal (surrounding blanks aside).
+   */
+  static Set<String> numbersCastToFloat(String sql) {
+    Set<String> numbers = new LinkedHashSet<>();
+    Matcher cast = CAST.matcher(sql);
+    while (cast.find()) {
+      int end = closingParenthesis(sql, cast.end());
+      if (end < 0) {
+        continue;
+      }
+      Matcher asFloat = AS_FLOAT.matcher(sql.substring(cast.end(), end));
+      if (!asFloat.matches()) {
+        continue;
+      }
+      String operand = asFloat.group(1);
+      StringBuilder bare = new StringBuilder();
+      for (int i = 0; i < operand.length(); i++) {
+        char c = operand.charAt(i);
+        if (c != '\'') {
+          bare.append(c);
+          continue;
+        }
+        int close = i + 1;
+        StringBuilder literal = new StringBuilder();
+        while (close < operand.length()) {
+          if (operand.charAt(close) == '\'') {
+            if (close + 1 < operand.length() && operand.charAt(close + 1) == '\'') {
+              literal.append('\'');
+              close += 2;
+              continue;
+            }
+            break;
+          }
+          literal.append(operand.charAt(close++));
+        }
+        String text = literal.toString().trim();
+        if (NUMBER.matcher(text).matches()) {
+          numbers.add(text);
+        }
+        bare.append(' ');
+        i = close;
+      }
+      Matcher number = NUMBER_IN_TEXT.matcher(bare);
+      while (number.find()) {
+        numbers.add(number.group());
+      }
+    }
+    return numbers;
+  }
+
+  /** The index of the ')' closing the '(' before {@code from}, past quotes; -1 when none. */
+  private static int closingParenthesis(String sql, int from) {
+    int depth = 1;
+    boolean quoted = false;
+    for (int i = from; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (c == '\'') {
+        quoted = !quoted; // '' inside a literal flips twice
+      } else if (!quoted && c == '(') {
+        depth++;
+      } else if (!quoted && c == ')' && --depth == 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The 7-digit value when it is another float than {@code constant}'s; else empty. */

@@ -215,6 +215,16 @@ class SqlRunnerTest {
   }
 
   @Test
+  void theNumbersInsideACastToFloatAreReadFromTheStatement() {
+    assertThat(
+            FloatConstants.numbersCastToFloat(
+                "SELECT CAST('16777.217'AS FLOAT), cast(trim(' 1.25 ') as float),"
+                    + " CAST(CAST(16777.217 AS STRING) AS FLOAT), CAST(x1 + 2 AS FLOAT),"
+                    + " CAST('it''s 3' AS FLOAT), CAST(7 AS DOUBLE), CAST(v AS FLOAT)"))
+        .containsExactly("16777.217", "1.25", "2");
+  }
+
+  @Test
   void theConstantsSevenDigitsKeepAreTheOnesTheyRoundToTheSameFloat() {
     assertThat(FloatConstants.roundedByThePlanner("16777.217")).contains("16777.22");
     assertThat(FloatConstants.roundedByThePlanner("1.2345678E10")).contains("1.234568E+10");
