@@ -1015,6 +1015,54 @@ class RevertTest {
     table.refresh();
   }
 
+
+  private void keyedTable() {
+    table =
+        catalog.create(
+            "s.keyed",
+            new Schema(SCHEMA.columns(), Set.of(1)),
+            PartitionSpec.builderFor(SCHEMA).identity("d").build());
+  }
+
+  @Test
+  void revForcedRevertKeyedLaterNonFloeDeleteInsideRegion() {
+    keyedTable();
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    floeCommit("r3", DAY3, row(7, "g", DAY3));
+    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    OverwriteFiles o = table.newOverwrite();
+    liveFiles(DAY2).forEach(o::deleteFile);
+    o.addFile(TableRows.write(table, row(3, "c1", DAY2)));
+    o.commit();
+    table.refresh();
+    Revert.of(table, "s.keyed").run("m1").force(true).commit();
+  }
+
+  @Test
+  void revForcedRevertKeyedLaterNonFloeCompactionInsideRegion() {
+    keyedTable();
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2)), TableRows.write(table, row(5, "e", DAY2)));
+    List<DataFile> live = liveFiles(DAY2);
+    org.apache.iceberg.RewriteFiles rw = table.newRewrite();
+    live.forEach(rw::deleteFile);
+    rw.addFile(TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    rw.commit();
+    table.refresh();
+    System.out.println("REV op " + table.currentSnapshot().operation());
+    Revert.of(table, "s.keyed").run("m1").force(true).commit();
+  }
+
+  @Test
+  void revForcedRevertOfSliceRunOnKeyedTableLaterMergeInsideSlice() {
+    keyedTable();
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(5, "e", DAY2));
+    floeCommit("r3", DAY3, row(7, "g", DAY3));
+    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c3", DAY2), row(5, "e", DAY2)));
+    Revert.of(table, "s.keyed").run("r2").force(true).commit();
+  }
+
   /** Commits like Floe's keyed committer: swap the rewritten files, slice "*" (whole table). */
   private void mergeCommit(String runId, List<DataFile> rewritten, DataFile... added) {
     OverwriteFiles overwrite = table.newOverwrite();

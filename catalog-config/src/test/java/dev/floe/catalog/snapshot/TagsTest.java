@@ -325,7 +325,8 @@ class TagsTest {
   void tagsUntagsAndDiscardsRacingEachOtherAllLand() throws Exception {
     for (int i = 0; i < 4; i++) {
       Tag.of(table, "s.t", "old-" + i).snapshot(first).commit();
-      table.manageSnapshots().createBranch(AuditBranch.of("r" + i), first).commit();
+      // Audited runs a0..a3 (main holds run r2: discard refuses a run main holds).
+      table.manageSnapshots().createBranch(AuditBranch.of("a" + i), first).commit();
     }
     List<Callable<Object>> commands = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -336,7 +337,7 @@ class TagsTest {
       String n = String.valueOf(i);
       commands.add(() -> Tag.of(own, "s.t", "new-" + n).commit());
       commands.add(() -> Untag.of(own2, "s.t", "old-" + n).commit());
-      commands.add(() -> Discard.of(own3, "s.t").run("r" + n).commit());
+      commands.add(() -> Discard.of(own3, "s.t").run("a" + n).commit());
     }
     ExecutorService pool = Executors.newFixedThreadPool(commands.size());
     try {
