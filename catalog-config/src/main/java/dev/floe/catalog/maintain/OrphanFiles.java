@@ -173,7 +173,7 @@ public final class OrphanFiles implements MaintenanceAction {
       if (sameFiles.contains(file.location())) {
         continue;
       }
-      if (file.location().endsWith(".metadata.json")) {
+      if (MetadataUuid.isMetadataJson(file.location())) {
         requireOwnMetadata(file.location(), metadataDirectory, location);
       }
       Instant created = Instant.ofEpochMilli(file.createdAtMillis());
@@ -314,7 +314,7 @@ public final class OrphanFiles implements MaintenanceAction {
     try {
       owner = MetadataUuid.read(table.io(), file);
     } catch (RuntimeException e) {
-      if (inOwnFolder) {
+      if (inOwnFolder && e instanceof MetadataUuid.NotMetadataException) {
         return; // a metadata file a failed commit left half written: an orphan of the table's own
       }
       throw InvalidInputException.of(
@@ -392,17 +392,45 @@ public final class OrphanFiles implements MaintenanceAction {
               .<Iterable<FileInfo>>map(local -> local)
               .orElseGet(() -> ((SupportsPrefixOperations) table.io()).listPrefix(prefix));
       for (FileInfo file : files) {
-        if (file.location().endsWith(".metadata.json")
+        if (MetadataUuid.isMetadataJson(file.location())
             && FileLocations.sameDirectory(FileLocations.parent(file.location()), directory)) {
           return Optional.of(file.location());
         }
       }
     } catch (RuntimeException e) {
-      // Missing, or not this table's to read (a prefix-restricted S3 policy): it says nothing.
-      LOG.debug("Cannot list {} for orphan removal of {}", directory, name, e);
-      return Optional.empty();
+      if (missingOrDenied(e)) {
+        // Missing, or not this table's to read (a prefix-restricted S3 policy): it says nothing.
+        LOG.debug("Cannot list {} for orphan removal of {}", directory, name, e);
+        return Optional.empty();
+      }
+      // Anything else (a throttled or broken listing) may hide another table: refuse.
+      throw InvalidInputException.of(
+          "Cannot remove orphan files of %s: cannot list %s to tell whether its location lies"
+              + " inside another table's folder (%s); nothing was deleted",
+          name, directory, e.getMessage());
     }
     return Optional.empty();
+  }
+
+  /**
+   * A listing that failed because the folder is not there, or these credentials may not list it.
+   */
+  private static boolean missingOrDenied(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String type = t.getClass().getSimpleName();
+      String message = t.getMessage() == null ? "" : t.getMessage();
+      if (t instanceof java.io.FileNotFoundException
+          || t instanceof java.nio.file.NoSuchFileException
+          || t instanceof java.nio.file.AccessDeniedException
+          || t instanceof org.apache.iceberg.exceptions.NotFoundException
+          || type.equals("AccessControlException")
+          || type.equals("NoSuchBucketException")
+          || message.contains("Status Code: 403")
+          || message.contains("Status Code: 404")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String metadataDirectory() {

@@ -263,6 +263,58 @@ class OrphanFilesTest {
   }
 
   @Test
+  void aListingOfTheFolderNextToTheLocationThatFailsOtherwiseStopsIt() throws IOException {
+    Table nested =
+        catalog.create("s.t.data", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    for (Path file : TableFiles.onDisk(table)) {
+      Files.setLastModifiedTime(file, FileTime.from(now.minus(Duration.ofDays(10))));
+    }
+    Set<Path> parentData = new HashSet<>(TableFiles.referenced(table));
+    String parentMetadata = TableFiles.path(table.location()).resolve("metadata").toString();
+    Table throttled =
+        listingFails(
+            nested,
+            parentMetadata,
+            new UncheckedIOException(new IOException("503 Slow Down (Status Code: 503)")));
+
+    assertThatThrownBy(
+            () ->
+                OrphanFiles.of(throttled, "s.t.data")
+                    .clock(Clock.fixed(now, ZoneOffset.UTC))
+                    .minAge(Duration.ofDays(3))
+                    .commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("cannot list")
+        .hasMessageContaining("503 Slow Down");
+    assertThat(parentData).isNotEmpty().allMatch(Files::exists);
+  }
+
+  @Test
+  void aHalfWrittenMetadataFileInTheOwnFolderIsAnOrphanButOneThatCannotBeReadStopsIt()
+      throws IOException {
+    Path metadata = TableFiles.path(table.location()).resolve("metadata");
+    Path half = write(metadata.resolve("00099-half.metadata.json"));
+    Files.writeString(half, "{\"format-version\" : 2, \"table-");
+    Files.setLastModifiedTime(half, FileTime.from(now.minus(Duration.ofDays(10))));
+
+    assertThat(paths(orphans().apply().orphans())).contains(half);
+
+    Table unreadable =
+        failing(
+            table,
+            prefix -> null,
+            path ->
+                path.endsWith("00099-half.metadata.json")
+                    ? new UncheckedIOException(new IOException("500 Internal Error"))
+                    : null);
+    assertThatThrownBy(
+            () -> OrphanFiles.of(unreadable, "s.t").clock(Clock.fixed(now, ZoneOffset.UTC)).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("00099-half.metadata.json")
+        .hasMessageContaining("cannot be read");
+  }
+
+  @Test
   void aFolderAboveTheLocationThatCannotBeListedSaysNothingAboutNesting() {
     String location = catalog.home().resolve("prod/data/warehouse/s/listed").toUri().toString();
     Table real =
@@ -273,7 +325,12 @@ class OrphanFilesTest {
             .create();
     TableRows.append(real, row(1, "2026-10-01"));
     String denied = catalog.home().resolve("prod/metadata").toUri().getPath();
-    Table restricted = listingDenied(real, denied);
+    Table restricted =
+        listingFails(
+            real,
+            denied,
+            new UncheckedIOException(
+                new java.nio.file.AccessDeniedException(denied + ": Access Denied (403)")));
 
     OrphanFilesPlan plan =
         OrphanFiles.of(restricted, "s.listed")
@@ -283,13 +340,31 @@ class OrphanFilesTest {
     assertThat(plan.orphans()).isEmpty();
   }
 
-  /** {@code table}, whose FileIO refuses to list anything under {@code deniedPath}. */
-  private static Table listingDenied(Table table, String deniedPath) {
+  /** {@code table}, whose FileIO fails with {@code failure} to list anything under {@code path}. */
+  private static Table listingFails(Table table, String deniedPath, RuntimeException failure) {
+    return failing(
+        table,
+        prefix -> java.net.URI.create(prefix).getPath().startsWith(deniedPath) ? failure : null,
+        path -> null);
+  }
+
+  /**
+   * {@code table}, whose FileIO throws what {@code listFailure} makes of a listed prefix and {@code
+   * readFailure} of a read location (null: it works).
+   */
+  private static Table failing(
+      Table table,
+      java.util.function.Function<String, RuntimeException> listFailure,
+      java.util.function.Function<String, RuntimeException> readFailure) {
     org.apache.iceberg.TableOperations real = ((HasTableOperations) table).operations();
     SupportsPrefixOperations listing = (SupportsPrefixOperations) real.io();
     class DeniedIo implements org.apache.iceberg.io.FileIO, SupportsPrefixOperations {
       @Override
       public org.apache.iceberg.io.InputFile newInputFile(String path) {
+        RuntimeException failure = readFailure.apply(path);
+        if (failure != null) {
+          throw failure;
+        }
         return real.io().newInputFile(path);
       }
 
@@ -305,9 +380,9 @@ class OrphanFilesTest {
 
       @Override
       public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
-        if (java.net.URI.create(prefix).getPath().startsWith(deniedPath)) {
-          throw new UncheckedIOException(
-              new java.nio.file.AccessDeniedException(prefix + ": Access Denied (403)"));
+        RuntimeException failure = listFailure.apply(prefix);
+        if (failure != null) {
+          throw failure;
         }
         return listing.listPrefix(prefix);
       }
