@@ -33,6 +33,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.HasTableOperations;
@@ -451,7 +452,7 @@ public final class Revert {
             .distinct()
             .toList();
     if (force) {
-      requireNoKeyLeftTwice(region, touchingSnapshots, discards);
+      requireNoKeyLeftTwice(region, touchingSnapshots);
     }
     RevertRegion.Live liveNow = region.live(head, runId);
     RevertRegion.Live liveBefore =
@@ -576,21 +577,22 @@ public final class Revert {
   }
 
   /**
-   * On a table with a key, a forced revert may not undo a later commit only in part: one that moved
-   * a key from the region to a row outside it (a merge changing a key's partition) would leave that
-   * key twice, once restored inside and once where the later commit put it.
+   * On a table with a key, a forced revert may not undo a later commit only in part: one that
+   * changed files both in the region and outside it may have moved a key out (a merge changing a
+   * key's partition), which would then be there twice, once restored inside and once where the
+   * later commit put it. A rewrite that changes no row ({@code replace}) moves no key.
    *
    * @throws InvalidInputException naming the later commits to revert first
    */
-  private void requireNoKeyLeftTwice(
-      RevertRegion region, List<Snapshot> touching, List<String> discards) {
+  private void requireNoKeyLeftTwice(RevertRegion region, List<Snapshot> touching) {
     Set<Integer> key = table.schema().identifierFieldIds();
     if (key.isEmpty()) {
       return;
     }
     List<Snapshot> inPart =
         touching.stream()
-            .filter(s -> !discards.contains(s.summary().get(LineageKeys.RUN_ID)))
+            .filter(s -> !DataOperations.REPLACE.equals(s.operation()))
+            .filter(s -> !region.holdsAllFilesOf(s))
             .toList();
     if (inPart.isEmpty()) {
       return;

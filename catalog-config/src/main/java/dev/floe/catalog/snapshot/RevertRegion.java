@@ -236,6 +236,23 @@ final class RevertRegion {
     return true;
   }
 
+  /**
+   * Whether every file {@code later} added or removed lies in the region, for a slice as for
+   * partitions: then it changed no row outside (when unsure, an expired manifest: false).
+   */
+  boolean holdsAllFilesOf(Snapshot later) {
+    try {
+      return SnapshotFiles.changedFiles(table, later)
+          .allMatch(
+              file ->
+                  partitions != null
+                      ? partitions.contains(file.specId(), file.partition())
+                      : evaluators(table.specs().get(file.specId()))[1].eval(file.partition()));
+    } catch (UncheckedIOException | NotFoundException e) {
+      return false;
+    }
+  }
+
   /** Whether a delete file can apply only to rows of the region (its partition lies inside). */
   private boolean containsDelete(DeleteFile delete) {
     if (partitions != null) {

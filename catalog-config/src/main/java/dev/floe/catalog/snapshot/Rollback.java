@@ -294,14 +294,20 @@ public final class Rollback {
     }
     Snapshot head = table.currentSnapshot();
     SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
+    // Main's snapshot log proves that main held a snapshot, never that it did not: it is only
+    // evidence while it reaches back to before the run (an expiry clears the entries before it).
     Set<Long> everCurrent = new java.util.HashSet<>();
     table.history().forEach(entry -> everCurrent.add(entry.snapshotId()));
+    long logStart =
+        table.history().isEmpty() ? Long.MAX_VALUE : table.history().get(0).timestampMillis();
     for (Snapshot s : table.snapshots()) {
       if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
           && head != null
           && s.parentId() != null
           && s.parentId() == head.snapshotId()) {
-        if (audit != null && audit.isBranch() && !everCurrent.contains(s.snapshotId())) {
+        boolean neverOnMain =
+            logStart <= s.timestampMillis() && !everCurrent.contains(s.snapshotId());
+        if (audit != null && audit.isBranch() && neverOnMain) {
           // The head is where the audit forked, not a rollback that already happened.
           throw InvalidInputException.of(
               "Cannot roll %s back to before run %s: the run is on its audit branch %s and main"

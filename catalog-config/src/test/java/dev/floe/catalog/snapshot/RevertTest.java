@@ -889,12 +889,60 @@ class RevertTest {
   }
 
   @Test
+  void aForcedRevertOnAKeyedTableGoesAheadOverALaterDeleteOfAnotherWriterInsideItsPartitions() {
+    keyedTable();
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    floeCommit("r3", DAY3, row(7, "g", DAY3));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    OverwriteFiles delete = table.newOverwrite(); // another writer deletes key 5 on day 2
+    liveFiles(DAY2).forEach(delete::deleteFile);
+    delete.addFile(TableRows.write(table, row(3, "c1", DAY2))).commit();
+    table.refresh();
+
+    Revert.of(table, "s.keyed").run("m1").force(true).commit();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2), row(5, "e", DAY2)));
+    assertThat(sliceHash(DAY3)).isEqualTo(hash(row(7, "g", DAY3)));
+  }
+
+  @Test
+  void aForcedRevertOnAKeyedTableGoesAheadOverALaterRewriteOfItsPartitions() {
+    keyedTable();
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    mergeCommit(
+        "m1",
+        liveFiles(DAY2),
+        TableRows.write(table, row(3, "c1", DAY2)),
+        TableRows.write(table, row(5, "e", DAY2)));
+    org.apache.iceberg.RewriteFiles rewrite = table.newRewrite(); // a compaction of another tool
+    liveFiles(DAY2).forEach(rewrite::deleteFile);
+    rewrite.addFile(TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2))).commit();
+    table.refresh();
+
+    Revert.of(table, "s.keyed").run("m1").force(true).commit();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2), row(5, "e", DAY2)));
+  }
+
+  @Test
+  void aForcedRevertOfASliceRunOnAKeyedTableGoesAheadOverALaterMergeInsideTheSlice() {
+    keyedTable();
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(5, "e", DAY2));
+    floeCommit("r3", DAY3, row(7, "g", DAY3));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c3", DAY2), row(5, "e", DAY2)));
+
+    Revert.of(table, "s.keyed").run("r2").force(true).commit();
+
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+    assertThat(sliceHash(DAY3)).isEqualTo(hash(row(7, "g", DAY3)));
+  }
+
+  @Test
   void aForcedRevertOnAKeyedTableIsRefusedWhenALaterMergeMovedAKeyOutOfWhatItRestores() {
-    table =
-        catalog.create(
-            "s.keyed",
-            new Schema(SCHEMA.columns(), Set.of(1)),
-            PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    keyedTable();
     floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
     mergeCommit(
         "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
@@ -1015,52 +1063,12 @@ class RevertTest {
     table.refresh();
   }
 
-
   private void keyedTable() {
     table =
         catalog.create(
             "s.keyed",
             new Schema(SCHEMA.columns(), Set.of(1)),
             PartitionSpec.builderFor(SCHEMA).identity("d").build());
-  }
-
-  @Test
-  void revForcedRevertKeyedLaterNonFloeDeleteInsideRegion() {
-    keyedTable();
-    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
-    floeCommit("r3", DAY3, row(7, "g", DAY3));
-    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
-    OverwriteFiles o = table.newOverwrite();
-    liveFiles(DAY2).forEach(o::deleteFile);
-    o.addFile(TableRows.write(table, row(3, "c1", DAY2)));
-    o.commit();
-    table.refresh();
-    Revert.of(table, "s.keyed").run("m1").force(true).commit();
-  }
-
-  @Test
-  void revForcedRevertKeyedLaterNonFloeCompactionInsideRegion() {
-    keyedTable();
-    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
-    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2)), TableRows.write(table, row(5, "e", DAY2)));
-    List<DataFile> live = liveFiles(DAY2);
-    org.apache.iceberg.RewriteFiles rw = table.newRewrite();
-    live.forEach(rw::deleteFile);
-    rw.addFile(TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
-    rw.commit();
-    table.refresh();
-    System.out.println("REV op " + table.currentSnapshot().operation());
-    Revert.of(table, "s.keyed").run("m1").force(true).commit();
-  }
-
-  @Test
-  void revForcedRevertOfSliceRunOnKeyedTableLaterMergeInsideSlice() {
-    keyedTable();
-    floeCommit("r1", DAY2, row(3, "c", DAY2));
-    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(5, "e", DAY2));
-    floeCommit("r3", DAY3, row(7, "g", DAY3));
-    mergeCommit("m1", liveFiles(DAY2), TableRows.write(table, row(3, "c3", DAY2), row(5, "e", DAY2)));
-    Revert.of(table, "s.keyed").run("r2").force(true).commit();
   }
 
   /** Commits like Floe's keyed committer: swap the rewritten files, slice "*" (whole table). */
