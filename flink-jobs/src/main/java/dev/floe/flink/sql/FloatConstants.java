@@ -4,7 +4,9 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.job.QueryInspector;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -23,12 +25,10 @@ import org.apache.flink.table.operations.QueryOperation;
  * written or shown with a value other than the one written.
  */
 final class FloatConstants {
-  private static final Pattern CAST = Pattern.compile("(?i)\\bCAST\\s*\\(");
-  private static final Pattern AS_FLOAT = Pattern.compile("(?is)(.*)\\bAS\\s+FLOAT\\s*");
   private static final Pattern NUMBER =
       Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-  private static final Pattern NUMBER_IN_TEXT =
-      Pattern.compile("(?<![\\w.])[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?(?![\\w.])");
+  private static final Pattern NUMBER_AT =
+      Pattern.compile("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
 
   private FloatConstants() {}
 
@@ -47,9 +47,20 @@ final class FloatConstants {
     Set<String> constants = new LinkedHashSet<>(QueryInspector.inspect(query).floatConstants());
     // A constant expression cast to FLOAT (CAST('16777.217' AS FLOAT), CAST(TRIM(' 1.5 ') AS
     // FLOAT)) is folded to 7 digits while the statement is converted, before the plan shows it
-    // (1.677722E4:FLOAT there): the numbers inside such a cast are read from the statement. One
-    // in a comment is read too, which errs on the safe side.
-    constants.addAll(numbersCastToFloat(statement.text()));
+    // (1.677722E4:FLOAT there): those casts are read from the statement.
+    for (String constant : constantsCastToFloat(statement.text())) {
+      if (!NUMBER.matcher(constant).matches()) {
+        throw new InvalidInputException(
+            SqlErrors.prefix(source, statement)
+                + String.format(
+                    "Flink's planner folds the constant expression %s cast to FLOAT keeping 7"
+                        + " significant digits, which may change the value; cast text that is not"
+                        + " a constant, e.g. SELECT CAST(v AS FLOAT) FROM (VALUES ('1.5')) AS"
+                        + " t(v), or use a DOUBLE column",
+                    constant));
+      }
+      constants.add(constant);
+    }
     for (String constant : constants) {
       Optional<String> rounded = roundedByThePlanner(constant);
       if (rounded.isPresent()) {
@@ -66,72 +77,211 @@ final class FloatConstants {
   }
 
   /**
-   * The numbers written inside the operand of each {@code CAST(... AS FLOAT)} of {@code sql}: bare,
-   * or alone in a string literal (surrounding blanks aside).
+   * What Flink's planner may fold inside the {@code CAST(... AS FLOAT)} and {@code TRY_CAST} of
+   * {@code sql} whose operand is a constant (no column in it; comments and text literals are not
+   * read as SQL): a single number, bare or alone in a text literal, as itself; any other constant
+   * expression holding a number, such as {@code 16777.2 + 0.017} or {@code TRIM(' 16777.217 ')}, as
+   * its text, which Floe cannot evaluate as Flink would.
    */
-  static Set<String> numbersCastToFloat(String sql) {
-    Set<String> numbers = new LinkedHashSet<>();
-    Matcher cast = CAST.matcher(sql);
-    while (cast.find()) {
-      int end = closingParenthesis(sql, cast.end());
-      if (end < 0) {
+  static Set<String> constantsCastToFloat(String sql) {
+    List<Token> tokens = Token.lex(sql);
+    Set<String> found = new LinkedHashSet<>();
+    for (int i = 0; i + 1 < tokens.size(); i++) {
+      Token word = tokens.get(i);
+      if (!word.isWord("CAST") && !word.isWord("TRY_CAST") || !tokens.get(i + 1).is("(")) {
         continue;
       }
-      Matcher asFloat = AS_FLOAT.matcher(sql.substring(cast.end(), end));
-      if (!asFloat.matches()) {
+      int depth = 0;
+      int as = -1;
+      int end = -1;
+      for (int k = i + 1; k < tokens.size() && end < 0; k++) {
+        Token t = tokens.get(k);
+        if (t.is("(")) {
+          depth++;
+        } else if (t.is(")") && --depth == 0) {
+          end = k;
+        } else if (depth == 1 && t.isWord("AS")) {
+          as = k;
+        }
+      }
+      if (end < 0 || as < 0 || as + 2 != end || !tokens.get(as + 1).isWord("FLOAT")) {
         continue;
       }
-      String operand = asFloat.group(1);
-      StringBuilder bare = new StringBuilder();
-      for (int i = 0; i < operand.length(); i++) {
-        char c = operand.charAt(i);
-        if (c != '\'') {
-          bare.append(c);
-          continue;
-        }
-        int close = i + 1;
-        StringBuilder literal = new StringBuilder();
-        while (close < operand.length()) {
-          if (operand.charAt(close) == '\'') {
-            if (close + 1 < operand.length() && operand.charAt(close + 1) == '\'') {
-              literal.append('\'');
-              close += 2;
-              continue;
-            }
-            break;
-          }
-          literal.append(operand.charAt(close++));
-        }
-        String text = literal.toString().trim();
-        if (NUMBER.matcher(text).matches()) {
-          numbers.add(text);
-        }
-        bare.append(' ');
-        i = close;
+      List<Token> operand = tokens.subList(i + 2, as);
+      if (!constant(operand)) {
+        continue;
       }
-      Matcher number = NUMBER_IN_TEXT.matcher(bare);
-      while (number.find()) {
-        numbers.add(number.group());
+      Optional<String> single = singleNumber(operand);
+      if (single.isPresent()) {
+        found.add(single.get());
+      } else if (operand.stream().anyMatch(Token::numeric)) {
+        found.add(sql.substring(operand.get(0).start(), operand.get(operand.size() - 1).end()));
       }
     }
-    return numbers;
+    return found;
   }
 
-  /** The index of the ')' closing the '(' before {@code from}, past quotes; -1 when none. */
-  private static int closingParenthesis(String sql, int from) {
-    int depth = 1;
-    boolean quoted = false;
-    for (int i = from; i < sql.length(); i++) {
-      char c = sql.charAt(i);
-      if (c == '\'') {
-        quoted = !quoted; // '' inside a literal flips twice
-      } else if (!quoted && c == '(') {
-        depth++;
-      } else if (!quoted && c == ')' && --depth == 0) {
-        return i;
+  /** No column in it: every word is a function called or a keyword, no quoted identifier. */
+  private static boolean constant(List<Token> operand) {
+    for (int k = 0; k < operand.size(); k++) {
+      Token t = operand.get(k);
+      boolean called = k + 1 < operand.size() && operand.get(k + 1).is("(");
+      if (t.kind() == Token.Kind.QUOTED_NAME
+          || t.kind() == Token.Kind.WORD && !called && !KEYWORDS.contains(t.upper())) {
+        return false;
       }
     }
-    return -1;
+    return !operand.isEmpty();
+  }
+
+  /** {@code 1.5}, {@code -1.5} or {@code ' 1.5 '}: the number; else empty. */
+  private static Optional<String> singleNumber(List<Token> operand) {
+    String sign = "";
+    List<Token> rest = operand;
+    if (rest.size() == 2 && (rest.get(0).is("-") || rest.get(0).is("+"))) {
+      sign = rest.get(0).text().equals("-") ? "-" : "";
+      rest = rest.subList(1, 2);
+    }
+    if (rest.size() != 1) {
+      return Optional.empty();
+    }
+    Token t = rest.get(0);
+    if (t.kind() == Token.Kind.NUMBER) {
+      return Optional.of(sign + t.text());
+    }
+    if (t.kind() == Token.Kind.TEXT && sign.isEmpty() && t.numeric()) {
+      return Optional.of(t.text().trim());
+    }
+    return Optional.empty();
+  }
+
+  /** Words that are no column: literals, types and the operators spelled as words. */
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "NULL",
+          "TRUE",
+          "FALSE",
+          "UNKNOWN",
+          "AND",
+          "OR",
+          "NOT",
+          "IS",
+          "CASE",
+          "WHEN",
+          "THEN",
+          "ELSE",
+          "END",
+          "AS",
+          "INTERVAL",
+          "DATE",
+          "TIME",
+          "TIMESTAMP",
+          "STRING",
+          "VARCHAR",
+          "CHAR",
+          "DOUBLE",
+          "FLOAT",
+          "INT",
+          "INTEGER",
+          "BIGINT",
+          "SMALLINT",
+          "TINYINT",
+          "DECIMAL",
+          "BOOLEAN",
+          "PRECISION",
+          "DAY",
+          "HOUR",
+          "MINUTE",
+          "SECOND",
+          "MONTH",
+          "YEAR",
+          "LEADING",
+          "TRAILING",
+          "BOTH",
+          "FROM",
+          "FOR");
+
+  /** A token of SQL text; comments are dropped, text literals keep their content. */
+  private record Token(Kind kind, String text, int start, int end) {
+    enum Kind {
+      WORD,
+      QUOTED_NAME,
+      NUMBER,
+      TEXT,
+      SYMBOL
+    }
+
+    boolean is(String symbol) {
+      return kind == Kind.SYMBOL && text.equals(symbol);
+    }
+
+    boolean isWord(String word) {
+      return kind == Kind.WORD && text.equalsIgnoreCase(word);
+    }
+
+    String upper() {
+      return text.toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /** A number, or a text literal holding one (surrounding blanks aside). */
+    boolean numeric() {
+      return kind == Kind.NUMBER || kind == Kind.TEXT && NUMBER.matcher(text.trim()).matches();
+    }
+
+    static List<Token> lex(String sql) {
+      List<Token> tokens = new ArrayList<>();
+      int i = 0;
+      int n = sql.length();
+      while (i < n) {
+        char c = sql.charAt(i);
+        if (Character.isWhitespace(c)) {
+          i++;
+        } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+          int eol = sql.indexOf('\n', i);
+          i = eol < 0 ? n : eol + 1;
+        } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+          int close = sql.indexOf("*/", i + 2);
+          i = close < 0 ? n : close + 2;
+        } else if (c == '\'' || c == '`') {
+          StringBuilder text = new StringBuilder();
+          int k = i + 1;
+          while (k < n) {
+            if (sql.charAt(k) == c) {
+              if (k + 1 < n && sql.charAt(k + 1) == c) {
+                text.append(c);
+                k += 2;
+                continue;
+              }
+              break;
+            }
+            text.append(sql.charAt(k++));
+          }
+          int end = Math.min(k + 1, n);
+          tokens.add(new Token(c == '`' ? Kind.QUOTED_NAME : Kind.TEXT, text.toString(), i, end));
+          i = end;
+        } else if (Character.isDigit(c)
+            || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
+          Matcher number = NUMBER_AT.matcher(sql).region(i, n);
+          int end = number.lookingAt() ? number.end() : i + 1;
+          tokens.add(new Token(Kind.NUMBER, sql.substring(i, end), i, end));
+          i = end;
+        } else if (Character.isLetter(c) || c == '_' || c == '$') {
+          int k = i + 1;
+          while (k < n
+              && (Character.isLetterOrDigit(sql.charAt(k))
+                  || sql.charAt(k) == '_'
+                  || sql.charAt(k) == '$')) {
+            k++;
+          }
+          tokens.add(new Token(Kind.WORD, sql.substring(i, k), i, k));
+          i = k;
+        } else {
+          tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), i, i + 1));
+          i++;
+        }
+      }
+      return tokens;
+    }
   }
 
   /** The 7-digit value when it is another float than {@code constant}'s; else empty. */

@@ -200,6 +200,11 @@ class SqlRunnerTest {
             () -> run("INSERT INTO sales.floats SELECT 4, CAST(' 16777.217' AS FLOAT), 0"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining("the FLOAT constant 16777.217 to 7 significant digits (16777.22)");
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.floats SELECT 5, CAST(16777.2 + 0.017 AS FLOAT), 0"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("folds the constant expression 16777.2 + 0.017 cast to FLOAT");
+    run("INSERT INTO sales.floats SELECT id, CAST(d * 0.45359237 AS FLOAT), d FROM sales.floats");
     assertThat(((QueryResult) run("SELECT count(*) FROM sales.floats").get(0)).rows())
         .containsExactly(List.of(0L));
 
@@ -215,13 +220,18 @@ class SqlRunnerTest {
   }
 
   @Test
-  void theNumbersInsideACastToFloatAreReadFromTheStatement() {
+  void theConstantsCastToFloatAreReadFromTheStatementAndColumnsCommentsAndTextAreNot() {
     assertThat(
-            FloatConstants.numbersCastToFloat(
-                "SELECT CAST('16777.217'AS FLOAT), cast(trim(' 1.25 ') as float),"
-                    + " CAST(CAST(16777.217 AS STRING) AS FLOAT), CAST(x1 + 2 AS FLOAT),"
-                    + " CAST('it''s 3' AS FLOAT), CAST(7 AS DOUBLE), CAST(v AS FLOAT)"))
-        .containsExactly("16777.217", "1.25", "2");
+            FloatConstants.constantsCastToFloat(
+                "SELECT CAST('16777.217'AS FLOAT), try_cast(trim(' 1.25 ') as float),"
+                    + " CAST(CAST(16777.217 AS STRING) AS FLOAT), CAST(-2.5 AS FLOAT),"
+                    + " CAST(16777.2 + 0.017 AS FLOAT), CAST(w * 0.45359237 AS FLOAT),"
+                    + " CAST(`a(b` * 3.14159265 AS FLOAT), CAST(CASE WHEN ymd >= 20240115 THEN 1"
+                    + " ELSE 0 END AS FLOAT), 'CAST(16777.217 AS FLOAT)', CAST(NULL AS FLOAT),"
+                    + " CAST(7 AS DOUBLE) -- CAST(1.23456789 AS FLOAT)\n"
+                    + " /* CAST(9.87654321 AS FLOAT) */ FROM t"))
+        .containsExactly(
+            "16777.217", "trim(' 1.25 ')", "CAST(16777.217 AS STRING)", "-2.5", "16777.2 + 0.017");
   }
 
   @Test
