@@ -481,10 +481,7 @@ public final class Publish {
     changes.added().forEach(delta::addRows);
     changes.removedDeletes().forEach(delta::removeDeletes);
     changes.addedDeletes().forEach(delta::addDeletes);
-    run.summary().entrySet().stream()
-        .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
-        .forEach(e -> delta.set(e.getKey(), e.getValue()));
-    delta.set(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
+    lineageOnMain(run).forEach(delta::set);
     delta.commit();
     transaction.manageSnapshots().removeBranch(plan.branch()).commit();
     transaction.commitTransaction();
@@ -521,13 +518,27 @@ public final class Publish {
       changes.removed().forEach(overwrite::deleteFile);
     }
     changes.added().forEach(overwrite::addFile);
-    run.summary().entrySet().stream()
-        .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
-        .forEach(e -> overwrite.set(e.getKey(), e.getValue()));
-    overwrite.set(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
+    lineageOnMain(run).forEach(overwrite::set);
     overwrite.commit();
     transaction.manageSnapshots().removeBranch(plan.branch()).commit();
     transaction.commitTransaction();
+  }
+
+  /**
+   * The run's lineage for its copy on main. Its content hash describes the rows as the run's schema
+   * read them; when main's schema changed since (a column dropped and added again reads NULL in the
+   * run's files), the hash is left out, so no-op detection reads the slice instead of trusting it.
+   */
+  private Map<String, String> lineageOnMain(Snapshot run) {
+    Map<String, String> lineage = new java.util.LinkedHashMap<>();
+    run.summary().entrySet().stream()
+        .filter(e -> e.getKey().startsWith(LineageKeys.PREFIX))
+        .forEach(e -> lineage.put(e.getKey(), e.getValue()));
+    if (!Objects.equals(run.schemaId(), table.schema().schemaId())) {
+      lineage.remove(LineageKeys.CONTENT_HASH);
+    }
+    lineage.put(LineageKeys.PUBLISHED_FROM, String.valueOf(run.snapshotId()));
+    return lineage;
   }
 
   private PublishPlan plan(

@@ -520,6 +520,38 @@ class PublishTest {
   }
 
   @Test
+  void aRunCherryPickedOntoAMainWhoseSchemaChangedSinceCarriesNoContentHash() {
+    long audited = table.refs().get("audit-r2").snapshotId();
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    table.updateSchema().addColumn("v", Types.LongType.get()).commit();
+    table.refresh();
+    assertThat(table.snapshot(audited).summary()).containsKey(LineageKeys.CONTENT_HASH);
+
+    PublishPlan plan = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(plan.method()).isEqualTo(PublishPlan.Method.CHERRY_PICK);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(LineageKeys.RUN_ID, "r2")
+        .containsEntry(LineageKeys.PUBLISHED_FROM, String.valueOf(audited))
+        .doesNotContainKey(LineageKeys.CONTENT_HASH);
+  }
+
+  @Test
+  void aRunCherryPickedOntoAMainOfTheSameSchemaKeepsItsContentHash() {
+    long audited = table.refs().get("audit-r2").snapshotId();
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+
+    Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(
+            LineageKeys.CONTENT_HASH,
+            table.snapshot(audited).summary().get(LineageKeys.CONTENT_HASH));
+  }
+
+  @Test
   void publishesIntoAnEmptyTable() {
     Table empty =
         catalog.create("s.e", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
