@@ -2,6 +2,8 @@ package dev.floe.catalog.slice;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -13,11 +15,13 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -88,9 +92,9 @@ public final class SliceResolver {
           partitionUnit.name().toLowerCase(),
           partitionUnit.format());
     }
-    requireAlignedWithLiveSpecs(what, tableName, table, field, value, parsed.unit());
     LocalDateTime end = parsed.unit().next(parsed.start());
     Slice slice = new Slice(column, kind, parsed.unit(), parsed.start(), end);
+    requireAlignedWithLiveSpecs(what, tableName, table, field, value, slice);
     Optional<String> unwritable = unwritable(slice);
     if (unwritable.isPresent()) {
       throw InvalidInputException.of(
@@ -138,7 +142,8 @@ public final class SliceResolver {
   /**
    * Data files written under an older partition spec stay in that spec. A day slice cannot be cut
    * out of a file of a month partition: Iceberg would refuse to delete it in part, on every rerun.
-   * Refuse up front, naming the spec and the way out.
+   * Refuse up front, naming the spec and the way out, when such a file holds rows of the slice
+   * (older months do not stop new days).
    */
   private static void requireAlignedWithLiveSpecs(
       String what,
@@ -146,30 +151,46 @@ public final class SliceResolver {
       Table table,
       Types.NestedField field,
       String value,
-      SliceUnit unit) {
+      Slice slice) {
     Snapshot current = table.currentSnapshot();
     if (current == null) {
       return;
     }
-    Set<Integer> liveSpecs = new TreeSet<>();
+    Set<Integer> olderSpecs = new TreeSet<>();
     for (ManifestFile manifest : current.allManifests(table.io())) {
-      if (manifest.hasAddedFiles() || manifest.hasExistingFiles()) {
-        liveSpecs.add(manifest.partitionSpecId());
+      if ((manifest.hasAddedFiles() || manifest.hasExistingFiles())
+          && manifest.partitionSpecId() != table.spec().specId()) {
+        olderSpecs.add(manifest.partitionSpecId());
       }
     }
-    for (int specId : liveSpecs) {
-      PartitionSpec spec = table.specs().get(specId);
-      if (specId == table.spec().specId()) {
-        continue;
+    olderSpecs.removeIf(
+        specId -> {
+          SliceUnit older = unitOrNull(table.specs().get(specId), field);
+          return older != null && slice.unit().alignsWith(older);
+        });
+    if (olderSpecs.isEmpty()) {
+      return;
+    }
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().filter(slice.toExpression()).ignoreResiduals().planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (olderSpecs.contains(task.file().specId())) {
+          PartitionSpec spec = table.specs().get(task.file().specId());
+          throw InvalidInputException.of(
+              "Cannot use %s %s on %s: files written under the older partition spec %s still"
+                  + " hold data of it (%s), and %s slice does not cover whole partitions of that"
+                  + " spec; rewrite those files into the current spec %s first",
+              what,
+              value,
+              tableName,
+              describe(spec),
+              task.file().location(),
+              withArticle(slice.unit()),
+              describe(table.spec()));
+        }
       }
-      SliceUnit older = unitOrNull(spec, field);
-      if (older == null || !unit.alignsWith(older)) {
-        throw InvalidInputException.of(
-            "Cannot use %s %s on %s: files written under the older partition spec %s still"
-                + " hold data, and %s slice does not cover whole partitions of it; rewrite"
-                + " those files into the current spec %s first",
-            what, value, tableName, describe(spec), withArticle(unit), describe(table.spec()));
-      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of " + tableName, e);
     }
   }
 

@@ -362,9 +362,14 @@ class SliceResolverTest {
     assertThatThrownBy(
             () -> SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-10-03"))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("older partition spec [month(order_date)] still hold data")
+        .hasMessageContaining("older partition spec [month(order_date)] still hold data of it")
         .hasMessageContaining("current spec [identity(order_date)]");
     assertThat(SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-10").unit())
         .isEqualTo(SliceUnit.MONTH);
+    // Days of other months hold no file of the older spec: they load as days.
+    assertThat(SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-11-02").unit())
+        .isEqualTo(SliceUnit.DAY);
+    assertThat(SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-09-30").unit())
+        .isEqualTo(SliceUnit.DAY);
   }
 }
