@@ -14,6 +14,7 @@ import dev.floe.catalog.slice.PartitionPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -296,7 +297,7 @@ public final class Rollback {
     SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
     // Main's snapshot log proves that main held a snapshot, never that it did not: it is only
     // evidence while it reaches back to before the run (an expiry clears the entries before it).
-    Set<Long> everCurrent = new java.util.HashSet<>();
+    Set<Long> everCurrent = new HashSet<>();
     table.history().forEach(entry -> everCurrent.add(entry.snapshotId()));
     long logStart =
         table.history().isEmpty() ? Long.MAX_VALUE : table.history().get(0).timestampMillis();
