@@ -20,6 +20,8 @@ import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceLabel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +35,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.RowDelta;
@@ -45,6 +47,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -451,12 +454,12 @@ public final class Revert {
             .map(s -> s.summary().get(LineageKeys.RUN_ID))
             .distinct()
             .toList();
-    if (force) {
-      requireNoKeyLeftTwice(region, touchingSnapshots);
-    }
     RevertRegion.Live liveNow = region.live(head, runId);
     RevertRegion.Live liveBefore =
         parent == null ? RevertRegion.Live.EMPTY : region.live(parent, runId);
+    if (force && !touchingSnapshots.isEmpty()) {
+      requireNoKeyLeftTwice(region, liveBefore, parent, head);
+    }
     List<DataFile> now = liveNow.dataFiles();
     List<DataFile> before = liveBefore.dataFiles();
     Map<String, DataFile> nowByPath = byPath(now);
@@ -577,44 +580,75 @@ public final class Revert {
   }
 
   /**
-   * On a table with a key, a forced revert may not undo a later commit only in part: one that
-   * changed files both in the region and outside it may have moved a key out (a merge changing a
-   * key's partition), which would then be there twice, once restored inside and once where the
-   * later commit put it. A rewrite that changes no row ({@code replace}) moves no key.
+   * On a table with a key, a forced revert may not leave a key twice: a later commit (or two, a
+   * delete in the region and an insert outside it) may have moved a key the region held before the
+   * run to a row outside the region, where it stays while the revert restores the region. Such a
+   * key can only be in a data file outside the region added after the run's parent, so those files'
+   * keys are read and compared with the keys the revert puts back.
    *
-   * @throws InvalidInputException naming the later commits to revert first
+   * @throws InvalidInputException naming a key that would be there twice
    */
-  private void requireNoKeyLeftTwice(RevertRegion region, List<Snapshot> touching) {
+  private void requireNoKeyLeftTwice(
+      RevertRegion region, RevertRegion.Live before, Snapshot parent, Snapshot head) {
     Set<Integer> key = table.schema().identifierFieldIds();
-    if (key.isEmpty()) {
-      return;
-    }
-    List<Snapshot> inPart =
-        touching.stream()
-            .filter(s -> !DataOperations.REPLACE.equals(s.operation()))
-            .filter(s -> !region.holdsAllFilesOf(s))
-            .toList();
-    if (inPart.isEmpty()) {
+    if (key.isEmpty() || before.dataFiles().isEmpty()) {
       return;
     }
     List<String> columns =
         key.stream().sorted().map(id -> table.schema().findColumnName(id)).toList();
-    throw InvalidInputException.of(
-        "Cannot revert run %s of %s with --force: the table is keyed by %s, and %s changed rows"
-            + " outside %s too, so a key moved out of it would be there twice after the revert;"
-            + " revert %s first",
-        runId,
-        name,
-        columns,
-        inPart.stream()
-            .map(LaterCommit::of)
-            .map(LaterCommit::describe)
-            .collect(Collectors.joining("; ")),
-        region.describe(),
-        inPart.stream()
-            .map(s -> s.summary().get(LineageKeys.RUN_ID))
-            .map(id -> id == null ? "those commits" : "run " + id)
-            .collect(Collectors.joining(", then ")));
+    Set<List<Object>> restored = new java.util.HashSet<>();
+    for (DataFile file : before.dataFiles()) {
+      forEachKey(file, before.deletesOf(file), columns, restored::add);
+    }
+    long after = parent == null ? -1 : parent.sequenceNumber();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(head.snapshotId()).planFiles()) {
+      for (FileScanTask task : tasks) {
+        DataFile file = task.file();
+        boolean newer = file.dataSequenceNumber() == null || file.dataSequenceNumber() > after;
+        if (!newer || region.holds(file)) {
+          continue;
+        }
+        forEachKey(
+            file,
+            task.deletes(),
+            columns,
+            k -> {
+              if (restored.contains(k)) {
+                throw InvalidInputException.of(
+                    "Cannot revert run %s of %s with --force: the table is keyed by %s, and key %s,"
+                        + " which the revert would put back in %s, is also in %s outside it (a"
+                        + " later commit moved it there); it would be there twice; revert or"
+                        + " reload that row's change first",
+                    runId, name, columns, k, region.describe(), file.location());
+              }
+            });
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list the files of " + name, e);
+    }
+  }
+
+  private void forEachKey(
+      DataFile file,
+      List<DeleteFile> deletes,
+      List<String> columns,
+      java.util.function.Consumer<List<Object>> action) {
+    try (CloseableIterable<org.apache.iceberg.data.Record> rows =
+        StoredRows.read(
+            table,
+            table.specs().get(file.specId()),
+            file,
+            deletes,
+            new java.util.concurrent.atomic.AtomicLong())) {
+      for (org.apache.iceberg.data.Record row : rows) {
+        List<Object> k = new ArrayList<>(columns.size());
+        columns.forEach(c -> k.add(row.getField(c)));
+        action.accept(k);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + file.location(), e);
+    }
   }
 
   /**

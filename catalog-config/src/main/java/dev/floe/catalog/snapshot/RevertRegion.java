@@ -218,6 +218,11 @@ final class RevertRegion {
         + ")";
   }
 
+  /** Whether a data file's rows are the region's (for a slice: it lies inside, checked whole). */
+  boolean holds(DataFile file) {
+    return contains(file);
+  }
+
   private boolean contains(DataFile file) {
     if (partitions != null) {
       return partitions.contains(file.specId(), file.partition());
@@ -234,23 +239,6 @@ final class RevertRegion {
           scope.label(), tableName, file.location(), SliceResolver.describe(spec));
     }
     return true;
-  }
-
-  /**
-   * Whether every file {@code later} added or removed lies in the region, for a slice as for
-   * partitions: then it changed no row outside (when unsure, an expired manifest: false).
-   */
-  boolean holdsAllFilesOf(Snapshot later) {
-    try {
-      return SnapshotFiles.changedFiles(table, later)
-          .allMatch(
-              file ->
-                  partitions != null
-                      ? partitions.contains(file.specId(), file.partition())
-                      : evaluators(table.specs().get(file.specId()))[1].eval(file.partition()));
-    } catch (UncheckedIOException | NotFoundException e) {
-      return false;
-    }
   }
 
   /** Whether a delete file can apply only to rows of the region (its partition lies inside). */

@@ -941,6 +941,39 @@ class RevertTest {
   }
 
   @Test
+  void aForcedRevertOnAKeyedTableIsRefusedWhenTwoLaterCommitsMovedAKeyOut() {
+    keyedTable();
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    OverwriteFiles delete = table.newOverwrite(); // another writer: key 5 leaves day 2 ...
+    liveFiles(DAY2).forEach(delete::deleteFile);
+    delete.addFile(TableRows.write(table, row(3, "c1", DAY2))).commit();
+    table.newAppend().appendFile(TableRows.write(table, row(5, "e2", DAY3))).commit(); // ... to 3
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.keyed").run("m1").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("key [5], which the revert would put back");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void aForcedRevertOfASliceRunOnAKeyedTableIsRefusedWhenLaterRunsMovedAKeyToAnotherSlice() {
+    keyedTable();
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2), row(5, "e", DAY2));
+    floeCommit("r4", DAY2, row(3, "c2", DAY2)); // key 5's date was corrected upstream ...
+    floeCommit("r5", DAY3, row(5, "e", DAY3)); // ... and it was loaded with day 3
+
+    assertThatThrownBy(() -> Revert.of(table, "s.keyed").run("r2").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("key [5], which the revert would put back in slice");
+  }
+
+  @Test
   void aForcedRevertOnAKeyedTableIsRefusedWhenALaterMergeMovedAKeyOutOfWhatItRestores() {
     keyedTable();
     floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
@@ -957,8 +990,11 @@ class RevertTest {
     assertThatThrownBy(() -> Revert.of(table, "s.keyed").run("m1").force(true).commit())
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith(
-            "Cannot revert run m1 of s.keyed with --force: the table is keyed by [id], and run m2")
-        .hasMessageEndingWith("would be there twice after the revert; revert run m2 first");
+            "Cannot revert run m1 of s.keyed with --force: the table is keyed by [id], and key [5],"
+                + " which the revert would put back in the partitions the run changed (d="
+                + DAY2
+                + "), is also in ")
+        .hasMessageContaining("it would be there twice");
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
     assertThat(TableContent.hash(table).rows()).isEqualTo(2);
