@@ -80,8 +80,9 @@ final class FloatConstants {
    * What Flink's planner may fold inside the {@code CAST(... AS FLOAT)} and {@code TRY_CAST} of
    * {@code sql} whose operand is a constant (no column in it; comments and text literals are not
    * read as SQL): a single number, bare or alone in a text literal, as itself; any other constant
-   * expression holding a number, such as {@code 16777.2 + 0.017} or {@code TRIM(' 16777.217 ')}, as
-   * its text, which Floe cannot evaluate as Flink would.
+   * expression, such as {@code 16777.2 + 0.017}, {@code PI()} or {@code TRIM(' 16777.217 ')}, as
+   * its text, which Floe cannot evaluate as Flink would. A lone text that is no number and a lone
+   * NULL are left to Flink.
    */
   static Set<String> constantsCastToFloat(String sql) {
     List<Token> tokens = Token.lex(sql);
@@ -112,9 +113,14 @@ final class FloatConstants {
         continue;
       }
       Optional<String> single = singleNumber(operand);
+      boolean lone =
+          operand.size() == 1
+              && (operand.get(0).kind() == Token.Kind.TEXT || operand.get(0).isWord("NULL"));
       if (single.isPresent()) {
         found.add(single.get());
-      } else if (operand.stream().anyMatch(Token::numeric)) {
+      } else if (!lone) {
+        // PI(), 16777.2 + 0.017, TRIM(' 1.5 '): folded as Flink computes it, which Floe cannot
+        // repeat. A lone text that is no number ('NaN', 'abc') Flink refuses or computes itself.
         found.add(sql.substring(operand.get(0).start(), operand.get(operand.size() - 1).end()));
       }
     }
@@ -228,6 +234,13 @@ final class FloatConstants {
       return kind == Kind.NUMBER || kind == Kind.TEXT && NUMBER.matcher(text.trim()).matches();
     }
 
+    /** {@code U&'...'}, a text literal with unicode escapes. */
+    private static boolean unicodeText(String sql, int i) {
+      return (sql.charAt(i) == 'U' || sql.charAt(i) == 'u')
+          && sql.startsWith("&'", i + 1)
+          && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)));
+    }
+
     static List<Token> lex(String sql) {
       List<Token> tokens = new ArrayList<>();
       int i = 0;
@@ -242,13 +255,15 @@ final class FloatConstants {
         } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
           int close = sql.indexOf("*/", i + 2);
           i = close < 0 ? n : close + 2;
-        } else if (c == '\'' || c == '`') {
+        } else if (c == '\'' || c == '`' || unicodeText(sql, i)) {
+          int open = c == '\'' || c == '`' ? i : i + 2; // U&'...': a text, its escapes kept
+          char quote = sql.charAt(open);
           StringBuilder text = new StringBuilder();
-          int k = i + 1;
+          int k = open + 1;
           while (k < n) {
-            if (sql.charAt(k) == c) {
-              if (k + 1 < n && sql.charAt(k + 1) == c) {
-                text.append(c);
+            if (sql.charAt(k) == quote) {
+              if (k + 1 < n && sql.charAt(k + 1) == quote) {
+                text.append(quote);
                 k += 2;
                 continue;
               }
@@ -257,7 +272,8 @@ final class FloatConstants {
             text.append(sql.charAt(k++));
           }
           int end = Math.min(k + 1, n);
-          tokens.add(new Token(c == '`' ? Kind.QUOTED_NAME : Kind.TEXT, text.toString(), i, end));
+          tokens.add(
+              new Token(quote == '`' ? Kind.QUOTED_NAME : Kind.TEXT, text.toString(), i, end));
           i = end;
         } else if (Character.isDigit(c)
             || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {

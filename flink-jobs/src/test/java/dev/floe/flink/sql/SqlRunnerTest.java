@@ -229,9 +229,15 @@ class SqlRunnerTest {
                     + " CAST(`a(b` * 3.14159265 AS FLOAT), CAST(CASE WHEN ymd >= 20240115 THEN 1"
                     + " ELSE 0 END AS FLOAT), 'CAST(16777.217 AS FLOAT)', CAST(NULL AS FLOAT),"
                     + " CAST(7 AS DOUBLE) -- CAST(1.23456789 AS FLOAT)\n"
-                    + " /* CAST(9.87654321 AS FLOAT) */ FROM t"))
+                    + " /* CAST(9.87654321 AS FLOAT) */, CAST(PI() AS FLOAT),"
+                    + " CAST(U&'16777.217' AS FLOAT), CAST('NaN' AS FLOAT) FROM t"))
         .containsExactly(
-            "16777.217", "trim(' 1.25 ')", "CAST(16777.217 AS STRING)", "-2.5", "16777.2 + 0.017");
+            "16777.217",
+            "trim(' 1.25 ')",
+            "CAST(16777.217 AS STRING)",
+            "-2.5",
+            "16777.2 + 0.017",
+            "PI()");
   }
 
   @Test
