@@ -33,10 +33,10 @@ import picocli.CommandLine.Parameters;
     description = {
       "List a table's snapshots, newest first, with the lineage of Floe's commits.",
       "",
-      "on_main (--json) is true for the current snapshot and its ancestors, false for a snapshot"
-          + " main does not hold (rolled back, on a branch), and null for one older than where a"
-          + " snapshot expiry cut main's history (a tag keeps it): whether main held it cannot be"
-          + " told."
+      "on_main (--json) is true for the current snapshot and its ancestors, false for a",
+      "snapshot main does not hold (rolled back, on a branch), and null for one older than",
+      "where a snapshot expiry cut main's history (a tag keeps it): whether main held it",
+      "cannot be told."
     })
 public final class SnapshotsCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
