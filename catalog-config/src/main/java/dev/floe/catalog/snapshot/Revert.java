@@ -457,9 +457,7 @@ public final class Revert {
     RevertRegion.Live liveNow = region.live(head, runId);
     RevertRegion.Live liveBefore =
         parent == null ? RevertRegion.Live.EMPTY : region.live(parent, runId);
-    if (force && !touchingSnapshots.isEmpty()) {
-      requireNoKeyLeftTwice(region, liveBefore, parent, head);
-    }
+    requireNoKeyLeftTwice(region, liveBefore, parent, head);
     List<DataFile> now = liveNow.dataFiles();
     List<DataFile> before = liveBefore.dataFiles();
     Map<String, DataFile> nowByPath = byPath(now);
@@ -580,11 +578,12 @@ public final class Revert {
   }
 
   /**
-   * On a table with a key, a forced revert may not leave a key twice: a later commit (or two, a
-   * delete in the region and an insert outside it) may have moved a key the region held before the
+   * On a table with a key, a revert may not leave a key twice: the run itself, or later commits (a
+   * delete in the region and an insert outside it), may have moved a key the region held before the
    * run to a row outside the region, where it stays while the revert restores the region. Such a
-   * key can only be in a data file outside the region added after the run's parent, so those files'
-   * keys are read and compared with the keys the revert puts back.
+   * key can only be in a data file outside the region added after the run's parent (on format 1,
+   * which has no sequence numbers, any file outside), so those files' keys are read and compared
+   * with the keys the revert puts back.
    *
    * @throws InvalidInputException naming a key that would be there twice
    */
@@ -600,7 +599,8 @@ public final class Revert {
     for (DataFile file : before.dataFiles()) {
       forEachKey(file, before.deletesOf(file), columns, restored::add);
     }
-    long after = parent == null ? -1 : parent.sequenceNumber();
+    boolean sequenced = ((HasTableOperations) table).operations().current().formatVersion() > 1;
+    long after = parent == null || !sequenced ? -1 : parent.sequenceNumber();
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().useSnapshot(head.snapshotId()).planFiles()) {
       for (FileScanTask task : tasks) {
@@ -616,11 +616,17 @@ public final class Revert {
             k -> {
               if (restored.contains(k)) {
                 throw InvalidInputException.of(
-                    "Cannot revert run %s of %s with --force: the table is keyed by %s, and key %s,"
-                        + " which the revert would put back in %s, is also in %s outside it (a"
+                    "Cannot revert run %s of %s%s: the table is keyed by %s, and key %s, which the"
+                        + " revert would put back in %s, is also in %s outside it (the run or a"
                         + " later commit moved it there); it would be there twice; revert or"
                         + " reload that row's change first",
-                    runId, name, columns, k, region.describe(), file.location());
+                    runId,
+                    name,
+                    force ? " with --force" : "",
+                    columns,
+                    k,
+                    region.describe(),
+                    file.location());
               }
             });
       }
@@ -643,7 +649,11 @@ public final class Revert {
             new java.util.concurrent.atomic.AtomicLong())) {
       for (org.apache.iceberg.data.Record row : rows) {
         List<Object> k = new ArrayList<>(columns.size());
-        columns.forEach(c -> k.add(row.getField(c)));
+        for (String c : columns) {
+          Object value = row.getField(c);
+          // fixed(n) reads as byte[], which compares by identity.
+          k.add(value instanceof byte[] bytes ? java.nio.ByteBuffer.wrap(bytes) : value);
+        }
         action.accept(k);
       }
     } catch (IOException e) {

@@ -974,6 +974,89 @@ class RevertTest {
   }
 
   @Test
+  void aRevertOfTheRunThatMovedAKeyOutIsRefusedAlsoWithoutForce() {
+    keyedTable();
+    floeCommit("r1", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    floeCommit("r4", DAY2, row(3, "c2", DAY2)); // key 5 leaves day 2 ...
+    floeCommit("r5", DAY3, row(5, "e", DAY3)); // ... for day 3
+
+    assertThatThrownBy(() -> Revert.of(table, "s.keyed").run("r4").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot revert run r4 of s.keyed: the table is keyed by [id]")
+        .hasMessageContaining("key [5], which the revert would put back");
+  }
+
+  @Test
+  void aForcedRevertOnAKeyedFormatOneTableIsRefusedWhenALaterMergeMovedAKeyOut() {
+    table =
+        catalog
+            .catalog()
+            .buildTable(
+                org.apache.iceberg.catalog.TableIdentifier.parse("s.keyed1"),
+                new Schema(SCHEMA.columns(), Set.of(1)))
+            .withPartitionSpec(PartitionSpec.builderFor(SCHEMA).identity("d").build())
+            .withProperty("format-version", "1")
+            .create();
+    movedKeyByALaterMerge();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.keyed1").run("m1").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("key [5], which the revert would put back");
+  }
+
+  @Test
+  void aForcedRevertOnATableKeyedByAFixedColumnIsRefusedWhenALaterMergeMovedAKeyOut() {
+    Schema fixedKey =
+        new Schema(
+            List.of(
+                Types.NestedField.required(1, "k", Types.FixedType.ofLength(2)),
+                Types.NestedField.required(3, "d", Types.DateType.get())),
+            Set.of(1));
+    table =
+        catalog.create(
+            "s.fixed", fixedKey, PartitionSpec.builderFor(fixedKey).identity("d").build());
+    java.util.function.BiFunction<Integer, String, Record> keyed =
+        (k, day) ->
+            TableRows.row(
+                table, Map.of("k", new byte[] {0, k.byteValue()}, "d", LocalDate.parse(day)));
+    TableRows.append(table, keyed.apply(3, DAY2), keyed.apply(5, DAY2));
+    List<DataFile> day2 = liveFiles(DAY2);
+    OverwriteFiles m1 = table.newOverwrite();
+    day2.forEach(m1::deleteFile);
+    m1.addFile(TableRows.write(table, keyed.apply(3, DAY2), keyed.apply(5, DAY2)));
+    lineage("m1", "merge", Scope.WHOLE_TABLE_LABEL, ContentHash.empty())
+        .toSummary()
+        .forEach(m1::set);
+    m1.commit();
+    table.refresh();
+    OverwriteFiles m2 = table.newOverwrite(); // moves key 5 to day 3
+    liveFiles(DAY2).forEach(m2::deleteFile);
+    m2.addFile(TableRows.write(table, keyed.apply(3, DAY2)));
+    m2.addFile(TableRows.write(table, keyed.apply(5, DAY3)));
+    lineage("m2", "merge", Scope.WHOLE_TABLE_LABEL, ContentHash.empty())
+        .toSummary()
+        .forEach(m2::set);
+    m2.commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.fixed").run("m1").force(true).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("which the revert would put back");
+  }
+
+  /** r2 loads day 2 with keys 3 and 5; merge m1 rewrites day 2; merge m2 moves key 5 to day 3. */
+  private void movedKeyByALaterMerge() {
+    floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
+    mergeCommit(
+        "m1", liveFiles(DAY2), TableRows.write(table, row(3, "c1", DAY2), row(5, "e", DAY2)));
+    mergeCommit(
+        "m2",
+        liveFiles(DAY2),
+        TableRows.write(table, row(3, "c1", DAY2)),
+        TableRows.write(table, row(5, "e2", DAY3)));
+  }
+
+  @Test
   void aForcedRevertOnAKeyedTableIsRefusedWhenALaterMergeMovedAKeyOutOfWhatItRestores() {
     keyedTable();
     floeCommit("r2", DAY2, row(3, "c", DAY2), row(5, "e", DAY2));
