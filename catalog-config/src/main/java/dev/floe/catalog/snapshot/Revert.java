@@ -22,7 +22,9 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceLabel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -46,6 +50,7 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -503,8 +508,8 @@ public final class Revert {
    * The run's own snapshot was expired after {@code revert} reverted it. A retry of that revert (a
    * lost answer, a re-triggered task) is a no-op, as it is while the run's snapshot is kept, as
    * long as no later commit changed the reverted rows; otherwise what the run replaced can no
-   * longer be read, and the retry is refused. The region is the revert's slice (the whole table for
-   * a run without one, so any later change refuses).
+   * longer be read, and the retry is refused. The region is the revert's slice, or for a run
+   * without one the partitions the revert changed.
    */
   private Prepared revertedBeforeExpiry(Snapshot revert, List<Snapshot> ancestors) {
     Scope scope = SliceLabel.parse(name, table, revert.summary().get(LineageKeys.SLICE));
@@ -595,7 +600,7 @@ public final class Revert {
     }
     List<String> columns =
         key.stream().sorted().map(id -> table.schema().findColumnName(id)).toList();
-    Set<List<Object>> restored = new java.util.HashSet<>();
+    Set<List<Object>> restored = new HashSet<>();
     for (DataFile file : before.dataFiles()) {
       forEachKey(file, before.deletesOf(file), columns, restored::add);
     }
@@ -606,7 +611,7 @@ public final class Revert {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         boolean newer = file.dataSequenceNumber() == null || file.dataSequenceNumber() > after;
-        if (!newer || region.holds(file)) {
+        if (!newer || inRegion(region, file)) {
           continue;
         }
         forEachKey(
@@ -635,24 +640,28 @@ public final class Revert {
     }
   }
 
+  /** A file of an older spec that straddles the slice (unpruned here) counts as outside. */
+  private static boolean inRegion(RevertRegion region, DataFile file) {
+    try {
+      return region.holds(file);
+    } catch (InvalidInputException e) {
+      return false;
+    }
+  }
+
   private void forEachKey(
       DataFile file,
       List<DeleteFile> deletes,
       List<String> columns,
-      java.util.function.Consumer<List<Object>> action) {
-    try (CloseableIterable<org.apache.iceberg.data.Record> rows =
-        StoredRows.read(
-            table,
-            table.specs().get(file.specId()),
-            file,
-            deletes,
-            new java.util.concurrent.atomic.AtomicLong())) {
-      for (org.apache.iceberg.data.Record row : rows) {
+      Consumer<List<Object>> action) {
+    try (CloseableIterable<Record> rows =
+        StoredRows.read(table, table.specs().get(file.specId()), file, deletes, new AtomicLong())) {
+      for (Record row : rows) {
         List<Object> k = new ArrayList<>(columns.size());
         for (String c : columns) {
           Object value = row.getField(c);
           // fixed(n) reads as byte[], which compares by identity.
-          k.add(value instanceof byte[] bytes ? java.nio.ByteBuffer.wrap(bytes) : value);
+          k.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value);
         }
         action.accept(k);
       }
