@@ -23,7 +23,13 @@ public enum LateAction {
    * listed, never rerun by {@code floe late apply}, which must not undo the revert ({@code floe
    * run} loads the slice again when the operator decides).
    */
-  REVERTED("reverted");
+  REVERTED("reverted"),
+  /**
+   * Late rows would rerun the slice, but the job can no longer run it as it was loaded (a day after
+   * the table was repartitioned by month): listed with the reason, never rerun, instead of a rerun
+   * that {@code floe late apply} would fail on every time.
+   */
+  CANNOT_RERUN("cannot-rerun");
 
   private final String text;
 

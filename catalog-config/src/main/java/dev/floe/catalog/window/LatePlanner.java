@@ -3,6 +3,7 @@ package dev.floe.catalog.window;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -147,13 +148,14 @@ public final class LatePlanner {
       LateSlice planned =
           LateSlice.of(slice.slice(), slice.latest(), late, window, asOf, sealedThrough);
       Optional<SliceLoad> reverted = revertedSince(slice, loaded, age);
-      slices.add(
+      LateSlice held =
           reverted
               .map(
                   run ->
                       planned.heldByRevert(
                           run.lineage().runId(), String.valueOf(run.lineage().slice())))
-              .orElse(planned));
+              .orElse(planned);
+      slices.add(held.action().reruns() ? runnable(held) : held);
     }
     return new LatePlan(
         name,
@@ -163,6 +165,19 @@ public final class LatePlanner {
         heldBySealedInside(slices, loaded),
         new TreeMap<>(counter.sourceSnapshots()),
         sealedThrough);
+  }
+
+  /**
+   * The slice, or held when the job can no longer run it as loaded: the same resolution a run of it
+   * makes (a day slice after a repartition by month, files of an older spec in it).
+   */
+  private LateSlice runnable(LateSlice slice) {
+    try {
+      SliceResolver.resolve(name, table, sliceColumn, slice.slice().value());
+      return slice;
+    } catch (InvalidInputException e) {
+      return slice.cannotRerun(e.getMessage());
+    }
   }
 
   /**

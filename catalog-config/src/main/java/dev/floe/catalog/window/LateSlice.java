@@ -171,6 +171,26 @@ public record LateSlice(
   }
 
   /**
+   * This slice, held because the job cannot run it any more: {@code reason} says why (the slice
+   * resolver's refusal). An action that reruns becomes {@link LateAction#CANNOT_RERUN}; any other
+   * stays.
+   */
+  public LateSlice cannotRerun(String reason) {
+    if (!action.reruns()) {
+      return this;
+    }
+    return new LateSlice(
+        slice,
+        state,
+        sealsAt,
+        LateAction.CANNOT_RERUN,
+        note + "; it cannot be rerun as loaded: " + reason,
+        latest,
+        lateRows,
+        loadedBy);
+  }
+
+  /**
    * This slice, held: an operator reverted {@code revertedRun} (of {@code revertedSlice}, this
    * slice or one overlapping it), a newer run by the same job, after the load it holds. A rerun
    * would load the reverted run's rows again, so an action that reruns becomes {@link

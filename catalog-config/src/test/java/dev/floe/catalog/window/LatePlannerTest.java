@@ -68,6 +68,22 @@ class LatePlannerTest {
   }
 
   @Test
+  void aDaySliceTheJobCannotRunAfterARepartitionByMonthIsListedWithTheReasonNotRerun() {
+    fact.updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+
+    LatePlan plan = plan("2026-10-04T12:00:00Z");
+
+    assertThat(actions(plan)).containsExactly("cannot-rerun", "none", "cannot-rerun", "none");
+    assertThat(plan.reruns()).isEmpty();
+    assertThat(plan.slices().get(0).note())
+        .startsWith("1 late row; open until")
+        .contains("it cannot be rerun as loaded: Cannot use --slice 2026-10-01 on s.fact");
+  }
+
+  @Test
   void aSliceWhoseNewerRunAnOperatorRevertedIsListedButNotRerunUntilTheJobLoadsItAgain() {
     // r5 loads Oct 3 with its two late rows; an operator reverts it: the slice holds r3's rows.
     LineageCommits.load(fact, "2026-10-03", "r5", "fact_daily", staging, 4);
