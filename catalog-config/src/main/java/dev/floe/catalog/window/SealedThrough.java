@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * The sealing marker {@link FloeTableProperties#SEALED_THROUGH}: every slice before it is sealed
  * and final, so a scheduler can treat those partitions as immutable. It is the end of the run of
  * sealed slices that continues the marker already written (or starts at the oldest loaded slice),
- * without a gap: a slice that was never loaded, is still open, or still waits for a rerun stops it.
- * It never moves backwards, also when two applies race.
+ * without a gap: a slice that was never loaded, is still open, still waits for a rerun, or has late
+ * rows the job cannot rerun it for stops it. It never moves backwards, also when two applies race.
  */
 public final class SealedThrough {
   private static final Logger LOG = LoggerFactory.getLogger(SealedThrough.class);
@@ -108,6 +108,10 @@ public final class SealedThrough {
       }
       if (unfinished.contains(slice.slice())) {
         return new Extent(through, slice.slice().value() + " waits for its rerun");
+      }
+      if (slice.action() == LateAction.CANNOT_RERUN) {
+        // Its late rows are not loaded: it is not final, however sealed.
+        return new Extent(through, slice.slice().value() + " cannot be rerun as loaded");
       }
       if (slice.state() != WindowState.SEALED) {
         return new Extent(

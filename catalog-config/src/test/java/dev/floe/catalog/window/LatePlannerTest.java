@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +82,24 @@ class LatePlannerTest {
     assertThat(plan.slices().get(0).note())
         .startsWith("1 late row; open until")
         .contains("it cannot be rerun as loaded: Cannot use --slice 2026-10-01 on s.fact");
+  }
+
+  @Test
+  void aSealedSliceWithLateRowsTheJobCannotRerunStopsTheSealingMarker() {
+    var properties = fact.updateProperties();
+    policy("P3D", "reopen").forEach(properties::set);
+    properties.commit();
+    fact.updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+
+    LatePlan plan = plan("2026-10-10T00:00:00Z");
+
+    assertThat(actions(plan)).containsExactly("cannot-rerun", "none", "cannot-rerun", "none");
+    assertThat(plan.sealedThroughAfter(Set.of())).isEmpty();
+    assertThat(plan.sealedThroughStoppedBy(Set.of()))
+        .contains("2026-10-01 cannot be rerun as loaded");
   }
 
   @Test

@@ -111,6 +111,11 @@ final class LateOutput {
         }
       }
     }
+    List<LateSlice> blocked =
+        plan.slices().stream().filter(s -> s.action() == LateAction.CANNOT_RERUN).toList();
+    for (LateSlice slice : blocked) {
+      out.printf("  cannot be rerun as loaded: %s (%s)%n", slice.slice().value(), slice.note());
+    }
     List<LateSlice> reported = plan.reported();
     if (!reported.isEmpty()) {
       out.printf(

@@ -1,6 +1,7 @@
 package dev.floe.flink.late;
 
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.window.LateAction;
 import dev.floe.catalog.window.LatePlan;
 import java.time.Instant;
 import java.util.List;
@@ -43,8 +44,17 @@ public record LateApplyResult(
     return !Objects.equals(sealedThroughBefore, sealedThroughAfter);
   }
 
-  /** 0 when every rerun finished, else the exit code of the first failure. */
+  /**
+   * The exit code of the first failed rerun; else 2 when a slice with late rows cannot be rerun as
+   * it was loaded (as its rerun would have failed); else 0.
+   */
   public int exitCode() {
-    return failures().stream().map(SliceRerun::exitCode).findFirst().orElse(ExitCodes.OK);
+    return failures().stream()
+        .map(SliceRerun::exitCode)
+        .findFirst()
+        .orElse(
+            plan.slices().stream().anyMatch(s -> s.action() == LateAction.CANNOT_RERUN)
+                ? ExitCodes.INVALID_INPUT
+                : ExitCodes.OK);
   }
 }

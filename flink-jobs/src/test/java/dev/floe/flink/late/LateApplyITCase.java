@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
@@ -137,6 +138,33 @@ class LateApplyITCase {
     for (String untouched : DAYS.subList(1, 4)) {
       assertThat(after.get(untouched)).isEqualTo(before.get(untouched));
     }
+  }
+
+  @Test
+  void aSlicePartitionedAnotherWaySinceIsNotRerunAndTheApplyFailsWithoutMovingTheMarker() {
+    fourLoadedDays("reopen");
+    Map<String, ContentHash> before = hashes();
+    tables.arrive("2026-10-01", 3);
+    org.apache.iceberg.catalog.Catalog catalog = Catalogs.open(config);
+    try {
+      Catalogs.loadTable(catalog, "sales.fact_orders")
+          .updateSpec()
+          .removeField("order_date")
+          .addField(org.apache.iceberg.expressions.Expressions.month("order_date"))
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+
+    LateApplyResult result =
+        LateApply.of(config, LateTables.job()).asOf(AsOf.parse("--as-of", "2026-10-06")).run();
+
+    assertThat(result.reruns()).isEmpty();
+    assertThat(result.plan().slices().get(0).action()).isEqualTo(LateAction.CANNOT_RERUN);
+    assertThat(result.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(result.sealedThroughAfter()).isNull();
+    assertThat(result.sealedThroughStoppedBy()).contains("2026-10-01 cannot be rerun as loaded");
+    assertThat(hashes()).isEqualTo(before);
   }
 
   @Test
