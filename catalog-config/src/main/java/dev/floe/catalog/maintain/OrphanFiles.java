@@ -140,7 +140,6 @@ public final class OrphanFiles implements MaintenanceAction {
 
   private OrphanFilesPlan list() {
     Duration age = minAge();
-    SupportsPrefixOperations listing = (SupportsPrefixOperations) table.io();
     String location = table.location();
     String prefix = location.endsWith("/") ? location : location + "/";
     Instant now = clock.instant();
@@ -149,11 +148,7 @@ public final class OrphanFiles implements MaintenanceAction {
     // List first, then read the references: a file a job commits while we list is then known as
     // referenced, instead of looking like an orphan.
     List<FileInfo> listed = new ArrayList<>();
-    // A local location through Hadoop's local file system: java.nio lists the same files faster.
-    Iterable<FileInfo> files =
-        LocalListing.of(table.io(), prefix)
-            .<Iterable<FileInfo>>map(local -> local)
-            .orElseGet(() -> listing.listPrefix(prefix));
+    Iterable<FileInfo> files = listPrefix(prefix);
     for (FileInfo file : files) {
       if (FileLocations.isUnder(file.location(), location)) {
         listed.add(file);
@@ -382,15 +377,20 @@ public final class OrphanFiles implements MaintenanceAction {
     }
   }
 
+  /** The files under {@code prefix}, through the table's FileIO (which {@link #check} saw list). */
+  private Iterable<FileInfo> listPrefix(String prefix) {
+    // A local location through Hadoop's local file system: java.nio lists the same files faster.
+    return LocalListing.of(table.io(), prefix)
+        .<Iterable<FileInfo>>map(local -> local)
+        .orElseGet(() -> ((SupportsPrefixOperations) table.io()).listPrefix(prefix));
+  }
+
   /** A metadata.json directly in {@code directory}, if any; only the first one listed is read. */
   private Optional<String> firstMetadataJson(String directory) {
     String prefix = directory + "/";
     Iterable<FileInfo> files;
     try {
-      files =
-          LocalListing.of(table.io(), prefix)
-              .<Iterable<FileInfo>>map(local -> local)
-              .orElseGet(() -> ((SupportsPrefixOperations) table.io()).listPrefix(prefix));
+      files = listPrefix(prefix);
       for (FileInfo file : files) {
         if (MetadataUuid.isMetadataJson(file.location())
             && FileLocations.sameDirectory(FileLocations.parent(file.location()), directory)) {

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -297,10 +299,10 @@ public final class Rollback {
     SnapshotRef audit = table.refs().get(AuditBranch.of(beforeRun));
     // Main's snapshot log proves that main held a snapshot, never that it did not: it is only
     // evidence while it reaches back to before the run (an expiry clears the entries before it).
+    List<HistoryEntry> log = table.history();
     Set<Long> everCurrent = new HashSet<>();
-    table.history().forEach(entry -> everCurrent.add(entry.snapshotId()));
-    long logStart =
-        table.history().isEmpty() ? Long.MAX_VALUE : table.history().get(0).timestampMillis();
+    log.forEach(entry -> everCurrent.add(entry.snapshotId()));
+    long logStart = log.isEmpty() ? Long.MAX_VALUE : log.get(0).timestampMillis();
     for (Snapshot s : table.snapshots()) {
       if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
           && head != null

@@ -179,15 +179,12 @@ public record LateSlice(
     if (!action.reruns()) {
       return this;
     }
-    return new LateSlice(
-        slice,
-        state,
-        sealsAt,
-        LateAction.CANNOT_RERUN,
-        note + "; it cannot be rerun as loaded: " + reason,
-        latest,
-        lateRows,
-        loadedBy);
+    return held(LateAction.CANNOT_RERUN, "; it cannot be rerun as loaded: " + reason);
+  }
+
+  /** This slice with {@code action} instead of a rerun, and why appended to its note. */
+  private LateSlice held(LateAction action, String why) {
+    return new LateSlice(slice, state, sealsAt, action, note + why, latest, lateRows, loadedBy);
   }
 
   /**
@@ -200,22 +197,15 @@ public record LateSlice(
     if (!action.reruns()) {
       return this;
     }
-    return new LateSlice(
-        slice,
-        state,
-        sealsAt,
+    return held(
         LateAction.REVERTED,
-        note
-            + "; run "
+        "; run "
             + revertedRun
             + (revertedSlice.equals(slice.label())
                 ? " of this slice"
                 : " (slice " + revertedSlice + ", overlapping this one)")
             + " was reverted after this load, so it is not rerun: `floe run --slice` loads it"
-            + " again when that is wanted",
-        latest,
-        lateRows,
-        loadedBy);
+            + " again when that is wanted");
   }
 
   /**
