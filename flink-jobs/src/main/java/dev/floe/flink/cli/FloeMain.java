@@ -6,6 +6,7 @@ import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.log.RedactingWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,13 +25,15 @@ public final class FloeMain {
   private FloeMain() {}
 
   public static void main(String[] args) {
+    // stdout carries Floe's results alone (with --json, one JSON object): what else prints on
+    // System.out, Flink's client under `flink run` ("Job has been submitted with JobID ..."), goes
+    // to stderr.
+    PrintStream stdout = System.out;
+    System.setOut(System.err);
     CommandLine commandLine = FloeCommand.commandLine(args);
     int code =
         redactedExecute(
-            args,
-            new PrintWriter(System.out, true),
-            new PrintWriter(System.err, true),
-            commandLine);
+            args, new PrintWriter(stdout, true), new PrintWriter(System.err, true), commandLine);
     ClassDataArchive.dumpIfRepresentative(code, !onlyHelp(commandLine.getParseResult()));
     System.exit(code);
   }

@@ -66,7 +66,9 @@ public final class LateCommand implements Runnable {
         "Per slice the job loaded: open or sealed, the rows its sources received after the",
         "snapshots its run read (counted exactly; unknown when history cannot tell), and the",
         "action: rerun (open), report or rerun (reopened) (sealed, per after_window), or none.",
-        "A slice another job loaded is listed as other-job and never rerun by this one.",
+        "A slice another job loaded is listed as other-job and never rerun by this one; one",
+        "whose newer run an operator reverted as reverted; one the job can no longer run as",
+        "it was loaded (a day after a repartition by month) as cannot-rerun, with the reason.",
         "Reads metadata and the source files that may hold late rows; changes nothing."
       })
   static final class Plan implements Callable<Integer> {
@@ -92,7 +94,8 @@ public final class LateCommand implements Runnable {
         "Rerun exactly the slices `floe late plan` marks rerun, each through `floe run` (a",
         "whole-slice overwrite with checks and lineage, never a patch of rows), then move the",
         "table property floe.sealed-through to the end of the sealed slices (never backwards).",
-        "A failed slice is reported, the others still run, and the exit code is non-zero.",
+        "A failed slice is reported, the others still run, and the exit code is non-zero;",
+        "a cannot-rerun slice is listed, stops the marker before it, and exits 2.",
         "A slice at or before floe.sealed-through stays sealed whatever --as-of says. Each",
         "rerun sends the manifest's effects as `floe run` does; a failed effect fails no slice."
       })

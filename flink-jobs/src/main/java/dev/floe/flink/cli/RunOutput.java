@@ -24,7 +24,7 @@ record RunOutput(RunResult result, EffectsReport effects) {
     CommitOutcome outcome = result.outcome();
     String status =
         outcome == null
-            ? "submitted (detached: see the job's log for the outcome)"
+            ? "submitted (detached: the TaskManager logs the outcome in a line starting 'Floe job')"
             : outcome.status().text();
     out.printf("%s  %s  %s%n", result.job(), result.target(), result.scope().label());
     out.printf("  mode      %s%n", result.mode().text());

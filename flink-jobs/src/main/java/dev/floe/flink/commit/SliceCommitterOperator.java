@@ -68,6 +68,7 @@ public final class SliceCommitterOperator extends AbstractStreamOperator<Void>
     try {
       CommitOutcome result =
           new SliceCommitter(catalog, plan).commit(files, hash, stats, duplicates);
+      OutcomeLog.log(plan, result);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

@@ -116,6 +116,7 @@ public final class SlicesCommitterOperator extends AbstractStreamOperator<Void>
           CommitOutcome outcome =
               new SliceCommitter(catalog, validatingFrom(table, plan, own))
                   .commit(table, files.get(i), hashes.get(i), stats.get(i), duplicates.get(i));
+          OutcomeLog.log(plan, outcome);
           if (outcome.status() == CommitOutcome.Status.COMMITTED) {
             own.add(outcome.snapshotId());
           }

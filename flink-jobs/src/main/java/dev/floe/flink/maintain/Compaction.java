@@ -313,7 +313,8 @@ public final class Compaction {
         slice,
         SliceCompaction.Status.SUBMITTED,
         ExitCodes.OK,
-        "submitted (detached: see the job's log for the outcome)");
+        "submitted (detached: the TaskManager logs the outcome in a line starting 'Floe"
+            + " compaction')");
   }
 
   private static long elapsed(long started) {

@@ -19,6 +19,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.catalog.Catalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The compaction job's single committer (parallelism 1): gathers every rewritten group and, at end
@@ -29,6 +31,7 @@ import org.apache.iceberg.catalog.Catalog;
 final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<byte[], Void>, BoundedOneInput {
   static final String OUTCOME_ACCUMULATOR = "floe-compaction-outcomes";
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitterOperator.class);
 
   private final CompactionPlan plan;
   private final Deadline deadline;
@@ -73,7 +76,7 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
         SliceCompaction outcome;
         List<Rewritten> rewritten = bySlice.getOrDefault(slice.index(), List.of());
         if (deadline != null && deadline.passed(clock)) {
-          outcomes.add(CommitMessages.encode(timedOut(catalog, slice, rewritten)));
+          report(timedOut(catalog, slice, rewritten));
           continue;
         }
         try {
@@ -85,11 +88,28 @@ final class CompactionCommitterOperator extends AbstractStreamOperator<Void>
           // not keep the other slices from being compacted.
           outcome = committer.unexpected(slice, e);
         }
-        outcomes.add(CommitMessages.encode(outcome));
+        report(outcome);
       }
     } finally {
       Catalogs.close(catalog);
     }
+  }
+
+  /**
+   * Returns one slice's outcome to the client and writes it into the job's log: a detached
+   * submission ({@code flink run -d}) has no client reading the accumulator.
+   */
+  private void report(SliceCompaction outcome) {
+    LOG.info(
+        "Floe compaction {} of {} for {}: {}, snapshot {}, exit code {}: {}",
+        outcome.runId(),
+        plan.table(),
+        outcome.label(),
+        outcome.status().text(),
+        outcome.snapshotId(),
+        outcome.exitCode(),
+        outcome.detail());
+    outcomes.add(CommitMessages.encode(outcome));
   }
 
   /** A slice reached after the deadline: never committed, its new files deleted, exit 6. */

@@ -3,6 +3,7 @@ package dev.floe.flink.merge;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
+import dev.floe.flink.commit.OutcomeLog;
 import dev.floe.flink.commit.SliceCommitterOperator;
 import dev.floe.flink.write.RowGuard;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
@@ -73,6 +74,7 @@ public final class MergeCommitterOperator extends AbstractStreamOperator<Void>
       // commits do not depend on the count).
       int workers = Math.max(1, Math.min(threads, Runtime.getRuntime().availableProcessors()));
       CommitOutcome result = new KeyedCommitter(catalog, plan, rowType, workers).commit(batch);
+      OutcomeLog.log(plan.commit(), result);
       outcome.add(CommitMessages.encode(result));
     } finally {
       Catalogs.close(catalog);

@@ -121,7 +121,10 @@ class RunOutputTest {
     RunOutput output = new RunOutput(result, EffectsReport.NONE);
 
     assertThat(output.text())
-        .contains("  status    submitted (detached: see the job's log for the outcome)" + N)
+        .contains(
+            "  status    submitted (detached: the TaskManager logs the outcome in a line starting"
+                + " 'Floe job')"
+                + N)
         .doesNotContain("  rows ");
     assertThat(MAPPER.readTree(output.json()).get("status").asText()).isEqualTo("submitted");
     assertThat(MAPPER.readTree(output.json()).get("snapshot_id").isNull()).isTrue();

@@ -2,6 +2,7 @@ package dev.floe.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.floe.catalog.deploy.ImageLayout;
@@ -107,6 +108,13 @@ class FlinkSessionClusterITCase {
         .containsKey("floe.run-key")
         .containsEntry("floe.job", "fact_orders_daily")
         .containsEntry("floe.slice", "order_date=[2026-10-03,2026-10-04)");
+    // Nobody waits for a REST submission's outcome: the committer's log line is its record.
+    assertThat(cluster.taskManagerLog())
+        .contains(
+            "Floe job fact_orders_daily, run "
+                + loaded.summary().get("floe.run-id")
+                + " of sales.fact_orders for order_date=[2026-10-03,2026-10-04)")
+        .contains(": committed, snapshot " + loaded.snapshotId() + ", 2 rows");
 
     // 2. The same slice over REST again: an application must submit a job (the dispatcher fails
     // one that submits none), so in a cluster program an unchanged rerun starts its job instead
@@ -119,11 +127,15 @@ class FlinkSessionClusterITCase {
     FactOrders resubmitted = FactOrders.read(config, work.resolve(".floe"));
     assertThat(resubmitted.snapshotId()).isEqualTo(loaded.snapshotId());
     assertThat(resubmitted.tableHash()).isEqualTo(loaded.tableHash());
+    assertThat(cluster.taskManagerLog()).contains(": no-op, snapshot " + loaded.snapshotId());
 
-    // 3. The same slice with `flink run` (the CLI frontend, main in the client): a no-op.
-    ProcessResult flinkRun = flinkRun(config, job);
-    assertThat(flinkRun.exitCode()).as(flinkRun.output()).isZero();
-    assertThat(flinkRun.output()).contains("no-op");
+    // 3. The same slice with `flink run` (the CLI frontend, main in the client): a no-op, and
+    // with --json stdout holds that one object, without the client's "Job has been submitted".
+    ProcessResult flinkRun = flinkRun(config, job, "--json");
+    assertThat(flinkRun.exitCode()).as(flinkRun.errors()).isZero();
+    JsonNode answer = new ObjectMapper().readTree(flinkRun.output());
+    assertThat(answer.path("status").asText()).as(flinkRun.output()).isEqualTo("no-op");
+    assertThat(flinkRun.errors()).contains("Job has been submitted with JobID");
     FactOrders rerun = FactOrders.read(config, work.resolve(".floe"));
     assertThat(rerun.snapshotId()).isEqualTo(loaded.snapshotId());
     assertThat(rerun.tableHash()).isEqualTo(loaded.tableHash());
@@ -156,14 +168,15 @@ class FlinkSessionClusterITCase {
     return config;
   }
 
-  private record ProcessResult(int exitCode, String output) {}
+  private record ProcessResult(int exitCode, String output, String errors) {}
 
   /**
    * {@code flink run -m HOST:PORT -c dev.floe.flink.cli.FloeMain floe.jar run JOB --slice D
    * --config floe.yaml}: the CLI frontend's own class, with the cluster's classpath (Flink and
    * Floe's lib/ jars) as {@code bin/flink} builds it.
    */
-  private static ProcessResult flinkRun(Path config, String job) throws Exception {
+  private static ProcessResult flinkRun(Path config, String job, String... options)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(ChildProcess.java());
     command.addAll(FlinkCluster.jvmFlags());
@@ -183,9 +196,11 @@ class FlinkSessionClusterITCase {
             FactOrders.DAY.toString(),
             "--config",
             config.toString()));
+    command.addAll(List.of(options));
     Path log = work.resolve("flink-run.log");
+    Path stdout = work.resolve("flink-run.out");
     ProcessBuilder builder =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        new ProcessBuilder(command).redirectError(log.toFile()).redirectOutput(stdout.toFile());
     builder.environment().put("FLINK_CONF_DIR", cluster.confDir().toString());
     builder.environment().putAll(secrets);
     Process process = builder.start();
@@ -193,6 +208,6 @@ class FlinkSessionClusterITCase {
       process.destroyForcibly();
       throw new IllegalStateException("flink run did not finish:\n" + Files.readString(log));
     }
-    return new ProcessResult(process.exitValue(), Files.readString(log));
+    return new ProcessResult(process.exitValue(), Files.readString(stdout), Files.readString(log));
   }
 }

@@ -166,6 +166,15 @@ public final class FlinkCluster implements AutoCloseable {
     }
   }
 
+  /** The TaskManager's log: where a job's committer logs the outcome of a detached run. */
+  public String taskManagerLog() {
+    try {
+      return Files.readString(processes.get(processes.size() - 1).log());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   @Override
   public void close() {
     // TaskManager first, so the JobManager does not spend the shutdown re-requesting it.
