@@ -11,7 +11,6 @@ import dev.floe.flink.job.RunRequest;
 import dev.floe.flink.job.RunResult;
 import dev.floe.flink.job.SliceJob;
 import dev.floe.flink.job.SlicesJob;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Runs one slice of a backfill through the normal run path and turns its end into a line. */
@@ -97,8 +96,7 @@ final class BackfillSlices {
     }
     try {
       EffectsReport report = effects.deliver(request, result, request.options().sendsEffects());
-      List<String> parts = new ArrayList<>(report.lines());
-      parts.addAll(report.warnings());
+      List<String> parts = report.linesAndWarnings();
       return parts.isEmpty() ? "none" : String.join("; ", parts);
     } catch (RuntimeException e) {
       return "not recorded: " + JobFailures.firstLine(e.getMessage());
@@ -160,8 +158,7 @@ final class BackfillSlices {
                     context.request().job(),
                     slice.finished().snapshotId(),
                     slice.finished().lineage());
-        List<String> parts = new ArrayList<>(report.lines());
-        parts.addAll(report.warnings());
+        List<String> parts = report.linesAndWarnings();
         effects = parts.isEmpty() ? "none" : String.join("; ", parts);
       } catch (RuntimeException e) {
         effects = "not recorded: " + JobFailures.firstLine(e.getMessage());

@@ -12,16 +12,28 @@ import java.util.Map;
  *
  * @param deliveries one per effect handled
  * @param note why nothing (or not everything) was sent, or null
+ * @param unsettled the note says an effect may be owed and not filed (the outbox could not be
+ *     reached): a warning, as for an effect that was not delivered
  */
-public record EffectsReport(List<Delivery> deliveries, String note) {
+public record EffectsReport(List<Delivery> deliveries, String note, boolean unsettled) {
   public static final EffectsReport NONE = new EffectsReport(List.of(), null);
 
   public EffectsReport {
     deliveries = List.copyOf(deliveries);
   }
 
+  /** A report whose note, if any, is for information only. */
+  public EffectsReport(List<Delivery> deliveries, String note) {
+    this(deliveries, note, false);
+  }
+
   static EffectsReport note(String note) {
     return new EffectsReport(List.of(), note);
+  }
+
+  /** A report whose note says effects may be owed and not filed: {@link #warnings()} lists it. */
+  static EffectsReport unsettled(List<Delivery> deliveries, String note) {
+    return new EffectsReport(deliveries, note, true);
   }
 
   /** This report's deliveries, then {@code next}'s; both notes, this one's first. */
@@ -32,15 +44,33 @@ public record EffectsReport(List<Delivery> deliveries, String note) {
     List<Delivery> all = new ArrayList<>(deliveries);
     all.addAll(next.deliveries);
     String both = note == null ? next.note : next.note == null ? note : note + "; " + next.note;
-    return new EffectsReport(all, both);
+    return new EffectsReport(all, both, unsettled || next.unsettled);
   }
 
   public boolean isEmpty() {
     return deliveries.isEmpty() && note == null;
   }
 
-  /** Effects that have not reached their receiver: the run still succeeds, with a warning. */
+  /**
+   * Effects that have not reached their receiver, or may be owed and not filed: the run still
+   * succeeds, with a warning.
+   */
   public List<String> warnings() {
+    List<String> warnings = deliveryWarnings();
+    if (unsettled) {
+      warnings.add(note + "; the commit stands");
+    }
+    return warnings;
+  }
+
+  /** {@link #lines()}, then the warnings the lines do not already say: one backfill slice's. */
+  public List<String> linesAndWarnings() {
+    List<String> parts = lines();
+    parts.addAll(deliveryWarnings());
+    return parts;
+  }
+
+  private List<String> deliveryWarnings() {
     List<String> warnings = new ArrayList<>();
     for (Delivery delivery : deliveries) {
       if (delivery.needsAttention()) {

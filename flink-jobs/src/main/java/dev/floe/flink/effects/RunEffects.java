@@ -265,7 +265,7 @@ public final class RunEffects {
   }
 
   private static EffectsReport notAllChecked(List<Delivery> deliveries, RuntimeException e) {
-    return new EffectsReport(
+    return EffectsReport.unsettled(
         deliveries,
         "effects of earlier batches not all checked: "
             + e.getMessage()
@@ -523,7 +523,7 @@ public final class RunEffects {
     } catch (RuntimeException e) {
       // The commit stands whatever happens here; an effect not recorded is owed, and the next
       // run of the slice (a no-op finding this run key's commit) records and sends it.
-      return new EffectsReport(
+      return EffectsReport.unsettled(
           deliveries,
           "effects not all recorded: "
               + e.getMessage()
@@ -541,7 +541,7 @@ public final class RunEffects {
       }
     } catch (RuntimeException e) {
       // The commit stands: an effect not recorded as skipped is only a note.
-      return new EffectsReport(
+      return EffectsReport.unsettled(
           deliveries, "effects off: nothing sent; not all recorded as skipped: " + e.getMessage());
     }
     return new EffectsReport(deliveries, "effects off: recorded as skipped, nothing sent");

@@ -82,6 +82,38 @@ class RunEffectsTest {
   }
 
   @Test
+  void anOutboxUnreachableAfterTheCommitIsAWarningNotOnlyANote() throws Exception {
+    CatalogConfig restWithLostOutbox =
+        CatalogConfigLoader.load(
+            null,
+            home,
+            Map.of(
+                "type",
+                "rest",
+                "uri",
+                "http://127.0.0.1:1/",
+                OutboxLocation.URI_PROPERTY,
+                "jdbc:sqlite:" + home.resolve("gone/outbox.db")),
+            Map.of());
+    List<EffectSpec> one =
+        List.of(
+            new EffectSpec(
+                "p", server.url("/"), Map.of(), EffectTemplate.defaultBody(List.of("job")), 1));
+
+    EffectsReport report =
+        effects.deliverOnce(
+            restWithLostOutbox, "backfill:bf-1", one, Map.of(), "sales.t", "q1", false);
+
+    assertThat(report.deliveries()).isEmpty();
+    assertThat(report.note()).startsWith("effects not all recorded: Cannot open the effect outbox");
+    assertThat(report.warnings())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("effects not all recorded: Cannot open the effect outbox")
+        .endsWith("the commit stands");
+    assertThat(server.count()).isZero();
+  }
+
+  @Test
   void effectsWithoutAnOutboxDatabaseAreRefusedButFloeOutboxUriProvidesOne() {
     List<EffectSpec> one =
         List.of(
