@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.SqliteNativeLibrary;
 import dev.floe.catalog.error.InvalidInputException;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,13 +76,42 @@ public final class OutboxStore implements AutoCloseable {
           "Cannot open the effect outbox at %s: %s", location.describe(), e.getMessage());
     }
     OutboxStore store = new OutboxStore(connection, location.describe());
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(CREATE);
+    try {
+      // Looked up first: PostgreSQL checks the schema's CREATE privilege even for CREATE TABLE IF
+      // NOT EXISTS, and a user that only reads and writes the table has none.
+      if (!exists(connection)) {
+        try (Statement statement = connection.createStatement()) {
+          statement.execute(CREATE);
+        } catch (SQLException e) {
+          if (!exists(connection)) { // not another process creating it at the same moment
+            throw e;
+          }
+        }
+      }
     } catch (SQLException e) {
       store.close();
-      throw store.failure("create the table " + TABLE, e);
+      throw InvalidInputException.of(
+          "Cannot create the table %s in the effect outbox at %s: %s (create it once as a user"
+              + " that may, or grant this user CREATE on the schema)",
+          TABLE, location.describe(), e.getMessage());
     }
     return store;
+  }
+
+  /** Whether the outbox table is in the connection's current schema (any letter case). */
+  private static boolean exists(Connection connection) throws SQLException {
+    DatabaseMetaData metadata = connection.getMetaData();
+    String schema = connection.getSchema();
+    for (String name : List.of(TABLE, TABLE.toUpperCase(Locale.ROOT))) {
+      try (ResultSet tables = metadata.getTables(null, schema, name, null)) {
+        while (tables.next()) {
+          if (name.equals(tables.getString("TABLE_NAME"))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** Records {@code entry} unless its key is in the outbox already; true when it was recorded. */
