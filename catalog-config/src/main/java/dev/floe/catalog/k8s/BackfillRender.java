@@ -12,8 +12,8 @@ import java.nio.file.Path;
  * @param maxConcurrency resources to run at once, or null for the manifest's, else 1
  * @param backfillId the id to label the resources with, or null for the manifest's, else derived as
  *     {@code floe backfill} derives it
- * @param allowEffects true to render slices of a job with effects (each slice would send them), or
- *     null for the manifest's, else false
+ * @param allowEffects true for slices that send the job's effects (each slice sends them), false
+ *     for slices that keep them off (recorded as skipped), or null for the manifest's, else false
  */
 public record BackfillRender(
     Path manifest,

@@ -115,13 +115,8 @@ public final class K8sRender {
         request.allowEffects() != null
             ? request.allowEffects()
             : file != null && Boolean.TRUE.equals(file.allowEffects());
-    InvalidInputException.check(
-        job.effects().isEmpty() || allowEffects,
-        "Cannot render the backfill of %s: the job has effects (%s), and every slice runs as its"
-            + " own `floe run`, which sends them once per slice; a backfill keeps effects off."
-            + " Render a copy of the job without effects, or pass --allow-effects",
-        job.source(),
-        String.join(", ", job.effects().stream().map(EffectSpec::name).toList()));
+    // Every slice runs as `floe run --backfill-id`, which keeps the job's effects off (recorded
+    // as skipped) unless --allow-effects is rendered with it, as for a slice of `floe backfill`.
     int maxConcurrency =
         request.maxConcurrency() != null
             ? request.maxConcurrency()

@@ -408,16 +408,26 @@ class K8sRenderTest {
             "jobs/notify.yaml",
             DAILY
                 + "effects:\n  - name: notify_bi\n    webhook: {url: \"https://bi.example/h\"}\n");
-    assertThatThrownBy(
-            () -> K8sRender.backfill(BackfillRender.of(withEffects, "2026-01", "2026-03"), OPTIONS))
-        .hasMessageContaining("the job has effects (notify_bi)")
-        .hasMessageContaining("--allow-effects");
-    assertThat(
-            K8sRender.backfill(
-                    new BackfillRender(withEffects, "2026-01", "2026-03", null, null, true),
-                    OPTIONS)
-                .documents())
-        .hasSize(2);
+    // A slice run with --backfill-id keeps the job's effects off (recorded as skipped), as a
+    // slice of `floe backfill` does: rendered without --allow-effects, sent only with it.
+    Rendered effectsOff =
+        K8sRender.backfill(BackfillRender.of(withEffects, "2026-01", "2026-03"), OPTIONS);
+    Rendered effectsOn =
+        K8sRender.backfill(
+            new BackfillRender(withEffects, "2026-01", "2026-03", null, null, true), OPTIONS);
+    assertThat(Resources.parse(effectsOff.yaml()))
+        .hasSize(2)
+        .allSatisfy(
+            d ->
+                assertThat((List<Object>) at(d, "spec.job.args"))
+                    .contains("--backfill-id")
+                    .doesNotContain("--allow-effects"));
+    assertThat(Resources.parse(effectsOn.yaml()))
+        .hasSize(2)
+        .allSatisfy(
+            d ->
+                assertThat((List<Object>) at(d, "spec.job.args"))
+                    .contains("--backfill-id", "--allow-effects"));
 
     write("jobs/daily.yaml", DAILY);
     Path pinned =

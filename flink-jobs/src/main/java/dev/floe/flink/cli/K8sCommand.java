@@ -181,7 +181,8 @@ public final class K8sCommand implements Runnable {
         "to, max_concurrency) or a job manifest with --from and --to; flags win over the file.",
         "The resources do not pace themselves: the header says how many to apply at once (the",
         "max concurrency), since commits to one table from separate clusters race each other.",
-        "A job with effects is refused unless --allow-effects: each slice would send them."
+        "The job's effects stay off (recorded as skipped), as in floe backfill, unless",
+        "--allow-effects, with which each slice sends them."
       })
   static final class RenderBackfill implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
