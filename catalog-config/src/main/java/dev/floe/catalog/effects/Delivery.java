@@ -28,6 +28,8 @@ public record Delivery(
     SKIPPED("skipped"),
     /** A dry run: what a real run would send. */
     WOULD_SEND("would send"),
+    /** A dry run: a real run could not send it as it stands (an unset environment variable). */
+    WOULD_FAIL("would fail"),
     /** Interrupted between attempts; still pending, a rerun sends it. */
     INTERRUPTED("pending");
 
@@ -45,6 +47,7 @@ public record Delivery(
   /** True when the effect has not reached its receiver and an operator may need to act. */
   public boolean needsAttention() {
     return outcome == Outcome.FAILED
+        || outcome == Outcome.WOULD_FAIL
         || outcome == Outcome.FAILED_EARLIER
         || outcome == Outcome.INTERRUPTED;
   }

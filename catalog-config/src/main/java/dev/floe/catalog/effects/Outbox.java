@@ -75,6 +75,19 @@ public final class Outbox implements AutoCloseable {
     return send(key);
   }
 
+  /**
+   * Why {@code entry} cannot be sent as it stands (an environment variable it names is unset, a
+   * header value HTTP refuses), or empty: what a dry run of a retry reports. Sends nothing.
+   */
+  public Optional<String> unsendable(OutboxEntry entry) {
+    try {
+      webhook.request(entry);
+      return Optional.empty();
+    } catch (InvalidInputException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
   /** The effect filed under {@code key}, if any. */
   public Optional<OutboxEntry> find(OutboxKey key) {
     return store.find(key);
@@ -160,15 +173,18 @@ public final class Outbox implements AutoCloseable {
 
   /**
    * Ends the claim as failed with {@code error}. An attempt in flight when the exception came is
-   * counted; one that never started (the request could not be built) counts as one, as before.
+   * counted; when none started (the request could not be built: no POST), none is.
    */
   private Delivery fail(OutboxEntry entry, int attemptsMade, String error) {
     OutboxKey key = entry.key();
     Instant now = now();
-    store.recordFailedAttempt(key, claimant, error, null, now, now.plus(LEASE));
+    if (attemptsMade > 0) {
+      store.recordFailedAttempt(key, claimant, error, null, now, now.plus(LEASE));
+    } else {
+      store.recordError(key, claimant, error, now);
+    }
     store.markFailed(key, claimant, now);
-    return new Delivery(
-        key, entry.url(), Delivery.Outcome.FAILED, Math.max(1, attemptsMade), null, error);
+    return new Delivery(key, entry.url(), Delivery.Outcome.FAILED, attemptsMade, null, error);
   }
 
   @Override
@@ -184,6 +200,15 @@ public final class Outbox implements AutoCloseable {
           case SKIPPED -> Delivery.Outcome.SKIPPED;
           case PENDING -> Delivery.Outcome.IN_FLIGHT;
         };
+    if (outcome == Delivery.Outcome.IN_FLIGHT && entry.leaseUntil() != null) {
+      return new Delivery(
+          entry.key(),
+          entry.url(),
+          outcome,
+          0,
+          entry.httpStatus(),
+          "claimed by another process until " + entry.leaseUntil());
+    }
     return Delivery.of(entry, outcome, 0);
   }
 

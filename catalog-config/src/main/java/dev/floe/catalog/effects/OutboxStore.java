@@ -243,6 +243,20 @@ public final class OutboxStore implements AutoCloseable {
         key);
   }
 
+  /** Records why a claimed effect could not be sent before any POST (attempts unchanged). */
+  public void recordError(OutboxKey key, String claimant, String error, Instant now) {
+    requireClaimed(
+        update(
+            "UPDATE "
+                + TABLE
+                + " SET last_error = ?, http_status = NULL, updated_at = ?"
+                + KEY
+                + " AND claimed_by = ?",
+            "record the error of " + key,
+            list(truncate(error), now.toString(), key.runKey(), key.effect(), claimant)),
+        key);
+  }
+
   /** The POST got a 2xx answer. */
   public void markSent(OutboxKey key, String claimant, int httpStatus, Instant now) {
     requireClaimed(

@@ -174,17 +174,30 @@ final class WebhookPost {
       }
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {
+        // A refused connection's message is often empty: where it went says what failed.
         String message = io.getMessage();
         return new Result(
             null,
-            io.getClass().getSimpleName()
-                + (message == null ? "" : ": " + redact(message, secrets)));
+            redact(
+                io.getClass().getSimpleName()
+                    + (message == null || message.isBlank() ? "" : ": " + message)
+                    + " (POST to "
+                    + origin(request.uri())
+                    + ")",
+                secrets));
       }
       if (cause instanceof RuntimeException runtime) {
         throw runtime;
       }
       throw new IllegalStateException("Cannot POST: " + cause, cause);
     }
+  }
+
+  /** {@code scheme://host:port} of {@code uri}: no path or query, where a token could be. */
+  static String origin(java.net.URI uri) {
+    int port =
+        uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    return uri.getScheme() + "://" + uri.getHost() + ":" + port;
   }
 
   private static Result result(int status) {

@@ -79,6 +79,23 @@ class WebhookPostStallTest {
     assertThat(result.error()).startsWith("HttpTimeoutException");
   }
 
+  @Test
+  void aRefusedConnectionNamesWhereThePostWentButNotItsPathOrQuery() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort(); // closed again: nothing listens there
+    }
+    URI uri = URI.create("http://127.0.0.1:" + port + "/hook?token=tok-secret");
+
+    WebhookPost.Result result = assertTimeoutPreemptively(HANG, () -> post(uri));
+
+    assertThat(result.httpStatus()).isNull();
+    assertThat(result.error())
+        .startsWith("ConnectException")
+        .endsWith("(POST to http://127.0.0.1:" + port + ")")
+        .doesNotContain("tok-secret", "/hook");
+  }
+
   private static WebhookPost.Result post(URI uri) throws InterruptedException {
     HttpRequest request =
         HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString("{}")).build();

@@ -13,11 +13,13 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.sql.ResultTable;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
@@ -97,7 +99,8 @@ public final class EffectsCommand implements Callable<Integer> {
                             + " outbox; set the catalog property %s to its JDBC URL",
                         catalog.type(), OutboxLocation.URI_PROPERTY));
     PrintWriter out = spec.commandLine().getOut();
-    try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
+    DeliverySettings settings = DeliverySettings.system();
+    try (Outbox outbox = Outbox.open(location, settings)) {
       requireKnown(catalog, outbox);
       List<OutboxEntry> selected = select(outbox);
       if (!retry) {
@@ -108,25 +111,62 @@ public final class EffectsCommand implements Callable<Integer> {
       List<Delivery> deliveries = new ArrayList<>();
       for (OutboxEntry entry : owed) {
         deliveries.add(
-            dryRun
-                ? new Delivery(entry.key(), entry.url(), Delivery.Outcome.WOULD_SEND, 0, null, null)
-                : outbox.retry(entry.key()));
+            dryRun ? wouldRetry(outbox, entry, settings.clock()) : outbox.retry(entry.key()));
       }
       EffectsReport report =
           new EffectsReport(
               deliveries, owed.isEmpty() ? "nothing to send: no failed or pending effect" : null);
       printRetry(report, out);
-      boolean stillFailing = deliveries.stream().anyMatch(Delivery::needsAttention);
-      return stillFailing ? ExitCodes.UNEXPECTED : ExitCodes.OK;
+      // One another process is still sending has not arrived as far as this command knows.
+      boolean notDelivered =
+          deliveries.stream()
+              .anyMatch(d -> d.needsAttention() || d.outcome() == Delivery.Outcome.IN_FLIGHT);
+      return notDelivered ? ExitCodes.UNEXPECTED : ExitCodes.OK;
     }
   }
 
   /**
-   * Refuses a TABLE that is neither in the catalog nor named by any effect of the outbox (a
-   * mistyped name read as "nothing owed"); a dropped table's effects are still listed.
+   * What a retry of {@code entry} would do, sending nothing: fail at once when it cannot be sent as
+   * it stands (an unset environment variable), wait while another process holds its claim, or send.
+   */
+  private static Delivery wouldRetry(Outbox outbox, OutboxEntry entry, Clock clock) {
+    Optional<String> unsendable = outbox.unsendable(entry);
+    if (unsendable.isPresent()) {
+      return new Delivery(
+          entry.key(), entry.url(), Delivery.Outcome.WOULD_FAIL, 0, null, unsendable.get());
+    }
+    if (entry.status() == EffectStatus.PENDING
+        && entry.leaseUntil() != null
+        && entry.leaseUntil().isAfter(clock.instant())) {
+      return new Delivery(
+          entry.key(),
+          entry.url(),
+          Delivery.Outcome.IN_FLIGHT,
+          0,
+          null,
+          "claimed by another process until " + entry.leaseUntil());
+    }
+    return new Delivery(entry.key(), entry.url(), Delivery.Outcome.WOULD_SEND, 0, null, null);
+  }
+
+  /**
+   * Refuses a TABLE that is neither in the catalog nor named by any effect of the outbox, and a
+   * --run-key or --effect no effect of the outbox has (a mistyped name read as "nothing owed"); a
+   * dropped table's effects are still listed.
    */
   private void requireKnown(CatalogConfig catalog, Outbox outbox) {
-    if (table == null || !outbox.list(table, EnumSet.allOf(EffectStatus.class)).isEmpty()) {
+    List<OutboxEntry> all = outbox.list(null, EnumSet.allOf(EffectStatus.class));
+    InvalidInputException.check(
+        runKey == null || all.stream().anyMatch(e -> ofRunKey(e, runKey)),
+        "Cannot list effects of run key %s: the outbox holds none (see `floe effects` for every"
+            + " run key)",
+        runKey);
+    InvalidInputException.check(
+        effect == null || all.stream().anyMatch(e -> effect.equals(e.key().effect())),
+        "Cannot list effects named %s: the outbox holds none; it holds %s",
+        effect,
+        all.stream().map(e -> e.key().effect()).distinct().sorted().toList());
+    if (table == null || all.stream().anyMatch(e -> table.equals(e.target()))) {
       return;
     }
     Catalog opened = Catalogs.open(catalog);
@@ -152,13 +192,14 @@ public final class EffectsCommand implements Callable<Integer> {
       }
     }
     return outbox.list(table, statuses).stream()
-        .filter(
-            e ->
-                runKey == null
-                    || runKey.equals(e.key().runKey())
-                    || e.key().runKey().startsWith(runKey + "@"))
+        .filter(e -> runKey == null || ofRunKey(e, runKey))
         .filter(e -> effect == null || effect.equals(e.key().effect()))
         .toList();
+  }
+
+  /** Whether {@code entry} is of {@code runKey}: filed under it, or under it and a batch. */
+  private static boolean ofRunKey(OutboxEntry entry, String runKey) {
+    return runKey.equals(entry.key().runKey()) || entry.key().runKey().startsWith(runKey + "@");
   }
 
   private boolean resendable(OutboxEntry entry) {

@@ -76,11 +76,13 @@ public record EffectsReport(List<Delivery> deliveries, String note, boolean unse
       if (delivery.needsAttention()) {
         warnings.add(
             String.format(
-                "effect %s was not delivered (%s after %d attempt(s): %s); the commit stands."
+                "effect %s was not delivered (%s %s: %s); the commit stands."
                     + " Resend it with `floe effects --pending --retry`",
                 delivery.key().effect(),
                 delivery.outcome().text(),
-                delivery.attempts(),
+                delivery.attempts() == 0
+                    ? "before any POST"
+                    : "after " + delivery.attempts() + " attempt(s)",
                 delivery.error()));
       }
     }
@@ -101,6 +103,8 @@ public record EffectsReport(List<Delivery> deliveries, String note, boolean unse
           line.append(", ").append(delivery.error());
         }
         line.append(')');
+      } else if (delivery.error() != null) {
+        line.append(" (").append(delivery.error()).append(')');
       }
       lines.add(line.toString());
     }

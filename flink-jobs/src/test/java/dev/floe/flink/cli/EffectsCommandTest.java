@@ -12,9 +12,11 @@ import dev.floe.catalog.effects.Outbox;
 import dev.floe.catalog.effects.OutboxEntry;
 import dev.floe.catalog.effects.OutboxKey;
 import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.effects.OutboxStore;
 import dev.floe.catalog.testing.WebhookServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -150,7 +152,79 @@ class EffectsCommandTest {
     assertThat(misuse.exitCode()).isEqualTo(2);
   }
 
+  @Test
+  void aRetrySaysWhatCannotBeSentOrIsClaimedElsewhereAndExits1() throws Exception {
+    Instant now = Instant.now();
+    OutboxLocation location = OutboxLocation.of(CatalogConfigLoader.embedded(home)).orElseThrow();
+    try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
+      outbox.skip(
+          entry(
+              "k-token",
+              EffectStatus.FAILED,
+              now,
+              Map.of("Authorization", "Bearer ${env:FLOE_TEST_NEVER_SET}")));
+      outbox.skip(entry("k-claimed", EffectStatus.PENDING, now));
+    }
+    try (OutboxStore store = OutboxStore.open(location)) {
+      assertThat(
+              store.claim(
+                  new OutboxKey("k-claimed", "notify_bi"),
+                  "floe-other",
+                  now,
+                  now.plus(Duration.ofMinutes(5))))
+          .isTrue();
+    }
+
+    CliRun dryRun = floe(home, "effects", "--pending", "--retry", "--dry-run");
+    CliRun claimed = floe(home, "effects", "--pending", "--retry", "--run-key", "k-claimed");
+    CliRun token = floe(home, "effects", "--pending", "--retry", "--run-key", "k-token");
+    CliRun listed = floe(home, "effects", "--json", "--run-key", "k-token");
+
+    assertThat(dryRun.exitCode()).as(dryRun.out()).isEqualTo(1);
+    assertThat(dryRun.out())
+        .contains(
+            "k-token  notify_bi  would fail (Cannot send effect notify_bi header Authorization:"
+                + " the environment variable FLOE_TEST_NEVER_SET is not set)")
+        .contains("k-claimed  notify_bi  in flight elsewhere (claimed by another process until");
+    assertThat(claimed.exitCode()).isEqualTo(1);
+    assertThat(claimed.out()).contains("in flight elsewhere (claimed by another process until");
+    assertThat(token.exitCode()).isEqualTo(1);
+    assertThat(token.out())
+        .contains("k-token  notify_bi  failed (Cannot send effect notify_bi header Authorization");
+    // No POST was made, so none is counted.
+    assertThat(JSON.readTree(listed.out()).get(0).get("attempts").asInt()).isZero();
+    assertThat(server.count()).isZero();
+  }
+
+  @Test
+  void aMistypedRunKeyOrEffectNameIsRefusedNotReadAsNothingOwed() throws Exception {
+    try (Outbox outbox =
+        Outbox.open(
+            OutboxLocation.of(CatalogConfigLoader.embedded(home)).orElseThrow(),
+            DeliverySettings.system())) {
+      outbox.skip(entry("k-failed", EffectStatus.FAILED, Instant.now()));
+    }
+
+    CliRun runKey = floe(home, "effects", "--pending", "--retry", "--run-key", "k-faild");
+    CliRun effect = floe(home, "effects", "--pending", "--retry", "--effect", "notfy_bi");
+    CliRun batch = floe(home, "effects", "--run-key", "k");
+
+    assertThat(runKey.exitCode()).isEqualTo(2);
+    assertThat(runKey.err()).contains("Cannot list effects of run key k-faild: the outbox holds");
+    assertThat(effect.exitCode()).isEqualTo(2);
+    assertThat(effect.err())
+        .contains(
+            "Cannot list effects named notfy_bi: the outbox holds none; it holds [notify_bi]");
+    assertThat(batch.exitCode()).isEqualTo(2);
+    assertThat(server.count()).isZero();
+  }
+
   private OutboxEntry entry(String runKey, EffectStatus status, Instant now) {
+    return entry(runKey, status, now, Map.of());
+  }
+
+  private OutboxEntry entry(
+      String runKey, EffectStatus status, Instant now, Map<String, String> headers) {
     return OutboxEntry.recorded(
         new OutboxKey(runKey, "notify_bi"),
         "run-" + runKey,
@@ -159,7 +233,7 @@ class EffectsCommandTest {
         "order_date=[2026-10-03,2026-10-04)",
         7L,
         server.url("/hook"),
-        Map.of(),
+        headers,
         "{\"run\": \"" + runKey + "\"}",
         1,
         status,
