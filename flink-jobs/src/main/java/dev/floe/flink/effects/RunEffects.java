@@ -134,11 +134,7 @@ public final class RunEffects {
       return outcome.status() == CommitOutcome.Status.DRY_RUN
           ? wouldSend(
               job.effects(),
-              effectKey(
-                  result.runKey(),
-                  result.mode().text(),
-                  result.scope().isWholeTable(),
-                  outcome.contentHash()),
+              effectKey(result.runKey(), result.mode().text(), result.scope().isWholeTable(), null),
               "dry run: nothing recorded or sent")
           : EffectsReport.note(
               "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
@@ -315,16 +311,52 @@ public final class RunEffects {
   }
 
   /**
-   * Whether any of the effects of {@code run} is in the outbox, under its key or an older Floe's.
+   * Whether any of the effects of {@code run} is in the outbox, under its key or a key an older
+   * Floe used ({@link #olderKeys}; for the walk, an entry there counts whatever its commit: an
+   * older Floe sent nothing more for the batches after it).
    */
   private static boolean filed(Outbox outbox, List<EffectSpec> effects, RunValues run) {
+    List<String> keys = new ArrayList<>(List.of(run.outboxKey()));
+    if (!run.outboxKey().equals(run.runKey())) {
+      keys.addAll(olderKeys(run));
+    }
     for (EffectSpec effect : effects) {
-      if (outbox.find(new OutboxKey(run.outboxKey(), effect.name())).isPresent()
-          || outbox.find(new OutboxKey(run.runKey(), effect.name())).isPresent()) {
-        return true;
+      for (String key : keys) {
+        if (outbox.find(new OutboxKey(key, effect.name())).isPresent()) {
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /**
+   * The key an older Floe filed {@code effect} of {@code run}'s very commit under, if any: the
+   * plain run key, or the run key and the batch's content hash. Only an entry for the same snapshot
+   * counts: under the content-hash key, an earlier commit of the same rows is another commit.
+   */
+  private static Optional<OutboxKey> filedByOlderFloe(
+      Outbox outbox, RunValues run, EffectSpec effect) {
+    if (run.outboxKey().equals(run.runKey())) {
+      return Optional.empty(); // one key per slice: it never changed
+    }
+    for (String older : olderKeys(run)) {
+      OutboxKey key = new OutboxKey(older, effect.name());
+      Optional<OutboxEntry> entry = outbox.find(key);
+      if (entry.isPresent() && Objects.equals(entry.get().snapshotId(), run.snapshotId())) {
+        return Optional.of(key);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The keys older Floes filed a batch's effects under, newest first. */
+  private static List<String> olderKeys(RunValues run) {
+    String hash = (String) run.values().get("content_hash");
+    return hash == null
+        ? List.of(run.runKey())
+        : List.of(
+            run.runKey() + "@" + hash.substring(0, Math.min(16, hash.length())), run.runKey());
   }
 
   /**
@@ -457,14 +489,16 @@ public final class RunEffects {
   /**
    * The key a commit's effects are filed under: its run key, which a retry or a rerun of the same
    * slice shares, so each effect is sent once per slice. A merge, an insert-if-absent and a swap of
-   * the whole table keep one run key for every batch, so their key also names the commit's content:
-   * each new batch is news, a retry or an unchanged rerun of it is not.
+   * the whole table keep one run key for every batch, so their key also names the commit: each
+   * batch that commits is news (also one whose rows an earlier batch had: a swap back to
+   * yesterday's rows), a retry or an unchanged rerun of it, which finds that commit current, is
+   * not.
+   *
+   * @param snapshotId the commit, or null when there is none yet (a dry run)
    */
-  static String effectKey(String runKey, String mode, boolean wholeTable, String contentHash) {
+  static String effectKey(String runKey, String mode, boolean wholeTable, Long snapshotId) {
     boolean everyBatch = wholeTable || !WriteMode.replacesScope(mode);
-    return everyBatch && contentHash != null
-        ? runKey + "@" + contentHash.substring(0, Math.min(16, contentHash.length()))
-        : runKey;
+    return everyBatch && snapshotId != null ? runKey + "@" + snapshotId : runKey;
   }
 
   private static RunValues values(
@@ -489,7 +523,7 @@ public final class RunEffects {
     values.put("rows", rows);
     values.put("content_hash", contentHash);
     return new RunValues(
-        effectKey(runKey, mode, wholeTable, contentHash),
+        effectKey(runKey, mode, wholeTable, snapshotId),
         runKey,
         runId,
         job,
@@ -507,15 +541,13 @@ public final class RunEffects {
     List<Delivery> deliveries = new ArrayList<>();
     try (Outbox outbox = Outbox.open(location, settings)) {
       for (EffectSpec effect : effects) {
-        OutboxKey plain = new OutboxKey(run.runKey(), effect.name());
-        Optional<OutboxEntry> filedBefore =
-            recording == Outbox.Recording.RECOVERY && !run.outboxKey().equals(run.runKey())
-                ? outbox.find(plain)
+        Optional<OutboxKey> filedBefore =
+            recording == Outbox.Recording.RECOVERY
+                ? filedByOlderFloe(outbox, run, effect)
                 : Optional.empty();
-        if (filedBefore.isPresent()
-            && Objects.equals(filedBefore.get().snapshotId(), run.snapshotId())) {
-          // Filed under the plain run key by an older Floe, for this very commit: as recorded.
-          deliveries.add(outbox.send(plain));
+        if (filedBefore.isPresent()) {
+          // Filed by an older Floe under another key, for this very commit: as recorded.
+          deliveries.add(outbox.send(filedBefore.get()));
         } else {
           deliveries.add(outbox.deliver(entry(effect, run, EffectStatus.PENDING), recording));
         }

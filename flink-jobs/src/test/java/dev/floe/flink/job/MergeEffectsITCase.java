@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,83 @@ class MergeEffectsITCase {
         .extracting(Delivery::outcome)
         .containsExactly(Delivery.Outcome.ALREADY_SENT);
     assertThat(server.count()).isEqualTo(1);
+  }
+
+  @Test
+  void aNoOpRerunAfterAnUpgradeFindsTheEffectAnOlderFloeFiledUnderTheRunKeyAndContentHash()
+      throws Exception {
+    RunRequest request = RunRequest.of(config, job, null);
+    RunResult first = SliceJob.run(request);
+    String hash = first.outcome().contentHash();
+    // What the Floe before it did: filed under the run key and the batch's content hash.
+    effects.deliverOnce(
+        config,
+        first.runKey() + "@" + hash.substring(0, 16),
+        job.effects(),
+        Map.of("snapshot_id", first.outcome().snapshotId(), "rows", first.outcome().rows()),
+        "sales.dim_customer",
+        "*",
+        false);
+    assertThat(server.count()).isEqualTo(1);
+
+    RunResult rerun = SliceJob.run(request);
+    var rerunSent = effects.deliver(request, rerun, true);
+
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(rerunSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(1);
+  }
+
+  @Test
+  void aSwapBackToRowsAnEarlierBatchHadIsNewsAndSentAgain() throws Exception {
+    JobSpec swap =
+        ExampleTables.job(
+            """
+            job: dim_customer_swap
+            target: sales.dim_customer
+            mode: swap
+            query: SELECT customer_id, tier, updated_at FROM sales.staging_customer
+            effects:
+              - name: notify_bi
+                webhook:
+                  url: "%s"
+                  body: '{"rows": ${rows}}'
+            """
+                .formatted(server.url("/hook")));
+    RunRequest request = RunRequest.of(config, swap, null);
+    RunResult a = SliceJob.run(request);
+    var aSent = effects.deliver(request, a, true);
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunResult b = SliceJob.run(request);
+    var bSent = effects.deliver(request, b, true);
+    seed.stagingCustomers(ExampleTables.CUSTOMER_SEED_ROWS);
+    RunResult aAgain = SliceJob.run(request);
+    var aAgainSent = effects.deliver(request, aAgain, true);
+    RunResult rerun = SliceJob.run(request);
+    var rerunSent = effects.deliver(request, rerun, true);
+
+    assertThat(List.of(a, b, aAgain))
+        .extracting(r -> r.outcome().status())
+        .containsOnly(CommitOutcome.Status.COMMITTED);
+    assertThat(aAgain.outcome().contentHash()).isEqualTo(a.outcome().contentHash());
+    assertThat(List.of(aSent, bSent, aAgainSent))
+        .allSatisfy(
+            sent ->
+                assertThat(sent.deliveries())
+                    .extracting(Delivery::outcome)
+                    .containsExactly(Delivery.Outcome.SENT));
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(rerunSent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.requests())
+        .extracting(r -> r.headers().get("idempotency-key"))
+        .containsExactly(
+            a.runKey() + "@" + a.outcome().snapshotId() + "/notify_bi",
+            a.runKey() + "@" + b.outcome().snapshotId() + "/notify_bi",
+            a.runKey() + "@" + aAgain.outcome().snapshotId() + "/notify_bi");
   }
 
   @Test
