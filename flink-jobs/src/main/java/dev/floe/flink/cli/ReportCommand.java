@@ -51,6 +51,9 @@ public final class ReportCommand implements Callable<Integer> {
   @Mixin CommonOptions common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Linux's limit too: a longer chain of links is a loop. */
+  private static final int MAX_LINKS = 40;
+
   /** The CLI edge is the only place that reads the clock (the default --as-of). */
   Clock clock = Clock.systemUTC();
 
@@ -79,21 +82,36 @@ public final class ReportCommand implements Callable<Integer> {
             ? clock.instant().truncatedTo(ChronoUnit.SECONDS)
             : AsOf.parse("--as-of", asOf);
     Path target = target();
-    Catalog catalog = Catalogs.open(common.catalog());
+    Path temp = reserveTemp(target);
     ReportModel model;
     try {
-      model = Report.of(catalog, table).asOf(instant).build();
+      Catalog catalog = Catalogs.open(common.catalog());
+      try {
+        model = Report.of(catalog, table).asOf(instant).build();
+      } finally {
+        Catalogs.close(catalog);
+      }
+      write(temp, target, ReportHtml.render(model));
     } finally {
-      Catalogs.close(catalog);
+      deleteQuietly(temp);
     }
-    write(target, ReportHtml.render(model));
     print(model, spec.commandLine().getOut());
     return ExitCodes.OK;
   }
 
-  /** The file --out names, checked before any table is read. */
+  /**
+   * The regular file the page goes to, checked before any table is read: --out itself, or the file
+   * its symbolic links lead to (the link is kept, as a shell's {@code >} keeps it).
+   */
   private Path target() {
-    Path target = out.toAbsolutePath();
+    Path target;
+    try {
+      target = followLinks(out.toAbsolutePath());
+    } catch (IOException e) {
+      throw InvalidInputException.of(
+          "Cannot write the report to %s: %s %s",
+          out, e.getClass().getSimpleName(), e.getMessage());
+    }
     Path folder = target.getParent();
     if (folder == null || !Files.isDirectory(folder)) {
       throw InvalidInputException.of(
@@ -104,26 +122,70 @@ public final class ReportCommand implements Callable<Integer> {
           "Cannot write the report to %s: it is a folder; name a file, e.g. %s",
           out, out.resolve("report.html"));
     }
+    if (Files.exists(target) && !Files.isRegularFile(target)) {
+      throw InvalidInputException.of(
+          "Cannot write the report to %s: it is not a regular file (a FIFO, a device or a"
+              + " socket), which the page would replace; name a file",
+          out);
+    }
     return target;
   }
 
-  /** Writes next to the target, then moves it in place: a reader never sees half a page. */
-  private void write(Path target, String html) {
-    // Not Files.createTempFile: its owner-only permissions would stay on the report.
-    Path temp = target.getParent().resolve(".floe-report-" + UUID.randomUUID() + ".tmp");
-    try {
-      try {
-        Files.writeString(temp, html, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
-        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temp);
+  /**
+   * {@code path} with its symbolic links followed, also to a file that does not exist yet (a
+   * dangling link: the page creates the file it names).
+   */
+  private static Path followLinks(Path path) throws IOException {
+    Path current = path;
+    for (int hops = 0; hops < MAX_LINKS; hops++) {
+      if (Files.exists(current)) {
+        return current.toRealPath();
       }
+      if (!Files.isSymbolicLink(current)) {
+        return current;
+      }
+      current = current.resolveSibling(Files.readSymbolicLink(current));
+    }
+    throw new IOException("more than " + MAX_LINKS + " symbolic links to follow");
+  }
+
+  /**
+   * Creates the empty file the page is written to next to the target before any table is read, so a
+   * folder that cannot be written fails at once. Not Files.createTempFile: its owner-only
+   * permissions would stay on the report.
+   */
+  private Path reserveTemp(Path target) {
+    Path folder = target.getParent();
+    Path temp = folder.resolve(".floe-report-" + UUID.randomUUID() + ".tmp");
+    try {
+      return Files.createFile(temp);
+    } catch (IOException e) {
+      throw InvalidInputException.of(
+          "Cannot write the report to %s: folder %s is not writable (%s)",
+          out, folder, e.getClass().getSimpleName());
+    }
+  }
+
+  /** Writes the page to {@code temp}, then moves it in place: a reader never sees half a page. */
+  private void write(Path temp, Path target, String html) {
+    try {
+      Files.writeString(temp, html, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(
           String.format(
               "Cannot write the report to %s: %s %s",
               out, e.getClass().getSimpleName(), e.getMessage()),
           e);
+    }
+  }
+
+  private static void deleteQuietly(Path temp) {
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      // The page is written or the run failed for a reason already reported; a stray temp file
+      // (named .floe-report-*.tmp) is all that is left.
     }
   }
 

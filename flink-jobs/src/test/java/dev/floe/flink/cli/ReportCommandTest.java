@@ -11,9 +11,11 @@ import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.spec.FloeTableProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,5 +148,83 @@ class ReportCommandTest {
         .contains("Cannot write the report to " + folder + ": it is a folder; name a file");
     assertThat(Files.isDirectory(folder)).as("the folder is not replaced by the page").isTrue();
     assertThat(Files.exists(Path.of(page))).isFalse();
+  }
+
+  @Test
+  void aSymbolicLinkAsOutIsFollowedAndKept() throws Exception {
+    Path site = Files.createDirectory(outDir.resolve("site"));
+    Path real = Files.writeString(site.resolve("real.html"), "old");
+    Path link = Files.createSymbolicLink(outDir.resolve("link.html"), Path.of("site/real.html"));
+    Path dangling =
+        Files.createSymbolicLink(outDir.resolve("new.html"), Path.of("site/created.html"));
+
+    CliRun run = floe(home, "report", "s.fact", "--out", link.toString(), "--as-of", "2026-10-05");
+    CliRun toNew =
+        floe(home, "report", "s.fact", "--out", dangling.toString(), "--as-of", "2026-10-05");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("wrote " + link + ": s.fact");
+    assertThat(Files.isSymbolicLink(link)).as("the link is kept").isTrue();
+    assertThat(Files.readString(real)).startsWith("<!DOCTYPE html>");
+    assertThat(toNew.exitCode()).as(toNew.err()).isZero();
+    assertThat(Files.isSymbolicLink(dangling)).isTrue();
+    assertThat(Files.readString(site.resolve("created.html"))).isEqualTo(Files.readString(real));
+    try (var files = Files.list(site)) {
+      assertThat(files).containsExactlyInAnyOrder(real, site.resolve("created.html"));
+    }
+  }
+
+  @Test
+  void aFifoAsOutIsAUsageErrorAndIsLeftInPlace() throws Exception {
+    Path fifo = outDir.resolve("pipe.html");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    Path link = Files.createSymbolicLink(outDir.resolve("link.html"), fifo);
+
+    CliRun run = floe(home, "report", "s.fact", "--out", fifo.toString(), "--as-of", "2026-10-05");
+    CliRun viaLink =
+        floe(home, "report", "s.fact", "--out", link.toString(), "--as-of", "2026-10-05");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("Cannot write the report to " + fifo + ": it is not a regular file");
+    assertThat(viaLink.exitCode()).isEqualTo(2);
+    assertThat(viaLink.err()).contains("Cannot write the report to " + link + ":");
+    assertThat(Files.isRegularFile(fifo)).isFalse();
+    assertThat(Files.exists(fifo)).as("the FIFO is not replaced").isTrue();
+    try (var files = Files.list(outDir)) {
+      assertThat(files).containsExactlyInAnyOrder(fifo, link); // no temp file left behind
+    }
+  }
+
+  @Test
+  void aFolderThatCannotBeWrittenIsAUsageErrorBeforeAnyTableIsRead() throws Exception {
+    // Root writes any folder whatever its mode bits.
+    Assumptions.assumeFalse("root".equals(System.getProperty("user.name")));
+    Path locked = Files.createDirectory(outDir.resolve("locked"));
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+    try {
+      CliRun run =
+          floe(
+              home,
+              "report",
+              "s.nope",
+              "--out",
+              locked.resolve("r.html").toString(),
+              "--as-of",
+              "2026-10-05");
+
+      assertThat(run.exitCode()).isEqualTo(2);
+      assertThat(run.err())
+          .contains(
+              "Cannot write the report to "
+                  + locked.resolve("r.html")
+                  + ": folder "
+                  + locked
+                  + " is not writable")
+          .doesNotContain("s.nope");
+    } finally {
+      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
   }
 }
