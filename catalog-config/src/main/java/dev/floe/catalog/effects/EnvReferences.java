@@ -40,6 +40,22 @@ public final class EnvReferences {
   }
 
   /**
+   * The text with each env reference replaced by {@code standIn}: what is written literally, for a
+   * check that must not take a reference for a value.
+   */
+  public static String replaceAll(String text, String standIn) {
+    Matcher matcher = EffectTemplate.REFERENCE.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (matcher.find()) {
+      if (isEnvReference(matcher.group(1))) {
+        matcher.appendReplacement(out, Matcher.quoteReplacement(standIn));
+      }
+    }
+    matcher.appendTail(out);
+    return out.toString();
+  }
+
+  /**
    * The text with each reference replaced by its variable's value.
    *
    * @param where what holds the text, for the message, e.g. {@code effect notify_bi header

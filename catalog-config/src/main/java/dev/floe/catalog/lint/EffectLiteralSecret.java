@@ -1,17 +1,15 @@
 package dev.floe.catalog.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.floe.catalog.config.CatalogConfig;
-import dev.floe.catalog.effects.EnvReferences;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A secret written into a manifest: a header that looks secret, a credential scheme or a URL with a
- * password or token, not taken from {@code ${env:NAME}}. Messages never quote the value.
+ * password, token or key, not taken from {@code ${env:NAME}} ({@link LiteralSecrets} judges the
+ * written parts, beside any reference). Messages never quote the value.
  */
 final class EffectLiteralSecret implements Check {
   static final Rule RULE =
@@ -19,11 +17,9 @@ final class EffectLiteralSecret implements Check {
           "effect-literal-secret",
           Severity.ERROR,
           "A webhook secret written literally: a header named like a secret (Authorization,"
-              + " *token*, *key...), a Bearer/Basic credential, or a URL with a password or token,"
-              + " whose value is not taken from the environment (an env: reference).");
-
-  private static final Pattern CREDENTIAL_SCHEME =
-      Pattern.compile("(?i)^\\s*(bearer|basic|token|digest)\\s+\\S+");
+              + " *token*, *key...), a Bearer/Basic credential, or a URL with a password or a"
+              + " token or key parameter, whose value is not taken from the environment (an env:"
+              + " reference); a secret written beside a reference counts too.");
 
   @Override
   public Rule rule() {
@@ -40,12 +36,12 @@ final class EffectLiteralSecret implements Check {
       }
       String where = effect.name() == null ? effect.path() : "effect '" + effect.name() + "'";
       String url = LintedManifest.text(webhook.get("url"));
-      if (url != null && !EnvReferences.hasAny(url) && CatalogConfig.carriesCredential(url)) {
+      if (url != null && LiteralSecrets.inUrl(url)) {
         findings.add(
             RULE.at(
                 manifest,
                 effect.path() + ".webhook.url",
-                "Cannot keep the URL of %s out of the manifest: it holds a password or token"
+                "Cannot keep the URL of %s out of the manifest: it holds a password, token or key"
                     + " written literally; write it as ${env:NAME}",
                 where));
       }
@@ -57,10 +53,7 @@ final class EffectLiteralSecret implements Check {
       while (entries.hasNext()) {
         Map.Entry<String, JsonNode> header = entries.next();
         String value = LintedManifest.text(header.getValue());
-        if (value == null || EnvReferences.hasAny(value)) {
-          continue;
-        }
-        if (CatalogConfig.isSecret(header.getKey()) || CREDENTIAL_SCHEME.matcher(value).find()) {
+        if (value != null && LiteralSecrets.inHeader(header.getKey(), value)) {
           findings.add(
               RULE.at(
                   manifest,

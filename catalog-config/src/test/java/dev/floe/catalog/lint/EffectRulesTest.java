@@ -107,6 +107,75 @@ class EffectRulesTest {
   }
 
   @Test
+  void aSecretWrittenBesideAnEnvReferenceIsAFinding() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify_bi
+              webhook:
+                url: "https://${env:HOOK_HOST}/hook?token=abc123secret"
+                headers:
+                  Authorization: "Bearer abcdef123456 ${env:UNUSED}"
+                  X-Auth: "Bearer abc${env:TOKEN_TAIL}"
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE))
+        .extracting(Finding::key)
+        .containsExactly(
+            "effects[0].webhook.url",
+            "effects[0].webhook.headers.Authorization",
+            "effects[0].webhook.headers.X-Auth");
+    assertThat(files.lint().findings())
+        .extracting(Finding::message)
+        .noneMatch(m -> m.contains("abc123") || m.contains("abcdef"));
+  }
+
+  @Test
+  void aSecretTakenWholeFromTheEnvironmentIsClean() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: notify_bi
+              webhook:
+                url: "https://${env:HOOK_HOST}/hook?token=${env:HOOK_TOKEN}&team=data"
+                headers:
+                  Authorization: "Basic ${env:HOOK_USER}:${env:HOOK_PASSWORD}"
+                  X-Api-Key: "${env:HOOK_KEY}"
+                  X-Forwarded-Host: "${env:HOOK_HOST}.example.com"
+            - name: notify_ops
+              webhook: {url: "https://hook:${env:HOOK_PASSWORD}@ops.example.com/${env:PATH}?v=1"}
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE)).isEmpty();
+  }
+
+  @Test
+  void aUrlWithAKeyParameterWrittenLiterallyIsAFindingAsAHeaderNamedKeyIs() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: a
+              webhook: {url: "https://bi.example.com/hook?api_key=abc123"}
+            - name: b
+              webhook: {url: "https://bi.example.com/hook?team=data&apikey=abc123"}
+            - name: c
+              webhook: {url: "https://bi.example.com/hook?key=abc123#top"}
+            - name: d
+              webhook: {url: "https://bi.example.com/hook?access_token=abc123"}
+            - name: e
+              webhook: {url: "https://bi.example.com/hook?keyword=x&key=${env:HOOK_KEY}"}
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE))
+        .extracting(Finding::key)
+        .containsExactly(
+            "effects[0].webhook.url",
+            "effects[1].webhook.url",
+            "effects[2].webhook.url",
+            "effects[3].webhook.url");
+  }
+
+  @Test
   void aBackfillsOnDoneWebhookIsCheckedToo() {
     LintFiles files = new LintFiles(dir);
     files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);

@@ -1,0 +1,95 @@
+package dev.floe.catalog.lint;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.effects.EnvReferences;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whether the part of a webhook URL or header value written in the manifest, not taken from {@code
+ * ${env:NAME}}, holds a secret. A reference stands for its value wherever it is: {@code Bearer
+ * ${env:BI_TOKEN}} holds none, {@code Bearer abc123 ${env:UNUSED}} and {@code
+ * https://${env:HOST}/hook?token=abc123} do.
+ */
+final class LiteralSecrets {
+  /** Stands for an env reference while the text is judged; no manifest text holds it. */
+  private static final String REFERENCE = "\u0000";
+
+  private static final List<String> CREDENTIAL_SCHEMES =
+      List.of("bearer", "basic", "token", "digest");
+
+  /**
+   * A URL query parameter named like a secret: as a header ({@link CatalogConfig#isSecret}: {@code
+   * *token*}, {@code *secret*}, {@code *key}, ...) or as a URL password ({@code pwd}, {@code
+   * passwd}, {@code sig}); not {@code *callback}, which names a URL.
+   */
+  private static final Pattern SECRET_PARAMETER =
+      Pattern.compile("(?i)[a-z0-9_.-]*(?:passwd|pwd)[a-z0-9_.-]*|sig");
+
+  /** {@code scheme://user:password@host}; group 1 is the password. */
+  private static final Pattern USER_INFO = Pattern.compile("://[^/:@?#\\s]+:([^/@?#\\s]*)@");
+
+  private LiteralSecrets() {}
+
+  /**
+   * True when the URL has a password ({@code user:pw@}), or a query or path parameter named like a
+   * secret ({@code ?token=}, {@code &api_key=}), whose value is written out.
+   */
+  static boolean inUrl(String url) {
+    String text = EnvReferences.replaceAll(url, REFERENCE);
+    Matcher userInfo = USER_INFO.matcher(text);
+    while (userInfo.find()) {
+      if (isWritten(userInfo.group(1))) {
+        return true;
+      }
+    }
+    int fragment = text.indexOf('#');
+    String beforeFragment = fragment < 0 ? text : text.substring(0, fragment);
+    // Query parameters, and path parameters (;token=...) too.
+    for (String parameter : beforeFragment.split("[?&;]")) {
+      int equals = parameter.indexOf('=');
+      if (equals > 0
+          && isSecretParameter(parameter.substring(0, equals))
+          && isWritten(parameter.substring(equals + 1))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * True when a header value gives a credential written out: after a scheme ({@code Bearer
+   * abc123}), or anywhere in a header named like a secret, whose value must reference the
+   * environment at all (as {@code floe run} requires) and whose words beside a leading scheme
+   * ({@code Bearer}, {@code ApiKey}) must all come from it.
+   */
+  static boolean inHeader(String name, String value) {
+    String text = EnvReferences.replaceAll(value, REFERENCE);
+    List<String> words = Arrays.stream(text.strip().split("\\s+")).toList();
+    boolean scheme = words.size() > 1;
+    List<String> credential = scheme ? words.subList(1, words.size()) : words;
+    if (CatalogConfig.isSecret(name)) {
+      return !text.contains(REFERENCE) || credential.stream().anyMatch(LiteralSecrets::isWritten);
+    }
+    return scheme
+        && CREDENTIAL_SCHEMES.contains(words.get(0).toLowerCase(Locale.ROOT))
+        && credential.stream().anyMatch(LiteralSecrets::isWritten);
+  }
+
+  private static boolean isSecretParameter(String name) {
+    if (name.contains(REFERENCE)) {
+      return false;
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    return !lower.endsWith("callback")
+        && (CatalogConfig.isSecret(lower) || SECRET_PARAMETER.matcher(lower).matches());
+  }
+
+  /** True when {@code text} has a letter or digit outside its references. */
+  private static boolean isWritten(String text) {
+    return text.replace(REFERENCE, "").chars().anyMatch(Character::isLetterOrDigit);
+  }
+}
