@@ -1,11 +1,15 @@
 package dev.floe.catalog.lint;
 
+import java.util.regex.Pattern;
+
 /**
  * A job's SQL with what cannot call a function or name a table blanked out: comments ({@code --
  * ...}, {@code /* ... *}{@code /}, hints included) and string literals. Blanks keep every line
  * break, so a position in the text is still a line of the manifest.
  */
 final class QueryText {
+  private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
   private final String code;
   private final String codeWithoutIdentifiers;
 
@@ -40,6 +44,8 @@ final class QueryText {
       blank(bare, i, end);
       if (!identifier) {
         blank(code, i, end);
+      } else if (isCall(sql, end)) {
+        unquote(bare, sql, i, end);
       }
       i = end;
     }
@@ -51,7 +57,10 @@ final class QueryText {
     return code;
   }
 
-  /** {@link #code()} without quoted identifiers either: where a function call can be. */
+  /**
+   * {@link #code()} without quoted identifiers either, but for the name of a quoted function call
+   * ({@code `RAND`()} reads {@code RAND ()}, as Flink resolves it): where a function call can be.
+   */
   String codeWithoutIdentifiers() {
     return codeWithoutIdentifiers;
   }
@@ -81,6 +90,30 @@ final class QueryText {
       i++;
     }
     return sql.length();
+  }
+
+  /** True when a parenthesis follows {@code end}, white space aside: a function call. */
+  private static boolean isCall(String sql, int end) {
+    int i = end;
+    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+      i++;
+    }
+    return i < sql.length() && sql.charAt(i) == '(';
+  }
+
+  /**
+   * Writes the name quoted from {@code from} to {@code to} at {@code from}, without its quotes,
+   * when it is a plain name; a name that is not ({@code `my fn`}) is no built-in function and stays
+   * blank.
+   */
+  private static void unquote(StringBuilder text, String sql, int from, int to) {
+    if (to - from < 3 || sql.charAt(to - 1) != sql.charAt(from)) {
+      return;
+    }
+    String name = sql.substring(from + 1, to - 1);
+    if (PLAIN_NAME.matcher(name).matches()) {
+      text.replace(from, from + name.length(), name);
+    }
   }
 
   private static void blank(StringBuilder text, int from, int to) {

@@ -80,6 +80,25 @@ class QueryRulesTest {
   }
 
   @Test
+  void aFunctionCalledByItsQuotedNameIsAFindingAsFlinkResolvesIt() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            SELECT order_id, CAST(`RAND`() * 100 AS DECIMAL(10,2)) AS r,
+              `now` AS n, t.`uuid`() AS u, `Now` () AS loaded_at, "unix_timestamp"()
+            FROM s t
+            """
+                + WHERE);
+
+    assertThat(files.findings(NondeterministicQuery.RULE))
+        .extracting(f -> f.line() + " " + f.message().split(", which")[0])
+        .containsExactly(
+            "7 Cannot rerun safely: the query calls RAND()",
+            "8 Cannot rerun safely: the query calls NOW()",
+            "8 Cannot rerun safely: the query calls UNIX_TIMESTAMP()");
+  }
+
+  @Test
   void allowNondeterministicSilencesTheRule() {
     String job =
         LintFiles.DAILY_JOB.replace("SELECT order_id,", "SELECT NOW() AS loaded_at, order_id,");
