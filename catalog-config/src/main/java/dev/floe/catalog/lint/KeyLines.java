@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -30,13 +31,24 @@ final class KeyLines {
   /** A key set twice in one mapping; YAML readers keep the last one silently. */
   record DuplicateKey(String path, int line, int firstLine) {}
 
+  /** What SnakeYAML counts as a line break. */
+  private static final Pattern LINE_BREAK = Pattern.compile("\r\n|[\r\n\u0085\u2028\u2029]");
+
   private final Map<String, Position> positions = new HashMap<>();
+  private final Map<String, ScalarNode> scalars = new HashMap<>();
   private final List<DuplicateKey> duplicates = new ArrayList<>();
+  private final List<String> file;
 
-  private KeyLines() {}
+  private KeyLines(String text) {
+    this.file = List.of(LINE_BREAK.split(text));
+  }
 
-  static KeyLines of(Node root) {
-    KeyLines lines = new KeyLines();
+  /**
+   * @param root the first document of the file
+   * @param text the file
+   */
+  static KeyLines of(Node root, String text) {
+    KeyLines lines = new KeyLines(text);
     int rootLine = root.getStartMark().getLine() + 1;
     lines.positions.put("", new Position(rootLine, rootLine));
     lines.walk(root, "", 0);
@@ -51,6 +63,15 @@ final class KeyLines {
   /** The first line of the text of the value at {@code path}. */
   int contentLine(String path) {
     return nearest(path).contentLine();
+  }
+
+  /**
+   * The line that holds character {@code index} of the scalar value at {@code path}, whatever its
+   * style ({@link ScalarLines}); the first line of the value's text when it is no scalar.
+   */
+  int valueLine(String path, int index) {
+    ScalarNode scalar = scalars.get(path);
+    return scalar == null ? contentLine(path) : ScalarLines.line(scalar, file, index);
   }
 
   List<DuplicateKey> duplicates() {
@@ -87,6 +108,9 @@ final class KeyLines {
           duplicates.add(new DuplicateKey(child, line, first));
         }
         positions.put(child, new Position(line, contentLine(tuple.getValueNode())));
+        if (tuple.getValueNode() instanceof ScalarNode scalar) {
+          scalars.put(child, scalar);
+        }
         walk(tuple.getValueNode(), child, depth + 1);
       }
     } else if (node instanceof SequenceNode sequence) {

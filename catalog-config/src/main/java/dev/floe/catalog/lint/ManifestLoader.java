@@ -89,7 +89,13 @@ final class ManifestLoader {
     SpecParsing.Outcome parsed = SpecParsing.parse(kind.get(), path, file, text, root, drop);
     return new Loaded(
         new LintedManifest(
-            path, file, kind.get(), root, KeyLines.of(tree), parsed.spec(), parsed.refusal()));
+            path,
+            file,
+            kind.get(),
+            root,
+            KeyLines.of(tree, text),
+            parsed.spec(),
+            parsed.refusal()));
   }
 
   private static Result notYaml(String file, Exception e) {

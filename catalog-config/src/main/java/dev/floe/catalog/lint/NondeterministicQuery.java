@@ -50,7 +50,7 @@ final class NondeterministicQuery implements Check {
       if (function == null) {
         continue;
       }
-      int line = manifest.lines().contentLine("query") + text.lineOffset(call.start());
+      int line = manifest.lines().valueLine("query", call.start());
       if (reported.add(function + "@" + line)) {
         findings.add(
             RULE.atLine(

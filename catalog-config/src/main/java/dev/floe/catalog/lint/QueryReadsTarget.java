@@ -30,7 +30,7 @@ final class QueryReadsTarget implements Check {
     if (!reference.find()) {
       return List.of();
     }
-    int line = manifest.lines().contentLine("query") + text.lineOffset(reference.start());
+    int line = manifest.lines().valueLine("query", reference.start());
     return List.of(
         RULE.atLine(
             manifest,

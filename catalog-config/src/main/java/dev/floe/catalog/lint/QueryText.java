@@ -4,8 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * A job's SQL with what cannot call a function or name a table blanked out: comments ({@code --
- * ...}, {@code /* ... *}{@code /}, hints included) and string literals. Blanks keep every line
- * break, so a position in the text is still a line of the manifest.
+ * ...}, {@code /* ... *}{@code /}, hints included) and string literals. Blanks keep every
+ * character's place, so a position in the text is one in the query ({@link KeyLines#valueLine}
+ * finds its line in the manifest).
  */
 final class QueryText {
   private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -63,17 +64,6 @@ final class QueryText {
    */
   String codeWithoutIdentifiers() {
     return codeWithoutIdentifiers;
-  }
-
-  /** How many lines below the query's first line {@code index} lies. */
-  int lineOffset(int index) {
-    int lines = 0;
-    for (int i = 0; i < index && i < code.length(); i++) {
-      if (code.charAt(i) == '\n') {
-        lines++;
-      }
-    }
-    return lines;
   }
 
   /** The index just past the quote that closes the one at {@code start} (doubled quotes escape). */

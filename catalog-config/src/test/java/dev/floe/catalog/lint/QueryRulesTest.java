@@ -99,6 +99,56 @@ class QueryRulesTest {
   }
 
   @Test
+  void aFindingInAFoldedOrPlainQueryIsOnItsLineOfTheFile() {
+    String head = LintFiles.DAILY_JOB.substring(0, LintFiles.DAILY_JOB.indexOf("query:"));
+    LintFiles files = new LintFiles(dir);
+    files.write(
+        "jobs/folded.yaml",
+        head
+            + """
+            query: >
+              SELECT order_id, amount
+
+              FROM sales.staging_orders
+              WHERE order_date = CURRENT_DATE
+                AND order_date >= :slice_start AND order_date < :slice_end AND 1 < RAND()
+            """);
+    files.write(
+        "jobs/plain.yaml",
+        head
+            + """
+            query: SELECT order_id, amount
+              FROM sales.staging_orders JOIN sales.fact_orders USING (order_id)
+              WHERE order_date >= :slice_start AND order_date < :slice_end AND 1 < NOW()
+            """);
+
+    assertThat(files.lint().findings())
+        .filteredOn(f -> f.rule().startsWith("query-reads") || f.rule().startsWith("nondet"))
+        .extracting(f -> Path.of(f.file()).getFileName() + ":" + f.line() + " " + f.rule())
+        .containsExactly(
+            "folded.yaml:10 nondeterministic-query",
+            "folded.yaml:11 nondeterministic-query",
+            "plain.yaml:7 query-reads-target",
+            "plain.yaml:8 nondeterministic-query");
+  }
+
+  @Test
+  void aFindingInAQuotedQueryIsOnTheLineItStartsNeverPastTheFile() {
+    String head = LintFiles.DAILY_JOB.substring(0, LintFiles.DAILY_JOB.indexOf("query:"));
+    LintFiles files = new LintFiles(dir);
+    files.write(
+        "jobs/quoted.yaml",
+        head
+            + "query: \"SELECT order_id\\n\\n\\n\\n\\n\\nFROM sales.fact_orders\\nWHERE"
+            + " order_date >= :slice_start AND order_date < :slice_end AND 1 < RAND()\"\n");
+
+    assertThat(files.lint().findings())
+        .filteredOn(f -> f.rule().startsWith("query-reads") || f.rule().startsWith("nondet"))
+        .extracting(Finding::line)
+        .containsExactly(6, 6);
+  }
+
+  @Test
   void allowNondeterministicSilencesTheRule() {
     String job =
         LintFiles.DAILY_JOB.replace("SELECT order_id,", "SELECT NOW() AS loaded_at, order_id,");
