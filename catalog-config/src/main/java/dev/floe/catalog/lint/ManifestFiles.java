@@ -5,8 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /** The files a lint run reads: the files it was given, and the YAML files under its folders. */
@@ -24,25 +26,41 @@ final class ManifestFiles {
 
   private ManifestFiles() {}
 
+  /**
+   * The candidates under or at {@code paths}, in order, each file once however many paths reach it
+   * ({@code jobs/a.yaml ./jobs/a.yaml jobs}), as the first path names it.
+   */
   static Collected collect(List<Path> paths) {
-    List<Candidate> candidates = new ArrayList<>();
+    Map<Path, Candidate> candidates = new LinkedHashMap<>();
     List<String> problems = new ArrayList<>();
     for (Path path : paths) {
       if (Files.isDirectory(path)) {
         try {
-          yamlFilesUnder(path).forEach(file -> candidates.add(new Candidate(file, false)));
+          yamlFilesUnder(path).forEach(file -> add(candidates, new Candidate(file, false)));
         } catch (IOException | UncheckedIOException e) {
           problems.add(String.format("Cannot lint %s: %s", path, e.getMessage()));
         }
       } else if (Files.isRegularFile(path)) {
-        candidates.add(new Candidate(path, true));
+        add(candidates, new Candidate(path, true));
       } else if (Files.exists(path)) {
         problems.add(String.format("Cannot lint %s: not a file or a folder", path));
       } else {
         problems.add(String.format("Cannot lint %s: no such file or folder", path));
       }
     }
-    return new Collected(candidates, problems);
+    return new Collected(List.copyOf(candidates.values()), problems);
+  }
+
+  /**
+   * Adds {@code candidate} unless its file is there already; named on the command line by either
+   * path, it must be a manifest.
+   */
+  private static void add(Map<Path, Candidate> candidates, Candidate candidate) {
+    Path key = candidate.file().toAbsolutePath().normalize();
+    Candidate first = candidates.putIfAbsent(key, candidate);
+    if (first != null && candidate.named() && !first.named()) {
+      candidates.put(key, new Candidate(first.file(), true));
+    }
   }
 
   /**

@@ -45,6 +45,41 @@ class LinterTest {
   }
 
   @Test
+  void aFileReachedByTwoPathsIsLintedOnceAsTheFirstNamesIt() {
+    LintFiles files = new LintFiles(dir);
+    Path daily = files.write("j/now1.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H\n", ""));
+    files.write("j/sub/other.yaml", LintFiles.MERGE_JOB);
+    Path dotted = dir.resolve("j/./sub/../now1.yaml");
+
+    LintReport report =
+        Linter.lint(List.of(daily, dotted, dir.resolve("j"), dir.resolve("j/sub"), dir));
+
+    assertThat(report.files()).isEqualTo(2);
+    assertThat(report.problems()).isEmpty();
+    assertThat(report.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.rule()).isEqualTo(MissingTimeout.RULE.id());
+              assertThat(f.file()).isEqualTo(daily.toString());
+            });
+  }
+
+  @Test
+  void aFileInALintedFolderNamedAgainMustBeAManifest() {
+    LintFiles files = new LintFiles(dir);
+    files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
+    Path config = files.write("jobs/floe.yaml", "catalog: {type: embedded}\n");
+
+    LintReport report = Linter.lint(List.of(dir.resolve("jobs"), config));
+
+    assertThat(report.files()).isEqualTo(1);
+    assertThat(report.problems())
+        .singleElement()
+        .satisfies(p -> assertThat(p).startsWith("Cannot lint " + config + ": not a job"));
+  }
+
+  @Test
   void aNamedFileThatIsNoManifestAndAMissingPathAreProblems() {
     LintFiles files = new LintFiles(dir);
     Path config = files.write("floe.yaml", "catalog: {type: embedded}\n");
