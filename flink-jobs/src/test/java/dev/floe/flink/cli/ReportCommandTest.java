@@ -15,7 +15,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -199,10 +198,12 @@ class ReportCommandTest {
 
   @Test
   void aFolderThatCannotBeWrittenIsAUsageErrorBeforeAnyTableIsRead() throws Exception {
-    // Root writes any folder whatever its mode bits.
-    Assumptions.assumeFalse("root".equals(System.getProperty("user.name")));
-    Path locked = Files.createDirectory(outDir.resolve("locked"));
-    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+    // Root writes any folder whatever its mode bits, but no file can be created in /proc.
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path locked = root ? Path.of("/proc") : Files.createDirectory(outDir.resolve("locked"));
+    if (!root) {
+      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+    }
     try {
       CliRun run =
           floe(
@@ -224,7 +225,9 @@ class ReportCommandTest {
                   + " is not writable")
           .doesNotContain("s.nope");
     } finally {
-      Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+      if (!root) {
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+      }
     }
   }
 }
