@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.effects.Delivery;
 import dev.floe.catalog.effects.DeliverySettings;
 import dev.floe.catalog.effects.EffectStatus;
@@ -15,6 +16,7 @@ import dev.floe.catalog.effects.OutboxLocation;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
@@ -31,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -206,6 +209,45 @@ class RunEffectsITCase {
     assertThat(report.note()).contains("audit branch (" + audited.branch() + ")");
     assertThat(server.count()).isZero();
     assertThat(outbox()).isEmpty();
+  }
+
+  @Test
+  void aPublishedAuditRunsEffectIsSentOnceByTheNextRunDescribingMainsCommit() throws Exception {
+    JobSpec job = job(5);
+    RunRequest audit =
+        RunRequest.of(config, job, DAY).withOptions(o -> o.publish(PublishMode.MANUAL));
+    RunResult audited = SliceJob.run(audit);
+    effects.deliver(audit, audited, true);
+    // Main moves on (another day), so the publish is a cherry-pick: a snapshot of its own.
+    SliceJob.run(RunRequest.of(config, ExampleTables.job(ExampleTables.FACT_JOB), "2026-10-04"));
+    Catalog catalog = Catalogs.open(config);
+    try {
+      Publish.of(Catalogs.loadTable(catalog, "sales.fact_orders"), "sales.fact_orders")
+          .run(audited.runId())
+          .commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    long mainSnapshot = seed.table("sales.fact_orders").currentSnapshot().snapshotId();
+    assertThat(mainSnapshot).isNotEqualTo(audited.outcome().snapshotId());
+
+    RunRequest plain = RunRequest.of(config, job, DAY);
+    RunResult rerun = SliceJob.run(plain);
+    EffectsReport sent = effects.deliver(plain, rerun, true);
+    RunResult again = SliceJob.run(plain);
+    EffectsReport sentAgain = effects.deliver(plain, again, true);
+
+    assertThat(rerun.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    assertThat(sent.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.SENT);
+    assertThat(sentAgain.deliveries())
+        .extracting(Delivery::outcome)
+        .containsExactly(Delivery.Outcome.ALREADY_SENT);
+    assertThat(server.count()).isEqualTo(1);
+    JsonNode body = JSON.readTree(server.requests().get(0).body());
+    assertThat(body.get("snapshot").asLong()).isEqualTo(mainSnapshot);
+    assertThat(body.get("run_id").asText()).isEqualTo(audited.runId());
   }
 
   private List<OutboxEntry> outbox() {
