@@ -19,6 +19,20 @@ public final class JobFailures {
   }
 
   /**
+   * Whether {@code failure} says the Flink job was cancelled (by an operator, the web UI or the
+   * cluster), as Flink's client reports a job that ended CANCELED.
+   */
+  public static boolean wasCancelled(Throwable failure) {
+    return first(
+            failure,
+            t ->
+                t.getClass()
+                    .getName()
+                    .equals("org.apache.flink.runtime.client.JobCancellationException"))
+        != null;
+  }
+
+  /**
    * The first throwable in {@code failure}'s cause chain that {@code wanted} accepts, looking also
    * inside the exceptions Flink serialized on the way from a task; null when there is none.
    */

@@ -225,10 +225,15 @@ public final class SliceJob {
           .options()
           .failAt()
           .failIf(FailurePoint.AFTER_PLANNING, "after planning " + spec.job());
-      CommitOutcome outcome =
-          deadline == null
-              ? execute(env, spec, scope)
-              : executeBy(deadline, env, request, scope, subject, runId, commitPlan.branch());
+      CommitOutcome outcome;
+      try {
+        outcome =
+            deadline == null
+                ? execute(env, spec, scope)
+                : executeBy(deadline, env, request, scope, subject, runId, commitPlan.branch());
+      } catch (CancelledFromOutside e) {
+        outcome = afterOutsideCancel(request, subject, runId, commitPlan.branch(), e.getCause());
+      }
       return new RunResult(
           spec.job(),
           spec.target(),
@@ -512,6 +517,64 @@ public final class SliceJob {
     JobExecutionResult execute() throws Exception;
   }
 
+  /**
+   * The job was cancelled by someone other than Floe (an operator, the web UI, the cluster) and
+   * ended CANCELED, so none of its tasks runs any more. Its committer may have committed before the
+   * cancel reached it: the run is looked up by id on the branch it commits to, and the answer is
+   * what the table holds.
+   */
+  static CommitOutcome afterOutsideCancel(
+      RunRequest request, String subject, String runId, String branch, Throwable cancel) {
+    Optional<Snapshot> landed;
+    Catalog catalog = null;
+    try {
+      catalog = Catalogs.open(request.catalog());
+      landed = RunLookup.find(Catalogs.loadTable(catalog, request.job().target()), runId, branch);
+    } catch (RuntimeException lookupFailed) {
+      lookupFailed.addSuppressed(cancel);
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot tell whether the %s committed: its Flink job was cancelled from outside Floe,"
+                  + " and run %s could not be looked up (%s); check `floe snapshots %s` before"
+                  + " rerunning",
+              subject,
+              runId,
+              JobFailures.firstLine(lookupFailed.getMessage()),
+              request.job().target()),
+          lookupFailed);
+    } finally {
+      if (catalog != null) {
+        Catalogs.close(catalog);
+      }
+    }
+    if (landed.isEmpty()) {
+      throw new IllegalStateException(
+          String.format(
+              "Cannot %s: its Flink job was cancelled from outside Floe (an operator, the web UI"
+                  + " or the cluster) before it committed; nothing was committed, and rerunning"
+                  + " is safe",
+              subject),
+          cancel);
+    }
+    Snapshot snapshot = landed.get();
+    Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+    return new CommitOutcome(
+        CommitOutcome.Status.COMMITTED,
+        snapshot.snapshotId(),
+        lineage.map(Lineage::rows).orElse(-1L),
+        lineage.map(Lineage::contentHash).orElse(null),
+        1,
+        "committed; its Flink job was then cancelled from outside Floe, after the commit had"
+            + " landed");
+  }
+
+  /** A job cancelled by someone other than Floe, through {@link #outcome}. */
+  private static final class CancelledFromOutside extends RuntimeException {
+    CancelledFromOutside(Exception cause) {
+      super(cause);
+    }
+  }
+
   /** Signals a cancelled job through {@link #outcome}, which maps every other failure. */
   private static final class CancelledAtDeadline extends RuntimeException {
     private final DeadlineExecution.Cancelled cancelled;
@@ -532,6 +595,9 @@ public final class SliceJob {
       FloeException floe = JobFailures.findFloeException(e);
       if (floe != null) {
         throw floe;
+      }
+      if (JobFailures.wasCancelled(e)) {
+        throw new CancelledFromOutside(e);
       }
       java.util.Optional<String> queryError = JobFailures.causedByTheQuery(e);
       if (queryError.isPresent()) {
