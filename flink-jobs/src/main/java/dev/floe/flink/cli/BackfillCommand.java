@@ -158,11 +158,12 @@ public final class BackfillCommand implements Callable<Integer> {
       out.println(output.json());
     } else {
       out.print(output.text());
-      out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
-      output
-          .warnings()
-          .forEach(w -> spec.commandLine().getErr().println("floe backfill: warning: " + w));
     }
+    out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
+    // On stderr with --json too, as `floe run --json` says an effect that did not arrive.
+    output
+        .warnings()
+        .forEach(w -> spec.commandLine().getErr().println("floe backfill: warning: " + w));
     return result.exitCode();
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.testing.ExampleTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** `floe backfill` as an operator drives it: a backfill manifest, --json, resume, snapshots. */
 class BackfillCommandITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  @RegisterExtension final WebhookServer server = new WebhookServer();
   @TempDir Path home;
   @TempDir Path project;
   private ExampleTables tables;
@@ -71,6 +74,34 @@ class BackfillCommandITCase {
     assertThat(
             CliRun.floe(home, "snapshots", ExampleTables.FACT_ORDERS, "--backfill", "other").out())
         .contains("has no snapshot of backfill other");
+  }
+
+  @Test
+  void anOnBackfillDoneWebhookThatFailedIsAWarningOnStderrWithJsonToo() throws Exception {
+    server.failNext(1, 500);
+    Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("done.yaml");
+    Files.writeString(
+        manifest,
+        """
+        backfill: feb_done
+        job: ../jobs/fact_orders.yaml
+        from: 2026-02-01
+        to: 2026-02-03
+        on_backfill_done:
+          - name: tell_bi
+            webhook: {url: "%s"}
+            max_attempts: 1
+        """
+            .formatted(server.url("/done")));
+
+    CliRun run = CliRun.floe(home, "backfill", manifest.toString(), "--json");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.OK);
+    assertThat(JSON.readTree(run.out()).get("counts").get("committed").asInt()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("floe backfill: warning: effect tell_bi was not delivered (failed after 1")
+        .contains("HTTP 500");
+    assertThat(server.count()).isEqualTo(1);
   }
 
   @Test
