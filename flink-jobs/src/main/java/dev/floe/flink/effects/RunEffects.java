@@ -239,7 +239,12 @@ public final class RunEffects {
           }
         }
         for (EffectSpec effect : effects) {
-          OutboxKey key = new OutboxKey(walk.get().anchor().outboxKey(), effect.name());
+          // The anchor's effect, under its key or the one an older Floe filed that commit under.
+          RunValues anchor = walk.get().anchor();
+          OutboxKey key = new OutboxKey(anchor.outboxKey(), effect.name());
+          if (outbox.find(key).isEmpty()) {
+            key = filedByOlderFloe(outbox, anchor, effect).orElse(key);
+          }
           if (outbox.find(key).map(e -> e.status() == EffectStatus.PENDING).orElse(false)) {
             deliveries.add(outbox.send(key));
           }
@@ -311,20 +316,17 @@ public final class RunEffects {
   }
 
   /**
-   * Whether any of the effects of {@code run} is in the outbox, under its key or a key an older
-   * Floe used ({@link #olderKeys}; for the walk, an entry there counts whatever its commit: an
-   * older Floe sent nothing more for the batches after it).
+   * Whether any of the effects of {@code run} is in the outbox: under its key, under the key an
+   * older Floe filed that very commit under ({@link #filedByOlderFloe}), or under the plain run key
+   * whatever its commit (the oldest Floe sent one effect per run key, and nothing for the batches
+   * after it).
    */
   private static boolean filed(Outbox outbox, List<EffectSpec> effects, RunValues run) {
-    List<String> keys = new ArrayList<>(List.of(run.outboxKey()));
-    if (!run.outboxKey().equals(run.runKey())) {
-      keys.addAll(olderKeys(run));
-    }
     for (EffectSpec effect : effects) {
-      for (String key : keys) {
-        if (outbox.find(new OutboxKey(key, effect.name())).isPresent()) {
-          return true;
-        }
+      if (outbox.find(new OutboxKey(run.outboxKey(), effect.name())).isPresent()
+          || outbox.find(new OutboxKey(run.runKey(), effect.name())).isPresent()
+          || filedByOlderFloe(outbox, run, effect).isPresent()) {
+        return true;
       }
     }
     return false;

@@ -6,7 +6,11 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.effects.Delivery;
 import dev.floe.catalog.effects.DeliverySettings;
+import dev.floe.catalog.effects.EffectStatus;
+import dev.floe.catalog.effects.OutboxEntry;
+import dev.floe.catalog.effects.OutboxKey;
 import dev.floe.catalog.effects.OutboxLocation;
+import dev.floe.catalog.effects.OutboxStore;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.testing.WebhookServer;
 import dev.floe.flink.commit.CommitOutcome;
@@ -142,21 +146,7 @@ class MergeEffectsITCase {
 
   @Test
   void aSwapBackToRowsAnEarlierBatchHadIsNewsAndSentAgain() throws Exception {
-    JobSpec swap =
-        ExampleTables.job(
-            """
-            job: dim_customer_swap
-            target: sales.dim_customer
-            mode: swap
-            query: SELECT customer_id, tier, updated_at FROM sales.staging_customer
-            effects:
-              - name: notify_bi
-                webhook:
-                  url: "%s"
-                  body: '{"rows": ${rows}}'
-            """
-                .formatted(server.url("/hook")));
-    RunRequest request = RunRequest.of(config, swap, null);
+    RunRequest request = RunRequest.of(config, swapJob(), null);
     RunResult a = SliceJob.run(request);
     var aSent = effects.deliver(request, a, true);
     seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
@@ -188,6 +178,69 @@ class MergeEffectsITCase {
             a.runKey() + "@" + a.outcome().snapshotId() + "/notify_bi",
             a.runKey() + "@" + b.outcome().snapshotId() + "/notify_bi",
             a.runKey() + "@" + aAgain.outcome().snapshotId() + "/notify_bi");
+  }
+
+  @Test
+  void aBatchWithTheRowsOfOneAnOlderFloeFiledIsNotTakenForFiledWhenItsProcessStopped()
+      throws Exception {
+    RunRequest request = RunRequest.of(config, swapJob(), null);
+    RunResult a = SliceJob.run(request);
+    // What the Floe before filed for it: the run key and the batch's content hash.
+    effects.deliverOnce(
+        config,
+        a.runKey() + "@" + a.outcome().contentHash().substring(0, 16),
+        request.job().effects(),
+        Map.of("snapshot_id", a.outcome().snapshotId(), "rows", a.outcome().rows()),
+        "sales.dim_customer",
+        "*",
+        false);
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    effects.deliver(request, SliceJob.run(request), true);
+    seed.stagingCustomers(ExampleTables.CUSTOMER_SEED_ROWS);
+    RunResult aAgain = SliceJob.run(request); // committed; its process stops before sending
+    seed.stagingCustomers("(13, 'free', TIMESTAMP '2026-10-04 09:00:00')");
+    RunResult d = SliceJob.run(request);
+    effects.deliver(request, d, true);
+
+    assertThat(aAgain.outcome().contentHash()).isEqualTo(a.outcome().contentHash());
+    assertThat(server.requests())
+        .extracting(r -> r.headers().get("idempotency-key"))
+        .endsWith(
+            a.runKey() + "@" + aAgain.outcome().snapshotId() + "/notify_bi",
+            a.runKey() + "@" + d.outcome().snapshotId() + "/notify_bi")
+        .hasSize(4);
+  }
+
+  @Test
+  void aPendingEffectAnOlderFloeFiledUnderTheContentHashIsSentByTheNextBatch() throws Exception {
+    RunRequest request = RunRequest.of(config, swapJob(), null);
+    RunResult a = SliceJob.run(request);
+    String olderKey = a.runKey() + "@" + a.outcome().contentHash().substring(0, 16);
+    // An older Floe filed it and stopped before sending.
+    try (OutboxStore store = OutboxStore.open(OutboxLocation.of(config).orElseThrow())) {
+      store.insertIfAbsent(
+          OutboxEntry.recorded(
+              new OutboxKey(olderKey, "notify_bi"),
+              a.runId(),
+              "dim_customer_swap",
+              "sales.dim_customer",
+              "*",
+              a.outcome().snapshotId(),
+              server.url("/hook"),
+              Map.of(),
+              "{\"rows\": %d}".formatted(a.outcome().rows()),
+              3,
+              EffectStatus.PENDING,
+              Instant.parse("2026-10-04T01:00:00Z")));
+    }
+    seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
+    RunResult b = SliceJob.run(request);
+    effects.deliver(request, b, true);
+
+    assertThat(server.requests())
+        .extracting(r -> r.headers().get("idempotency-key"))
+        .containsExactly(
+            olderKey + "/notify_bi", a.runKey() + "@" + b.outcome().snapshotId() + "/notify_bi");
   }
 
   @Test
@@ -241,6 +294,22 @@ class MergeEffectsITCase {
         .extracting(Delivery::outcome)
         .containsExactly(Delivery.Outcome.SENT);
     assertThat(server.count()).isEqualTo(2);
+  }
+
+  private JobSpec swapJob() {
+    return ExampleTables.job(
+        """
+        job: dim_customer_swap
+        target: sales.dim_customer
+        mode: swap
+        query: SELECT customer_id, tier, updated_at FROM sales.staging_customer
+        effects:
+          - name: notify_bi
+            webhook:
+              url: "%s"
+              body: '{"rows": ${rows}}'
+        """
+            .formatted(server.url("/hook")));
   }
 
   @Test
