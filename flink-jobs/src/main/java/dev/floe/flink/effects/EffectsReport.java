@@ -76,17 +76,26 @@ public record EffectsReport(List<Delivery> deliveries, String note, boolean unse
       if (delivery.needsAttention()) {
         warnings.add(
             String.format(
-                "effect %s was not delivered (%s %s: %s); the commit stands."
+                "effect %s was not delivered (%s%s: %s); the commit stands."
                     + " Resend it with `floe effects --pending --retry`",
                 delivery.key().effect(),
                 delivery.outcome().text(),
-                delivery.attempts() == 0
-                    ? "before any POST"
-                    : "after " + delivery.attempts() + " attempt(s)",
+                attemptsMade(delivery),
                 delivery.error()));
       }
     }
     return warnings;
+  }
+
+  /**
+   * What this call's POSTs were, for a warning: none before a failure, or how many; nothing for an
+   * effect that failed earlier (this call made none, the earlier ones are in the outbox).
+   */
+  private static String attemptsMade(Delivery delivery) {
+    if (delivery.attempts() > 0) {
+      return " after " + delivery.attempts() + " attempt(s)";
+    }
+    return delivery.outcome() == Delivery.Outcome.FAILED ? " before any POST" : "";
   }
 
   /** One line per effect, e.g. {@code notify_bi sent (1 attempt, HTTP 200)}. */
