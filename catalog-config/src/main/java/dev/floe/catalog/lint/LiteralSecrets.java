@@ -22,12 +22,20 @@ final class LiteralSecrets {
       List.of("bearer", "basic", "token", "digest");
 
   /**
-   * A URL query parameter named like a secret: as a header ({@link CatalogConfig#isSecret}: {@code
-   * *token*}, {@code *secret*}, {@code *key}, ...) or as a URL password ({@code pwd}, {@code
-   * passwd}, {@code sig}); not {@code *callback}, which names a URL.
+   * A URL query parameter named like a secret: {@code *token*}, {@code *secret*}, {@code
+   * *password*}, {@code pwd}, {@code sig} or {@code signature}, {@code key} itself and the keys
+   * that are credentials ({@code api_key}, {@code apikey}, {@code access_key}, {@code private_key},
+   * {@code secret_key}); not any name ending in {@code key} ({@code partition_key=region} is data),
+   * and not {@code *callback}, which names a URL.
    */
   private static final Pattern SECRET_PARAMETER =
-      Pattern.compile("(?i)[a-z0-9_.-]*(?:passwd|pwd)[a-z0-9_.-]*|sig");
+      Pattern.compile(
+          "(?i).*(?:token|secret|passw(?:or)?d).*|pwd|sig|signature|key|x-api-key"
+              + "|(?:.*[_.-])?(?:api|access|private|secret)[_.-]?key");
+
+  /** A label written right before a reference ({@code key=${env:K}}): not a secret itself. */
+  private static final Pattern LABEL_BEFORE_REFERENCE =
+      Pattern.compile("[A-Za-z0-9_.-]+[=:](?=" + Pattern.quote(REFERENCE) + ")");
 
   /** {@code scheme://user:password@host}; group 1 is the password. */
   private static final Pattern USER_INFO = Pattern.compile("://[^/:@?#\\s]+:([^/@?#\\s]*)@");
@@ -84,12 +92,19 @@ final class LiteralSecrets {
       return false;
     }
     String lower = name.toLowerCase(Locale.ROOT);
-    return !lower.endsWith("callback")
-        && (CatalogConfig.isSecret(lower) || SECRET_PARAMETER.matcher(lower).matches());
+    return !lower.endsWith("callback") && SECRET_PARAMETER.matcher(lower).matches();
   }
 
-  /** True when {@code text} has a letter or digit outside its references. */
+  /**
+   * True when {@code text} has a letter or digit outside its references and the labels right before
+   * them ({@code key=${env:FCM_KEY}}, {@code token=${env:T}}).
+   */
   private static boolean isWritten(String text) {
-    return text.replace(REFERENCE, "").chars().anyMatch(Character::isLetterOrDigit);
+    return LABEL_BEFORE_REFERENCE
+        .matcher(text)
+        .replaceAll("")
+        .replace(REFERENCE, "")
+        .chars()
+        .anyMatch(Character::isLetterOrDigit);
   }
 }

@@ -176,6 +176,26 @@ class EffectRulesTest {
   }
 
   @Test
+  void aLabelBeforeAReferenceAndADataParameterNamedKeyAreClean() {
+    LintFiles files =
+        jobWithEffects(
+            """
+            - name: fcm
+              webhook:
+                url: "https://fcm.example.com/send?partition_key=region&sort_key=day"
+                headers:
+                  Authorization: "key=${env:FCM_KEY}"
+            - name: rails
+              webhook:
+                url: "https://app.example.com/hook"
+                headers:
+                  Authorization: "Token token=${env:APP_TOKEN}"
+            """);
+
+    assertThat(files.findings(EffectLiteralSecret.RULE)).isEmpty();
+  }
+
+  @Test
   void aBackfillsOnDoneWebhookIsCheckedToo() {
     LintFiles files = new LintFiles(dir);
     files.write("jobs/daily.yaml", LintFiles.DAILY_JOB);
