@@ -192,7 +192,7 @@ public final class Outbox implements AutoCloseable {
     store.close();
   }
 
-  private static Delivery settled(OutboxEntry entry) {
+  private Delivery settled(OutboxEntry entry) {
     Delivery.Outcome outcome =
         switch (entry.status()) {
           case SENT -> Delivery.Outcome.ALREADY_SENT;
@@ -207,7 +207,9 @@ public final class Outbox implements AutoCloseable {
           outcome,
           0,
           entry.httpStatus(),
-          "claimed by another process until " + entry.leaseUntil());
+          entry.leaseUntil().isAfter(now())
+              ? "claimed by another process until " + entry.leaseUntil()
+              : "its sender's claim lapsed at " + entry.leaseUntil() + "; a retry sends it");
     }
     return Delivery.of(entry, outcome, 0);
   }

@@ -90,12 +90,24 @@ public final class OutboxStore implements AutoCloseable {
       }
     } catch (SQLException e) {
       store.close();
-      throw InvalidInputException.of(
-          "Cannot create the table %s in the effect outbox at %s: %s (create it once as a user"
-              + " that may, or grant this user CREATE on the schema)",
-          TABLE, location.describe(), e.getMessage());
+      if (refused(e)) {
+        throw InvalidInputException.of(
+            "Cannot create the table %s in the effect outbox at %s: %s (create it once as a user"
+                + " that may, or grant this user CREATE on the schema)",
+            TABLE, location.describe(), e.getMessage());
+      }
+      throw store.failure("create the table " + TABLE, e); // e.g. a connection lost: retry
     }
     return store;
+  }
+
+  /**
+   * Whether the database refused the outbox table for good: no privilege (SQL state 42501), or a
+   * read-only database (SQLite's SQLITE_READONLY, code 8).
+   */
+  private static boolean refused(SQLException e) {
+    return "42501".equals(e.getSQLState())
+        || (e.getErrorCode() == 8 && String.valueOf(e.getMessage()).contains("SQLITE_READONLY"));
   }
 
   /** Whether the outbox table is in the connection's current schema (any letter case). */

@@ -155,6 +155,9 @@ public final class EffectsCommand implements Callable<Integer> {
    * dropped table's effects are still listed.
    */
   private void requireKnown(CatalogConfig catalog, Outbox outbox) {
+    if (runKey == null && effect == null && table == null) {
+      return;
+    }
     List<OutboxEntry> all = outbox.list(null, EnumSet.allOf(EffectStatus.class));
     InvalidInputException.check(
         runKey == null || all.stream().anyMatch(e -> ofRunKey(e, runKey)),

@@ -95,7 +95,8 @@ public final class LateCommand implements Runnable {
         "whole-slice overwrite with checks and lineage, never a patch of rows), then move the",
         "table property floe.sealed-through to the end of the sealed slices (never backwards).",
         "A failed slice is reported, the others still run, and the exit code is non-zero;",
-        "a cannot-rerun slice is listed, stops the marker before it, and exits 2.",
+        "a cannot-rerun slice is listed, stops the marker before it, and the exit code is",
+        "non-zero too (2 when no slice failed, else the first failure's code).",
         "A slice at or before floe.sealed-through stays sealed whatever --as-of says. Each",
         "rerun sends the manifest's effects as `floe run` does; a failed effect fails no slice."
       })
