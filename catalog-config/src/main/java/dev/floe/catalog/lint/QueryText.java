@@ -85,8 +85,18 @@ final class QueryText {
   /** True when a parenthesis follows {@code end}, white space aside: a function call. */
   private static boolean isCall(String sql, int end) {
     int i = end;
-    while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-      i++;
+    while (i < sql.length()) {
+      if (Character.isWhitespace(sql.charAt(i))) {
+        i++;
+      } else if (sql.startsWith("/*", i)) { // `RAND` /* why */ () is a call too
+        int close = sql.indexOf("*/", i + 2);
+        i = close < 0 ? sql.length() : close + 2;
+      } else if (sql.startsWith("--", i)) {
+        int newline = sql.indexOf('\n', i);
+        i = newline < 0 ? sql.length() : newline + 1;
+      } else {
+        break;
+      }
     }
     return i < sql.length() && sql.charAt(i) == '(';
   }

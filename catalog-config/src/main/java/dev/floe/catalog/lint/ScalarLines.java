@@ -28,9 +28,35 @@ final class ScalarLines {
       case LITERAL -> Math.min(start.getLine() + 2 + count(value, at, '\n'), Math.max(lastLine, 1));
       case FOLDED -> scan(file, start.getLine() + 1, 0, lastLine, nonWhitespace(value, at));
       case PLAIN ->
-          scan(file, start.getLine(), start.getColumn(), lastLine, nonWhitespace(value, at));
+          scan(
+              file,
+              start.getLine(),
+              valueColumn(file, start.getLine(), start.getColumn()),
+              lastLine,
+              nonWhitespace(value, at));
       default -> start.getLine() + 1;
     };
+  }
+
+  /**
+   * The column where a plain scalar's value starts: past an anchor ({@code &q}) and a tag ({@code
+   * !!str}) the node's start mark may stand on.
+   */
+  private static int valueColumn(List<String> file, int line, int column) {
+    if (line >= file.size()) {
+      return column;
+    }
+    String text = file.get(line);
+    int i = Math.min(column, text.length());
+    while (i < text.length() && (text.charAt(i) == '&' || text.charAt(i) == '!')) {
+      while (i < text.length() && !Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+    }
+    return i;
   }
 
   /**

@@ -133,6 +133,27 @@ class QueryRulesTest {
   }
 
   @Test
+  void aQuotedCallWithACommentBeforeItsParenthesisAndAnAnchoredPlainQueryAreOnTheirLines() {
+    String head = LintFiles.DAILY_JOB.substring(0, LintFiles.DAILY_JOB.indexOf("query:"));
+    LintFiles files = new LintFiles(dir);
+    files.write(
+        "jobs/anchored.yaml",
+        head
+            + """
+            query: &q SELECT order_id, amount, `RAND` /* why */ () AS r
+              FROM sales.staging_orders
+              WHERE order_date >= :slice_start AND order_date < :slice_end AND 1 < NOW()
+            """);
+
+    assertThat(files.lint().findings())
+        .filteredOn(f -> f.rule().startsWith("nondet"))
+        .extracting(f -> f.line() + " " + f.message().split(", which")[0])
+        .containsExactly(
+            "6 Cannot rerun safely: the query calls RAND()",
+            "8 Cannot rerun safely: the query calls NOW()");
+  }
+
+  @Test
   void aFindingInAQuotedQueryIsOnTheLineItStartsNeverPastTheFile() {
     String head = LintFiles.DAILY_JOB.substring(0, LintFiles.DAILY_JOB.indexOf("query:"));
     LintFiles files = new LintFiles(dir);
