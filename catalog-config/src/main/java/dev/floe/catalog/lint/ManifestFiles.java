@@ -56,10 +56,19 @@ final class ManifestFiles {
    * path, it must be a manifest.
    */
   private static void add(Map<Path, Candidate> candidates, Candidate candidate) {
-    Path key = candidate.file().toAbsolutePath().normalize();
+    Path key = identity(candidate.file());
     Candidate first = candidates.putIfAbsent(key, candidate);
     if (first != null && candidate.named() && !first.named()) {
       candidates.put(key, new Candidate(first.file(), true));
+    }
+  }
+
+  /** The file itself, through any symbolic link ({@code current/a.yaml -> jobs/a.yaml}). */
+  private static Path identity(Path file) {
+    try {
+      return file.toRealPath();
+    } catch (IOException e) {
+      return file.toAbsolutePath().normalize(); // read and reported as it is
     }
   }
 

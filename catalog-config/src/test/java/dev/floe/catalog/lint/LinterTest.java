@@ -45,14 +45,15 @@ class LinterTest {
   }
 
   @Test
-  void aFileReachedByTwoPathsIsLintedOnceAsTheFirstNamesIt() {
+  void aFileReachedByTwoPathsIsLintedOnceAsTheFirstNamesIt() throws Exception {
     LintFiles files = new LintFiles(dir);
     Path daily = files.write("j/now1.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H\n", ""));
     files.write("j/sub/other.yaml", LintFiles.MERGE_JOB);
     Path dotted = dir.resolve("j/./sub/../now1.yaml");
+    Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("link.yaml"), daily);
 
     LintReport report =
-        Linter.lint(List.of(daily, dotted, dir.resolve("j"), dir.resolve("j/sub"), dir));
+        Linter.lint(List.of(daily, dotted, link, dir.resolve("j"), dir.resolve("j/sub"), dir));
 
     assertThat(report.files()).isEqualTo(2);
     assertThat(report.problems()).isEmpty();
