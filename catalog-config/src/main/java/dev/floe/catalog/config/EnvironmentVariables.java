@@ -41,7 +41,8 @@ public final class EnvironmentVariables {
           "FLOE_DEBUG",
           "flag",
           null,
-          "When set (e.g. `FLOE_DEBUG=1`), an unexpected failure prints its stack trace.");
+          "When set (e.g. `FLOE_DEBUG=1`; not `0`, `false`, `off`, `no` or empty), an"
+              + " unexpected failure prints its stack trace.");
   public static final FloeOption JAVA_OPTS =
       FloeOption.of(
           "FLOE_JAVA_OPTS", "string", null, "Extra JVM options for `bin/floe`, e.g. `-Xmx8g`.");

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -80,7 +81,7 @@ public final class FloeMain {
             code = ExitCodes.UNEXPECTED;
             message = describe(exception);
             err.println("floe: " + message);
-            if (System.getenv(EnvironmentVariables.DEBUG.key()) != null) {
+            if (debug(System.getenv(EnvironmentVariables.DEBUG.key()))) {
               exception.printStackTrace(err);
             } else {
               err.println(
@@ -119,6 +120,12 @@ public final class FloeMain {
           return ExitCodes.INVALID_INPUT;
         });
     return commandLine.execute(args);
+  }
+
+  /** FLOE_DEBUG's value turns stack traces on unless it is unset, empty, 0, false, off or no. */
+  static boolean debug(String value) {
+    return value != null
+        && !List.of("", "0", "false", "off", "no").contains(value.strip().toLowerCase(Locale.ROOT));
   }
 
   /** Passes everything to stdout and remembers whether anything was written. */
