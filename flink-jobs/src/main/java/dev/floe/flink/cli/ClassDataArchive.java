@@ -92,7 +92,9 @@ final class ClassDataArchive {
     System.setOut(new PrintStream(OutputStream.nullOutputStream()));
     try {
       linkLoadedClasses();
-      diagnosticCommand("vmCds", "dynamic_dump", target);
+      // The JVM splits the command's arguments at spaces: a path with one is quoted.
+      diagnosticCommand(
+          "vmCds", "dynamic_dump", target.contains(" ") ? "\"" + target + "\"" : target);
     } catch (Exception | LinkageError | VirtualMachineError e) {
       // The command succeeded; out of memory here (linking loads more classes) only means no
       // archive, never another exit code.
