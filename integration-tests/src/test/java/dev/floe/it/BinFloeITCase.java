@@ -38,6 +38,20 @@ class BinFloeITCase {
   }
 
   @Test
+  void quickstartsRowsForDayCountTheDayAfterTheTourLoadedAnother() throws Exception {
+    assertThat(BinFloe.run(work, "quickstart").exitCode()).isZero();
+    String job = BinFloe.repoRoot().resolve("examples/jobs/fact_orders_daily.yaml").toString();
+    BinFloe.Result otherDay = BinFloe.run(work, "run", job, "--slice", "2026-10-04");
+
+    BinFloe.Result again = BinFloe.run(work, "quickstart");
+
+    assertThat(otherDay.exitCode()).as(otherDay.err()).isZero();
+    assertThat(otherDay.out()).contains("status    committed");
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(again.out()).containsPattern("\\s2 \\| 70\\.00");
+  }
+
+  @Test
   void theTourRunsFromTheRepositoryExamplesWithScriptableExitCodes() throws Exception {
     Path examples = BinFloe.repoRoot().resolve("examples");
     assertThat(

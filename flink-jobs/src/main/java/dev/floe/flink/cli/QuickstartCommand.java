@@ -35,7 +35,10 @@ import picocli.CommandLine.Mixin;
 public final class QuickstartCommand implements Callable<Integer> {
   static final String SLICE = "2026-10-03";
   static final String TOTALS =
-      "SELECT count(*) AS rows_for_day, sum(amount) AS total FROM sales.fact_orders";
+      "SELECT count(*) AS rows_for_day, sum(amount) AS total FROM sales.fact_orders"
+          + " WHERE order_date = DATE '"
+          + SLICE
+          + "'";
   static final String DIMENSION =
       "SELECT customer_id, tier, updated_at FROM sales.dim_customer ORDER BY customer_id";
 
