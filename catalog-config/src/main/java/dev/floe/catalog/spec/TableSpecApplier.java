@@ -124,16 +124,20 @@ public final class TableSpecApplier {
       staged.add(table.table() == null ? validateNew(table) : stageValidated(table));
     }
     List<Namespace> created = createNamespaces(planned);
+    int staging = 0;
     try {
-      for (int i = 0; i < changed.size(); i++) {
-        if (staged.get(i) == null) {
-          staged.set(i, stageValidated(changed.get(i)));
+      for (; staging < changed.size(); staging++) {
+        if (staged.get(staging) == null) {
+          staged.set(staging, stageValidated(changed.get(staging)));
         }
       }
     } catch (RuntimeException e) {
-      // The catalog refused a new table (Glue: its name): no table was changed, and no
-      // namespace made for it stays behind.
+      // The catalog refused a new table (Glue: its name), or another process created it since
+      // the plan: no table was changed, and no namespace made for it stays behind.
       dropIfEmpty(created);
+      if (e instanceof AlreadyExistsException exists) {
+        throw createdMeanwhile(changed.get(staging), exists);
+      }
       throw e;
     }
     // A failure past this point leaves earlier tables applied; rerunning applies the rest.
@@ -154,7 +158,11 @@ public final class TableSpecApplier {
    */
   private static void commitAsPlanned(Planned planned, Transaction transaction) {
     if (planned.table() == null) {
-      transaction.commitTransaction();
+      try {
+        transaction.commitTransaction();
+      } catch (AlreadyExistsException e) {
+        throw createdMeanwhile(planned, e);
+      }
       return;
     }
     TableOperations ops = ((HasTableOperations) planned.table()).operations();
@@ -178,6 +186,18 @@ public final class TableSpecApplier {
               planned.spec().table(), planned.spec().source(), e.getMessage()),
           e);
     }
+  }
+
+  /** A table planned as new that another process created since (two applies at once). */
+  private static CommitConflictException createdMeanwhile(
+      Planned planned, AlreadyExistsException e) {
+    return new CommitConflictException(
+        String.format(
+            "Cannot apply the spec of %s (%s): the table was created by someone else since it was"
+                + " planned; nothing of this spec was applied; run `floe tables apply` again to"
+                + " plan on the table as it is now",
+            planned.spec().table(), planned.spec().source()),
+        e);
   }
 
   /**

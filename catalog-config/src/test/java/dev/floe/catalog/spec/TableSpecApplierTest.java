@@ -23,6 +23,7 @@ import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
@@ -30,6 +31,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
@@ -714,6 +716,48 @@ class TableSpecApplierTest {
         .isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("the table changed since it was planned");
     assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("d");
+  }
+
+  @Test
+  void aTableAnotherApplyCreatesAfterThePlanIsAConflictToRetryNotAnUnexpectedFailure() {
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    // The plan finds no table; by the time this apply creates it, another one has.
+    Catalog racing =
+        new Catalog() {
+          @Override
+          public Table loadTable(TableIdentifier identifier) {
+            throw new NoSuchTableException("Table does not exist: %s", identifier);
+          }
+
+          @Override
+          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
+            catalog.createTable(identifier, schema);
+            return catalog.buildTable(identifier, schema);
+          }
+
+          @Override
+          public List<TableIdentifier> listTables(Namespace namespace) {
+            return catalog.listTables(namespace);
+          }
+
+          @Override
+          public boolean dropTable(TableIdentifier identifier, boolean purge) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public void renameTable(TableIdentifier from, TableIdentifier to) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    TableSpec spec = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[d]"));
+
+    assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(spec)).commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessage(
+            "Cannot apply the spec of sales.t (tables/spec.yaml): the table was created by someone"
+                + " else since it was planned; nothing of this spec was applied; run `floe tables"
+                + " apply` again to plan on the table as it is now");
   }
 
   /** A catalog whose tables are what {@code load} makes of them (names, listing from ours). */
