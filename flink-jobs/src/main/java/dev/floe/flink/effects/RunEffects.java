@@ -134,7 +134,9 @@ public final class RunEffects {
       return outcome.status() == CommitOutcome.Status.DRY_RUN
           ? wouldSend(
               job.effects(),
-              effectKey(result.runKey(), result.mode().text(), result.scope().isWholeTable(), null),
+              everyBatch(result.mode().text(), result.scope().isWholeTable())
+                  ? result.runKey() + "@<its snapshot id>"
+                  : result.runKey(),
               "dry run: nothing recorded or sent")
           : EffectsReport.note(
               "dry run: nothing recorded or sent (a real run would be a no-op and send only what"
@@ -496,11 +498,15 @@ public final class RunEffects {
    * yesterday's rows), a retry or an unchanged rerun of it, which finds that commit current, is
    * not.
    *
-   * @param snapshotId the commit, or null when there is none yet (a dry run)
+   * @param snapshotId the commit
    */
   static String effectKey(String runKey, String mode, boolean wholeTable, Long snapshotId) {
-    boolean everyBatch = wholeTable || !WriteMode.replacesScope(mode);
-    return everyBatch && snapshotId != null ? runKey + "@" + snapshotId : runKey;
+    return everyBatch(mode, wholeTable) && snapshotId != null ? runKey + "@" + snapshotId : runKey;
+  }
+
+  /** Whether every batch of the job shares its run key (merge, insert-if-absent, whole table). */
+  private static boolean everyBatch(String mode, boolean wholeTable) {
+    return wholeTable || !WriteMode.replacesScope(mode);
   }
 
   private static RunValues values(

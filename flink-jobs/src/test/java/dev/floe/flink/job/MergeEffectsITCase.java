@@ -147,6 +147,8 @@ class MergeEffectsITCase {
   @Test
   void aSwapBackToRowsAnEarlierBatchHadIsNewsAndSentAgain() throws Exception {
     RunRequest request = RunRequest.of(config, swapJob(), null);
+    RunRequest dryRun = request.withOptions(o -> o.dryRun(true));
+    var wouldSend = effects.deliver(dryRun, SliceJob.run(dryRun), true);
     RunResult a = SliceJob.run(request);
     var aSent = effects.deliver(request, a, true);
     seed.stagingCustomers("(12, 'gold', TIMESTAMP '2026-10-04 08:00:00')");
@@ -162,6 +164,10 @@ class MergeEffectsITCase {
         .extracting(r -> r.outcome().status())
         .containsOnly(CommitOutcome.Status.COMMITTED);
     assertThat(aAgain.outcome().contentHash()).isEqualTo(a.outcome().contentHash());
+    // A dry run has no commit yet: its key says where the commit's id goes.
+    assertThat(wouldSend.deliveries())
+        .extracting(d -> d.key().runKey())
+        .containsExactly(a.runKey() + "@<its snapshot id>");
     assertThat(List.of(aSent, bSent, aAgainSent))
         .allSatisfy(
             sent ->
