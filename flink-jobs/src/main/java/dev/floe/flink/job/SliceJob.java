@@ -460,14 +460,8 @@ public final class SliceJob {
       }
     }
     if (landed.isPresent()) {
-      Snapshot snapshot = landed.get();
-      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
-      return new CommitOutcome(
-          CommitOutcome.Status.COMMITTED,
-          snapshot.snapshotId(),
-          lineage.map(Lineage::rows).orElse(-1L),
-          lineage.map(Lineage::contentHash).orElse(null),
-          1,
+      return landedOutcome(
+          landed.get(),
           "committed although the run "
               + deadline.reason()
               + ": its commit was already under way and landed");
@@ -556,7 +550,14 @@ public final class SliceJob {
               subject),
           cancel);
     }
-    Snapshot snapshot = landed.get();
+    return landedOutcome(
+        landed.get(),
+        "committed; its Flink job was then cancelled from outside Floe, after the commit had"
+            + " landed");
+  }
+
+  /** The outcome of a run whose commit the table holds, found after its job was cancelled. */
+  private static CommitOutcome landedOutcome(Snapshot snapshot, String detail) {
     Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
     return new CommitOutcome(
         CommitOutcome.Status.COMMITTED,
@@ -564,8 +565,7 @@ public final class SliceJob {
         lineage.map(Lineage::rows).orElse(-1L),
         lineage.map(Lineage::contentHash).orElse(null),
         1,
-        "committed; its Flink job was then cancelled from outside Floe, after the commit had"
-            + " landed");
+        detail);
   }
 
   /** A job cancelled by someone other than Floe, through {@link #outcome}. */
