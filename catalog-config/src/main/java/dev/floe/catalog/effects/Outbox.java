@@ -76,16 +76,23 @@ public final class Outbox implements AutoCloseable {
   }
 
   /**
-   * Why {@code entry} cannot be sent as it stands (an environment variable it names is unset, a
-   * header value HTTP refuses), or empty: what a dry run of a retry reports. Sends nothing.
+   * What {@link #retry} of {@code entry} would report, sending nothing: {@code WOULD_FAIL} when it
+   * cannot be sent as it stands (an environment variable it names is unset, a header value HTTP
+   * refuses), {@code IN_FLIGHT} while another process holds its claim, else {@code WOULD_SEND}.
    */
-  public Optional<String> unsendable(OutboxEntry entry) {
+  public Delivery wouldRetry(OutboxEntry entry) {
     try {
       webhook.request(entry);
-      return Optional.empty();
     } catch (InvalidInputException e) {
-      return Optional.of(e.getMessage());
+      return new Delivery(
+          entry.key(), entry.url(), Delivery.Outcome.WOULD_FAIL, 0, null, e.getMessage());
     }
+    if (entry.status() == EffectStatus.PENDING
+        && entry.leaseUntil() != null
+        && entry.leaseUntil().isAfter(now())) {
+      return settled(entry);
+    }
+    return new Delivery(entry.key(), entry.url(), Delivery.Outcome.WOULD_SEND, 0, null, null);
   }
 
   /** The effect filed under {@code key}, if any. */

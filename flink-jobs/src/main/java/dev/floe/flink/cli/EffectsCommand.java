@@ -13,13 +13,11 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.sql.ResultTable;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
@@ -99,8 +97,7 @@ public final class EffectsCommand implements Callable<Integer> {
                             + " outbox; set the catalog property %s to its JDBC URL",
                         catalog.type(), OutboxLocation.URI_PROPERTY));
     PrintWriter out = spec.commandLine().getOut();
-    DeliverySettings settings = DeliverySettings.system();
-    try (Outbox outbox = Outbox.open(location, settings)) {
+    try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
       requireKnown(catalog, outbox);
       List<OutboxEntry> selected = select(outbox);
       if (!retry) {
@@ -110,8 +107,7 @@ public final class EffectsCommand implements Callable<Integer> {
       List<OutboxEntry> owed = selected.stream().filter(this::resendable).toList();
       List<Delivery> deliveries = new ArrayList<>();
       for (OutboxEntry entry : owed) {
-        deliveries.add(
-            dryRun ? wouldRetry(outbox, entry, settings.clock()) : outbox.retry(entry.key()));
+        deliveries.add(dryRun ? outbox.wouldRetry(entry) : outbox.retry(entry.key()));
       }
       EffectsReport report =
           new EffectsReport(
@@ -123,30 +119,6 @@ public final class EffectsCommand implements Callable<Integer> {
               .anyMatch(d -> d.needsAttention() || d.outcome() == Delivery.Outcome.IN_FLIGHT);
       return notDelivered ? ExitCodes.UNEXPECTED : ExitCodes.OK;
     }
-  }
-
-  /**
-   * What a retry of {@code entry} would do, sending nothing: fail at once when it cannot be sent as
-   * it stands (an unset environment variable), wait while another process holds its claim, or send.
-   */
-  private static Delivery wouldRetry(Outbox outbox, OutboxEntry entry, Clock clock) {
-    Optional<String> unsendable = outbox.unsendable(entry);
-    if (unsendable.isPresent()) {
-      return new Delivery(
-          entry.key(), entry.url(), Delivery.Outcome.WOULD_FAIL, 0, null, unsendable.get());
-    }
-    if (entry.status() == EffectStatus.PENDING
-        && entry.leaseUntil() != null
-        && entry.leaseUntil().isAfter(clock.instant())) {
-      return new Delivery(
-          entry.key(),
-          entry.url(),
-          Delivery.Outcome.IN_FLIGHT,
-          0,
-          null,
-          "claimed by another process until " + entry.leaseUntil());
-    }
-    return new Delivery(entry.key(), entry.url(), Delivery.Outcome.WOULD_SEND, 0, null, null);
   }
 
   /**

@@ -432,33 +432,19 @@ public final class SliceJob {
       String runId,
       String branch,
       DeadlineExecution.Cancelled cancelled) {
-    Optional<Snapshot> landed;
-    Catalog catalog = null;
-    try {
-      catalog = Catalogs.open(request.catalog());
-      org.apache.iceberg.Table table = Catalogs.loadTable(catalog, request.job().target());
-      landed = RunLookup.find(table, runId, branch);
-      if (landed.isEmpty() && cancelled.stopped()) {
-        deleteFinishedWritersFiles(table, cancelled);
-      }
-    } catch (RuntimeException lookupFailed) {
-      lookupFailed.addSuppressed(cancelled);
-      throw new CommitStateUnknownException(
-          String.format(
-              "Cannot tell whether the %s committed: it %s, its Flink job was cancelled, and"
-                  + " run %s could not be looked up (%s); check `floe snapshots %s` before"
-                  + " rerunning",
-              subject,
-              deadline.reason(),
-              runId,
-              JobFailures.firstLine(lookupFailed.getMessage()),
-              request.job().target()),
-          lookupFailed);
-    } finally {
-      if (catalog != null) {
-        Catalogs.close(catalog);
-      }
-    }
+    Optional<Snapshot> landed =
+        lookUpAfterCancel(
+            request,
+            subject,
+            runId,
+            branch,
+            "it " + deadline.reason() + ", its Flink job was cancelled",
+            cancelled,
+            table -> {
+              if (cancelled.stopped()) {
+                deleteFinishedWritersFiles(table, cancelled);
+              }
+            });
     if (landed.isPresent()) {
       return landedOutcome(
           landed.get(),
@@ -519,28 +505,15 @@ public final class SliceJob {
    */
   static CommitOutcome afterOutsideCancel(
       RunRequest request, String subject, String runId, String branch, Throwable cancel) {
-    Optional<Snapshot> landed;
-    Catalog catalog = null;
-    try {
-      catalog = Catalogs.open(request.catalog());
-      landed = RunLookup.find(Catalogs.loadTable(catalog, request.job().target()), runId, branch);
-    } catch (RuntimeException lookupFailed) {
-      lookupFailed.addSuppressed(cancel);
-      throw new CommitStateUnknownException(
-          String.format(
-              "Cannot tell whether the %s committed: its Flink job was cancelled from outside Floe,"
-                  + " and run %s could not be looked up (%s); check `floe snapshots %s` before"
-                  + " rerunning",
-              subject,
-              runId,
-              JobFailures.firstLine(lookupFailed.getMessage()),
-              request.job().target()),
-          lookupFailed);
-    } finally {
-      if (catalog != null) {
-        Catalogs.close(catalog);
-      }
-    }
+    Optional<Snapshot> landed =
+        lookUpAfterCancel(
+            request,
+            subject,
+            runId,
+            branch,
+            "its Flink job was cancelled from outside Floe",
+            cancel,
+            table -> {});
     if (landed.isEmpty()) {
       throw new IllegalStateException(
           String.format(
@@ -554,6 +527,49 @@ public final class SliceJob {
         landed.get(),
         "committed; its Flink job was then cancelled from outside Floe, after the commit had"
             + " landed");
+  }
+
+  /**
+   * The run's snapshot on the branch it commits to, looked up after its job was cancelled; {@code
+   * ifAbsent} gets the table when there is none. A lookup that fails leaves the outcome unknown.
+   *
+   * @param cancelledHow what happened, for the message: "its Flink job was cancelled ..."
+   * @throws CommitStateUnknownException when the run cannot be looked up
+   */
+  private static Optional<Snapshot> lookUpAfterCancel(
+      RunRequest request,
+      String subject,
+      String runId,
+      String branch,
+      String cancelledHow,
+      Throwable cancel,
+      java.util.function.Consumer<org.apache.iceberg.Table> ifAbsent) {
+    Catalog catalog = null;
+    try {
+      catalog = Catalogs.open(request.catalog());
+      org.apache.iceberg.Table table = Catalogs.loadTable(catalog, request.job().target());
+      Optional<Snapshot> landed = RunLookup.find(table, runId, branch);
+      if (landed.isEmpty()) {
+        ifAbsent.accept(table);
+      }
+      return landed;
+    } catch (RuntimeException lookupFailed) {
+      lookupFailed.addSuppressed(cancel);
+      throw new CommitStateUnknownException(
+          String.format(
+              "Cannot tell whether the %s committed: %s, and run %s could not be looked up (%s);"
+                  + " check `floe snapshots %s` before rerunning",
+              subject,
+              cancelledHow,
+              runId,
+              JobFailures.firstLine(lookupFailed.getMessage()),
+              request.job().target()),
+          lookupFailed);
+    } finally {
+      if (catalog != null) {
+        Catalogs.close(catalog);
+      }
+    }
   }
 
   /** The outcome of a run whose commit the table holds, found after its job was cancelled. */
