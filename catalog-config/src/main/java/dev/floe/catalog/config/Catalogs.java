@@ -117,14 +117,16 @@ public final class Catalogs {
    * Gets ready to open a catalog; Flink's catalog factory and {@link #open} both call it first.
    * Makes its secrets known to {@link Redaction}, creates what it needs locally (the embedded
    * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}; SQLite's
-   * native library kept where bin/floe says: {@link SqliteNativeLibrary}), and checks once per JVM
-   * that its servers answer ({@link Reachability}).
+   * native library kept where bin/floe says: {@link SqliteNativeLibrary}), checks once per JVM that
+   * its servers answer ({@link Reachability}), and sets up a new SQLite catalog database under a
+   * lock other processes respect ({@link SqliteCatalogInit}).
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
     createHome(config);
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
+    SqliteCatalogInit.ensure(config.name(), icebergProperties(config));
   }
 
   private static void createHome(CatalogConfig config) {

@@ -1,0 +1,97 @@
+package dev.floe.catalog.config;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Sets up a SQLite catalog database's tables once, under a lock every Floe process takes.
+ *
+ * <p>Iceberg's JdbcCatalog creates its tables, and for schema version V1 adds a column, whenever it
+ * opens a database that lacks them, outside any transaction and lock: two processes opening a new
+ * home at once (two quickstarts, a run and a {@code tables apply}) both do it, and one fails with
+ * "duplicate column name: iceberg_type". So the first open of a database happens under an exclusive
+ * lock on {@code <database>.init-lock}, and a file {@code <database>.ready} written after it tells
+ * later processes that the tables exist; they take no lock. Opening a database that is set up is
+ * unchanged.
+ *
+ * <p>Nothing here fails a command that worked without it: where the lock file cannot be written (a
+ * read-only home), the catalog opens as Iceberg opens it.
+ */
+final class SqliteCatalogInit {
+  private static final String PREFIX = "jdbc:sqlite:";
+
+  /** The databases this JVM has seen set up (one lock per JVM and file: none is re-entered). */
+  private static final Set<Path> READY = ConcurrentHashMap.newKeySet();
+
+  private SqliteCatalogInit() {}
+
+  /**
+   * Makes sure the SQLite database {@code properties} name (if they name one) has the catalog's
+   * tables before the catalog opens; does nothing for any other catalog.
+   */
+  static void ensure(String name, Map<String, String> properties) {
+    Path database = database(properties.get("uri"));
+    if (database == null || READY.contains(database)) {
+      return;
+    }
+    synchronized (SqliteCatalogInit.class) {
+      if (READY.contains(database) || isReady(database)) {
+        READY.add(database);
+        return;
+      }
+      Path lockFile = sibling(database, ".init-lock");
+      try (FileChannel channel =
+              FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock lock = channel.lock()) {
+        if (!isReady(database)) {
+          Catalog catalog =
+              CatalogUtil.buildIcebergCatalog(name, properties, HadoopConfs.defaults());
+          Catalogs.close(catalog);
+          Files.write(sibling(database, ".ready"), new byte[0]);
+        }
+      } catch (IOException e) {
+        // A home this user cannot write: nothing to set up that its catalog could keep.
+        return;
+      }
+      READY.add(database);
+    }
+  }
+
+  private static boolean isReady(Path database) {
+    return Files.exists(database) && Files.exists(sibling(database, ".ready"));
+  }
+
+  private static Path sibling(Path database, String suffix) {
+    return database.resolveSibling(database.getFileName() + suffix);
+  }
+
+  /** The database file of a {@code jdbc:sqlite:<path>} URI; null for anything else. */
+  static Path database(String uri) {
+    if (uri == null || !uri.startsWith(PREFIX)) {
+      return null;
+    }
+    String path = uri.substring(PREFIX.length());
+    int query = path.indexOf('?');
+    if (query >= 0) {
+      path = path.substring(0, query);
+    }
+    if (path.startsWith("file:")) {
+      path = path.substring("file:".length());
+    }
+    if (path.isEmpty() || path.startsWith(":")) {
+      return null; // in memory: no other process shares it
+    }
+    Path file = Path.of(path).toAbsolutePath().normalize();
+    Path parent = file.getParent();
+    return parent != null && Files.isDirectory(parent) ? file : null;
+  }
+}
