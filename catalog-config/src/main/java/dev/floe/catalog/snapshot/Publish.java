@@ -94,6 +94,10 @@ public final class Publish {
       if (published != null) {
         return plan(PublishPlan.Method.ALREADY_PUBLISHED, published, mainId, Map.of());
       }
+      Snapshot dropped = droppedBranchHoldingMainsContent(branch);
+      if (dropped != null) {
+        return plan(PublishPlan.Method.ALREADY_IDENTICAL, dropped, mainId, Map.of());
+      }
       throw InvalidInputException.of(
           "Cannot publish run %s of %s: there is no audit branch %s and the run is not on main"
               + " (was it run with --publish manual? discarded? `floe tags %s` lists the"
@@ -124,11 +128,26 @@ public final class Publish {
     return plan(checkCherryPick(run, head), run, mainId, changes);
   }
 
+  /**
+   * The run's snapshot as its audit branch held it, when a recent metadata version still had the
+   * branch and main's slice now holds exactly the run's content: a publish that found main
+   * identical dropped the branch, and its retry must find the same answer; else null.
+   */
+  private Snapshot droppedBranchHoldingMainsContent(String branch) {
+    Snapshot run =
+        RecentMetadata.lastRef(table, List.of(branch), Untag.RECENT_VERSIONS)
+            .found()
+            .filter(found -> found.ref().isBranch())
+            .map(RecentMetadata.Earlier::snapshot)
+            .orElse(null);
+    return run != null && mainHoldsTheRunsContent(run, scopeOf(run)) ? run : null;
+  }
+
   /** Publishes the run and removes its audit branch, in one metadata commit. */
   public PublishPlan commit() {
     PublishPlan plan = apply();
     switch (plan.method()) {
-      case ALREADY_PUBLISHED -> {}
+      case ALREADY_PUBLISHED, ALREADY_IDENTICAL -> {}
       case IDENTICAL_ON_MAIN, ON_MAIN_WITH_BRANCH -> {
         PublishPlan[] now = {plan};
         RefCommit.commit(
@@ -141,8 +160,9 @@ public final class Publish {
               if (now[0].method() == plan.method()) {
                 return TableMetadata.buildFrom(base).removeRef(now[0].branch()).build();
               }
-              if (now[0].method() == PublishPlan.Method.ALREADY_PUBLISHED) {
-                return null;
+              if (now[0].method() == PublishPlan.Method.ALREADY_PUBLISHED
+                  || now[0].method() == PublishPlan.Method.ALREADY_IDENTICAL) {
+                return null; // another publish of the run came first
               }
               throw new CommitConflictException(
                   String.format(

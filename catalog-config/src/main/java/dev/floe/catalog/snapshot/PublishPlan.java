@@ -47,7 +47,13 @@ public record PublishPlan(
      * Main moved in the run's slice, but to exactly the run's content (e.g. the same job ran there
      * on the same data): nothing to publish; the audit branch is removed.
      */
-    IDENTICAL_ON_MAIN;
+    IDENTICAL_ON_MAIN,
+    /**
+     * The run's audit branch was dropped recently (by a publish that found main identical, or a
+     * discard) and main's slice holds exactly the run's content: nothing to publish, nothing to
+     * remove; a retried publish ends here.
+     */
+    ALREADY_IDENTICAL;
 
     public String text() {
       return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

@@ -303,20 +303,33 @@ public final class Rollback {
     Set<Long> everCurrent = new HashSet<>();
     log.forEach(entry -> everCurrent.add(entry.snapshotId()));
     long logStart = log.isEmpty() ? Long.MAX_VALUE : log.get(0).timestampMillis();
+    // Any snapshot of the run main held (its own, or its copy cherry-picked by a publish).
+    boolean heldByMain = false;
+    for (Snapshot s : table.snapshots()) {
+      heldByMain |=
+          beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
+              && everCurrent.contains(s.snapshotId());
+    }
     for (Snapshot s : table.snapshots()) {
       if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))
           && head != null
           && s.parentId() != null
           && s.parentId() == head.snapshotId()) {
-        boolean neverOnMain =
-            logStart <= s.timestampMillis() && !everCurrent.contains(s.snapshotId());
-        if (audit != null && audit.isBranch() && neverOnMain) {
+        if (logStart <= s.timestampMillis() && !heldByMain) {
           // The head is where the audit forked, not a rollback that already happened.
           throw InvalidInputException.of(
-              "Cannot roll %s back to before run %s: the run is on its audit branch %s and main"
-                  + " never held it; nothing to roll back (`floe discard %s --run %s` drops the"
-                  + " branch)",
-              name, beforeRun, AuditBranch.of(beforeRun), name, beforeRun);
+              audit != null && audit.isBranch()
+                  ? "Cannot roll %s back to before run %s: the run is on its audit branch %s and"
+                      + " main never held it; nothing to roll back (`floe discard %s --run %s`"
+                      + " drops the branch)"
+                  : "Cannot roll %s back to before run %s: main never held the run and its"
+                      + " audit branch %s is gone (discarded, or dropped by a publish that found"
+                      + " main already holding its content); nothing to roll back",
+              name,
+              beforeRun,
+              AuditBranch.of(beforeRun),
+              name,
+              beforeRun);
         }
         return head.snapshotId(); // rolled back before the run already: a rerun changes nothing
       }

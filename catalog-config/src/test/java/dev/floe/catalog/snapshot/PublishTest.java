@@ -354,6 +354,49 @@ class PublishTest {
   }
 
   @Test
+  void aRetriedPublishOfARunMainWasFoundToHoldIsANoOpNotARefusal() {
+    commitRun("r6", "2026-10-02", null, row(2, "2026-10-02"), row(3, "2026-10-02"));
+    Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    PublishPlan dryRun = Publish.of(table, "s.t").run("r2").apply();
+    PublishPlan retry = Publish.of(table, "s.t").run("r2").commit();
+    table.refresh();
+
+    assertThat(dryRun).isEqualTo(retry);
+    assertThat(retry.method()).isEqualTo(PublishPlan.Method.ALREADY_IDENTICAL);
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
+  void aRetriedPublishIsRefusedOnceMainNoLongerHoldsTheRunsContent() {
+    commitRun("r6", "2026-10-02", null, row(2, "2026-10-02"), row(3, "2026-10-02"));
+    Publish.of(table, "s.t").run("r2").commit();
+    commitRun("r7", "2026-10-02", null, row(4, "2026-10-02"));
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("there is no audit branch audit-r2 and the run is not on main");
+  }
+
+  @Test
+  void rollingBackToBeforeADiscardedAuditRunIsRefusedNotANoOp() {
+    Discard.of(table, "s.t").run("r2").commit();
+    table.refresh();
+    String metadataBefore = metadataLocation();
+
+    assertThatThrownBy(() -> Rollback.of(table, "s.t").beforeRun("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot roll s.t back to before run r2: main never held the run and its audit branch"
+                + " audit-r2 is gone (discarded, or dropped by a publish that found main already"
+                + " holding its content); nothing to roll back");
+    table.refresh();
+    assertThat(metadataLocation()).isEqualTo(metadataBefore);
+  }
+
+  @Test
   void aCompactionOnMainOfTheAuditedSliceDoesNotBlockThePublish() {
     Table other =
         catalog.create("s.c", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());

@@ -49,6 +49,11 @@ public final class PublishCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  private static boolean branchLeft(PublishPlan plan) {
+    return plan.method() != PublishPlan.Method.ALREADY_PUBLISHED
+        && plan.method() != PublishPlan.Method.ALREADY_IDENTICAL;
+  }
+
   private void print(PublishPlan plan, PrintWriter out) {
     if (common.json) {
       Map<String, Object> map = new LinkedHashMap<>();
@@ -57,8 +62,7 @@ public final class PublishCommand implements Callable<Integer> {
       map.put("dry_run", dryRun);
       map.put("method", plan.method().text());
       // An already published run's branch was removed when it was published.
-      map.put(
-          "branch", plan.method() == PublishPlan.Method.ALREADY_PUBLISHED ? null : plan.branch());
+      map.put("branch", branchLeft(plan) ? plan.branch() : null);
       map.put("run_snapshot_id", plan.branchSnapshotId());
       map.put("main_snapshot_id_before", plan.mainSnapshotId());
       map.put("slice", plan.slice());
@@ -84,6 +88,13 @@ public final class PublishCommand implements Callable<Integer> {
           plan.slice(),
           dryRun ? "would remove" : "removed",
           plan.branch());
+      return;
+    }
+    if (plan.method() == PublishPlan.Method.ALREADY_IDENTICAL) {
+      out.printf(
+          "main of %s already holds run %s's content for slice %s: nothing to publish (its"
+              + " audit branch %s was removed earlier)%n",
+          plan.table(), plan.runId(), plan.slice(), plan.branch());
       return;
     }
     if (plan.method() == PublishPlan.Method.ON_MAIN_WITH_BRANCH) {

@@ -127,6 +127,30 @@ class WriteAuditPublishITCase {
   }
 
   @Test
+  void aRetriedPublishOfARunMainAlreadyHeldTheContentOfSaysSoAndExitsZero() throws Exception {
+    String runId = run("2026-10-03", "--publish", "manual").get("run_id").asText();
+    run("2026-10-03"); // the same job on the same data, straight to main
+    ContentHash onMain = hash(all());
+
+    CliRun publish = floe(home, "publish", TABLE, "--run", runId);
+    CliRun retry = floe(home, "publish", TABLE, "--run", runId);
+    CliRun retryJson = floe(home, "publish", TABLE, "--run", runId, "--json");
+
+    assertThat(publish.exitCode()).as(publish.err()).isZero();
+    assertThat(publish.out()).contains("nothing to publish; removed branch audit-" + runId);
+    assertThat(retry.exitCode()).as(retry.err()).isZero();
+    assertThat(retry.out())
+        .contains(
+            "already holds run " + runId + "'s content",
+            "its audit branch audit-" + runId + " was removed earlier");
+    assertThat(retryJson.exitCode()).as(retryJson.err()).isZero();
+    JsonNode json = JSON.readTree(retryJson.out());
+    assertThat(json.get("method").asText()).isEqualTo("already-identical");
+    assertThat(json.get("branch").isNull()).isTrue();
+    assertThat(hash(all())).isEqualTo(onMain);
+  }
+
+  @Test
   void theJavaApiPublishesAnAuditedDimensionMerge() throws Exception {
     CliRun seed =
         floe(home, "sql", "-f", examples().resolve("sql/seed_staging_customer.sql").toString());
