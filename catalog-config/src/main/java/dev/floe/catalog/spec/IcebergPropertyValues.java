@@ -7,9 +7,10 @@ import java.util.Set;
 import org.apache.iceberg.TableProperties;
 
 /**
- * The values Iceberg parses from the table properties a spec commonly sets: a value it cannot parse
- * would make every write (or every expiry) of the table fail after {@code floe tables apply}
- * accepted it. Properties not listed here pass as written.
+ * The values Iceberg parses from table properties: a value it cannot parse would make every write
+ * (or every expiry) of the table fail after {@code floe tables apply} accepted it. Every property
+ * {@link TableProperties} declares with a number or boolean default is checked as Iceberg parses
+ * it; the codecs, formats and sizes below more strictly. Other properties pass as written.
  */
 final class IcebergPropertyValues {
   private enum Kind {
@@ -17,11 +18,13 @@ final class IcebergPropertyValues {
     INT_SIZE("a whole number of bytes from 1 to 2147483647"),
     INT("a whole number up to 2147483647"),
     WHOLE_NUMBER("a whole number"),
+    NUMBER("a number"),
     BOOLEAN("true or false"),
     FORMAT("parquet, avro or orc"),
     PARQUET_CODEC("zstd, gzip, snappy, lz4_raw or uncompressed"),
     AVRO_CODEC("zstd, gzip, snappy or uncompressed"),
-    ORC_CODEC("zstd, zlib, snappy, lz4, lzo or none");
+    ORC_CODEC("zstd, zlib, snappy, lz4, lzo or none"),
+    METADATA_CODEC("none or gzip");
 
     private final String expected;
 
@@ -30,30 +33,59 @@ final class IcebergPropertyValues {
     }
   }
 
-  private static final Map<String, Kind> KINDS =
+  /** Stricter than the declared default's type says, or not a number or boolean. */
+  private static final Map<String, Kind> EXPLICIT =
       Map.ofEntries(
           Map.entry(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Kind.SIZE),
           Map.entry(TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Kind.SIZE),
           Map.entry(TableProperties.PARQUET_PAGE_SIZE_BYTES, Kind.INT_SIZE),
           Map.entry(TableProperties.PARQUET_DICT_SIZE_BYTES, Kind.INT_SIZE),
-          Map.entry(TableProperties.COMMIT_NUM_RETRIES, Kind.INT),
-          Map.entry(TableProperties.COMMIT_MIN_RETRY_WAIT_MS, Kind.INT),
-          Map.entry(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, Kind.INT),
-          Map.entry(TableProperties.COMMIT_TOTAL_RETRY_TIME_MS, Kind.INT),
           Map.entry(TableProperties.MANIFEST_TARGET_SIZE_BYTES, Kind.SIZE),
-          Map.entry(TableProperties.MANIFEST_MIN_MERGE_COUNT, Kind.INT),
-          Map.entry(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, Kind.INT),
-          Map.entry(TableProperties.MAX_SNAPSHOT_AGE_MS, Kind.WHOLE_NUMBER),
-          Map.entry(TableProperties.MIN_SNAPSHOTS_TO_KEEP, Kind.INT),
-          Map.entry(TableProperties.MAX_REF_AGE_MS, Kind.WHOLE_NUMBER),
           Map.entry(TableProperties.SPLIT_SIZE, Kind.SIZE),
-          Map.entry(TableProperties.MANIFEST_MERGE_ENABLED, Kind.BOOLEAN),
-          Map.entry(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, Kind.BOOLEAN),
-          Map.entry(TableProperties.GC_ENABLED, Kind.BOOLEAN),
           Map.entry(TableProperties.DEFAULT_FILE_FORMAT, Kind.FORMAT),
+          Map.entry(TableProperties.DELETE_DEFAULT_FILE_FORMAT, Kind.FORMAT),
           Map.entry(TableProperties.PARQUET_COMPRESSION, Kind.PARQUET_CODEC),
+          Map.entry(TableProperties.DELETE_PARQUET_COMPRESSION, Kind.PARQUET_CODEC),
           Map.entry(TableProperties.AVRO_COMPRESSION, Kind.AVRO_CODEC),
-          Map.entry(TableProperties.ORC_COMPRESSION, Kind.ORC_CODEC));
+          Map.entry(TableProperties.DELETE_AVRO_COMPRESSION, Kind.AVRO_CODEC),
+          Map.entry(TableProperties.ORC_COMPRESSION, Kind.ORC_CODEC),
+          Map.entry(TableProperties.DELETE_ORC_COMPRESSION, Kind.ORC_CODEC),
+          Map.entry(TableProperties.METADATA_COMPRESSION, Kind.METADATA_CODEC));
+
+  private static final Map<String, Kind> KINDS = kinds();
+
+  /**
+   * Every property {@link TableProperties} declares as {@code X} with a default {@code X_DEFAULT}
+   * of type int, long, boolean or double, by that type, then {@link #EXPLICIT}.
+   */
+  private static Map<String, Kind> kinds() {
+    Map<String, Kind> kinds = new java.util.HashMap<>();
+    for (java.lang.reflect.Field field : TableProperties.class.getFields()) {
+      if (field.getType() != String.class || field.getName().endsWith("_DEFAULT")) {
+        continue;
+      }
+      try {
+        Class<?> type = TableProperties.class.getField(field.getName() + "_DEFAULT").getType();
+        Kind kind =
+            type == int.class
+                ? Kind.INT
+                : type == long.class
+                    ? Kind.WHOLE_NUMBER
+                    : type == boolean.class
+                        ? Kind.BOOLEAN
+                        : type == double.class ? Kind.NUMBER : null;
+        if (kind != null) {
+          kinds.put((String) field.get(null), kind);
+        }
+      } catch (NoSuchFieldException e) {
+        // declared without a default: not parsed as a number or boolean by Iceberg
+      } catch (IllegalAccessException e) {
+        throw new IllegalStateException("Cannot read " + field, e);
+      }
+    }
+    kinds.putAll(EXPLICIT);
+    return Map.copyOf(kinds);
+  }
 
   /** The namespaces of the properties Iceberg (and its engines) read. */
   private static final java.util.List<String> ICEBERG_PREFIXES =
@@ -80,12 +112,14 @@ final class IcebergPropertyValues {
           case INT_SIZE -> isInt(value) && Integer.parseInt(value) > 0;
           case INT -> isInt(value);
           case WHOLE_NUMBER -> isLong(value);
+          case NUMBER -> isDouble(value);
           case BOOLEAN -> lower.equals("true") || lower.equals("false");
           case FORMAT -> Set.of("parquet", "avro", "orc").contains(lower);
           case PARQUET_CODEC ->
               Set.of("zstd", "gzip", "snappy", "lz4_raw", "uncompressed").contains(lower);
           case AVRO_CODEC -> Set.of("zstd", "gzip", "snappy", "uncompressed").contains(lower);
           case ORC_CODEC -> Set.of("zstd", "zlib", "snappy", "lz4", "lzo", "none").contains(lower);
+          case METADATA_CODEC -> Set.of("none", "gzip").contains(lower);
         };
     return ok
         ? Optional.empty()
@@ -122,6 +156,16 @@ final class IcebergPropertyValues {
       return read;
     }
     return problem(property, spelled).isEmpty() ? spelled : read;
+  }
+
+  /** As Iceberg parses a double property: {@code Double.parseDouble}. */
+  private static boolean isDouble(String value) {
+    try {
+      Double.parseDouble(value);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   /** As Iceberg parses it: {@code Long.parseLong}, no spaces, units or underscores. */

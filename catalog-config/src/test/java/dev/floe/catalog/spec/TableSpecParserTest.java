@@ -268,6 +268,29 @@ class TableSpecParserTest {
         .hasMessageContaining("expected a whole number of bytes above 0");
     assertThatThrownBy(() -> parse.apply("write.parquet.compression-codec: brotli"))
         .hasMessageContaining("expected zstd, gzip, snappy, lz4_raw or uncompressed");
+    // Every number or boolean property Iceberg declares, not only the common ones.
+    assertThatThrownBy(() -> parse.apply("write.summary.partition-limit: x"))
+        .hasMessageContaining("'properties.write.summary.partition-limit'")
+        .hasMessageContaining("expected a whole number up to 2147483647");
+    assertThatThrownBy(() -> parse.apply("commit.status-check.min-wait-ms: soon"))
+        .hasMessageContaining("expected a whole number for")
+        .hasMessageContaining("got 'soon'");
+    assertThatThrownBy(() -> parse.apply("write.orc.bloom.filter.fpp: low"))
+        .hasMessageContaining("expected a number for")
+        .hasMessageContaining("got 'low'");
+    assertThatThrownBy(() -> parse.apply("write.metadata.compression-codec: zstd"))
+        .hasMessageContaining("expected none or gzip for Iceberg's write.metadata.compression");
+    assertThatThrownBy(() -> parse.apply("write.delete.parquet.compression-codec: zip"))
+        .hasMessageContaining("expected zstd, gzip, snappy, lz4_raw or uncompressed");
+    assertThat(
+            parse
+                .apply(
+                    "write.summary.partition-limit: 10, write.metadata.compression-codec: gzip,"
+                        + " write.orc.bloom.filter.fpp: 0.02")
+                .properties())
+        .containsEntry("write.summary.partition-limit", "10")
+        .containsEntry("write.metadata.compression-codec", "gzip")
+        .containsEntry("write.orc.bloom.filter.fpp", "0.02");
     assertThatThrownBy(() -> parse.apply("'owner.a,owner.b': x"))
         .hasMessageContaining("expected a property name without ','");
     assertThatThrownBy(() -> parse.apply("floe.spec-properties: owner.z"))
