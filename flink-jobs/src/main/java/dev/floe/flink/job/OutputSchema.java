@@ -9,10 +9,20 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.CharType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimeType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeCasts;
 
 /**
  * Checks that a query's output matches the target table column for column (names and types) and
@@ -53,7 +63,7 @@ final class OutputSchema {
                 + targetName
                 + " expects "
                 + expected.asSummaryString()
-                + " (CAST it in the query)");
+                + castHint(actual, expected));
       }
     }
     if (!problems.isEmpty()) {
@@ -73,6 +83,60 @@ final class OutputSchema {
   private static boolean isLosslessStringWidening(LogicalType actual, LogicalType expected) {
     return expected.equals(new VarCharType(true, VarCharType.MAX_LENGTH))
         && (actual instanceof VarCharType || actual instanceof CharType);
+  }
+
+  /**
+   * A widening cast loses nothing; a narrowing one, in Flink, changes a value that does not fit
+   * without an error: 1234567890.12 into DECIMAL(10, 2) becomes NULL, 1.005 into DECIMAL(10, 2)
+   * 1.01, a TIMESTAMP(6) loses its microseconds.
+   */
+  private static String castHint(LogicalType actual, LogicalType expected) {
+    return isWidening(actual, expected)
+        ? " (CAST it in the query)"
+        : " (a narrowing CAST in the query changes values that do not fit, silently: too large"
+            + " numbers become NULL, extra digits are rounded or cut; check them first)";
+  }
+
+  /** Whether every value of {@code actual} has an exact value of {@code expected}. */
+  static boolean isWidening(LogicalType actual, LogicalType expected) {
+    if (!LogicalTypeCasts.supportsImplicitCast(actual, expected)) {
+      return false;
+    }
+    if (actual instanceof DecimalType from && expected instanceof DecimalType to) {
+      return to.getScale() >= from.getScale()
+          && to.getPrecision() - to.getScale() >= from.getPrecision() - from.getScale();
+    }
+    if (actual instanceof DecimalType || actual instanceof BigIntType) {
+      // Into FLOAT or DOUBLE: not every value has an exact binary fraction.
+      return !(expected instanceof FloatType || expected instanceof DoubleType);
+    }
+    return size(expected) >= size(actual);
+  }
+
+  /** A timestamp's or time's digits of a second, a string's or binary's length; else 0. */
+  private static int size(LogicalType type) {
+    if (type instanceof TimestampType t) {
+      return t.getPrecision();
+    }
+    if (type instanceof LocalZonedTimestampType t) {
+      return t.getPrecision();
+    }
+    if (type instanceof TimeType t) {
+      return t.getPrecision();
+    }
+    if (type instanceof VarCharType t) {
+      return t.getLength();
+    }
+    if (type instanceof CharType t) {
+      return t.getLength();
+    }
+    if (type instanceof VarBinaryType t) {
+      return t.getLength();
+    }
+    if (type instanceof BinaryType t) {
+      return t.getLength();
+    }
+    return 0;
   }
 
   private static String hintForCase(String name, RowType target) {

@@ -479,6 +479,20 @@ final class BadInputCatalogue {
                                       + " order_date\nFROM sales.staging_orders\n"
                                       + IN_SLICE))),
                   row(
+                      "a column wider than the target: `CAST(amount AS DECIMAL(12, 2))`",
+                      2,
+                      "floe: Cannot write the query result of job.yaml to sales.fact_orders:"
+                          + " column amount is DECIMAL(12, 2), sales.fact_orders expects"
+                          + " DECIMAL(10, 2) (a narrowing CAST in the query changes values that do"
+                          + " not fit, silently: too large numbers become NULL, extra digits are"
+                          + " rounded or cut; check them first)",
+                      f ->
+                          f.run(
+                              f.query(
+                                  "SELECT order_id, customer_id, CAST(amount AS DECIMAL(12, 2))"
+                                      + " AS amount, order_date\nFROM sales.staging_orders\n"
+                                      + IN_SLICE))),
+                  row(
                       "a syntax error: `SELEC`",
                       2,
                       "floe: Cannot plan the query of job.yaml: …",
