@@ -14,6 +14,30 @@ class BinFloeITCase {
   @TempDir Path work;
 
   @Test
+  void helpAndTheVersionLeaveNoFloeHomeInTheWorkingDirectory() throws Exception {
+    for (String[] args :
+        List.of(
+            new String[] {"--help"},
+            new String[] {"snapshots", "--help"},
+            new String[] {"--version"},
+            new String[] {"help", "run"})) {
+      BinFloe.Result result = BinFloe.run(work, args);
+
+      assertThat(result.exitCode()).as(result.err()).isZero();
+      assertThat(result.err()).as("no warning about logs").doesNotContain("floe: warning");
+      try (Stream<Path> left = Files.list(work)) {
+        assertThat(left.map(p -> p.getFileName().toString()))
+            .as(String.join(" ", args))
+            .allMatch(name -> name.startsWith("out") || name.startsWith("err"));
+      }
+    }
+    // A command that uses the home still makes it, with its logs folder.
+    BinFloe.Result snapshots = BinFloe.run(work, "snapshots", "sales.missing");
+    assertThat(snapshots.exitCode()).isEqualTo(2);
+    assertThat(work.resolve(".floe/logs")).isDirectory();
+  }
+
+  @Test
   void quickstartShowsBothSeedExamplesAndIsItselfRerunSafe() throws Exception {
     BinFloe.Result first = BinFloe.run(work, "quickstart");
     BinFloe.Result second = BinFloe.run(work, "quickstart");
