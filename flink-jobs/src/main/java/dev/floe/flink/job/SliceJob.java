@@ -19,6 +19,7 @@ import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.snapshot.CurrentCommit;
 import dev.floe.catalog.snapshot.UnchangedRerun;
+import dev.floe.catalog.spec.WritableProperties;
 import dev.floe.flink.check.RowChecks;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
@@ -117,6 +118,7 @@ public final class SliceJob {
       // writers, and the keyed modes' rewrite of untouched rows), so every column must.
       ExactTypes.require(
           "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
+      WritableProperties.require("run " + spec.job(), spec.target(), target.properties());
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
       String runKey =

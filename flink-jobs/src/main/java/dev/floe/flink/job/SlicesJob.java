@@ -14,6 +14,7 @@ import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
+import dev.floe.catalog.spec.WritableProperties;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
@@ -137,6 +138,7 @@ public final class SlicesJob {
       SliceJob.validateChecks(spec, target.schema());
       ExactTypes.require(
           "run " + spec.job(), spec.target(), target.schema(), ExactTypes.Path.FLINK);
+      WritableProperties.require("run " + spec.job(), spec.target(), target.properties());
       Snapshot head = target.currentSnapshot();
       Long startSnapshotId = head == null ? null : head.snapshotId();
 

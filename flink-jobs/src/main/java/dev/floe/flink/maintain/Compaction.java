@@ -8,6 +8,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.spec.WritableProperties;
 import dev.floe.flink.job.Deadline;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -186,6 +187,7 @@ public final class Compaction {
     // Rows are read and written with Iceberg's generic reader and writer, never as Flink rows:
     // the Iceberg rule applies (a time column keeps its microseconds).
     ExactTypes.require("compact " + table, table, loaded.schema(), ExactTypes.Path.ICEBERG);
+    WritableProperties.require("compact " + table, table, loaded.properties());
     thresholds(loaded);
     RowLayout.of(loaded, table); // refuses sort without a sort order, bad z-order columns
     return resolved;
