@@ -20,7 +20,8 @@ import org.apache.iceberg.catalog.Catalog;
  * home at once (two quickstarts, a run and a {@code tables apply}) both do it, and one fails with
  * "duplicate column name: iceberg_type". So the first open of a database happens under an exclusive
  * lock on {@code <database>.init-lock}, and a file {@code <database>.ready} written after it tells
- * later processes that the tables exist; they take no lock. Opening a database that is set up is
+ * later processes that the tables exist; they take no lock. A marker left beside a deleted database
+ * is removed under the lock before the database is made again. Opening a database that is set up is
  * unchanged.
  *
  * <p>Nothing here fails a command that worked without it: where the lock file cannot be written (a
@@ -52,6 +53,11 @@ final class SqliteCatalogInit {
       try (FileChannel channel =
               FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock lock = channel.lock()) {
+        if (!Files.exists(database)) {
+          // A marker left by a database that was deleted: gone before this process's connection
+          // makes the new file, so no process ever sees the new database beside the old marker.
+          Files.deleteIfExists(sibling(database, ".ready"));
+        }
         if (!isReady(database)) {
           Catalog catalog =
               CatalogUtil.buildIcebergCatalog(name, properties, HadoopConfs.defaults());

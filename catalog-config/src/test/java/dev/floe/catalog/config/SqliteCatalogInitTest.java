@@ -19,12 +19,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SqliteCatalogInitTest {
   private static final int PROBES = 3;
-  private static final int ROUNDS = 10;
+  private static final int ROUNDS = 12;
 
   @TempDir Path dir;
 
   @Test
   void processesOpeningANewHomeAtOnceAllSucceed() throws Exception {
+    // Every other home holds only the marker of a database that was deleted (a reset by hand).
+    for (int round = 1; round < ROUNDS; round += 2) {
+      Path home = dir.resolve("home-" + round);
+      Files.createDirectories(home);
+      Files.createFile(home.resolve("catalog.db.ready"));
+    }
     List<Process> processes = new ArrayList<>();
     List<Path> outputs = new ArrayList<>();
     for (int i = 0; i < PROBES; i++) {
