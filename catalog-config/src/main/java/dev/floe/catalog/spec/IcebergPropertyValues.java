@@ -50,13 +50,18 @@ final class IcebergPropertyValues {
           Map.entry(TableProperties.DELETE_AVRO_COMPRESSION, Kind.AVRO_CODEC),
           Map.entry(TableProperties.ORC_COMPRESSION, Kind.ORC_CODEC),
           Map.entry(TableProperties.DELETE_ORC_COMPRESSION, Kind.ORC_CODEC),
-          Map.entry(TableProperties.METADATA_COMPRESSION, Kind.METADATA_CODEC));
+          Map.entry(TableProperties.METADATA_COMPRESSION, Kind.METADATA_CODEC),
+          // Read as false unless "true": a spec saying "yes" or "on" would get the opposite.
+          Map.entry(TableProperties.MANIFEST_MERGE_ENABLED, Kind.BOOLEAN),
+          Map.entry(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, Kind.BOOLEAN),
+          Map.entry(TableProperties.GC_ENABLED, Kind.BOOLEAN));
 
   private static final Map<String, Kind> KINDS = kinds();
 
   /**
    * Every property {@link TableProperties} declares as {@code X} with a default {@code X_DEFAULT}
-   * of type int, long, boolean or double, by that type, then {@link #EXPLICIT}.
+   * of type int, long or double, by that type, then {@link #EXPLICIT}. Not the booleans: Iceberg
+   * reads any text as one ({@code Boolean.parseBoolean}, "yes" is false) and never fails on it.
    */
   private static Map<String, Kind> kinds() {
     Map<String, Kind> kinds = new java.util.HashMap<>();
@@ -71,9 +76,7 @@ final class IcebergPropertyValues {
                 ? Kind.INT
                 : type == long.class
                     ? Kind.WHOLE_NUMBER
-                    : type == boolean.class
-                        ? Kind.BOOLEAN
-                        : type == double.class ? Kind.NUMBER : null;
+                    : type == double.class ? Kind.NUMBER : null;
         if (kind != null) {
           kinds.put((String) field.get(null), kind);
         }
@@ -97,6 +100,14 @@ final class IcebergPropertyValues {
   /** Whether Iceberg or its engines read {@code property} (and parse numbers and booleans). */
   static boolean isIcebergProperty(String property) {
     return ICEBERG_PREFIXES.stream().anyMatch(property::startsWith);
+  }
+
+  /**
+   * Why Iceberg would fail on {@code value} for {@code property} (a number, codec or format it
+   * cannot parse), or empty; unlike {@link #problem}, a boolean spelled otherwise is no failure.
+   */
+  static Optional<String> failure(String property, String value) {
+    return KINDS.get(property) == Kind.BOOLEAN ? Optional.empty() : problem(property, value);
   }
 
   /** Why Iceberg could not use {@code value} for {@code property}, or empty when it can. */

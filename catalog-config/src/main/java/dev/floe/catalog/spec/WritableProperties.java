@@ -26,7 +26,7 @@ public final class WritableProperties {
         continue;
       }
       Optional<String> problem =
-          IcebergPropertyValues.problem(property.getKey(), property.getValue());
+          IcebergPropertyValues.failure(property.getKey(), property.getValue());
       if (problem.isPresent()) {
         throw InvalidInputException.of(
             "Cannot %s: property %s of %s: %s; set a valid value in the table's spec and run"

@@ -282,6 +282,9 @@ class TableSpecParserTest {
         .hasMessageContaining("expected none or gzip for Iceberg's write.metadata.compression");
     assertThatThrownBy(() -> parse.apply("write.delete.parquet.compression-codec: zip"))
         .hasMessageContaining("expected zstd, gzip, snappy, lz4_raw or uncompressed");
+    // Booleans Iceberg never fails on, beyond the three whose opposite reading matters.
+    assertThat(parse.apply("write.object-storage.enabled: 'yes'").properties())
+        .containsEntry("write.object-storage.enabled", "yes");
     assertThat(
             parse
                 .apply(
