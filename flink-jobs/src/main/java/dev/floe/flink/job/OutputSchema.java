@@ -15,11 +15,14 @@ import org.apache.flink.table.types.logical.CharType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.SmallIntType;
 import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
+import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeCasts;
@@ -106,11 +109,37 @@ final class OutputSchema {
       return to.getScale() >= from.getScale()
           && to.getPrecision() - to.getScale() >= from.getPrecision() - from.getScale();
     }
-    if (actual instanceof DecimalType || actual instanceof BigIntType) {
-      // Into FLOAT or DOUBLE: not every value has an exact binary fraction.
-      return !(expected instanceof FloatType || expected instanceof DoubleType);
+    if (expected instanceof DecimalType to) {
+      // An integer type fits when the decimal has its digits before the point.
+      return to.getPrecision() - to.getScale() >= integerDigits(actual);
+    }
+    if (expected instanceof FloatType || expected instanceof DoubleType) {
+      // Not every value has an exact binary fraction: INT into FLOAT, BIGINT into DOUBLE.
+      return !(actual instanceof DecimalType
+          || actual instanceof BigIntType
+          || (actual instanceof IntType && expected instanceof FloatType));
+    }
+    if (actual instanceof BinaryType from && expected instanceof BinaryType to) {
+      return from.getLength() == to.getLength(); // a longer BINARY pads the value
     }
     return size(expected) >= size(actual);
+  }
+
+  /** The decimal digits an integer type's values need; a large number for any other type. */
+  private static int integerDigits(LogicalType type) {
+    if (type instanceof TinyIntType) {
+      return 3;
+    }
+    if (type instanceof SmallIntType) {
+      return 5;
+    }
+    if (type instanceof IntType) {
+      return 10;
+    }
+    if (type instanceof BigIntType) {
+      return 19;
+    }
+    return Integer.MAX_VALUE;
   }
 
   /** A timestamp's or time's digits of a second, a string's or binary's length; else 0. */

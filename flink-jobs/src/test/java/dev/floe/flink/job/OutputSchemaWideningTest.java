@@ -3,6 +3,7 @@ package dev.floe.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
@@ -21,6 +22,13 @@ class OutputSchemaWideningTest {
     assertThat(OutputSchema.isWidening(new TimestampType(3), new TimestampType(6))).isTrue();
     assertThat(OutputSchema.isWidening(new VarCharType(5), new VarCharType(10))).isTrue();
 
+    assertThat(OutputSchema.isWidening(new IntType(), new DecimalType(10, 0))).isTrue();
+    assertThat(OutputSchema.isWidening(new BigIntType(), new DecimalType(19, 0))).isTrue();
+
+    assertThat(OutputSchema.isWidening(new IntType(), new DecimalType(10, 2))).isFalse();
+    assertThat(OutputSchema.isWidening(new BigIntType(), new DecimalType(10, 0))).isFalse();
+    assertThat(OutputSchema.isWidening(new IntType(), new FloatType())).isFalse();
+    assertThat(OutputSchema.isWidening(new BinaryType(8), new BinaryType(16))).isFalse();
     assertThat(OutputSchema.isWidening(new BigIntType(), new IntType())).isFalse();
     assertThat(OutputSchema.isWidening(new DecimalType(12, 2), new DecimalType(10, 2))).isFalse();
     assertThat(OutputSchema.isWidening(new DecimalType(10, 3), new DecimalType(12, 2))).isFalse();
