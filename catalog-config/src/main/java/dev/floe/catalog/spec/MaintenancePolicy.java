@@ -17,8 +17,8 @@ import org.apache.iceberg.TableProperties;
  * table carries its own policy. Unset keys take the defaults declared here (and documented through
  * {@link TableSpecKeys}).
  *
- * @param targetFileSizeBytes files below this size are small; compaction aims at it. Null: the
- *     table's {@code write.target-file-size-bytes}, else Iceberg's 512 MiB
+ * @param targetFileSizeBytes compaction aims at this size; files below {@link #smallFileLimit} of
+ *     it are small. Null: the table's {@code write.target-file-size-bytes}, else Iceberg's 512 MiB
  * @param minInputFiles a partition is compacted only when it has at least this many small files
  * @param deleteFileThreshold a data file with at least this many delete files needs a rewrite
  * @param deletedRowRatio a partition whose delete files cover at least this share of its rows needs
@@ -52,6 +52,17 @@ public record MaintenancePolicy(
   public static final String ORPHAN_MIN_AGE = "floe.maintain.orphan-min-age";
 
   public static final int DEFAULT_MIN_INPUT_FILES = 5;
+
+  /**
+   * The size below which a data file is small, for a target size: three quarters of it, as Iceberg
+   * counts small files ({@code min-file-size-bytes}). A writer closes a file when its estimate
+   * reaches the target, and the estimate of the row group still in memory is uncompressed, so the
+   * files compaction writes end below the target: counted as small at the target itself, they would
+   * be compacted again by every plan, without end.
+   */
+  public static long smallFileLimit(long targetFileSizeBytes) {
+    return targetFileSizeBytes - targetFileSizeBytes / 4;
+  }
 
   /**
    * The smallest {@code min_input_files}: compacting one file into one file removes none, so a plan

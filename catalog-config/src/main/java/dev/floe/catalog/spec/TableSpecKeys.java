@@ -87,7 +87,7 @@ public final class TableSpecKeys {
           "maintenance.target_file_size",
           "size",
           "table property `write.target-file-size-bytes`, else 512 MiB",
-          "Files below this size are small; compaction writes files of about this size. Bytes,"
+          "Compaction writes files of about this size; files below 3/4 of it are small (as Iceberg counts them). Bytes,"
               + " or a number with KiB, MiB or GiB, e.g. `128 MiB`. Stored as `"
               + MaintenancePolicy.TARGET_FILE_SIZE
               + "`.");

@@ -186,7 +186,7 @@ public final class MaintainCommand implements Callable<Integer> {
       names = "--target-file-size",
       paramLabel = "BYTES",
       description =
-          "Compaction: files below this size are small, and outputs aim at it (default: table"
+          "Compaction: outputs aim at this size, and files below 3/4 of it are small (default: table"
               + " property write.target-file-size-bytes).")
   Long targetFileSize;
 

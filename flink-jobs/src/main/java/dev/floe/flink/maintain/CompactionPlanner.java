@@ -139,7 +139,7 @@ final class CompactionPlanner {
           deleteFiles.putIfAbsent(key, delete.copy());
           appliesTo.computeIfAbsent(key, k -> new HashSet<>()).add(file.location());
         }
-        boolean small = file.fileSizeInBytes() < target;
+        boolean small = file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target);
         boolean forDeletes = deletesOverThreshold(file, task.deletes(), thresholds);
         boolean eligible = file.specId() == spec.specId() && wholeInside.eval(file.partition());
         if (eligible) {

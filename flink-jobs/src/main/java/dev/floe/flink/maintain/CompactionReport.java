@@ -1,5 +1,6 @@
 package dev.floe.flink.maintain;
 
+import dev.floe.catalog.spec.MaintenancePolicy;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +23,7 @@ public final class CompactionReport {
         result.dryRun() ? "dry run: compact" : "compact",
         result.table(),
         result.baseSnapshotId() == null ? "-" : result.baseSnapshotId(),
-        bytes(result.targetFileSizeBytes()));
+        bytes(MaintenancePolicy.smallFileLimit(result.targetFileSizeBytes())));
     lines(result).forEach(line -> out.println("  " + line));
   }
 

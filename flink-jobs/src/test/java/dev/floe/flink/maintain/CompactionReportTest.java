@@ -32,7 +32,7 @@ class CompactionReportTest {
 
     assertThat(text.toString())
         .startsWith("dry run: compact sales.fact_orders (base snapshot ")
-        .contains("files below 64.0 MiB count as small")
+        .contains("files below 48.0 MiB count as small")
         .contains("  2026-10-03     would compact\n    files 4 -> 1   bytes ")
         .contains("rows 20 -> 20   (expected)")
         .contains("  2026-10-04     nothing to compact\n    files 1 -> 1")

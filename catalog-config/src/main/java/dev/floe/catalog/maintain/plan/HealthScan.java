@@ -222,7 +222,7 @@ public final class HealthScan {
         if (file.specId() != table.spec().specId()) {
           // Compaction rewrites only files of the current spec (it keeps the others): they are
           // counted in the slice, never as work.
-          if (file.fileSizeInBytes() < target) {
+          if (file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target)) {
             totals.otherSpecSmall++;
           }
           continue;
@@ -239,7 +239,7 @@ public final class HealthScan {
         partition[0]++;
         partition[1] += file.fileSizeInBytes();
         partition[2] += file.recordCount();
-        if (file.fileSizeInBytes() < target) {
+        if (file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target)) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
           totals.smallByPartition.merge(file.specId() + "/" + partitionPath, 1L, Long::sum);

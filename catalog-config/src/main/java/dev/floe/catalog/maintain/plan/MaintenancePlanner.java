@@ -244,7 +244,7 @@ public final class MaintenancePlanner {
               Locale.ROOT,
               "%d small files (< %s), up to %d in one partition >= min_input_files %d",
               slice.smallFiles(),
-              Bytes.format(target),
+              Bytes.format(MaintenancePolicy.smallFileLimit(target)),
               slice.smallFilesByPartition(),
               policy.minInputFiles()));
     }
