@@ -77,7 +77,7 @@ final class LiteralSecrets {
   static boolean inHeader(String name, String value) {
     String text = EnvReferences.replaceAll(value, REFERENCE);
     List<String> words = Arrays.stream(text.strip().split("\\s+")).toList();
-    boolean scheme = words.size() > 1 && isScheme(words.get(0));
+    boolean scheme = words.size() > 1;
     List<String> credential = scheme ? words.subList(1, words.size()) : words;
     if (CatalogConfig.isSecret(name)) {
       return !text.contains(REFERENCE) || credential.stream().anyMatch(LiteralSecrets::isWritten);
@@ -85,15 +85,6 @@ final class LiteralSecrets {
     return scheme
         && CREDENTIAL_SCHEMES.contains(words.get(0).toLowerCase(Locale.ROOT))
         && credential.stream().anyMatch(LiteralSecrets::isWritten);
-  }
-
-  /**
-   * A word that reads as an authentication scheme ({@code Bearer}, {@code ApiKey}, {@code SSWS}): a
-   * known one, or letters only. {@code s3cr3t} in {@code "s3cr3t ${env:X}"} is a credential.
-   */
-  private static boolean isScheme(String word) {
-    return CREDENTIAL_SCHEMES.contains(word.toLowerCase(Locale.ROOT))
-        || word.chars().allMatch(c -> c < 128 && Character.isLetter(c));
   }
 
   private static boolean isSecretParameter(String name) {
