@@ -14,6 +14,7 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.SliceFootprint;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.SliceLabel;
+import dev.floe.catalog.spec.WritableProperties;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -172,8 +173,14 @@ public final class Publish {
             });
         return now[0];
       }
-      case FAST_FORWARD, CHERRY_PICK ->
-          RunCommit.of(table, new PublishCommit(plan)).failAt(failAt).commit();
+      case FAST_FORWARD, CHERRY_PICK -> {
+        if (plan.method() == PublishPlan.Method.CHERRY_PICK) {
+          // A fast-forward moves a ref; a cherry-pick writes a snapshot, as a run does.
+          WritableProperties.require(
+              "publish run " + runId + " of " + name, name, table.properties());
+        }
+        RunCommit.of(table, new PublishCommit(plan)).failAt(failAt).commit();
+      }
     }
     return plan;
   }

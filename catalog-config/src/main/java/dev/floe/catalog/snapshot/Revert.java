@@ -20,6 +20,7 @@ import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.slice.Scope;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceLabel;
+import dev.floe.catalog.spec.WritableProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -165,6 +166,7 @@ public final class Revert {
     if (!plan.changes()) {
       return plan;
     }
+    WritableProperties.require("revert run " + runId + " of " + name, name, table.properties());
     return RunCommit.of(table, new RevertCommit(prepared)).failAt(failAt).commit();
   }
 

@@ -147,6 +147,21 @@ class PublishTest {
   }
 
   @Test
+  void aCherryPickOntoATableWithAPropertyIcebergCannotParseIsRefusedAndKeepsTheBranch() {
+    commitRun("r3", "2026-10-03", null, row(4, "2026-10-03"));
+    table.updateProperties().set("write.summary.partition-limit", "x").commit();
+    long mainBefore = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Publish.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot publish run r2 of s.t: property write.summary.partition-limit of s.t:");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(mainBefore);
+    assertThat(table.refs()).containsKey("audit-r2");
+  }
+
+  @Test
   void cherryPicksOntoMainThatMovedInAnotherSliceKeepingBothChanges() {
     long branchHead = table.refs().get("audit-r2").snapshotId();
     ContentHash auditedDay2 = TableContent.hash(table, branchHead, day("2026-10-02"));

@@ -68,6 +68,20 @@ class RevertTest {
   }
 
   @Test
+  void aRevertOfATableWithAPropertyIcebergCannotParseIsRefusedBeforeItCommits() {
+    floeCommit("r1", DAY1, row(1, "a", DAY1));
+    table.updateProperties().set("write.summary.partition-limit", "x").commit();
+    long head = table.currentSnapshot().snapshotId();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r1").commit())
+        .isInstanceOf(dev.floe.catalog.error.InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot revert run r1 of s.t: property write.summary.partition-limit of s.t:");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
   void revertingTheMiddleOfThreeRunsEmptiesItsSliceAndLeavesTheOtherTwoExactlyAsTheyWere() {
     Record[] day1 = {row(1, "a", DAY1), row(2, "b", DAY1)};
     Record[] day3 = {row(5, "e", DAY3)};
