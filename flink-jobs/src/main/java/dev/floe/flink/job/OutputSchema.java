@@ -12,6 +12,7 @@ import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
 import org.apache.flink.table.types.logical.CharType;
+import org.apache.flink.table.types.logical.DateType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
@@ -96,8 +97,8 @@ final class OutputSchema {
   private static String castHint(LogicalType actual, LogicalType expected) {
     return isWidening(actual, expected)
         ? " (CAST it in the query)"
-        : " (a narrowing CAST in the query changes values that do not fit, silently: too large"
-            + " numbers become NULL, extra digits are rounded or cut; check them first)";
+        : " (a narrowing CAST in the query changes values that do not fit without an error: they"
+            + " wrap around, become NULL or Infinity, or lose digits; check them first)";
   }
 
   /** Whether every value of {@code actual} has an exact value of {@code expected}. */
@@ -108,6 +109,10 @@ final class OutputSchema {
     if (actual instanceof DecimalType from && expected instanceof DecimalType to) {
       return to.getScale() >= from.getScale()
           && to.getPrecision() - to.getScale() >= from.getPrecision() - from.getScale();
+    }
+    if ((actual instanceof TimestampType || actual instanceof LocalZonedTimestampType)
+        && (expected instanceof DateType || expected instanceof TimeType)) {
+      return false; // drops the time of day, or the date
     }
     if (expected instanceof DecimalType to) {
       // An integer type fits when the decimal has its digits before the point.

@@ -484,8 +484,8 @@ final class BadInputCatalogue {
                       "floe: Cannot write the query result of job.yaml to sales.fact_orders:"
                           + " column amount is DECIMAL(12, 2), sales.fact_orders expects"
                           + " DECIMAL(10, 2) (a narrowing CAST in the query changes values that do"
-                          + " not fit, silently: too large numbers become NULL, extra digits are"
-                          + " rounded or cut; check them first)",
+                          + " not fit without an error: they wrap around, become NULL or Infinity,"
+                          + " or lose digits; check them first)",
                       f ->
                           f.run(
                               f.query(

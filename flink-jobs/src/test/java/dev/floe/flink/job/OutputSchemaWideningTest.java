@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
+import org.apache.flink.table.types.logical.DateType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
@@ -29,6 +31,8 @@ class OutputSchemaWideningTest {
     assertThat(OutputSchema.isWidening(new BigIntType(), new DecimalType(10, 0))).isFalse();
     assertThat(OutputSchema.isWidening(new IntType(), new FloatType())).isFalse();
     assertThat(OutputSchema.isWidening(new BinaryType(8), new BinaryType(16))).isFalse();
+    assertThat(OutputSchema.isWidening(new TimestampType(0), new DateType())).isFalse();
+    assertThat(OutputSchema.isWidening(new TimestampType(0), new TimeType(0))).isFalse();
     assertThat(OutputSchema.isWidening(new BigIntType(), new IntType())).isFalse();
     assertThat(OutputSchema.isWidening(new DecimalType(12, 2), new DecimalType(10, 2))).isFalse();
     assertThat(OutputSchema.isWidening(new DecimalType(10, 3), new DecimalType(12, 2))).isFalse();
