@@ -40,7 +40,7 @@ final class MaintenanceHtml {
         "small data files",
         health.smallFiles() + " of " + health.dataFiles(),
         "below "
-            + Bytes.format(health.targetFileSizeBytes())
+            + Bytes.format(MaintenancePolicy.smallFileLimit(health.targetFileSizeBytes()))
             + "; compact a partition from "
             + policy.minInputFiles()
             + " small files ("

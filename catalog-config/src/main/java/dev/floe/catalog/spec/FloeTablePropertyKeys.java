@@ -60,7 +60,7 @@ public final class FloeTablePropertyKeys {
           MaintenancePolicy.TARGET_FILE_SIZE,
           "bytes",
           null,
-          "From `maintenance.target_file_size`: compaction's small-file limit and output size.");
+          "From `maintenance.target_file_size`: compaction's output size (a file below 3/4 of it is small).");
   public static final FloeOption MIN_INPUT_FILES =
       FloeOption.of(
           MaintenancePolicy.MIN_INPUT_FILES,

@@ -9,8 +9,8 @@ import org.apache.iceberg.TableProperties;
 /**
  * The values Iceberg parses from table properties: a value it cannot parse would make every write
  * (or every expiry) of the table fail after {@code floe tables apply} accepted it. Every property
- * {@link TableProperties} declares with a number or boolean default is checked as Iceberg parses
- * it; the codecs, formats and sizes below more strictly. Other properties pass as written.
+ * {@link TableProperties} declares with a number default is checked as Iceberg parses it; the
+ * codecs, formats, sizes and three booleans below more strictly. Other properties pass as written.
  */
 final class IcebergPropertyValues {
   private enum Kind {

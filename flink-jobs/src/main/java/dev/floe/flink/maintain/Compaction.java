@@ -74,8 +74,8 @@ public final class Compaction {
   }
 
   /**
-   * Files below this size are small, and outputs are closed at it. Default: the table's {@value
-   * TableProperties#WRITE_TARGET_FILE_SIZE_BYTES} (Iceberg's default 512 MiB when unset).
+   * Outputs are closed at this size, and files below 3/4 of it are small. Default: the table's
+   * {@value TableProperties#WRITE_TARGET_FILE_SIZE_BYTES} (Iceberg's default 512 MiB when unset).
    */
   public Compaction targetFileSizeBytes(long bytes) {
     InvalidInputException.check(

@@ -394,9 +394,9 @@ final class CompactionPlanner {
     reason.append(
         small == 0
             ? skipped
-                ? "no file it may rewrite is below the target size"
-                : "no file is below the target size"
-            : "no partition has two or more files below the target size");
+                ? "no file it may rewrite is small (below 3/4 of the target size)"
+                : "no file is small (below 3/4 of the target size)"
+            : "no partition has two or more small files (below 3/4 of the target size)");
     if (skippedOtherSpec > 0) {
       reason
           .append("; ")

@@ -9,7 +9,7 @@ import java.util.List;
  * @param table the table
  * @param dryRun true when nothing was run or committed on purpose
  * @param baseSnapshotId the snapshot the files were planned from (null for a table without any)
- * @param targetFileSizeBytes the size below which a file counted as small
+ * @param targetFileSizeBytes the target size; a file below 3/4 of it counted as small
  * @param slices one outcome per slice, in the operator's order
  * @param elapsedMillis wall time, planning to last commit
  */

@@ -45,7 +45,7 @@ class CompactionDryRunTest {
         .isEqualTo(SliceCompaction.Status.NOTHING_TO_COMPACT);
     assertThat(result.slices().get(0).detail())
         .isEqualTo(
-            "nothing to compact: no file it may rewrite is below the target size; 5 small"
+            "nothing to compact: no file it may rewrite is small (below 3/4 of the target size); 5 small"
                 + " file(s) kept whose partition Iceberg cannot prove lies wholly inside the slice"
                 + " (its projections of time partitions before 1970 are inexact)");
   }
@@ -142,8 +142,8 @@ class CompactionDryRunTest {
     assertThat(result.slices())
         .extracting(SliceCompaction::detail)
         .containsExactly(
-            "nothing to compact: no file is below the target size",
-            "nothing to compact: no file is below the target size",
+            "nothing to compact: no file is small (below 3/4 of the target size)",
+            "nothing to compact: no file is small (below 3/4 of the target size)",
             "nothing to compact: the slice has no data files");
     assertThat(result.slices().get(1).after()).isEqualTo(result.slices().get(1).before());
     assertThat(result.exitCode()).isZero();
@@ -156,7 +156,8 @@ class CompactionDryRunTest {
                 .slices()
                 .get(0)
                 .detail())
-        .isEqualTo("nothing to compact: no partition has two or more files below the target size");
+        .isEqualTo(
+            "nothing to compact: no partition has two or more small files (below 3/4 of the target size)");
     fact.refresh();
     assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(head);
   }

@@ -74,10 +74,13 @@ class SortStringBoundsITCase {
     append.commit();
     table.replaceSortOrder().asc("account").commit();
     table.updateProperties().set(MaintenancePolicy.STRATEGY, "sort").commit();
-    // first sort: every input is small, and the output rolls over into several files
+    // first sort: every input is small (below 3/4 of the target), and the output rolls over into
+    // several files
     long firstTarget =
         Deletes.dataFiles(table).stream().mapToLong(DataFile::fileSizeInBytes).max().orElseThrow()
-            + 1;
+                * 4
+                / 3
+            + 4;
     long target = 1; // no file is ever small: only the overlap rule could pick the partition
 
     CompactionResult first = compaction(firstTarget).commit();

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param dataFiles data files
  * @param dataBytes their bytes
  * @param rows their rows (from file metadata)
- * @param smallFiles data files of the current partition spec below the policy's target size
+ * @param smallFiles data files of the current partition spec below 3/4 of the policy's target size
  * @param smallBytes their bytes
  * @param smallFilesByPartition the most small files any one partition of the slice holds
  *     (compaction groups files per partition)
