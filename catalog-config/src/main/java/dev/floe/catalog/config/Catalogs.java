@@ -126,7 +126,7 @@ public final class Catalogs {
     createHome(config);
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
-    SqliteCatalogInit.ensure(config.name(), icebergProperties(config));
+    SqliteCatalogInit.ensure(config);
   }
 
   private static void createHome(CatalogConfig config) {

@@ -6,7 +6,6 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.CatalogUtil;
@@ -36,11 +35,11 @@ final class SqliteCatalogInit {
   private SqliteCatalogInit() {}
 
   /**
-   * Makes sure the SQLite database {@code properties} name (if they name one) has the catalog's
-   * tables before the catalog opens; does nothing for any other catalog.
+   * Makes sure the SQLite database {@code config} names (if it names one) has the catalog's tables
+   * before the catalog opens; does nothing for any other catalog.
    */
-  static void ensure(String name, Map<String, String> properties) {
-    Path database = database(properties.get("uri"));
+  static void ensure(CatalogConfig config) {
+    Path database = database(config.properties().get("uri"));
     if (database == null || READY.contains(database)) {
       return;
     }
@@ -60,7 +59,8 @@ final class SqliteCatalogInit {
         }
         if (!isReady(database)) {
           Catalog catalog =
-              CatalogUtil.buildIcebergCatalog(name, properties, HadoopConfs.defaults());
+              CatalogUtil.buildIcebergCatalog(
+                  config.name(), Catalogs.icebergProperties(config), HadoopConfs.defaults());
           Catalogs.close(catalog);
           Files.write(sibling(database, ".ready"), new byte[0]);
         }

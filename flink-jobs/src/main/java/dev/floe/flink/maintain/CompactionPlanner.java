@@ -107,6 +107,7 @@ final class CompactionPlanner {
     String runId = UUID.randomUUID().toString();
     PartitionSpec spec = table.specs().get(table.spec().specId());
     Evaluator wholeInside = TimeSlices.wholeInside(spec, slice);
+    long smallLimit = MaintenancePolicy.smallFileLimit(target);
     List<DataFile> all = new ArrayList<>();
     Map<String, List<DataFile>> candidatesByPartition = new LinkedHashMap<>();
     Set<String> selectedForDeletes = new HashSet<>();
@@ -139,7 +140,7 @@ final class CompactionPlanner {
           deleteFiles.putIfAbsent(key, delete.copy());
           appliesTo.computeIfAbsent(key, k -> new HashSet<>()).add(file.location());
         }
-        boolean small = file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target);
+        boolean small = file.fileSizeInBytes() < smallLimit;
         boolean forDeletes = deletesOverThreshold(file, task.deletes(), thresholds);
         boolean eligible = file.specId() == spec.specId() && wholeInside.eval(file.partition());
         if (eligible) {

@@ -198,6 +198,7 @@ public final class HealthScan {
   private static Scan scanFiles(
       Table table, MaintenancePolicy policy, long target, Optional<Types.NestedField> sortColumn) {
     Scan scan = new Scan();
+    long smallLimit = MaintenancePolicy.smallFileLimit(target);
     TableScan files = table.newScan();
     if (sortColumn.isPresent()) {
       // by its full name: a field inside a struct is "s.a", not "a"
@@ -222,7 +223,7 @@ public final class HealthScan {
         if (file.specId() != table.spec().specId()) {
           // Compaction rewrites only files of the current spec (it keeps the others): they are
           // counted in the slice, never as work.
-          if (file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target)) {
+          if (file.fileSizeInBytes() < smallLimit) {
             totals.otherSpecSmall++;
           }
           continue;
@@ -239,7 +240,7 @@ public final class HealthScan {
         partition[0]++;
         partition[1] += file.fileSizeInBytes();
         partition[2] += file.recordCount();
-        if (file.fileSizeInBytes() < MaintenancePolicy.smallFileLimit(target)) {
+        if (file.fileSizeInBytes() < smallLimit) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
           totals.smallByPartition.merge(file.specId() + "/" + partitionPath, 1L, Long::sum);
