@@ -225,7 +225,8 @@ final class CompactionPlanner {
       for (List<DataFile> bin : groupBins) {
         long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
         // Rounded, not ceiled: a bin a little over the target (bins are balanced, not capped)
-        // is expected to give one file; the writer still closes files at the target size.
+        // gives one file. The writer writes exactly this many (GroupFileWriter); as a small file
+        // is below 3/4 of the target, a bin of two or more small files always gives fewer files.
         int expected = (int) Math.max(1, Math.round((double) bytes / target));
         Map<String, List<DeleteFile>> deletes = new HashMap<>();
         bin.forEach(

@@ -20,16 +20,16 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.types.Types;
 
 /**
  * Rewrites groups (one partition's files each): reads every live row with Iceberg's generic reader
  * ({@link StoredRows}: values exactly as stored, the group's delete files applied), hashes it from
- * those stored values, writes it with Iceberg's generic writer into files of the target size, then
- * reads those files back and hashes again. The committer compares the two hashes, so a rewrite that
- * lost, duplicated or altered a row — even by a microsecond — is never committed. No row passes
- * through Flink's types. It never commits; if the job fails, it deletes the files it wrote.
+ * those stored values, writes it with Iceberg's generic writer into files of about the target size,
+ * never more than the plan expects ({@link GroupFileWriter}), then reads those files back and
+ * hashes again. The committer compares the two hashes, so a rewrite that lost, duplicated or
+ * altered a row — even by a microsecond — is never committed. No row passes through Flink's types.
+ * It never commits; if the job fails, it deletes the files it wrote.
  */
 final class GroupRewriter extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
@@ -48,7 +48,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
 
   /**
    * @param table a serializable, read-only copy of the table
-   * @param targetFileSizeBytes the size at which an output file is closed and the next one opened
+   * @param targetFileSizeBytes the size output files are written at ({@link GroupFileWriter})
    * @param failAt a failure to inject (tests)
    * @param layout binpack streams rows in read order; sort and zorder hold a group's rows in memory
    *     and write them ordered
@@ -98,14 +98,7 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
     ContentHash read = ContentHash.empty();
     ContentHash lineageRead = ContentHash.empty();
     AtomicLong rowsInFiles = new AtomicLong();
-    RollingDataWriter<Record> writer =
-        new RollingDataWriter<>(
-            writers,
-            OutputFiles.factory(table, group),
-            table.io(),
-            targetFileSizeBytes,
-            spec,
-            group.partition());
+    GroupFileWriter writer = new GroupFileWriter(table, writers, group, targetFileSizeBytes);
     // Sort and z-order: the group's rows in memory (a group holds at most
     // RowLayout.MAX_GROUP_BYTES of input files and GroupHeap.MAX_GROUP_HEAP_BYTES of estimated
     // heap), then written in order.
@@ -141,9 +134,9 @@ final class GroupRewriter extends AbstractStreamOperator<byte[]>
       }
     } finally {
       writer.close();
-      writer.result().dataFiles().forEach(f -> written.add(f.location()));
+      writer.dataFiles().forEach(f -> written.add(f.location()));
     }
-    List<DataFile> outputs = writer.result().dataFiles();
+    List<DataFile> outputs = writer.dataFiles();
     if (refusal != null) {
       // The committer refuses the slice and deletes what was written of the group.
       return new Rewritten(

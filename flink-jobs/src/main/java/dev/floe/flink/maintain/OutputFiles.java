@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
 final class OutputFiles {
   private static final Logger LOG = LoggerFactory.getLogger(OutputFiles.class);
 
-  /** Probe a few files beyond the expected count: outputs may compress worse than inputs. */
+  /**
+   * Probe a few files beyond the expected count, a margin: {@link GroupFileWriter} writes at most
+   * the expected count.
+   */
   private static final int EXTRA_PROBES = 8;
 
   private OutputFiles() {}

@@ -165,6 +165,62 @@ class PlanAgreesWithCompactionOnPartitionsTest {
         .isEqualTo(snapshots);
   }
 
+  @Test
+  void compressibleRowsAreRewrittenIntoAtMostThePlannedFilesAndCompactionSettles()
+      throws Exception {
+    // Four-letter strings and ascending ids compress well: the Parquet writer's estimate of an
+    // open file counts its row group uncompressed, so closing files at that estimate wrote 24
+    // files for 24 (and the plan proposed the same compaction every night).
+    Schema strings =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "d", Types.DateType.get()),
+            Types.NestedField.required(3, "s", Types.StringType.get()));
+    Table table =
+        catalog.create("s.t", strings, PartitionSpec.builderFor(strings).identity("d").build());
+    java.util.Random values = new java.util.Random(11);
+    List<String> words = List.of("abcd", "efgh", "ijkl", "mnop");
+    long id = 0;
+    for (int f = 0; f < 24; f++) {
+      org.apache.iceberg.data.Record[] rows = new org.apache.iceberg.data.Record[2000];
+      for (int r = 0; r < rows.length; r++) {
+        rows[r] =
+            TableRows.row(
+                table, Map.of("id", id++, "d", DAY, "s", words.get(values.nextInt(words.size()))));
+      }
+      TableRows.append(table, rows);
+    }
+    table
+        .updateProperties()
+        .set(MaintenancePolicy.MIN_INPUT_FILES, "5")
+        .set(MaintenancePolicy.TARGET_FILE_SIZE, String.valueOf(totalBytes(table) / 8))
+        .commit();
+    ContentHash content = TableContent.hash(table);
+
+    PlanItem item = compaction(plan());
+    PlanApply.of(catalog.config(), plan()).run();
+    table.refresh();
+
+    assertThat(item.before()).isEqualTo(24);
+    // At most the files the plan announced: a file closes past an equal share of the rows.
+    assertThat(dataFiles(table)).isLessThanOrEqualTo(item.after()).isLessThan(24);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+    // Outputs may compress better than their inputs and be small again; then every further
+    // compaction still ends with fewer files, so the plan runs out of work.
+    for (int round = 0; round < 5 && hasCompaction(plan()); round++) {
+      long files = dataFiles(table);
+      PlanApply.of(catalog.config(), plan()).run();
+      table.refresh();
+      assertThat(dataFiles(table)).as("files after round %d", round).isLessThan(files);
+    }
+    assertThat(plan().items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  private static boolean hasCompaction(MaintenancePlan plan) {
+    return plan.items().stream().anyMatch(i -> i.action() == PlanAction.COMPACT);
+  }
+
   private static long totalBytes(Table table) throws java.io.IOException {
     try (var tasks = table.newScan().planFiles()) {
       return StreamSupport.stream(tasks.spliterator(), false)
