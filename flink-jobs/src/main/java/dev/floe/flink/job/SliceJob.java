@@ -149,6 +149,7 @@ public final class SliceJob {
       Table query = plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
       requireRerunSafe(spec, request.catalog().name(), inspection);
+      requireExactText(spec, boundQuery, inspection, query);
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
       requireExactSources(catalog, request, inspection);
@@ -735,6 +736,22 @@ public final class SliceJob {
           "Cannot run %s: its query reads its own target %s, so a rerun reads what the last run"
               + " wrote and two runs of one slice can differ; read the sources only",
           spec.source(), spec.target());
+    }
+  }
+
+  /**
+   * Refuses a query whose plan holds a text constant the planner decoded lossily ({@link
+   * FoldedText}): committed, its bytes would be changed silently.
+   *
+   * @throws InvalidInputException naming the constant
+   */
+  static void requireExactText(
+      JobSpec spec, String boundQuery, QueryInspector.Inspection inspection, Table query) {
+    Optional<String> lossy =
+        FoldedText.lossyConstant(boundQuery, inspection.plan(), query::explain);
+    if (lossy.isPresent()) {
+      throw InvalidInputException.of(
+          "Cannot run %s: %s", spec.source(), FoldedText.reason(lossy.get()));
     }
   }
 

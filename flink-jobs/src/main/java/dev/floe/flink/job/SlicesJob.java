@@ -153,6 +153,7 @@ public final class SlicesJob {
       Table query = SliceJob.plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
       SliceJob.requireRerunSafe(spec, first.catalog().name(), inspection);
+      SliceJob.requireExactText(spec, boundQuery, inspection, query);
       Optional<String> notSplit =
           SplittableQuery.whyNot(
               spec, inspection, query.getResolvedSchema().getColumnNames(), range);

@@ -89,7 +89,8 @@ final class SqlErrors {
         prefix(source, statement)
             + "Flink's planner cannot fold a NaN or infinite constant (such as CAST('NaN' AS"
             + " FLOAT)); cast a column instead, e.g. SELECT CAST(v AS FLOAT) FROM (VALUES"
-            + " ('NaN')) AS t(v)",
+            + " ('NaN')) AS t(v), where no row of the VALUES holds an expression (the planner"
+            + " folds such a VALUES too), or read the text from a table",
         e);
   }
 

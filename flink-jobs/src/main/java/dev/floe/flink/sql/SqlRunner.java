@@ -4,8 +4,11 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.ExactTypes;
+import dev.floe.flink.job.FoldedText;
+import dev.floe.flink.job.QueryInspector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -185,6 +188,7 @@ public final class SqlRunner {
         LosslessInsert.require(source, statement, replace);
       }
       FloatConstants.requireExact(source, statement, operation);
+      requireExactText(source, statement, operation);
       if (runsAJob(operation) && !tables.refusedWhilePlanned(operation)) {
         beforeJob.run();
       }
@@ -233,6 +237,29 @@ public final class SqlRunner {
       return collect(source, statement, operation, result, tables);
     }
     return new OkResult(statement);
+  }
+
+  /**
+   * Refuses a statement whose query holds a text constant the planner decoded lossily ({@link
+   * FoldedText}): written or shown, its bytes would be changed silently.
+   */
+  private void requireExactText(String source, SqlStatement statement, Operation operation) {
+    QueryOperation query =
+        operation instanceof ModifyOperation modify
+            ? modify.getChild()
+            : operation instanceof QueryOperation q ? q : null;
+    if (query == null) {
+      return;
+    }
+    Optional<String> lossy =
+        FoldedText.lossyConstant(
+            statement.text(),
+            QueryInspector.inspect(query).plan(),
+            () -> tableEnv.explainInternal(List.<Operation>of(query)));
+    if (lossy.isPresent()) {
+      throw new InvalidInputException(
+          SqlErrors.prefix(source, statement) + FoldedText.reason(lossy.get()));
+    }
   }
 
   /**

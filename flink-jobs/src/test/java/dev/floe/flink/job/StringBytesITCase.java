@@ -107,6 +107,30 @@ class StringBytesITCase {
   }
 
   @Test
+  void aRunRefusesAConstantThePlannerDecodesLossilyBeforeWriting() throws Exception {
+    // A constant, not a column: the planner folds FROM_BASE64 into a Java String, U+FFFD for the
+    // byte ff, which the writers could no longer tell from a real U+FFFD.
+    String constant =
+        "job: c\ntarget: sales.t\nslice: {column: d}\nquery: |\n  SELECT CAST(1 AS BIGINT) AS id,"
+            + " FROM_BASE64('YWL/Yw==') AS s, CAST(:slice_start AS DATE) AS d\n";
+    SliceJob.run(RunRequest.of(config, ExampleTables.job(validJob()), "2026-10-03"));
+    long head = load().currentSnapshot().snapshotId();
+
+    assertThatThrownBy(
+            () -> SliceJob.run(RunRequest.of(config, ExampleTables.job(constant), "2026-10-04")))
+        .isInstanceOf(dev.floe.catalog.error.InvalidInputException.class)
+        .hasMessageStartingWith("Cannot run ")
+        .hasMessageContaining("into 'ab\\uFFFDc'")
+        .hasMessageContaining("replacing the bytes that are not UTF-8 with U+FFFD");
+    assertThat(load().currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  private static String validJob() {
+    return "job: v\ntarget: sales.t\nslice: {column: d}\nquery: |\n  SELECT CAST(1 AS BIGINT) AS id,"
+        + " FROM_BASE64('YWJj') AS s, CAST(:slice_start AS DATE) AS d\n";
+  }
+
+  @Test
   void aCompactionLeavesASliceWhoseFilesStoreBytesThatAreNotUtf8AsItIsAndCompactsTheOthers()
       throws Exception {
     // Iceberg's own Flink sink, without Floe's catalog, stores the bytes it is given, 0xff

@@ -179,6 +179,14 @@ class SqlRunnerTest {
     assertThat(suggested.rows())
         .singleElement()
         .satisfies(row -> assertThat(row).containsExactly(Float.NaN));
+    // A VALUES with an expression in a row is folded too: the hint says so.
+    assertThatThrownBy(
+            () ->
+                run(
+                    "SELECT CAST(a AS FLOAT) AS f, s FROM (VALUES ('NaN', 'x'), ('1', 'a' || 'b'))"
+                        + " AS t(a, s)"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("where no row of the VALUES holds an expression");
   }
 
   @Test
@@ -782,6 +790,33 @@ class SqlRunnerTest {
         .containsExactly(List.of(new BigDecimal("1.25")));
     assertThat(((QueryResult) run("SELECT v, k FROM sales.by_k").get(0)).rows())
         .containsExactly(List.of(3, new BigDecimal("1.50")));
+  }
+
+  @Test
+  void aTextConstantThePlannerDecodesLossilyIsRefusedAndNothingIsWritten() {
+    run("CREATE TABLE sales.texts (id BIGINT, s STRING)");
+    // Bytes 61 62 ff 63: folded while planning, they would become 'ab\uFFFDc' without an error.
+    for (String constant :
+        List.of(
+            "FROM_BASE64('YWL/Yw==')",
+            "DECODE(X'6162FF63', 'UTF-8')",
+            "CAST(X'6162FF63' AS STRING)",
+            "UPPER(FROM_BASE64(v))")) {
+      String query =
+          "SELECT CAST(1 AS BIGINT) AS id, " + constant + " AS s FROM (SELECT 'YWL/Yw==' AS v)";
+      assertThatThrownBy(() -> run("INSERT INTO sales.texts " + query))
+          .as(constant)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot run SQL statement 1 (line 1 of the command line): ")
+          .hasMessageContaining("replacing the bytes that are not UTF-8 with U+FFFD");
+      assertThatThrownBy(() -> run(query)).as(constant).isInstanceOf(InvalidInputException.class);
+    }
+    assertThat(((QueryResult) run("SELECT COUNT(*) FROM sales.texts").get(0)).rows())
+        .containsExactly(List.of(0L));
+    // Well-formed bytes, and a U+FFFD the statement itself writes, are written as they are.
+    run("INSERT INTO sales.texts VALUES (2, FROM_BASE64('YWJj')), (3, U&'ab\\FFFDc')");
+    assertThat(((QueryResult) run("SELECT s FROM sales.texts ORDER BY id").get(0)).rows())
+        .containsExactly(List.of("abc"), List.of("ab\uFFFDc"));
   }
 
   @Test
