@@ -182,13 +182,23 @@ public final class SplittableQuery {
     return parts;
   }
 
-  /** How Calcite's plan prints the literal {@link QueryBinder} binds for a bound of the slice. */
+  /**
+   * How Calcite's plan prints the literal {@link QueryBinder} binds for a bound of the slice. A
+   * timestamptz bound is bound as {@code TO_TIMESTAMP_LTZ(<epoch millis>, 3)}: Calcite types an
+   * integer literal INTEGER when its value fits in an int and BIGINT otherwise, and its plan names
+   * the type of a BIGINT literal only ({@code TO_TIMESTAMP_LTZ(1774742400000:BIGINT, 3)} but {@code
+   * TO_TIMESTAMP_LTZ(-3600000, 3)}), so a bound within some 24.8 days of 1970-01-01 prints without
+   * one.
+   */
   static String planLiteral(Slice slice, java.time.LocalDateTime bound) {
     return switch (slice.kind()) {
       case DATE -> bound.toLocalDate().toString();
       case TIMESTAMP -> bound.format(TIMESTAMP);
-      case TIMESTAMPTZ ->
-          "TO_TIMESTAMP_LTZ(" + bound.toInstant(ZoneOffset.UTC).toEpochMilli() + ":BIGINT, 3)";
+      case TIMESTAMPTZ -> {
+        long millis = bound.toInstant(ZoneOffset.UTC).toEpochMilli();
+        boolean integer = millis >= Integer.MIN_VALUE && millis <= Integer.MAX_VALUE;
+        yield "TO_TIMESTAMP_LTZ(" + millis + (integer ? "" : ":BIGINT") + ", 3)";
+      }
     };
   }
 }

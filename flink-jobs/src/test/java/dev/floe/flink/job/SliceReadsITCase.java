@@ -33,6 +33,7 @@ class SliceReadsITCase {
     tableEnv.executeSql("CREATE DATABASE sales").await();
     tableEnv.executeSql("CREATE TABLE sales.o (id BIGINT, d DATE, e DATE, s STRING)").await();
     tableEnv.executeSql("CREATE TABLE sales.c (id BIGINT, d DATE)").await();
+    tableEnv.executeSql("CREATE TABLE sales.ev (id BIGINT, ts TIMESTAMP_LTZ(6))").await();
   }
 
   @ParameterizedTest
@@ -69,6 +70,40 @@ class SliceReadsITCase {
     assertThat(whyItMayReadBeyond(query)).isPresent();
   }
 
+  /**
+   * A timestamptz bound is bound as epoch milliseconds, which the plan prints with no type while
+   * they fit in an int (within some 24.8 days of 1970-01-01) and as {@code :BIGINT} beyond: the
+   * answer is the same on either side, and for a slice whose start is one and its end the other.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "1969-12-31T23:00",
+        "1970-01-01T00:00",
+        "1969-12-07T03:00",
+        "1970-01-25T20:00",
+        "1970-01-25T21:00",
+        "2026-03-29T00:00"
+      })
+  void anHourOfATimestampWithTimeZoneColumnReadsOnlyTheSliceOnEitherSideOfTheEpoch(String start) {
+    LocalDateTime from = LocalDateTime.parse(start);
+    Slice hour =
+        new Slice("ts", Slice.ColumnKind.TIMESTAMPTZ, SliceUnit.HOUR, from, from.plusHours(1));
+    assertThat(
+            whyItMayReadBeyond(
+                "SELECT id, ts FROM sales.ev WHERE ts >= :slice_start AND ts < :slice_end",
+                "ts",
+                hour))
+        .isEmpty();
+    assertThat(
+            whyItMayReadBeyond(
+                "SELECT id, ts FROM sales.ev WHERE ts >= :slice_start - INTERVAL '1' HOUR"
+                    + " AND ts < :slice_end",
+                "ts",
+                hour))
+        .isPresent();
+  }
+
   private static Optional<String> whyItMayReadBeyond(String query) {
     JobSpec spec =
         ExampleTables.job(
@@ -83,5 +118,16 @@ class SliceReadsITCase {
             LocalDateTime.parse("2026-01-05T00:00"),
             LocalDateTime.parse("2026-01-06T00:00"));
     return SliceReads.whyItMayReadBeyond(spec, config, day);
+  }
+
+  private static Optional<String> whyItMayReadBeyond(String query, String column, Slice slice) {
+    JobSpec spec =
+        ExampleTables.job(
+            "job: j\ntarget: sales.t\nmode: overwrite\nslice: {column: "
+                + column
+                + "}\nquery: |\n  "
+                + query
+                + "\n");
+    return SliceReads.whyItMayReadBeyond(spec, config, slice);
   }
 }

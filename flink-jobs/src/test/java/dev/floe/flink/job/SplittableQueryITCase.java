@@ -76,6 +76,42 @@ class SplittableQueryITCase {
         .isEmpty();
   }
 
+  /**
+   * A timestamptz bound prints with no type while its epoch milliseconds fit in an int (within some
+   * 24.8 days of 1970-01-01) and as {@code :BIGINT} beyond; a range may have one of each.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "1969-12-31T22:00, 1970-01-01T02:00",
+    "1969-12-31T00:00, 1970-01-02T00:00",
+    "1970-01-25T00:00, 1970-01-27T00:00",
+    "1969-12-01T00:00, 1969-12-31T00:00"
+  })
+  void timestampWithTimeZoneSlicesNearTheEpochAreSplit(String from, String to) {
+    Slice range =
+        new Slice(
+            "tz",
+            Slice.ColumnKind.TIMESTAMPTZ,
+            SliceUnit.HOUR,
+            LocalDateTime.parse(from),
+            LocalDateTime.parse(to));
+    assertThat(
+            whyNot(
+                "SELECT id, tz FROM sales.o WHERE tz >= :slice_start AND tz < :slice_end",
+                "tz",
+                "overwrite",
+                range))
+        .isEmpty();
+    assertThat(
+            whyNot(
+                "SELECT id, tz, :slice_start AS x FROM sales.o"
+                    + " WHERE tz >= :slice_start AND tz < :slice_end",
+                "tz",
+                "overwrite",
+                range))
+        .isPresent();
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -141,6 +177,19 @@ class SplittableQueryITCase {
   /** The decision for the slices 2026-01-05 to 2026-01-09 (the union the job would bind). */
   private static Optional<String> whyNot(
       String query, String column, Slice.ColumnKind kind, String mode) {
+    return whyNot(
+        query,
+        column,
+        mode,
+        new Slice(
+            column,
+            kind,
+            SliceUnit.DAY,
+            LocalDateTime.parse("2026-01-05T00:00"),
+            LocalDateTime.parse("2026-01-09T00:00")));
+  }
+
+  private static Optional<String> whyNot(String query, String column, String mode, Slice range) {
     JobSpec spec =
         ExampleTables.job(
             "job: j\ntarget: sales.t\nmode: "
@@ -150,13 +199,6 @@ class SplittableQueryITCase {
                 + "}\nquery: |\n  "
                 + query
                 + "\n");
-    Slice range =
-        new Slice(
-            column,
-            kind,
-            SliceUnit.DAY,
-            LocalDateTime.parse("2026-01-05T00:00"),
-            LocalDateTime.parse("2026-01-09T00:00"));
     String bound = QueryBinder.bind(spec.query(), range, spec.source());
     org.apache.flink.table.api.Table planned = tableEnv.sqlQuery(bound);
     return SplittableQuery.whyNot(
