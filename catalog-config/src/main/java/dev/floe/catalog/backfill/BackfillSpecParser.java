@@ -35,10 +35,24 @@ public final class BackfillSpecParser {
   }
 
   public static BackfillSpec load(Path file) {
-    return parse(Manifests.load(file).root(), file);
+    return load(file, Set.of());
+  }
+
+  /**
+   * As {@link #load(Path)}, but the file's values for {@code givenByFlags} ({@code from}, {@code
+   * to}, {@code sample}) are not read: the command line's flags win over them, also over a value
+   * the file lacks or gets wrong. They are null in the spec; the range is then checked where the
+   * flags are merged, naming the flags.
+   */
+  public static BackfillSpec load(Path file, Set<String> givenByFlags) {
+    return parse(Manifests.load(file).root(), file, givenByFlags);
   }
 
   static BackfillSpec parse(ManifestNode root, Path file) {
+    return parse(root, file, Set.of());
+  }
+
+  private static BackfillSpec parse(ManifestNode root, Path file, Set<String> givenByFlags) {
     root.requireOnlyKeys(KEYS);
     String id = root.has("backfill") ? root.requiredString("backfill") : null;
     if (id != null) {
@@ -62,9 +76,11 @@ public final class BackfillSpecParser {
       }
       slicesPerJob = (int) value;
     }
-    String from = sliceValue(root, "from");
-    String to = sliceValue(root, "to");
-    requireRange(root, from, to);
+    String from = givenByFlags.contains("from") ? null : sliceValue(root, "from");
+    String to = givenByFlags.contains("to") ? null : sliceValue(root, "to");
+    if (from != null && to != null) {
+      requireRange(root, from, to);
+    }
     return new BackfillSpec(
         id,
         job,
@@ -72,7 +88,7 @@ public final class BackfillSpecParser {
         to,
         maxConcurrency,
         slicesPerJob,
-        root.has("sample") ? sliceValue(root, "sample") : null,
+        root.has("sample") && !givenByFlags.contains("sample") ? sliceValue(root, "sample") : null,
         root.has("expect_version") ? root.requiredString("expect_version") : null,
         root.has("fail_fast") ? root.optionalBoolean("fail_fast", false) : null,
         root.has("allow_effects") ? root.optionalBoolean("allow_effects", false) : null,

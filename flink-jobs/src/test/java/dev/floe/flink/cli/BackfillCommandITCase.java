@@ -160,6 +160,42 @@ class BackfillCommandITCase {
   }
 
   @Test
+  void rangeFlagsWinOverTheManifestsRangeAlsoWhereTheFileGetsItWrongOrLacksIt() throws Exception {
+    Path backfills = Files.createDirectories(project.resolve("backfills"));
+    Path reversed = backfills.resolve("reversed.yaml");
+    Files.writeString(
+        reversed, "job: ../jobs/fact_orders.yaml\nfrom: 2026-03-01\nto: 2026-02-01\n");
+    Path noTo = backfills.resolve("no-to.yaml");
+    Files.writeString(noTo, "job: ../jobs/fact_orders.yaml\nfrom: 2026-02-01\n");
+
+    CliRun refused = CliRun.floe(home, "backfill", reversed.toString(), "--dry-run");
+    CliRun fixed =
+        CliRun.floe(
+            home,
+            "backfill",
+            reversed.toString(),
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-02-04",
+            "--dry-run",
+            "--json");
+    CliRun completed =
+        CliRun.floe(home, "backfill", noTo.toString(), "--to", "2026-02-03", "--dry-run", "--json");
+    CliRun stillEmpty =
+        CliRun.floe(home, "backfill", noTo.toString(), "--to", "2026-01-03", "--dry-run");
+
+    assertThat(refused.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(refused.err()).contains("reversed.yaml at 'to': '2026-02-01' is not after from");
+    assertThat(fixed.exitCode()).as(fixed.err()).isEqualTo(ExitCodes.OK);
+    assertThat(JSON.readTree(fixed.out()).get("slices").size()).isEqualTo(3);
+    assertThat(completed.exitCode()).as(completed.err()).isEqualTo(ExitCodes.OK);
+    assertThat(JSON.readTree(completed.out()).get("slices").size()).isEqualTo(2);
+    assertThat(stillEmpty.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(stillEmpty.err()).contains("2026-01-03").doesNotContain("no-to.yaml at 'to'");
+  }
+
+  @Test
   void aDryRunListsWhatItWouldRunAndUnsafeBackfillsAreRefused() throws Exception {
     Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("feb.yaml");
     Files.writeString(
