@@ -65,6 +65,17 @@ public record MaintenancePolicy(
   }
 
   /**
+   * How many files a compaction writes at most for {@code bytes} of input files: as many as the
+   * target size fills, rounded to the nearest (a bin a little over the target gives one file), at
+   * least one. Compaction's writer closes no file before it holds that share of the rows, so two or
+   * more small files (each below {@link #smallFileLimit}) always give fewer files.
+   */
+  public static int expectedFiles(long bytes, long targetFileSizeBytes) {
+    long target = Math.max(1, targetFileSizeBytes);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round((double) bytes / target)));
+  }
+
+  /**
    * The smallest {@code min_input_files}: compacting one file into one file removes none, so a plan
    * item for it would never end.
    */

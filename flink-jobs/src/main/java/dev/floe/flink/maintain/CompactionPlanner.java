@@ -224,10 +224,9 @@ final class CompactionPlanner {
       }
       for (List<DataFile> bin : groupBins) {
         long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-        // Rounded, not ceiled: a bin a little over the target (bins are balanced, not capped)
-        // gives one file. The writer writes exactly this many (GroupFileWriter); as a small file
-        // is below 3/4 of the target, a bin of two or more small files always gives fewer files.
-        int expected = (int) Math.max(1, Math.round((double) bytes / target));
+        // The writer writes at most this many (GroupFileWriter), so a bin of two or more small
+        // files always gives fewer files; the plan's prediction (HealthScan) uses the same rule.
+        int expected = MaintenancePolicy.expectedFiles(bytes, target);
         Map<String, List<DeleteFile>> deletes = new HashMap<>();
         bin.forEach(
             f -> {
@@ -296,9 +295,10 @@ final class CompactionPlanner {
 
   /**
    * Splits one partition's small files into as many bins as files of the target size their bytes
-   * fill, each bin about equally full (largest file first into the emptiest bin), so that one large
-   * partition is still rewritten by parallel tasks. A bin left with a single file is dropped:
-   * rewriting one file alone gains nothing.
+   * fill ({@link MaintenancePolicy#expectedFiles}, rounded, as the plan counts them), each bin
+   * about equally full (largest file first into the emptiest bin), so that one large partition is
+   * still rewritten by parallel tasks. A bin left with a single file is dropped: rewriting one file
+   * alone gains nothing.
    */
   static List<List<DataFile>> bins(List<DataFile> files, long target) {
     return bins(files, target, Set.of());
@@ -316,7 +316,7 @@ final class CompactionPlanner {
                 1,
                 Math.min(
                     forDeletes.isEmpty() ? files.size() / 2 : files.size(),
-                    (bytes + target - 1) / target));
+                    MaintenancePolicy.expectedFiles(bytes, target)));
     List<List<DataFile>> bins = new ArrayList<>();
     long[] filled = new long[count];
     for (int i = 0; i < count; i++) {

@@ -16,9 +16,9 @@ import org.apache.iceberg.StructLike;
  * @param runId the slice's run id, also part of the output file names
  * @param specId the partition spec of the inputs (always the table's current one)
  * @param inputs the files to replace (without column stats: only identity, size, rows matter)
- * @param expectedOutputs how many files of the target size their bytes fill (at least 1): the
- *     rewrite writes exactly that many, each an equal share of the rows ({@link GroupFileWriter}),
- *     fewer when delete files drop rows
+ * @param expectedOutputs how many files of the target size their bytes fill ({@link
+ *     dev.floe.catalog.spec.MaintenancePolicy#expectedFiles}): the rewrite writes at most that many
+ *     unless its rows take far more room than the inputs' ({@link GroupFileWriter})
  * @param deletes the delete files (position, equality, deletion vectors) that apply to each input,
  *     by the input's location, as the scan of the base snapshot attached them; inputs without
  *     deletes have no entry. The rewrite applies them, so the new files hold only live rows.

@@ -79,10 +79,10 @@ class PlanAgreesWithCompactionOnPartitionsTest {
   }
 
   @Test
-  void smallFilesThatFillMoreThanTwoTargetsAreNotPlannedForARewriteThatRemovesNone()
-      throws Exception {
-    // Three files of incompressible rows, each under the target, together over two targets: a
-    // rewrite cannot give fewer files, so an item for them would come back after every apply.
+  void smallFilesThatFillMoreThanTwoTargetsArePlannedIntoTwoAndApplyWritesTwo() throws Exception {
+    // Three files of incompressible rows, each under 3/4 of the target, together 2.1 targets:
+    // the writer closes no file before half the rows, so they give two files, as the plan says
+    // (it once counted three, a rewrite that removes none, and planned nothing).
     Schema wide =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -116,6 +116,15 @@ class PlanAgreesWithCompactionOnPartitionsTest {
         .set(MaintenancePolicy.TARGET_FILE_SIZE, String.valueOf(largest * 14 / 10))
         .commit();
 
+    ContentHash content = TableContent.hash(table);
+
+    PlanItem item = compaction(plan());
+    PlanApply.of(catalog.config(), plan()).run();
+    table.refresh();
+
+    assertThat(item.before()).isEqualTo(3);
+    assertThat(dataFiles(table)).isEqualTo(item.after()).isEqualTo(2);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
     assertThat(plan().items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
   }
 
@@ -166,8 +175,7 @@ class PlanAgreesWithCompactionOnPartitionsTest {
   }
 
   @Test
-  void compressibleRowsAreRewrittenIntoAtMostThePlannedFilesAndCompactionSettles()
-      throws Exception {
+  void compressibleRowsAreRewrittenIntoThePlannedFilesAndCompactionSettles() throws Exception {
     // Four-letter strings and ascending ids compress well: the Parquet writer's estimate of an
     // open file counts its row group uncompressed, so closing files at that estimate wrote 24
     // files for 24 (and the plan proposed the same compaction every night).
@@ -202,8 +210,8 @@ class PlanAgreesWithCompactionOnPartitionsTest {
     table.refresh();
 
     assertThat(item.before()).isEqualTo(24);
-    // At most the files the plan announced: a file closes past an equal share of the rows.
-    assertThat(dataFiles(table)).isLessThanOrEqualTo(item.after()).isLessThan(24);
+    // The files the plan announced: no file closes before its share of the rows.
+    assertThat(dataFiles(table)).isEqualTo(item.after()).isLessThan(24);
     assertThat(TableContent.hash(table)).isEqualTo(content);
     // Outputs may compress better than their inputs and be small again; then every further
     // compaction still ends with fewer files, so the plan runs out of work.

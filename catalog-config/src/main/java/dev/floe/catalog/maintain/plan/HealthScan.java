@@ -381,13 +381,13 @@ public final class HealthScan {
         }
         smallByPartition = Math.max(smallByPartition, small);
         if (small >= 2) {
-          // CompactionPlanner rewrites each such partition on its own: at least one file, and
-          // a file per target size of its bytes (a bin fuller than the target writes more than
-          // one; counting fewer would plan a rewrite that removes no file, again and again).
+          // CompactionPlanner rewrites each such partition on its own, into at most as many
+          // files as the target size fills, rounded (its writer closes no file before that
+          // share of the rows): at least one.
           long bytes = t.smallBytesByPartition.getOrDefault(partition.getKey(), 0L);
           binpackFiles += small;
           binpackBytes += bytes;
-          binpackOutputs += Math.max(1, (bytes + target - 1) / target);
+          binpackOutputs += MaintenancePolicy.expectedFiles(bytes, target);
         }
       }
       long wholeFiles = 0;
@@ -397,7 +397,7 @@ public final class HealthScan {
         long[] whole = t.partitionTotals.getOrDefault(partition, new long[3]);
         wholeFiles += whole[0];
         wholeBytes += whole[1];
-        wholeOutputs += Math.max(1, (whole[1] + target - 1) / target);
+        wholeOutputs += MaintenancePolicy.expectedFiles(whole[1], target);
       }
       long positionDeleteFiles = 0;
       long mergeableFiles = 0;
