@@ -1,6 +1,10 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.lineage.LineageKeys;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.Snapshot;
 
 /**
@@ -21,6 +25,30 @@ public record LaterCommit(long snapshotId, String runId, String job, String reve
         summary.get(LineageKeys.RUN_ID),
         summary.get(LineageKeys.JOB),
         summary.get(LineageKeys.REVERTS));
+  }
+
+  /**
+   * The revert of {@code runId} still in effect among {@code newestFirst}: the newest commit that
+   * reverted that run and that no newer commit in effect reverted in turn. A revert of the revert
+   * applied the run again (then there is none, unless a newer commit reverted the run once more); a
+   * revert of that one reverted the run again, and so on. Ordinary commits after the revert do not
+   * undo it: they loaded the rows anew, the run's content stays reverted.
+   *
+   * @param newestFirst commits after the run, newest first
+   */
+  static Optional<LaterCommit> revertInEffect(List<LaterCommit> newestFirst, String runId) {
+    Set<String> undone = new HashSet<>();
+    for (LaterCommit commit : newestFirst) {
+      if (commit.revertsRun() == null
+          || (commit.runId() != null && undone.contains(commit.runId()))) {
+        continue;
+      }
+      if (commit.revertsRun().equals(runId)) {
+        return Optional.of(commit);
+      }
+      undone.add(commit.revertsRun());
+    }
+    return Optional.empty();
   }
 
   /** E.g. {@code run 3f2a… (job fact_orders_daily, snapshot 123)}. */

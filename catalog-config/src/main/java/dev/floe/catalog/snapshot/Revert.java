@@ -454,6 +454,9 @@ public final class Revert {
             .filter(region::touchedBy)
             .toList();
     List<LaterCommit> touching = touchingSnapshots.stream().map(LaterCommit::of).toList();
+    if (LaterCommit.revertInEffect(touching, runId).isPresent()) {
+      return alreadyReverted(run, lineage, scope, region, head, touching);
+    }
     List<String> discards =
         touchingSnapshots.stream()
             .filter(s -> s.summary().get(LineageKeys.RUN_ID) != null)
@@ -504,6 +507,50 @@ public final class Revert {
             null);
     return new Prepared(
         plan, region, liveBefore, remove, restore, removeDeletes, restoreDeletes, discards);
+  }
+
+  /**
+   * A revert of the run is in effect (no later commit reverted that revert): reverting again
+   * changes nothing, whatever commits loaded the region since (with force too: restoring the parent
+   * would only discard those loads, which is reverting them). The plan names no files, and its rows
+   * and content hash are the region's now, which it leaves as they are.
+   */
+  private Prepared alreadyReverted(
+      Snapshot run,
+      Optional<Lineage> lineage,
+      Scope scope,
+      RevertRegion region,
+      Snapshot head,
+      List<LaterCommit> touching) {
+    Map<String, Long> rows = rowsPerPartition(region, region.live(head, runId));
+    RevertPlan plan =
+        new RevertPlan(
+            name,
+            runId,
+            lineage.map(Lineage::job).orElse(null),
+            run.snapshotId(),
+            run.parentId(),
+            scope.label(),
+            region.describe(),
+            head.snapshotId(),
+            touching,
+            force,
+            List.of(),
+            List.of(),
+            rows,
+            rows,
+            region.isWholeScope() ? ContentAt.of(table, head, scope).encode() : null,
+            UUID.randomUUID().toString(),
+            null);
+    return new Prepared(
+        plan,
+        region,
+        RevertRegion.Live.EMPTY,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of());
   }
 
   /**

@@ -32,9 +32,11 @@ import java.util.stream.Collectors;
  * @param rowsBefore rows per partition of the region now, in path order: file metadata's counts,
  *     less the rows delete files remove (a file that cannot be read with them counts whole)
  * @param rowsAfter rows per partition of the region after the revert (both empty when the run's
- *     snapshot is null)
- * @param restoredContentHash the region's content hash after the revert, or null when the region is
- *     not the run's whole scope (a keyed whole-table run: only its partitions are restored)
+ *     snapshot is null; both the rows now when the run is {@linkplain #alreadyRevertedBy() already
+ *     reverted}, which names no files)
+ * @param restoredContentHash the region's content hash after the revert (for a run already
+ *     reverted: now), or null when the region is not the run's whole scope (a keyed whole-table
+ *     run: only its partitions are restored) or the run's snapshot is null
  * @param revertRunId the run id the revert commit records; reverting it undoes the revert
  * @param revertSnapshotId the snapshot the revert committed; null for a dry run or no change
  */
@@ -71,36 +73,27 @@ public record RevertPlan(
   }
 
   /**
-   * The revert of this run that is already in effect: the newest later commit that changed the
-   * region reverted this very run, and the region holds the parent's content. Reverting again is
-   * then a no-op (a rerun of `floe revert` after a crash or a lost answer, with or without force),
-   * not a refusal. Older later commits were discarded by that revert (it could only commit past
-   * them with force), so they discard nothing more now.
+   * The revert of this run that is already in effect ({@link LaterCommit#revertInEffect}): a later
+   * commit reverted this very run and no later commit reverted that revert. Reverting again is then
+   * a no-op (a rerun of `floe revert` after a crash or a lost answer, with or without force), not a
+   * refusal, also when later commits loaded the region anew since the revert: the run's content is
+   * not there to revert, and with force the revert would only discard those loads (revert them
+   * instead). Such a plan changes nothing. Commits between the run and that revert were discarded
+   * by it (it could only commit past them with force), so they discard nothing more now.
    */
   public Optional<LaterCommit> alreadyRevertedBy() {
-    if (later.isEmpty() || changes() || !runId.equals(later.get(0).revertsRun())) {
-      return Optional.empty();
-    }
-    return Optional.of(later.get(0));
+    return changes() ? Optional.empty() : LaterCommit.revertInEffect(later, runId);
   }
 
   /**
-   * Why the revert may not go ahead without force, or empty when it may (also when the region
-   * already holds the parent's content: then it changes nothing and discards nothing).
+   * Why the revert may not go ahead without force, or empty when it may (also when it changes
+   * nothing, e.g. the run is {@linkplain #alreadyRevertedBy() already reverted}: then it discards
+   * nothing). A run applied again by a revert of its revert is blocked like any run by the commits
+   * after it, that revert of the revert among them.
    */
   public Optional<String> refusal() {
     if (later.isEmpty() || force || !changes()) {
       return Optional.empty();
-    }
-    List<LaterCommit> reverts = later.stream().filter(c -> runId.equals(c.revertsRun())).toList();
-    // "Already reverted" only while the newest change is that revert: a revert of the revert
-    // applied the run again, and the generic refusal below names it.
-    if (!reverts.isEmpty() && runId.equals(later.get(0).revertsRun())) {
-      return Optional.of(
-          String.format(
-              "Cannot revert run %s of %s: already reverted by %s; to apply the run again, revert"
-                  + " that revert: floe revert %s --run %s",
-              runId, table, describe(reverts), table, reverts.get(reverts.size() - 1).runId()));
     }
     return Optional.of(
         String.format(

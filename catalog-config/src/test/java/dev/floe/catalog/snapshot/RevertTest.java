@@ -332,6 +332,135 @@ class RevertTest {
   }
 
   @Test
+  void aRetriedRevertAfterALaterLoadIsANoOp() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    Snapshot load = floeCommit("r3", DAY2, row(3, "c3", DAY2), row(4, "d3", DAY2));
+    long head = load.snapshotId();
+    ContentHash afterLoad = sliceHash(DAY2);
+
+    for (boolean force : new boolean[] {false, true}) {
+      RevertPlan dryRun = Revert.of(table, "s.t").run("r2").force(force).apply();
+      RevertPlan retried = Revert.of(table, "s.t").run("r2").force(force).commit();
+      table.refresh();
+
+      for (RevertPlan plan : List.of(dryRun, retried)) {
+        assertThat(plan.alreadyRevertedBy().map(LaterCommit::snapshotId))
+            .contains(reverted.revertSnapshotId());
+        assertThat(plan.refusal()).isEmpty();
+        assertThat(plan.changes()).isFalse();
+        assertThat(plan.revertSnapshotId()).isNull();
+        assertThat(plan.later())
+            .extracting(LaterCommit::runId)
+            .containsExactly("r3", reverted.revertRunId());
+        assertThat(plan.rowsBefore())
+            .isEqualTo(Map.of("d=" + DAY2, 2L))
+            .isEqualTo(plan.rowsAfter());
+        assertThat(plan.restoredContentHash()).isEqualTo(afterLoad.encode());
+      }
+      assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+      assertThat(sliceHash(DAY2)).isEqualTo(afterLoad);
+    }
+  }
+
+  @Test
+  void aRetriedRevertAfterACompactionOfTheSliceIsANoOp() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    table
+        .newRewrite()
+        .rewriteFiles(
+            Set.copyOf(liveFiles(DAY2)), Set.of(TableRows.write(table, row(3, "c", DAY2))))
+        .set("floe.mode", "compact")
+        .set("floe.slice", slice(DAY2).label())
+        .commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan retried = Revert.of(table, "s.t").run("r2").commit();
+
+    assertThat(retried.alreadyRevertedBy().map(LaterCommit::snapshotId))
+        .contains(reverted.revertSnapshotId());
+    assertThat(retried.refusal()).isEmpty();
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c", DAY2)));
+  }
+
+  @Test
+  void aRunAppliedAgainByRevertingItsRevertIsRevertedOverThatRevertOnlyWithForce() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    ContentHash beforeRun = sliceHash(DAY2);
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    ContentHash afterRun = sliceHash(DAY2);
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    RevertPlan undone = Revert.of(table, "s.t").run(reverted.revertRunId()).commit();
+    floeCommit("o", DAY3, row(5, "e", DAY3)); // another slice: not in the way
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+    assertThat(sliceHash(DAY2)).isEqualTo(afterRun);
+
+    RevertPlan blocked = Revert.of(table, "s.t").run("r2").apply();
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot revert run r2 of s.t: later commits changed slice")
+        .hasMessageContaining(
+            "run "
+                + undone.revertRunId()
+                + " (a revert of run "
+                + reverted.revertRunId()
+                + ", snapshot "
+                + undone.revertSnapshotId()
+                + ")")
+        .hasMessageContaining("--force")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("already reverted"));
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(blocked.alreadyRevertedBy()).isEmpty();
+    assertThat(blocked.changes()).isTrue();
+
+    RevertPlan forced = Revert.of(table, "s.t").run("r2").force(true).commit();
+    table.refresh();
+    assertThat(forced.revertSnapshotId()).isEqualTo(table.currentSnapshot().snapshotId());
+    assertThat(sliceHash(DAY2)).isEqualTo(beforeRun);
+    // Reverted once more: a rerun is a no-op again.
+    RevertPlan rerun = Revert.of(table, "s.t").run("r2").commit();
+    assertThat(rerun.alreadyRevertedBy().map(LaterCommit::snapshotId))
+        .contains(forced.revertSnapshotId());
+  }
+
+  @Test
+  void aRevertOfTheRevertOfTheRevertRevertsTheRunAgainSoARerunIsANoOp() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
+    RevertPlan undone = Revert.of(table, "s.t").run(reverted.revertRunId()).commit();
+    RevertPlan redone = Revert.of(table, "s.t").run(undone.revertRunId()).commit();
+    floeCommit("r3", DAY2, row(3, "c3", DAY2));
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    // r2 is reverted (the revert of its revert was reverted), and so is the revert of the revert.
+    RevertPlan retried = Revert.of(table, "s.t").run("r2").commit();
+    RevertPlan retriedUndo = Revert.of(table, "s.t").run(undone.revertRunId()).commit();
+
+    assertThat(retried.alreadyRevertedBy().map(LaterCommit::snapshotId))
+        .contains(reverted.revertSnapshotId());
+    assertThat(retriedUndo.alreadyRevertedBy().map(LaterCommit::snapshotId))
+        .contains(redone.revertSnapshotId());
+    // The first revert is applied again (its revert was reverted): r3 blocks reverting it.
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run(reverted.revertRunId()).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("later commits changed slice")
+        .hasMessageContaining("run r3 (job orders");
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c3", DAY2)));
+  }
+
+  @Test
   void aConcurrentCommitToTheSliceMakesTheRevertFailAndCommitNothing() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     floeCommit("r2", DAY2, row(3, "c2", DAY2));

@@ -159,6 +159,42 @@ class RevertCommandTest {
   }
 
   @Test
+  void aRevertRetriedAfterALaterRunOfTheSliceIsANoOpWithExit0AlsoWithForce() throws Exception {
+    JsonNode first = JSON.readTree(floe(home, "revert", "s.t", "--run", "r2", "--json").out());
+    String revertRun = first.get("revert_run_id").asText();
+    withTable(table -> floeCommit(table, "r4", "2026-10-02", 7, 8));
+    long head = head();
+    ContentHash afterLater = checksum();
+
+    CliRun again = floe(home, "revert", "s.t", "--run", "r2");
+    CliRun dryRun = floe(home, "revert", "s.t", "--run", "r2", "--dry-run");
+    CliRun forced = floe(home, "revert", "s.t", "--run", "r2", "--force");
+    CliRun json = floe(home, "revert", "s.t", "--run", "r2", "--json");
+    CliRun forcedJson = floe(home, "revert", "s.t", "--run", "r2", "--force", "--json");
+
+    for (CliRun run : new CliRun[] {again, dryRun, forced}) {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      assertThat(run.out())
+          .startsWith("run r2 of s.t is already reverted by run " + revertRun)
+          .contains("nothing to do (no-op)")
+          .doesNotContain("discarded", "blocked");
+    }
+    for (CliRun run : new CliRun[] {json, forcedJson}) {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      JsonNode result = JSON.readTree(run.out());
+      assertThat(result.get("status").asText()).isEqualTo("already-reverted");
+      assertThat(result.get("refusal").isNull()).isTrue();
+      assertThat(result.get("revert_snapshot_id").isNull()).isTrue();
+      assertThat(result.get("removed_files")).isEmpty();
+      assertThat(result.get("restored_files")).isEmpty();
+      assertThat(result.get(result.get("force").asBoolean() ? "discarded" : "blocked_by"))
+          .isEmpty();
+    }
+    assertThat(head()).isEqualTo(head);
+    assertThat(checksum()).isEqualTo(afterLater);
+  }
+
+  @Test
   void anUnknownRunOrAMissingRunOptionIsAUsageError() {
     CliRun unknown = floe(home, "revert", "s.t", "--run", "nope");
     CliRun missing = floe(home, "revert", "s.t");
