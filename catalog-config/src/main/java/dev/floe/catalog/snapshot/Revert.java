@@ -554,11 +554,12 @@ public final class Revert {
   }
 
   /**
-   * The run's own snapshot was expired after {@code revert} reverted it. A retry of that revert (a
-   * lost answer, a re-triggered task) is a no-op, as it is while the run's snapshot is kept, as
-   * long as no later commit changed the reverted rows; otherwise what the run replaced can no
-   * longer be read, and the retry is refused. The region is the revert's slice, or for a run
-   * without one the partitions the revert changed.
+   * The run's own snapshot was expired after {@code revert}, the newest commit reverting it,
+   * reverted it. A retry of that revert (a lost answer, a re-triggered task) is a no-op, as it is
+   * while the run's snapshot is kept, also when later commits loaded the reverted rows again; but
+   * when a revert of that revert applied the run again, what the run replaced can no longer be
+   * read, and the retry is refused. The region is the revert's slice, or for a run without one the
+   * partitions the revert changed.
    */
   private Prepared revertedBeforeExpiry(Snapshot revert, List<Snapshot> ancestors) {
     Scope scope = SliceLabel.parse(name, table, revert.summary().get(LineageKeys.SLICE));
@@ -568,38 +569,23 @@ public final class Revert {
         scope.isWholeTable()
             ? RevertRegion.ofPartitionsChangedBy(table, name, revert)
             : RevertRegion.ofScope(table, name, scope);
-    List<Snapshot> since =
-        ancestors.subList(0, ancestors.indexOf(revert)).stream()
-            .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
-            .filter(region::touchedBy)
+    List<LaterCommit> touching =
+        Stream.concat(
+                ancestors.subList(0, ancestors.indexOf(revert)).stream()
+                    .filter(s -> !WriteMode.preservesContent(s.summary().get(LineageKeys.MODE)))
+                    .filter(region::touchedBy),
+                Stream.of(revert))
+            .map(LaterCommit::of)
             .toList();
     String revertRun = revert.summary().get(LineageKeys.RUN_ID);
-    Optional<Snapshot> undone =
-        since.stream()
-            .filter(
-                s -> revertRun != null && revertRun.equals(s.summary().get(LineageKeys.REVERTS)))
-            .findFirst();
-    if (undone.isPresent()) {
+    if (LaterCommit.revertInEffect(touching, runId).isEmpty()) {
+      LaterCommit undone =
+          touching.stream().filter(c -> revertRun.equals(c.revertsRun())).findFirst().orElseThrow();
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: snapshot %d (run %s) reverted it and snapshot %d reverted"
               + " that revert, so the run's rows are back; its own snapshot was expired since, so"
               + " what it replaced can no longer be read and it cannot be reverted again",
-          runId, name, revert.snapshotId(), revertRun, undone.get().snapshotId());
-    }
-    if (!since.isEmpty()) {
-      throw InvalidInputException.of(
-          "Cannot revert run %s of %s: snapshot %d (run %s) reverted it already, the run's own"
-              + " snapshot was expired since, and later commits changed %s since the revert: %s;"
-              + " there is nothing left to revert",
-          runId,
-          name,
-          revert.snapshotId(),
-          revert.summary().get(LineageKeys.RUN_ID),
-          region.describe(),
-          since.stream()
-              .map(LaterCommit::of)
-              .map(LaterCommit::describe)
-              .collect(Collectors.joining("; ")));
+          runId, name, revert.snapshotId(), revertRun, undone.snapshotId());
     }
     RevertPlan plan =
         new RevertPlan(
@@ -611,7 +597,7 @@ public final class Revert {
             scope.label(),
             region.describe(),
             ancestors.get(0).snapshotId(),
-            List.of(LaterCommit.of(revert)),
+            touching,
             force,
             List.of(),
             List.of(),

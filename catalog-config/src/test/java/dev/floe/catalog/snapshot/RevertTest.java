@@ -630,7 +630,7 @@ class RevertTest {
   }
 
   @Test
-  void retryingARevertAfterTheRunsSnapshotWasExpiredAndTheSliceChangedIsRefused() {
+  void retryingARevertAfterTheRunsSnapshotWasExpiredAndTheSliceWasLoadedAgainIsANoOp() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
     RevertPlan reverted = Revert.of(table, "s.t").run("r2").commit();
@@ -639,19 +639,21 @@ class RevertTest {
     table.refresh();
     long head = table.currentSnapshot().snapshotId();
 
-    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessageStartingWith(
-            "Cannot revert run r2 of s.t: snapshot "
-                + reverted.revertSnapshotId()
-                + " (run "
-                + reverted.revertRunId()
-                + ") reverted it already, the run's own snapshot was expired since, and later"
-                + " commits changed")
-        .hasMessageContaining("run r3")
-        .hasMessageEndingWith("there is nothing left to revert");
+    for (boolean force : new boolean[] {false, true}) {
+      RevertPlan retried = Revert.of(table, "s.t").run("r2").force(force).commit();
+
+      assertThat(retried.alreadyRevertedBy().map(LaterCommit::snapshotId))
+          .contains(reverted.revertSnapshotId());
+      assertThat(retried.refusal()).isEmpty();
+      assertThat(retried.revertSnapshotId()).isNull();
+      assertThat(retried.snapshotId()).isNull();
+      assertThat(retried.later())
+          .extracting(LaterCommit::runId)
+          .containsExactly("r3", reverted.revertRunId());
+    }
     table.refresh();
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c3", DAY2)));
   }
 
   @Test
