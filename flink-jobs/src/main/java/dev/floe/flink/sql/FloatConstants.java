@@ -39,10 +39,7 @@ final class FloatConstants {
    *     rounding to 7 significant digits changes
    */
   static void requireExact(String source, SqlStatement statement, Operation operation) {
-    QueryOperation query =
-        operation instanceof ModifyOperation modify
-            ? modify.getChild()
-            : operation instanceof QueryOperation q ? q : null;
+    QueryOperation query = queryOf(operation);
     if (query == null) {
       return;
     }
@@ -76,6 +73,13 @@ final class FloatConstants {
                     constant, rounded.get(), constant));
       }
     }
+  }
+
+  /** The query a statement runs (an INSERT's, a CREATE TABLE AS's, a SELECT), or null. */
+  static QueryOperation queryOf(Operation operation) {
+    return operation instanceof ModifyOperation modify
+        ? modify.getChild()
+        : operation instanceof QueryOperation q ? q : null;
   }
 
   /**

@@ -244,10 +244,7 @@ public final class SqlRunner {
    * FoldedText}): written or shown, its bytes would be changed silently.
    */
   private void requireExactText(String source, SqlStatement statement, Operation operation) {
-    QueryOperation query =
-        operation instanceof ModifyOperation modify
-            ? modify.getChild()
-            : operation instanceof QueryOperation q ? q : null;
+    QueryOperation query = FloatConstants.queryOf(operation);
     if (query == null) {
       return;
     }

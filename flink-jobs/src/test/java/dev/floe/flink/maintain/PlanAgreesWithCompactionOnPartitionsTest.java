@@ -142,17 +142,10 @@ class PlanAgreesWithCompactionOnPartitionsTest {
     Table table =
         catalog.create("s.t", random, PartitionSpec.builderFor(random).identity("d").build());
     java.util.Random values = new java.util.Random(7);
-    long id = 0;
-    for (int f = 0; f < 24; f++) {
-      org.apache.iceberg.data.Record[] rows = new org.apache.iceberg.data.Record[2000];
-      for (int r = 0; r < rows.length; r++) {
-        rows[r] =
-            TableRows.row(
-                table,
-                Map.of("id", id++, "d", DAY, "a", values.nextLong(), "b", values.nextLong()));
-      }
-      TableRows.append(table, rows);
-    }
+    appendFiles(
+        table,
+        24,
+        id -> Map.of("id", id, "d", DAY, "a", values.nextLong(), "b", values.nextLong()));
     long bytes = totalBytes(table);
     table
         .updateProperties()
@@ -188,16 +181,8 @@ class PlanAgreesWithCompactionOnPartitionsTest {
         catalog.create("s.t", strings, PartitionSpec.builderFor(strings).identity("d").build());
     java.util.Random values = new java.util.Random(11);
     List<String> words = List.of("abcd", "efgh", "ijkl", "mnop");
-    long id = 0;
-    for (int f = 0; f < 24; f++) {
-      org.apache.iceberg.data.Record[] rows = new org.apache.iceberg.data.Record[2000];
-      for (int r = 0; r < rows.length; r++) {
-        rows[r] =
-            TableRows.row(
-                table, Map.of("id", id++, "d", DAY, "s", words.get(values.nextInt(words.size()))));
-      }
-      TableRows.append(table, rows);
-    }
+    appendFiles(
+        table, 24, id -> Map.of("id", id, "d", DAY, "s", words.get(values.nextInt(words.size()))));
     table
         .updateProperties()
         .set(MaintenancePolicy.MIN_INPUT_FILES, "5")
@@ -227,6 +212,19 @@ class PlanAgreesWithCompactionOnPartitionsTest {
 
   private static boolean hasCompaction(MaintenancePlan plan) {
     return plan.items().stream().anyMatch(i -> i.action() == PlanAction.COMPACT);
+  }
+
+  /** Appends {@code files} files of 2000 rows each, the row of id {@code i} being row(i). */
+  private static void appendFiles(
+      Table table, int files, java.util.function.LongFunction<Map<String, Object>> row) {
+    long id = 0;
+    for (int f = 0; f < files; f++) {
+      org.apache.iceberg.data.Record[] rows = new org.apache.iceberg.data.Record[2000];
+      for (int r = 0; r < rows.length; r++) {
+        rows[r] = TableRows.row(table, row.apply(id++));
+      }
+      TableRows.append(table, rows);
+    }
   }
 
   private static long totalBytes(Table table) throws java.io.IOException {
