@@ -15,24 +15,39 @@ import org.apache.iceberg.Snapshot;
  * @param runId its Floe run id, or null for another writer
  * @param job its Floe job, or null
  * @param revertsRun when it was itself a `floe revert`, the run id it reverted; else null
+ * @param discards when it was a forced `floe revert`, the run ids of the later commits whose
+ *     changes it discarded ({@code floe.discards}); else empty
  */
-public record LaterCommit(long snapshotId, String runId, String job, String revertsRun) {
+public record LaterCommit(
+    long snapshotId, String runId, String job, String revertsRun, List<String> discards) {
+
+  public LaterCommit {
+    discards = List.copyOf(discards);
+  }
+
+  LaterCommit(long snapshotId, String runId, String job, String revertsRun) {
+    this(snapshotId, runId, job, revertsRun, List.of());
+  }
 
   static LaterCommit of(Snapshot snapshot) {
     var summary = snapshot.summary();
+    String discards = summary.get(LineageKeys.DISCARDS);
     return new LaterCommit(
         snapshot.snapshotId(),
         summary.get(LineageKeys.RUN_ID),
         summary.get(LineageKeys.JOB),
-        summary.get(LineageKeys.REVERTS));
+        summary.get(LineageKeys.REVERTS),
+        discards == null || discards.isBlank() ? List.of() : List.of(discards.split(",")));
   }
 
   /**
    * The revert of {@code runId} still in effect among {@code newestFirst}: the newest commit that
    * reverted that run and that no newer commit in effect reverted in turn. A revert of the revert
    * applied the run again (then there is none, unless a newer commit reverted the run once more); a
-   * revert of that one reverted the run again, and so on. Ordinary commits after the revert do not
-   * undo it: they loaded the rows anew, the run's content stays reverted.
+   * revert of that one reverted the run again, and so on. A forced revert in effect also undoes the
+   * commits it discarded: reverting a run made between the run and its revert restores the run's
+   * rows. Ordinary commits after the revert do not undo it: they loaded the rows anew, the run's
+   * content stays reverted.
    *
    * @param newestFirst commits after the run, newest first
    */
@@ -47,6 +62,7 @@ public record LaterCommit(long snapshotId, String runId, String job, String reve
         return Optional.of(commit);
       }
       undone.add(commit.revertsRun());
+      undone.addAll(commit.discards());
     }
     return Optional.empty();
   }

@@ -365,6 +365,29 @@ class RevertTest {
   }
 
   @Test
+  void aRunWhoseRevertAForcedRevertOfALaterRunDiscardedIsRevertedAgainNotANoOp() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    ContentHash r2Rows = sliceHash(DAY2);
+    floeCommit("r3", DAY2, row(3, "c3", DAY2));
+    Revert.of(table, "s.t").run("r2").force(true).commit(); // back to r1's rows
+    // Reverting r3 restores its parent, r2's rows: it discards the revert of r2.
+    Revert.of(table, "s.t").run("r3").force(true).commit();
+    table.refresh();
+    assertThat(sliceHash(DAY2)).isEqualTo(r2Rows);
+
+    RevertPlan refused = Revert.of(table, "s.t").run("r2").apply();
+    RevertPlan forced = Revert.of(table, "s.t").run("r2").force(true).commit();
+    table.refresh();
+
+    assertThat(refused.alreadyRevertedBy()).isEmpty();
+    assertThat(refused.refusal()).isPresent();
+    assertThat(forced.alreadyRevertedBy()).isEmpty();
+    assertThat(forced.revertSnapshotId()).isNotNull();
+    assertThat(sliceHash(DAY2)).isNotEqualTo(r2Rows);
+  }
+
+  @Test
   void aRetriedRevertAfterACompactionOfTheSliceIsANoOp() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     floeCommit("r2", DAY2, row(3, "c2", DAY2));
