@@ -76,6 +76,18 @@ public final class K8sRender {
    * Every slice of a backfill, one resource each, in slice order. Unlike {@code floe backfill} the
    * resources do not pace themselves: the header tells how many to apply at once.
    */
+  /** The range keys the request's flags give: they win over the file's values, as in a backfill. */
+  private static java.util.Set<String> givenByFlags(BackfillRender request) {
+    java.util.Set<String> given = new java.util.HashSet<>();
+    if (request.from() != null) {
+      given.add("from");
+    }
+    if (request.to() != null) {
+      given.add("to");
+    }
+    return given;
+  }
+
   public static Rendered backfill(BackfillRender request, RenderOptions options) {
     String what = request.manifest().toString();
     boolean isBackfillManifest =
@@ -84,7 +96,8 @@ public final class K8sRender {
             () -> BackfillSpecParser.isBackfillManifest(Manifests.load(request.manifest()).root()));
     BackfillSpec file =
         isBackfillManifest
-            ? refusing(what, () -> BackfillSpecParser.load(request.manifest()))
+            ? refusing(
+                what, () -> BackfillSpecParser.load(request.manifest(), givenByFlags(request)))
             : null;
     Path jobManifest = file == null ? request.manifest() : file.job();
     JobSpec job = loadJob(jobManifest, jobManifest.toString());

@@ -388,6 +388,27 @@ class K8sRenderTest {
   }
 
   @Test
+  void rangeFlagsWinOverABackfillManifestThatLacksOrReversesItsRange() throws IOException {
+    Path job = Resources.dailyJob().toAbsolutePath();
+    Path reversed = project.resolve("reversed.yaml");
+    Files.writeString(reversed, "job: " + job + "\nfrom: 2026-03-01\nto: 2026-02-01\n");
+    Path noTo = project.resolve("no-to.yaml");
+    Files.writeString(noTo, "job: " + job + "\nfrom: 2026-02-01\n");
+
+    Rendered fixed =
+        K8sRender.backfill(
+            new BackfillRender(reversed, "2026-02-01", "2026-02-04", null, null, null), OPTIONS);
+    Rendered completed =
+        K8sRender.backfill(new BackfillRender(noTo, null, "2026-02-03", null, null, null), OPTIONS);
+
+    assertThat(fixed.documents()).hasSize(3);
+    assertThat(completed.documents()).hasSize(2);
+    assertThatThrownBy(() -> K8sRender.backfill(BackfillRender.of(reversed), OPTIONS))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("is not after from");
+  }
+
+  @Test
   void aBackfillIsRefusedWhenItCannotRunAsOneFloeRunPerSlice() throws IOException {
     Path merge = Resources.examples().resolve("jobs/dim_customer_merge.yaml");
     assertThatThrownBy(
