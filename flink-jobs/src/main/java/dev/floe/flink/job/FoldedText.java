@@ -1,34 +1,41 @@
 package dev.floe.flink.job;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Text constants Flink's planner made from bytes that are not UTF-8. It folds a constant expression
  * that turns bytes into text ({@code FROM_BASE64('YWL/Yw==')}, {@code DECODE(X'FF', 'UTF-8')},
- * {@code CAST(X'6162FF63' AS STRING)}) into a Java string while planning, and the decoding replaces
- * every byte that is not UTF-8 with U+FFFD, without an error. The same bytes read from a column
- * reach Floe's writers unchanged, which refuse them (exit 3); folded, they would be committed
- * changed, and a later run with other such bytes would hash equal and be a no-op.
+ * {@code CAST(X'6162FF63' AS STRING)}, {@code URL_DECODE('%FF')}) into a Java string while
+ * planning, and the decoding replaces every byte that is not UTF-8 with U+FFFD, without an error.
+ * Folded, they would be committed changed, and a later run with other such bytes would hash equal
+ * and be a no-op.
  *
  * <p>Found in the plans, not the text: the logical plan already holds the folded casts; the
- * optimized one, built only when the logical plan calls {@code FROM_BASE64} or {@code DECODE}
- * (explaining costs about a second), holds the rest. A statement whose own text holds U+FFFD, or an
- * escape of it ({@code U&'\FFFD'}), is left alone: the character is then meant. A constant whose
- * well-formed bytes spell U+FFFD ({@code FROM_BASE64('77+9')}) cannot be told apart and is refused
- * too.
+ * optimized one, built only when the logical plan makes or decodes bytes (explaining costs about a
+ * second), holds the rest. A text the statement writes itself, with the character or a {@code
+ * U&'\FFFD'} escape, is left alone: the character is then meant. Not seen: a U+FFFD a view defined
+ * by an earlier statement holds (refused: write it in the statement), a constant whose well-formed
+ * bytes spell U+FFFD ({@code FROM_BASE64('77+9')}: refused too), and a CAST of a binary column that
+ * runs in the tasks (Flink decodes it there the same way).
  */
 public final class FoldedText {
-  private static final Pattern BYTES_TO_TEXT = Pattern.compile("\\b(FROM_BASE64|DECODE)\\(");
+  // Calls that make bytes or decode them, and binary values: a constant through them may be
+  // folded late, so the optimized plan is read only when the logical plan has one.
+  private static final Pattern BYTES =
+      Pattern.compile("\\b(FROM_BASE64|DECODE|URL_DECODE|UNHEX)\\(|X'|BINARY|BYTES");
+  // A U&'...' literal of the statement, and a Unicode escape in it: \XXXX or \+XXXXXX.
+  private static final Pattern UNICODE_LITERAL = Pattern.compile("U&'((?:[^']|'')*)'");
+  private static final Pattern ESCAPE = Pattern.compile("\\\\(\\+[0-9A-Fa-f]{6}|[0-9A-Fa-f]{4})");
   private static final char REPLACEMENT = '\uFFFD';
 
   private FoldedText() {}
 
   /**
    * The folded text constant holding U+FFFD (quoted as the plan prints it), or empty when the query
-   * has none or its text holds U+FFFD itself.
+   * has none, or when the statement writes that very text itself.
    *
    * @param queryText the statement as the user wrote it (slice parameters bound)
    * @param logicalPlan Calcite's logical plan ({@link QueryInspector.Inspection#plan()})
@@ -36,27 +43,45 @@ public final class FoldedText {
    */
   public static Optional<String> lossyConstant(
       String queryText, String logicalPlan, Supplier<String> optimizedPlan) {
-    if (queryText.indexOf(REPLACEMENT) >= 0
-        || queryText.toUpperCase(Locale.ROOT).contains("FFFD")) {
-      return Optional.empty();
-    }
     String plan = logicalPlan;
     if (plan.indexOf(REPLACEMENT) < 0) {
-      if (!BYTES_TO_TEXT.matcher(plan).find()) {
+      if (!BYTES.matcher(plan).find()) {
         return Optional.empty();
       }
       plan = optimizedPlan.get();
     }
+    String written = withEscapesDecoded(queryText);
     int at = plan.indexOf(REPLACEMENT);
-    if (at < 0) {
-      return Optional.empty();
+    while (at >= 0) {
+      int start = plan.lastIndexOf('\'', at);
+      int end = plan.indexOf('\'', at);
+      String text =
+          start >= 0 && end > at ? plan.substring(start + 1, end) : String.valueOf(REPLACEMENT);
+      if (!written.contains(text)) {
+        return Optional.of("'" + text.replace(String.valueOf(REPLACEMENT), "\\uFFFD") + "'");
+      }
+      at = plan.indexOf(REPLACEMENT, Math.max(at, end) + 1);
     }
-    int start = plan.lastIndexOf('\'', at);
-    int end = plan.indexOf('\'', at);
-    return Optional.of(
-        start >= 0 && end > at
-            ? plan.substring(start, end + 1).replace("\uFFFD", "\\uFFFD")
-            : "\\uFFFD");
+    return Optional.empty();
+  }
+
+  /** {@code text} with the escapes of its {@code U&'...'} literals replaced by their characters. */
+  static String withEscapesDecoded(String text) {
+    Matcher literal = UNICODE_LITERAL.matcher(text);
+    StringBuilder out = new StringBuilder();
+    while (literal.find()) {
+      Matcher escape = ESCAPE.matcher(literal.group(1));
+      StringBuilder decoded = new StringBuilder();
+      while (escape.find()) {
+        String hex = escape.group(1).replace("+", "");
+        escape.appendReplacement(
+            decoded, Matcher.quoteReplacement(Character.toString(Integer.parseInt(hex, 16))));
+      }
+      escape.appendTail(decoded);
+      literal.appendReplacement(out, Matcher.quoteReplacement(decoded.toString()));
+    }
+    literal.appendTail(out);
+    return out.toString();
   }
 
   /**
@@ -64,10 +89,10 @@ public final class FoldedText {
    */
   public static String reason(String constant) {
     return "Flink's planner folded a constant expression that turns bytes into text (FROM_BASE64,"
-        + " DECODE or a CAST of a binary constant) into "
+        + " DECODE, URL_DECODE or a CAST of a binary constant) into "
         + constant
         + ", replacing the bytes that are not UTF-8 with U+FFFD without an error; read the bytes"
-        + " from a table's column (Floe refuses text that is not UTF-8 there), or keep them in a"
-        + " BINARY column";
+        + " from a table's column (Floe refuses text that is not UTF-8 there), keep them in a"
+        + " BINARY column, or write U+FFFD in the statement itself (U&'\\FFFD') if it is meant";
   }
 }

@@ -801,7 +801,12 @@ class SqlRunnerTest {
             "FROM_BASE64('YWL/Yw==')",
             "DECODE(X'6162FF63', 'UTF-8')",
             "CAST(X'6162FF63' AS STRING)",
-            "UPPER(FROM_BASE64(v))")) {
+            "CAST(UNHEX('6162FF63') AS STRING)",
+            "URL_DECODE('ab%FFc')",
+            "UPPER(FROM_BASE64(v))",
+            // A FFFD elsewhere in the statement exempts nothing: X'61FFFD63', a comment.
+            "CAST(X'61FFFD63' AS STRING)",
+            "FROM_BASE64('YWL/Yw==') /* FFFD */")) {
       String query =
           "SELECT CAST(1 AS BIGINT) AS id, " + constant + " AS s FROM (SELECT 'YWL/Yw==' AS v)";
       assertThatThrownBy(() -> run("INSERT INTO sales.texts " + query))
