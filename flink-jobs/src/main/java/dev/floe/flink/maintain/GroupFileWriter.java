@@ -18,9 +18,9 @@ import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
- * Writes one group's rows into files of about the target size, no more files than its plan expects
- * ({@link RewriteGroup#expectedOutputs()}) unless they would grow far past the target, named by
- * {@link OutputFiles#factory} in order (so a failed job's files can be found again).
+ * Writes one group's rows into files of at most about twice the target size, no more files than its
+ * plan expects ({@link RewriteGroup#expectedOutputs()}) unless they would grow far past the target,
+ * named by {@link OutputFiles#factory} in order (so a failed job's files can be found again).
  *
  * <p>As Iceberg's rolling writer, it closes a file once the writer's size estimate reaches the
  * target (checked every {@value #CHECK_EVERY} rows), but not before the file holds an equal share

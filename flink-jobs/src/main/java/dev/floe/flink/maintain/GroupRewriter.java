@@ -25,7 +25,7 @@ import org.apache.iceberg.types.Types;
 /**
  * Rewrites groups (one partition's files each): reads every live row with Iceberg's generic reader
  * ({@link StoredRows}: values exactly as stored, the group's delete files applied), hashes it from
- * those stored values, writes it with Iceberg's generic writer into files of about the target size,
+ * those stored values, writes it with Iceberg's generic writer into files near the target size,
  * never more than the plan expects ({@link GroupFileWriter}), then reads those files back and
  * hashes again. The committer compares the two hashes, so a rewrite that lost, duplicated or
  * altered a row — even by a microsecond — is never committed. No row passes through Flink's types.
