@@ -44,14 +44,26 @@ public record LaterCommit(
    * The revert of {@code runId} still in effect among {@code newestFirst}: the newest commit that
    * reverted that run and that no newer commit in effect reverted in turn. A revert of the revert
    * applied the run again (then there is none, unless a newer commit reverted the run once more); a
-   * revert of that one reverted the run again, and so on. A forced revert in effect also undoes the
-   * commits it discarded: reverting a run made between the run and its revert restores the run's
-   * rows. Ordinary commits after the revert do not undo it: they loaded the rows anew, the run's
-   * content stays reverted.
+   * revert of that one reverted the run again, and so on. A forced revert in effect of a run made
+   * after the run also undoes the commits it discarded: reverting a run made between the run and
+   * its revert restores the run's rows. Ordinary commits after the revert do not undo it: they
+   * loaded the rows anew, the run's content stays reverted.
    *
    * @param newestFirst commits after the run, newest first
    */
   static Optional<LaterCommit> revertInEffect(List<LaterCommit> newestFirst, String runId) {
+    Set<String> laterRuns = new HashSet<>();
+    newestFirst.forEach(c -> laterRuns.add(c.runId()));
+    return revertInEffect(newestFirst, runId, laterRuns);
+  }
+
+  /**
+   * As above, with the run ids known to come after the run: a forced revert undoes the commits it
+   * discarded only when the run it reverted is one of them (reverting a run made before the run
+   * restores a state before the run too, which keeps the run reverted).
+   */
+  static Optional<LaterCommit> revertInEffect(
+      List<LaterCommit> newestFirst, String runId, Set<String> laterRuns) {
     Set<String> undone = new HashSet<>();
     for (LaterCommit commit : newestFirst) {
       if (commit.revertsRun() == null
@@ -62,7 +74,9 @@ public record LaterCommit(
         return Optional.of(commit);
       }
       undone.add(commit.revertsRun());
-      undone.addAll(commit.discards());
+      if (laterRuns.contains(commit.revertsRun())) {
+        undone.addAll(commit.discards());
+      }
     }
     return Optional.empty();
   }

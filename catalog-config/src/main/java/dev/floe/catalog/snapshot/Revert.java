@@ -578,14 +578,23 @@ public final class Revert {
             .map(LaterCommit::of)
             .toList();
     String revertRun = revert.summary().get(LineageKeys.RUN_ID);
-    if (LaterCommit.revertInEffect(touching, runId).isEmpty()) {
-      LaterCommit undone =
-          touching.stream().filter(c -> revertRun.equals(c.revertsRun())).findFirst().orElseThrow();
+    // The run's snapshot is gone: every run still in main's history is taken as made after it.
+    Set<String> keptRuns = new HashSet<>();
+    ancestors.forEach(a -> keptRuns.add(a.summary().get(LineageKeys.RUN_ID)));
+    if (LaterCommit.revertInEffect(touching, runId, keptRuns).isEmpty()) {
+      Optional<LaterCommit> undone =
+          touching.stream()
+              .filter(c -> revertRun.equals(c.revertsRun()) || c.discards().contains(revertRun))
+              .findFirst();
       throw InvalidInputException.of(
-          "Cannot revert run %s of %s: snapshot %d (run %s) reverted it and snapshot %d reverted"
-              + " that revert, so the run's rows are back; its own snapshot was expired since, so"
-              + " what it replaced can no longer be read and it cannot be reverted again",
-          runId, name, revert.snapshotId(), revertRun, undone.snapshotId());
+          "Cannot revert run %s of %s: snapshot %d (run %s) reverted it and %s undid that revert,"
+              + " so the run's rows are back; its own snapshot was expired since, so what it"
+              + " replaced can no longer be read and it cannot be reverted again",
+          runId,
+          name,
+          revert.snapshotId(),
+          revertRun,
+          undone.map(c -> "snapshot " + c.snapshotId()).orElse("a later commit"));
     }
     RevertPlan plan =
         new RevertPlan(

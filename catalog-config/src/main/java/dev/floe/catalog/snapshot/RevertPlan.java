@@ -74,12 +74,13 @@ public record RevertPlan(
 
   /**
    * The revert of this run that is already in effect ({@link LaterCommit#revertInEffect}): a later
-   * commit reverted this very run and no later commit reverted that revert. Reverting again is then
-   * a no-op (a rerun of `floe revert` after a crash or a lost answer, with or without force), not a
-   * refusal, also when later commits loaded the region anew since the revert: the run's content is
-   * not there to revert, and with force the revert would only discard those loads (revert them
-   * instead). Such a plan changes nothing. Commits between the run and that revert were discarded
-   * by it (it could only commit past them with force), so they discard nothing more now.
+   * commit reverted this very run and no later commit reverted that revert (or discarded it, as a
+   * forced revert of a run made after this one does). Reverting again is then a no-op (a rerun of
+   * `floe revert` after a crash or a lost answer, with or without force), not a refusal, also when
+   * later commits loaded the region anew since the revert: the run's content is not there to
+   * revert, and with force the revert would only discard those loads (revert them instead). Such a
+   * plan changes nothing. Commits between the run and that revert were discarded by it (it could
+   * only commit past them with force), so they discard nothing more now.
    */
   public Optional<LaterCommit> alreadyRevertedBy() {
     return changes() ? Optional.empty() : LaterCommit.revertInEffect(later, runId);

@@ -388,6 +388,41 @@ class RevertTest {
   }
 
   @Test
+  void aForcedRevertOfARunMadeBeforeTheRunKeepsTheRunsRevertInEffect() {
+    floeCommit("q", DAY2, row(3, "q", DAY2));
+    floeCommit("r", DAY2, row(3, "r", DAY2));
+    RevertPlan reverted = Revert.of(table, "s.t").run("r").commit(); // q's rows again
+    // Reverting q restores q's parent: r's rows stay gone, though its discards name r's revert.
+    Revert.of(table, "s.t").run("q").force(true).commit();
+    table.refresh();
+    long head = table.currentSnapshot().snapshotId();
+
+    RevertPlan retried = Revert.of(table, "s.t").run("r").commit();
+    table.refresh();
+
+    assertThat(retried.alreadyRevertedBy().map(LaterCommit::snapshotId))
+        .contains(reverted.revertSnapshotId());
+    assertThat(retried.refusal()).isEmpty();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+  }
+
+  @Test
+  void aRevertWhoseRunsSnapshotExpiredAfterAForcedRevertBroughtItsRowsBackIsRefused() {
+    floeCommit("r1", DAY2, row(3, "c", DAY2));
+    Snapshot run = floeCommit("r2", DAY2, row(3, "c2", DAY2));
+    floeCommit("r3", DAY2, row(3, "c3", DAY2));
+    Revert.of(table, "s.t").run("r2").force(true).commit();
+    Revert.of(table, "s.t").run("r3").force(true).commit(); // r2's rows are back
+    table.expireSnapshots().expireSnapshotId(run.snapshotId()).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Revert.of(table, "s.t").run("r2").commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("undid that revert, so the run's rows are back");
+    assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c2", DAY2)));
+  }
+
+  @Test
   void aRetriedRevertAfterACompactionOfTheSliceIsANoOp() {
     floeCommit("r1", DAY2, row(3, "c", DAY2));
     floeCommit("r2", DAY2, row(3, "c2", DAY2));
@@ -764,7 +799,7 @@ class RevertTest {
                 + reverted.revertRunId()
                 + ") reverted it and snapshot "
                 + undone.revertSnapshotId()
-                + " reverted that revert, so the run's rows are back; its own snapshot was expired"
+                + " undid that revert, so the run's rows are back; its own snapshot was expired"
                 + " since, so what it replaced can no longer be read and it cannot be reverted"
                 + " again");
     assertThat(sliceHash(DAY2)).isEqualTo(hash(row(3, "c2", DAY2)));
