@@ -76,18 +76,6 @@ public final class K8sRender {
    * Every slice of a backfill, one resource each, in slice order. Unlike {@code floe backfill} the
    * resources do not pace themselves: the header tells how many to apply at once.
    */
-  /** The range keys the request's flags give: they win over the file's values, as in a backfill. */
-  private static java.util.Set<String> givenByFlags(BackfillRender request) {
-    java.util.Set<String> given = new java.util.HashSet<>();
-    if (request.from() != null) {
-      given.add("from");
-    }
-    if (request.to() != null) {
-      given.add("to");
-    }
-    return given;
-  }
-
   public static Rendered backfill(BackfillRender request, RenderOptions options) {
     String what = request.manifest().toString();
     boolean isBackfillManifest =
@@ -400,5 +388,17 @@ public final class K8sRender {
       String reason = message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
       throw new InvalidInputException("Cannot render " + what + ": " + reason, e);
     }
+  }
+
+  /** The range keys the request's flags give: they win over the file's values, as in a backfill. */
+  private static java.util.Set<String> givenByFlags(BackfillRender request) {
+    java.util.Set<String> given = new java.util.HashSet<>();
+    if (request.from() != null) {
+      given.add("from");
+    }
+    if (request.to() != null) {
+      given.add("to");
+    }
+    return given;
   }
 }

@@ -1,6 +1,8 @@
 package dev.floe.flink.job;
 
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,11 +25,12 @@ import java.util.regex.Pattern;
  */
 public final class FoldedText {
   // Calls that make bytes or decode them, and binary values: a constant through them may be
-  // folded late, so the optimized plan is read only when the logical plan has one.
+  // folded late, so the optimized plan is read too when the logical plan has one.
   private static final Pattern BYTES =
-      Pattern.compile("\\b(FROM_BASE64|DECODE|URL_DECODE|UNHEX)\\(|X'|BINARY|BYTES");
-  // A U&'...' literal of the statement, and a Unicode escape in it: \XXXX or \+XXXXXX.
-  private static final Pattern UNICODE_LITERAL = Pattern.compile("U&'((?:[^']|'')*)'");
+      Pattern.compile("\\b(FROM_BASE64|DECODE|URL_DECODE|UNHEX|ENCODE)\\(|X'|BINARY|BYTES");
+  // A text literal of the statement ('...' or U&'...', '' for a quote), and a Unicode escape of a
+  // U&'...' literal: \XXXX or \+XXXXXX.
+  private static final Pattern LITERAL = Pattern.compile("(?i)(U&)?'((?:[^']|'')*)'");
   private static final Pattern ESCAPE = Pattern.compile("\\\\(\\+[0-9A-Fa-f]{6}|[0-9A-Fa-f]{4})");
   private static final char REPLACEMENT = '\uFFFD';
 
@@ -35,7 +38,7 @@ public final class FoldedText {
 
   /**
    * The folded text constant holding U+FFFD (quoted as the plan prints it), or empty when the query
-   * has none, or when the statement writes that very text itself.
+   * has none, or when each one is a text literal the statement writes itself.
    *
    * @param queryText the statement as the user wrote it (slice parameters bound)
    * @param logicalPlan Calcite's logical plan ({@link QueryInspector.Inspection#plan()})
@@ -43,21 +46,24 @@ public final class FoldedText {
    */
   public static Optional<String> lossyConstant(
       String queryText, String logicalPlan, Supplier<String> optimizedPlan) {
-    String plan = logicalPlan;
-    if (plan.indexOf(REPLACEMENT) < 0) {
-      if (!BYTES.matcher(plan).find()) {
-        return Optional.empty();
-      }
-      plan = optimizedPlan.get();
+    Set<String> written = literals(queryText);
+    Optional<String> lossy = notWritten(logicalPlan, written);
+    if (lossy.isPresent() || !BYTES.matcher(logicalPlan).find()) {
+      return lossy;
     }
-    String written = withEscapesDecoded(queryText);
+    return notWritten(optimizedPlan.get(), written);
+  }
+
+  /** The first literal of {@code plan} holding U+FFFD that is none of {@code written}. */
+  private static Optional<String> notWritten(String plan, Set<String> written) {
     int at = plan.indexOf(REPLACEMENT);
     while (at >= 0) {
       int start = plan.lastIndexOf('\'', at);
       int end = plan.indexOf('\'', at);
       String text =
           start >= 0 && end > at ? plan.substring(start + 1, end) : String.valueOf(REPLACEMENT);
-      if (!written.contains(text)) {
+      // A CHAR literal of a VALUES is padded with spaces to its column's length.
+      if (!written.contains(text) && !written.contains(text.stripTrailing())) {
         return Optional.of("'" + text.replace(String.valueOf(REPLACEMENT), "\\uFFFD") + "'");
       }
       at = plan.indexOf(REPLACEMENT, Math.max(at, end) + 1);
@@ -65,23 +71,31 @@ public final class FoldedText {
     return Optional.empty();
   }
 
-  /** {@code text} with the escapes of its {@code U&'...'} literals replaced by their characters. */
-  static String withEscapesDecoded(String text) {
-    Matcher literal = UNICODE_LITERAL.matcher(text);
-    StringBuilder out = new StringBuilder();
+  /** The texts of {@code sql}'s literals, with the escapes of {@code U&'...'} ones decoded. */
+  static Set<String> literals(String sql) {
+    Set<String> texts = new HashSet<>();
+    Matcher literal = LITERAL.matcher(sql);
     while (literal.find()) {
-      Matcher escape = ESCAPE.matcher(literal.group(1));
-      StringBuilder decoded = new StringBuilder();
-      while (escape.find()) {
-        String hex = escape.group(1).replace("+", "");
-        escape.appendReplacement(
-            decoded, Matcher.quoteReplacement(Character.toString(Integer.parseInt(hex, 16))));
-      }
-      escape.appendTail(decoded);
-      literal.appendReplacement(out, Matcher.quoteReplacement(decoded.toString()));
+      String text = literal.group(2).replace("''", "'");
+      texts.add(literal.group(1) == null ? text : withEscapesDecoded(text));
     }
-    literal.appendTail(out);
-    return out.toString();
+    return texts;
+  }
+
+  private static String withEscapesDecoded(String text) {
+    Matcher escape = ESCAPE.matcher(text);
+    StringBuilder decoded = new StringBuilder();
+    while (escape.find()) {
+      int codePoint = Integer.parseInt(escape.group(1).replace("+", ""), 16);
+      escape.appendReplacement(
+          decoded,
+          Matcher.quoteReplacement(
+              Character.isValidCodePoint(codePoint)
+                  ? Character.toString(codePoint)
+                  : escape.group()));
+    }
+    escape.appendTail(decoded);
+    return decoded.toString();
   }
 
   /**

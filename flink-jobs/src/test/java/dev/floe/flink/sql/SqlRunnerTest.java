@@ -806,7 +806,9 @@ class SqlRunnerTest {
             "UPPER(FROM_BASE64(v))",
             // A FFFD elsewhere in the statement exempts nothing: X'61FFFD63', a comment.
             "CAST(X'61FFFD63' AS STRING)",
-            "FROM_BASE64('YWL/Yw==') /* FFFD */")) {
+            "FROM_BASE64('YWL/Yw==') /* FFFD */",
+            // A U+FFFD the statement writes exempts only itself.
+            "CONCAT(U&'\\FFFD', FROM_BASE64('YWL/Yw=='))")) {
       String query =
           "SELECT CAST(1 AS BIGINT) AS id, " + constant + " AS s FROM (SELECT 'YWL/Yw==' AS v)";
       assertThatThrownBy(() -> run("INSERT INTO sales.texts " + query))
