@@ -29,8 +29,9 @@ public final class FoldedText {
   private static final Pattern BYTES =
       Pattern.compile("\\b(FROM_BASE64|DECODE|URL_DECODE|UNHEX|ENCODE)\\(|X'|BINARY|BYTES");
   // A text literal of the statement ('...' or U&'...', '' for a quote), and a Unicode escape of a
-  // U&'...' literal: \XXXX or \+XXXXXX.
-  private static final Pattern LITERAL = Pattern.compile("(?i)(U&)?'((?:[^']|'')*)'");
+  // U&'...' literal: \XXXX or \+XXXXXX. Possessive, a run of characters per repetition: a
+  // repetition per character overflows the stack on a long literal (see QueryInspector).
+  private static final Pattern LITERAL = Pattern.compile("(?i)(U&)?'((?:[^']++|'')*+)'");
   private static final Pattern ESCAPE = Pattern.compile("\\\\(\\+[0-9A-Fa-f]{6}|[0-9A-Fa-f]{4})");
   private static final char REPLACEMENT = '\uFFFD';
 
@@ -46,17 +47,17 @@ public final class FoldedText {
    */
   public static Optional<String> lossyConstant(
       String queryText, String logicalPlan, Supplier<String> optimizedPlan) {
-    Set<String> written = literals(queryText);
-    Optional<String> lossy = notWritten(logicalPlan, written);
+    Optional<String> lossy = notWritten(logicalPlan, queryText);
     if (lossy.isPresent() || !BYTES.matcher(logicalPlan).find()) {
       return lossy;
     }
-    return notWritten(optimizedPlan.get(), written);
+    return notWritten(optimizedPlan.get(), queryText);
   }
 
-  /** The first literal of {@code plan} holding U+FFFD that is none of {@code written}. */
-  private static Optional<String> notWritten(String plan, Set<String> written) {
+  /** The first literal of {@code plan} holding U+FFFD that is no literal of {@code queryText}. */
+  private static Optional<String> notWritten(String plan, String queryText) {
     int at = plan.indexOf(REPLACEMENT);
+    Set<String> written = at >= 0 ? literals(queryText) : Set.of();
     while (at >= 0) {
       int start = plan.lastIndexOf('\'', at);
       int end = plan.indexOf('\'', at);

@@ -1,7 +1,9 @@
 package dev.floe.flink.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
 import dev.floe.catalog.testing.EmbeddedCatalog;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
@@ -40,30 +43,9 @@ class CompactionOutputSizeTest {
 
   @Test
   void filesWhoseRowsCompressLessThanTheInputsCloseAtTwiceTheTarget() throws Exception {
-    Table table =
-        catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
-    Random random = new Random(5);
-    List<String> words = List.of("alpha-bravo-charlie", "delta-echo-foxtrot", "golf-hotel-india");
-    long id = 0;
-    for (int f = 0; f < 12; f++) {
-      Record[] rows = new Record[20000];
-      for (int r = 0; r < rows.length; r++) {
-        rows[r] =
-            TableRows.row(
-                table, Map.of("id", id++, "d", DAY, "s", words.get(random.nextInt(words.size()))));
-      }
-      TableRows.append(table, rows);
-    }
+    Table table = compressedTableWrittenUncompressedFromNowOn();
     long inputBytes = files(table).stream().mapToLong(DataFile::fileSizeInBytes).sum();
     long target = inputBytes / 4;
-    // From now on the rows are written uncompressed and without dictionaries: several times the
-    // room they took. Small pages keep the estimate's uncompressed excess small.
-    table
-        .updateProperties()
-        .set(TableProperties.PARQUET_COMPRESSION, "uncompressed")
-        .set(TableProperties.PARQUET_DICT_SIZE_BYTES, "1")
-        .set(TableProperties.PARQUET_PAGE_SIZE_BYTES, "1024")
-        .commit();
     ContentHash content = TableContent.hash(table);
 
     CompactionResult result =
@@ -84,6 +66,59 @@ class CompactionOutputSizeTest {
             target, written.stream().map(f -> f.fileSizeInBytes() + "/" + f.recordCount()).toList())
         .allSatisfy(f -> assertThat(f.fileSizeInBytes()).isLessThan(2 * target + target / 2));
     assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  @Test
+  void aFailedCompactionDeletesEveryFileItWroteAlsoPastThePlannedCount() throws Exception {
+    // The rewriters finish, then the commit fails: the client deletes their files by name, and
+    // they wrote some ten times the planned count.
+    Table table = compressedTableWrittenUncompressedFromNowOn();
+    long target = files(table).stream().mapToLong(DataFile::fileSizeInBytes).sum() / 4;
+    long head = table.currentSnapshot().snapshotId();
+    Set<String> warehouse = SmallFiles.warehouse(table);
+
+    assertThatThrownBy(
+            () ->
+                Compaction.of(catalog.config(), "s.t")
+                    .slices(List.of(DAY.toString()))
+                    .targetFileSizeBytes(target)
+                    .failAt(FailurePoint.BEFORE_COMMIT)
+                    .commit())
+        .hasMessageContaining("Injected failure");
+
+    table.refresh();
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    assertThat(SmallFiles.warehouse(table)).isEqualTo(warehouse);
+  }
+
+  /**
+   * Twelve files of 20,000 rows of three repeated words, zstd with dictionaries; from then on the
+   * table writes them uncompressed and without dictionaries (several times the room), with small
+   * pages so that the estimate's uncompressed excess stays small.
+   */
+  private Table compressedTableWrittenUncompressedFromNowOn() {
+    Table table =
+        catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    Random random = new Random(5);
+    List<String> words = List.of("alpha-bravo-charlie", "delta-echo-foxtrot", "golf-hotel-india");
+    long id = 0;
+    for (int f = 0; f < 12; f++) {
+      Record[] rows = new Record[20000];
+      for (int r = 0; r < rows.length; r++) {
+        rows[r] =
+            TableRows.row(
+                table, Map.of("id", id++, "d", DAY, "s", words.get(random.nextInt(words.size()))));
+      }
+      TableRows.append(table, rows);
+    }
+    table
+        .updateProperties()
+        .set(TableProperties.PARQUET_COMPRESSION, "uncompressed")
+        .set(TableProperties.PARQUET_DICT_SIZE_BYTES, "1")
+        .set(TableProperties.PARQUET_PAGE_SIZE_BYTES, "1024")
+        .commit();
+    table.refresh();
+    return table;
   }
 
   private static List<DataFile> files(Table table) throws java.io.IOException {
