@@ -6,6 +6,7 @@ import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.slice.SliceResolver;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -46,6 +47,21 @@ public final class BackfillSpecParser {
    */
   public static BackfillSpec load(Path file, Set<String> givenByFlags) {
     return parse(Manifests.load(file).root(), file, givenByFlags);
+  }
+
+  /** The keys ({@code from}, {@code to}, {@code sample}) whose flag values are given (not null). */
+  public static Set<String> givenByFlags(String from, String to, String sample) {
+    Set<String> given = new HashSet<>();
+    if (from != null) {
+      given.add("from");
+    }
+    if (to != null) {
+      given.add("to");
+    }
+    if (sample != null) {
+      given.add("sample");
+    }
+    return given;
   }
 
   static BackfillSpec parse(ManifestNode root, Path file) {

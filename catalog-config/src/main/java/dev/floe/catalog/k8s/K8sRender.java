@@ -85,7 +85,11 @@ public final class K8sRender {
     BackfillSpec file =
         isBackfillManifest
             ? refusing(
-                what, () -> BackfillSpecParser.load(request.manifest(), givenByFlags(request)))
+                what,
+                () ->
+                    BackfillSpecParser.load(
+                        request.manifest(),
+                        BackfillSpecParser.givenByFlags(request.from(), request.to(), null)))
             : null;
     Path jobManifest = file == null ? request.manifest() : file.job();
     JobSpec job = loadJob(jobManifest, jobManifest.toString());
@@ -388,17 +392,5 @@ public final class K8sRender {
       String reason = message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
       throw new InvalidInputException("Cannot render " + what + ": " + reason, e);
     }
-  }
-
-  /** The range keys the request's flags give: they win over the file's values, as in a backfill. */
-  private static java.util.Set<String> givenByFlags(BackfillRender request) {
-    java.util.Set<String> given = new java.util.HashSet<>();
-    if (request.from() != null) {
-      given.add("from");
-    }
-    if (request.to() != null) {
-      given.add("to");
-    }
-    return given;
   }
 }

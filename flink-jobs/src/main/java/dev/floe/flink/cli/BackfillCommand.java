@@ -15,9 +15,7 @@ import dev.floe.flink.backfill.BackfillResult;
 import dev.floe.flink.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -172,18 +170,12 @@ public final class BackfillCommand implements Callable<Integer> {
   private BackfillRequest request() {
     boolean isBackfillManifest =
         BackfillSpecParser.isBackfillManifest(Manifests.load(manifest).root());
-    Set<String> givenByFlags = new HashSet<>();
-    if (range.from != null) {
-      givenByFlags.add("from");
-    }
-    if (range.to != null) {
-      givenByFlags.add("to");
-    }
-    if (sample != null) {
-      givenByFlags.add("sample");
-    }
     // The flags win: the file's values they replace are not read, not even checked.
-    BackfillSpec file = isBackfillManifest ? BackfillSpecParser.load(manifest, givenByFlags) : null;
+    BackfillSpec file =
+        isBackfillManifest
+            ? BackfillSpecParser.load(
+                manifest, BackfillSpecParser.givenByFlags(range.from, range.to, sample))
+            : null;
     JobSpec job = JobSpecParser.load(file == null ? manifest : file.job());
     // A value's form is checked naming the flag that gave it; the table checks the rest. A job
     // without slices, or a missing value, is refused below as such.
