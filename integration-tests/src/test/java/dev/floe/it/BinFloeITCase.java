@@ -37,8 +37,14 @@ class BinFloeITCase {
     assertThat(work.resolve(".floe/logs")).isDirectory();
   }
 
+  /**
+   * The first quickstart shows both seed examples, the second commits nothing, and after a run
+   * loads another day (as the README's tour does) a third still counts only its own day. One home
+   * for all three: each quickstart costs about 20 s of the suite.
+   */
   @Test
-  void quickstartShowsBothSeedExamplesAndIsItselfRerunSafe() throws Exception {
+  void quickstartShowsBothSeedExamplesIsItselfRerunSafeAndCountsOnlyItsDayAfterAnotherLoaded()
+      throws Exception {
     BinFloe.Result first = BinFloe.run(work, "quickstart");
     BinFloe.Result second = BinFloe.run(work, "quickstart");
 
@@ -59,14 +65,9 @@ class BinFloeITCase {
     String merged = assertTheDimensionHalf(first.out(), "committed");
     // The second quickstart reseeds the same rows: its first merge is a no-op on the same snapshot.
     assertThat(assertTheDimensionHalf(second.out(), "no-op")).isEqualTo(merged);
-  }
 
-  @Test
-  void quickstartsRowsForDayCountTheDayAfterTheTourLoadedAnother() throws Exception {
-    assertThat(BinFloe.run(work, "quickstart").exitCode()).isZero();
     String job = BinFloe.repoRoot().resolve("examples/jobs/fact_orders_daily.yaml").toString();
     BinFloe.Result otherDay = BinFloe.run(work, "run", job, "--slice", "2026-10-04");
-
     BinFloe.Result again = BinFloe.run(work, "quickstart");
 
     assertThat(otherDay.exitCode()).as(otherDay.err()).isZero();
