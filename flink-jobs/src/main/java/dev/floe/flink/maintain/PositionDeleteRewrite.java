@@ -11,6 +11,7 @@ import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.maintain.plan.AcceptedSlices;
 import dev.floe.catalog.maintain.plan.TimeSlices;
 import dev.floe.catalog.slice.PartitionPaths;
 import dev.floe.catalog.slice.Slice;
@@ -89,9 +90,10 @@ public final class PositionDeleteRewrite {
 
   /**
    * Where the current-spec position delete files (not deletion vectors) lie: their time slices
-   * ({@code column=value}, as {@code --slice} takes them) in slice order, what {@code floe maintain
-   * --rewrite-position-deletes} without {@code --slice} looks at; and the partitions that lie in no
-   * time slice (a null {@code day(ts)}, a spec without a time field), which it skips.
+   * ({@code column=value}, the ones {@code --slice} accepts: {@link AcceptedSlices}) in slice
+   * order, what {@code floe maintain --rewrite-position-deletes} without {@code --slice} looks at;
+   * and the partitions that lie in no time slice (a null {@code day(ts)}, a spec without a time
+   * field), which it skips.
    */
   public record Found(List<String> slices, List<String> noSlice) {
     public Found {
@@ -105,8 +107,9 @@ public final class PositionDeleteRewrite {
     TreeMap<String, Slice> slices = new TreeMap<>();
     Set<String> noSlice = new java.util.TreeSet<>();
     PartitionSpec spec = table.spec();
+    AcceptedSlices accepted = AcceptedSlices.of(table);
     for (DeleteFile delete : positionDeleteFiles()) {
-      Optional<Slice> slice = TimeSlices.of(table.schema(), spec, delete.partition());
+      Optional<Slice> slice = accepted.of(spec, delete.partition());
       if (slice.isPresent()) {
         slices.putIfAbsent(slice.get().start() + "|" + TimeSlices.text(slice.get()), slice.get());
       } else {

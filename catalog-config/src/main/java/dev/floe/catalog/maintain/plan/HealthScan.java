@@ -133,8 +133,9 @@ public final class HealthScan {
           policy.strategy() == MaintenancePolicy.Strategy.SORT
               ? SortKeyOverlap.column(table)
               : Optional.empty();
-      Scan scan = scanFiles(table, policy, target, sortColumn);
-      positionDeletes(table, current, scan);
+      AcceptedSlices accepted = AcceptedSlices.of(table);
+      Scan scan = scanFiles(table, accepted, policy, target, sortColumn);
+      positionDeletes(table, accepted, current, scan);
       partitions = scan.partitionPaths.size();
       // Without a listing (or an expiry plan) nothing says which partitions are being written:
       // every slice counts as open rather than as safe to compact.
@@ -196,7 +197,11 @@ public final class HealthScan {
   }
 
   private static Scan scanFiles(
-      Table table, MaintenancePolicy policy, long target, Optional<Types.NestedField> sortColumn) {
+      Table table,
+      AcceptedSlices accepted,
+      MaintenancePolicy policy,
+      long target,
+      Optional<Types.NestedField> sortColumn) {
     Scan scan = new Scan();
     long smallLimit = MaintenancePolicy.smallFileLimit(target);
     TableScan files = table.newScan();
@@ -210,7 +215,7 @@ public final class HealthScan {
       for (FileScanTask task : tasks) {
         DataFile file = task.file();
         PartitionSpec spec = table.specs().get(file.specId());
-        Optional<Slice> slice = TimeSlices.of(table.schema(), spec, file.partition());
+        Optional<Slice> slice = accepted.of(spec, file.partition());
         String key = slice.map(TimeSlices::text).orElse("");
         Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
         totals.slice = slice.orElse(null);
@@ -268,7 +273,8 @@ public final class HealthScan {
    * slice and partition, read from the delete manifests as {@code floe maintain
    * --rewrite-position-deletes} reads them (a file naming only removed data files counts too).
    */
-  private static void positionDeletes(Table table, Snapshot current, Scan scan) {
+  private static void positionDeletes(
+      Table table, AcceptedSlices accepted, Snapshot current, Scan scan) {
     PartitionSpec spec = table.spec();
     for (ManifestFile manifest : current.deleteManifests(table.io())) {
       try (ManifestReader<DeleteFile> reader =
@@ -279,7 +285,7 @@ public final class HealthScan {
               || delete.specId() != spec.specId()) {
             continue;
           }
-          Optional<Slice> slice = TimeSlices.of(table.schema(), spec, delete.partition());
+          Optional<Slice> slice = accepted.of(spec, delete.partition());
           String key = slice.map(TimeSlices::text).orElse("");
           Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
           totals.slice = slice.orElse(null);

@@ -1,7 +1,9 @@
 package dev.floe.catalog.maintain.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
@@ -245,6 +247,46 @@ class MaintenancePlannerTest {
               assertThat(left.item().slice()).contains("d=" + day);
               assertThat(left.reason()).contains("current partition spec");
             });
+  }
+
+  @Test
+  void afterAMonthSpecBecameADaySpecTheDayIsPlannedAsTheMonthWhichTheSliceFlagAccepts() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.finer");
+    table
+        .updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+    table.refresh();
+    t.files(table, day, 2, 3);
+    table
+        .updateSpec()
+        .removeField("d_month")
+        .addField(org.apache.iceberg.expressions.Expressions.day("d"))
+        .commit();
+    table.refresh();
+    t.files(table, day, 6, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    // A day slice does not cover the older spec's month partition, whose files still hold rows
+    // of that day: --slice refuses it. The month covers both and is accepted.
+    String month = "d=" + day.toString().substring(0, 7);
+    assertThat(items(plan, PlanAction.COMPACT, "s.finer"))
+        .singleElement()
+        .satisfies(
+            item -> {
+              assertThat(item.slice()).contains(month);
+              // The month's 8 files: the day's 6 small ones become 1, the older spec's 2 stay.
+              assertThat(item.before()).isEqualTo(8);
+              assertThat(item.after()).isEqualTo(3);
+            });
+    Table loaded = catalog.load("s.finer");
+    assertThat(SliceResolver.resolve("s.finer", loaded, "d", month.substring(2)).label())
+        .isEqualTo("d=[" + day.withDayOfMonth(1) + "," + day.withDayOfMonth(1).plusMonths(1) + ")");
+    assertThatThrownBy(() -> SliceResolver.resolve("s.finer", loaded, "d", day.toString()))
+        .hasMessageContaining("older partition spec");
   }
 
   @Test
