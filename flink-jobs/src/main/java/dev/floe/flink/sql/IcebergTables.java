@@ -1,11 +1,13 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.lineage.ExactTypes;
+import dev.floe.catalog.spec.WritableProperties;
 import dev.floe.flink.job.QueryInspector;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
 import org.apache.flink.table.operations.Operation;
@@ -132,6 +134,23 @@ final class IcebergTables {
                 name.substring(name.indexOf('.') + 1),
                 schema,
                 ExactTypes.Path.FLINK));
+  }
+
+  /**
+   * Refuses (exit 2) a write into an Iceberg table whose properties hold a value Iceberg cannot
+   * parse ({@link WritableProperties}): Iceberg's sink reads some of them only while it commits,
+   * after every data file was written, and fails with its own message (exit 1).
+   */
+  void requireWritable(SinkModifyOperation sink, SqlStatement statement, String source) {
+    ContextResolvedTable target = sink.getContextResolvedTable();
+    String name = target.getIdentifier().asSummaryString();
+    if (!target.isTemporary() && tables.containsKey(name)) {
+      WritableProperties.require(
+          String.format(
+              "run SQL statement %d (line %d of %s)", statement.number(), statement.line(), source),
+          name.substring(name.indexOf('.') + 1),
+          target.getResolvedTable().getOptions());
+    }
   }
 
   /**

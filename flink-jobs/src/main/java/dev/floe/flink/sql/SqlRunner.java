@@ -182,6 +182,7 @@ public final class SqlRunner {
       tables.requireExact(statement, source);
       if (operation instanceof SinkModifyOperation insert) {
         LosslessInsert.require(source, statement, insert);
+        tables.requireWritable(insert, statement, source);
       } else if (operation instanceof CreateTableASOperation create) {
         LosslessInsert.require(source, statement, create, tableEnv.getCatalogManager());
       } else if (operation instanceof ReplaceTableAsOperation replace) {
