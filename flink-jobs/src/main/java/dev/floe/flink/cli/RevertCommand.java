@@ -77,16 +77,19 @@ public final class RevertCommand implements Callable<Integer> {
       out.println(Json.write(toMap(plan)));
       return;
     }
-    if (plan.alreadyRevertedBy().isPresent()) {
+    RevertOutcome outcome = RevertOutcome.of(plan, dryRun);
+    if (outcome == RevertOutcome.ALREADY_REVERTED) {
       out.printf(
           "run %s of %s is already reverted by %s: nothing to do (no-op)%n",
           plan.runId(), plan.table(), plan.alreadyRevertedBy().get().describe());
       return;
     }
     String verb =
-        dryRun
-            ? "would revert"
-            : plan.revertSnapshotId() == null ? "nothing to revert" : "reverted";
+        switch (outcome) {
+          case WOULD_REVERT -> "would revert";
+          case NOTHING_TO_REVERT -> "nothing to revert";
+          default -> "reverted";
+        };
     out.printf(
         "%s run %s of %s (job %s, snapshot %d)%n",
         verb, plan.runId(), plan.table(), plan.job(), plan.snapshotId());
@@ -146,13 +149,7 @@ public final class RevertCommand implements Callable<Integer> {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("table", plan.table());
     map.put("dry_run", dryRun);
-    map.put(
-        "status",
-        dryRun
-            ? "dry-run"
-            : plan.revertSnapshotId() != null
-                ? "reverted"
-                : plan.alreadyRevertedBy().isPresent() ? "already-reverted" : "nothing-to-revert");
+    map.put("status", RevertOutcome.of(plan, dryRun).status());
     map.put("run_id", plan.runId());
     map.put("job", plan.job());
     map.put("snapshot_id", plan.snapshotId());
@@ -168,6 +165,8 @@ public final class RevertCommand implements Callable<Integer> {
     map.put("content_hash_after", plan.restoredContentHash());
     map.put(plan.force() ? "discarded" : "blocked_by", later(discardedOrBlocking(plan)));
     map.put("refusal", plan.refusal().orElse(null));
+    map.put(
+        "already_reverted_by", plan.alreadyRevertedBy().map(RevertCommand::commit).orElse(null));
     map.put("revert_snapshot_id", plan.revertSnapshotId());
     // Only a committed revert has a run id to revert, or a snapshot to roll back from.
     boolean committed = plan.revertSnapshotId() != null;
@@ -182,17 +181,16 @@ public final class RevertCommand implements Callable<Integer> {
   }
 
   private static List<Map<String, Object>> later(List<LaterCommit> commits) {
-    return commits.stream()
-        .map(
-            c -> {
-              Map<String, Object> m = new LinkedHashMap<>();
-              m.put("snapshot_id", c.snapshotId());
-              m.put("run_id", c.runId());
-              m.put("job", c.job());
-              m.put("reverts", c.revertsRun());
-              m.put("description", c.describe());
-              return m;
-            })
-        .toList();
+    return commits.stream().map(RevertCommand::commit).toList();
+  }
+
+  private static Map<String, Object> commit(LaterCommit c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("snapshot_id", c.snapshotId());
+    m.put("run_id", c.runId());
+    m.put("job", c.job());
+    m.put("reverts", c.revertsRun());
+    m.put("description", c.describe());
+    return m;
   }
 }

@@ -195,6 +195,71 @@ class RevertCommandTest {
   }
 
   @Test
+  void aDryRunOfARunAlreadyRevertedReportsTheNoOpAndNamesTheRevertAsTheRealCommandDoes()
+      throws Exception {
+    JsonNode first = JSON.readTree(floe(home, "revert", "s.t", "--run", "r2", "--json").out());
+    String revertRun = first.get("revert_run_id").asText();
+    long revertSnapshot = first.get("revert_snapshot_id").asLong();
+    ContentHash afterRevert = checksum();
+
+    CliRun dryJson = floe(home, "revert", "s.t", "--run", "r2", "--dry-run", "--json");
+    CliRun dryText = floe(home, "revert", "s.t", "--run", "r2", "--dry-run");
+    CliRun realJson = floe(home, "revert", "s.t", "--run", "r2", "--json");
+
+    for (CliRun run : new CliRun[] {dryJson, realJson}) {
+      assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+      JsonNode result = JSON.readTree(run.out());
+      assertThat(result.get("status").asText()).isEqualTo("already-reverted");
+      JsonNode by = result.get("already_reverted_by");
+      assertThat(by.get("snapshot_id").asLong()).isEqualTo(revertSnapshot);
+      assertThat(by.get("run_id").asText()).isEqualTo(revertRun);
+      assertThat(by.get("reverts").asText()).isEqualTo("r2");
+      assertThat(result.get("revert_snapshot_id").isNull()).isTrue();
+    }
+    assertThat(JSON.readTree(dryJson.out()).get("dry_run").asBoolean()).isTrue();
+    assertThat(JSON.readTree(realJson.out()).get("dry_run").asBoolean()).isFalse();
+    assertThat(dryText.exitCode()).as(dryText.err()).isZero();
+    assertThat(dryText.out())
+        .isEqualTo(
+            "run r2 of s.t is already reverted by run "
+                + revertRun
+                + " (a revert of run r2, snapshot "
+                + revertSnapshot
+                + "): nothing to do (no-op)"
+                + System.lineSeparator());
+    assertThat(checksum()).isEqualTo(afterRevert);
+  }
+
+  @Test
+  void aRevertInEffectIsNullInTheJsonOfARevertThatChangesTheSlice() throws Exception {
+    JsonNode dryRun =
+        JSON.readTree(floe(home, "revert", "s.t", "--run", "r2", "--dry-run", "--json").out());
+
+    assertThat(dryRun.get("status").asText()).isEqualTo("dry-run");
+    assertThat(dryRun.get("already_reverted_by").isNull()).isTrue();
+  }
+
+  @Test
+  void aDryRunOfARevertThatWouldChangeNothingSaysSoAsTheRealCommandDoes() throws Exception {
+    withTable(table -> floeCommit(table, "r0", "2026-10-05"));
+
+    CliRun dryText = floe(home, "revert", "s.t", "--run", "r0", "--dry-run");
+    JsonNode dryJson =
+        JSON.readTree(floe(home, "revert", "s.t", "--run", "r0", "--dry-run", "--json").out());
+    CliRun realText = floe(home, "revert", "s.t", "--run", "r0");
+    JsonNode realJson = JSON.readTree(floe(home, "revert", "s.t", "--run", "r0", "--json").out());
+
+    assertThat(dryText.exitCode()).as(dryText.err()).isZero();
+    assertThat(dryText.out())
+        .startsWith("nothing to revert run r0 of s.t")
+        .contains("it already holds that content; nothing was committed");
+    assertThat(realText.out()).startsWith("nothing to revert run r0 of s.t");
+    assertThat(dryJson.get("status").asText()).isEqualTo("nothing-to-revert");
+    assertThat(realJson.get("status").asText()).isEqualTo("nothing-to-revert");
+    assertThat(dryJson.get("already_reverted_by").isNull()).isTrue();
+  }
+
+  @Test
   void anUnknownRunOrAMissingRunOptionIsAUsageError() {
     CliRun unknown = floe(home, "revert", "s.t", "--run", "nope");
     CliRun missing = floe(home, "revert", "s.t");
