@@ -42,8 +42,9 @@ public final class BackfillSpecParser {
   /**
    * As {@link #load(Path)}, but the file's values for {@code givenByFlags} ({@code from}, {@code
    * to}, {@code sample}) are not read: the command line's flags win over them, also over a value
-   * the file lacks or gets wrong. They are null in the spec; the range is then checked where the
-   * flags are merged, naming the flags.
+   * the file lacks or gets wrong. They are null in the spec; the range the flags and the file give
+   * together ({@link RangeEnd#of}) is then checked where it is cut into slices ({@link
+   * SliceRange}), naming where each end came from.
    */
   public static BackfillSpec load(Path file, Set<String> givenByFlags) {
     return parse(Manifests.load(file).root(), file, givenByFlags);

@@ -21,49 +21,59 @@ public final class SliceRange {
 
   public static List<Slice> of(
       String tableName, Table table, String column, String from, String to) {
+    return of(tableName, table, column, RangeEnd.flag("--from", from), RangeEnd.flag("--to", to));
+  }
+
+  /** As above, for ends that messages name by where they came from (a flag or a file's key). */
+  public static List<Slice> of(
+      String tableName, Table table, String column, RangeEnd from, RangeEnd to) {
     // Named by what they are: they come from --from/--to or a backfill manifest's from/to.
-    Slice first = SliceResolver.resolve("range start", tableName, table, column, from);
-    Slice end = SliceResolver.resolve("range end", tableName, table, column, to);
+    Slice first = SliceResolver.resolve("range start", tableName, table, column, from.value());
+    Slice end = SliceResolver.resolve("range end", tableName, table, column, to.value());
     return between(tableName, first, end, from, to);
   }
 
   /**
    * The slices from {@code first} (inclusive) to {@code end} (exclusive), already resolved; {@code
-   * from} and {@code to} are the values the user gave, for messages. {@link #of} resolves them
-   * against the table first; a caller without the table (rendering Kubernetes manifests) passes
-   * slices read from the values alone.
+   * from} and {@code to} are the ends the user gave, for messages, which name each end's value and
+   * where it came from. {@link #of} resolves them against the table first; a caller without the
+   * table (rendering Kubernetes manifests) passes slices read from the values alone.
    */
   public static List<Slice> between(
-      String tableName, Slice first, Slice end, String from, String to) {
+      String tableName, Slice first, Slice end, RangeEnd from, RangeEnd to) {
     InvalidInputException.check(
         first.unit() == end.unit(),
         "Cannot backfill %s from %s to %s: both ends must be slices of the same unit, got a %s"
-            + " and a %s",
+            + " and a %s (%s, %s)",
         tableName,
-        from,
-        to,
+        from.value(),
+        to.value(),
         first.unit().name().toLowerCase(),
-        end.unit().name().toLowerCase());
+        end.unit().name().toLowerCase(),
+        from.describe(),
+        to.describe());
     InvalidInputException.check(
         first.start().isBefore(end.start()),
-        "Cannot backfill %s from %s to %s: the range is empty; --to is exclusive and must come"
-            + " after --from",
+        "Cannot backfill %s from %s to %s: the range is empty; its end (%s) is exclusive and must"
+            + " come after its start (%s)",
         tableName,
-        from,
-        to);
+        from.value(),
+        to.value(),
+        to.describe(),
+        from.describe());
     List<Slice> slices = new ArrayList<>();
     Slice slice = first;
     while (slice.start().isBefore(end.start())) {
       if (slices.size() == MAX_SLICES) {
         throw InvalidInputException.of(
             "Cannot backfill %s from %s to %s: more than %d slices; split the range",
-            tableName, from, to, MAX_SLICES);
+            tableName, from.value(), to.value(), MAX_SLICES);
       }
       Optional<String> unwritable = SliceResolver.unwritable(slice);
       if (unwritable.isPresent()) {
         throw InvalidInputException.of(
             "Cannot backfill %s from %s to %s: slice %s cannot run: %s",
-            tableName, from, to, slice.value(), unwritable.get());
+            tableName, from.value(), to.value(), slice.value(), unwritable.get());
       }
       slices.add(slice);
       slice =

@@ -3,6 +3,7 @@ package dev.floe.catalog.k8s;
 import dev.floe.catalog.backfill.BackfillId;
 import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
@@ -93,8 +94,10 @@ public final class K8sRender {
             : null;
     Path jobManifest = file == null ? request.manifest() : file.job();
     JobSpec job = loadJob(jobManifest, jobManifest.toString());
-    String from = request.from() != null ? request.from() : file == null ? null : file.from();
-    String to = request.to() != null ? request.to() : file == null ? null : file.to();
+    RangeEnd start = RangeEnd.of("from", request.from(), file);
+    RangeEnd end = RangeEnd.of("to", request.to(), file);
+    String from = start.value();
+    String to = end.value();
     InvalidInputException.check(
         from != null && to != null,
         "Cannot render the backfill of %s: give the range, --from SLICE and --to SLICE (or a"
@@ -144,7 +147,7 @@ public final class K8sRender {
     refusing(jobManifest.toString(), () -> project.inImage(jobManifest));
     String inProject = project.relative(jobManifest);
     List<Slice> slices =
-        refusing(what, () -> SliceValues.range(job.target(), job.sliceColumn(), from, to));
+        refusing(what, () -> SliceValues.range(job.target(), job.sliceColumn(), start, end));
     List<K8sDocument> documents = new ArrayList<>();
     for (Slice slice : slices) {
       documents.add(

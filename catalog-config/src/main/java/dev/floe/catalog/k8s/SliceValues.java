@@ -1,5 +1,6 @@
 package dev.floe.catalog.k8s;
 
+import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.backfill.SliceRange;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
@@ -31,6 +32,16 @@ final class SliceValues {
 
   /** The slices of {@code [from, to)}, as {@code floe backfill} lists them. */
   static List<Slice> range(String target, String column, String from, String to) {
-    return SliceRange.between(target, of("--from", column, from), of("--to", column, to), from, to);
+    return range(target, column, RangeEnd.flag("--from", from), RangeEnd.flag("--to", to));
+  }
+
+  /** The same for ends that messages name by where they came from (a flag or a file's key). */
+  static List<Slice> range(String target, String column, RangeEnd from, RangeEnd to) {
+    return SliceRange.between(
+        target,
+        of(from.source(), column, from.value()),
+        of(to.source(), column, to.value()),
+        from,
+        to);
   }
 }

@@ -409,6 +409,42 @@ class K8sRenderTest {
   }
 
   @Test
+  void anEmptyRangeWithOneEndFromAFlagAndTheOtherFromTheManifestNamesWhereEachEndCameFrom()
+      throws IOException {
+    Path job = Resources.dailyJob().toAbsolutePath();
+    Path toOnly = project.resolve("to-only.yaml");
+    Files.writeString(toOnly, "job: " + job + "\nto: 2026-10-01\n");
+    Path fromOnly = project.resolve("from-only.yaml");
+    Files.writeString(fromOnly, "job: " + job + "\nfrom: 2026-10-09\n");
+
+    assertThatThrownBy(
+            () ->
+                K8sRender.backfill(
+                    new BackfillRender(toOnly, "2026-10-09", null, null, null, null), OPTIONS))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot render "
+                + toOnly
+                + ": cannot backfill sales.fact_orders from 2026-10-09 to 2026-10-01: the range is"
+                + " empty; its end ("
+                + toOnly
+                + ": to: 2026-10-01) is exclusive and must come after its start (--from"
+                + " 2026-10-09)");
+    assertThatThrownBy(
+            () ->
+                K8sRender.backfill(
+                    new BackfillRender(fromOnly, null, "2026-10-01", null, null, null), OPTIONS))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot render "
+                + fromOnly
+                + ": cannot backfill sales.fact_orders from 2026-10-09 to 2026-10-01: the range is"
+                + " empty; its end (--to 2026-10-01) is exclusive and must come after its start ("
+                + fromOnly
+                + ": from: 2026-10-09)");
+  }
+
+  @Test
   void aBackfillIsRefusedWhenItCannotRunAsOneFloeRunPerSlice() throws IOException {
     Path merge = Resources.examples().resolve("jobs/dim_customer_merge.yaml");
     assertThatThrownBy(

@@ -157,7 +157,8 @@ public final class Backfill {
         Table table = Catalogs.loadTable(catalog, job.target());
         // Each lookup walks the table's history: only for the slices that need it.
         for (Slice slice :
-            SliceRange.of(job.target(), table, job.sliceColumn(), request.from(), request.to())) {
+            SliceRange.of(
+                job.target(), table, job.sliceColumn(), request.rangeStart(), request.rangeEnd())) {
           if (noOps.contains(slice.value())) {
             CurrentCommit.of(table, Scope.of(slice))
                 .ifPresent(found -> unchanged.put(slice.value(), found.snapshotId()));

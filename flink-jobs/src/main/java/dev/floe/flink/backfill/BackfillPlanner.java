@@ -56,7 +56,8 @@ final class BackfillPlanner {
     try {
       Table table = Catalogs.loadTable(catalog, job.target());
       List<Slice> slices =
-          SliceRange.of(job.target(), table, job.sliceColumn(), request.from(), request.to());
+          SliceRange.of(
+              job.target(), table, job.sliceColumn(), request.rangeStart(), request.rangeEnd());
       Slice sample =
           request.sample() == null
               ? slices.get(slices.size() - 1)

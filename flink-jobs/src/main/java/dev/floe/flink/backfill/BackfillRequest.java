@@ -1,5 +1,6 @@
 package dev.floe.flink.backfill;
 
+import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
@@ -20,6 +21,9 @@ import java.util.function.UnaryOperator;
  * @param job the job manifest
  * @param from the first slice value, inclusive
  * @param to the end of the range, exclusive
+ * @param fromSource where {@code from} came from, for messages: {@code --from}, or a backfill
+ *     manifest and its key ({@code m.yaml: from}); see {@link RangeEnd}
+ * @param toSource the same for {@code to}
  * @param options the run options the backfill takes: {@code backfillId} (the id to record, or null
  *     to derive it from job, range and code version), {@code parallelism} (per slice; 0 takes the
  *     manifest's, else the cores shared among the slices in flight), {@code allowEffects} (let each
@@ -48,6 +52,8 @@ public record BackfillRequest(
     JobSpec job,
     String from,
     String to,
+    String fromSource,
+    String toSource,
     RunOptions options,
     int maxConcurrency,
     int slicesPerJob,
@@ -97,11 +103,26 @@ public record BackfillRequest(
 
   /** A backfill of {@code [from, to)}, every other value at its default until set. */
   public static Builder builder(CatalogConfig catalog, JobSpec job, String from, String to) {
+    return builder(catalog, job, RangeEnd.flag("--from", from), RangeEnd.flag("--to", to));
+  }
+
+  /** The same for ends given by flags or a backfill manifest, which messages name. */
+  public static Builder builder(CatalogConfig catalog, JobSpec job, RangeEnd from, RangeEnd to) {
     return new Builder(catalog, job, from, to);
   }
 
+  /** {@code from} and where it came from. */
+  public RangeEnd rangeStart() {
+    return new RangeEnd(from, fromSource);
+  }
+
+  /** {@code to} and where it came from. */
+  public RangeEnd rangeEnd() {
+    return new RangeEnd(to, toSource);
+  }
+
   public Builder toBuilder() {
-    return new Builder(catalog, job, from, to)
+    return new Builder(catalog, job, rangeStart(), rangeEnd())
         .options(options)
         .maxConcurrency(maxConcurrency)
         .slicesPerJob(slicesPerJob)
@@ -123,8 +144,8 @@ public record BackfillRequest(
   public static final class Builder {
     private final CatalogConfig catalog;
     private final JobSpec job;
-    private final String from;
-    private final String to;
+    private final RangeEnd from;
+    private final RangeEnd to;
     private RunOptions options = RunOptions.defaults();
     private int maxConcurrency = 1;
     private int slicesPerJob = 1;
@@ -138,7 +159,7 @@ public record BackfillRequest(
     private List<EffectSpec> onBackfillDone = List.of();
     private Timeout overallTimeout;
 
-    private Builder(CatalogConfig catalog, JobSpec job, String from, String to) {
+    private Builder(CatalogConfig catalog, JobSpec job, RangeEnd from, RangeEnd to) {
       this.catalog = catalog;
       this.job = job;
       this.from = from;
@@ -228,8 +249,10 @@ public record BackfillRequest(
       return new BackfillRequest(
           catalog,
           job,
-          from,
-          to,
+          from.value(),
+          to.value(),
+          from.source(),
+          to.source(),
           options,
           maxConcurrency,
           slicesPerJob,

@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.backfill.BackfillId;
 import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
+import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
@@ -205,10 +206,7 @@ public final class BackfillCommand implements Callable<Integer> {
             .timeout(timeout == null ? null : Timeout.ofFlag("--timeout", timeout))
             .build();
     return BackfillRequest.builder(
-            catalog,
-            job,
-            range.from != null ? range.from : file == null ? null : file.from(),
-            range.to != null ? range.to : file == null ? null : file.to())
+            catalog, job, RangeEnd.of("from", range.from, file), RangeEnd.of("to", range.to, file))
         .options(options)
         .slicesPerJob(
             slicesPerJob != null
