@@ -29,13 +29,6 @@ public final class GroupHeap {
     return rows * bytesPerRow(schema);
   }
 
-  /** How many groups of at most both caps {@code bytes} and {@code heap} need (at least one). */
-  public static long groupsNeeded(long bytes, long heap) {
-    long byBytes = (bytes + SortKeyOverlap.MAX_GROUP_BYTES - 1) / SortKeyOverlap.MAX_GROUP_BYTES;
-    long byHeap = (heap + MAX_GROUP_HEAP_BYTES - 1) / MAX_GROUP_HEAP_BYTES;
-    return Math.max(1, Math.max(byBytes, byHeap));
-  }
-
   /**
    * The estimated heap of one row: the record and its value array, each value's object, and the
    * list slot that holds the record.

@@ -1,6 +1,8 @@
 package dev.floe.flink.maintain;
 
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.BinFile;
+import dev.floe.catalog.maintain.CompactionBins;
 import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
@@ -11,7 +13,6 @@ import dev.floe.catalog.spec.MaintenancePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -34,12 +35,12 @@ import org.apache.iceberg.types.Types;
  * Chooses, per slice, the files to rewrite, from metadata only: data files of the current partition
  * spec that lie wholly inside the slice (strict partition projection: they hold no row of another
  * slice) and are smaller than the target size or selected by their delete files ({@link
- * DeleteThresholds}: how many apply, what share of the rows they delete), grouped by partition. A
- * partition is rewritten when it has at least two such files, or one selected by its deletes. A
- * partition whose files fill several target-size files is split into that many groups, rewritten in
- * parallel. Each group carries the delete files the scan attached to its files (the rewrite applies
- * them); a delete file all of whose data files are rewritten no longer applies and is removed by
- * the commit.
+ * DeleteThresholds}: how many apply, what share of the rows they delete), grouped by partition into
+ * bins by {@link CompactionBins}, the rule {@code floe maintain --plan} counts by: a partition is
+ * rewritten when it has at least two such files, or one selected by its deletes, and one whose
+ * files fill several target-size files is split into groups rewritten in parallel. Each group
+ * carries the delete files the scan attached to its files (the rewrite applies them); a delete file
+ * all of whose data files are rewritten no longer applies and is removed by the commit.
  */
 final class CompactionPlanner {
 
@@ -63,8 +64,9 @@ final class CompactionPlanner {
   /**
    * As above, laid out by {@code layout}: with sort or z-order a partition that is rewritten is
    * rewritten whole (all its files of the slice, small or not, in one group up to {@link
-   * RowLayout#MAX_GROUP_BYTES}), so its rows end up ordered across its files; with sort, a
-   * partition is also rewritten when its files overlap on the sort key ({@link SortKeyOverlap}).
+   * RowLayout#MAX_GROUP_BYTES}, else in groups under the caps: {@link CompactionBins#ordered}), so
+   * its rows end up ordered across its files; with sort, a partition is also rewritten when its
+   * files overlap on the sort key ({@link SortKeyOverlap}).
    */
   static List<PlannedSlice> plan(
       Table table,
@@ -182,53 +184,35 @@ final class CompactionPlanner {
     }
     List<RewriteGroup> groups = new ArrayList<>();
     Set<String> partitionSet = new java.util.TreeSet<>(candidatesByPartition.keySet());
-    partitionSet.addAll(withBounds.keySet());
-    List<String> partitions = new ArrayList<>(partitionSet);
-    partitions.sort(Comparator.naturalOrder());
-    for (String partition : partitions) {
-      List<DataFile> files = candidatesByPartition.getOrDefault(partition, List.of());
-      boolean anyForDeletes =
-          files.stream().anyMatch(f -> selectedForDeletes.contains(f.location()));
-      boolean byFiles = files.size() >= 2 || anyForDeletes;
-      List<List<DataFile>> groupBins;
-      if (layout.reorders()) {
-        List<DataFile> whole = partitionFiles.getOrDefault(partition, List.of());
-        long bytes = whole.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-        long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
-        long heap = GroupHeap.of(StoredRows.schema(table), whole);
-        boolean fits = bytes <= RowLayout.MAX_GROUP_BYTES && heap <= GroupHeap.MAX_GROUP_HEAP_BYTES;
-        // Sort: files overlapping on the sort key are rewritten even when none is small, but
-        // only when the partition fits one in-memory group (else its groups would overlap again).
-        boolean byOverlap =
-            fits
-                && sortColumn.isPresent()
-                && SortKeyOverlap.overlaps(
-                    table, withBounds.getOrDefault(partition, List.of()), sortColumn.get());
-        // A partition over the cap is ordered in several groups, each leaving one file below the
-        // target: up to that many small files is the state a sorted rewrite leaves, not a reason
-        // to rewrite it again (a rerun stays a no-op).
-        boolean byFilesOrdered =
-            files.size() > GroupHeap.groupsNeeded(bytes, heap) || anyForDeletes;
-        if (!byFilesOrdered && !byOverlap) {
-          continue;
-        }
-        groupBins =
-            fits
-                ? List.of(sortedByLocation(whole))
-                : cappedBins(whole, rowBytes, selectedForDeletes);
-      } else {
-        if (!byFiles) {
-          continue; // one small file per partition is already as compact as a rewrite makes it
-        }
-        groupBins = bins(files, target, selectedForDeletes);
-      }
-      for (List<DataFile> bin : groupBins) {
-        long bytes = bin.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    partitionSet.addAll(partitionFiles.keySet());
+    Map<String, DataFile> byLocation = new HashMap<>();
+    all.forEach(f -> byLocation.put(f.location(), f));
+    long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
+    for (String partition : partitionSet) {
+      // The one grouping rule, which the plan (HealthScan) counts by too.
+      List<List<BinFile>> bins =
+          layout.reorders()
+              ? CompactionBins.ordered(
+                  binFiles(partitionFiles.getOrDefault(partition, List.of()), selectedForDeletes),
+                  smallLimit,
+                  rowBytes,
+                  () ->
+                      sortColumn.isPresent()
+                          && SortKeyOverlap.overlaps(
+                              table,
+                              withBounds.getOrDefault(partition, List.of()),
+                              sortColumn.get()))
+              : CompactionBins.binpack(
+                  binFiles(
+                      candidatesByPartition.getOrDefault(partition, List.of()), selectedForDeletes),
+                  target);
+      for (List<BinFile> bin : bins) {
+        List<DataFile> inputs = bin.stream().map(f -> byLocation.get(f.location())).toList();
         // The writer writes at most this many (GroupFileWriter), so a bin of two or more small
         // files always gives fewer files; the plan's prediction (HealthScan) uses the same rule.
-        int expected = MaintenancePolicy.expectedFiles(bytes, target);
+        int expected = CompactionBins.outputs(bin, target);
         Map<String, List<DeleteFile>> deletes = new HashMap<>();
-        bin.forEach(
+        inputs.forEach(
             f -> {
               if (deletesByFile.containsKey(f.location())) {
                 deletes.put(f.location(), deletesByFile.get(f.location()));
@@ -240,7 +224,7 @@ final class CompactionPlanner {
                 index,
                 runId,
                 spec.specId(),
-                bin,
+                inputs,
                 expected,
                 deletes));
       }
@@ -271,10 +255,8 @@ final class CompactionPlanner {
         index, value, slice, runId, FileStats.of(all), groups, nothingToDo, obsolete);
   }
 
-  private static List<DataFile> sortedByLocation(List<DataFile> files) {
-    List<DataFile> sorted = new ArrayList<>(files);
-    sorted.sort(Comparator.comparing(DataFile::location));
-    return sorted;
+  private static List<BinFile> binFiles(List<DataFile> files, Set<String> forDeletes) {
+    return files.stream().map(f -> BinFile.of(f, forDeletes.contains(f.location()))).toList();
   }
 
   /** A delete file's identity: deletion vectors share a Puffin file, one blob each. */
@@ -291,95 +273,6 @@ final class CompactionPlanner {
       DataFile file, List<DeleteFile> deletes, DeleteThresholds thresholds) {
     return DeletedRows.overThreshold(
         file, deletes, thresholds.deleteFiles(), thresholds.deletedRatio());
-  }
-
-  /**
-   * Splits one partition's small files into as many bins as files of the target size their bytes
-   * fill ({@link MaintenancePolicy#expectedFiles}, rounded, as the plan counts them), each bin
-   * about equally full (largest file first into the emptiest bin), so that one large partition is
-   * still rewritten by parallel tasks. A bin left with a single file is dropped: rewriting one file
-   * alone gains nothing.
-   */
-  static List<List<DataFile>> bins(List<DataFile> files, long target) {
-    return bins(files, target, Set.of());
-  }
-
-  /**
-   * As {@link #bins(List, long)}, but a bin holding one file selected for its delete files is kept:
-   * rewriting it alone applies its deletes.
-   */
-  static List<List<DataFile>> bins(List<DataFile> files, long target, Set<String> forDeletes) {
-    long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-    int count =
-        (int)
-            Math.max(
-                1,
-                Math.min(
-                    forDeletes.isEmpty() ? files.size() / 2 : files.size(),
-                    MaintenancePolicy.expectedFiles(bytes, target)));
-    List<List<DataFile>> bins = new ArrayList<>();
-    long[] filled = new long[count];
-    for (int i = 0; i < count; i++) {
-      bins.add(new ArrayList<>());
-    }
-    List<DataFile> largestFirst = new ArrayList<>(files);
-    largestFirst.sort(
-        Comparator.comparingLong(DataFile::fileSizeInBytes)
-            .reversed()
-            .thenComparing(DataFile::location));
-    for (DataFile file : largestFirst) {
-      int emptiest = 0;
-      for (int i = 1; i < count; i++) {
-        if (filled[i] < filled[emptiest]) {
-          emptiest = i;
-        }
-      }
-      bins.get(emptiest).add(file);
-      filled[emptiest] += file.fileSizeInBytes();
-    }
-    bins.removeIf(
-        bin -> bin.isEmpty() || (bin.size() < 2 && !forDeletes.contains(bin.get(0).location())));
-    bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
-    return bins;
-  }
-
-  /**
-   * Packs one partition's files into bins of at most {@link RowLayout#MAX_GROUP_BYTES} file bytes
-   * and {@link GroupHeap#MAX_GROUP_HEAP_BYTES} estimated heap ({@code rowBytes} per row), first
-   * fit, largest file first: for layouts that hold a group's rows in memory. A file over a cap gets
-   * a bin of its own. A bin left with a single file is dropped unless that file was selected for
-   * its delete files.
-   */
-  static List<List<DataFile>> cappedBins(
-      List<DataFile> files, long rowBytes, Set<String> forDeletes) {
-    List<DataFile> largestFirst = new ArrayList<>(files);
-    largestFirst.sort(
-        Comparator.comparingLong(DataFile::fileSizeInBytes)
-            .reversed()
-            .thenComparing(DataFile::location));
-    List<List<DataFile>> bins = new ArrayList<>();
-    List<long[]> filled = new ArrayList<>(); // bytes, estimated heap
-    for (DataFile file : largestFirst) {
-      long heap = file.recordCount() * rowBytes;
-      int fit = -1;
-      for (int i = 0; i < bins.size() && fit < 0; i++) {
-        if (filled.get(i)[0] + file.fileSizeInBytes() <= RowLayout.MAX_GROUP_BYTES
-            && filled.get(i)[1] + heap <= GroupHeap.MAX_GROUP_HEAP_BYTES) {
-          fit = i;
-        }
-      }
-      if (fit < 0) {
-        bins.add(new ArrayList<>());
-        filled.add(new long[2]);
-        fit = bins.size() - 1;
-      }
-      bins.get(fit).add(file);
-      filled.get(fit)[0] += file.fileSizeInBytes();
-      filled.get(fit)[1] += heap;
-    }
-    bins.removeIf(bin -> bin.size() < 2 && !forDeletes.contains(bin.get(0).location()));
-    bins.forEach(bin -> bin.sort(Comparator.comparing(DataFile::location)));
-    return bins;
   }
 
   private static String nothingToDo(

@@ -3,6 +3,8 @@ package dev.floe.catalog.maintain.plan;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
+import dev.floe.catalog.maintain.BinFile;
+import dev.floe.catalog.maintain.CompactionBins;
 import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
@@ -23,7 +25,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -175,17 +176,18 @@ public final class HealthScan {
     long rows;
     long small;
     long smallBytes;
+    // Per partition path: current-spec small files.
     final Map<String, Long> smallByPartition = new HashMap<>();
-    final Map<String, Long> smallBytesByPartition = new HashMap<>();
     final Map<String, Long> deleteFiles = new HashMap<>();
     long overThreshold;
     long overThresholdBytes;
     long otherSpecSmall;
     // Strategy sort: current-spec files per partition, with the sort column's bounds.
     final Map<String, List<DataFile>> sortFiles = new HashMap<>();
-    // Current-spec files, bytes and rows per partition ({spec}/{path}): sort and z-order rewrite a
-    // compacted partition whole.
-    final Map<String, long[]> partitionTotals = new HashMap<>();
+    // Per partition path, what CompactionBins groups: binpack, the current-spec files that are
+    // small or selected for their deletes; sort and z-order, every current-spec file (a rewritten
+    // partition is rewritten whole).
+    final Map<String, List<BinFile>> binFiles = new TreeMap<>();
     // Position delete files (not deletion vectors) of the current spec, per partition path:
     // {files, bytes}, as the position-delete rewrite groups them.
     final Map<String, long[]> positionDeletes = new TreeMap<>();
@@ -239,27 +241,28 @@ public final class HealthScan {
                     .sortFiles
                     .computeIfAbsent(partitionPath, p -> new ArrayList<>())
                     .add(file.copyWithStats(Set.of(column.fieldId()))));
-        long[] partition =
-            totals.partitionTotals.computeIfAbsent(
-                file.specId() + "/" + partitionPath, p -> new long[3]);
-        partition[0]++;
-        partition[1] += file.fileSizeInBytes();
-        partition[2] += file.recordCount();
-        if (file.fileSizeInBytes() < smallLimit) {
+        boolean small = file.fileSizeInBytes() < smallLimit;
+        if (small) {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
-          totals.smallByPartition.merge(file.specId() + "/" + partitionPath, 1L, Long::sum);
-          totals.smallBytesByPartition.merge(
-              file.specId() + "/" + partitionPath, file.fileSizeInBytes(), Long::sum);
+          totals.smallByPartition.merge(partitionPath, 1L, Long::sum);
         }
         List<DeleteFile> deletes = task.deletes();
         for (DeleteFile delete : deletes) {
           totals.deleteFiles.put(delete.location(), delete.recordCount());
         }
-        if (DeletedRows.overThreshold(
-            file, deletes, policy.deleteFileThreshold(), policy.deletedRowRatio())) {
+        boolean forDeletes =
+            DeletedRows.overThreshold(
+                file, deletes, policy.deleteFileThreshold(), policy.deletedRowRatio());
+        if (forDeletes) {
           totals.overThreshold++;
           totals.overThresholdBytes += file.fileSizeInBytes();
+        }
+        if (small || forDeletes || policy.strategy() != MaintenancePolicy.Strategy.BINPACK) {
+          totals
+              .binFiles
+              .computeIfAbsent(partitionPath, p -> new ArrayList<>())
+              .add(BinFile.of(file, forDeletes));
         }
       }
     } catch (IOException e) {
@@ -349,61 +352,47 @@ public final class HealthScan {
       long overlappingBytes = 0;
       boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
       long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
-      // Sort and z-order: the partitions a compaction of the slice rewrites whole ({spec}/{path}),
-      // for small files or for overlap.
-      Set<String> rewrittenWhole = new HashSet<>();
       for (Map.Entry<String, List<DataFile>> partition : t.sortFiles.entrySet()) {
-        List<DataFile> files = partition.getValue();
-        long bytes = files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-        long small =
-            t.smallByPartition.getOrDefault(table.spec().specId() + "/" + partition.getKey(), 0L);
+        List<BinFile> files = t.binFiles.getOrDefault(partition.getKey(), List.of());
+        long small = t.smallByPartition.getOrDefault(partition.getKey(), 0L);
+        // For the reason: partitions re-sorted for overlap that small files alone would not get
+        // compacted.
         if (small < policy.minInputFiles()
-            && bytes <= SortKeyOverlap.MAX_GROUP_BYTES
-            && GroupHeap.of(StoredRows.schema(table), files) <= GroupHeap.MAX_GROUP_HEAP_BYTES
-            && SortKeyOverlap.overlaps(table, files, sortColumn.orElseThrow())) {
+            && CompactionBins.fitsOneGroup(files, rowBytes)
+            && SortKeyOverlap.overlaps(table, partition.getValue(), sortColumn.orElseThrow())) {
           overlapping++;
           overlappingFiles += files.size();
-          overlappingBytes += bytes;
-          rewrittenWhole.add(table.spec().specId() + "/" + partition.getKey());
+          overlappingBytes += CompactionBins.bytes(files);
         }
       }
-      long smallByPartition = 0;
-      long binpackFiles = 0;
-      long binpackBytes = 0;
-      long binpackOutputs = 0;
-      for (Map.Entry<String, Long> partition : t.smallByPartition.entrySet()) {
-        long small = partition.getValue();
-        long[] whole = t.partitionTotals.getOrDefault(partition.getKey(), new long[3]);
-        if (reorders) {
-          // As CompactionPlanner: a partition over the in-memory caps is ordered in several
-          // groups, each leaving a file below the target; that many small files is no work.
-          long groups = GroupHeap.groupsNeeded(whole[1], whole[2] * rowBytes);
-          if (small <= groups) {
-            continue;
-          }
-          // Once the slice is compacted, also below min_input_files: CompactionPlanner rewrites
-          // every partition with more small files than the groups it is ordered in.
-          rewrittenWhole.add(partition.getKey());
+      long smallByPartition =
+          t.smallByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0);
+      // What a compaction of the slice rewrites and writes, once it runs whatever made it due:
+      // the bins of the rule compaction groups by (CompactionPlanner), so the plan counts no file
+      // the bins leave out, and no bin the caps keep from forming.
+      long smallLimit = MaintenancePolicy.smallFileLimit(target);
+      long rewriteFiles = 0;
+      long rewriteBytes = 0;
+      long rewriteOutputs = 0;
+      for (Map.Entry<String, List<BinFile>> partition : t.binFiles.entrySet()) {
+        List<List<BinFile>> bins =
+            reorders
+                ? CompactionBins.ordered(
+                    partition.getValue(),
+                    smallLimit,
+                    rowBytes,
+                    () ->
+                        sortColumn.isPresent()
+                            && SortKeyOverlap.overlaps(
+                                table,
+                                t.sortFiles.getOrDefault(partition.getKey(), List.of()),
+                                sortColumn.get()))
+                : CompactionBins.binpack(partition.getValue(), target);
+        for (List<BinFile> bin : bins) {
+          rewriteFiles += bin.size();
+          rewriteBytes += CompactionBins.bytes(bin);
+          rewriteOutputs += CompactionBins.outputs(bin, target);
         }
-        smallByPartition = Math.max(smallByPartition, small);
-        if (small >= 2) {
-          // CompactionPlanner rewrites each such partition on its own, into at most as many
-          // files as the target size fills, rounded (its writer closes no file before that
-          // share of the rows): at least one.
-          long bytes = t.smallBytesByPartition.getOrDefault(partition.getKey(), 0L);
-          binpackFiles += small;
-          binpackBytes += bytes;
-          binpackOutputs += MaintenancePolicy.expectedFiles(bytes, target);
-        }
-      }
-      long wholeFiles = 0;
-      long wholeBytes = 0;
-      long wholeOutputs = 0;
-      for (String partition : rewrittenWhole) {
-        long[] whole = t.partitionTotals.getOrDefault(partition, new long[3]);
-        wholeFiles += whole[0];
-        wholeBytes += whole[1];
-        wholeOutputs += MaintenancePolicy.expectedFiles(whole[1], target);
       }
       long positionDeleteFiles = 0;
       long mergeableFiles = 0;
@@ -437,12 +426,12 @@ public final class HealthScan {
               overlapping,
               overlappingFiles,
               overlappingBytes,
-              wholeFiles,
-              wholeBytes,
-              wholeOutputs,
-              binpackFiles,
-              binpackBytes,
-              binpackOutputs,
+              reorders ? rewriteFiles : 0,
+              reorders ? rewriteBytes : 0,
+              reorders ? rewriteOutputs : 0,
+              reorders ? 0 : rewriteFiles,
+              reorders ? 0 : rewriteBytes,
+              reorders ? 0 : rewriteOutputs,
               positionDeleteFiles,
               mergeableFiles,
               mergeablePartitions,

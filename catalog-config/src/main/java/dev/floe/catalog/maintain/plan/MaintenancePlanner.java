@@ -274,23 +274,19 @@ public final class MaintenancePlanner {
     if (reasons.isEmpty()) {
       return Optional.empty();
     }
-    // What a compaction of the slice does once it runs, whatever made it due: sort and z-order
-    // rewrite their partitions whole, binpack the partitions with two or more small files; each
-    // rewritten partition gives at least one file.
+    // What a compaction of the slice does once it runs, whatever made it due: the bins it
+    // rewrites (dev.floe.catalog.maintain.CompactionBins: sort and z-order rewrite their
+    // partitions whole, binpack the small files of each partition with two or more; both also
+    // the files chosen for their deletes), at least one file each.
     boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
     long rewrittenFiles = whole ? slice.wholePartitionFiles() : slice.binpackFiles();
     long rewrittenBytes = whole ? slice.wholePartitionBytes() : slice.binpackBytes();
-    long layoutOutputs = whole ? slice.wholePartitionOutputs() : slice.binpackOutputs();
-    long otherBytes = 0;
-    if (deletes) {
-      // Applying deletes rewrites the files they touch (small ones are already counted).
-      rewrittenFiles += slice.filesOverDeleteThreshold();
-      rewrittenBytes += slice.bytesOverDeleteThreshold();
-      otherBytes = slice.bytesOverDeleteThreshold();
+    long outputs = whole ? slice.wholePartitionOutputs() : slice.binpackOutputs();
+    if (rewrittenFiles == 0) {
+      // Due, but no bin forms (say sorted files each over half a group's cap): compaction would
+      // rewrite nothing, so planning it would repeat forever.
+      return Optional.empty();
     }
-    rewrittenFiles = Math.min(rewrittenFiles, slice.dataFiles());
-    rewrittenBytes = Math.min(rewrittenBytes, slice.dataBytes());
-    long outputs = Math.max(1, layoutOutputs + (otherBytes + target - 1) / target);
     // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
     long score =
         Math.max(0, rewrittenFiles - outputs)

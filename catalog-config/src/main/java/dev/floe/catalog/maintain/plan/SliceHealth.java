@@ -31,17 +31,21 @@ import java.util.Optional;
  *     small files alone would not get compacted
  * @param overlappingFiles data files of those partitions
  * @param overlappingBytes their bytes
- * @param wholePartitionFiles with strategy sort or zorder, the data files of the partitions a
- *     compaction of the slice rewrites whole: those with more small files than the groups they are
- *     ordered in (also below {@code min_input_files}, once the slice is compacted at all) and those
- *     re-sorted for overlap; 0 with binpack
+ * @param wholePartitionFiles with strategy sort or zorder, the data files a compaction of the slice
+ *     rewrites, in the bins of {@link dev.floe.catalog.maintain.CompactionBins#ordered}: partitions
+ *     with more small files than the groups they are ordered in (also below {@code
+ *     min_input_files}, once the slice is compacted at all), with a file chosen for its deletes, or
+ *     re-sorted for overlap; a bin that holds one file not chosen for its deletes is not counted; 0
+ *     with binpack
  * @param wholePartitionBytes their bytes
- * @param wholePartitionOutputs the files written for them (at least one per partition)
- * @param binpackFiles the small files of the partitions holding two or more of them: what a binpack
- *     compaction of the slice rewrites (every such partition, once one of them holds {@code
- *     min_input_files})
+ * @param wholePartitionOutputs the files written for them (at least one per bin)
+ * @param binpackFiles with strategy binpack, the data files a compaction of the slice rewrites, in
+ *     the bins of {@link dev.floe.catalog.maintain.CompactionBins#binpack}: the small files and the
+ *     files chosen for their deletes of every partition holding two of them or one chosen for its
+ *     deletes (once one partition holds {@code min_input_files}, or any file is chosen); 0 with
+ *     sort or zorder
  * @param binpackBytes their bytes
- * @param binpackOutputs the files a binpack compaction writes for them (at least one per partition)
+ * @param binpackOutputs the files written for them (at least one per bin)
  * @param positionDeleteFiles position delete files (not deletion vectors) of the current partition
  *     spec in the slice, from the delete manifests (also those naming only removed data files)
  * @param mergeablePositionDeleteFiles those of them in partitions holding two or more: what {@code
