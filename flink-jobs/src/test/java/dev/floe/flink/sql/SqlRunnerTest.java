@@ -675,12 +675,19 @@ class SqlRunnerTest {
   }
 
   @Test
-  void aTablePropertyThatIsNotANumberIsNotTheStatementsFault() {
+  void anInsertIntoATableWhosePropertyIsNotANumberIsRefusedNamingThePropertyNotTheStatement() {
     run("CREATE TABLE sales.badprop (id INT) WITH ('write.target-file-size-bytes'='abc')");
 
     assertThatThrownBy(() -> run("INSERT INTO sales.badprop VALUES (1)"))
-        .isExactlyInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("abc");
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property"
+                + " write.target-file-size-bytes of sales.badprop: expected a whole number of bytes"
+                + " above 0 for Iceberg's write.target-file-size-bytes, got 'abc' (Iceberg could"
+                + " not write the table); set a valid value in the table's spec and run `floe"
+                + " tables apply`");
+    assertThat(((QueryResult) run("SELECT count(*) FROM sales.badprop").get(0)).rows())
+        .containsExactly(List.of(0L));
   }
 
   @Test
