@@ -144,7 +144,7 @@ public final class HealthScan {
           problems.isEmpty()
               ? null
               : "state unknown, its files could not be listed: " + String.join("; ", problems);
-      slices = slices(table, name, scan, young, unknown, now, policy, target, sortColumn);
+      slices = slices(table, name, accepted, scan, young, unknown, now, policy, target, sortColumn);
     }
     return new TableHealth(
         name,
@@ -310,6 +310,7 @@ public final class HealthScan {
   private static List<SliceHealth> slices(
       Table table,
       String name,
+      AcceptedSlices accepted,
       Scan scan,
       List<OrphanFile> young,
       String unknown,
@@ -334,14 +335,14 @@ public final class HealthScan {
       String open = unknown;
       if (open == null && t.slice != null) {
         Long files = writing.get(entry.getKey());
-        String audit = audited.get(t.slice.label());
+        String audit = auditIn(audited, t.slice);
         if (files != null) {
           open =
               "being written: "
                   + files
                   + " uncommitted file(s) younger than the orphan minimum age in its partitions";
         } else if (audit != null) {
-          open = "a run of it waits on audit branch " + audit;
+          open = audit;
         } else if (window.policy().isPresent() && window.state(t.slice, now) == WindowState.OPEN) {
           open = "late-data window open until " + window.sealsAt(t.slice).orElseThrow();
         }
@@ -435,9 +436,38 @@ public final class HealthScan {
               positionDeleteFiles,
               mergeableFiles,
               mergeablePartitions,
-              mergeableBytes));
+              mergeableBytes,
+              mayHaveWork(t) && t.slice != null
+                  ? accepted.refusal(table, name, t.slice)
+                  : Optional.empty()));
     }
     return slices;
+  }
+
+  /** Whether a compaction or position-delete rewrite of the slice could be planned at all. */
+  private static boolean mayHaveWork(Totals t) {
+    return t.small >= 2
+        || t.overThreshold > 0
+        || !t.positionDeletes.isEmpty()
+        || t.sortFiles.values().stream().anyMatch(files -> files.size() >= 2);
+  }
+
+  /**
+   * Why a run waiting on an audit branch keeps {@code slice} open: a run of the slice, or of one
+   * that overlaps it (a day of a month the plan names); null when none waits.
+   */
+  private static String auditIn(Map<String, String> audited, Slice slice) {
+    for (Map.Entry<String, String> run : audited.entrySet()) {
+      if (run.getKey().equals(slice.label())) {
+        return "a run of it waits on audit branch " + run.getValue();
+      }
+    }
+    for (Map.Entry<String, String> run : audited.entrySet()) {
+      if (Slice.labelsOverlap(run.getKey(), slice.label())) {
+        return "a run of " + run.getKey() + " waits on audit branch " + run.getValue();
+      }
+    }
+    return null;
   }
 
   /** Slice label -> audit branch, for runs waiting to be published. */

@@ -188,6 +188,8 @@ public final class MaintenancePlanner {
                                 + " to 9998, or 1582-10-05 to 1582-10-14) or in an hour, day,"
                                 + " month or year before 1970 or among the first two from it,"
                                 + " whose partitions Iceberg cannot prove lie inside a slice"));
+                  } else if (slice.refused().isPresent()) {
+                    leftOut.add(new LeftOut(item, slice.refused().get()));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));
@@ -211,6 +213,8 @@ public final class MaintenancePlanner {
                                 + " partition value, a year outside 0001 to 9998, 1582-10-05 to"
                                 + " 1582-10-14, or an hour, day, month or year before 1970 or"
                                 + " among the first two from it)"));
+                  } else if (slice.refused().isPresent()) {
+                    leftOut.add(new LeftOut(item, slice.refused().get()));
                   } else if (slice.open().isPresent() && !includeOpen) {
                     leftOut.add(
                         new LeftOut(item, slice.open().get() + " (--include-open plans it)"));

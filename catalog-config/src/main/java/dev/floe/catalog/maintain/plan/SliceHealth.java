@@ -52,6 +52,9 @@ import java.util.Optional;
  *     floe maintain --rewrite-position-deletes} merges into one file per partition
  * @param mergeablePartitions those partitions
  * @param mergeablePositionDeleteBytes the bytes of the mergeable files (read and written again)
+ * @param refused why {@code --slice} refuses the slice, so the plan leaves its work out: files of
+ *     an older partition spec without a time partition on its column hold rows of it ({@link
+ *     AcceptedSlices#refusal}); else empty
  */
 public record SliceHealth(
     Optional<String> slice,
@@ -80,7 +83,8 @@ public record SliceHealth(
     long positionDeleteFiles,
     long mergeablePositionDeleteFiles,
     long mergeablePartitions,
-    long mergeablePositionDeleteBytes) {
+    long mergeablePositionDeleteBytes,
+    Optional<String> refused) {
 
   /** Deleted rows over rows; 0 for a slice without rows. */
   public double deletedRowRatio() {

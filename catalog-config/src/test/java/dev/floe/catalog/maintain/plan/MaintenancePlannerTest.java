@@ -3,11 +3,13 @@ package dev.floe.catalog.maintain.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.MaintenanceCatalog;
+import dev.floe.catalog.testing.TableRows;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -287,6 +289,78 @@ class MaintenancePlannerTest {
         .isEqualTo("d=[" + day.withDayOfMonth(1) + "," + day.withDayOfMonth(1).plusMonths(1) + ")");
     assertThatThrownBy(() -> SliceResolver.resolve("s.finer", loaded, "d", day.toString()))
         .hasMessageContaining("older partition spec");
+  }
+
+  @Test
+  void aDayRunWaitingOnAnAuditBranchKeepsTheMonthThePlanNamesForItOpen() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.audited");
+    table
+        .updateSpec()
+        .removeField("d")
+        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
+        .commit();
+    table.refresh();
+    t.files(table, day, 2, 3);
+    table
+        .updateSpec()
+        .removeField("d_month")
+        .addField(org.apache.iceberg.expressions.Expressions.day("d"))
+        .commit();
+    table.refresh();
+    LocalDate runDay = day.plusDays(15);
+    t.files(table, runDay, 6, 3);
+    table.manageSnapshots().createBranch("audit-r1", table.currentSnapshot().snapshotId()).commit();
+    table
+        .newAppend()
+        .appendFile(
+            TableRows.write(
+                table, TableRows.row(table, Map.of("id", 999L, "amount", 1L, "d", runDay))))
+        .set(LineageKeys.SLICE, "d=[" + runDay + "," + runDay.plusDays(1) + ")")
+        .toBranch("audit-r1")
+        .commit();
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(items(plan, PlanAction.COMPACT, "s.audited")).isEmpty();
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().slice()).contains("d=" + runDay.toString().substring(0, 7));
+              assertThat(left.reason())
+                  .isEqualTo(
+                      "a run of d=["
+                          + runDay
+                          + ","
+                          + runDay.plusDays(1)
+                          + ") waits on audit branch audit-r1 (--include-open plans it)");
+            });
+  }
+
+  @Test
+  void aSliceThatFilesOfAnOlderUnpartitionedSpecHoldIsLeftOutWithTheSliceFlagsRefusal() {
+    MaintenanceCatalog t = tables();
+    Table table = t.table("s.unpartitioned");
+    table.updateSpec().removeField("d").commit();
+    table.refresh();
+    t.files(table, day, 2, 3);
+    table.updateSpec().addField(org.apache.iceberg.expressions.Expressions.day("d")).commit();
+    table.refresh();
+    t.files(table, day, 6, 3);
+
+    MaintenancePlan plan = planAll(false);
+
+    assertThat(items(plan, PlanAction.COMPACT, "s.unpartitioned")).isEmpty();
+    assertThat(plan.leftOut())
+        .singleElement()
+        .satisfies(
+            left -> {
+              assertThat(left.item().slice()).contains("d=" + day);
+              assertThat(left.reason())
+                  .startsWith("Cannot use --slice " + day + " on s.unpartitioned: files written")
+                  .contains("older partition spec [] (unpartitioned)");
+            });
   }
 
   @Test
