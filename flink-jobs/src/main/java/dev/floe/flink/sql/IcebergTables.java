@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.table.catalog.CatalogManager;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.operations.CreateTableASOperation;
 import org.apache.flink.table.operations.ModifyOperation;
@@ -142,7 +143,24 @@ final class IcebergTables {
    * after every data file was written, and fails with its own message (exit 1).
    */
   void requireWritable(SinkModifyOperation sink, SqlStatement statement, String source) {
-    ContextResolvedTable target = sink.getContextResolvedTable();
+    requireWritable(sink.getContextResolvedTable(), statement, source);
+  }
+
+  /** The same for a {@code CREATE TABLE IF NOT EXISTS ... AS} of a table that exists. */
+  void requireWritable(
+      CreateTableASOperation create,
+      CatalogManager catalogs,
+      SqlStatement statement,
+      String source) {
+    CreateTableOperation created = create.getCreateTableOperation();
+    if (created.isIgnoreIfExists()) {
+      catalogs
+          .getTable(created.getTableIdentifier())
+          .ifPresent(existing -> requireWritable(existing, statement, source));
+    }
+  }
+
+  private void requireWritable(ContextResolvedTable target, SqlStatement statement, String source) {
     String name = target.getIdentifier().asSummaryString();
     if (!target.isTemporary() && tables.containsKey(name)) {
       WritableProperties.require(

@@ -185,6 +185,7 @@ public final class SqlRunner {
         tables.requireWritable(insert, statement, source);
       } else if (operation instanceof CreateTableASOperation create) {
         LosslessInsert.require(source, statement, create, tableEnv.getCatalogManager());
+        tables.requireWritable(create, tableEnv.getCatalogManager(), statement, source);
       } else if (operation instanceof ReplaceTableAsOperation replace) {
         LosslessInsert.require(source, statement, replace);
       }

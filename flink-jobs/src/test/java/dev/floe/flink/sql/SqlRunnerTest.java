@@ -686,6 +686,10 @@ class SqlRunnerTest {
                 + " above 0 for Iceberg's write.target-file-size-bytes, got 'abc' (Iceberg could"
                 + " not write the table); set a valid value in the table's spec and run `floe"
                 + " tables apply`");
+    // A CREATE TABLE IF NOT EXISTS ... AS of the table writes into it too.
+    assertThatThrownBy(() -> run("CREATE TABLE IF NOT EXISTS sales.badprop AS SELECT 1 AS id"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property write.target-file-size-bytes of sales.badprop");
     assertThat(((QueryResult) run("SELECT count(*) FROM sales.badprop").get(0)).rows())
         .containsExactly(List.of(0L));
   }
