@@ -27,9 +27,13 @@ public final class SliceRange {
   /** As above, for ends that messages name by where they came from (a flag or a file's key). */
   public static List<Slice> of(
       String tableName, Table table, String column, RangeEnd from, RangeEnd to) {
-    // Named by what they are: they come from --from/--to or a backfill manifest's from/to.
-    Slice first = SliceResolver.resolve("range start", tableName, table, column, from.value());
-    Slice end = SliceResolver.resolve("range end", tableName, table, column, to.value());
+    // Named by what they are and where they came from: --from/--to or a manifest's from/to.
+    Slice first =
+        SliceResolver.resolve(
+            "range start (" + from.source() + ")", tableName, table, column, from.value());
+    Slice end =
+        SliceResolver.resolve(
+            "range end (" + to.source() + ")", tableName, table, column, to.value());
     return between(tableName, first, end, from, to);
   }
 

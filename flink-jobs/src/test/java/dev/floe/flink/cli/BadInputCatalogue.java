@@ -769,8 +769,9 @@ final class BadInputCatalogue {
                   backfill(
                       "an hour in a day-partitioned table's range: `from: 2026-01-01T00`",
                       "from: 2026-01-01T00\nto: 2026-01-02T00\n",
-                      "floe: Cannot use range start 2026-01-01T00 on sales.fact_orders: an hour"
-                          + " slice does not cover whole partitions of spec [identity(order_date)]; …"),
+                      "floe: Cannot use range start (backfills/backfill.yaml: from) 2026-01-01T00"
+                          + " on sales.fact_orders: an hour slice does not cover whole partitions of"
+                          + " spec [identity(order_date)]; …"),
                   backfill(
                       "ends of two units: `from: 2026-01`, `to: 2026-02-01`",
                       "from: 2026-01\nto: 2026-02-01\n",
