@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 import org.junit.jupiter.api.Test;
@@ -50,7 +49,7 @@ class PlanApplyAcrossSpecChangesTest {
                     .as(outcome.detail())
                     .isEqualTo(ItemOutcome.Status.DONE));
     Table after = catalog.load("s.finer");
-    assertThat(currentSpecFiles(after)).isEqualTo(1);
+    assertThat(PlanApplySliceFailureTest.currentSpecFiles(after)).isEqualTo(1);
     assertThat(TableContent.hash(after)).isEqualTo(before);
     assertThat(compactions(plan())).as("the next plan").isEmpty();
   }
@@ -62,15 +61,5 @@ class PlanApplyAcrossSpecChangesTest {
 
   private static List<PlanItem> compactions(MaintenancePlan plan) {
     return plan.items().stream().filter(i -> i.action() == PlanAction.COMPACT).toList();
-  }
-
-  private static int currentSpecFiles(Table table) {
-    int files = 0;
-    for (FileScanTask task : table.newScan().planFiles()) {
-      if (task.file().specId() == table.spec().specId()) {
-        files++;
-      }
-    }
-    return files;
   }
 }

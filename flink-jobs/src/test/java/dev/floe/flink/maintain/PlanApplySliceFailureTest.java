@@ -74,7 +74,8 @@ class PlanApplySliceFailureTest {
     assertThat(TableContent.hash(after)).isEqualTo(before);
   }
 
-  private static int currentSpecFiles(Table table) {
+  /** The data files of {@code table}'s current partition spec. */
+  static int currentSpecFiles(Table table) {
     int files = 0;
     for (FileScanTask task : table.newScan().planFiles()) {
       if (task.file().specId() == table.spec().specId()) {

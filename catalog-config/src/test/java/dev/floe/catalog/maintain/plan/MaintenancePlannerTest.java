@@ -251,10 +251,9 @@ class MaintenancePlannerTest {
             });
   }
 
-  @Test
-  void afterAMonthSpecBecameADaySpecTheDayIsPlannedAsTheMonthWhichTheSliceFlagAccepts() {
-    MaintenanceCatalog t = tables();
-    Table table = t.table("s.finer");
+  /** A table partitioned by month(d) with 2 small files of {@link #day}'s month, then by day(d). */
+  private Table monthThenDay(MaintenanceCatalog t, String name) {
+    Table table = t.table(name);
     table
         .updateSpec()
         .removeField("d")
@@ -268,6 +267,13 @@ class MaintenancePlannerTest {
         .addField(org.apache.iceberg.expressions.Expressions.day("d"))
         .commit();
     table.refresh();
+    return table;
+  }
+
+  @Test
+  void afterAMonthSpecBecameADaySpecTheDayIsPlannedAsTheMonthWhichTheSliceFlagAccepts() {
+    MaintenanceCatalog t = tables();
+    Table table = monthThenDay(t, "s.finer");
     t.files(table, day, 6, 3);
 
     MaintenancePlan plan = planAll(false);
@@ -294,20 +300,7 @@ class MaintenancePlannerTest {
   @Test
   void aDayRunWaitingOnAnAuditBranchKeepsTheMonthThePlanNamesForItOpen() {
     MaintenanceCatalog t = tables();
-    Table table = t.table("s.audited");
-    table
-        .updateSpec()
-        .removeField("d")
-        .addField(org.apache.iceberg.expressions.Expressions.month("d"))
-        .commit();
-    table.refresh();
-    t.files(table, day, 2, 3);
-    table
-        .updateSpec()
-        .removeField("d_month")
-        .addField(org.apache.iceberg.expressions.Expressions.day("d"))
-        .commit();
-    table.refresh();
+    Table table = monthThenDay(t, "s.audited");
     LocalDate runDay = day.plusDays(15);
     t.files(table, runDay, 6, 3);
     table.manageSnapshots().createBranch("audit-r1", table.currentSnapshot().snapshotId()).commit();
