@@ -71,12 +71,12 @@ public final class AcceptedSlices {
           continue;
         }
         PartitionSpec spec = table.specs().get(manifest.partitionSpecId());
+        if (!specs.contains(spec)) {
+          specs.add(spec);
+        }
         try (ManifestReader<DataFile> files =
             ManifestFiles.read(manifest, table.io(), table.specs())) {
           for (DataFile file : files) {
-            if (!specs.contains(spec)) {
-              specs.add(spec);
-            }
             TimeSlices.of(table.schema(), spec, file.partition())
                 .ifPresent(
                     slice ->
