@@ -43,7 +43,10 @@ import picocli.CommandLine.Parameters;
       "Flink sink changes no single rows: rewrite the slice with floe run), statement sets,",
       "compiled plans, ANALYZE TABLE, REPLACE TABLE ... AS of an existing table (Flink drops it",
       "before its query runs), a database or table named with a '.' (Iceberg's connector",
-      "splits names there), and the SQL client's own commands (SET, HELP, SHOW JOBS, ...). With",
+      "splits names there), a CREATE TABLE or ALTER TABLE ... SET giving a table a property",
+      "value floe tables apply would refuse, an INSERT into a table with a value Iceberg cannot",
+      "parse (its commit would fail after the files were written), and the SQL client's own",
+      "commands (SET, HELP, SHOW JOBS, ...). With",
       "--json, a MAP with a NULL key is refused (exit 2) at its statement: JSON cannot hold it."
     })
 public final class SqlCommand implements Callable<Integer> {

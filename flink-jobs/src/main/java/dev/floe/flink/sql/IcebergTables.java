@@ -129,9 +129,7 @@ final class IcebergTables {
     tables.forEach(
         (name, schema) ->
             ExactTypes.require(
-                String.format(
-                    "run SQL statement %d (line %d of %s)",
-                    statement.number(), statement.line(), source),
+                SqlErrors.action(source, statement),
                 name.substring(name.indexOf('.') + 1),
                 schema,
                 ExactTypes.Path.FLINK));
@@ -164,8 +162,7 @@ final class IcebergTables {
     String name = target.getIdentifier().asSummaryString();
     if (!target.isTemporary() && tables.containsKey(name)) {
       WritableProperties.require(
-          String.format(
-              "run SQL statement %d (line %d of %s)", statement.number(), statement.line(), source),
+          SqlErrors.action(source, statement),
           name.substring(name.indexOf('.') + 1),
           target.getResolvedTable().getOptions());
     }

@@ -187,7 +187,7 @@ final class RefusedStatements {
   }
 
   /** The configured catalog (wrapped when its sources are pinned) or one created in the session. */
-  private static boolean isIceberg(String catalog, CatalogManager catalogs, TableSchemas schemas) {
+  static boolean isIceberg(String catalog, CatalogManager catalogs, TableSchemas schemas) {
     return schemas.inCatalog(catalog + ".")
         || catalogs.getCatalog(catalog).orElse(null) instanceof FlinkCatalog;
   }
@@ -212,14 +212,7 @@ final class RefusedStatements {
    * A temporary table lives in the session only, so any name is read back as given.
    */
   private static Optional<ObjectIdentifier> catalogTableNamed(Operation operation) {
-    CreateTableOperation create =
-        operation instanceof CreateTableOperation c
-            ? c
-            : operation instanceof CreateTableASOperation ctas
-                ? ctas.getCreateTableOperation()
-                : operation instanceof ReplaceTableAsOperation rtas
-                    ? rtas.getCreateTableOperation()
-                    : null;
+    CreateTableOperation create = tableCreatedBy(operation);
     if (create != null) {
       return create.isTemporary() ? Optional.empty() : Optional.of(create.getTableIdentifier());
     }
@@ -227,6 +220,20 @@ final class RefusedStatements {
       return Optional.of(rename.getNewTableIdentifier());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The table a {@code CREATE TABLE}, {@code CREATE TABLE ... AS} or {@code REPLACE TABLE ... AS}
+   * creates; null for any other statement.
+   */
+  static CreateTableOperation tableCreatedBy(Operation operation) {
+    return operation instanceof CreateTableOperation create
+        ? create
+        : operation instanceof CreateTableASOperation ctas
+            ? ctas.getCreateTableOperation()
+            : operation instanceof ReplaceTableAsOperation rtas
+                ? rtas.getCreateTableOperation()
+                : null;
   }
 
   private static InvalidInputException refusal(

@@ -127,9 +127,16 @@ final class SqlErrors {
 
   /** {@code Cannot run SQL statement N (line L of <source>): }, in front of every reason. */
   static String prefix(String source, SqlStatement statement) {
+    return "Cannot " + action(source, statement) + ": ";
+  }
+
+  /**
+   * {@code run SQL statement N (line L of <source>)}: what a check of catalog-config refuses
+   * ({@code Cannot <action>: ...}).
+   */
+  static String action(String source, SqlStatement statement) {
     return String.format(
-        "Cannot run SQL statement %d (line %d of %s): ",
-        statement.number(), statement.line(), source);
+        "run SQL statement %d (line %d of %s)", statement.number(), statement.line(), source);
   }
 
   /**

@@ -51,7 +51,9 @@ import org.apache.flink.util.CloseableIterator;
  * statement whose job fails for another reason fails with an {@link IllegalStateException} worded
  * the same way. A {@code DELETE} or {@code UPDATE} the planner refuses because the table's sink
  * changes no single rows (every Iceberg table's) is invalid input too, and for an Iceberg table
- * {@code floe sql} starts no cluster.
+ * {@code floe sql} starts no cluster. So is, before it runs, a statement that writes into an
+ * Iceberg table with a property value Iceberg cannot parse, or gives a table one ({@link
+ * PropertyChanges}).
  */
 public final class SqlRunner {
 
@@ -178,6 +180,7 @@ public final class SqlRunner {
       }
       operation = operations.get(0);
       RefusedStatements.refuse(source, statement, operation, tableEnv.getCatalogManager(), schemas);
+      PropertyChanges.require(source, statement, operation, tableEnv.getCatalogManager(), schemas);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
       if (operation instanceof SinkModifyOperation insert) {

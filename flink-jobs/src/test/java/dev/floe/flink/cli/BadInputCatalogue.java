@@ -1297,7 +1297,36 @@ final class BadInputCatalogue {
                           f.args(
                               "sql",
                               "REPLACE TABLE sales.staging_orders AS SELECT * FROM"
-                                  + " sales.staging_orders")))));
+                                  + " sales.staging_orders")),
+                  row(
+                      "a new table given a property Iceberg cannot parse: `floe sql \"CREATE"
+                          + " TABLE sales.limited WITH ('write.summary.partition-limit'='x') AS"
+                          + " SELECT * FROM sales.staging_orders\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): property"
+                          + " write.summary.partition-limit of sales.limited: expected a whole"
+                          + " number up to 2147483647 for Iceberg's write.summary.partition-limit,"
+                          + " got 'x' (Iceberg could not write the table)",
+                      f ->
+                          f.args(
+                              "sql",
+                              "CREATE TABLE sales.limited WITH"
+                                  + " ('write.summary.partition-limit'='x') AS SELECT * FROM"
+                                  + " sales.staging_orders")),
+                  row(
+                      "a table given a property Iceberg cannot parse: `floe sql \"ALTER TABLE"
+                          + " sales.staging_orders SET ('write.summary.partition-limit'='x')\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): property"
+                          + " write.summary.partition-limit of sales.staging_orders: expected a"
+                          + " whole number up to 2147483647 for Iceberg's"
+                          + " write.summary.partition-limit, got 'x' (Iceberg could not write the"
+                          + " table)",
+                      f ->
+                          f.args(
+                              "sql",
+                              "ALTER TABLE sales.staging_orders SET"
+                                  + " ('write.summary.partition-limit'='x')")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));

@@ -1,0 +1,75 @@
+package dev.floe.flink.sql;
+
+import dev.floe.catalog.spec.WritableProperties;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.table.catalog.CatalogManager;
+import org.apache.flink.table.catalog.ContextResolvedTable;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.TableChange;
+import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.ddl.AlterTableChangeOperation;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
+
+/**
+ * The properties a statement gives a table of an Iceberg catalog: those of a table it creates
+ * ({@code CREATE TABLE}, also {@code ... AS}, {@code REPLACE TABLE ... AS} of a new table) and
+ * those an {@code ALTER TABLE ... SET} sets. A value {@code floe tables apply} would refuse ({@link
+ * WritableProperties#requireSettable}) is refused before anything runs: Iceberg accepts it and only
+ * fails later, at the commit of every write into the table, after the data files were written.
+ */
+final class PropertyChanges {
+  private PropertyChanges() {}
+
+  /**
+   * Refuses {@code operation} (exit 2) when it gives a table of an Iceberg catalog a property value
+   * Iceberg cannot parse; the properties an {@code ALTER TABLE} keeps are not its to answer for.
+   *
+   * @param catalogs the session's catalogs
+   * @param schemas tells the configured Iceberg catalog's tables from the session's others
+   */
+  static void require(
+      String source,
+      SqlStatement statement,
+      Operation operation,
+      CatalogManager catalogs,
+      TableSchemas schemas) {
+    CreateTableOperation create = RefusedStatements.tableCreatedBy(operation);
+    if (create != null && !create.isTemporary()) {
+      require(
+          source,
+          statement,
+          create.getTableIdentifier(),
+          create.getCatalogTable().getOptions(),
+          catalogs,
+          schemas);
+    } else if (operation instanceof AlterTableChangeOperation alter
+        && !catalogs
+            .getTable(alter.getTableIdentifier())
+            .map(ContextResolvedTable::isTemporary)
+            .orElse(false)) {
+      Map<String, String> set = new LinkedHashMap<>();
+      for (TableChange change : alter.getTableChanges()) {
+        if (change instanceof TableChange.SetOption option) {
+          set.put(option.getKey(), option.getValue());
+        }
+      }
+      require(source, statement, alter.getTableIdentifier(), set, catalogs, schemas);
+    }
+  }
+
+  private static void require(
+      String source,
+      SqlStatement statement,
+      ObjectIdentifier table,
+      Map<String, String> properties,
+      CatalogManager catalogs,
+      TableSchemas schemas) {
+    if (RefusedStatements.isIceberg(table.getCatalogName(), catalogs, schemas)) {
+      WritableProperties.requireSettable(
+          SqlErrors.action(source, statement),
+          table.getDatabaseName() + "." + table.getObjectName(),
+          properties);
+    }
+  }
+}

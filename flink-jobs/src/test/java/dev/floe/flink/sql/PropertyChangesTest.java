@@ -1,0 +1,195 @@
+package dev.floe.flink.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.flink.session.FlinkSessions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code CREATE TABLE} (with or without AS) or {@code ALTER TABLE ... SET} of {@code floe sql}
+ * that would give an Iceberg table a property value Iceberg cannot parse is refused before anything
+ * runs: no table, no data file, no changed property.
+ */
+class PropertyChangesTest {
+  private static final String LIMIT = "write.summary.partition-limit";
+  private static final String PAGE_ROWS = "write.parquet.page-row-limit";
+
+  @TempDir static Path home;
+  private static CatalogConfig config;
+  private static SqlRunner runner;
+  private static final AtomicInteger JOBS = new AtomicInteger();
+
+  @BeforeAll
+  static void aCatalogWithADatabase() {
+    config = CatalogConfigLoader.embedded(home);
+    runner =
+        new SqlRunner(
+            FlinkSessions.tableEnvironment(FlinkSessions.batchEnvironment(2), config),
+            config,
+            JOBS::incrementAndGet);
+    run("CREATE DATABASE sales");
+  }
+
+  private static List<StatementResult> run(String sql) {
+    return runner.run(SqlScript.fromCommandLine(sql));
+  }
+
+  private static String refusal(String table, String value) {
+    return "Cannot run SQL statement 1 (line 1 of the command line): property "
+        + LIMIT
+        + " of sales."
+        + table
+        + ": expected a whole number up to 2147483647 for Iceberg's "
+        + LIMIT
+        + ", got '"
+        + value
+        + "' (Iceberg could not write the table)";
+  }
+
+  @Test
+  void aCreateTableAsGivingTheNewTableAnUnparseablePropertyIsRefusedBeforeItsJob() {
+    int jobs = JOBS.get();
+
+    assertThatThrownBy(
+            () -> run("CREATE TABLE sales.ctas_bad WITH ('" + LIMIT + "'='x') AS SELECT 1 AS id"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(refusal("ctas_bad", "x"));
+
+    assertThat(JOBS.get()).as("no job started").isEqualTo(jobs);
+    assertNoTable("ctas_bad");
+  }
+
+  @Test
+  void aCreateTableGivingItAnUnparseablePropertyIsRefusedAndCreatesNothing() {
+    assertThatThrownBy(
+            () -> run("CREATE TABLE sales.create_bad (id INT) WITH ('" + LIMIT + "'=' 5')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(refusal("create_bad", " 5"));
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE TABLE sales.create_bad (id INT) WITH ('gc.enabled'='yes',"
+                        + " 'owner'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property gc.enabled of"
+                + " sales.create_bad: expected true or false for Iceberg's gc.enabled, got 'yes'"
+                + " (Iceberg could not write the table)");
+
+    assertNoTable("create_bad");
+  }
+
+  @Test
+  void anAlterTableSettingAnUnparseablePropertyIsRefusedAndChangesNothing() {
+    run("CREATE TABLE sales.alter_bad (id INT) WITH ('" + LIMIT + "'='5', 'owner'='a')");
+
+    assertThatThrownBy(
+            () -> run("ALTER TABLE sales.alter_bad SET ('owner'='b', '" + LIMIT + "'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(refusal("alter_bad", "x"));
+
+    withTable("alter_bad", t -> assertThat(t.properties()).containsEntry(LIMIT, "5"));
+    withTable("alter_bad", t -> assertThat(t.properties()).containsEntry("owner", "a"));
+    run("INSERT INTO sales.alter_bad VALUES (1)");
+    assertThat(count("alter_bad")).isEqualTo(1L);
+  }
+
+  @Test
+  void validValuesAreSetAndTheTablesWritten() {
+    run("CREATE TABLE sales.ctas_ok WITH ('" + LIMIT + "'='5') AS SELECT 1 AS id");
+    run("CREATE TABLE sales.create_ok (id INT) WITH ('" + LIMIT + "'='5', 'gc.enabled'='TRUE')");
+    run("INSERT INTO sales.create_ok VALUES (1)");
+    run("ALTER TABLE sales.create_ok SET ('" + LIMIT + "'='7')");
+    run("INSERT INTO sales.create_ok VALUES (2)");
+
+    withTable("ctas_ok", t -> assertThat(t.properties()).containsEntry(LIMIT, "5"));
+    withTable("create_ok", t -> assertThat(t.properties()).containsEntry(LIMIT, "7"));
+    assertThat(count("ctas_ok")).isEqualTo(1L);
+    assertThat(count("create_ok")).isEqualTo(2L);
+  }
+
+  @Test
+  void anAlterTableMayRepairAnUnparseablePropertyAndLeavesTheOthersToTheWrite() {
+    // Through Iceberg's API, as another engine would, before the session ever loads the table.
+    Catalog catalog = Catalogs.open(config);
+    try {
+      catalog.createTable(
+          TableIdentifier.of("sales", "repaired"),
+          new Schema(Types.NestedField.optional(1, "id", Types.IntegerType.get())),
+          PartitionSpec.unpartitioned(),
+          Map.of(LIMIT, "x", PAGE_ROWS, "y"));
+    } finally {
+      Catalogs.close(catalog);
+    }
+
+    // Only what the statement sets is its to answer for; a write still names what is left.
+    run("ALTER TABLE sales.repaired SET ('" + LIMIT + "'='5', 'owner'='b')");
+    assertThatThrownBy(() -> run("INSERT INTO sales.repaired VALUES (1)"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property " + PAGE_ROWS + " of sales.repaired");
+    run("ALTER TABLE sales.repaired SET ('" + PAGE_ROWS + "'='100')");
+    run("INSERT INTO sales.repaired VALUES (1)");
+
+    assertThat(count("repaired")).isEqualTo(1L);
+  }
+
+  @Test
+  void aTemporaryTableIsNotTheIcebergCatalogsToAnswerFor() {
+    // Its options go to its connector, which judges them when a query reads it.
+    assertThat(
+            run(
+                "CREATE TEMPORARY TABLE sales.gen (id INT) WITH ('connector'='datagen', '"
+                    + LIMIT
+                    + "'='x')"))
+        .singleElement()
+        .isInstanceOf(OkResult.class);
+    run("DROP TEMPORARY TABLE sales.gen");
+  }
+
+  private static long count(String table) {
+    QueryResult result = (QueryResult) run("SELECT count(*) FROM sales." + table).get(0);
+    return (Long) result.rows().get(0).get(0);
+  }
+
+  /** Neither in the catalog nor on disk: no metadata, no data file left behind. */
+  private static void assertNoTable(String table) {
+    QueryResult tables = (QueryResult) run("SHOW TABLES FROM sales").get(0);
+    assertThat(tables.rows()).doesNotContain(List.of(table));
+    Path dir = home.resolve("warehouse/sales/" + table);
+    try (Stream<Path> files = Files.exists(dir) ? Files.walk(dir) : Stream.empty()) {
+      assertThat(files.filter(Files::isRegularFile)).as("files under %s", dir).isEmpty();
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot list " + dir, e);
+    }
+  }
+
+  private static void withTable(String table, Consumer<Table> check) {
+    Catalog catalog = Catalogs.open(config);
+    try {
+      check.accept(catalog.loadTable(TableIdentifier.of("sales", table)));
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}
