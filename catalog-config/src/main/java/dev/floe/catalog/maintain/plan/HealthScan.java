@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -137,7 +138,7 @@ public final class HealthScan {
       AcceptedSlices accepted = AcceptedSlices.of(table);
       Scan scan = scanFiles(table, accepted, policy, target, sortColumn);
       positionDeletes(table, accepted, current, scan);
-      partitions = scan.partitionPaths.size();
+      partitions = scan.partitions.size();
       // Without a listing (or an expiry plan) nothing says which partitions are being written:
       // every slice counts as open rather than as safe to compact.
       String unknown =
@@ -176,7 +177,7 @@ public final class HealthScan {
     long rows;
     long small;
     long smallBytes;
-    // Per partition path: current-spec small files.
+    // Per partition (keyed as compaction groups: PartitionPaths): current-spec small files.
     final Map<String, Long> smallByPartition = new HashMap<>();
     final Map<String, Long> deleteFiles = new HashMap<>();
     long overThreshold;
@@ -184,18 +185,21 @@ public final class HealthScan {
     long otherSpecSmall;
     // Strategy sort: current-spec files per partition, with the sort column's bounds.
     final Map<String, List<DataFile>> sortFiles = new HashMap<>();
-    // Per partition path, what CompactionBins groups: binpack, the current-spec files that are
+    // Per partition, what CompactionBins groups: binpack, the current-spec files that are
     // small or selected for their deletes; sort and z-order, every current-spec file (a rewritten
     // partition is rewritten whole).
     final Map<String, List<BinFile>> binFiles = new TreeMap<>();
-    // Position delete files (not deletion vectors) of the current spec, per partition path:
+    // Position delete files (not deletion vectors) of the current spec, per partition:
     // {files, bytes}, as the position-delete rewrite groups them.
     final Map<String, long[]> positionDeletes = new TreeMap<>();
   }
 
   private static final class Scan {
     final Map<String, Totals> bySlice = new TreeMap<>();
-    final Map<String, String> partitionPaths = new HashMap<>(); // path -> slice key
+    // Partition keys (PartitionPaths): what compaction groups files by.
+    final Set<String> partitions = new HashSet<>();
+    // Iceberg's partition path (as in file locations) -> slice key.
+    final Map<String, String> locations = new HashMap<>();
   }
 
   private static Scan scanFiles(
@@ -221,9 +225,13 @@ public final class HealthScan {
         String key = slice.map(TimeSlices::text).orElse("");
         Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
         totals.slice = slice.orElse(null);
+        // As compaction groups files (CompactionPlanner): NULL and "null" are two partitions.
+        String partitionPath =
+            spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, file.partition());
+        scan.partitions.add(partitionPath);
         // As Iceberg lays out file locations, to find the young files written into it.
-        String partitionPath = spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
-        scan.partitionPaths.put(partitionPath, key);
+        scan.locations.put(
+            spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition()), key);
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
         totals.rows += file.recordCount();
@@ -292,10 +300,11 @@ public final class HealthScan {
           String key = slice.map(TimeSlices::text).orElse("");
           Totals totals = scan.bySlice.computeIfAbsent(key, k -> new Totals());
           totals.slice = slice.orElse(null);
-          scan.partitionPaths.putIfAbsent(
-              spec.isUnpartitioned() ? "" : spec.partitionToPath(delete.partition()), key);
           String partition =
               spec.isUnpartitioned() ? "" : PartitionPaths.of(spec, delete.partition());
+          scan.partitions.add(partition);
+          scan.locations.putIfAbsent(
+              spec.isUnpartitioned() ? "" : spec.partitionToPath(delete.partition()), key);
           long[] partitionDeletes =
               totals.positionDeletes.computeIfAbsent(partition, p -> new long[2]);
           partitionDeletes[0]++;
@@ -320,7 +329,7 @@ public final class HealthScan {
       Optional<Types.NestedField> sortColumn) {
     Map<String, Long> writing = new HashMap<>();
     for (OrphanFile file : young) {
-      for (Map.Entry<String, String> partition : scan.partitionPaths.entrySet()) {
+      for (Map.Entry<String, String> partition : scan.locations.entrySet()) {
         if (!partition.getKey().isEmpty()
             && file.location().contains("/" + partition.getKey() + "/")) {
           writing.merge(partition.getValue(), 1L, Long::sum);
