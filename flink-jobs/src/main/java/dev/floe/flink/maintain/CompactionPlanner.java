@@ -3,6 +3,7 @@ package dev.floe.flink.maintain;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.BinFile;
 import dev.floe.catalog.maintain.CompactionBins;
+import dev.floe.catalog.maintain.DeleteFileKeys;
 import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
@@ -259,11 +260,9 @@ final class CompactionPlanner {
     return files.stream().map(f -> BinFile.of(f, forDeletes.contains(f.location()))).toList();
   }
 
-  /** A delete file's identity: deletion vectors share a Puffin file, one blob each. */
+  /** A delete file's identity ({@link DeleteFileKeys}): deletion vectors share a Puffin file. */
   static String key(DeleteFile delete) {
-    return delete.contentOffset() == null
-        ? delete.location()
-        : delete.location() + "@" + delete.contentOffset();
+    return DeleteFileKeys.of(delete);
   }
 
   /**

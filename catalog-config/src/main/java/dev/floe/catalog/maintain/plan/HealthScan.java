@@ -5,6 +5,7 @@ import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.BinFile;
 import dev.floe.catalog.maintain.CompactionBins;
+import dev.floe.catalog.maintain.DeleteFileKeys;
 import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.maintain.Expire;
 import dev.floe.catalog.maintain.ExpirePlan;
@@ -46,6 +47,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ContentFileUtil;
@@ -179,7 +181,16 @@ public final class HealthScan {
     long smallBytes;
     // Per partition (keyed as compaction groups: PartitionPaths): current-spec small files.
     final Map<String, Long> smallByPartition = new HashMap<>();
+    // Delete files of current-spec data files (DeleteFileKeys) -> the rows they delete.
     final Map<String, Long> deleteFiles = new HashMap<>();
+    // Those a compaction of the slice may remove, as CompactionPlanner decides: of the current
+    // spec, in a partition wholly inside the slice. It removes them once it rewrites every data
+    // file they apply to (Scan.deleteTargets).
+    final Set<String> removableDeletes = new HashSet<>();
+    // Per data file in binFiles (its location): the delete files that apply to it, if any.
+    final Map<String, List<String>> binFileDeletes = new HashMap<>();
+    // The partitions of the current spec wholly inside the slice; read when first needed.
+    Evaluator wholeInside;
     long overThreshold;
     long overThresholdBytes;
     long otherSpecSmall;
@@ -200,6 +211,8 @@ public final class HealthScan {
     final Set<String> partitions = new HashSet<>();
     // Iceberg's partition path (as in file locations) -> slice key.
     final Map<String, String> locations = new HashMap<>();
+    // Delete file (DeleteFileKeys) -> the data files it applies to, of any spec and slice.
+    final Map<String, Integer> deleteTargets = new HashMap<>();
   }
 
   private static Scan scanFiles(
@@ -235,6 +248,9 @@ public final class HealthScan {
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
         totals.rows += file.recordCount();
+        for (DeleteFile delete : task.deletes()) {
+          scan.deleteTargets.merge(DeleteFileKeys.of(delete), 1, Integer::sum);
+        }
         if (file.specId() != table.spec().specId()) {
           // Compaction rewrites only files of the current spec (it keeps the others): they are
           // counted in the slice, never as work.
@@ -256,8 +272,14 @@ public final class HealthScan {
           totals.smallByPartition.merge(partitionPath, 1L, Long::sum);
         }
         List<DeleteFile> deletes = task.deletes();
+        List<String> deleteKeys = new ArrayList<>(deletes.size());
         for (DeleteFile delete : deletes) {
-          totals.deleteFiles.put(delete.location(), delete.recordCount());
+          String deleteKey = DeleteFileKeys.of(delete);
+          deleteKeys.add(deleteKey);
+          if (totals.deleteFiles.put(deleteKey, delete.recordCount()) == null
+              && removable(table, totals, delete)) {
+            totals.removableDeletes.add(deleteKey);
+          }
         }
         boolean forDeletes =
             DeletedRows.overThreshold(
@@ -271,12 +293,30 @@ public final class HealthScan {
               .binFiles
               .computeIfAbsent(partitionPath, p -> new ArrayList<>())
               .add(BinFile.of(file, forDeletes));
+          if (!deleteKeys.isEmpty()) {
+            totals.binFileDeletes.put(file.location(), deleteKeys);
+          }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return scan;
+  }
+
+  /**
+   * Whether a compaction of the slice of {@code totals} may remove {@code delete}, as {@code
+   * CompactionPlanner} decides: a delete file of the current spec whose partition lies wholly
+   * inside the slice applies to no data file outside it.
+   */
+  private static boolean removable(Table table, Totals totals, DeleteFile delete) {
+    if (totals.slice == null || delete.specId() != table.spec().specId()) {
+      return false;
+    }
+    if (totals.wholeInside == null) {
+      totals.wholeInside = TimeSlices.wholeInside(table.spec(), totals.slice);
+    }
+    return totals.wholeInside.eval(delete.partition());
   }
 
   /**
@@ -384,6 +424,8 @@ public final class HealthScan {
       long rewriteFiles = 0;
       long rewriteBytes = 0;
       long rewriteOutputs = 0;
+      // Delete file -> the data files it applies to that the bins rewrite.
+      Map<String, Integer> rewrittenTargets = new HashMap<>();
       for (Map.Entry<String, List<BinFile>> partition : t.binFiles.entrySet()) {
         List<List<BinFile>> bins =
             reorders
@@ -402,8 +444,21 @@ public final class HealthScan {
           rewriteFiles += bin.size();
           rewriteBytes += CompactionBins.bytes(bin);
           rewriteOutputs += CompactionBins.outputs(bin, target);
+          for (BinFile file : bin) {
+            for (String delete : t.binFileDeletes.getOrDefault(file.location(), List.of())) {
+              rewrittenTargets.merge(delete, 1, Integer::sum);
+            }
+          }
         }
       }
+      // The delete files compaction removes: those all of whose data files it rewrites.
+      long removedDeletes =
+          rewrittenTargets.entrySet().stream()
+              .filter(
+                  d ->
+                      t.removableDeletes.contains(d.getKey())
+                          && d.getValue().equals(scan.deleteTargets.get(d.getKey())))
+              .count();
       long positionDeleteFiles = 0;
       long mergeableFiles = 0;
       long mergeablePartitions = 0;
@@ -428,6 +483,7 @@ public final class HealthScan {
               smallByPartition,
               t.deleteFiles.size(),
               deletedRows,
+              removedDeletes,
               t.overThreshold,
               t.overThresholdBytes,
               t.otherSpecSmall,

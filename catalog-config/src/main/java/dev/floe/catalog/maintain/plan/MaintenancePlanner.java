@@ -29,9 +29,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * --plan}. Metadata only (see {@link HealthScan}); changes nothing.
  *
  * <p>Every item's score counts files: small files a compaction replaces minus the files it writes,
- * plus the delete files it applies; manifests a rewrite merges; snapshots and the files only they
- * keep that expiry removes; orphan files. One unit makes the ranking explainable: the first item is
- * the one that removes the most files.
+ * plus the delete files it removes (those all of whose data files it rewrites); manifests a rewrite
+ * merges; snapshots and the files only they keep that expiry removes; orphan files. One unit makes
+ * the ranking explainable: the first item is the one that removes the most files.
  */
 public final class MaintenancePlanner {
   /** Highest score first; then the cheaper item; then by name, so plans are deterministic. */
@@ -291,11 +291,14 @@ public final class MaintenancePlanner {
       // rewrite nothing, so planning it would repeat forever.
       return Optional.empty();
     }
+    // The delete files it removes: only those all of whose data files it rewrites (as the
+    // compaction commit does), not every one of the slice. With any, the item counts data and
+    // delete files.
+    long removedDeletes = slice.removedDeleteFiles();
+    boolean countsDeletes = deletes || removedDeletes > 0;
     // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
     long score =
-        Math.max(0, rewrittenFiles - outputs)
-            + (deletes ? slice.deleteFiles() : 0)
-            + slice.overlappingPartitions();
+        Math.max(0, rewrittenFiles - outputs) + removedDeletes + slice.overlappingPartitions();
     if (score <= 0) {
       // Nothing compaction would remove (one small file rewritten into one, say with
       // min_input_files 1 set as a table property): planning it would repeat forever.
@@ -317,14 +320,20 @@ public final class MaintenancePlanner {
             slice.slice(),
             score,
             reasons,
-            slice.dataFiles() + (deletes ? slice.deleteFiles() : 0),
-            slice.dataFiles() - rewrittenFiles + outputs,
-            deletes ? "data + delete files" : "data files",
+            slice.dataFiles() + (countsDeletes ? slice.deleteFiles() : 0),
+            slice.dataFiles()
+                - rewrittenFiles
+                + outputs
+                + (countsDeletes ? slice.deleteFiles() - removedDeletes : 0),
+            countsDeletes ? "data + delete files" : "data files",
             rewrittenBytes,
             0));
   }
 
-  /** True when compacting {@code slice} would apply (and so remove) its delete files. */
+  /**
+   * True when compacting {@code slice} would apply its delete files (removing those all of whose
+   * data files it rewrites).
+   */
   static boolean compactionAppliesDeletes(SliceHealth slice) {
     return slice.filesOverDeleteThreshold() > 0;
   }

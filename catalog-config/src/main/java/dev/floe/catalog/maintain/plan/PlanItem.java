@@ -10,7 +10,7 @@ import java.util.Optional;
  * @param action what it does
  * @param slice the slice compaction rewrites ({@code column=value}); empty for table-wide actions
  * @param score files it removes from the table's read path or storage: small files replaced minus
- *     files written, delete files applied, manifests merged, snapshots expired with the files only
+ *     files written, delete files removed, manifests merged, snapshots expired with the files only
  *     they keep, orphan files deleted. The plan is ranked by it, highest first
  * @param reasons the numbers against the policy, one line each
  * @param before the quantity the action improves, now (e.g. 40 files)

@@ -16,8 +16,13 @@ import java.util.Optional;
  * @param smallBytes their bytes
  * @param smallFilesByPartition the most small files any one partition of the slice holds
  *     (compaction groups files per partition)
- * @param deleteFiles distinct delete files applying to the slice's data files
+ * @param deleteFiles distinct delete files (a deletion vector each) applying to the slice's data
+ *     files of the current partition spec
  * @param deletedRows rows those delete files remove (their record counts)
+ * @param removedDeleteFiles those of them a compaction of the slice removes: the ones of the
+ *     current partition spec, in a partition wholly inside the slice, all of whose data files are
+ *     in the bins it rewrites (binpack or whole partitions, as the strategy says); the others still
+ *     apply to a file it keeps and stay
  * @param filesOverDeleteThreshold data files whose delete files make compaction rewrite them
  *     whatever their size ({@link dev.floe.catalog.maintain.DeletedRows#overThreshold})
  * @param bytesOverDeleteThreshold their bytes
@@ -66,6 +71,7 @@ public record SliceHealth(
     long smallFilesByPartition,
     long deleteFiles,
     long deletedRows,
+    long removedDeleteFiles,
     long filesOverDeleteThreshold,
     long bytesOverDeleteThreshold,
     long otherSpecSmallFiles,
