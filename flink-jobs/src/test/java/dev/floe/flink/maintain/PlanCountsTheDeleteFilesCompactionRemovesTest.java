@@ -84,6 +84,24 @@ class PlanCountsTheDeleteFilesCompactionRemovesTest {
     assertPlanIsWhatApplyDoes(table, 4, 3);
   }
 
+  @Test
+  void theDeleteFileOfAnOlderSpecsFileStaysAndThePlanCountsIt() {
+    // A file of the day-only spec with a row deleted (compaction keeps files of older specs, and
+    // their delete files), then two small files of the day-and-region spec, one with deletes. The
+    // plan counted the older file but not its delete file: 4 -> 2 where the table went 5 -> 3.
+    Table table =
+        catalog.create("s.t", SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("d").build());
+    table.updateProperties().set(MaintenancePolicy.MIN_INPUT_FILES, "2").commit();
+    DataFile old = append(table, "a", 10);
+    Deletes.commit(table, Deletes.positions(table, old, 0));
+    table.updateSpec().addField("region").commit();
+    DataFile a = append(table, "a", 10);
+    append(table, "a", 10);
+    Deletes.commit(table, Deletes.positions(table, a, 0, 1, 2, 3, 4));
+
+    assertPlanIsWhatApplyDoes(table, 5, 3);
+  }
+
   /**
    * Plans the table, applies the plan, and checks the compaction's data + delete files before and
    * after are {@code before} and {@code after}, in the plan and in the table, with the same rows,

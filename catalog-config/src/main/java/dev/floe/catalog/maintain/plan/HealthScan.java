@@ -181,7 +181,7 @@ public final class HealthScan {
     long smallBytes;
     // Per partition (keyed as compaction groups: PartitionPaths): current-spec small files.
     final Map<String, Long> smallByPartition = new HashMap<>();
-    // Delete files of current-spec data files (DeleteFileKeys) -> the rows they delete.
+    // Delete files of the slice's data files, of any spec (DeleteFileKeys) -> the rows they delete.
     final Map<String, Long> deleteFiles = new HashMap<>();
     // Those a compaction of the slice may remove, as CompactionPlanner decides: of the current
     // spec, in a partition wholly inside the slice. It removes them once it rewrites every data
@@ -248,8 +248,17 @@ public final class HealthScan {
         totals.files++;
         totals.bytes += file.fileSizeInBytes();
         totals.rows += file.recordCount();
-        for (DeleteFile delete : task.deletes()) {
-          scan.deleteTargets.merge(DeleteFileKeys.of(delete), 1, Integer::sum);
+        List<DeleteFile> deletes = task.deletes();
+        List<String> deleteKeys = new ArrayList<>(deletes.size());
+        for (DeleteFile delete : deletes) {
+          String deleteKey = DeleteFileKeys.of(delete);
+          deleteKeys.add(deleteKey);
+          scan.deleteTargets.merge(deleteKey, 1, Integer::sum);
+          // Also those of older-spec files: the slice's before and after count them.
+          if (totals.deleteFiles.put(deleteKey, delete.recordCount()) == null
+              && removable(table, totals, delete)) {
+            totals.removableDeletes.add(deleteKey);
+          }
         }
         if (file.specId() != table.spec().specId()) {
           // Compaction rewrites only files of the current spec (it keeps the others): they are
@@ -270,16 +279,6 @@ public final class HealthScan {
           totals.small++;
           totals.smallBytes += file.fileSizeInBytes();
           totals.smallByPartition.merge(partitionPath, 1L, Long::sum);
-        }
-        List<DeleteFile> deletes = task.deletes();
-        List<String> deleteKeys = new ArrayList<>(deletes.size());
-        for (DeleteFile delete : deletes) {
-          String deleteKey = DeleteFileKeys.of(delete);
-          deleteKeys.add(deleteKey);
-          if (totals.deleteFiles.put(deleteKey, delete.recordCount()) == null
-              && removable(table, totals, delete)) {
-            totals.removableDeletes.add(deleteKey);
-          }
         }
         boolean forDeletes =
             DeletedRows.overThreshold(

@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param smallFilesByPartition the most small files any one partition of the slice holds
  *     (compaction groups files per partition)
  * @param deleteFiles distinct delete files (a deletion vector each) applying to the slice's data
- *     files of the current partition spec
+ *     files, of any partition spec (those of older specs' files stay after a compaction)
  * @param deletedRows rows those delete files remove (their record counts)
  * @param removedDeleteFiles those of them a compaction of the slice removes: the ones of the
  *     current partition spec, in a partition wholly inside the slice, all of whose data files are
