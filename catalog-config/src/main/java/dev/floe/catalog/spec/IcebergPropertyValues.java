@@ -1,5 +1,6 @@
 package dev.floe.catalog.spec;
 
+import dev.floe.catalog.error.Shown;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -132,12 +133,18 @@ final class IcebergPropertyValues {
           case ORC_CODEC -> Set.of("zstd", "zlib", "snappy", "lz4", "lzo", "none").contains(lower);
           case METADATA_CODEC -> Set.of("none", "gzip").contains(lower);
         };
-    return ok
-        ? Optional.empty()
-        : Optional.of(
-            String.format(
-                "expected %s for Iceberg's %s, got '%s' (Iceberg could not write the table)",
-                kind.expected, property, value));
+    if (ok) {
+      return Optional.empty();
+    }
+    // Iceberg reads a boolean spelled otherwise as false; every other kind fails its writes.
+    String consequence =
+        kind == Kind.BOOLEAN
+            ? "Iceberg would read it as false"
+            : "Iceberg could not write the table";
+    return Optional.of(
+        String.format(
+            "expected %s for Iceberg's %s, got '%s' (%s)",
+            kind.expected, property, Shown.value(value), consequence));
   }
 
   /** As Iceberg parses an int property: {@code Integer.parseInt}. */

@@ -35,9 +35,9 @@ public final class WritableProperties {
 
   /**
    * Refuses to give a table, outside {@code floe tables apply} (a {@code CREATE TABLE} or {@code
-   * ALTER TABLE ... SET} of {@code floe sql}), a value {@code floe tables apply} refuses in a spec:
-   * one Iceberg cannot parse, which would leave a table nobody can write ({@link #require}), or a
-   * boolean it would misread.
+   * ALTER TABLE ... SET} of {@code floe sql}), a value {@code floe tables apply} refuses in a spec
+   * too ({@link IcebergPropertyValues#problem}): one Iceberg cannot parse, which would leave a
+   * table nobody can write ({@link #require}), or a boolean it would misread.
    *
    * @param action what is refused, for the message ({@code run SQL statement 1 (line 1 of ...)})
    * @param table the table's name

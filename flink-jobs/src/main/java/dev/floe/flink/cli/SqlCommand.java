@@ -44,7 +44,8 @@ import picocli.CommandLine.Parameters;
       "compiled plans, ANALYZE TABLE, REPLACE TABLE ... AS of an existing table (Flink drops it",
       "before its query runs), a database or table named with a '.' (Iceberg's connector",
       "splits names there), a CREATE TABLE or ALTER TABLE ... SET giving a table a property",
-      "value floe tables apply would refuse, an INSERT into a table with a value Iceberg cannot",
+      "value Iceberg cannot parse or would misread (gc.enabled=yes reads as false), an INSERT",
+      "into a table with a value Iceberg cannot",
       "parse (its commit would fail after the files were written), and the SQL client's own",
       "commands (SET, HELP, SHOW JOBS, ...). With",
       "--json, a MAP with a NULL key is refused (exit 2) at its statement: JSON cannot hold it."

@@ -14,9 +14,11 @@ import org.apache.flink.table.operations.ddl.CreateTableOperation;
 /**
  * The properties a statement gives a table of an Iceberg catalog: those of a table it creates
  * ({@code CREATE TABLE}, also {@code ... AS}, {@code REPLACE TABLE ... AS} of a new table) and
- * those an {@code ALTER TABLE ... SET} sets. A value {@code floe tables apply} would refuse ({@link
- * WritableProperties#requireSettable}) is refused before anything runs: Iceberg accepts it and only
- * fails later, at the commit of every write into the table, after the data files were written.
+ * those an {@code ALTER TABLE ... SET} sets. A value Iceberg cannot parse or would misread, which
+ * {@code floe tables apply} refuses in a spec too ({@link WritableProperties#requireSettable}), is
+ * refused before anything runs: Iceberg accepts it and only fails later, at the commit of every
+ * write into the table, after the data files were written (or reads a boolean as false). Keys
+ * {@code floe tables apply} reserves (its {@code floe.spec-properties}) are not checked here.
  */
 final class PropertyChanges {
   private PropertyChanges() {}

@@ -95,7 +95,20 @@ class PropertyChangesTest {
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): property gc.enabled of"
                 + " sales.create_bad: expected true or false for Iceberg's gc.enabled, got 'yes'"
-                + " (Iceberg could not write the table)");
+                + " (Iceberg would read it as false)");
+    // A value with a line break is shown on the message's one line, a long one cut.
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE TABLE sales.create_bad (id INT) WITH ('"
+                        + LIMIT
+                        + "'='1\n2"
+                        + "9".repeat(5000)
+                        + "')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(refusal("create_bad", "1\\n2").replaceFirst("' \\(.*$", ""))
+        .hasMessageEndingWith("(5003 characters)' (Iceberg could not write the table)")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").hasSizeLessThan(400));
 
     assertNoTable("create_bad");
   }
