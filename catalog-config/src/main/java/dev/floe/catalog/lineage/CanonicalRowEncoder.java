@@ -60,10 +60,16 @@ public final class CanonicalRowEncoder {
     writeLong(value);
   }
 
+  /**
+   * A float by its bits, every NaN as the canonical one ({@link Float#floatToIntBits}): Parquet's
+   * writer stores each NaN so, whatever its sign and payload, and Java's {@code equals} compares
+   * them so. -0.0 and 0.0 differ.
+   */
   public void putFloat(float value) {
     putInt(Float.floatToIntBits(value));
   }
 
+  /** A double by its bits, every NaN as the canonical one, as {@link #putFloat}. */
   public void putDouble(double value) {
     putLong(Double.doubleToLongBits(value));
   }

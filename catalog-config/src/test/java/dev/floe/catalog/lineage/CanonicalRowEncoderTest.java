@@ -46,6 +46,34 @@ class CanonicalRowEncoderTest {
   }
 
   @Test
+  void everyNaNIsOneValueWhileNegativeZeroKeepsItsSign() {
+    // Parquet's writer stores every NaN as the canonical one (as Java's equals compares them), so
+    // a NaN's sign and payload are not content: a compaction into Parquet keeps the hash. The
+    // sign of a zero is kept by every writer, so it is content.
+    double negativeNaN = Double.longBitsToDouble(0xfff8000000000000L);
+    double payloadNaN = Double.longBitsToDouble(0x7ff0000000000001L);
+    float negativeNaNf = Float.intBitsToFloat(0xffc00000);
+
+    assertThat(doubleHash(negativeNaN)).isEqualTo(doubleHash(Double.NaN));
+    assertThat(doubleHash(payloadNaN)).isEqualTo(doubleHash(Double.NaN));
+    assertThat(floatHash(negativeNaNf)).isEqualTo(floatHash(Float.NaN));
+    assertThat(doubleHash(-0.0d)).isNotEqualTo(doubleHash(0.0d));
+    assertThat(floatHash(-0.0f)).isNotEqualTo(floatHash(0.0f));
+  }
+
+  private static long[] doubleHash(double value) {
+    CanonicalRowEncoder encoder = new CanonicalRowEncoder();
+    encoder.putDouble(value);
+    return encoder.hash128();
+  }
+
+  private static long[] floatHash(float value) {
+    CanonicalRowEncoder encoder = new CanonicalRowEncoder();
+    encoder.putFloat(value);
+    return encoder.hash128();
+  }
+
+  @Test
   void aCompactDecimalHashesAsItsBigIntegerUnscaledValueDoes() {
     List<Long> values = new ArrayList<>();
     for (int bits = 0; bits < 64; bits++) {
