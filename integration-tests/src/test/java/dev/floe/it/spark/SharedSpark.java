@@ -5,13 +5,15 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * One Spark process for every test class of the run that asks for a {@link SparkEngine} parameter:
- * its start-up (≈ 10 s on 2 cores) is the cost, so it is paid once, and the process is stopped by
- * its pid when the run ends. Each test class registers its own catalogs in it.
+ * One Spark process per test JVM for every test class that asks for a {@link SparkEngine}
+ * parameter: its start-up (≈ 10 s on 2 cores) is the cost, so it is paid once, and the process is
+ * stopped by its pid when the JVM exits. Held by the class, not in JUnit's root store: with two
+ * test JVMs (floe.test.forks) Surefire hands each JVM one class at a time, and each class then gets
+ * a root store of its own, which closed and restarted Spark for every class. Each test class
+ * registers its own catalogs in it.
  */
 public final class SharedSpark implements ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE =
-      ExtensionContext.Namespace.create(SharedSpark.class);
+  private static SparkEngine engine;
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -20,9 +22,15 @@ public final class SharedSpark implements ParameterResolver {
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return context
-        .getRoot()
-        .getStore(NAMESPACE)
-        .getOrComputeIfAbsent("spark", key -> SparkEngine.start(), SparkEngine.class);
+    return engine();
+  }
+
+  private static synchronized SparkEngine engine() {
+    if (engine == null) {
+      SparkEngine started = SparkEngine.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "stop-shared-spark"));
+      engine = started;
+    }
+    return engine;
   }
 }
