@@ -67,31 +67,39 @@ public final class CompactionBins {
    * #fitsOneGroup fits one in-memory group} is one bin; a larger one is packed under both caps,
    * first fit, largest file first (two files each over half a cap never share a bin). It is
    * rewritten when it holds more small files than it has bins (each ordered bin leaves one file
-   * below the target, so that many is the state an ordered rewrite leaves, not work), when a file
-   * is selected for its delete files, or, fitting one group, when {@code overlaps} (strategy sort:
-   * its files overlap on the sort key; asked only then). A bin of one file not selected for its
-   * deletes is left out: rewriting it alone gains nothing.
+   * below the target, so that many is the state an ordered rewrite leaves, not work) and its bins
+   * write fewer files than they rewrite ({@link #outputs}), when a file is selected for its delete
+   * files, or, fitting one group, when {@code overlaps} (strategy sort: its files overlap on the
+   * sort key; asked only then). A bin of one file not selected for its deletes is left out:
+   * rewriting it alone gains nothing. (Without the fewer files, an ordered partition whose rows
+   * vary in size along the order, say 8 KB, 9 KB and 81 KB at a 33 KB target, was rewritten into
+   * the same three files on every run, and the plan, counting no file removed, stayed quiet.)
    *
    * @param files every file of one partition that compaction may rewrite
-   * @param smallLimit the size below which a file is small ({@link
-   *     MaintenancePolicy#smallFileLimit})
+   * @param target the target file size in bytes (files below {@link
+   *     MaintenancePolicy#smallFileLimit} of it are small)
    * @param rowBytes estimated heap of one row held in memory ({@link GroupHeap#bytesPerRow})
    * @param overlaps whether the partition's files overlap on the sort key
    * @return the bins, each sorted by location, in a deterministic order
    */
   public static List<List<BinFile>> ordered(
-      List<BinFile> files, long smallLimit, long rowBytes, BooleanSupplier overlaps) {
+      List<BinFile> files, long target, long rowBytes, BooleanSupplier overlaps) {
     if (files.isEmpty()) {
       return List.of();
     }
     boolean fits = fitsOneGroup(files, rowBytes);
     List<List<BinFile>> bins = fits ? new ArrayList<>(List.of(files)) : capped(files, rowBytes);
+    long smallLimit = MaintenancePolicy.smallFileLimit(target);
     long small = files.stream().filter(f -> f.bytes() < smallLimit).count();
     boolean forDeletes = files.stream().anyMatch(BinFile::forDeletes);
-    if (small <= bins.size() && !forDeletes && !(fits && overlaps.getAsBoolean())) {
+    boolean bySmallFiles = small > bins.size();
+    bins.removeIf(bin -> bin.size() < 2 && !bin.get(0).forDeletes());
+    boolean fewerFiles =
+        bins.stream().mapToLong(bin -> outputs(bin, target)).sum()
+            < bins.stream().mapToLong(List::size).sum();
+    if (!(bySmallFiles && fewerFiles) && !forDeletes && !(fits && overlaps.getAsBoolean())) {
       return List.of();
     }
-    bins.removeIf(bin -> bin.size() < 2 && !bin.get(0).forDeletes());
     return sorted(bins);
   }
 

@@ -195,7 +195,7 @@ final class CompactionPlanner {
           layout.reorders()
               ? CompactionBins.ordered(
                   binFiles(partitionFiles.getOrDefault(partition, List.of()), selectedForDeletes),
-                  smallLimit,
+                  target,
                   rowBytes,
                   () ->
                       sortColumn.isPresent()

@@ -419,7 +419,6 @@ public final class HealthScan {
       // What a compaction of the slice rewrites and writes, once it runs whatever made it due:
       // the bins of the rule compaction groups by (CompactionPlanner), so the plan counts no file
       // the bins leave out, and no bin the caps keep from forming.
-      long smallLimit = MaintenancePolicy.smallFileLimit(target);
       long rewriteFiles = 0;
       long rewriteBytes = 0;
       long rewriteOutputs = 0;
@@ -430,7 +429,7 @@ public final class HealthScan {
             reorders
                 ? CompactionBins.ordered(
                     partition.getValue(),
-                    smallLimit,
+                    target,
                     rowBytes,
                     () ->
                         sortColumn.isPresent()
