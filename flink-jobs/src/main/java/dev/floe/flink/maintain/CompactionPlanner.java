@@ -246,7 +246,11 @@ final class CompactionPlanner {
     String nothingToDo =
         groups.isEmpty()
             ? nothingToDo(
-                    all.size(), candidatesByPartition, skippedOtherSpec, skippedNotProvablyInside)
+                    all.size(),
+                    candidatesByPartition,
+                    layout.reorders(),
+                    skippedOtherSpec,
+                    skippedNotProvablyInside)
                 + (sortColumn.isPresent()
                     ? ", and no partition's files overlap on sort column "
                         + table.schema().findColumnName(sortColumn.get().fieldId())
@@ -277,6 +281,7 @@ final class CompactionPlanner {
   private static String nothingToDo(
       int files,
       Map<String, List<DataFile>> candidatesByPartition,
+      boolean reorders,
       int skippedOtherSpec,
       int skippedNotProvablyInside) {
     if (files == 0) {
@@ -284,13 +289,20 @@ final class CompactionPlanner {
     }
     StringBuilder reason = new StringBuilder();
     int small = candidatesByPartition.values().stream().mapToInt(List::size).sum();
+    boolean twoInOne = candidatesByPartition.values().stream().anyMatch(p -> p.size() >= 2);
     boolean skipped = skippedOtherSpec + skippedNotProvablyInside > 0;
     reason.append(
         small == 0
             ? skipped
                 ? "no file it may rewrite is small (below 3/4 of the target size)"
                 : "no file is small (below 3/4 of the target size)"
-            : "no partition has two or more small files (below 3/4 of the target size)");
+            : reorders && twoInOne
+                // CompactionBins.ordered: rewritten for small files only when that lowers the
+                // count.
+                ? "no partition's small files (below 3/4 of the target size) would be rewritten"
+                    + " into fewer files: with the larger files beside them they fill as many"
+                    + " target-size files as the partition holds"
+                : "no partition has two or more small files (below 3/4 of the target size)");
     if (skippedOtherSpec > 0) {
       reason
           .append("; ")

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.TableContent;
+import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.catalog.maintain.plan.PlanItem;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.TableRows;
@@ -102,6 +104,9 @@ class SortRerunITCase {
     assertThat(rerun.slices().get(0).status())
         .as(rerun.slices().get(0).detail())
         .isEqualTo(SliceCompaction.Status.NOTHING_TO_COMPACT);
+    assertThat(rerun.slices().get(0).detail())
+        .contains("would be rewritten into fewer files")
+        .doesNotContain("no partition has two or more small files");
     assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshot);
     assertThat(TableContent.hash(table)).isEqualTo(content);
     assertThat(
@@ -110,6 +115,86 @@ class SortRerunITCase {
                 .plan(catalog.catalog(), List.of("s.t"))
                 .items())
         .noneMatch(i -> i.action() == PlanAction.COMPACT);
+  }
+
+  @Test
+  void anOverlappingPartitionWhoseSmallFilesAloneWouldNotBeRewrittenIsPlannedAsCompactionSortsIt() {
+    // One large file and two small ones, all spanning the same ids, at a target their bytes fill
+    // three times: the small files alone are not rewritten (not into fewer files), but the files
+    // overlap on the sort key, so compaction re-sorts the partition. The plan, counting the
+    // overlap only for partitions with fewer small files than min_input_files, scored it 0 and
+    // left it out.
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "d", Types.DateType.get()));
+    Table table =
+        catalog.create("s.t", schema, PartitionSpec.builderFor(schema).identity("d").build());
+    table.replaceSortOrder().asc("id").commit();
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 6200; id++) {
+      ids.add(id);
+    }
+    Collections.shuffle(ids, new Random(7));
+    AppendFiles append = table.newAppend();
+    int from = 0;
+    for (int rows : new int[] {6000, 100, 100}) {
+      Record[] records = new Record[rows];
+      for (int r = 0; r < rows; r++) {
+        records[r] =
+            TableRows.row(table, Map.of("id", ids.get(from + r), "d", LocalDate.parse(DAY)));
+      }
+      from += rows;
+      append.appendFile(TableRows.write(table, records));
+    }
+    append.commit();
+    table.refresh();
+    long target = Deletes.dataFiles(table).stream().mapToLong(DataFile::fileSizeInBytes).sum() / 3;
+    table
+        .updateProperties()
+        .set(MaintenancePolicy.STRATEGY, "sort")
+        .set(MaintenancePolicy.MIN_INPUT_FILES, "2")
+        .set(MaintenancePolicy.TARGET_FILE_SIZE, String.valueOf(target))
+        .commit();
+    ContentHash content = TableContent.hash(table);
+
+    MaintenancePlan plan = plan();
+    ApplyResult applied = PlanApply.of(catalog.config(), plan).run();
+    table.refresh();
+
+    assertThat(plan.items())
+        .as(plan.toString())
+        .filteredOn(i -> i.action() == PlanAction.COMPACT)
+        .singleElement()
+        .satisfies(i -> assertThat(List.of(i.before(), i.after())).containsExactly(3L, 3L));
+    assertThat(applied.outcomes())
+        .filteredOn(o -> o.item().action() == PlanAction.COMPACT)
+        .singleElement()
+        .satisfies(o -> assertThat(o.status()).as(o.detail()).isEqualTo(ItemOutcome.Status.DONE));
+    assertThat(Deletes.dataFiles(table)).hasSize(3);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+    // Sorted ids compress better: the next nights write fewer files each, until nothing is due.
+    int files = 3;
+    for (int night = 0; night < 3 && !compactions(plan()).isEmpty(); night++) {
+      PlanApply.of(catalog.config(), plan()).run();
+      table.refresh();
+      assertThat(Deletes.dataFiles(table)).hasSizeLessThan(files);
+      files = Deletes.dataFiles(table).size();
+    }
+    assertThat(compactions(plan())).isEmpty();
+    assertThat(compaction(target).slices().get(0).status())
+        .isEqualTo(SliceCompaction.Status.NOTHING_TO_COMPACT);
+    assertThat(TableContent.hash(table)).isEqualTo(content);
+  }
+
+  private static List<PlanItem> compactions(MaintenancePlan plan) {
+    return plan.items().stream().filter(i -> i.action() == PlanAction.COMPACT).toList();
+  }
+
+  private MaintenancePlan plan() {
+    return MaintenancePlanner.withClock(Clock.systemUTC())
+        .includeOpen(true)
+        .plan(catalog.catalog(), List.of("s.t"));
   }
 
   private CompactionResult compaction(long target) {

@@ -405,8 +405,9 @@ public final class HealthScan {
         List<BinFile> files = t.binFiles.getOrDefault(partition.getKey(), List.of());
         long small = t.smallByPartition.getOrDefault(partition.getKey(), 0L);
         // For the reason: partitions re-sorted for overlap that small files alone would not get
-        // compacted.
-        if (small < policy.minInputFiles()
+        // compacted (too few of them, or not written into fewer files: CompactionBins.ordered).
+        if ((small < policy.minInputFiles()
+                || CompactionBins.ordered(files, target, rowBytes, () -> false).isEmpty())
             && CompactionBins.fitsOneGroup(files, rowBytes)
             && SortKeyOverlap.overlaps(table, partition.getValue(), sortColumn.orElseThrow())) {
           overlapping++;
