@@ -14,6 +14,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class SharedSpark implements ParameterResolver {
   private static SparkEngine engine;
+  // A start that failed, given again to every test that asks instead of a new start each.
+  private static RuntimeException failed;
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -26,10 +28,18 @@ public final class SharedSpark implements ParameterResolver {
   }
 
   private static synchronized SparkEngine engine() {
+    if (failed != null) {
+      throw new IllegalStateException("Cannot use Spark: its start failed", failed);
+    }
     if (engine == null) {
-      SparkEngine started = SparkEngine.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "stop-shared-spark"));
-      engine = started;
+      try {
+        SparkEngine started = SparkEngine.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "stop-shared-spark"));
+        engine = started;
+      } catch (RuntimeException e) {
+        failed = e;
+        throw e;
+      }
     }
     return engine;
   }

@@ -81,7 +81,13 @@ public final class SparkEngine implements AutoCloseable {
             "spark-answers");
     reader.setDaemon(true);
     reader.start();
-    String ready = next(START_TIMEOUT, "READY");
+    String ready;
+    try {
+      ready = next(START_TIMEOUT, "READY");
+    } catch (RuntimeException e) {
+      close(); // no answer in time, or it exited: stopped by its pid, not left running
+      throw e;
+    }
     if (!ready.startsWith("READY")) {
       close();
       throw new IllegalStateException("Cannot start Spark: it answered '" + ready + "'");
