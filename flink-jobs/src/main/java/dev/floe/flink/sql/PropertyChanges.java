@@ -37,7 +37,12 @@ final class PropertyChanges {
       CatalogManager catalogs,
       TableSchemas schemas) {
     CreateTableOperation create = RefusedStatements.tableCreatedBy(operation);
-    if (create != null && !create.isTemporary()) {
+    if (create != null
+        && !create.isTemporary()
+        // CREATE TABLE IF NOT EXISTS of a table that exists gives it nothing (a CTAS then inserts
+        // into it: IcebergTables.requireWritable answers for its properties).
+        && !(create.isIgnoreIfExists()
+            && catalogs.getTable(create.getTableIdentifier()).isPresent())) {
       require(
           source,
           statement,

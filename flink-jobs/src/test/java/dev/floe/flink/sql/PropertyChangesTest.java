@@ -168,6 +168,23 @@ class PropertyChangesTest {
   }
 
   @Test
+  void aCreateIfNotExistsOfATableThatExistsGivesItNothingAndIsNotRefused() {
+    run("CREATE TABLE sales.existing (id INT) WITH ('" + LIMIT + "'='5')");
+
+    run("CREATE TABLE IF NOT EXISTS sales.existing (id INT) WITH ('" + LIMIT + "'='x')");
+    run("CREATE TABLE IF NOT EXISTS sales.existing WITH ('" + LIMIT + "'='x') AS SELECT 1 AS id");
+
+    withTable("existing", t -> assertThat(t.properties()).containsEntry(LIMIT, "5"));
+    assertThat(count("existing")).isEqualTo(1L);
+    // A new table is given the value: refused as without IF NOT EXISTS.
+    assertThatThrownBy(
+            () -> run("CREATE TABLE IF NOT EXISTS sales.fresh (id INT) WITH ('" + LIMIT + "'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(refusal("fresh", "x"));
+    assertNoTable("fresh");
+  }
+
+  @Test
   void aTemporaryTableIsNotTheIcebergCatalogsToAnswerFor() {
     // Its options go to its connector, which judges them when a query reads it.
     assertThat(
