@@ -139,7 +139,7 @@ final class CompactionPlanner {
         DataFile file = task.file().copyWithoutStats();
         all.add(file);
         for (DeleteFile delete : task.deletes()) {
-          String key = key(delete);
+          String key = DeleteFileKeys.of(delete);
           deleteFiles.putIfAbsent(key, delete.copy());
           appliesTo.computeIfAbsent(key, k -> new HashSet<>()).add(file.location());
         }
@@ -149,7 +149,7 @@ final class CompactionPlanner {
         if (eligible) {
           if (!task.deletes().isEmpty()) {
             List<DeleteFile> copies = new ArrayList<>();
-            task.deletes().forEach(d -> copies.add(deleteFiles.get(key(d))));
+            task.deletes().forEach(d -> copies.add(deleteFiles.get(DeleteFileKeys.of(d))));
             deletesByFile.put(file.location(), List.copyOf(copies));
           }
           if (layout.reorders()) {
@@ -262,11 +262,6 @@ final class CompactionPlanner {
 
   private static List<BinFile> binFiles(List<DataFile> files, Set<String> forDeletes) {
     return files.stream().map(f -> BinFile.of(f, forDeletes.contains(f.location()))).toList();
-  }
-
-  /** A delete file's identity ({@link DeleteFileKeys}): deletion vectors share a Puffin file. */
-  static String key(DeleteFile delete) {
-    return DeleteFileKeys.of(delete);
   }
 
   /**

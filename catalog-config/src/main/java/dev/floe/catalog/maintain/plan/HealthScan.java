@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.DeleteFile;
@@ -401,20 +402,6 @@ public final class HealthScan {
       long overlappingBytes = 0;
       boolean reorders = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
       long rowBytes = GroupHeap.bytesPerRow(StoredRows.schema(table));
-      for (Map.Entry<String, List<DataFile>> partition : t.sortFiles.entrySet()) {
-        List<BinFile> files = t.binFiles.getOrDefault(partition.getKey(), List.of());
-        long small = t.smallByPartition.getOrDefault(partition.getKey(), 0L);
-        // For the reason: partitions re-sorted for overlap that small files alone would not get
-        // compacted (too few of them, or not written into fewer files: CompactionBins.ordered).
-        if ((small < policy.minInputFiles()
-                || CompactionBins.ordered(files, target, rowBytes, () -> false).isEmpty())
-            && CompactionBins.fitsOneGroup(files, rowBytes)
-            && SortKeyOverlap.overlaps(table, partition.getValue(), sortColumn.orElseThrow())) {
-          overlapping++;
-          overlappingFiles += files.size();
-          overlappingBytes += CompactionBins.bytes(files);
-        }
-      }
       long smallByPartition =
           t.smallByPartition.values().stream().mapToLong(Long::longValue).max().orElse(0);
       // What a compaction of the slice rewrites and writes, once it runs whatever made it due:
@@ -426,19 +413,41 @@ public final class HealthScan {
       // Delete file -> the data files it applies to that the bins rewrite.
       Map<String, Integer> rewrittenTargets = new HashMap<>();
       for (Map.Entry<String, List<BinFile>> partition : t.binFiles.entrySet()) {
-        List<List<BinFile>> bins =
-            reorders
-                ? CompactionBins.ordered(
-                    partition.getValue(),
-                    target,
-                    rowBytes,
-                    () ->
-                        sortColumn.isPresent()
-                            && SortKeyOverlap.overlaps(
-                                table,
-                                t.sortFiles.getOrDefault(partition.getKey(), List.of()),
-                                sortColumn.get()))
-                : CompactionBins.binpack(partition.getValue(), target);
+        List<BinFile> files = partition.getValue();
+        List<List<BinFile>> bins;
+        if (reorders) {
+          // Strategy sort: whether the files overlap on the sort column, compared once.
+          List<DataFile> bounds = t.sortFiles.getOrDefault(partition.getKey(), List.of());
+          Boolean[] overlaps = new Boolean[1];
+          BooleanSupplier overlap =
+              () -> {
+                if (overlaps[0] == null) {
+                  overlaps[0] =
+                      sortColumn.isPresent()
+                          && SortKeyOverlap.overlaps(table, bounds, sortColumn.get());
+                }
+                return overlaps[0];
+              };
+          // Without the overlap: rewritten for its small files or a file chosen for its deletes.
+          List<List<BinFile>> withoutOverlap =
+              CompactionBins.ordered(files, target, rowBytes, () -> false);
+          long small = t.smallByPartition.getOrDefault(partition.getKey(), 0L);
+          // For the reason: partitions re-sorted for overlap that small files alone would not get
+          // compacted (too few of them, or not written into fewer files).
+          if ((small < policy.minInputFiles() || withoutOverlap.isEmpty())
+              && CompactionBins.fitsOneGroup(files, rowBytes)
+              && overlap.getAsBoolean()) {
+            overlapping++;
+            overlappingFiles += files.size();
+            overlappingBytes += CompactionBins.bytes(files);
+          }
+          bins =
+              withoutOverlap.isEmpty()
+                  ? CompactionBins.ordered(files, target, rowBytes, overlap)
+                  : withoutOverlap;
+        } else {
+          bins = CompactionBins.binpack(files, target);
+        }
         for (List<BinFile> bin : bins) {
           rewriteFiles += bin.size();
           rewriteBytes += CompactionBins.bytes(bin);
@@ -491,12 +500,9 @@ public final class HealthScan {
               overlapping,
               overlappingFiles,
               overlappingBytes,
-              reorders ? rewriteFiles : 0,
-              reorders ? rewriteBytes : 0,
-              reorders ? rewriteOutputs : 0,
-              reorders ? 0 : rewriteFiles,
-              reorders ? 0 : rewriteBytes,
-              reorders ? 0 : rewriteOutputs,
+              rewriteFiles,
+              rewriteBytes,
+              rewriteOutputs,
               positionDeleteFiles,
               mergeableFiles,
               mergeablePartitions,

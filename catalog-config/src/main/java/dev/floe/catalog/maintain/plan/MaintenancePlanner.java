@@ -282,10 +282,9 @@ public final class MaintenancePlanner {
     // rewrites (dev.floe.catalog.maintain.CompactionBins: sort and z-order rewrite their
     // partitions whole, binpack the small files of each partition with two or more; both also
     // the files chosen for their deletes), at least one file each.
-    boolean whole = policy.strategy() != MaintenancePolicy.Strategy.BINPACK;
-    long rewrittenFiles = whole ? slice.wholePartitionFiles() : slice.binpackFiles();
-    long rewrittenBytes = whole ? slice.wholePartitionBytes() : slice.binpackBytes();
-    long outputs = whole ? slice.wholePartitionOutputs() : slice.binpackOutputs();
+    long rewrittenFiles = slice.rewrittenFiles();
+    long rewrittenBytes = slice.rewrittenBytes();
+    long outputs = slice.rewrittenOutputs();
     if (rewrittenFiles == 0) {
       // Due, but no bin forms (say sorted files each over half a group's cap): compaction would
       // rewrite nothing, so planning it would repeat forever.

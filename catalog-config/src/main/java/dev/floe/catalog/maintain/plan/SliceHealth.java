@@ -36,21 +36,18 @@ import java.util.Optional;
  *     small files alone would not get compacted
  * @param overlappingFiles data files of those partitions
  * @param overlappingBytes their bytes
- * @param wholePartitionFiles with strategy sort or zorder, the data files a compaction of the slice
- *     rewrites, in the bins of {@link dev.floe.catalog.maintain.CompactionBins#ordered}: partitions
- *     with more small files than the groups they are ordered in (also below {@code
- *     min_input_files}, once the slice is compacted at all), with a file chosen for its deletes, or
- *     re-sorted for overlap; a bin that holds one file not chosen for its deletes is not counted; 0
- *     with binpack
- * @param wholePartitionBytes their bytes
- * @param wholePartitionOutputs the files written for them (at least one per bin)
- * @param binpackFiles with strategy binpack, the data files a compaction of the slice rewrites, in
- *     the bins of {@link dev.floe.catalog.maintain.CompactionBins#binpack}: the small files and the
- *     files chosen for their deletes of every partition holding two of them or one chosen for its
- *     deletes (once one partition holds {@code min_input_files}, or any file is chosen); 0 with
- *     sort or zorder
- * @param binpackBytes their bytes
- * @param binpackOutputs the files written for them (at least one per bin)
+ * @param rewrittenFiles the data files a compaction of the slice rewrites, in the bins of {@link
+ *     dev.floe.catalog.maintain.CompactionBins}: with strategy binpack ({@link
+ *     dev.floe.catalog.maintain.CompactionBins#binpack}) the small files and the files chosen for
+ *     their deletes of every partition holding two of them or one chosen for its deletes (once one
+ *     partition holds {@code min_input_files}, or any file is chosen); with sort or zorder ({@link
+ *     dev.floe.catalog.maintain.CompactionBins#ordered}) whole partitions with more small files
+ *     than the groups they are ordered in that those groups write into fewer files (also below
+ *     {@code min_input_files}, once the slice is compacted at all), with a file chosen for its
+ *     deletes, or re-sorted for overlap. A bin that holds one file not chosen for its deletes is
+ *     not counted
+ * @param rewrittenBytes their bytes
+ * @param rewrittenOutputs the files written for them (at least one per bin)
  * @param positionDeleteFiles position delete files (not deletion vectors) of the current partition
  *     spec in the slice, from the delete manifests (also those naming only removed data files)
  * @param mergeablePositionDeleteFiles those of them in partitions holding two or more: what {@code
@@ -80,12 +77,9 @@ public record SliceHealth(
     long overlappingPartitions,
     long overlappingFiles,
     long overlappingBytes,
-    long wholePartitionFiles,
-    long wholePartitionBytes,
-    long wholePartitionOutputs,
-    long binpackFiles,
-    long binpackBytes,
-    long binpackOutputs,
+    long rewrittenFiles,
+    long rewrittenBytes,
+    long rewrittenOutputs,
     long positionDeleteFiles,
     long mergeablePositionDeleteFiles,
     long mergeablePartitions,
