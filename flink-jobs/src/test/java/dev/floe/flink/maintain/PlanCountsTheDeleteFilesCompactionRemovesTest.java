@@ -17,6 +17,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -82,6 +83,28 @@ class PlanCountsTheDeleteFilesCompactionRemovesTest {
         Deletes.positions(table, small, 0, 1, 2, 3, 4));
 
     assertPlanIsWhatApplyDoes(table, 4, 3);
+  }
+
+  @Test
+  void aFileChosenForAnEqualityDeleteThatStaysIsPlannedAndRewrittenOnce() {
+    // A global equality delete (of the unpartitioned spec the table began with: what an upsert
+    // writer leaves) deletes a row of the slice's one small file. Compaction keeps the delete, an
+    // older spec's, and rewrites the file chosen for it into one: no file fewer. The plan scored
+    // that 0 and left it out while --compact rewrote it; after the rewrite the delete no longer
+    // applies (the new file keeps the base snapshot's sequence number), so once is enough.
+    Table table = catalog.create("s.t", SCHEMA, PartitionSpec.unpartitioned());
+    table.updateProperties().set(MaintenancePolicy.DELETE_FILE_THRESHOLD, "1").commit();
+    table.updateSpec().addField("d").addField("region").commit();
+    append(table, "a", 10);
+    table.updateSpec().removeField("d").removeField("region").commit();
+    // A row in the middle, so the new file's id bounds still cover it.
+    DeleteFile global = Deletes.equality(table, null, "id", nextId - 5);
+    table.updateSpec().addField("d").addField("region").commit();
+    Deletes.commit(table, global);
+    assertThat(global.specId()).isNotEqualTo(table.spec().specId());
+
+    assertPlanIsWhatApplyDoes(table, 2, 2);
+    assertThat(Deletes.attachedDeletes(table)).isZero();
   }
 
   @Test

@@ -29,9 +29,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * --plan}. Metadata only (see {@link HealthScan}); changes nothing.
  *
  * <p>Every item's score counts files: small files a compaction replaces minus the files it writes,
- * plus the delete files it removes (those all of whose data files it rewrites); manifests a rewrite
- * merges; snapshots and the files only they keep that expiry removes; orphan files. One unit makes
- * the ranking explainable: the first item is the one that removes the most files.
+ * plus the delete files it removes (those all of whose data files it rewrites), plus the partitions
+ * it re-sorts for overlap, or when none of these counts, the files it rewrites for their delete
+ * files (after which those no longer apply to their rows); manifests a rewrite merges; snapshots
+ * and the files only they keep that expiry removes; orphan files. One unit makes the ranking
+ * explainable: the first item is the one that removes the most files.
  */
 public final class MaintenancePlanner {
   /** Highest score first; then the cheaper item; then by name, so plans are deterministic. */
@@ -298,6 +300,13 @@ public final class MaintenancePlanner {
     // A re-sorted partition removes no file, but counts: it is the work the policy asks for.
     long score =
         Math.max(0, rewrittenFiles - outputs) + removedDeletes + slice.overlappingPartitions();
+    if (score == 0) {
+      // Files chosen for delete files that all stay (an equality delete of an older spec, or one
+      // also applying to a file compaction keeps) remove no file either, but count: the new files
+      // keep the base snapshot's data sequence number, after every one of those deletes, so none
+      // applies to their rows any more and the files are not chosen again.
+      score = slice.filesOverDeleteThreshold();
+    }
     if (score <= 0) {
       // Nothing compaction would remove (one small file rewritten into one, say with
       // min_input_files 1 set as a table property): planning it would repeat forever.
