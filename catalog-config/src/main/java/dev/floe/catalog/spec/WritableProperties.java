@@ -1,10 +1,12 @@
 package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
+import org.apache.iceberg.TableProperties;
 
 /**
  * Refuses to write a table whose Iceberg properties hold a value Iceberg cannot parse, set outside
@@ -35,16 +37,26 @@ public final class WritableProperties {
 
   /**
    * Refuses to give a table, outside {@code floe tables apply} (a {@code CREATE TABLE} or {@code
-   * ALTER TABLE ... SET} of {@code floe sql}), a value {@code floe tables apply} refuses in a spec
-   * too ({@link IcebergPropertyValues#problem}): one Iceberg cannot parse, which would leave a
-   * table nobody can write ({@link #require}), or a boolean it would misread.
+   * ALTER TABLE ... SET} of {@code floe sql}), a key Floe writes itself or Iceberg reserves
+   * (Iceberg's Flink catalog would roll back or cherry-pick for two of them), or a value {@code
+   * floe tables apply} refuses in a spec too ({@link IcebergPropertyValues#problem}): one Iceberg
+   * cannot parse, which would leave a table nobody can write ({@link #require}), or a boolean it
+   * would misread.
    *
    * @param action what is refused, for the message ({@code run SQL statement 1 (line 1 of ...)})
    * @param table the table's name
    * @param properties the properties the table would be given (not those it keeps)
-   * @throws InvalidInputException naming the first such property (by name) and its value
+   * @throws InvalidInputException naming the first such key (by name), else the first such value
    */
   public static void requireSettable(String action, String table, Map<String, String> properties) {
+    for (Map.Entry<String, String> property : new TreeMap<>(properties).entrySet()) {
+      keyProblem(property.getKey(), property.getValue())
+          .ifPresent(
+              problem -> {
+                throw InvalidInputException.of(
+                    "Cannot %s: property %s of %s %s", action, property.getKey(), table, problem);
+              });
+    }
     firstProblem(properties, IcebergPropertyValues::problem)
         .ifPresent(
             problem -> {
@@ -52,6 +64,62 @@ public final class WritableProperties {
                   "Cannot %s: property %s of %s: %s",
                   action, problem.property(), table, problem.reason());
             });
+  }
+
+  /**
+   * Refuses to remove from a table, outside {@code floe tables apply} (an {@code ALTER TABLE ...
+   * RESET} of {@code floe sql}), a property Floe writes itself: its policy from the spec, or the
+   * seal {@code floe late apply} moves.
+   *
+   * @throws InvalidInputException naming the first such property
+   */
+  public static void requireRemovable(String action, String table, Iterable<String> properties) {
+    for (String property : properties) {
+      if (property.startsWith(FLOE_PREFIX)) {
+        throw InvalidInputException.of(
+            "Cannot %s: property %s of %s %s", action, property, table, floeOwn(property));
+      }
+    }
+  }
+
+  private static final String FLOE_PREFIX = "floe.";
+
+  /**
+   * Why {@code property} may not be set outside {@code floe tables apply} whatever its value, or
+   * empty: a key of Floe's own, or one Iceberg derives from the table's metadata ({@code
+   * format-version}, which chooses and upgrades the format, aside). Iceberg's Flink catalog takes
+   * two more keys as commands: {@code current-snapshot-id} rolls the table back (leaving the
+   * snapshots after it to expiry: {@code floe rollback} tags them) and {@code
+   * cherry-pick-snapshot-id} publishes a snapshot.
+   */
+  private static Optional<String> keyProblem(String property, String value) {
+    if (property.startsWith(FLOE_PREFIX)) {
+      return Optional.of(floeOwn(property));
+    }
+    if (property.equals("current-snapshot-id")) {
+      return Optional.of(
+          "would make snapshot '"
+              + Shown.value(value)
+              + "' current and leave the snapshots after it to expiry: roll back with `floe"
+              + " rollback TABLE --to-snapshot ID`, which tags the head so it can be undone");
+    }
+    if (property.equals("cherry-pick-snapshot-id")) {
+      return Optional.of(
+          "would cherry-pick snapshot '"
+              + Shown.value(value)
+              + "' onto main outside Floe's lineage: publish an audited run with `floe publish`");
+    }
+    if (TableProperties.RESERVED_PROPERTIES.contains(property)
+        && !property.equals(TableProperties.FORMAT_VERSION)) {
+      return Optional.of("is reserved by Iceberg and cannot be set");
+    }
+    return Optional.empty();
+  }
+
+  private static String floeOwn(String property) {
+    return property.equals(FloeTableProperties.SEALED_THROUGH)
+        ? "is Floe's own: `floe late apply` moves it"
+        : "is Floe's own (keys under floe.): `floe tables apply` writes them from the table's spec";
   }
 
   private record Problem(String property, String reason) {}

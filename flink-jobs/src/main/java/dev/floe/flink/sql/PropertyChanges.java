@@ -1,7 +1,9 @@
 package dev.floe.flink.sql;
 
 import dev.floe.catalog.spec.WritableProperties;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.catalog.CatalogManager;
 import org.apache.flink.table.catalog.ContextResolvedTable;
@@ -17,8 +19,10 @@ import org.apache.flink.table.operations.ddl.CreateTableOperation;
  * those an {@code ALTER TABLE ... SET} sets. A value Iceberg cannot parse or would misread, which
  * {@code floe tables apply} refuses in a spec too ({@link WritableProperties#requireSettable}), is
  * refused before anything runs: Iceberg accepts it and only fails later, at the commit of every
- * write into the table, after the data files were written (or reads a boolean as false). Keys
- * {@code floe tables apply} reserves (its {@code floe.spec-properties}) are not checked here.
+ * write into the table, after the data files were written (or reads a boolean as false). So are
+ * keys Floe writes itself (under {@code floe.}, also in an {@code ALTER TABLE ... RESET}) and keys
+ * Iceberg reserves, two of which its Flink catalog takes as commands ({@code current-snapshot-id}
+ * rolls back without {@code floe rollback}'s tag).
  */
 final class PropertyChanges {
   private PropertyChanges() {}
@@ -56,12 +60,20 @@ final class PropertyChanges {
             .map(ContextResolvedTable::isTemporary)
             .orElse(false)) {
       Map<String, String> set = new LinkedHashMap<>();
+      List<String> reset = new ArrayList<>();
       for (TableChange change : alter.getTableChanges()) {
         if (change instanceof TableChange.SetOption option) {
           set.put(option.getKey(), option.getValue());
+        } else if (change instanceof TableChange.ResetOption option) {
+          reset.add(option.getKey());
         }
       }
-      require(source, statement, alter.getTableIdentifier(), set, catalogs, schemas);
+      ObjectIdentifier table = alter.getTableIdentifier();
+      if (RefusedStatements.isIceberg(table.getCatalogName(), catalogs, schemas)) {
+        WritableProperties.requireRemovable(
+            SqlErrors.action(source, statement), name(table), reset);
+      }
+      require(source, statement, table, set, catalogs, schemas);
     }
   }
 
@@ -74,9 +86,11 @@ final class PropertyChanges {
       TableSchemas schemas) {
     if (RefusedStatements.isIceberg(table.getCatalogName(), catalogs, schemas)) {
       WritableProperties.requireSettable(
-          SqlErrors.action(source, statement),
-          table.getDatabaseName() + "." + table.getObjectName(),
-          properties);
+          SqlErrors.action(source, statement), name(table), properties);
     }
+  }
+
+  private static String name(ObjectIdentifier table) {
+    return table.getDatabaseName() + "." + table.getObjectName();
   }
 }

@@ -1326,7 +1326,33 @@ final class BadInputCatalogue {
                           f.args(
                               "sql",
                               "ALTER TABLE sales.staging_orders SET"
-                                  + " ('write.summary.partition-limit'='x')")))));
+                                  + " ('write.summary.partition-limit'='x')")),
+                  row(
+                      "a table given a key Floe writes from its spec: `floe sql \"ALTER TABLE"
+                          + " sales.staging_orders SET ('floe.maintain.strategy'='sort')\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): property"
+                          + " floe.maintain.strategy of sales.staging_orders is Floe's own (keys"
+                          + " under floe.): `floe tables apply` writes them from the table's spec",
+                      f ->
+                          f.args(
+                              "sql",
+                              "ALTER TABLE sales.staging_orders SET"
+                                  + " ('floe.maintain.strategy'='sort')")),
+                  row(
+                      "a rollback through Iceberg's Flink catalog: `floe sql \"ALTER TABLE"
+                          + " sales.staging_orders SET ('current-snapshot-id'='1')\"`",
+                      2,
+                      "floe: Cannot run SQL statement 1 (line 1 of the command line): property"
+                          + " current-snapshot-id of sales.staging_orders would make snapshot '1'"
+                          + " current and leave the snapshots after it to expiry: roll back with"
+                          + " `floe rollback TABLE --to-snapshot ID`, which tags the head so it can"
+                          + " be undone",
+                      f ->
+                          f.args(
+                              "sql",
+                              "ALTER TABLE sales.staging_orders SET"
+                                  + " ('current-snapshot-id'='1')")))));
 
   private static BadInput slice(String input, String value, String says) {
     return row(input, 2, says, f -> f.args("run", f.examples(DAILY), "--slice", value));

@@ -185,6 +185,114 @@ class PropertyChangesTest {
   }
 
   @Test
+  void keysFloeWritesItselfAreNeitherSetNorResetBySql() {
+    assertThatThrownBy(
+            () ->
+                run(
+                    "CREATE TABLE sales.floe_keys (id INT) WITH"
+                        + " ('floe.maintain.min-input-files'='many')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property"
+                + " floe.maintain.min-input-files of sales.floe_keys is Floe's own (keys under"
+                + " floe.): `floe tables apply` writes them from the table's spec");
+    assertNoTable("floe_keys");
+
+    // As floe tables apply and floe late apply leave a table.
+    Catalog catalog = Catalogs.open(config);
+    try {
+      catalog.createTable(
+          TableIdentifier.of("sales", "floe_keys"),
+          new Schema(Types.NestedField.optional(1, "id", Types.IntegerType.get())),
+          PartitionSpec.unpartitioned(),
+          Map.of(
+              "floe.spec-properties", "owner", "owner", "a", "floe.sealed-through", "2026-10-05"));
+    } finally {
+      Catalogs.close(catalog);
+    }
+    assertThatThrownBy(
+            () -> run("ALTER TABLE sales.floe_keys SET ('floe.sealed-through'='2026-12-01')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property"
+                + " floe.sealed-through of sales.floe_keys is Floe's own: `floe late apply` moves"
+                + " it");
+    assertThatThrownBy(() -> run("ALTER TABLE sales.floe_keys RESET ('floe.spec-properties')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property floe.spec-properties of sales.floe_keys is Floe's own");
+    run("ALTER TABLE sales.floe_keys SET ('owner'='b')");
+
+    withTable(
+        "floe_keys",
+        t ->
+            assertThat(t.properties())
+                .containsEntry("floe.sealed-through", "2026-10-05")
+                .containsEntry("floe.spec-properties", "owner")
+                .containsEntry("owner", "b"));
+  }
+
+  @Test
+  void anAlterSettingTheCurrentSnapshotIsRefusedAndTheTableStaysWhereItWas() {
+    run("CREATE TABLE sales.moved (id INT)");
+    run("INSERT INTO sales.moved VALUES (1)");
+    run("INSERT INTO sales.moved VALUES (2)");
+    long[] snapshots = new long[2];
+    withTable(
+        "moved",
+        t -> {
+          snapshots[0] = t.currentSnapshot().parentId();
+          snapshots[1] = t.currentSnapshot().snapshotId();
+        });
+
+    // Iceberg's Flink catalog rolls back for this key, and cherry-picks for the other.
+    assertThatThrownBy(
+            () -> run("ALTER TABLE sales.moved SET ('current-snapshot-id'='" + snapshots[0] + "')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property"
+                + " current-snapshot-id of sales.moved would make snapshot '"
+                + snapshots[0]
+                + "' current and leave the snapshots after it to expiry: roll back with `floe"
+                + " rollback TABLE --to-snapshot ID`, which tags the head so it can be undone");
+    assertThatThrownBy(
+            () ->
+                run(
+                    "ALTER TABLE sales.moved SET ('cherry-pick-snapshot-id'='"
+                        + snapshots[0]
+                        + "')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("would cherry-pick snapshot '" + snapshots[0] + "' onto main");
+
+    withTable("moved", t -> assertThat(t.currentSnapshot().snapshotId()).isEqualTo(snapshots[1]));
+    assertThat(count("moved")).isEqualTo(2L);
+  }
+
+  @Test
+  void keysIcebergReservesAreRefusedButTheFormatVersionIsChosen() {
+    run("CREATE TABLE sales.reserved (id INT) WITH ('format-version'='3')");
+    String uuid[] = new String[1];
+    withTable("reserved", t -> uuid[0] = t.uuid().toString());
+
+    assertThatThrownBy(() -> run("ALTER TABLE sales.reserved SET ('uuid'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property uuid of"
+                + " sales.reserved is reserved by Iceberg and cannot be set");
+
+    withTable(
+        "reserved",
+        t -> {
+          assertThat(
+                  ((org.apache.iceberg.HasTableOperations) t)
+                      .operations()
+                      .current()
+                      .formatVersion())
+              .isEqualTo(3);
+          assertThat(t.uuid().toString()).isEqualTo(uuid[0]);
+        });
+  }
+
+  @Test
   void aTemporaryTableIsNotTheIcebergCatalogsToAnswerFor() {
     // Its options go to its connector, which judges them when a query reads it.
     assertThat(
