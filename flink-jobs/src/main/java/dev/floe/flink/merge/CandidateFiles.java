@@ -7,13 +7,19 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
@@ -28,7 +34,7 @@ import org.apache.iceberg.types.Types.NestedField;
  */
 final class CandidateFiles {
   /**
-   * @param candidates the files to read, with their delete files
+   * @param candidates the files to read, each with every delete file of its rows
    * @param filesInScope every live data file in the scope
    */
   record Selection(List<FileScanTask> candidates, int filesInScope) {}
@@ -53,9 +59,10 @@ final class CandidateFiles {
     }
     List<KeyRange> ranges = new ArrayList<>();
     TableScan scan = table.newScan().useSnapshot(snapshotId).filter(scope.toExpression());
-    int filesInScope = count(scan);
+    Map<String, DeleteFile[]> deletes = deletes(scan);
+    int filesInScope = deletes.size();
     if (everyFile) {
-      return new Selection(plan(scan, ranges), filesInScope);
+      return new Selection(plan(scan, ranges, deletes), filesInScope);
     }
     scan = scan.includeColumnStats(keyValues.keySet());
     for (Map.Entry<String, ? extends Collection<Comparable<?>>> column : keyValues.entrySet()) {
@@ -68,27 +75,43 @@ final class CandidateFiles {
     // Iceberg prunes by partition (a bucketed or identity key) and bounds; the ranges above also
     // prune by bounds when the batch is too large for an IN list.
     scan = scan.filter(KeyFilters.of(table, keyValues));
-    return new Selection(plan(scan, ranges), filesInScope);
+    return new Selection(plan(scan, ranges, deletes), filesInScope);
   }
 
-  private static int count(TableScan scan) {
-    int count = 0;
+  /**
+   * Every live data file of the scope, with the delete files that apply to it. A scan filtered by
+   * key values leaves out the equality deletes whose bounds hold none of those values: right for
+   * finding the keys, but a file rewritten whole must apply every delete file of its rows, or the
+   * rows they delete come back (the new file's sequence number is after those deletes). The scope
+   * filter drops only deletes that cannot match a row of the scope, where every row of its files
+   * lies ({@link dev.floe.flink.commit.OutsideSliceRefusal}).
+   */
+  private static Map<String, DeleteFile[]> deletes(TableScan scan) {
+    Map<String, DeleteFile[]> deletes = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
-      for (FileScanTask ignored : tasks) {
-        count++;
+      for (FileScanTask task : tasks) {
+        deletes.put(task.file().location(), task.deletes().toArray(DeleteFile[]::new));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of the merge target", e);
     }
-    return count;
+    return deletes;
   }
 
-  private static List<FileScanTask> plan(TableScan scan, List<KeyRange> ranges) {
+  /** The tasks of {@code scan} the ranges keep, each with every delete file of its rows. */
+  private static List<FileScanTask> plan(
+      TableScan scan, List<KeyRange> ranges, Map<String, DeleteFile[]> deletes) {
     List<FileScanTask> candidates = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         if (ranges.stream().allMatch(range -> range.mayHold(task.file()))) {
-          candidates.add(task);
+          candidates.add(
+              new BaseFileScanTask(
+                  task.file(),
+                  deletes.get(task.file().location()),
+                  SchemaParser.toJson(task.schema()),
+                  PartitionSpecParser.toJson(task.spec()),
+                  ResidualEvaluator.of(task.spec(), task.residual(), true)));
         }
       }
     } catch (IOException e) {

@@ -13,6 +13,7 @@ import dev.floe.catalog.testing.TableRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.run.RunOptions;
+import dev.floe.flink.testing.EqualityDeletes;
 import dev.floe.flink.testing.ExampleTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -395,6 +396,58 @@ class KeyedCommitterTest {
 
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.NO_OP);
     assertThat(outcome.detail()).contains("5 unchanged");
+  }
+
+  @Test
+  void aRewrittenFileKeepsTheRowsAnEqualityDeleteOutsideTheBatchsKeysRemoved() {
+    // Another engine's merge-on-read deleted key 2 with an equality delete; the batch updates key
+    // 1 of the same file. The probe's key filter (id IN (1)) leaves that delete out of the scan,
+    // and the rewrite, whose new file comes after it, brought key 2 back: [1, 2, 3] for [1, 3].
+    Table events =
+        catalog.create("sales.events", EventTables.EVENTS, PartitionSpec.unpartitioned());
+    assertEqualityDeletedRowStaysDeleted(events, Scope.wholeTable());
+  }
+
+  @Test
+  void aSlicedMergeRewritingAFileKeepsTheRowsAnEqualityDeleteRemoved() {
+    Table events =
+        catalog.create(
+            "sales.events",
+            EventTables.EVENTS,
+            PartitionSpec.builderFor(EventTables.EVENTS).identity("event_day").build());
+    assertEqualityDeletedRowStaysDeleted(
+        events,
+        Scope.of(
+            SliceResolver.resolve(
+                "sales.events", events, "event_day", EventTables.FIRST_DAY.toString())));
+  }
+
+  private void assertEqualityDeletedRowStaysDeleted(Table events, Scope scope) {
+    Record deleted = event(events, 2, "b");
+    events
+        .newAppend()
+        .appendFile(TableRows.write(events, event(events, 1, "a"), deleted, event(events, 3, "c")))
+        .commit();
+    events.newRowDelta().addDeletes(EqualityDeletes.ofId(events, deleted, 2L)).commit();
+    RowType rowType = FlinkSchemaUtil.convert(events.schema());
+    SourceBatch batch = new SourceBatch("sales.events", rowType, List.of("id"), "version", true);
+    batch.add(
+        GenericRowData.of(
+            1L, (int) EventTables.FIRST_DAY.toEpochDay(), StringData.fromString("a2"), 2L));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(catalog.catalog(), plan(scope, false, "sales.events"), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).as(outcome.detail()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    List<String> rows = new java.util.ArrayList<>();
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(catalog.load("sales.events")).build()) {
+      records.forEach(r -> rows.add(r.getField("id") + " " + r.getField("v")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(rows).containsExactlyInAnyOrder("1 a2", "3 c");
   }
 
   private MergePlan plan(Scope scope, boolean deleteMissing) {
