@@ -65,7 +65,13 @@ final class PartitionFilters {
 
   private static Expression of(String transform, String source, Type sourceType, Object value) {
     if (transform.equals("identity")) {
-      return value == null ? Expressions.isNull(source) : Expressions.equal(source, value);
+      if (value == null) {
+        return Expressions.isNull(source);
+      }
+      // Iceberg makes no literal of NaN (and no NaN equals another): a NaN partition is isNaN.
+      boolean nan =
+          (value instanceof Double d && d.isNaN()) || (value instanceof Float f && f.isNaN());
+      return nan ? Expressions.isNaN(source) : Expressions.equal(source, value);
     }
     SliceUnit unit = SliceUnit.ofPartitionField(transform, sourceType);
     if (unit == null) {

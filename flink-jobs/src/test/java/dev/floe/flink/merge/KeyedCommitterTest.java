@@ -450,6 +450,64 @@ class KeyedCommitterTest {
     assertThat(rows).containsExactlyInAnyOrder("1 a2", "3 c");
   }
 
+  @Test
+  void aMergeIntoANaNIdentityPartitionCommits() {
+    // Its conflict filter named the partition with equal(score, NaN), which Iceberg refuses: the
+    // key could never be merged (exit 1, "Cannot create expression literal from NaN").
+    Schema scored =
+        new Schema(
+            List.of(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "score", Types.DoubleType.get()),
+                Types.NestedField.optional(3, "version", Types.LongType.get())),
+            Set.of(1));
+    Table table =
+        catalog.create(
+            "sales.scored", scored, PartitionSpec.builderFor(scored).identity("score").build());
+    table
+        .newAppend()
+        .appendFile(
+            TableRows.write(
+                table,
+                TableRows.row(table, Map.of("id", 1L, "score", Double.NaN, "version", 1L)),
+                TableRows.row(table, Map.of("id", 2L, "score", Double.NaN, "version", 1L))))
+        .commit();
+    RowType rowType = FlinkSchemaUtil.convert(table.schema());
+    SourceBatch batch = new SourceBatch("sales.scored", rowType, List.of("id"), "version", true);
+    batch.add(GenericRowData.of(1L, Double.NaN, 2L));
+    Lineage lineage =
+        new Lineage("key", "run-1", "test", "merge", "*", "test", 0, null, Map.of(), null);
+    CommitPlan commit =
+        new CommitPlan(
+            catalog.config(),
+            "sales.scored",
+            Scope.wholeTable(),
+            WriteMode.MERGE,
+            false,
+            lineage,
+            null,
+            0,
+            List.of(),
+            RunOptions.defaults());
+
+    CommitOutcome outcome =
+        new KeyedCommitter(
+                catalog.catalog(), new MergePlan(commit, List.of("id"), "version", false), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).as(outcome.detail()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    List<String> rows = new java.util.ArrayList<>();
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(catalog.load("sales.scored")).build()) {
+      records.forEach(
+          r ->
+              rows.add(r.getField("id") + " " + r.getField("score") + " " + r.getField("version")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(rows).containsExactlyInAnyOrder("1 NaN 2", "2 NaN 1");
+  }
+
   private MergePlan plan(Scope scope, boolean deleteMissing) {
     return plan(scope, deleteMissing, "sales.dim_customer");
   }
