@@ -83,6 +83,13 @@ final class KeyColumns {
           "Cannot read %s at '%s': %s has no column '%s'",
           spec.source(), what, spec.target(), column);
     }
+    if (target.schema().asStruct().field(field.fieldId()) == null) {
+      // The committer finds key and ordering values by top-level position in the row.
+      throw InvalidInputException.of(
+          "Cannot use %s.%s as the %s of %s: it is a field of a struct; key and ordering columns"
+              + " must be top-level columns",
+          spec.target(), column, what, spec.source());
+    }
     return field;
   }
 }
