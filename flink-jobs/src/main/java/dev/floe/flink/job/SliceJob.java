@@ -11,6 +11,7 @@ import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.lineage.CodeVersion;
+import dev.floe.catalog.lineage.ColumnDefaults;
 import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.RunKey;
@@ -757,8 +758,9 @@ public final class SliceJob {
 
   /**
    * Every table the query reads passes through Flink's reader: a column Flink cannot carry exactly
-   * (a {@code time}) is refused even when the query seems not to use it, since the rule cannot see
-   * through every expression that might.
+   * (a {@code time}), or whose initial default it would read as NULL ({@link ColumnDefaults}), is
+   * refused even when the query seems not to use it, since the rule cannot see through every
+   * expression that might.
    */
   static void requireExactSources(
       Catalog catalog, RunRequest request, QueryInspector.Inspection inspection) {
@@ -766,11 +768,10 @@ public final class SliceJob {
     for (String scanned : inspection.scannedTables()) {
       if (scanned.startsWith(prefix)) {
         String name = scanned.substring(prefix.length());
+        org.apache.iceberg.Table table = Catalogs.loadTable(catalog, name);
         ExactTypes.require(
-            "run " + request.job().job(),
-            name,
-            Catalogs.loadTable(catalog, name).schema(),
-            ExactTypes.Path.FLINK);
+            "run " + request.job().job(), name, table.schema(), ExactTypes.Path.FLINK);
+        ColumnDefaults.requireReadable("run " + request.job().job(), name, table);
       }
     }
   }

@@ -1,11 +1,16 @@
 package dev.floe.flink.sql;
 
+import dev.floe.catalog.lineage.ColumnDefaults;
 import dev.floe.catalog.lineage.ExactTypes;
 import dev.floe.catalog.spec.WritableProperties;
 import dev.floe.flink.job.QueryInspector;
 import java.nio.ByteBuffer;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.table.catalog.CatalogManager;
 import org.apache.flink.table.catalog.ContextResolvedTable;
@@ -28,19 +33,22 @@ import org.apache.iceberg.types.Types;
  */
 final class IcebergTables {
   private final Map<String, Schema> tables;
+  private final Set<String> read;
 
-  private IcebergTables(Map<String, Schema> tables) {
+  private IcebergTables(Map<String, Schema> tables, Set<String> read) {
     this.tables = tables;
+    this.read = read;
   }
 
   static IcebergTables touchedBy(Operation operation, TableSchemas schemas) {
     Map<String, Schema> tables = new LinkedHashMap<>();
-    collect(operation, schemas, tables);
-    return new IcebergTables(tables);
+    Set<String> read = new LinkedHashSet<>();
+    collect(operation, schemas, tables, read);
+    return new IcebergTables(tables, read);
   }
 
   private static void collect(
-      Operation operation, TableSchemas schemas, Map<String, Schema> tables) {
+      Operation operation, TableSchemas schemas, Map<String, Schema> tables, Set<String> read) {
     QueryOperation query = null;
     if (operation instanceof ModifyOperation modify) {
       if (modify instanceof SinkModifyOperation sink) {
@@ -69,6 +77,9 @@ final class IcebergTables {
     if (query != null) {
       for (String scanned : QueryInspector.inspect(query).scannedTables()) {
         add(scanned, schemas, tables);
+        if (tables.containsKey(scanned)) {
+          read.add(scanned);
+        }
       }
     }
   }
@@ -133,6 +144,41 @@ final class IcebergTables {
                 name.substring(name.indexOf('.') + 1),
                 schema,
                 ExactTypes.Path.FLINK));
+  }
+
+  /**
+   * Refuses the statement (exit 2) when Flink would lose a column default ({@link ColumnDefaults}):
+   * a table it reads has a live data file written before a column with an initial default was
+   * added, or its {@code INSERT} leaves out a column with a write default.
+   */
+  void requireDefaults(
+      Operation operation, SqlStatement statement, String source, TableSchemas schemas) {
+    String action = SqlErrors.action(source, statement);
+    for (String name : read) {
+      if (!ColumnDefaults.initialDefaults(tables.get(name)).isEmpty()) {
+        ColumnDefaults.requireReadable(action, shortName(name), schemas.table(name));
+      }
+    }
+    if (operation instanceof SinkModifyOperation sink
+        && sink.getTargetColumns() != null
+        && !sink.isDelete()
+        && !sink.isUpdate()) {
+      String name = sink.getContextResolvedTable().getIdentifier().asSummaryString();
+      Schema schema = tables.get(name);
+      if (schema != null) {
+        List<String> columns = sink.getContextResolvedTable().getResolvedSchema().getColumnNames();
+        Set<String> given = new HashSet<>(sink.getStaticPartitions().keySet());
+        for (int[] path : sink.getTargetColumns()) {
+          given.add(columns.get(path[0]));
+        }
+        List<String> omitted = columns.stream().filter(c -> !given.contains(c)).toList();
+        ColumnDefaults.requireWritten(action, shortName(name), schema, omitted);
+      }
+    }
+  }
+
+  private static String shortName(String flinkName) {
+    return flinkName.substring(flinkName.indexOf('.') + 1);
   }
 
   /**
