@@ -13,6 +13,7 @@ import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.commit.CommitPlan;
 import dev.floe.flink.row.RowDataHasher;
@@ -33,7 +34,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.BaseCombinedScanTask;
 import org.apache.iceberg.BaseFileScanTask;
@@ -41,6 +44,7 @@ import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
@@ -76,7 +80,10 @@ import org.slf4j.LoggerFactory;
  *       which keys exist and which rows the batch replaces (merge: strictly newer ordering only);
  *   <li>nothing to change: no-op, nothing written;
  *   <li>rewrite: the files holding a replaced or deleted row are rewritten whole, with the batch's
- *       rows in place of the replaced ones; new keys go to new files;
+ *       rows in place of the replaced ones; new keys go to new files. On a table with row lineage
+ *       (format version 3) a row copied unchanged keeps its {@code _row_id} and {@code
+ *       _last_updated_sequence_number}, a replacing row the {@code _row_id} of the row it replaces
+ *       (its sequence number becomes the commit's), and a new key gets both on commit;
  *   <li>commit: remove the rewritten files and add the new ones, validated from the probed snapshot
  *       with conflict detection on the touched partitions.
  * </ol>
@@ -143,11 +150,16 @@ public final class KeyedCommitter {
     this.beforeRewriting = beforeRewriting;
   }
 
-  /** What the probe found: the files to rewrite and the keys they replace. */
+  /**
+   * What the probe found: the files to rewrite and the keys they replace; on a table with row
+   * lineage, by matched key, the {@code _row_id} of its newest target row (the one a replacing row
+   * takes), else no ids.
+   */
   private record Probe(
       List<FileScanTask> touched,
       Set<KeyHash> replaced,
       Set<KeyHash> matched,
+      Map<KeyHash, Long> rowIds,
       MergeCounts counts) {}
 
   /**
@@ -313,9 +325,11 @@ public final class KeyedCommitter {
   /**
    * What the probe found in one candidate file: the batch's keys it holds, each with the newest
    * ordering value among its rows there (null when that is null, or without an ordering guard), and
-   * how many of its rows {@code delete_missing} deletes.
+   * with that row's {@code _row_id} when it was read (see {@link Probe#rowIds}); and how many of
+   * its rows {@code delete_missing} deletes.
    */
-  private record FileProbe(Map<KeyHash, Comparable<?>> matched, long deleted) {}
+  private record FileProbe(
+      Map<KeyHash, Comparable<?>> matched, Map<KeyHash, Long> rowIds, long deleted) {}
 
   private Probe probe(
       Table table,
@@ -329,7 +343,12 @@ public final class KeyedCommitter {
     if (!plan.insertOnly()) {
       columns.add(plan.ordering());
     }
-    Schema projected = table.schema().select(columns);
+    Schema stored = StoredRows.schema(table);
+    if (!plan.insertOnly() && hasRowLineage(stored)) {
+      // A replacing row keeps the row id of the row it replaces.
+      columns.add(MetadataColumns.ROW_ID.name());
+    }
+    Schema projected = stored.select(columns);
     // Candidate files are independent and the batch is only read: probe them at once, then
     // combine in the candidates' order.
     List<FileProbe> found =
@@ -342,6 +361,7 @@ public final class KeyedCommitter {
     // them all only when it is newer than every one, so an older source row never replaces a
     // newer target row in another file.
     Map<KeyHash, Comparable<?>> newest = new HashMap<>();
+    Map<KeyHash, Long> rowIds = new HashMap<>();
     long deleted = 0;
     for (FileProbe file : found) {
       file.matched()
@@ -349,6 +369,7 @@ public final class KeyedCommitter {
               (key, ordering) -> {
                 if (!newest.containsKey(key) || newer(ordering, newest.get(key))) {
                   newest.put(key, ordering);
+                  rowIds.put(key, file.rowIds().get(key));
                 }
               });
       deleted += file.deleted();
@@ -384,7 +405,7 @@ public final class KeyedCommitter {
             selection.filesInScope(),
             selection.candidates().size(),
             touched.size());
-    return new Probe(touched, replaced, matched, counts);
+    return new Probe(touched, replaced, matched, rowIds, counts);
   }
 
   /** Reads one candidate file's key (and ordering) columns; safe to run on several threads. */
@@ -403,7 +424,9 @@ public final class KeyedCommitter {
                 projectedType.getTypeAt(projectedType.getFieldIndex(plan.ordering())),
                 projectedType.getFieldIndex(plan.ordering()))
             : null;
+    int rowIdPos = projectedType.getFieldIndex(MetadataColumns.ROW_ID.name());
     Map<KeyHash, Comparable<?>> matched = new HashMap<>();
+    Map<KeyHash, Long> rowIds = new HashMap<>();
     long deleted = 0;
     try (CloseableIterator<RowData> rows = read(table, task, projected)) {
       while (rows.hasNext()) {
@@ -422,12 +445,15 @@ public final class KeyedCommitter {
         Comparable<?> ordering = compareOrdering ? targetOrdering.read(target) : null;
         if (!matched.containsKey(key) || newer(ordering, matched.get(key))) {
           matched.put(key, ordering);
+          if (rowIdPos >= 0) {
+            rowIds.put(key, target.isNullAt(rowIdPos) ? null : target.getLong(rowIdPos));
+          }
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + task.file().location(), e);
     }
-    return new FileProbe(matched, deleted);
+    return new FileProbe(matched, rowIds, deleted);
   }
 
   /** Reads the ordering column of a source row. */
@@ -484,7 +510,8 @@ public final class KeyedCommitter {
    * whose partition (under the current spec, which new rows are written with) has a rewritten group
    * goes to that partition's last group, so a partition that gets both updates and new keys still
    * gets one file, as with one writer; the others go to one more unit (index {@code
-   * groups.size()}).
+   * groups.size()}). On a table with row lineage each row carries its lineage ({@link
+   * #withLineage}).
    */
   private List<List<RowData>> newRowsByUnit(
       Table table, Probe probe, SourceBatch batch, List<List<FileScanTask>> groups) {
@@ -499,6 +526,7 @@ public final class KeyedCommitter {
     for (int i = 0; i < groups.size(); i++) {
       lastGroup.put(RewriteGroups.partitionOf(groups.get(i).get(0), table.specs()), i);
     }
+    boolean lineage = hasRowLineage(StoredRows.schema(table));
     PartitionSpec spec = table.spec();
     PartitionKey partition = new PartitionKey(spec, table.schema());
     RowDataWrapper wrapper = new RowDataWrapper(rowType, table.schema().asStruct());
@@ -506,10 +534,29 @@ public final class KeyedCommitter {
       if (!probe.matched().contains(row.getKey()) || probe.replaced().contains(row.getKey())) {
         partition.partition(wrapper.wrap(row.getValue()));
         Integer group = lastGroup.get(RewriteGroups.key(spec, partition.copy()));
-        byUnit.get(group == null ? groups.size() : group).add(row.getValue());
+        byUnit
+            .get(group == null ? groups.size() : group)
+            .add(
+                lineage
+                    ? withLineage(row.getValue(), probe.rowIds().get(row.getKey()))
+                    : row.getValue());
       }
     }
     return byUnit;
+  }
+
+  /**
+   * A batch row as written into a table with row lineage ({@link StoredRows#schema}): with the
+   * {@code _row_id} of the target row it replaces, null for a new key (assigned on commit), and a
+   * null {@code _last_updated_sequence_number}, which the commit's sequence number fills.
+   */
+  private static RowData withLineage(RowData row, Long rowId) {
+    return new JoinedRowData(row.getRowKind(), row, GenericRowData.of(rowId, null));
+  }
+
+  /** Whether {@code stored} ({@link StoredRows#schema}) holds the row lineage columns. */
+  private static boolean hasRowLineage(Schema stored) {
+    return stored.findField(MetadataColumns.ROW_ID.fieldId()) != null;
   }
 
   /**
@@ -525,12 +572,15 @@ public final class KeyedCommitter {
       int attempt,
       RewriteUnit unit,
       BooleanSupplier cancelled) {
-    TaskWriter<RowData> writer = DataFileWriters.create(table, rowType, unit.index(), attempt);
+    // The table's columns, then on a table with row lineage the lineage columns: a row copied
+    // unchanged keeps its row id and sequence number. The key is hashed by the columns' position.
+    Schema stored = StoredRows.schema(table);
+    TaskWriter<RowData> writer = DataFileWriters.create(table, stored, unit.index(), attempt);
     try {
       RowDataHasher keyHasher = new RowDataHasher(rowType, plan.key());
       for (FileScanTask task : unit.files()) {
         beforeRewriting.accept(task.file());
-        try (CloseableIterator<RowData> rows = read(table, wholeFile(task), table.schema())) {
+        try (CloseableIterator<RowData> rows = read(table, wholeFile(task), stored)) {
           while (rows.hasNext()) {
             if (cancelled.getAsBoolean()) {
               throw new FileWorkers.Cancelled();

@@ -4,8 +4,10 @@ import java.util.List;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.sink.RowDataTaskWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.TaskWriter;
@@ -33,6 +35,34 @@ public final class DataFileWriters {
     RowDataTaskWriterFactory factory =
         new RowDataTaskWriterFactory(
             table, rowType, targetFileSize, format, table.properties(), List.of(), false);
+    factory.initialize(taskId, attempt);
+    return ValueGuard.wrap(table, rowType, factory.create());
+  }
+
+  /**
+   * A writer of rows of {@code schema}: the table's columns, in order, then the row lineage columns
+   * on a table with row lineage ({@link dev.floe.catalog.lineage.StoredRows#schema}), whose values
+   * are written as given (a null one is assigned on commit). Otherwise as {@link #create(Table,
+   * RowType, int, int)}.
+   *
+   * @param table the target (spec, location, IO, properties)
+   * @param schema the rows' schema
+   * @param taskId distinguishes the file names of parallel writers
+   * @param attempt distinguishes the file names of retried writers
+   */
+  public static TaskWriter<RowData> create(Table table, Schema schema, int taskId, int attempt) {
+    RowType rowType = FlinkSchemaUtil.convert(schema);
+    RowDataTaskWriterFactory factory =
+        new RowDataTaskWriterFactory(
+            () -> table,
+            rowType,
+            targetFileSize(table),
+            format(table),
+            table.properties(),
+            List.of(),
+            false,
+            schema,
+            table.spec());
     factory.initialize(taskId, attempt);
     return ValueGuard.wrap(table, rowType, factory.create());
   }

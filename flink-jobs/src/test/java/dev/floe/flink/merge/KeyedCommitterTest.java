@@ -32,6 +32,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -506,6 +507,76 @@ class KeyedCommitterTest {
       throw new UncheckedIOException(e);
     }
     assertThat(rows).containsExactlyInAnyOrder("1 NaN 2", "2 NaN 1");
+  }
+
+  @Test
+  void aMergeIntoARowLineageTableKeepsRowIdsAndMovesOnlyTheUpdatedRowsSequenceNumber() {
+    // The rewrite read rows without their lineage and wrote them as new rows: a merge updating key
+    // 2 of [1, 2, 3] (row ids 0, 1, 2 at sequence number 1) gave every row a new row id (1 -> 4,
+    // 3 -> 5, 2 -> 6) and the merge's sequence number.
+    Table events =
+        catalog.create("sales.events", EventTables.EVENTS, PartitionSpec.unpartitioned());
+    // One row per row group: the probe, which reads the replaced row's id, skips the others.
+    events
+        .updateProperties()
+        .set("format-version", "3")
+        .set("write.parquet.row-group-size-bytes", "1")
+        .set("write.parquet.row-group-check-min-record-count", "1")
+        .set("write.parquet.row-group-check-max-record-count", "1")
+        .commit();
+    events
+        .newAppend()
+        .appendFile(
+            TableRows.write(
+                events, event(events, 1, "a"), event(events, 2, "b"), event(events, 3, "c")))
+        .commit();
+    assertThat(lineage()).containsExactly("1 a 0 1", "2 b 1 1", "3 c 2 1");
+    RowType rowType = FlinkSchemaUtil.convert(events.schema());
+    SourceBatch batch = new SourceBatch("sales.events", rowType, List.of("id"), "version", true);
+    int day = (int) EventTables.FIRST_DAY.toEpochDay();
+    batch.add(GenericRowData.of(2L, day, StringData.fromString("b2"), 2L));
+    batch.add(GenericRowData.of(4L, day, StringData.fromString("d"), 1L));
+
+    CommitOutcome outcome =
+        new KeyedCommitter(
+                catalog.catalog(), plan(Scope.wholeTable(), false, "sales.events"), rowType)
+            .commit(batch);
+
+    assertThat(outcome.status()).as(outcome.detail()).isEqualTo(CommitOutcome.Status.COMMITTED);
+    long merged = catalog.load("sales.events").currentSnapshot().sequenceNumber();
+    assertThat(merged).isEqualTo(2);
+    // Unchanged rows keep their id and sequence number, the updated row its id; the new row gets
+    // an id no row had before (the table's next row id was 3).
+    List<String> rows = lineage();
+    assertThat(rows).hasSize(4).startsWith("1 a 0 1", "2 b2 1 2", "3 c 2 1");
+    String[] inserted = rows.get(3).split(" ");
+    assertThat(inserted[0] + " " + inserted[1] + " " + inserted[3]).isEqualTo("4 d 2");
+    assertThat(Long.parseLong(inserted[2])).isGreaterThanOrEqualTo(3);
+  }
+
+  /** Every row of sales.events as {@code id v _row_id _last_updated_sequence_number}, by id. */
+  private List<String> lineage() {
+    Table events = catalog.load("sales.events");
+    List<String> rows = new java.util.ArrayList<>();
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(events)
+            .project(MetadataColumns.schemaWithRowLineage(events.schema()))
+            .build()) {
+      records.forEach(
+          r ->
+              rows.add(
+                  r.getField("id")
+                      + " "
+                      + r.getField("v")
+                      + " "
+                      + r.getField(MetadataColumns.ROW_ID.name())
+                      + " "
+                      + r.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    rows.sort(null);
+    return rows;
   }
 
   private MergePlan plan(Scope scope, boolean deleteMissing) {
