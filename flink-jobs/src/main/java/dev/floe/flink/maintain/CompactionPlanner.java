@@ -9,6 +9,7 @@ import dev.floe.catalog.maintain.GroupHeap;
 import dev.floe.catalog.maintain.SortKeyOverlap;
 import dev.floe.catalog.maintain.plan.TimeSlices;
 import dev.floe.catalog.slice.PartitionPaths;
+import dev.floe.catalog.slice.ScopeDeletes;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import java.io.IOException;
@@ -134,22 +135,26 @@ final class CompactionPlanner {
           scan.includeColumnStats(
               List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
+    // Every delete file of a file's rows, also those the slice's filter left out: a rewrite that
+    // did not apply one would bring its rows back.
+    ScopeDeletes scopeDeletes = ScopeDeletes.of(table, baseSnapshotId, slice.toExpression());
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file().copyWithoutStats();
         all.add(file);
-        for (DeleteFile delete : task.deletes()) {
+        List<DeleteFile> taskDeletes = scopeDeletes.of(task);
+        for (DeleteFile delete : taskDeletes) {
           String key = DeleteFileKeys.of(delete);
           deleteFiles.putIfAbsent(key, delete.copy());
           appliesTo.computeIfAbsent(key, k -> new HashSet<>()).add(file.location());
         }
         boolean small = file.fileSizeInBytes() < smallLimit;
-        boolean forDeletes = deletesOverThreshold(file, task.deletes(), thresholds);
+        boolean forDeletes = deletesOverThreshold(file, taskDeletes, thresholds);
         boolean eligible = file.specId() == spec.specId() && wholeInside.eval(file.partition());
         if (eligible) {
-          if (!task.deletes().isEmpty()) {
+          if (!taskDeletes.isEmpty()) {
             List<DeleteFile> copies = new ArrayList<>();
-            task.deletes().forEach(d -> copies.add(deleteFiles.get(DeleteFileKeys.of(d))));
+            taskDeletes.forEach(d -> copies.add(deleteFiles.get(DeleteFileKeys.of(d))));
             deletesByFile.put(file.location(), List.copyOf(copies));
           }
           if (layout.reorders()) {

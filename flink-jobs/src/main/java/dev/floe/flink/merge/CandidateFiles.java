@@ -1,6 +1,7 @@
 package dev.floe.flink.merge;
 
 import dev.floe.catalog.slice.Scope;
+import dev.floe.catalog.slice.ScopeDeletes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -59,7 +60,8 @@ final class CandidateFiles {
     }
     List<KeyRange> ranges = new ArrayList<>();
     TableScan scan = table.newScan().useSnapshot(snapshotId).filter(scope.toExpression());
-    Map<String, DeleteFile[]> deletes = deletes(scan);
+    Map<String, DeleteFile[]> deletes =
+        deletes(scan, ScopeDeletes.of(table, snapshotId, scope.toExpression()));
     int filesInScope = deletes.size();
     if (everyFile) {
       return new Selection(plan(scan, ranges, deletes), filesInScope);
@@ -79,18 +81,17 @@ final class CandidateFiles {
   }
 
   /**
-   * Every live data file of the scope, with the delete files that apply to it. A scan filtered by
-   * key values leaves out the equality deletes whose bounds hold none of those values: right for
-   * finding the keys, but a file rewritten whole must apply every delete file of its rows, or the
-   * rows they delete come back (the new file's sequence number is after those deletes). The scope
-   * filter drops only deletes that cannot match a row of the scope, where every row of its files
-   * lies ({@link dev.floe.flink.commit.OutsideSliceRefusal}).
+   * Every live data file of the scope, with every delete file that applies to its rows ({@link
+   * ScopeDeletes}). A scan filtered by key values leaves out the equality deletes whose bounds hold
+   * none of those values: right for finding the keys, but a file rewritten whole must apply every
+   * delete file of its rows, or the rows they delete come back (the new file's sequence number is
+   * after those deletes).
    */
-  private static Map<String, DeleteFile[]> deletes(TableScan scan) {
+  private static Map<String, DeleteFile[]> deletes(TableScan scan, ScopeDeletes all) {
     Map<String, DeleteFile[]> deletes = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
-        deletes.put(task.file().location(), task.deletes().toArray(DeleteFile[]::new));
+        deletes.put(task.file().location(), all.of(task).toArray(DeleteFile[]::new));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of the merge target", e);

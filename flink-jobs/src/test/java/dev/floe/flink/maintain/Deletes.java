@@ -8,6 +8,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
@@ -119,6 +120,38 @@ public final class Deletes {
         record.set(0, value);
         writer.write(record);
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDeleteFile();
+  }
+
+  /**
+   * A global equality delete on {@code column} (a long), of the unpartitioned spec {@code
+   * unpartitioned}, written with whole rows as Flink's non-upsert writer writes them: the row also
+   * holds {@code other} = {@code otherValue}, which need not be the value of the rows it deletes
+   * (it deletes by {@code column} alone).
+   */
+  public static DeleteFile wholeRowEquality(
+      Table table,
+      PartitionSpec unpartitioned,
+      String column,
+      long value,
+      String other,
+      Object otherValue) {
+    Schema rowSchema = table.schema().select(column, other);
+    EqualityDeleteWriter<Record> writer =
+        new GenericFileWriterFactory.Builder(table)
+            .equalityFieldIds(new int[] {table.schema().findField(column).fieldId()})
+            .equalityDeleteRowSchema(rowSchema)
+            .build()
+            .newEqualityDeleteWriter(
+                files(table).newOutputFile(unpartitioned, null), unpartitioned, null);
+    try (writer) {
+      GenericRecord record = GenericRecord.create(rowSchema);
+      record.setField(column, value);
+      record.setField(other, otherValue);
+      writer.write(record);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
