@@ -46,15 +46,24 @@ public final class WritableProperties {
    * @param action what is refused, for the message ({@code run SQL statement 1 (line 1 of ...)})
    * @param table the table's name
    * @param properties the properties the table would be given (not those it keeps)
+   * @param created whether a statement creates the table (its {@code LIKE} may have copied them)
    * @throws InvalidInputException naming the first such key (by name), else the first such value
    */
-  public static void requireSettable(String action, String table, Map<String, String> properties) {
+  public static void requireSettable(
+      String action, String table, Map<String, String> properties, boolean created) {
     for (Map.Entry<String, String> property : new TreeMap<>(properties).entrySet()) {
       keyProblem(property.getKey(), property.getValue())
           .ifPresent(
               problem -> {
                 throw InvalidInputException.of(
-                    "Cannot %s: property %s of %s %s", action, property.getKey(), table, problem);
+                    "Cannot %s: property %s of %s %s%s",
+                    action,
+                    property.getKey(),
+                    table,
+                    problem,
+                    created && property.getKey().startsWith(FLOE_PREFIX)
+                        ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)"
+                        : "");
               });
     }
     firstProblem(properties, IcebergPropertyValues::problem)
@@ -96,14 +105,15 @@ public final class WritableProperties {
     if (property.startsWith(FLOE_PREFIX)) {
       return Optional.of(floeOwn(property));
     }
-    if (property.equals("current-snapshot-id")) {
+    // Iceberg's Flink catalog takes these two keys in any case.
+    if (property.equalsIgnoreCase("current-snapshot-id")) {
       return Optional.of(
           "would make snapshot '"
               + Shown.value(value)
               + "' current and leave the snapshots after it to expiry: roll back with `floe"
               + " rollback TABLE --to-snapshot ID`, which tags the head so it can be undone");
     }
-    if (property.equals("cherry-pick-snapshot-id")) {
+    if (property.equalsIgnoreCase("cherry-pick-snapshot-id")) {
       return Optional.of(
           "would cherry-pick snapshot '"
               + Shown.value(value)

@@ -52,6 +52,7 @@ final class PropertyChanges {
           statement,
           create.getTableIdentifier(),
           create.getCatalogTable().getOptions(),
+          true,
           catalogs,
           schemas);
     } else if (operation instanceof AlterTableChangeOperation alter
@@ -73,7 +74,7 @@ final class PropertyChanges {
         WritableProperties.requireRemovable(
             SqlErrors.action(source, statement), name(table), reset);
       }
-      require(source, statement, table, set, catalogs, schemas);
+      require(source, statement, table, set, false, catalogs, schemas);
     }
   }
 
@@ -82,11 +83,12 @@ final class PropertyChanges {
       SqlStatement statement,
       ObjectIdentifier table,
       Map<String, String> properties,
+      boolean created,
       CatalogManager catalogs,
       TableSchemas schemas) {
     if (RefusedStatements.isIceberg(table.getCatalogName(), catalogs, schemas)) {
       WritableProperties.requireSettable(
-          SqlErrors.action(source, statement), name(table), properties);
+          SqlErrors.action(source, statement), name(table), properties, created);
     }
   }
 

@@ -19,9 +19,6 @@ interface TableSchemas {
   /** Whether {@code flinkName} names a table of the Iceberg catalog, existing or not. */
   boolean inCatalog(String flinkName);
 
-  /** The table of the Iceberg catalog, read afresh; null when it is not one or not there. */
-  Table table(String flinkName);
-
   /**
    * Whether the catalog named {@code catalog} is the configured one and keeps a namespace as its
    * levels joined by '.' (a JDBC catalog, the embedded one too): there a database named {@code
@@ -41,18 +38,18 @@ interface TableSchemas {
     return new TableSchemas() {
       @Override
       public Schema schema(String name) {
-        Table table = table(name);
+        Table table = load(name);
         return table == null ? null : table.schema();
       }
 
       @Override
       public boolean neverWritten(String name) {
-        Table table = table(name);
+        Table table = load(name);
         return table != null && !table.snapshots().iterator().hasNext();
       }
 
-      @Override
-      public Table table(String name) {
+      /** The table of the Iceberg catalog, read afresh; null when it is not one or not there. */
+      private Table load(String name) {
         if (!inCatalog(name)) {
           return null;
         }

@@ -195,7 +195,8 @@ class PropertyChangesTest {
         .hasMessage(
             "Cannot run SQL statement 1 (line 1 of the command line): property"
                 + " floe.maintain.min-input-files of sales.floe_keys is Floe's own (keys under"
-                + " floe.): `floe tables apply` writes them from the table's spec");
+                + " floe.): `floe tables apply` writes them from the table's spec (CREATE TABLE"
+                + " ... LIKE copies them unless EXCLUDING OPTIONS)");
     assertNoTable("floe_keys");
 
     // As floe tables apply and floe late apply leave a table.
@@ -254,6 +255,11 @@ class PropertyChangesTest {
                 + snapshots[0]
                 + "' current and leave the snapshots after it to expiry: roll back with `floe"
                 + " rollback TABLE --to-snapshot ID`, which tags the head so it can be undone");
+    // Iceberg's Flink catalog takes the key in any case.
+    assertThatThrownBy(
+            () -> run("ALTER TABLE sales.moved SET ('Current-Snapshot-Id'='" + snapshots[0] + "')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property Current-Snapshot-Id of sales.moved would make snapshot");
     assertThatThrownBy(
             () ->
                 run(
