@@ -5,6 +5,7 @@ import dev.floe.catalog.error.Shown;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,8 +30,10 @@ public final class ColumnDefaults {
 
   /**
    * Refuses (exit 2) reading {@code table} through Flink while a live data file of its current
-   * snapshot was written without a column that has an initial default: one without a value count
-   * for it (written before the column was added, or without column metrics, which cannot tell).
+   * snapshot may have been written without a column that has an initial default: one without a
+   * value count for the column that was added by a snapshot whose schema lacked it (or whose
+   * snapshot expired, so nothing tells). A file with no value count whose snapshot's schema had the
+   * column (metrics mode none, a column past the first 100, a field in a list) was written with it.
    * Reads only metadata, and the manifests only when the schema has such a column.
    *
    * @param action what could not be done, e.g. {@code "run fact_orders_daily"}
@@ -42,18 +45,25 @@ public final class ColumnDefaults {
     if (defaulted.isEmpty() || table.currentSnapshot() == null) {
       return;
     }
+    Map<Long, Integer> schemaBySequence = new HashMap<>();
+    table.snapshots().forEach(s -> schemaBySequence.put(s.sequenceNumber(), s.schemaId()));
     List<String> columns = new ArrayList<>();
     defaulted.keySet().forEach(id -> columns.add(table.schema().findColumnName(id)));
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().includeColumnStats(columns).planFiles()) {
       for (FileScanTask task : tasks) {
         Map<Integer, Long> counts = task.file().valueCounts();
+        Integer writtenWith = schemaBySequence.get(task.file().fileSequenceNumber());
+        Schema schema = writtenWith == null ? null : table.schemas().get(writtenWith);
         for (Map.Entry<Integer, Types.NestedField> field : defaulted.entrySet()) {
-          if (counts == null || !counts.containsKey(field.getKey())) {
+          boolean counted = counts != null && counts.containsKey(field.getKey());
+          boolean added = schema != null && schema.findField(field.getKey()) != null;
+          if (!counted && !added) {
             throw InvalidInputException.of(
                 "Cannot %s: column %s of %s has an initial default (%s), which Iceberg's Flink"
                     + " reader reads as NULL in data files written before the column was added,"
-                    + " such as %s",
+                    + " such as %s; rewrite them with Iceberg's own reader (floe maintain --compact"
+                    + " does for small files) or another engine",
                 action,
                 table.schema().findColumnName(field.getKey()),
                 name,
@@ -64,6 +74,28 @@ public final class ColumnDefaults {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the data files of " + name, e);
+    }
+  }
+
+  /**
+   * Refuses (exit 2) any read of {@code schema}'s table through Flink when a column has an initial
+   * default: for {@code floe sql}, which may read any snapshot of it (a branch, a tag), not only
+   * the current one {@link #requireReadable} looks at.
+   *
+   * @throws InvalidInputException naming the first such column and its default
+   */
+  public static void requireNone(String action, String name, Schema schema) {
+    Map<Integer, Types.NestedField> defaulted = initialDefaults(schema);
+    if (!defaulted.isEmpty()) {
+      Map.Entry<Integer, Types.NestedField> first = defaulted.entrySet().iterator().next();
+      throw InvalidInputException.of(
+          "Cannot %s: column %s of %s has an initial default (%s), which Iceberg's Flink reader"
+              + " reads as NULL in data files written before the column was added; floe sql reads"
+              + " no such table (floe run does, once every live file holds the column)",
+          action,
+          schema.findColumnName(first.getKey()),
+          name,
+          Shown.value(String.valueOf(first.getValue().initialDefault())));
     }
   }
 

@@ -148,16 +148,13 @@ final class IcebergTables {
 
   /**
    * Refuses the statement (exit 2) when Flink would lose a column default ({@link ColumnDefaults}):
-   * a table it reads has a live data file written before a column with an initial default was
-   * added, or its {@code INSERT} leaves out a column with a write default.
+   * a table it reads has a column with an initial default, or its {@code INSERT} leaves out a
+   * column with a write default.
    */
-  void requireDefaults(
-      Operation operation, SqlStatement statement, String source, TableSchemas schemas) {
+  void requireDefaults(Operation operation, SqlStatement statement, String source) {
     String action = SqlErrors.action(source, statement);
     for (String name : read) {
-      if (!ColumnDefaults.initialDefaults(tables.get(name)).isEmpty()) {
-        ColumnDefaults.requireReadable(action, shortName(name), schemas.table(name));
-      }
+      ColumnDefaults.requireNone(action, shortName(name), tables.get(name));
     }
     if (operation instanceof SinkModifyOperation sink
         && sink.getTargetColumns() != null

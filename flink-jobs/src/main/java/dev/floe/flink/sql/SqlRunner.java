@@ -183,7 +183,7 @@ public final class SqlRunner {
       PropertyChanges.require(source, statement, operation, tableEnv.getCatalogManager(), schemas);
       tables = IcebergTables.touchedBy(operation, schemas);
       tables.requireExact(statement, source);
-      tables.requireDefaults(operation, statement, source, schemas);
+      tables.requireDefaults(operation, statement, source);
       if (operation instanceof SinkModifyOperation insert) {
         LosslessInsert.require(source, statement, insert);
         tables.requireWritable(insert, statement, source);
