@@ -49,8 +49,9 @@ final class KeyColumns {
               + " in the table spec of %s",
           spec.source(), spec.mode().text(), spec.target());
     }
+    String what = spec.key().isEmpty() ? "key (the table's identifier field)" : "key";
     for (String column : key) {
-      NestedField field = field(spec, target, column, "key");
+      NestedField field = field(spec, target, column, what);
       if (!KEY_TYPES.contains(field.type().typeId())) {
         throw InvalidInputException.of(
             "Cannot use %s.%s of type %s as a key in %s: a key column must be one of int, long,"

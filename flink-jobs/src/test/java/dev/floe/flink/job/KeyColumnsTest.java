@@ -8,6 +8,8 @@ import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.testing.EmbeddedCatalog;
+import java.util.List;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -47,6 +49,26 @@ class KeyColumnsTest {
             "Cannot use sales.nest.s.at as the ordering of jobs/nest.yaml: it is a field of a"
                 + " struct; key and ordering columns must be top-level columns");
     assertThat(KeyColumns.resolve(merge("[id]", "ver"), target)).containsExactly("id");
+    // Without key: in the manifest, the table's identifier fields are the key.
+    Table identified =
+        catalog.create(
+            "sales.nest_ids",
+            new Schema(
+                List.of(
+                    Types.NestedField.required(1, "id", Types.LongType.get()),
+                    Types.NestedField.required(
+                        2,
+                        "s",
+                        Types.StructType.of(
+                            Types.NestedField.required(3, "k", Types.LongType.get()))),
+                    Types.NestedField.optional(5, "ver", Types.LongType.get())),
+                Set.of(3)),
+            PartitionSpec.unpartitioned());
+    assertThatThrownBy(() -> KeyColumns.resolve(merge(null, "ver"), identified))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot use sales.nest.s.k as the key (the table's identifier field) of"
+                + " jobs/nest.yaml");
   }
 
   private static JobSpec merge(String key, String ordering) {
@@ -56,7 +78,7 @@ class KeyColumnsTest {
             "job: nest",
             "target: sales.nest",
             "mode: merge",
-            "key: " + key,
+            key == null ? "" : "key: " + key,
             "ordering: " + ordering,
             "query: SELECT id, s, ver FROM sales.staging",
             "");
