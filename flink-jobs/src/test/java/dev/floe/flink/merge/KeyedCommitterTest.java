@@ -468,14 +468,7 @@ class KeyedCommitterTest {
             .commit(batch);
 
     assertThat(outcome.status()).as(outcome.detail()).isEqualTo(CommitOutcome.Status.COMMITTED);
-    List<String> rows = new java.util.ArrayList<>();
-    try (CloseableIterable<Record> records =
-        IcebergGenerics.read(catalog.load("sales.events")).build()) {
-      records.forEach(r -> rows.add(r.getField("id") + " " + r.getField("v")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    assertThat(rows).containsExactlyInAnyOrder("1 a2", "3 c");
+    assertThat(rows("sales.events", "id", "v")).containsExactlyInAnyOrder("1 a2", "3 c");
   }
 
   @Test
@@ -503,37 +496,15 @@ class KeyedCommitterTest {
     RowType rowType = FlinkSchemaUtil.convert(table.schema());
     SourceBatch batch = new SourceBatch("sales.scored", rowType, List.of("id"), "version", true);
     batch.add(GenericRowData.of(1L, Double.NaN, 2L));
-    Lineage lineage =
-        new Lineage("key", "run-1", "test", "merge", "*", "test", 0, null, Map.of(), null);
-    CommitPlan commit =
-        new CommitPlan(
-            catalog.config(),
-            "sales.scored",
-            Scope.wholeTable(),
-            WriteMode.MERGE,
-            false,
-            lineage,
-            null,
-            0,
-            List.of(),
-            RunOptions.defaults());
 
     CommitOutcome outcome =
         new KeyedCommitter(
-                catalog.catalog(), new MergePlan(commit, List.of("id"), "version", false), rowType)
+                catalog.catalog(), plan(Scope.wholeTable(), false, "sales.scored"), rowType)
             .commit(batch);
 
     assertThat(outcome.status()).as(outcome.detail()).isEqualTo(CommitOutcome.Status.COMMITTED);
-    List<String> rows = new java.util.ArrayList<>();
-    try (CloseableIterable<Record> records =
-        IcebergGenerics.read(catalog.load("sales.scored")).build()) {
-      records.forEach(
-          r ->
-              rows.add(r.getField("id") + " " + r.getField("score") + " " + r.getField("version")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    assertThat(rows).containsExactlyInAnyOrder("1 NaN 2", "2 NaN 1");
+    assertThat(rows("sales.scored", "id", "score", "version"))
+        .containsExactlyInAnyOrder("1 NaN 2", "2 NaN 1");
   }
 
   @Test
@@ -631,9 +602,27 @@ class KeyedCommitterTest {
             RunOptions.defaults());
     return new MergePlan(
         commit,
-        target.equals("sales.events") ? List.of("id") : key(),
-        target.equals("sales.events") ? "version" : "updated_at",
+        target.equals("sales.dim_customer") ? key() : List.of("id"),
+        target.equals("sales.dim_customer") ? "updated_at" : "version",
         deleteMissing);
+  }
+
+  /** The rows of {@code table} read with Iceberg's generic reader, as their columns' values. */
+  private List<String> rows(String table, String... columns) {
+    List<String> rows = new java.util.ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(catalog.load(table)).build()) {
+      records.forEach(
+          r ->
+              rows.add(
+                  String.join(
+                      " ",
+                      java.util.Arrays.stream(columns)
+                          .map(c -> String.valueOf(r.getField(c)))
+                          .toList())));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
   }
 
   private static List<String> key() {
