@@ -12,6 +12,7 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Binder;
@@ -36,8 +37,10 @@ public final class ScopeDeletes {
 
   /**
    * The delete files of {@code snapshotId}'s data files. Reads the delete manifests; plans the
-   * table once more without {@code filter} only when an equality delete file has bounds of a column
-   * {@code filter} names that is not one of its equality fields.
+   * table once more without {@code filter} only when an equality delete file that could apply to a
+   * file the filter keeps has metrics (bounds, or value, null or NaN counts: a column that is all
+   * null has no bounds, and Iceberg leaves such a file out by its null count) of a column {@code
+   * filter} names that is neither one of its equality fields nor pinned by its partition.
    */
   public static ScopeDeletes of(Table table, long snapshotId, Expression filter) {
     Snapshot snapshot = table.snapshot(snapshotId);
@@ -60,6 +63,11 @@ public final class ScopeDeletes {
     return new ScopeDeletes(deletes);
   }
 
+  /** Whether {@link #of} planned the table once more without the filter. */
+  public boolean replanned() {
+    return unfiltered != null;
+  }
+
   /** Every delete file that applies to the rows of {@code task}'s data file. */
   public List<DeleteFile> of(FileScanTask task) {
     return unfiltered == null
@@ -75,7 +83,7 @@ public final class ScopeDeletes {
           ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
         for (DeleteFile delete : deletes) {
           if (delete.content() == FileContent.EQUALITY_DELETES
-              && boundsOtherThanEqualityFields(delete, filtered)) {
+              && prunableBy(delete, table.specs().get(delete.specId()), filtered)) {
             return true;
           }
         }
@@ -86,14 +94,32 @@ public final class ScopeDeletes {
     return false;
   }
 
-  private static boolean boundsOtherThanEqualityFields(DeleteFile delete, Set<Integer> columns) {
+  /**
+   * Whether a filter on {@code columns} may leave {@code delete} out although it deletes rows the
+   * filter keeps: it has metrics of such a column that is not one of its equality fields and that
+   * its partition does not pin (a delete of a day partition holds that day's values, and applies to
+   * that partition's files only).
+   */
+  private static boolean prunableBy(DeleteFile delete, PartitionSpec spec, Set<Integer> columns) {
     for (Integer column : columns) {
+      boolean pinned =
+          spec != null
+              && spec.fields().stream()
+                  .anyMatch(f -> f.sourceId() == column && !f.transform().isVoid());
       if (!delete.equalityFieldIds().contains(column)
-          && ((delete.lowerBounds() != null && delete.lowerBounds().containsKey(column))
-              || (delete.upperBounds() != null && delete.upperBounds().containsKey(column)))) {
+          && !pinned
+          && (has(delete.lowerBounds(), column)
+              || has(delete.upperBounds(), column)
+              || has(delete.valueCounts(), column)
+              || has(delete.nullValueCounts(), column)
+              || has(delete.nanValueCounts(), column))) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean has(Map<Integer, ?> metrics, Integer column) {
+    return metrics != null && metrics.containsKey(column);
   }
 }

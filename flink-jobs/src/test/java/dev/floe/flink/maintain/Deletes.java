@@ -127,14 +127,15 @@ public final class Deletes {
   }
 
   /**
-   * A global equality delete on {@code column} (a long), of the unpartitioned spec {@code
-   * unpartitioned}, written with whole rows as Flink's non-upsert writer writes them: the row also
-   * holds {@code other} = {@code otherValue}, which need not be the value of the rows it deletes
-   * (it deletes by {@code column} alone).
+   * An equality delete on {@code column} (a long) of {@code spec} and {@code partition} (null for
+   * an unpartitioned spec: it applies to every partition), written with whole rows as Flink's
+   * non-upsert writer writes them: the row also holds {@code other} = {@code otherValue}, which
+   * need not be the value of the rows it deletes (it deletes by {@code column} alone).
    */
   public static DeleteFile wholeRowEquality(
       Table table,
-      PartitionSpec unpartitioned,
+      PartitionSpec spec,
+      StructLike partition,
       String column,
       long value,
       String other,
@@ -145,8 +146,7 @@ public final class Deletes {
             .equalityFieldIds(new int[] {table.schema().findField(column).fieldId()})
             .equalityDeleteRowSchema(rowSchema)
             .build()
-            .newEqualityDeleteWriter(
-                files(table).newOutputFile(unpartitioned, null), unpartitioned, null);
+            .newEqualityDeleteWriter(files(table).newOutputFile(spec, partition), spec, partition);
     try (writer) {
       GenericRecord record = GenericRecord.create(rowSchema);
       record.setField(column, value);

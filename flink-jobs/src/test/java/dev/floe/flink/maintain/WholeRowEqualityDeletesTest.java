@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.PlanAction;
+import dev.floe.catalog.slice.ScopeDeletes;
+import dev.floe.catalog.slice.SliceResolver;
 import dev.floe.catalog.spec.MaintenancePolicy;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.io.IOException;
@@ -14,9 +16,11 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,16 +66,72 @@ class WholeRowEqualityDeletesTest {
     assertThat(plan().items()).noneMatch(i -> i.action() == PlanAction.COMPACT);
   }
 
+  @Test
+  void compactionAppliesADeleteWhoseOtherColumnIsNull() {
+    // A column that is all null has no bounds: Iceberg leaves the delete out by its null count.
+    Table fact = factWithAGlobalDeleteOfOrder2(3, OPTIONAL_DATE, null);
+    assertThat(orderIds()).containsExactly(1L, 3L, 4L, 5L, 6L);
+
+    Compaction.of(catalog.config(), SmallFiles.FACT).slices(List.of(DAY)).commit();
+
+    assertThat(orderIds()).containsExactly(1L, 3L, 4L, 5L, 6L);
+  }
+
+  @Test
+  void aDeleteOfAnotherDaysPartitionDoesNotMakeTheSlicePlanTheWholeTable() {
+    Table fact = catalog.create(SmallFiles.FACT, SmallFiles.SCHEMA, SmallFiles.BY_DAY);
+    SmallFiles.append(fact, DAY, 1, 2, 1);
+    SmallFiles.append(fact, "2026-10-04", 1, 2, 3);
+    Deletes.commit(
+        fact,
+        Deletes.wholeRowEquality(
+            fact,
+            fact.spec(),
+            Deletes.dataFiles(fact, "order_date=2026-10-04").get(0).partition(),
+            "order_id",
+            3L,
+            "order_date",
+            LocalDate.parse("2026-10-04")));
+    fact.refresh();
+    long snapshot = fact.currentSnapshot().snapshotId();
+
+    // Its partition pins the day: it applies to 2026-10-04's files only, which hold that day.
+    assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, DAY)).replanned()).isFalse();
+    assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, "2026-10-04")).replanned()).isFalse();
+    // Without a partition on the day (a global delete), it may apply to any day's files.
+    Table global = factWithAGlobalDeleteOfOrder2(1, SmallFiles.SCHEMA, LocalDate.parse(DAY));
+    assertThat(
+            ScopeDeletes.of(global, global.currentSnapshot().snapshotId(), slice(global, DAY))
+                .replanned())
+        .isTrue();
+  }
+
+  private static Expression slice(Table table, String day) {
+    return SliceResolver.resolve(SmallFiles.FACT, table, "order_date", day).toExpression();
+  }
+
+  private static final Schema OPTIONAL_DATE =
+      new Schema(
+          SmallFiles.SCHEMA.columns().stream()
+              .map(c -> c.name().equals("order_date") ? c.asOptional() : c)
+              .toList());
+
   /** Orders 1.. of one day in {@code files} files of two rows, and the delete of order 2. */
   private Table factWithAGlobalDeleteOfOrder2(int files) {
-    Table fact = catalog.create(SmallFiles.FACT, SmallFiles.SCHEMA, PartitionSpec.unpartitioned());
+    return factWithAGlobalDeleteOfOrder2(files, SmallFiles.SCHEMA, LocalDate.parse("2026-10-09"));
+  }
+
+  /** The same with {@code schema}, the delete's row holding {@code dayOfDelete}. */
+  private Table factWithAGlobalDeleteOfOrder2(int files, Schema schema, LocalDate dayOfDelete) {
+    catalog.catalog().dropTable(org.apache.iceberg.catalog.TableIdentifier.parse(SmallFiles.FACT));
+    Table fact = catalog.create(SmallFiles.FACT, schema, PartitionSpec.unpartitioned());
     PartitionSpec unpartitioned = fact.spec();
     fact.updateSpec().addField("order_date").commit();
     SmallFiles.append(fact, DAY, files, 2, 1);
     Deletes.commit(
         fact,
         Deletes.wholeRowEquality(
-            fact, unpartitioned, "order_id", 2L, "order_date", LocalDate.parse("2026-10-09")));
+            fact, unpartitioned, null, "order_id", 2L, "order_date", dayOfDelete));
     return fact;
   }
 

@@ -439,7 +439,13 @@ class KeyedCommitterTest {
                 "sales.events", events, "event_day", EventTables.FIRST_DAY.toString())),
         () ->
             dev.floe.flink.maintain.Deletes.wholeRowEquality(
-                events, unpartitioned, "id", 2L, "event_day", EventTables.FIRST_DAY.plusDays(5)));
+                events,
+                unpartitioned,
+                null,
+                "id",
+                2L,
+                "event_day",
+                EventTables.FIRST_DAY.plusDays(5)));
   }
 
   private void assertEqualityDeletedRowStaysDeleted(Table events, Scope scope) {
