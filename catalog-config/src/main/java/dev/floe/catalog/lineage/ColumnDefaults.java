@@ -5,7 +5,6 @@ import dev.floe.catalog.error.Shown;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,11 +29,11 @@ public final class ColumnDefaults {
 
   /**
    * Refuses (exit 2) reading {@code table} through Flink while a live data file of its current
-   * snapshot may have been written without a column that has an initial default: one without a
-   * value count for the column that was added by a snapshot whose schema lacked it (or whose
-   * snapshot expired, so nothing tells). A file with no value count whose snapshot's schema had the
-   * column (metrics mode none, a column past the first 100, a field in a list) was written with it.
-   * Reads only metadata, and the manifests only when the schema has such a column.
+   * snapshot may lack a column that has an initial default: one without a value count for the
+   * column. Only a count proves a file holds the column: the schema of the snapshot that added a
+   * file does not (a writer that began before the column was added commits after it), so a file
+   * without column metrics (metrics mode none, a column past the first 100, a field in a list) is
+   * refused too. Reads only metadata, and the manifests only when the schema has such a column.
    *
    * @param action what could not be done, e.g. {@code "run fact_orders_daily"}
    * @param name the table's name, for the message
@@ -45,30 +44,28 @@ public final class ColumnDefaults {
     if (defaulted.isEmpty() || table.currentSnapshot() == null) {
       return;
     }
-    Map<Long, Integer> schemaBySequence = new HashMap<>();
-    table.snapshots().forEach(s -> schemaBySequence.put(s.sequenceNumber(), s.schemaId()));
     List<String> columns = new ArrayList<>();
     defaulted.keySet().forEach(id -> columns.add(table.schema().findColumnName(id)));
     try (CloseableIterable<FileScanTask> tasks =
         table.newScan().includeColumnStats(columns).planFiles()) {
       for (FileScanTask task : tasks) {
         Map<Integer, Long> counts = task.file().valueCounts();
-        Integer writtenWith = schemaBySequence.get(task.file().fileSequenceNumber());
-        Schema schema = writtenWith == null ? null : table.schemas().get(writtenWith);
         for (Map.Entry<Integer, Types.NestedField> field : defaulted.entrySet()) {
-          boolean counted = counts != null && counts.containsKey(field.getKey());
-          boolean added = schema != null && schema.findField(field.getKey()) != null;
-          if (!counted && !added) {
+          if (counts == null || !counts.containsKey(field.getKey())) {
+            String column = table.schema().findColumnName(field.getKey());
             throw InvalidInputException.of(
                 "Cannot %s: column %s of %s has an initial default (%s), which Iceberg's Flink"
-                    + " reader reads as NULL in data files written before the column was added,"
-                    + " such as %s; rewrite them with Iceberg's own reader (floe maintain --compact"
-                    + " does for small files) or another engine",
+                    + " reader reads as NULL in data files written before the column was added;"
+                    + " %s has no value count for %s, so it may be one: rewrite such files with"
+                    + " Iceberg's own reader and column metrics for %s (floe maintain --compact"
+                    + " does for small files)",
                 action,
-                table.schema().findColumnName(field.getKey()),
+                column,
                 name,
                 Shown.value(String.valueOf(field.getValue().initialDefault())),
-                task.file().location());
+                task.file().location(),
+                column,
+                column);
           }
         }
       }

@@ -86,11 +86,12 @@ class ColumnDefaultsITCase {
         .isExactlyInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith(
             "Cannot run copy: column c of sales.src has an initial default (42), which Iceberg's"
-                + " Flink reader reads as NULL in data files written before the column was added,"
-                + " such as ")
+                + " Flink reader reads as NULL in data files written before the column was added;"
+                + " ")
         .hasMessageEndingWith(
-            "; rewrite them with Iceberg's own reader (floe maintain --compact does for small"
-                + " files) or another engine")
+            " has no value count for c, so it may be one: rewrite such files with Iceberg's own"
+                + " reader and column metrics for c (floe maintain --compact does for small"
+                + " files)")
         .hasMessageNotContaining("\n");
     assertThat(load("sales.target").currentSnapshot()).isNull();
 
@@ -102,31 +103,33 @@ class ColumnDefaultsITCase {
   }
 
   @Test
-  void filesWithoutColumnMetricsWrittenAfterTheColumnWasAddedAreRead() {
-    // No value counts to tell by (metrics mode none): the schema of the snapshot that added each
-    // file says it was written with the column.
+  void aFileCommittedAfterTheColumnWasAddedButWrittenWithoutItIsRefused() {
+    // A writer that began before the column was added commits after it: the snapshot that added
+    // the file has the column, the file does not (Iceberg reads 42, Flink NULL). Only a value
+    // count proves a file holds the column.
     Catalog catalog = Catalogs.open(config);
     try {
-      Table plain =
+      Table late =
           catalog.createTable(
-              TableIdentifier.of("sales", "plain"),
+              TableIdentifier.of("sales", "late"),
               KV,
               PartitionSpec.builderFor(KV).identity("d").build(),
-              Map.of("format-version", "3", "write.metadata.metrics.default", "none"));
-      plain.updateSchema().addColumn("c", Types.IntegerType.get(), Literal.of(42)).commit();
-      TableRows.append(
-          plain,
-          TableRows.row(plain, Map.of("id", 1L, "d", LocalDate.parse(DAY), "v", "a", "c", 5)));
+              Map.of("format-version", "3"));
+      org.apache.iceberg.DataFile written = TableRows.write(late, row(late, 1, "a"));
+      late.updateSchema().addColumn("c", Types.IntegerType.get(), Literal.of(42)).commit();
+      late.newAppend().appendFile(written).commit();
+      assertThat(rows(late)).containsExactly("1 a 42");
     } finally {
       Catalogs.close(catalog);
     }
     String job =
         "job: copy\ntarget: sales.target\nslice: {column: d}\nquery: |\n"
-            + "  SELECT id, d, v, c FROM sales.plain WHERE d >= :slice_start AND d < :slice_end\n";
+            + "  SELECT id, d, v, c FROM sales.late WHERE d >= :slice_start AND d < :slice_end\n";
 
-    SliceJob.run(RunRequest.of(config, ExampleTables.job(job), DAY));
-
-    assertThat(rows(load("sales.target"))).containsExactly("1 a 5");
+    assertThatThrownBy(() -> SliceJob.run(RunRequest.of(config, ExampleTables.job(job), DAY)))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("column c of sales.late has an initial default (42)");
+    assertThat(load("sales.target").currentSnapshot()).isNull();
   }
 
   @Test
