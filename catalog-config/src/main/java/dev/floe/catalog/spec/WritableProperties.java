@@ -52,7 +52,7 @@ public final class WritableProperties {
   public static void requireSettable(
       String action, String table, Map<String, String> properties, boolean created) {
     for (Map.Entry<String, String> property : new TreeMap<>(properties).entrySet()) {
-      keyProblem(property.getKey(), property.getValue())
+      keyProblem(property.getKey(), property.getValue(), created)
           .ifPresent(
               problem -> {
                 throw InvalidInputException.of(
@@ -97,11 +97,12 @@ public final class WritableProperties {
    * Why {@code property} may not be set outside {@code floe tables apply} whatever its value, or
    * empty: a key of Floe's own, or one Iceberg derives from the table's metadata ({@code
    * format-version}, which chooses and upgrades the format, aside). Iceberg's Flink catalog takes
-   * two more keys as commands: {@code current-snapshot-id} rolls the table back (leaving the
-   * snapshots after it to expiry: {@code floe rollback} tags them) and {@code
-   * cherry-pick-snapshot-id} publishes a snapshot.
+   * three more keys, in any case, as commands: {@code current-snapshot-id} rolls the table back
+   * (leaving the snapshots after it to expiry: {@code floe rollback} tags them), {@code
+   * cherry-pick-snapshot-id} publishes a snapshot, and {@code location} of an existing table moves
+   * it (a new table may be given one).
    */
-  private static Optional<String> keyProblem(String property, String value) {
+  private static Optional<String> keyProblem(String property, String value, boolean created) {
     if (property.startsWith(FLOE_PREFIX)) {
       return Optional.of(floeOwn(property));
     }
@@ -112,6 +113,13 @@ public final class WritableProperties {
               + Shown.value(value)
               + "' current and leave the snapshots after it to expiry: roll back with `floe"
               + " rollback TABLE --to-snapshot ID`, which tags the head so it can be undone");
+    }
+    if (property.equalsIgnoreCase("location") && !created) {
+      return Optional.of(
+          "would move the table to '"
+              + Shown.value(value)
+              + "': the files it holds stay where they are, outside what `floe maintain --orphans`"
+              + " then lists, and it would list the new location, with other files there");
     }
     if (property.equalsIgnoreCase("cherry-pick-snapshot-id")) {
       return Optional.of(

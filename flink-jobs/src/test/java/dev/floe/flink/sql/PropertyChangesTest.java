@@ -269,7 +269,19 @@ class PropertyChangesTest {
         .isExactlyInstanceOf(InvalidInputException.class)
         .hasMessageContaining("would cherry-pick snapshot '" + snapshots[0] + "' onto main");
 
+    // And moves the table for this one, leaving its files outside what orphan removal lists.
+    assertThatThrownBy(() -> run("ALTER TABLE sales.moved SET ('LOCATION'='/tmp/shared')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 1 (line 1 of the command line): property LOCATION of"
+                + " sales.moved would move the table to '/tmp/shared': the files it holds stay"
+                + " where they are, outside what `floe maintain --orphans` then lists, and it would"
+                + " list the new location, with other files there");
+    String[] location = new String[1];
+    withTable("moved", t -> location[0] = t.location());
+
     withTable("moved", t -> assertThat(t.currentSnapshot().snapshotId()).isEqualTo(snapshots[1]));
+    withTable("moved", t -> assertThat(t.location()).isEqualTo(location[0]));
     assertThat(count("moved")).isEqualTo(2L);
   }
 
