@@ -56,14 +56,16 @@ public final class ColumnDefaults {
             throw InvalidInputException.of(
                 "Cannot %s: column %s of %s has an initial default (%s), which Iceberg's Flink"
                     + " reader reads as NULL in data files written before the column was added;"
-                    + " %s has no value count for %s, so it may be one: rewrite such files with"
-                    + " Iceberg's own reader and column metrics for %s (floe maintain --compact"
-                    + " does for small files)",
+                    + " nothing proves %s holds %s (it has no value count for it): rewrite such"
+                    + " files as Parquet or ORC with metrics for %s (Avro files have none; with"
+                    + " write.metadata.metrics.default=none set write.metadata.metrics.column.%s"
+                    + "=counts), as floe maintain --compact does for small files",
                 action,
                 column,
                 name,
                 Shown.value(String.valueOf(field.getValue().initialDefault())),
                 task.file().location(),
+                column,
                 column,
                 column);
           }

@@ -14,9 +14,12 @@ import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
@@ -37,10 +40,9 @@ public final class ScopeDeletes {
 
   /**
    * The delete files of {@code snapshotId}'s data files. Reads the delete manifests; plans the
-   * table once more without {@code filter} only when an equality delete file that could apply to a
-   * file the filter keeps has metrics (bounds, or value, null or NaN counts: a column that is all
-   * null has no bounds, and Iceberg leaves such a file out by its null count) of a column {@code
-   * filter} names that is neither one of its equality fields nor pinned by its partition.
+   * table once more without {@code filter} only when an equality delete file has metrics of a
+   * column {@code filter} names other than its equality fields, and its partition does not settle
+   * whether it applies to rows the filter keeps.
    */
   public static ScopeDeletes of(Table table, long snapshotId, Expression filter) {
     Snapshot snapshot = table.snapshot(snapshotId);
@@ -78,12 +80,17 @@ public final class ScopeDeletes {
   private static boolean mayLeaveOut(Table table, Snapshot snapshot, Expression filter) {
     Set<Integer> filtered =
         Binder.boundReferences(table.schema().asStruct(), List.of(filter), true);
+    Map<Integer, Evaluator[]> partitionChecks = new HashMap<>();
     for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
       try (ManifestReader<DeleteFile> deletes =
           ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
         for (DeleteFile delete : deletes) {
           if (delete.content() == FileContent.EQUALITY_DELETES
-              && prunableBy(delete, table.specs().get(delete.specId()), filtered)) {
+              && hasMetricsOfOtherColumns(delete, filtered)
+              && !pinned(
+                  delete,
+                  partitionChecks.computeIfAbsent(
+                      delete.specId(), id -> checks(table.specs().get(id), filter)))) {
             return true;
           }
         }
@@ -95,19 +102,37 @@ public final class ScopeDeletes {
   }
 
   /**
-   * Whether a filter on {@code columns} may leave {@code delete} out although it deletes rows the
-   * filter keeps: it has metrics of such a column that is not one of its equality fields and that
-   * its partition does not pin (a delete of a day partition holds that day's values, and applies to
-   * that partition's files only).
+   * For a spec, whether a partition lies wholly inside the filter (strict projection) and whether
+   * it may hold a row of it (inclusive projection).
    */
-  private static boolean prunableBy(DeleteFile delete, PartitionSpec spec, Set<Integer> columns) {
+  private static Evaluator[] checks(PartitionSpec spec, Expression filter) {
+    return new Evaluator[] {
+      new Evaluator(spec.partitionType(), Projections.strict(spec).project(filter)),
+      new Evaluator(spec.partitionType(), Projections.inclusive(spec).project(filter))
+    };
+  }
+
+  /**
+   * Whether the partition of {@code delete} settles it: wholly inside the filter, so every row it
+   * holds (and every value it stores, being of that partition) passes it; or wholly outside, so it
+   * applies to no file the filter keeps (a partitioned delete applies to its partition's files
+   * only). A partition that may hold rows on both sides (a month beside a day's filter), or none
+   * (an unpartitioned spec: a global delete), does not.
+   */
+  private static boolean pinned(DeleteFile delete, Evaluator[] checks) {
+    StructLike partition = delete.partition();
+    return checks[0].eval(partition) || !checks[1].eval(partition);
+  }
+
+  /**
+   * Whether {@code delete} has metrics (bounds, or value, null or NaN counts: a column that is all
+   * null has no bounds, and Iceberg leaves such a file out by its null count) of one of {@code
+   * columns} that is not one of its equality fields: by those Iceberg's filtered planning may leave
+   * it out although it deletes rows the filter keeps by its equality fields.
+   */
+  private static boolean hasMetricsOfOtherColumns(DeleteFile delete, Set<Integer> columns) {
     for (Integer column : columns) {
-      boolean pinned =
-          spec != null
-              && spec.fields().stream()
-                  .anyMatch(f -> f.sourceId() == column && !f.transform().isVoid());
       if (!delete.equalityFieldIds().contains(column)
-          && !pinned
           && (has(delete.lowerBounds(), column)
               || has(delete.upperBounds(), column)
               || has(delete.valueCounts(), column)

@@ -89,9 +89,10 @@ class ColumnDefaultsITCase {
                 + " Flink reader reads as NULL in data files written before the column was added;"
                 + " ")
         .hasMessageEndingWith(
-            " has no value count for c, so it may be one: rewrite such files with Iceberg's own"
-                + " reader and column metrics for c (floe maintain --compact does for small"
-                + " files)")
+            " holds c (it has no value count for it): rewrite such files as Parquet or ORC with"
+                + " metrics for c (Avro files have none; with write.metadata.metrics.default=none"
+                + " set write.metadata.metrics.column.c=counts), as floe maintain --compact does"
+                + " for small files")
         .hasMessageNotContaining("\n");
     assertThat(load("sales.target").currentSnapshot()).isNull();
 

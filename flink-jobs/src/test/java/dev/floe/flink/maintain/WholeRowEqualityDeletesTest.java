@@ -21,6 +21,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -98,6 +99,31 @@ class WholeRowEqualityDeletesTest {
     // Its partition pins the day: it applies to 2026-10-04's files only, which hold that day.
     assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, DAY)).replanned()).isFalse();
     assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, "2026-10-04")).replanned()).isFalse();
+    // A month's delete may delete rows of the day's files by key while holding another day.
+    catalog.catalog().dropTable(org.apache.iceberg.catalog.TableIdentifier.parse(SmallFiles.FACT));
+    Table byMonth =
+        catalog.create(
+            SmallFiles.FACT,
+            SmallFiles.SCHEMA,
+            PartitionSpec.builderFor(SmallFiles.SCHEMA).month("order_date").build());
+    SmallFiles.append(byMonth, DAY, 1, 2, 1);
+    Deletes.commit(
+        byMonth,
+        Deletes.wholeRowEquality(
+            byMonth,
+            byMonth.spec(),
+            Deletes.dataFiles(byMonth).get(0).partition(),
+            "order_id",
+            2L,
+            "order_date",
+            LocalDate.parse("2026-10-09")));
+    byMonth.refresh();
+    Expression day =
+        Expressions.and(
+            Expressions.greaterThanOrEqual("order_date", DAY),
+            Expressions.lessThan("order_date", "2026-10-04"));
+    assertThat(ScopeDeletes.of(byMonth, byMonth.currentSnapshot().snapshotId(), day).replanned())
+        .isTrue();
     // Without a partition on the day (a global delete), it may apply to any day's files.
     Table global = factWithAGlobalDeleteOfOrder2(1, SmallFiles.SCHEMA, LocalDate.parse(DAY));
     assertThat(

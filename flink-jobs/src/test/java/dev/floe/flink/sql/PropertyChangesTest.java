@@ -270,6 +270,8 @@ class PropertyChangesTest {
         .hasMessageContaining("would cherry-pick snapshot '" + snapshots[0] + "' onto main");
 
     // And moves the table for this one, leaving its files outside what orphan removal lists.
+    String[] location = new String[1];
+    withTable("moved", t -> location[0] = t.location());
     assertThatThrownBy(() -> run("ALTER TABLE sales.moved SET ('LOCATION'='/tmp/shared')"))
         .isExactlyInstanceOf(InvalidInputException.class)
         .hasMessage(
@@ -277,8 +279,6 @@ class PropertyChangesTest {
                 + " sales.moved would move the table to '/tmp/shared': the files it holds stay"
                 + " where they are, outside what `floe maintain --orphans` then lists, and it would"
                 + " list the new location, with other files there");
-    String[] location = new String[1];
-    withTable("moved", t -> location[0] = t.location());
 
     withTable("moved", t -> assertThat(t.currentSnapshot().snapshotId()).isEqualTo(snapshots[1]));
     withTable("moved", t -> assertThat(t.location()).isEqualTo(location[0]));
