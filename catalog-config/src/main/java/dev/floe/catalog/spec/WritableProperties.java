@@ -37,11 +37,11 @@ public final class WritableProperties {
 
   /**
    * Refuses to give a table, outside {@code floe tables apply} (a {@code CREATE TABLE} or {@code
-   * ALTER TABLE ... SET} of {@code floe sql}), a key Floe writes itself or Iceberg reserves
-   * (Iceberg's Flink catalog would roll back or cherry-pick for two of them), or a value {@code
-   * floe tables apply} refuses in a spec too ({@link IcebergPropertyValues#problem}): one Iceberg
-   * cannot parse, which would leave a table nobody can write ({@link #require}), or a boolean it
-   * would misread.
+   * ALTER TABLE ... SET} of {@code floe sql}), a key Floe writes itself or Iceberg reserves, a key
+   * Iceberg's Flink catalog takes as a command (a rollback, a cherry-pick, a move), or a value
+   * {@code floe tables apply} refuses in a spec too ({@link IcebergPropertyValues#problem}): one
+   * Iceberg cannot parse, which would leave a table nobody can write ({@link #require}), or a
+   * boolean it would misread.
    *
    * @param action what is refused, for the message ({@code run SQL statement 1 (line 1 of ...)})
    * @param table the table's name
