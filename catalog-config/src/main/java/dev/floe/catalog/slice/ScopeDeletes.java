@@ -2,6 +2,7 @@ package dev.floe.catalog.slice;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,73 +30,106 @@ import org.apache.iceberg.io.CloseableIterable;
  * with whole rows (Flink's non-upsert writer) whose other values lie outside the filter still
  * deletes rows inside it by its key, and is left out. Reading is not harmed where Iceberg's own
  * filtered reads agree, but a rewrite that dropped it would bring its rows back for every reader
- * (the new file's sequence number is after it). A rewrite (compaction, a merge) asks here instead.
+ * (the new file's sequence number is after it). A rewrite (compaction, a merge) asks here instead,
+ * once per snapshot it reads.
  */
 public final class ScopeDeletes {
-  private final Map<String, List<DeleteFile>> unfiltered;
+  private final Table table;
+  private final long snapshotId;
+  // The snapshot's equality deletes with metrics of a column other than their equality fields:
+  // the only ones a filter can leave out although they apply.
+  private final List<DeleteFile> wide;
+  private Map<String, List<DeleteFile>> unfiltered;
 
-  private ScopeDeletes(Map<String, List<DeleteFile>> unfiltered) {
-    this.unfiltered = unfiltered;
+  private ScopeDeletes(Table table, long snapshotId, List<DeleteFile> wide) {
+    this.table = table;
+    this.snapshotId = snapshotId;
+    this.wide = wide;
   }
 
   /**
-   * The delete files of {@code snapshotId}'s data files. Reads the delete manifests; plans the
-   * table once more without {@code filter} only when an equality delete file has metrics of a
-   * column {@code filter} names other than its equality fields, and its partition does not settle
-   * whether it applies to rows the filter keeps.
+   * The delete files of {@code snapshotId}'s data files, for any number of filters: reads the
+   * snapshot's delete manifests once, and plans the table without a filter at most once, when a
+   * filter needs it ({@link #scope}).
    */
-  public static ScopeDeletes of(Table table, long snapshotId, Expression filter) {
+  public static ScopeDeletes at(Table table, long snapshotId) {
     Snapshot snapshot = table.snapshot(snapshotId);
-    if (snapshot == null
-        || filter.op() == Expression.Operation.TRUE
-        || !mayLeaveOut(table, snapshot, filter)) {
-      return new ScopeDeletes(null);
-    }
-    Map<String, List<DeleteFile>> deletes = new HashMap<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newScan().useSnapshot(snapshotId).planFiles()) {
-      for (FileScanTask task : tasks) {
-        if (!task.deletes().isEmpty()) {
-          deletes.put(task.file().location(), task.deletes());
+    List<DeleteFile> wide = new ArrayList<>();
+    if (snapshot != null) {
+      for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
+        try (ManifestReader<DeleteFile> deletes =
+            ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+          for (DeleteFile delete : deletes) {
+            if (delete.content() == FileContent.EQUALITY_DELETES && hasOtherMetrics(delete)) {
+              wide.add(delete.copy());
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot read the delete manifests of " + table.name(), e);
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot plan the delete files of " + table.name(), e);
     }
-    return new ScopeDeletes(deletes);
+    return new ScopeDeletes(table, snapshotId, wide);
   }
 
-  /** Whether {@link #of} planned the table once more without the filter. */
-  public boolean replanned() {
-    return unfiltered != null;
-  }
-
-  /** Every delete file that applies to the rows of {@code task}'s data file. */
-  public List<DeleteFile> of(FileScanTask task) {
-    return unfiltered == null
-        ? task.deletes()
-        : unfiltered.getOrDefault(task.file().location(), List.of());
-  }
-
-  private static boolean mayLeaveOut(Table table, Snapshot snapshot, Expression filter) {
-    Set<Integer> filtered =
-        Binder.boundReferences(table.schema().asStruct(), List.of(filter), true);
-    Map<Integer, Evaluator[]> partitionChecks = new HashMap<>();
-    for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> deletes =
-          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
-        for (DeleteFile delete : deletes) {
-          if (delete.content() == FileContent.EQUALITY_DELETES
-              && hasMetricsOfOtherColumns(delete, filtered)
-              && !pinned(
-                  delete,
-                  partitionChecks.computeIfAbsent(
-                      delete.specId(), id -> checks(table.specs().get(id), filter)))) {
-            return true;
+  /**
+   * The delete files of the data files a scan filtered by {@code filter} plans: its own, or, when
+   * an equality delete has metrics of a column {@code filter} names other than its equality fields
+   * and its partition does not settle whether it applies to rows the filter keeps, those of the
+   * table planned without a filter.
+   */
+  public Scoped scope(Expression filter) {
+    if (filter.op() == Expression.Operation.TRUE || !mayLeaveOut(filter)) {
+      return new Scoped(null);
+    }
+    if (unfiltered == null) {
+      unfiltered = new HashMap<>();
+      try (CloseableIterable<FileScanTask> tasks =
+          table.newScan().useSnapshot(snapshotId).planFiles()) {
+        for (FileScanTask task : tasks) {
+          if (!task.deletes().isEmpty()) {
+            unfiltered.put(task.file().location(), task.deletes());
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read the delete manifests of " + table.name(), e);
+        throw new UncheckedIOException("Cannot plan the delete files of " + table.name(), e);
+      }
+    }
+    return new Scoped(unfiltered);
+  }
+
+  /** The delete files for one filter ({@link #scope}). */
+  public static final class Scoped {
+    private final Map<String, List<DeleteFile>> unfiltered;
+
+    private Scoped(Map<String, List<DeleteFile>> unfiltered) {
+      this.unfiltered = unfiltered;
+    }
+
+    /** Whether the table was planned without the filter for it. */
+    public boolean replanned() {
+      return unfiltered != null;
+    }
+
+    /** Every delete file that applies to the rows of {@code task}'s data file. */
+    public List<DeleteFile> of(FileScanTask task) {
+      return unfiltered == null
+          ? task.deletes()
+          : unfiltered.getOrDefault(task.file().location(), List.of());
+    }
+  }
+
+  private boolean mayLeaveOut(Expression filter) {
+    Set<Integer> filtered =
+        Binder.boundReferences(table.schema().asStruct(), List.of(filter), true);
+    Map<Integer, Evaluator[]> partitionChecks = new HashMap<>();
+    for (DeleteFile delete : wide) {
+      if (hasMetricsOfOtherColumns(delete, filtered)
+          && !pinned(
+              delete,
+              partitionChecks.computeIfAbsent(
+                  delete.specId(), id -> checks(table.specs().get(id), filter)))) {
+        return true;
       }
     }
     return false;
@@ -122,6 +156,22 @@ public final class ScopeDeletes {
   private static boolean pinned(DeleteFile delete, Evaluator[] checks) {
     StructLike partition = delete.partition();
     return checks[0].eval(partition) || !checks[1].eval(partition);
+  }
+
+  /** Whether {@code delete} has metrics of any column other than its equality fields. */
+  private static boolean hasOtherMetrics(DeleteFile delete) {
+    for (Map<Integer, ?> metrics :
+        java.util.Arrays.asList(
+            delete.lowerBounds(),
+            delete.upperBounds(),
+            delete.valueCounts(),
+            delete.nullValueCounts(),
+            delete.nanValueCounts())) {
+      if (metrics != null && !delete.equalityFieldIds().containsAll(metrics.keySet())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -80,11 +80,15 @@ final class CompactionPlanner {
       RowLayout layout) {
     List<PlannedSlice> planned = new ArrayList<>();
     int groupIndex = 0;
+    // Every delete file of a file's rows, also those a slice's filter leaves out: a rewrite that
+    // did not apply one would bring its rows back. One read of the snapshot's deletes for all.
+    ScopeDeletes scopeDeletes = ScopeDeletes.at(table, baseSnapshotId);
     for (int i = 0; i < slices.size(); i++) {
       PlannedSlice slice =
           planSlice(
               table,
               baseSnapshotId,
+              scopeDeletes,
               i,
               values.get(i),
               slices.get(i),
@@ -101,6 +105,7 @@ final class CompactionPlanner {
   private static PlannedSlice planSlice(
       Table table,
       long baseSnapshotId,
+      ScopeDeletes scopeDeletes,
       int index,
       String value,
       Slice slice,
@@ -135,14 +140,12 @@ final class CompactionPlanner {
           scan.includeColumnStats(
               List.of(table.schema().findColumnName(sortColumn.get().fieldId())));
     }
-    // Every delete file of a file's rows, also those the slice's filter left out: a rewrite that
-    // did not apply one would bring its rows back.
-    ScopeDeletes scopeDeletes = ScopeDeletes.of(table, baseSnapshotId, slice.toExpression());
+    ScopeDeletes.Scoped sliceDeletes = scopeDeletes.scope(slice.toExpression());
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile file = task.file().copyWithoutStats();
         all.add(file);
-        List<DeleteFile> taskDeletes = scopeDeletes.of(task);
+        List<DeleteFile> taskDeletes = sliceDeletes.of(task);
         for (DeleteFile delete : taskDeletes) {
           String key = DeleteFileKeys.of(delete);
           deleteFiles.putIfAbsent(key, delete.copy());

@@ -61,7 +61,7 @@ final class CandidateFiles {
     List<KeyRange> ranges = new ArrayList<>();
     TableScan scan = table.newScan().useSnapshot(snapshotId).filter(scope.toExpression());
     Map<String, DeleteFile[]> deletes =
-        deletes(scan, ScopeDeletes.of(table, snapshotId, scope.toExpression()));
+        deletes(scan, ScopeDeletes.at(table, snapshotId).scope(scope.toExpression()));
     int filesInScope = deletes.size();
     if (everyFile) {
       return new Selection(plan(scan, ranges, deletes), filesInScope);
@@ -87,7 +87,7 @@ final class CandidateFiles {
    * delete file of its rows, or the rows they delete come back (the new file's sequence number is
    * after those deletes).
    */
-  private static Map<String, DeleteFile[]> deletes(TableScan scan, ScopeDeletes all) {
+  private static Map<String, DeleteFile[]> deletes(TableScan scan, ScopeDeletes.Scoped all) {
     Map<String, DeleteFile[]> deletes = new HashMap<>();
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {

@@ -97,8 +97,9 @@ class WholeRowEqualityDeletesTest {
     long snapshot = fact.currentSnapshot().snapshotId();
 
     // Its partition pins the day: it applies to 2026-10-04's files only, which hold that day.
-    assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, DAY)).replanned()).isFalse();
-    assertThat(ScopeDeletes.of(fact, snapshot, slice(fact, "2026-10-04")).replanned()).isFalse();
+    assertThat(ScopeDeletes.at(fact, snapshot).scope(slice(fact, DAY)).replanned()).isFalse();
+    assertThat(ScopeDeletes.at(fact, snapshot).scope(slice(fact, "2026-10-04")).replanned())
+        .isFalse();
     // A month's delete may delete rows of the day's files by key while holding another day.
     catalog.catalog().dropTable(org.apache.iceberg.catalog.TableIdentifier.parse(SmallFiles.FACT));
     Table byMonth =
@@ -122,12 +123,14 @@ class WholeRowEqualityDeletesTest {
         Expressions.and(
             Expressions.greaterThanOrEqual("order_date", DAY),
             Expressions.lessThan("order_date", "2026-10-04"));
-    assertThat(ScopeDeletes.of(byMonth, byMonth.currentSnapshot().snapshotId(), day).replanned())
+    assertThat(
+            ScopeDeletes.at(byMonth, byMonth.currentSnapshot().snapshotId()).scope(day).replanned())
         .isTrue();
     // Without a partition on the day (a global delete), it may apply to any day's files.
     Table global = factWithAGlobalDeleteOfOrder2(1, SmallFiles.SCHEMA, LocalDate.parse(DAY));
     assertThat(
-            ScopeDeletes.of(global, global.currentSnapshot().snapshotId(), slice(global, DAY))
+            ScopeDeletes.at(global, global.currentSnapshot().snapshotId())
+                .scope(slice(global, DAY))
                 .replanned())
         .isTrue();
   }
