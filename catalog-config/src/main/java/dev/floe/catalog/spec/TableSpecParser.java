@@ -435,6 +435,11 @@ public final class TableSpecParser {
                 // floe.spec-properties lists the spec's keys separated by commas.
                 throw value.error("expected a property name without ',', got '%s'", name);
               }
+              WritableProperties.misspeltKey(name)
+                  .ifPresent(
+                      problem -> {
+                        throw value.error("property '%s' %s", name, problem);
+                      });
               if (name.equals(FloeTableProperties.SPEC_PROPERTIES)) {
                 throw value.error(
                     "property '%s' is written by `floe tables apply` itself: it lists the keys"

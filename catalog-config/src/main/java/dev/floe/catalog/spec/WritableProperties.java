@@ -2,6 +2,7 @@ package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -61,7 +62,7 @@ public final class WritableProperties {
                     property.getKey(),
                     table,
                     problem,
-                    created && property.getKey().startsWith(FLOE_PREFIX)
+                    created && isFloeKey(property.getKey())
                         ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)"
                         : "");
               });
@@ -78,17 +79,35 @@ public final class WritableProperties {
   /**
    * Refuses to remove from a table, outside {@code floe tables apply} (an {@code ALTER TABLE ...
    * RESET} of {@code floe sql}), a property Floe writes itself: its policy from the spec, or the
-   * seal {@code floe late apply} moves.
+   * seal {@code floe late apply} moves. A key Iceberg keeps in the table's metadata rather than
+   * among its properties (a reserved key, or one its Flink catalog takes as a command) is refused
+   * too: Iceberg would remove nothing, and say so to nobody.
    *
    * @throws InvalidInputException naming the first such property
    */
   public static void requireRemovable(String action, String table, Iterable<String> properties) {
     for (String property : properties) {
-      if (property.startsWith(FLOE_PREFIX)) {
+      if (isFloeKey(property)) {
         throw InvalidInputException.of(
             "Cannot %s: property %s of %s %s", action, property, table, floeOwn(property));
       }
+      if (TableProperties.RESERVED_PROPERTIES.contains(property)
+          || COMMAND_KEYS.stream().anyMatch(property::equalsIgnoreCase)) {
+        throw InvalidInputException.of(
+            "Cannot %s: property %s of %s cannot be reset: Iceberg keeps it in the table's"
+                + " metadata, not among its properties, so a RESET would change nothing",
+            action, property, table);
+      }
     }
+  }
+
+  /** The keys Iceberg's Flink catalog takes, in any case, as commands in an {@code ALTER}. */
+  private static final List<String> COMMAND_KEYS =
+      List.of("current-snapshot-id", "cherry-pick-snapshot-id", "location");
+
+  /** Under {@code floe.} in any case: Iceberg would keep {@code FLOE.x} as a key of its own. */
+  private static boolean isFloeKey(String property) {
+    return property.regionMatches(true, 0, FLOE_PREFIX, 0, FLOE_PREFIX.length());
   }
 
   private static final String FLOE_PREFIX = "floe.";
@@ -103,10 +122,10 @@ public final class WritableProperties {
    * it (a new table may be given one).
    */
   private static Optional<String> keyProblem(String property, String value, boolean created) {
-    if (property.startsWith(FLOE_PREFIX)) {
+    if (isFloeKey(property)) {
       return Optional.of(floeOwn(property));
     }
-    // Iceberg's Flink catalog takes these two keys in any case.
+    // Iceberg's Flink catalog takes these three keys in any case.
     if (property.equalsIgnoreCase("current-snapshot-id")) {
       return Optional.of(
           "would make snapshot '"
@@ -131,7 +150,39 @@ public final class WritableProperties {
         && !property.equals(TableProperties.FORMAT_VERSION)) {
       return Optional.of("is reserved by Iceberg and cannot be set");
     }
-    return Optional.empty();
+    // After the commands above, which Iceberg's Flink catalog takes in any case.
+    return misspeltKey(property)
+        .map(
+            problem ->
+                property.equalsIgnoreCase(TableProperties.FORMAT_VERSION)
+                    ? problem + "; write '" + TableProperties.FORMAT_VERSION + "'"
+                    : problem);
+  }
+
+  /**
+   * Why Iceberg would keep {@code property} as a key of its own, which nothing reads, where its
+   * writer meant one Iceberg knows: spaces around the name (Iceberg never trims a key), or a
+   * reserved key in another case ({@code Format-Version}).
+   *
+   * @return the reason, to follow the property's name in a message
+   */
+  public static Optional<String> misspeltKey(String property) {
+    if (!property.strip().equals(property)) {
+      return Optional.of(
+          "has spaces around its name: Iceberg would keep it as a property of its own, which"
+              + " nothing reads; write '"
+              + Shown.value(property.strip())
+              + "'");
+    }
+    return TableProperties.RESERVED_PROPERTIES.stream()
+        .filter(reserved -> reserved.equalsIgnoreCase(property) && !reserved.equals(property))
+        .findFirst()
+        .map(
+            reserved ->
+                "is Iceberg's reserved "
+                    + reserved
+                    + " in another case: Iceberg would keep it as a property of its own and change"
+                    + " nothing");
   }
 
   private static String floeOwn(String property) {

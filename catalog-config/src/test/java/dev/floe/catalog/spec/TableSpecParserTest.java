@@ -420,6 +420,20 @@ class TableSpecParserTest {
   }
 
   @Test
+  void rejectsPropertyNamesIcebergWouldKeepAsKeysOfTheirOwn() {
+    // The keys floe.spec-properties lists are read back trimmed: " owner" would be taken for
+    // an "owner" someone else set, and removed by the apply that drops it from the spec.
+    assertThatThrownBy(() -> parseWith("properties: {\" owner\": a}"))
+        .hasMessageContaining(
+            "at 'properties. owner': property ' owner' has spaces around its name: Iceberg would"
+                + " keep it as a property of its own, which nothing reads; write 'owner'");
+    assertThatThrownBy(() -> parseWith("properties: {UUID: x}"))
+        .hasMessageContaining(
+            "property 'UUID' is Iceberg's reserved uuid in another case: Iceberg would keep it as"
+                + " a property of its own and change nothing");
+  }
+
+  @Test
   void rejectsAMissingOrEmptySchema() {
     assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, "table: a.b\n"))
         .hasMessage("Cannot read tables/fact_orders.yaml: missing required key 'schema'");

@@ -311,6 +311,56 @@ class PropertyChangesTest {
   }
 
   @Test
+  void keysIcebergWouldKeepAsPropertiesOfTheirOwnAreRefusedAndChangeNothing() {
+    run("CREATE TABLE sales.near_keys (id INT) WITH ('format-version'='2')");
+    String prefix = "Cannot run SQL statement 1 (line 1 of the command line): property ";
+
+    assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('Format-Version'='3')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            prefix
+                + "Format-Version of sales.near_keys is Iceberg's reserved format-version in"
+                + " another case: Iceberg would keep it as a property of its own and change"
+                + " nothing; write 'format-version'");
+    assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('UUID'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property UUID of sales.near_keys is Iceberg's reserved uuid");
+    assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET (' current-snapshot-id'='1')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            prefix
+                + " current-snapshot-id of sales.near_keys has spaces around its name: Iceberg"
+                + " would keep it as a property of its own, which nothing reads; write"
+                + " 'current-snapshot-id'");
+    assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('FLOE.sealed-through'='x')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("property FLOE.sealed-through of sales.near_keys is Floe's own");
+    for (String key : List.of("format-version", "uuid", "current-snapshot-id", "Location")) {
+      assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys RESET ('" + key + "')"))
+          .isExactlyInstanceOf(InvalidInputException.class)
+          .hasMessage(
+              prefix
+                  + key
+                  + " of sales.near_keys cannot be reset: Iceberg keeps it in the table's"
+                  + " metadata, not among its properties, so a RESET would change nothing");
+    }
+
+    withTable(
+        "near_keys",
+        t -> {
+          assertThat(t.properties())
+              .doesNotContainKeys(
+                  "Format-Version", "UUID", " current-snapshot-id", "FLOE.sealed-through");
+          assertThat(
+                  ((org.apache.iceberg.HasTableOperations) t)
+                      .operations()
+                      .current()
+                      .formatVersion())
+              .isEqualTo(2);
+        });
+  }
+
+  @Test
   void aTemporaryTableIsNotTheIcebergCatalogsToAnswerFor() {
     // Its options go to its connector, which judges them when a query reads it.
     assertThat(
