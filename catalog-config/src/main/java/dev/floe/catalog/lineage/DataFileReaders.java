@@ -1,13 +1,20 @@
 package dev.floe.catalog.lineage;
 
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.iceberg.ContentScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.util.ByteBuffers;
+import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * The one place that opens a reader of a table's data file by hand. A file written by Iceberg
@@ -33,6 +40,23 @@ public final class DataFileReaders {
         FormatModelRegistry.readBuilder(file.format(), Record.class, table.io().newInputFile(file));
     NameMapping mapping = nameMapping(table);
     return mapping == null ? builder : builder.withNameMapping(mapping);
+  }
+
+  /**
+   * The values a reader of {@code task}'s file sets from its partition rather than from the file
+   * ({@link ReadBuilder#idToConstant}), as generic records hold them. Iceberg's converter leaves a
+   * {@code fixed} identity partition value as the manifest's {@link ByteBuffer}, where a generic
+   * record (and every writer and hasher of one) holds a {@code byte[]}: converted here.
+   */
+  public static Map<Integer, ?> partitionConstants(ContentScanTask<DataFile> task) {
+    return PartitionUtil.constantsMap(task, DataFileReaders::partitionValue);
+  }
+
+  private static Object partitionValue(Type type, Object value) {
+    Object converted = IdentityPartitionConverters.convertConstant(type, value);
+    return type.typeId() == Type.TypeID.FIXED && converted instanceof ByteBuffer buffer
+        ? ByteBuffers.toByteArray(buffer)
+        : converted;
   }
 
   /**

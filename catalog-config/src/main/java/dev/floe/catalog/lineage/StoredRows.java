@@ -19,12 +19,10 @@ import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * Reads one data file's rows as Iceberg generic {@link Record}s, exactly as stored (a {@code time}
@@ -120,9 +118,7 @@ public final class StoredRows {
     DeleteFilter<Record> filter =
         new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema required = filter.requiredSchema();
-    Map<Integer, Object> constants =
-        new HashMap<>(
-            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant));
+    Map<Integer, Object> constants = new HashMap<>(DataFileReaders.partitionConstants(task));
     if (uncommitted) {
       constants.putIfAbsent(MetadataColumns.ROW_ID.fieldId(), 0L);
       constants.putIfAbsent(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId(), 0L);

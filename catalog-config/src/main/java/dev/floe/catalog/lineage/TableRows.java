@@ -8,7 +8,6 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Evaluator;
@@ -18,7 +17,6 @@ import org.apache.iceberg.io.CloseableGroup;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.relocated.com.google.common.collect.Iterables;
-import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * Reads a table's rows at one snapshot as generic {@link Record}s: what {@code
@@ -97,8 +95,7 @@ public final class TableRows {
       CloseableIterable<Record> rows =
           DataFileReaders.readBuilder(table, task.file())
               .project(required)
-              .idToConstant(
-                  PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+              .idToConstant(DataFileReaders.partitionConstants(task))
               .split(task.start(), task.length())
               .caseSensitive(caseSensitive)
               .filter(task.residual())

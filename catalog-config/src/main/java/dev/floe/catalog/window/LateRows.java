@@ -18,7 +18,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -28,7 +27,6 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.InclusiveMetricsEvaluator;
 import org.apache.iceberg.expressions.Projections;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -222,8 +220,7 @@ public final class LateRows {
         .project(projection)
         .split(task.start(), task.length())
         .filter(filter)
-        .idToConstant(
-            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+        .idToConstant(DataFileReaders.partitionConstants(task))
         .build();
   }
 

@@ -126,6 +126,33 @@ class TableContentTest {
     assertThat(TableContent.hashWholeFiles(table, files)).isEqualTo(expected);
   }
 
+  @Test
+  void aFixedIdentityPartitionIsHashedAsTheBytesItHoldsOnBothReadPaths() {
+    // Iceberg's converter leaves a fixed partition value as the manifest's ByteBuffer.
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "fx", Types.FixedType.ofLength(3)));
+    Table fixed =
+        catalog.create(
+            "sales.fixed", schema, PartitionSpec.builderFor(schema).identity("fx").build());
+    Record row = org.apache.iceberg.data.GenericRecord.create(schema);
+    row.setField("id", 1L);
+    row.setField("fx", new byte[] {1, 2, 3});
+    TableRows.append(fixed, row);
+    ContentHash expected = ContentHash.empty();
+    new RecordHasher(schema).add(row, expected);
+    List<FileScanTask> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = fixed.newScan().planFiles()) {
+      tasks.forEach(files::add);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+
+    assertThat(TableContent.hash(fixed)).isEqualTo(expected);
+    assertThat(TableContent.hashWholeFiles(fixed, files)).isEqualTo(expected);
+  }
+
   private static ContentHash hash(Record... records) {
     RecordHasher hasher = new RecordHasher(SCHEMA);
     ContentHash hash = ContentHash.empty();
