@@ -342,7 +342,8 @@ public final class SliceResolver {
       String tableName, PartitionSpec spec, Types.NestedField field) {
     List<SliceUnit> units = new ArrayList<>();
     for (PartitionField partitionField : spec.fields()) {
-      if (partitionField.sourceId() != field.fieldId()) {
+      // A void field (what format v1 keeps of a removed one) is always null: it splits nothing.
+      if (partitionField.sourceId() != field.fieldId() || partitionField.transform().isVoid()) {
         continue;
       }
       String transform = partitionField.transform().toString();

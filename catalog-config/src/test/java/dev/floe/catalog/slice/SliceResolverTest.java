@@ -172,6 +172,35 @@ class SliceResolverTest {
   }
 
   @Test
+  void aVoidFieldAFormatV1TableKeepsOfADroppedTransformSplitsNothing() {
+    // Format v1 cannot remove a partition field: day(ts) stays as void(ts) beside month(ts).
+    Table v1 =
+        catalog.createTable(
+            TableIdentifier.parse("events.v1_daily"),
+            EVENTS,
+            spec(EVENTS).day("ts").bucket("id", 4).build(),
+            Map.of("format-version", "1"));
+    v1.updateSpec()
+        .removeField("ts_day")
+        .addField(org.apache.iceberg.expressions.Expressions.month("ts"))
+        .commit();
+    assertThat(v1.spec().fields().get(0).transform().isVoid()).isTrue();
+
+    Slice month = SliceResolver.resolve("events.v1_daily", v1, "ts", "2026-10");
+
+    assertThat(month.unit()).isEqualTo(SliceUnit.MONTH);
+    assertThat(month.label()).isEqualTo("ts=[2026-10-01,2026-11-01)");
+    assertThatThrownBy(() -> SliceResolver.resolve("events.v1_daily", v1, "ts", "2026-10-03"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("month(ts)");
+
+    v1.updateSpec().removeField("ts_month").commit();
+    assertThatThrownBy(() -> SliceResolver.resolve("events.v1_daily", v1, "ts", "2026-10"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("by 'ts': it is not a partition source column");
+  }
+
+  @Test
   void cutsAnHourSliceOnAnHourPartitionedTable() {
     Slice slice = SliceResolver.resolve("events.hourly", hourly, "ts", "2026-10-03T23");
 
