@@ -72,12 +72,12 @@ final class LiteralSecrets {
    * True when a header value gives a credential written out: after a scheme ({@code Bearer
    * abc123}), or anywhere in a header named like a secret, whose value must reference the
    * environment at all (as {@code floe run} requires) and whose words beside a leading scheme
-   * ({@code Bearer}, {@code ApiKey}) must all come from it.
+   * ({@code Bearer}, {@code ApiKey}; {@link #isScheme}) must all come from it.
    */
   static boolean inHeader(String name, String value) {
     String text = EnvReferences.replaceAll(value, REFERENCE);
     List<String> words = Arrays.stream(text.strip().split("\\s+")).toList();
-    boolean scheme = words.size() > 1;
+    boolean scheme = words.size() > 1 && isScheme(words.get(0));
     List<String> credential = scheme ? words.subList(1, words.size()) : words;
     if (CatalogConfig.isSecret(name)) {
       return !text.contains(REFERENCE) || credential.stream().anyMatch(LiteralSecrets::isWritten);
@@ -86,6 +86,21 @@ final class LiteralSecrets {
         && CREDENTIAL_SCHEMES.contains(words.get(0).toLowerCase(Locale.ROOT))
         && credential.stream().anyMatch(LiteralSecrets::isWritten);
   }
+
+  /**
+   * Whether a header value's first word reads as an authentication scheme ({@code Bearer}, {@code
+   * Splunk}, {@code AWS4-HMAC-SHA256}): letters and hyphens, or a scheme that is known to hold
+   * digits. A word with digits otherwise ({@code s3cr3t ${env:TAIL}}) is part of the credential.
+   */
+  private static boolean isScheme(String word) {
+    return SCHEME_WORD.matcher(word).matches()
+        || KNOWN_SCHEMES_WITH_DIGITS.contains(word.toLowerCase(Locale.ROOT));
+  }
+
+  private static final Pattern SCHEME_WORD = Pattern.compile("[A-Za-z]+(?:-[A-Za-z]+)*");
+
+  private static final List<String> KNOWN_SCHEMES_WITH_DIGITS =
+      List.of("aws4-hmac-sha256", "goog4-hmac-sha256", "oauth2");
 
   private static boolean isSecretParameter(String name) {
     if (name.contains(REFERENCE)) {

@@ -117,17 +117,21 @@ class EffectRulesTest {
                 headers:
                   Authorization: "Bearer abcdef123456 ${env:UNUSED}"
                   X-Auth: "Bearer abc${env:TOKEN_TAIL}"
+                  X-Api-Key: "s3cr3t ${env:KEY_TAIL}"
+                  X-Amz-Token: "AWS4-HMAC-SHA256 ${env:SIGNATURE}"
             """);
 
+    // s3cr3t is no scheme: a word with digits is part of the credential.
     assertThat(files.findings(EffectLiteralSecret.RULE))
         .extracting(Finding::key)
         .containsExactly(
             "effects[0].webhook.url",
             "effects[0].webhook.headers.Authorization",
-            "effects[0].webhook.headers.X-Auth");
+            "effects[0].webhook.headers.X-Auth",
+            "effects[0].webhook.headers.X-Api-Key");
     assertThat(files.lint().findings())
         .extracting(Finding::message)
-        .noneMatch(m -> m.contains("abc123") || m.contains("abcdef"));
+        .noneMatch(m -> m.contains("abc123") || m.contains("abcdef") || m.contains("s3cr3t"));
   }
 
   @Test
