@@ -78,6 +78,12 @@ public final class TableSpecParser {
                     .child(property)
                     .error("property '%s' is Floe's own; set it under `%s:`", property, block);
               });
+      if (WritableProperties.isFloeKey(property)) {
+        // floe.spec-properties never lists such a key back: no apply would remove it.
+        throw root.child("properties")
+            .child(property)
+            .error("property '%s' lies under floe., which Floe keeps for its own keys", property);
+      }
     }
 
     TableSpec spec =
@@ -431,6 +437,9 @@ public final class TableSpecParser {
     node.entries()
         .forEach(
             (name, value) -> {
+              if (name.isEmpty()) {
+                throw value.error("expected a property name, got ''");
+              }
               if (name.contains(",")) {
                 // floe.spec-properties lists the spec's keys separated by commas.
                 throw value.error("expected a property name without ',', got '%s'", name);

@@ -2,7 +2,6 @@ package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -62,9 +61,7 @@ public final class WritableProperties {
                     property.getKey(),
                     table,
                     problem,
-                    created && isFloeKey(property.getKey())
-                        ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)"
-                        : "");
+                    created ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)" : "");
               });
     }
     firstProblem(properties, IcebergPropertyValues::problem)
@@ -79,20 +76,23 @@ public final class WritableProperties {
   /**
    * Refuses to remove from a table, outside {@code floe tables apply} (an {@code ALTER TABLE ...
    * RESET} of {@code floe sql}), a property Floe writes itself: its policy from the spec, or the
-   * seal {@code floe late apply} moves. A key Iceberg keeps in the table's metadata rather than
-   * among its properties (a reserved key, or one its Flink catalog takes as a command) is refused
-   * too: Iceberg would remove nothing, and say so to nobody.
+   * seal {@code floe late apply} moves. A key Iceberg reserves ({@code format-version}, {@code
+   * uuid}, ...) is refused too: Iceberg keeps it in the table's metadata rather than among its
+   * properties, so it would remove nothing, and say so to nobody. (The keys its Flink catalog takes
+   * as commands are commands only in a {@code SET}: a {@code RESET} removes them as plain
+   * properties, which another tool may have set.)
    *
    * @throws InvalidInputException naming the first such property
    */
   public static void requireRemovable(String action, String table, Iterable<String> properties) {
     for (String property : properties) {
-      if (isFloeKey(property)) {
+      // Exactly Floe's keys: another tool's FLOE.x, like its Location (Iceberg's Flink catalog
+      // takes that as a command only in a SET), is a plain property a RESET removes.
+      if (property.startsWith(FLOE_PREFIX)) {
         throw InvalidInputException.of(
             "Cannot %s: property %s of %s %s", action, property, table, floeOwn(property));
       }
-      if (TableProperties.RESERVED_PROPERTIES.contains(property)
-          || COMMAND_KEYS.stream().anyMatch(property::equalsIgnoreCase)) {
+      if (TableProperties.RESERVED_PROPERTIES.contains(property)) {
         throw InvalidInputException.of(
             "Cannot %s: property %s of %s cannot be reset: Iceberg keeps it in the table's"
                 + " metadata, not among its properties, so a RESET would change nothing",
@@ -101,12 +101,11 @@ public final class WritableProperties {
     }
   }
 
-  /** The keys Iceberg's Flink catalog takes, in any case, as commands in an {@code ALTER}. */
-  private static final List<String> COMMAND_KEYS =
-      List.of("current-snapshot-id", "cherry-pick-snapshot-id", "location");
-
-  /** Under {@code floe.} in any case: Iceberg would keep {@code FLOE.x} as a key of its own. */
-  private static boolean isFloeKey(String property) {
+  /**
+   * Whether {@code property} lies under {@code floe.}, in any case: Floe keeps that prefix for its
+   * own keys ({@code FLOE.x} would be a key of its own, which Floe never reads nor removes).
+   */
+  public static boolean isFloeKey(String property) {
     return property.regionMatches(true, 0, FLOE_PREFIX, 0, FLOE_PREFIX.length());
   }
 
@@ -167,11 +166,14 @@ public final class WritableProperties {
    * @return the reason, to follow the property's name in a message
    */
   public static Optional<String> misspeltKey(String property) {
-    if (!property.strip().equals(property)) {
+    // strip() takes Unicode spaces, trim() control characters: floe.spec-properties is read
+    // back trimmed.
+    String bare = property.strip().trim();
+    if (!bare.equals(property)) {
       return Optional.of(
-          "has spaces around its name: Iceberg would keep it as a property of its own, which"
-              + " nothing reads; write '"
-              + Shown.value(property.strip())
+          "has spaces or control characters around its name: Iceberg would keep it as a"
+              + " property of its own, which nothing reads; write '"
+              + Shown.value(bare)
               + "'");
     }
     return TableProperties.RESERVED_PROPERTIES.stream()

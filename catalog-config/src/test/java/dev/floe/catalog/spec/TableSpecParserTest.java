@@ -425,8 +425,18 @@ class TableSpecParserTest {
     // an "owner" someone else set, and removed by the apply that drops it from the spec.
     assertThatThrownBy(() -> parseWith("properties: {\" owner\": a}"))
         .hasMessageContaining(
-            "at 'properties. owner': property ' owner' has spaces around its name: Iceberg would"
-                + " keep it as a property of its own, which nothing reads; write 'owner'");
+            "at 'properties. owner': property ' owner' has spaces or control characters around"
+                + " its name: Iceberg would keep it as a property of its own, which nothing reads;"
+                + " write 'owner'");
+    assertThatThrownBy(() -> parseWith("properties: {\"\\x01owner\": a}"))
+        .hasMessageContaining("has spaces or control characters around its name");
+    assertThatThrownBy(() -> parseWith("properties: {FLOE.sealed-through: x}"))
+        .hasMessageContaining(
+            "property 'FLOE.sealed-through' lies under floe., which Floe keeps for its own keys");
+    assertThatThrownBy(() -> parseWith("properties: {floe.custom: x}"))
+        .hasMessageContaining("property 'floe.custom' lies under floe.");
+    assertThatThrownBy(() -> parseWith("properties: {\"\": x}"))
+        .hasMessageContaining("expected a property name, got ''");
     assertThatThrownBy(() -> parseWith("properties: {UUID: x}"))
         .hasMessageContaining(
             "property 'UUID' is Iceberg's reserved uuid in another case: Iceberg would keep it as"
