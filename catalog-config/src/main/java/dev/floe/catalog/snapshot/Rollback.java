@@ -282,8 +282,10 @@ public final class Rollback {
       if (beforeRun.equals(s.summary().get(LineageKeys.RUN_ID))) {
         if (s.parentId() == null) {
           throw InvalidInputException.of(
-              "Cannot roll %s back to before run %s: it made the table's first snapshot %d",
-              name, beforeRun, s.snapshotId());
+              "Cannot roll %s back to before run %s: it made the table's first snapshot %d, and"
+                  + " there is no snapshot before it to make current; `floe revert %s --run %s`"
+                  + " undoes that run with a new snapshot",
+              name, beforeRun, s.snapshotId(), name, beforeRun);
         }
         if (table.snapshot(s.parentId()) == null) {
           throw InvalidInputException.of(

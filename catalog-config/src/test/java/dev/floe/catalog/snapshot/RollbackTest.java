@@ -237,6 +237,24 @@ class RollbackTest {
   }
 
   @Test
+  void beforeTheRunThatMadeTheFirstSnapshotIsRefusedPointingToRevert() {
+    Table fresh = catalog.create("s.fresh", SCHEMA, PartitionSpec.unpartitioned());
+    fresh
+        .newAppend()
+        .appendFile(TableRows.write(fresh, row(1, "2026-10-01")))
+        .set("floe.run-id", "r1")
+        .commit();
+
+    assertThatThrownBy(() -> Rollback.of(fresh, "s.fresh").beforeRun("r1").apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot roll s.fresh back to before run r1: it made the table's first snapshot "
+                + fresh.currentSnapshot().snapshotId()
+                + ", and there is no snapshot before it to make current; `floe revert s.fresh"
+                + " --run r1` undoes that run with a new snapshot");
+  }
+
+  @Test
   void beforeARunWhoseParentWasExpiredIsRefusedNamingTheExpiredSnapshot() {
     table.expireSnapshots().expireSnapshotId(second).commit();
     table.refresh();

@@ -5,6 +5,8 @@ import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
 import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.job.Timeout;
@@ -146,12 +148,14 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // Checked whatever prints it, as the other flags are: a dry run refuses what a run would.
+    BackfillProgress.Style style = style();
     BackfillRequest request = request();
     PrintWriter out = spec.commandLine().getOut();
     BackfillProgress listener =
         new BackfillProgress(
             spec.commandLine().getErr(),
-            common.json || dryRun ? BackfillProgress.Style.NONE : style(),
+            common.json || dryRun ? BackfillProgress.Style.NONE : style,
             System::nanoTime);
     BackfillResult result = Backfill.run(request, listener);
     BackfillOutput output = new BackfillOutput(request, result);
@@ -241,9 +245,9 @@ public final class BackfillCommand implements Callable<Integer> {
       case "auto" ->
           System.console() != null ? BackfillProgress.Style.BAR : BackfillProgress.Style.LINES;
       default ->
-          throw new CommandLine.ParameterException(
-              spec.commandLine(),
-              "Cannot show progress '" + progress + "': use auto, bar, lines or none");
+          throw InvalidInputException.of(
+              "Cannot show progress '%s' (--progress): use auto, bar, lines or none",
+              Shown.value(progress));
     };
   }
 }

@@ -85,8 +85,9 @@ public final class QuickstartCommand implements Callable<Integer> {
     steps.query(DIMENSION);
 
     out.println(
-        "\nRun `bin/floe quickstart` again: the tables, their answers and their history stay the"
-            + " same.");
+        "\nRun `bin/floe quickstart` again: the fact and the dimension, their answers and their"
+            + " history stay the same (the staging tables are seeded again: a new snapshot of the"
+            + " same rows).");
   }
 
   private static void applyTables(CatalogConfig config, PrintWriter out) {

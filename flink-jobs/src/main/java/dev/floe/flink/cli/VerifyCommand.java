@@ -149,6 +149,8 @@ public final class VerifyCommand implements Callable<Integer> {
 
   static Map<String, Object> toMap(VerifyResult result) {
     Map<String, Object> map = new LinkedHashMap<>();
+    // As every command's --json: a failure says so with its exit code and error line.
+    map.put("status", result.reproducible() ? "reproducible" : "failed");
     map.put("job", result.job());
     map.put("target", result.target());
     map.put("mode", result.mode());
@@ -164,6 +166,8 @@ public final class VerifyCommand implements Callable<Integer> {
     map.put("run_difference", difference(result.runDifference(), "run1", "run2"));
     map.put("main_difference", difference(result.mainDifference(), "main", "run1"));
     map.put("elapsed_ms", result.elapsedMillis());
+    map.put("exit_code", result.reproducible() ? ExitCodes.OK : ExitCodes.CHECK_FAILED);
+    result.failure().ifPresent(error -> map.put("error", error));
     return map;
   }
 

@@ -3,6 +3,7 @@ package dev.floe.flink.job;
 import dev.floe.catalog.error.CheckFailedException;
 import dev.floe.catalog.lineage.ContentDifference;
 import dev.floe.catalog.lineage.ContentHash;
+import java.util.Optional;
 
 /**
  * What {@link Verify} found: the slice's content after each of two scratch runs, and on main.
@@ -47,19 +48,29 @@ public record VerifyResult(
    * @throws CheckFailedException when the two runs differ (exit code 3)
    */
   public VerifyResult requireReproducible() {
-    if (!reproducible()) {
-      throw new CheckFailedException(
-          String.format(
-              "Cannot verify %s for %s: two runs of the same slice left different content (%s and"
-                  + " %s); columns that differ: %s",
-              job,
-              slice,
-              first.content().encode(),
-              second.content().encode(),
-              runDifference.columns().isEmpty()
-                  ? "none on their own (the values are paired differently)"
-                  : String.join(", ", runDifference.columns())));
-    }
+    failure()
+        .ifPresent(
+            message -> {
+              throw new CheckFailedException(message);
+            });
     return this;
+  }
+
+  /** Why verify fails ({@link #requireReproducible}), or empty when both runs left one content. */
+  public Optional<String> failure() {
+    if (reproducible()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "Cannot verify %s for %s: two runs of the same slice left different content (%s and"
+                + " %s); columns that differ: %s",
+            job,
+            slice,
+            first.content().encode(),
+            second.content().encode(),
+            runDifference.columns().isEmpty()
+                ? "none on their own (the values are paired differently)"
+                : String.join(", ", runDifference.columns())));
   }
 }

@@ -1062,20 +1062,34 @@ final class BadInputCatalogue {
                               "--to",
                               "2026-02-30")),
                   row(
-                          "a backfill progress style that does not exist: `--progress fancy`",
-                          2,
-                          "floe: Cannot show progress 'fancy': use auto, bar, lines or none",
-                          f ->
-                              f.args(
-                                  "backfill",
-                                  f.examples(DAILY),
-                                  "--from",
-                                  "2026-01-01",
-                                  "--to",
-                                  "2026-01-03",
-                                  "--progress",
-                                  "fancy"))
-                      .withUsage(),
+                      "a backfill progress style that does not exist: `--progress fancy`",
+                      2,
+                      "floe: Cannot show progress 'fancy' (--progress): use auto, bar, lines or none",
+                      f ->
+                          f.args(
+                              "backfill",
+                              f.examples(DAILY),
+                              "--from",
+                              "2026-01-01",
+                              "--to",
+                              "2026-01-03",
+                              "--progress",
+                              "fancy")),
+                  row(
+                      "the same progress style in a dry run: `--progress fancy --dry-run`",
+                      2,
+                      "floe: Cannot show progress 'fancy' (--progress): use auto, bar, lines or none",
+                      f ->
+                          f.args(
+                              "backfill",
+                              f.examples(DAILY),
+                              "--from",
+                              "2026-01-01",
+                              "--to",
+                              "2026-01-03",
+                              "--progress",
+                              "fancy",
+                              "--dry-run")),
                   row(
                       "statements and a file at once: `floe sql \"SELECT 1\" -f seed.sql`",
                       2,

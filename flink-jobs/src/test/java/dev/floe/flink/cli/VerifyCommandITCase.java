@@ -64,6 +64,9 @@ class VerifyCommandITCase {
 
     assertThat(after.exitCode()).as(after.err()).isZero();
     JsonNode json = JSON.readTree(after.out());
+    assertThat(json.get("status").asText()).isEqualTo("reproducible");
+    assertThat(json.get("exit_code").asInt()).isZero();
+    assertThat(json.has("error")).isFalse();
     assertThat(json.get("reproducible").asBoolean()).isTrue();
     assertThat(json.get("main_matches").asBoolean()).isTrue();
     String mainHash = json.get("main").get("content_hash").asText();
@@ -104,6 +107,17 @@ class VerifyCommandITCase {
     assertThat(verify.err())
         .contains("floe: Cannot verify fact_orders_daily for order_date=[2026-10-03,2026-10-04)")
         .contains("columns that differ: amount");
+
+    // --json says it as every command's does: status, exit code and the error line.
+    CliRun json = floe(home, "verify", random.toString(), "--slice", "2026-10-03", "--json");
+
+    assertThat(json.exitCode()).isEqualTo(3);
+    JsonNode failed = JSON.readTree(json.out());
+    assertThat(failed.get("status").asText()).isEqualTo("failed");
+    assertThat(failed.get("exit_code").asInt()).isEqualTo(3);
+    assertThat(failed.get("error").asText())
+        .startsWith("Cannot verify fact_orders_daily for order_date=[2026-10-03,2026-10-04)");
+    assertThat(failed.get("reproducible").asBoolean()).isFalse();
     java.util.Set<String> refs = withTable(t -> t.refs().keySet());
     assertThat(refs).isEmpty();
   }
