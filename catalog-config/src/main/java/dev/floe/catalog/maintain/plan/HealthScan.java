@@ -386,10 +386,16 @@ public final class HealthScan {
         Long files = writing.get(entry.getKey());
         String audit = auditIn(audited, t.slice);
         if (files != null) {
+          // A killed run's or compaction's files look the same until they age: say the way out.
           open =
               "being written: "
                   + files
-                  + " uncommitted file(s) younger than the orphan minimum age in its partitions";
+                  + " uncommitted file(s) younger than the orphan minimum age in its partitions"
+                  + " (a killed run leaves such files too: with no writer running, `floe maintain "
+                  + name
+                  + " --compact --slice "
+                  + t.slice.value()
+                  + "` compacts it now)";
         } else if (audit != null) {
           open = audit;
         } else if (window.policy().isPresent() && window.state(t.slice, now) == WindowState.OPEN) {

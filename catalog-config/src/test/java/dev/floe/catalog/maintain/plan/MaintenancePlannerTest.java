@@ -157,7 +157,10 @@ class MaintenancePlannerTest {
         .anySatisfy(
             l -> {
               assertThat(l.item().table()).isEqualTo("open.writing");
-              assertThat(l.reason()).contains("being written");
+              assertThat(l.reason())
+                  .contains("being written")
+                  .contains(
+                      "with no writer running, `floe maintain open.writing --compact --slice");
             });
     MaintenancePlan withOpen = planAll(true);
     assertThat(withOpen.items()).anyMatch(i -> i.table().equals("open.late"));
