@@ -115,8 +115,11 @@ public final class BackfillManifestKeys {
       new OptionGroup(
           "Backfill manifest keys",
           "A backfill manifest (YAML) names a job manifest and a range of slices for `floe"
-              + " backfill`. Every key has a flag of the same name that wins over the file. An"
-              + " unknown key is an error that names the key and the file.",
+              + " backfill`. A flag wins over the file: each key has one of the same name with"
+              + " hyphens (`max_concurrency` is `--max-concurrency`) except `backfill`, which is"
+              + " `--backfill-id`, `job`, which is the manifest argument itself, and"
+              + " `description` and `on_backfill_done`, which only the file gives. An unknown key"
+              + " is an error that names the key and the file.",
           List.of(
               BACKFILL,
               DESCRIPTION,
