@@ -89,18 +89,25 @@ final class LiteralSecrets {
 
   /**
    * Whether a header value's first word reads as an authentication scheme ({@code Bearer}, {@code
-   * Splunk}, {@code AWS4-HMAC-SHA256}): letters and hyphens, or a scheme that is known to hold
-   * digits. A word with digits otherwise ({@code s3cr3t ${env:TAIL}}) is part of the credential.
+   * Splunk}, {@code HMAC-SHA256}, {@code Api_Key}, {@code GOOG1}): a token that starts with a
+   * letter and has no digit, or joins its parts with hyphens or underscores, or is a known scheme
+   * ending in a digit. A word of letters and digits otherwise ({@code s3cr3t ${env:TAIL}}) is part
+   * of the credential.
    */
   private static boolean isScheme(String word) {
-    return SCHEME_WORD.matcher(word).matches()
-        || KNOWN_SCHEMES_WITH_DIGITS.contains(word.toLowerCase(Locale.ROOT));
+    String name = word.endsWith(":") ? word.substring(0, word.length() - 1) : word;
+    if (!SCHEME_TOKEN.matcher(name).matches()) {
+      return false;
+    }
+    return name.chars().noneMatch(Character::isDigit)
+        || name.contains("-")
+        || name.contains("_")
+        || KNOWN_SCHEMES_WITH_DIGITS.contains(name.toLowerCase(Locale.ROOT));
   }
 
-  private static final Pattern SCHEME_WORD = Pattern.compile("[A-Za-z]+(?:-[A-Za-z]+)*");
+  private static final Pattern SCHEME_TOKEN = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
 
-  private static final List<String> KNOWN_SCHEMES_WITH_DIGITS =
-      List.of("aws4-hmac-sha256", "goog4-hmac-sha256", "oauth2");
+  private static final List<String> KNOWN_SCHEMES_WITH_DIGITS = List.of("goog1", "oauth2");
 
   private static boolean isSecretParameter(String name) {
     if (name.contains(REFERENCE)) {

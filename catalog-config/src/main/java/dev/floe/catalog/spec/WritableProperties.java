@@ -61,7 +61,12 @@ public final class WritableProperties {
                     property.getKey(),
                     table,
                     problem,
-                    created ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)" : "");
+                    // Keys a table can hold, which a LIKE may have copied from it.
+                    created
+                            && (isFloeKey(property.getKey())
+                                || misspeltKey(property.getKey()).isPresent())
+                        ? " (CREATE TABLE ... LIKE copies them unless EXCLUDING OPTIONS)"
+                        : "");
               });
     }
     firstProblem(properties, IcebergPropertyValues::problem)
@@ -86,9 +91,11 @@ public final class WritableProperties {
    */
   public static void requireRemovable(String action, String table, Iterable<String> properties) {
     for (String property : properties) {
-      // Exactly Floe's keys: another tool's FLOE.x, like its Location (Iceberg's Flink catalog
-      // takes that as a command only in a SET), is a plain property a RESET removes.
-      if (property.startsWith(FLOE_PREFIX)) {
+      // Exactly the keys Floe writes: another tool's FLOE.x or floe.note, like its Location
+      // (Iceberg's Flink catalog takes that as a command only in a SET), is a plain property a
+      // RESET removes.
+      if (FloeTableProperties.managedFromSpec(property)
+          || property.equals(FloeTableProperties.SEALED_THROUGH)) {
         throw InvalidInputException.of(
             "Cannot %s: property %s of %s %s", action, property, table, floeOwn(property));
       }

@@ -119,6 +119,10 @@ class EffectRulesTest {
                   X-Auth: "Bearer abc${env:TOKEN_TAIL}"
                   X-Api-Key: "s3cr3t ${env:KEY_TAIL}"
                   X-Amz-Token: "AWS4-HMAC-SHA256 ${env:SIGNATURE}"
+                  X-Hmac-Token: "HMAC-SHA256 ${env:SIGNATURE}"
+                  X-Goog-Token: "GOOG1 ${env:ACCESS}:${env:SECRET}"
+                  X-Key-Token: "Api_Key ${env:KEY}"
+                  X-Colon-Token: "Bearer: ${env:TOKEN}"
             """);
 
     // s3cr3t is no scheme: a word with digits is part of the credential.

@@ -394,7 +394,7 @@ public final class HealthScan {
                   + " (a killed run leaves such files too: with no writer running, `floe maintain "
                   + name
                   + " --compact --slice "
-                  + t.slice.value()
+                  + entry.getKey()
                   + "` compacts it now)";
         } else if (audit != null) {
           open = audit;

@@ -160,7 +160,9 @@ class MaintenancePlannerTest {
               assertThat(l.reason())
                   .contains("being written")
                   .contains(
-                      "with no writer running, `floe maintain open.writing --compact --slice");
+                      "with no writer running, `floe maintain open.writing --compact --slice "
+                          + l.item().slice().orElseThrow()
+                          + "` compacts it now");
             });
     MaintenancePlan withOpen = planAll(true);
     assertThat(withOpen.items()).anyMatch(i -> i.table().equals("open.late"));
