@@ -114,7 +114,7 @@ final class MaintenanceReportOutput {
         "avg data file size",
         before.averageDataFileBytes(),
         after.averageDataFileBytes(),
-        false,
+        estimated.contains("dataBytes"),
         Bytes::format);
     row(out, "delete files", before.deleteFiles(), after.deleteFiles(), false, Long::toString);
     row(

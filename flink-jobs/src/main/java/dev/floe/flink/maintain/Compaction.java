@@ -273,6 +273,7 @@ public final class Compaction {
         0,
         slice.before(),
         0,
+        Map.of(),
         null,
         null,
         ExitCodes.OK,
@@ -285,7 +286,7 @@ public final class Compaction {
     FileStats expected =
         new FileStats(
             slice.expectedOutputs(),
-            rewritten.bytes(),
+            slice.expectedOutputBytes(),
             rewritten.rows() - slice.positionDeletedRows());
     return new SliceCompaction(
         slice.value(),
@@ -297,6 +298,7 @@ public final class Compaction {
         slice.expectedOutputs(),
         slice.before().minus(rewritten).plus(expected),
         slice.obsoleteDeletes().size(),
+        slice.removedByManifest(),
         null,
         null,
         ExitCodes.OK,

@@ -6,10 +6,23 @@ import dev.floe.catalog.maintain.ActionOutcome;
 import dev.floe.catalog.maintain.MaintenanceAction;
 import dev.floe.catalog.maintain.MaintenanceReport;
 import dev.floe.catalog.maintain.TableStats;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * {@code floe maintain --compact --slice ...} as one of the command's {@link MaintenanceAction}s:
@@ -17,7 +30,13 @@ import org.apache.iceberg.catalog.Catalog;
  * #exitCode()} says whether a slice failed (the report itself has no exit code).
  */
 public final class CompactionAction implements MaintenanceAction {
-  /** What a dry run can only estimate: bytes of the new files and the metadata they need. */
+  /**
+   * What a dry run can only estimate: bytes of the new data files and metadata files (a dry run
+   * writes none of them).
+   */
+  static final Set<String> ALWAYS_ESTIMATED = Set.of("dataBytes", "metadataBytes");
+
+  /** What a dry run estimates when Iceberg may merge manifests: the metadata counts too. */
   static final Set<String> ESTIMATED =
       Set.of("dataBytes", "manifests", "metadataFiles", "metadataBytes");
 
@@ -51,11 +70,34 @@ public final class CompactionAction implements MaintenanceAction {
 
   @Override
   public MaintenanceReport run(boolean dryRun) {
-    TableStats before = stats();
-    result = dryRun ? compaction.apply() : compaction.commit();
-    TableStats after = dryRun ? predicted(before, result) : stats();
-    return new MaintenanceReport(
-        name(), dryRun, before, after, dryRun ? ESTIMATED : Set.of(), new Outcome(result));
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      Table loaded = Catalogs.loadTable(opened, table);
+      TableStats before = TableStats.of(loaded);
+      if (!dryRun) {
+        result = compaction.commit();
+        loaded.refresh();
+        return new MaintenanceReport(
+            name(), false, before, TableStats.of(loaded), Set.of(), new Outcome(result));
+      }
+      result = compaction.apply();
+      // Planned from the snapshot just read, unless a commit landed in between: then the model
+      // starts from other manifests, and nothing of it is exact.
+      Prediction prediction = predicted(loaded, before, result);
+      boolean sameBase =
+          result.baseSnapshotId() == null
+              || loaded.currentSnapshot() != null
+                  && result.baseSnapshotId() == loaded.currentSnapshot().snapshotId();
+      return new MaintenanceReport(
+          name(),
+          true,
+          before,
+          prediction.after(),
+          sameBase ? prediction.estimated() : ESTIMATED,
+          new Outcome(result));
+    } finally {
+      Catalogs.close(opened);
+    }
   }
 
   /** The exit code of the last run: 0 unless a slice failed, see {@link CompactionResult}. */
@@ -68,38 +110,149 @@ public final class CompactionAction implements MaintenanceAction {
     return result;
   }
 
-  private TableStats stats() {
-    Catalog opened = Catalogs.open(catalog);
-    try {
-      return TableStats.of(Catalogs.loadTable(opened, table));
-    } finally {
-      Catalogs.close(opened);
+  /**
+   * The table after one {@code RewriteFiles} commit per slice to compact, as Iceberg writes it
+   * (measured on Iceberg 1.11). Each commit adds:
+   *
+   * <ul>
+   *   <li>one snapshot and one manifest list (as large as the current one);
+   *   <li>one manifest for the new data files (as large as the line through the current data
+   *       manifests' (entries, length) puts it, or their mean length);
+   *   <li>a new copy of every manifest that holds a file it removes (the rewritten data files, the
+   *       delete files that no longer apply), as large as the one it replaces; a copy left without
+   *       live files stays in that commit and is dropped by the next one, as is every such manifest
+   *       of the current snapshot;
+   *   <li>to the current metadata.json, the entry of the snapshot (as large as the current one's),
+   *       its snapshot log entry and a metadata log entry.
+   * </ul>
+   *
+   * <p>Data bytes: the rewritten files' bytes less the per-file overhead of the files saved ({@link
+   * PlannedSlice#expectedOutputBytes()}). Snapshots, data and delete files and, where the model is
+   * exact, manifests and metadata files are predictions; {@link Prediction#estimated()} names the
+   * rest. Not exact when Iceberg may merge manifests (as many as the table's {@value
+   * TableProperties#MANIFEST_MIN_MERGE_COUNT}, 100 by default) or a removed file's manifest is
+   * unknown.
+   */
+  static Prediction predicted(Table table, TableStats before, CompactionResult result) {
+    Snapshot current = table.currentSnapshot();
+    if (current == null) {
+      return new Prediction(before, Set.of());
     }
+    FileIO io = table.io();
+    // Live files per manifest of the current snapshot; one without any goes with the next commit.
+    Map<String, Long> live = new HashMap<>();
+    Map<String, Long> length = new HashMap<>();
+    Set<String> emptied = new HashSet<>();
+    List<long[]> dataManifests = new ArrayList<>();
+    for (ManifestFile manifest : current.allManifests(io)) {
+      long files = count(manifest.addedFilesCount()) + count(manifest.existingFilesCount());
+      live.put(manifest.path(), files);
+      length.put(manifest.path(), manifest.length());
+      if (!manifest.hasAddedFiles() && !manifest.hasExistingFiles()) {
+        emptied.add(manifest.path());
+      }
+      if (manifest.content() == ManifestContent.DATA) {
+        dataManifests.add(
+            new long[] {files + count(manifest.deletedFilesCount()), manifest.length()});
+      }
+    }
+    long listBytes =
+        current.manifestListLocation() == null
+            ? 0
+            : io.newInputFile(current.manifestListLocation()).getLength();
+    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    long metadataJsonGrowth =
+        SnapshotParser.toJson(current).length()
+            + "{\"timestamp-ms\":1234567890123,\"snapshot-id\":1234567890123456789},".length()
+            + "{\"timestamp-ms\":1234567890123,\"metadata-file\":\"\"},".length()
+            + (metadata.metadataFileLocation() == null
+                ? 0
+                : metadata.metadataFileLocation().length());
+    boolean mayMerge =
+        PropertyUtil.propertyAsBoolean(
+            table.properties(),
+            TableProperties.MANIFEST_MERGE_ENABLED,
+            TableProperties.MANIFEST_MERGE_ENABLED_DEFAULT);
+    int minMerge =
+        PropertyUtil.propertyAsInt(
+            table.properties(),
+            TableProperties.MANIFEST_MIN_MERGE_COUNT,
+            TableProperties.MANIFEST_MIN_MERGE_COUNT_DEFAULT);
+
+    boolean exact = true;
+    int commits = 0;
+    long dataFiles = before.dataFiles();
+    long dataBytes = before.dataBytes();
+    long deleteFiles = before.deleteFiles();
+    int manifests = before.manifests();
+    long metadataFiles = before.metadataFiles();
+    long metadataBytes = before.metadataBytes();
+    for (SliceCompaction slice : result.slices()) {
+      if (slice.status() != SliceCompaction.Status.WOULD_COMPACT) {
+        continue;
+      }
+      commits++;
+      dataFiles += slice.after().files() - slice.before().files();
+      dataBytes += slice.after().bytes() - slice.before().bytes();
+      deleteFiles -= slice.removedDeleteFiles();
+      manifests -= emptied.size();
+      emptied.clear();
+      metadataFiles++; // the manifest list
+      metadataBytes += listBytes + metadataJsonGrowth;
+      if (slice.expectedOutputFiles() > 0) {
+        manifests++;
+        metadataFiles++;
+        metadataBytes += newManifestBytes(dataManifests, slice.expectedOutputFiles());
+      }
+      for (Map.Entry<String, Integer> removed : slice.removedByManifest().entrySet()) {
+        String path = removed.getKey();
+        if (!live.containsKey(path)) {
+          exact = false; // not a manifest of the current snapshot: counted as one rewritten
+          metadataFiles++;
+          continue;
+        }
+        metadataFiles++;
+        metadataBytes += length.get(path);
+        long left = live.merge(path, (long) -removed.getValue(), Long::sum);
+        if (left <= 0) {
+          emptied.add(path);
+        }
+      }
+      if (mayMerge && manifests >= minMerge) {
+        exact = false;
+      }
+    }
+    TableStats after =
+        new TableStats(
+            before.snapshots() + commits,
+            dataFiles,
+            dataBytes,
+            deleteFiles,
+            manifests,
+            metadataFiles,
+            metadataBytes);
+    return new Prediction(after, exact ? ALWAYS_ESTIMATED : ESTIMATED);
   }
 
   /**
-   * One more snapshot per slice to compact, its small files replaced by the expected ones and the
-   * delete files that no longer apply removed.
+   * A dry run's "after" and the values of it that are estimates ({@link MaintenanceReport#
+   * estimated()}).
    */
-  static TableStats predicted(TableStats before, CompactionResult result) {
-    int commits = 0;
-    long files = before.dataFiles();
-    long deleteFiles = before.deleteFiles();
-    for (SliceCompaction slice : result.slices()) {
-      if (slice.status() == SliceCompaction.Status.WOULD_COMPACT) {
-        commits++;
-        files += slice.expectedOutputFiles() - slice.rewritten().files();
-        deleteFiles -= slice.removedDeleteFiles();
-      }
+  record Prediction(TableStats after, Set<String> estimated) {}
+
+  /** A new data manifest of {@code entries} files, by the current data manifests. */
+  private static long newManifestBytes(List<long[]> dataManifests, long entries) {
+    long[] x = dataManifests.stream().mapToLong(m -> m[0]).toArray();
+    long[] y = dataManifests.stream().mapToLong(m -> m[1]).toArray();
+    LinearFit fit = LinearFit.of(x, y);
+    if (fit != null) {
+      return fit.at(entries);
     }
-    return new TableStats(
-        before.snapshots() + commits,
-        files,
-        before.dataBytes(),
-        deleteFiles,
-        before.manifests(),
-        before.metadataFiles(),
-        before.metadataBytes());
+    return (long) java.util.Arrays.stream(y).average().orElse(0);
+  }
+
+  private static long count(Integer value) {
+    return value == null ? 0 : value;
   }
 
   private record Outcome(CompactionResult result) implements ActionOutcome {

@@ -164,6 +164,7 @@ final class CompactionCommitter {
         slice.expectedOutputs(),
         after,
         slice.obsoleteDeletes().size(),
+        slice.removedByManifest(),
         snapshotId,
         slice.runId(),
         ExitCodes.OK,

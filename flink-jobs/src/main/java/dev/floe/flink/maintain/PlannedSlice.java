@@ -4,6 +4,9 @@ import dev.floe.catalog.maintain.DeletedRows;
 import dev.floe.catalog.slice.Slice;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 
@@ -97,5 +100,45 @@ record PlannedSlice(
 
   int expectedOutputs() {
     return groups.stream().mapToInt(RewriteGroup::expectedOutputs).sum();
+  }
+
+  /**
+   * The bytes the expected outputs are estimated to take. Rows are not conserved as bytes: each
+   * small file carries a fixed overhead (Parquet footer and magic) that one output pays once. The
+   * overhead is the intercept of {@link LinearFit the line} through the rewritten files' (rows,
+   * bytes); with no line (fewer than two distinct row counts) the rewritten bytes are kept.
+   */
+  long expectedOutputBytes() {
+    List<DataFile> inputs = groups.stream().flatMap(g -> g.inputs().stream()).toList();
+    long bytes = rewritten().bytes();
+    long[] rows = new long[inputs.size()];
+    long[] sizes = new long[inputs.size()];
+    for (int i = 0; i < inputs.size(); i++) {
+      rows[i] = inputs.get(i).recordCount();
+      sizes[i] = inputs.get(i).fileSizeInBytes();
+    }
+    LinearFit fit = LinearFit.of(rows, sizes);
+    if (fit == null) {
+      return bytes;
+    }
+    long fewer = Math.max(0, inputs.size() - expectedOutputs());
+    return Math.max(0, bytes - Math.round(fit.intercept() * fewer));
+  }
+
+  /**
+   * Per manifest of the base snapshot (its location), how many of the files the commit removes it
+   * holds: the rewritten data files and the obsolete delete files. A file whose manifest is not
+   * known is counted under the empty location.
+   */
+  Map<String, Integer> removedByManifest() {
+    Map<String, Integer> counts = new TreeMap<>();
+    groups.forEach(g -> g.inputs().forEach(f -> count(counts, f)));
+    obsoleteDeletes.forEach(f -> count(counts, f));
+    return counts;
+  }
+
+  private static void count(Map<String, Integer> counts, ContentFile<?> file) {
+    String manifest = file.manifestLocation();
+    counts.merge(manifest == null ? "" : manifest, 1, Integer::sum);
   }
 }

@@ -2,6 +2,7 @@ package dev.floe.flink.maintain;
 
 import dev.floe.catalog.error.ExitCodes;
 import java.io.Serializable;
+import java.util.Map;
 
 /**
  * How compaction ended for one slice.
@@ -14,10 +15,14 @@ import java.io.Serializable;
  * @param written the files written in their place; {@link FileStats#NONE} unless compacted
  * @param expectedOutputFiles how many files of the target size the rewritten bytes fill
  * @param after the slice's data files after the commit; for a dry run, the expected numbers
- *     (rewritten files replaced by {@code expectedOutputFiles} files of the same bytes and rows);
- *     for every other outcome, {@code before}
+ *     (rewritten files replaced by {@code expectedOutputFiles} files of their rows less the deleted
+ *     ones, and of {@link PlannedSlice#expectedOutputBytes() their bytes less the overhead of the
+ *     files saved}, an estimate); for every other outcome, {@code before}
  * @param removedDeleteFiles delete files the commit removed (dry run: would remove) because they
  *     apply to no data file once the rewritten files are replaced; 0 when nothing is committed
+ * @param removedByManifest per manifest of the base snapshot, how many of the files the commit
+ *     removed (dry run: would remove) it held (see {@link PlannedSlice#removedByManifest()}); empty
+ *     when nothing is committed
  * @param snapshotId the compaction's snapshot, or null when nothing was committed
  * @param runId the compaction commit's {@code floe.run-id} (set even when nothing was committed)
  * @param exitCode 0, or the exit code this slice's failure maps to ({@link ExitCodes})
@@ -33,11 +38,16 @@ public record SliceCompaction(
     int expectedOutputFiles,
     FileStats after,
     int removedDeleteFiles,
+    Map<String, Integer> removedByManifest,
     Long snapshotId,
     String runId,
     int exitCode,
     String detail)
     implements Serializable {
+
+  public SliceCompaction {
+    removedByManifest = Map.copyOf(removedByManifest);
+  }
 
   public enum Status {
     /** One new snapshot replaced the small files; the slice's rows are unchanged. */
@@ -79,6 +89,7 @@ public record SliceCompaction(
         slice.expectedOutputs(),
         slice.before(),
         0,
+        Map.of(),
         null,
         slice.runId(),
         exitCode,
