@@ -25,9 +25,10 @@ public final class FloeTableProperties {
   /**
    * The sealing marker {@code floe late apply} writes (never a spec): an ISO date such as {@code
    * 2026-10-05}, or an instant such as {@code 2026-10-05T06:00:00Z} for hour slices. Every slice
-   * that ends at or before it is sealed and final; it never moves backwards. A scheduler reads it
-   * from Iceberg's {@code table.properties()}, or from the WITH clause of {@code floe sql "SHOW
-   * CREATE TABLE ..."}.
+   * that ends at or before it is sealed: {@code floe late} reruns it no more (an explicit {@code
+   * floe run} or {@code floe backfill} of it still replaces it, as an operator's correction); it
+   * never moves backwards. A scheduler reads it from Iceberg's {@code table.properties()}, or from
+   * the WITH clause of {@code floe sql "SHOW CREATE TABLE ..."}.
    */
   public static final String SEALED_THROUGH = "floe.sealed-through";
 

@@ -54,7 +54,8 @@ public final class FloeTablePropertyKeys {
           "date or instant",
           null,
           "Written by `floe late apply`, never by a spec: every slice ending at or before it is"
-              + " sealed and final; it never moves backwards.");
+              + " sealed (`floe late` reruns it no more; an explicit `floe run` or `floe backfill`"
+              + " of it still replaces it); it never moves backwards.");
   public static final FloeOption TARGET_FILE_SIZE =
       FloeOption.of(
           MaintenancePolicy.TARGET_FILE_SIZE,

@@ -108,7 +108,13 @@ final class MaintenanceReportOutput {
     Set<String> estimated = report.estimated();
     out.printf("  %-24s %14s %16s%n", "", "before", report.dryRun() ? "after (dry run)" : "after");
     row(out, "snapshots", before.snapshots(), after.snapshots(), false, Long::toString);
-    row(out, "data files", before.dataFiles(), after.dataFiles(), false, Long::toString);
+    row(
+        out,
+        "data files",
+        before.dataFiles(),
+        after.dataFiles(),
+        estimated.contains("dataFiles"),
+        Long::toString);
     row(
         out,
         "avg data file size",
@@ -116,7 +122,13 @@ final class MaintenanceReportOutput {
         after.averageDataFileBytes(),
         estimated.contains("dataBytes"),
         Bytes::format);
-    row(out, "delete files", before.deleteFiles(), after.deleteFiles(), false, Long::toString);
+    row(
+        out,
+        "delete files",
+        before.deleteFiles(),
+        after.deleteFiles(),
+        estimated.contains("deleteFiles"),
+        Long::toString);
     row(
         out,
         "manifests",

@@ -34,11 +34,13 @@ public final class CompactionAction implements MaintenanceAction {
    * What a dry run can only estimate: bytes of the new data files and metadata files (a dry run
    * writes none of them).
    */
-  static final Set<String> ALWAYS_ESTIMATED = Set.of("dataBytes", "metadataBytes");
+  static final Set<String> ALWAYS_ESTIMATED =
+      Set.of("dataFiles", "deleteFiles", "dataBytes", "metadataBytes");
 
   /** What a dry run estimates when Iceberg may merge manifests: the metadata counts too. */
   static final Set<String> ESTIMATED =
-      Set.of("dataBytes", "manifests", "metadataFiles", "metadataBytes");
+      Set.of(
+          "dataFiles", "deleteFiles", "dataBytes", "manifests", "metadataFiles", "metadataBytes");
 
   private final CatalogConfig catalog;
   private final String table;
@@ -129,9 +131,11 @@ public final class CompactionAction implements MaintenanceAction {
    * <p>Data bytes: the rewritten files' bytes less the per-file overhead of the files saved ({@link
    * PlannedSlice#expectedOutputBytes()}). Snapshots, data and delete files and, where the model is
    * exact, manifests and metadata files are predictions; {@link Prediction#estimated()} names the
-   * rest. Not exact when Iceberg may merge manifests (as many as the table's {@value
-   * TableProperties#MANIFEST_MIN_MERGE_COUNT}, 100 by default) or a removed file's manifest is
-   * unknown.
+   * rest: always the data files (a writer may roll a file over early) and the delete files (Iceberg
+   * may drop deletes no file needs any more in the same commit). Manifests and metadata files are
+   * not exact when Iceberg may merge manifests (as many as the table's {@value
+   * TableProperties#MANIFEST_MIN_MERGE_COUNT}, 100 by default, or more bytes of them than its
+   * {@value TableProperties#MANIFEST_TARGET_SIZE_BYTES}) or a removed file's manifest is unknown.
    */
   static Prediction predicted(Table table, TableStats before, CompactionResult result) {
     Snapshot current = table.currentSnapshot();
@@ -178,6 +182,14 @@ public final class CompactionAction implements MaintenanceAction {
             table.properties(),
             TableProperties.MANIFEST_MIN_MERGE_COUNT,
             TableProperties.MANIFEST_MIN_MERGE_COUNT_DEFAULT);
+    // Iceberg bin-packs a spec's manifests to this size and merges every bin of two or more but
+    // the one holding the new manifest, which it keeps until it counts minMerge.
+    long mergeTarget =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES,
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
+    long manifestBytes = length.values().stream().mapToLong(Long::longValue).sum();
 
     boolean exact = true;
     int commits = 0;
@@ -202,7 +214,9 @@ public final class CompactionAction implements MaintenanceAction {
       if (slice.expectedOutputFiles() > 0) {
         manifests++;
         metadataFiles++;
-        metadataBytes += newManifestBytes(dataManifests, slice.expectedOutputFiles());
+        long added = newManifestBytes(dataManifests, slice.expectedOutputFiles());
+        metadataBytes += added;
+        manifestBytes += added;
       }
       for (Map.Entry<String, Integer> removed : slice.removedByManifest().entrySet()) {
         String path = removed.getKey();
@@ -218,7 +232,7 @@ public final class CompactionAction implements MaintenanceAction {
           emptied.add(path);
         }
       }
-      if (mayMerge && manifests >= minMerge) {
+      if (mayMerge && (manifests >= minMerge || manifestBytes > mergeTarget)) {
         exact = false;
       }
     }

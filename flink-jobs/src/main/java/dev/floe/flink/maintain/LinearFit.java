@@ -6,13 +6,14 @@ package dev.floe.flink.maintain;
  * footer, an Avro header), the slope what each row or entry adds.
  *
  * @param intercept the fixed part, never below 0 nor above the smallest {@code y}
- * @param slope the part per unit of {@code x}, never below 0
+ * @param slope the part per unit of {@code x}, above 0
  */
 record LinearFit(double intercept, double slope) {
 
   /**
    * The line through the points, or null when they cannot place one: fewer than two distinct {@code
-   * x} values.
+   * x} values, or a line that does not rise (near-equal {@code x} values whose {@code y} noise tips
+   * it: its intercept would take a whole file for overhead).
    */
   static LinearFit of(long[] x, long[] y) {
     int n = x.length;
@@ -38,7 +39,10 @@ record LinearFit(double intercept, double slope) {
     if (sxx == 0) {
       return null;
     }
-    double slope = Math.max(0, sxy / sxx);
+    double slope = sxy / sxx;
+    if (slope <= 0) {
+      return null;
+    }
     double intercept = Math.min(minY, Math.max(0, meanY - slope * meanX));
     return new LinearFit(intercept, slope);
   }

@@ -68,7 +68,9 @@ class CompactionDryRunPredictsTheCommitsMetadataTest {
     assertThat(predicted.deleteFiles()).isEqualTo(real.deleteFiles());
     assertThat(predicted.manifests()).isEqualTo(real.manifests());
     assertThat(predicted.metadataFiles()).isEqualTo(real.metadataFiles());
-    assertThat(dryRun.estimated()).containsExactlyInAnyOrder("dataBytes", "metadataBytes");
+    // Files are counted as planned, but a writer or Iceberg may make it one more or fewer.
+    assertThat(dryRun.estimated())
+        .containsExactlyInAnyOrder("dataFiles", "deleteFiles", "dataBytes", "metadataBytes");
     assertThat((double) predicted.metadataBytes())
         .isCloseTo(real.metadataBytes(), within(real.metadataBytes() * METADATA_BYTES_TOLERANCE));
     assertThat((double) predicted.dataBytes())
