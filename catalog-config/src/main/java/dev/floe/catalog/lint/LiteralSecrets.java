@@ -77,37 +77,43 @@ final class LiteralSecrets {
   static boolean inHeader(String name, String value) {
     String text = EnvReferences.replaceAll(value, REFERENCE);
     List<String> words = Arrays.stream(text.strip().split("\\s+")).toList();
-    boolean scheme = words.size() > 1 && isScheme(words.get(0));
+    String first = schemeName(words.get(0));
+    boolean scheme = words.size() > 1 && isScheme(first);
     List<String> credential = scheme ? words.subList(1, words.size()) : words;
     if (CatalogConfig.isSecret(name)) {
       return !text.contains(REFERENCE) || credential.stream().anyMatch(LiteralSecrets::isWritten);
     }
     return scheme
-        && CREDENTIAL_SCHEMES.contains(words.get(0).toLowerCase(Locale.ROOT))
+        && CREDENTIAL_SCHEMES.contains(first.toLowerCase(Locale.ROOT))
         && credential.stream().anyMatch(LiteralSecrets::isWritten);
+  }
+
+  /** A header value's first word without the colon some write after a scheme ({@code Bearer:}). */
+  private static String schemeName(String word) {
+    return word.endsWith(":") ? word.substring(0, word.length() - 1) : word;
   }
 
   /**
    * Whether a header value's first word reads as an authentication scheme ({@code Bearer}, {@code
-   * Splunk}, {@code HMAC-SHA256}, {@code Api_Key}, {@code GOOG1}): a token that starts with a
-   * letter and has no digit, or joins its parts with hyphens or underscores, or is a known scheme
-   * ending in a digit. A word of letters and digits otherwise ({@code s3cr3t ${env:TAIL}}) is part
-   * of the credential.
+   * Splunk}, {@code Api_Key}, {@code HMAC-SHA256}, {@code AWS4-ECDSA-P256-SHA256}, {@code GOOG1}):
+   * parts joined by hyphens or underscores, each all letters or capitals followed by digits ({@code
+   * SHA256}), or a known scheme ({@code OAuth2}, {@code SCRAM-SHA-256}). A token with digits
+   * otherwise is part of the credential: {@code s3cr3t}, {@code sk_live_4eC39Hq}, {@code
+   * glpat-xY12ab}, {@code xoxb-1234-5678-ab}, a UUID.
    */
-  private static boolean isScheme(String word) {
-    String name = word.endsWith(":") ? word.substring(0, word.length() - 1) : word;
-    if (!SCHEME_TOKEN.matcher(name).matches()) {
-      return false;
+  private static boolean isScheme(String name) {
+    if (KNOWN_SCHEMES_WITH_DIGITS.contains(name.toLowerCase(Locale.ROOT))) {
+      return true;
     }
-    return name.chars().noneMatch(Character::isDigit)
-        || name.contains("-")
-        || name.contains("_")
-        || KNOWN_SCHEMES_WITH_DIGITS.contains(name.toLowerCase(Locale.ROOT));
+    return !name.isEmpty()
+        && Character.isLetter(name.charAt(0))
+        && Arrays.stream(name.split("[-_]", -1)).allMatch(SCHEME_PART.asMatchPredicate());
   }
 
-  private static final Pattern SCHEME_TOKEN = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+  private static final Pattern SCHEME_PART = Pattern.compile("[A-Za-z]+|[A-Z]+[0-9][A-Z0-9]*");
 
-  private static final List<String> KNOWN_SCHEMES_WITH_DIGITS = List.of("goog1", "oauth2");
+  private static final List<String> KNOWN_SCHEMES_WITH_DIGITS =
+      List.of("oauth2", "scram-sha-1", "scram-sha-256");
 
   private static boolean isSecretParameter(String name) {
     if (name.contains(REFERENCE)) {

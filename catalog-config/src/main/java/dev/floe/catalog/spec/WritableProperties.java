@@ -195,9 +195,12 @@ public final class WritableProperties {
   }
 
   private static String floeOwn(String property) {
-    return property.equals(FloeTableProperties.SEALED_THROUGH)
-        ? "is Floe's own: `floe late apply` moves it"
-        : "is Floe's own (keys under floe.): `floe tables apply` writes them from the table's spec";
+    if (property.equals(FloeTableProperties.SEALED_THROUGH)) {
+      return "is Floe's own: `floe late apply` moves it";
+    }
+    return FloeTableProperties.managedFromSpec(property)
+        ? "is Floe's own (keys under floe.): `floe tables apply` writes them from the table's spec"
+        : "lies under floe., which Floe keeps for its own keys";
   }
 
   private record Problem(String property, String reason) {}

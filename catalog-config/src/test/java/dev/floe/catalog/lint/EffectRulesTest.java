@@ -123,6 +123,11 @@ class EffectRulesTest {
                   X-Goog-Token: "GOOG1 ${env:ACCESS}:${env:SECRET}"
                   X-Key-Token: "Api_Key ${env:KEY}"
                   X-Colon-Token: "Bearer: ${env:TOKEN}"
+                  X-Scram-Token: "SCRAM-SHA-256 ${env:PROOF}"
+                  X-Sigv4a-Token: "AWS4-ECDSA-P256-SHA256 ${env:SIGNATURE}"
+                  X-Stripe-Key: "sk_live_4eC39HqLyjWD ${env:TAIL}"
+                  X-Slack-Token: "xoxb-1234-5678-abcdEF ${env:TAIL}"
+                  X-Uuid-Key: "e4567b12-e89b-12d3-a456-426614174000 ${env:TAIL}"
             """);
 
     // s3cr3t is no scheme: a word with digits is part of the credential.
@@ -132,10 +137,18 @@ class EffectRulesTest {
             "effects[0].webhook.url",
             "effects[0].webhook.headers.Authorization",
             "effects[0].webhook.headers.X-Auth",
-            "effects[0].webhook.headers.X-Api-Key");
+            "effects[0].webhook.headers.X-Api-Key",
+            "effects[0].webhook.headers.X-Stripe-Key",
+            "effects[0].webhook.headers.X-Slack-Token",
+            "effects[0].webhook.headers.X-Uuid-Key");
     assertThat(files.lint().findings())
         .extracting(Finding::message)
-        .noneMatch(m -> m.contains("abc123") || m.contains("abcdef") || m.contains("s3cr3t"));
+        .noneMatch(
+            m ->
+                m.contains("abc123")
+                    || m.contains("abcdef")
+                    || m.contains("s3cr3t")
+                    || m.contains("sk_live"));
   }
 
   @Test

@@ -245,7 +245,14 @@ public final class CompactionAction implements MaintenanceAction {
             manifests,
             metadataFiles,
             metadataBytes);
-    return new Prediction(after, exact ? ALWAYS_ESTIMATED : ESTIMATED);
+    if (commits == 0) {
+      return new Prediction(after, Set.of()); // nothing would commit: "after" is "before"
+    }
+    Set<String> estimated = new HashSet<>(exact ? ALWAYS_ESTIMATED : ESTIMATED);
+    if (before.deleteFiles() == 0) {
+      estimated.remove("deleteFiles"); // none to drop
+    }
+    return new Prediction(after, Set.copyOf(estimated));
   }
 
   /**

@@ -11,13 +11,25 @@ package dev.floe.flink.maintain;
 record LinearFit(double intercept, double slope) {
 
   /**
-   * The line through the points, or null when they cannot place one: fewer than two distinct {@code
-   * x} values, or a line that does not rise (near-equal {@code x} values whose {@code y} noise tips
-   * it: its intercept would take a whole file for overhead).
+   * The line through the points, or null when they cannot place one: fewer than two points, {@code
+   * x} values whose largest is not at least half as large again as the smallest (near-equal ones
+   * place the line by the noise of {@code y}, which can take most of a file for overhead), or a
+   * line that does not rise.
    */
   static LinearFit of(long[] x, long[] y) {
     int n = x.length;
     if (n < 2) {
+      return null;
+    }
+    long minX = Long.MAX_VALUE;
+    long maxX = Long.MIN_VALUE;
+    for (long value : x) {
+      minX = Math.min(minX, value);
+      maxX = Math.max(maxX, value);
+    }
+    // Near-equal x values tell noise, not a line: 1000 and 1001 rows at 1,000,000 and 1,000,300
+    // bytes would give a slope of 300 per row and 700,000 bytes of overhead per file.
+    if (2 * maxX < 3 * minX) {
       return null;
     }
     double meanX = 0;

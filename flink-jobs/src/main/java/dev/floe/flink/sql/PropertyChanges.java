@@ -20,10 +20,11 @@ import org.apache.flink.table.operations.ddl.CreateTableOperation;
  * {@code floe tables apply} refuses in a spec too ({@link WritableProperties#requireSettable}), is
  * refused before anything runs: Iceberg accepts it and only fails later, at the commit of every
  * write into the table, after the data files were written (or reads a boolean as false). So are
- * keys Floe writes itself (under {@code floe.}, also in an {@code ALTER TABLE ... RESET}), keys
- * Iceberg reserves, and the keys its Flink catalog takes as commands ({@code current-snapshot-id}
- * rolls back without {@code floe rollback}'s tag, {@code cherry-pick-snapshot-id}, and an {@code
- * ALTER}'s {@code location} moves the table).
+ * keys under {@code floe.} (those Floe writes also in an {@code ALTER TABLE ... RESET}), keys
+ * Iceberg reserves or would keep as keys of their own ({@code Format-Version}; a {@code RESET} of a
+ * reserved key removes nothing), and the keys its Flink catalog takes as commands ({@code
+ * current-snapshot-id} rolls back without {@code floe rollback}'s tag, {@code
+ * cherry-pick-snapshot-id}, and an {@code ALTER}'s {@code location} moves the table).
  */
 final class PropertyChanges {
   private PropertyChanges() {}

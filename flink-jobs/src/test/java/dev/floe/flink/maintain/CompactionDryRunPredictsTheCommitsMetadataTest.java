@@ -69,8 +69,12 @@ class CompactionDryRunPredictsTheCommitsMetadataTest {
     assertThat(predicted.manifests()).isEqualTo(real.manifests());
     assertThat(predicted.metadataFiles()).isEqualTo(real.metadataFiles());
     // Files are counted as planned, but a writer or Iceberg may make it one more or fewer.
-    assertThat(dryRun.estimated())
-        .containsExactlyInAnyOrder("dataFiles", "deleteFiles", "dataBytes", "metadataBytes");
+    // (Delete files only where there are some Iceberg might drop.)
+    List<String> estimated =
+        run.before().deleteFiles() > 0
+            ? List.of("dataFiles", "deleteFiles", "dataBytes", "metadataBytes")
+            : List.of("dataFiles", "dataBytes", "metadataBytes");
+    assertThat(dryRun.estimated()).containsExactlyInAnyOrderElementsOf(estimated);
     assertThat((double) predicted.metadataBytes())
         .isCloseTo(real.metadataBytes(), within(real.metadataBytes() * METADATA_BYTES_TOLERANCE));
     assertThat((double) predicted.dataBytes())

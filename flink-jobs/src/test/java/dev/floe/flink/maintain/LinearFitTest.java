@@ -26,6 +26,12 @@ class LinearFitTest {
     assertThat(
             LinearFit.of(new long[] {1000, 1001, 1000}, new long[] {1_000_300, 999_800, 1_000_200}))
         .isNull();
+    // Or tips it up: 700,000 of each 1,000,000-byte file would be taken for overhead.
+    assertThat(
+            LinearFit.of(
+                new long[] {1000, 1001, 1000, 1001},
+                new long[] {1_000_000, 1_000_300, 1_000_000, 1_000_300}))
+        .isNull();
   }
 
   @Test

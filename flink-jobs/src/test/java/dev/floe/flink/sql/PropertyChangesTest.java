@@ -334,7 +334,9 @@ class PropertyChangesTest {
                 + " 'current-snapshot-id'");
     assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('FLOE.sealed-through'='x')"))
         .isExactlyInstanceOf(InvalidInputException.class)
-        .hasMessageContaining("property FLOE.sealed-through of sales.near_keys is Floe's own");
+        .hasMessageContaining(
+            "property FLOE.sealed-through of sales.near_keys lies under floe., which Floe keeps for"
+                + " its own keys");
     for (String key : List.of("format-version", "uuid", "current-snapshot-id")) {
       assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys RESET ('" + key + "')"))
           .isExactlyInstanceOf(InvalidInputException.class)
