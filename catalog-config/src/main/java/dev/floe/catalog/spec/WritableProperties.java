@@ -120,12 +120,12 @@ public final class WritableProperties {
 
   /**
    * Why {@code property} may not be set outside {@code floe tables apply} whatever its value, or
-   * empty: a key of Floe's own, or one Iceberg derives from the table's metadata ({@code
-   * format-version}, which chooses and upgrades the format, aside). Iceberg's Flink catalog takes
-   * three more keys, in any case, as commands: {@code current-snapshot-id} rolls the table back
-   * (leaving the snapshots after it to expiry: {@code floe rollback} tags them), {@code
-   * cherry-pick-snapshot-id} publishes a snapshot, and {@code location} of an existing table moves
-   * it (a new table may be given one).
+   * empty: a key under {@code floe.}, one Iceberg derives from the table's metadata ({@code
+   * format-version}, which chooses and upgrades the format, aside), or one Iceberg would keep as a
+   * key of its own ({@link #misspeltKey}). Iceberg's Flink catalog takes three more keys, in any
+   * case, as commands: {@code current-snapshot-id} rolls the table back (leaving the snapshots
+   * after it to expiry: {@code floe rollback} tags them), {@code cherry-pick-snapshot-id} publishes
+   * a snapshot, and {@code location} of an existing table moves it (a new table may be given one).
    */
   private static Optional<String> keyProblem(String property, String value, boolean created) {
     if (isFloeKey(property)) {

@@ -72,16 +72,16 @@ public final class CompactionAction implements MaintenanceAction {
 
   @Override
   public MaintenanceReport run(boolean dryRun) {
+    if (!dryRun) {
+      // The catalog is not held open through the compaction's Flink job.
+      TableStats before = stats();
+      result = compaction.commit();
+      return new MaintenanceReport(name(), false, before, stats(), Set.of(), new Outcome(result));
+    }
     Catalog opened = Catalogs.open(catalog);
     try {
       Table loaded = Catalogs.loadTable(opened, table);
       TableStats before = TableStats.of(loaded);
-      if (!dryRun) {
-        result = compaction.commit();
-        loaded.refresh();
-        return new MaintenanceReport(
-            name(), false, before, TableStats.of(loaded), Set.of(), new Outcome(result));
-      }
       result = compaction.apply();
       // Planned from the snapshot just read, unless a commit landed in between: then the model
       // starts from other manifests, and nothing of it is exact.
@@ -97,6 +97,15 @@ public final class CompactionAction implements MaintenanceAction {
           prediction.after(),
           sameBase ? prediction.estimated() : ESTIMATED,
           new Outcome(result));
+    } finally {
+      Catalogs.close(opened);
+    }
+  }
+
+  private TableStats stats() {
+    Catalog opened = Catalogs.open(catalog);
+    try {
+      return TableStats.of(Catalogs.loadTable(opened, table));
     } finally {
       Catalogs.close(opened);
     }
