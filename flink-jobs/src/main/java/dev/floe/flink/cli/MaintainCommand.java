@@ -475,18 +475,20 @@ public final class MaintainCommand implements Callable<Integer> {
       EffectsReport wouldSend =
           notification == null ? EffectsReport.NONE : notification.wouldSend();
       MaintenancePlanOutput.writePlan(planned, dryRun, outside, wouldSend, common.json, out);
-      return planned.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
+      out.flush();
+      MaintenancePlanOutput.printUnreadable(planned, spec.commandLine().getErr());
+      return MaintenancePlanOutput.exitCode(planned);
     }
     ApplyResult result = applying.run();
     int code = result.exitCode();
-    int exitCode =
-        code == ExitCodes.OK && !planned.unreadable().isEmpty() ? ExitCodes.INVALID_INPUT : code;
+    int exitCode = code == ExitCodes.OK ? MaintenancePlanOutput.exitCode(planned) : code;
     EffectsReport notified =
         notification == null
             ? EffectsReport.NONE
             : notification.deliver(result, exitCode, notifyTarget());
     MaintenancePlanOutput.writeApply(result, exitCode, notified, common.json, out);
     out.flush();
+    MaintenancePlanOutput.printUnreadable(planned, spec.commandLine().getErr());
     // As floe backfill: an undelivered notification is a warning; the apply's result stands.
     notified
         .warnings()

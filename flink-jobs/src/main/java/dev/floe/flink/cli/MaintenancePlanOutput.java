@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.maintain.Bytes;
 import dev.floe.catalog.maintain.plan.LeftOut;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
@@ -46,6 +47,7 @@ final class MaintenancePlanOutput {
     if (json) {
       Map<String, Object> map = planMap(plan, dryRun);
       map.put("outside_budget", outsideBudget(outside));
+      map.put("exit_code", exitCode(plan));
       if (!notified.isEmpty()) {
         map.put(ON_DONE, notified.toMap());
       }
@@ -96,7 +98,10 @@ final class MaintenancePlanOutput {
         plan.asOf(),
         plan.elapsedMillis() / 1000.0);
     if (plan.isEmpty()) {
-      out.println("  nothing to do: every table is within its policy");
+      out.println(
+          plan.unreadable().isEmpty()
+              ? "  nothing to do: every table is within its policy"
+              : "  nothing to do in the tables read: each is within its policy");
     }
     int rank = 1;
     for (PlanItem item : plan.items()) {
@@ -120,7 +125,10 @@ final class MaintenancePlanOutput {
         plan.elapsedMillis() / 1000.0,
         result.elapsedMillis() / 1000.0);
     if (plan.isEmpty()) {
-      out.println("  nothing to do: every table is within its policy");
+      out.println(
+          plan.unreadable().isEmpty()
+              ? "  nothing to do: every table is within its policy"
+              : "  nothing to do in the tables read: each is within its policy");
     }
     int rank = 1;
     for (ItemOutcome outcome : result.outcomes()) {
@@ -211,6 +219,26 @@ final class MaintenancePlanOutput {
       }
     }
     return problems;
+  }
+
+  /** A plan's exit code: 2 when a table could not be read, whatever else it plans. */
+  static int exitCode(MaintenancePlan plan) {
+    return plan.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.INVALID_INPUT;
+  }
+
+  /**
+   * Each table that could not be read, as the error line a failed command prints on stderr, naming
+   * the table when its reason does not.
+   */
+  static void printUnreadable(MaintenancePlan plan, PrintWriter err) {
+    new java.util.TreeMap<>(plan.unreadable())
+        .forEach(
+            (table, reason) ->
+                err.println(
+                    "floe: "
+                        + (reason.contains(table)
+                            ? reason
+                            : "Cannot plan maintenance of " + table + ": " + reason)));
   }
 
   static Map<String, Object> planMap(MaintenancePlan plan, boolean dryRun) {

@@ -274,6 +274,24 @@ class MaintainPlanCommandTest {
     JsonNode root = JSON.readTree(apply.out());
     assertThat(root.get("exit_code").asInt()).isEqualTo(apply.exitCode());
     assertThat(root.get("unreadable").has("s.bad")).isTrue();
+    assertThat(apply.err()).contains("floe: Cannot ").contains("s.bad");
+  }
+
+  @Test
+  void aPlanWithATableThatCannotBeReadSaysSoOnStderrAndInItsExitCode() throws Exception {
+    tables();
+
+    CliRun text = floe(catalog.home(), "maintain", "--plan", "s.nosuch");
+    CliRun json = floe(catalog.home(), "maintain", "--plan", "s.nosuch", "--json");
+
+    assertThat(text.exitCode()).isEqualTo(2);
+    assertThat(text.out())
+        .contains("nothing to do in the tables read")
+        .doesNotContain("every table is within its policy");
+    assertThat(text.err()).startsWith("floe: Cannot load table s.nosuch: it does not exist");
+    assertThat(json.exitCode()).isEqualTo(2);
+    assertThat(JSON.readTree(json.out()).get("exit_code").asInt()).isEqualTo(2);
+    assertThat(json.err()).startsWith("floe: Cannot load table s.nosuch");
   }
 
   @Test
