@@ -231,6 +231,11 @@ public final class Revert {
             delta.addRows(file);
           } else {
             DataFile copy = live.copy(file, deletes);
+            if (copy.recordCount() == 0) {
+              // Every row of it was deleted: there is nothing to bring back.
+              table.io().deleteFile(copy.location());
+              continue;
+            }
             copies.add(copy);
             delta.addRows(copy);
           }
