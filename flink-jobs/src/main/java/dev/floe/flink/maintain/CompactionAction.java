@@ -156,7 +156,7 @@ public final class CompactionAction implements MaintenanceAction {
     Map<String, Long> live = new HashMap<>();
     Map<String, Long> length = new HashMap<>();
     Set<String> emptied = new HashSet<>();
-    List<long[]> dataManifests = new ArrayList<>();
+    List<ManifestSize> dataManifests = new ArrayList<>();
     for (ManifestFile manifest : current.allManifests(io)) {
       long files = count(manifest.addedFilesCount()) + count(manifest.existingFilesCount());
       live.put(manifest.path(), files);
@@ -166,7 +166,7 @@ public final class CompactionAction implements MaintenanceAction {
       }
       if (manifest.content() == ManifestContent.DATA) {
         dataManifests.add(
-            new long[] {files + count(manifest.deletedFilesCount()), manifest.length()});
+            new ManifestSize(files + count(manifest.deletedFilesCount()), manifest.length()));
       }
     }
     long listBytes =
@@ -271,15 +271,18 @@ public final class CompactionAction implements MaintenanceAction {
   record Prediction(TableStats after, Set<String> estimated) {}
 
   /** A new data manifest of {@code entries} files, by the current data manifests. */
-  private static long newManifestBytes(List<long[]> dataManifests, long entries) {
-    long[] x = dataManifests.stream().mapToLong(m -> m[0]).toArray();
-    long[] y = dataManifests.stream().mapToLong(m -> m[1]).toArray();
+  private static long newManifestBytes(List<ManifestSize> dataManifests, long entries) {
+    long[] x = dataManifests.stream().mapToLong(ManifestSize::entries).toArray();
+    long[] y = dataManifests.stream().mapToLong(ManifestSize::length).toArray();
     LinearFit fit = LinearFit.of(x, y);
     if (fit != null) {
       return fit.at(entries);
     }
     return (long) java.util.Arrays.stream(y).average().orElse(0);
   }
+
+  /** A data manifest's entries (live and deleted) and its length in bytes. */
+  private record ManifestSize(long entries, long length) {}
 
   private static long count(Integer value) {
     return value == null ? 0 : value;

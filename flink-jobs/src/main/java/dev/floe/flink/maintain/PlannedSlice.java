@@ -106,7 +106,8 @@ record PlannedSlice(
    * The bytes the expected outputs are estimated to take. Rows are not conserved as bytes: each
    * small file carries a fixed overhead (Parquet footer and magic) that one output pays once. The
    * overhead is the intercept of {@link LinearFit the line} through the rewritten files' (rows,
-   * bytes); with no line (fewer than two distinct row counts) the rewritten bytes are kept.
+   * bytes); with no line ({@link LinearFit#of}: too few points, row counts too close to tell a line
+   * from noise, or one that does not rise) the rewritten bytes are kept.
    */
   long expectedOutputBytes() {
     List<DataFile> inputs = groups.stream().flatMap(g -> g.inputs().stream()).toList();
