@@ -98,6 +98,9 @@ public final class SliceCommitter {
     private Lineage lineage;
     private Long base = plan.startSnapshotId();
 
+    /** Why the last conflict allowed a re-commit on top of the newer snapshot, for the outcome. */
+    private String recommitReason;
+
     Overwrite(
         List<DataFile> files, ContentHash content, CheckStats stats, DuplicateKeys duplicateKeys) {
       this.files = files;
@@ -251,7 +254,10 @@ public final class SliceCommitter {
                         + " the current source data",
                     subject(), resolution.reason()),
                 conflict);
-        case RETRY -> base = RunLookup.headId(table);
+        case RETRY -> {
+          base = RunLookup.headId(table);
+          recommitReason = resolution.reason();
+        }
       }
       return Optional.empty();
     }
@@ -264,9 +270,9 @@ public final class SliceCommitter {
           content.rows(),
           content.encode(),
           Math.max(attempt, 1),
-          attempt <= 1
+          attempt <= 1 || recommitReason == null
               ? "committed"
-              : "committed after re-committing over a run with older sources");
+              : "committed on top of the newer snapshot: " + recommitReason);
     }
 
     /** Nothing to commit: the core deletes the written files, the head stays. */

@@ -183,6 +183,10 @@ class SliceCommitterTest {
     fact.refresh();
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(outcome.detail())
+        .isEqualTo(
+            "committed on top of the newer snapshot: run run-a committed the slice from older"
+                + " source data");
     assertThat(slice("2026-10-03")).isEqualTo(b.hash);
   }
 

@@ -234,6 +234,8 @@ class CompactionITCase {
 
     assertThat(outcome.status()).isEqualTo(CommitOutcome.Status.COMMITTED);
     assertThat(outcome.attempts()).isEqualTo(2);
+    assertThat(outcome.detail())
+        .startsWith("committed on top of the newer snapshot: only a compaction (snapshot ");
     assertThat(day(DAY3)).isEqualTo(hash);
   }
 
