@@ -1,5 +1,6 @@
 package dev.floe.flink.job;
 
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.NondeterministicFunctions;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
@@ -32,7 +33,8 @@ public final class QueryInspector {
   private static final Pattern LITERAL =
       Pattern.compile("(?<![\\w$'])(_[A-Za-z0-9-]+|X|U&)?'(?:[^']++|'')*+'(?![=\\w])");
   private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
-  private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]+)\\]");
+  private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]*)\\]");
+  private static final Pattern PUSHDOWN = Pattern.compile("[a-z]+=\\[.*");
   // A FLOAT constant as Calcite prints it: 16777.217:FLOAT, -1.2345678E10:FLOAT.
   private static final Pattern FLOAT_CONSTANT =
       Pattern.compile("(?<![\\w.$])(-?[0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?):FLOAT\\b");
@@ -90,14 +92,44 @@ public final class QueryInspector {
       }
       Matcher scan = SCAN.matcher(text);
       while (scan.find()) {
-        String[] parts = scan.group(1).split(",\\s*");
-        // Flink prints table=[[catalog, database, table, filter=..., project=...]] after pushdown.
-        List<String> names =
-            java.util.Arrays.stream(parts).filter(p -> !p.contains("=")).limit(3).toList();
-        tables.add(String.join(".", names));
+        tables.add(scannedTable(text, scan));
       }
     }
     return new Inspection(calls, tables, floats, plan);
+  }
+
+  /**
+   * The {@code catalog.database.table} of one scan, printed as {@code table=[[catalog, database,
+   * table]]} (after pushdown, as the explained plan's fallback prints it, {@code filter=[...]} and
+   * the like follow the table). The parts are not quoted: a name holding {@code ", "}, {@code =},
+   * {@code [} or {@code ]} cannot be told from the parts around it (a table {@code orders,v2} would
+   * be read as another one), and a comma would break the lineage's list of sources, so such a name
+   * is refused rather than guessed.
+   *
+   * @throws InvalidInputException naming the scan as printed
+   */
+  private static String scannedTable(String text, Matcher scan) {
+    String[] parts = scan.group(1).split(", ", -1);
+    boolean clear =
+        parts.length >= 3
+            && java.util.Arrays.stream(parts, 0, 3)
+                .noneMatch(part -> part.isEmpty() || part.matches(".*[,=\\[\\]].*"));
+    if (clear && parts.length == 3) {
+      // The first ']' must close the name list: "]]" and no third one.
+      clear = text.startsWith("]", scan.end()) && !text.startsWith("]", scan.end() + 1);
+    } else if (clear) {
+      clear = PUSHDOWN.matcher(parts[3]).matches();
+    }
+    if (!clear) {
+      int lineEnd = text.indexOf('\n', scan.start());
+      String printed = text.substring(scan.start(), lineEnd < 0 ? text.length() : lineEnd).strip();
+      throw InvalidInputException.of(
+          "Cannot read the tables of the query: the plan names one as %s, and a table name"
+              + " holding ',', '=', '[' or ']' cannot be told from its catalog and namespace nor"
+              + " recorded in a run's lineage; rename the table (ALTER TABLE ... RENAME TO ...)",
+          printed.endsWith(")") ? printed.substring(0, printed.length() - 1) : printed);
+    }
+    return String.join(".", parts[0], parts[1], parts[2]);
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.floe.flink.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.flink.session.FlinkSessions;
 import java.nio.file.Path;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -115,5 +117,44 @@ class QueryInspectorITCase {
                     + " AND s <> 'x table=[[floe, sales, ghost]] y'"));
 
     assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "orders,v2 | orders,v2",
+        "k=v | k=v",
+        "x]y | x]y",
+        "x]] | x]]",
+        "a, b | a, b",
+      })
+  void aTableWhoseNameCannotBeToldFromThePlanIsRefusedNotReadAsAnother(String name, String printed)
+      throws Exception {
+    // s.orders exists: the name 'orders,v2' was read as it, and a run recorded the wrong source.
+    tableEnv.executeSql("CREATE TABLE IF NOT EXISTS sales.`" + name + "` (id BIGINT)").await();
+
+    assertThatThrownBy(
+            () -> QueryInspector.inspect(tableEnv.sqlQuery("SELECT id FROM sales.`" + name + "`")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot read the tables of the query: the plan names one as table=[[floe, sales, "
+                + printed
+                + "]]")
+        .hasMessageContaining("rename the table");
+  }
+
+  @Test
+  void namesWithSpacesQuotesAndDotsAreReadWhole() throws Exception {
+    tableEnv.executeSql("CREATE TABLE IF NOT EXISTS sales.`Order Facts` (id BIGINT)").await();
+    tableEnv.executeSql("CREATE TABLE IF NOT EXISTS sales.`it's.x` (id BIGINT)").await();
+
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery(
+                "SELECT a.id FROM sales.`Order Facts` a JOIN sales.`it's.x` b ON a.id = b.id"));
+
+    assertThat(inspection.scannedTables())
+        .containsExactlyInAnyOrder("floe.sales.Order Facts", "floe.sales.it's.x");
   }
 }
