@@ -81,7 +81,9 @@ public final class TableSpecKeys {
           "duration",
           null,
           "Snapshot expiry keeps snapshots younger than this, e.g. `P7D`. A snapshot is kept while"
-              + " `keep_last` or `max_age` keeps it; `retention` needs at least one of them.");
+              + " `keep_last` or `max_age` keeps it; `retention` needs at least one of them. At"
+              + " least `late_data.window`: `floe late` finds a slice by the snapshot that loaded"
+              + " it.");
   public static final FloeOption MAINTENANCE_TARGET_FILE_SIZE =
       FloeOption.of(
           "maintenance.target_file_size",

@@ -62,6 +62,17 @@ public final class TableSpecParser {
         root.has("late_data") ? Optional.of(lateData(root.child("late_data"))) : Optional.empty();
     Optional<RetentionSpec> retention =
         root.has("retention") ? Optional.of(retention(root.child("retention"))) : Optional.empty();
+    if (lateData.isPresent()
+        && retention.isPresent()
+        && retention.get().maxAge() != null
+        && retention.get().maxAge().compareTo(lateData.get().window()) < 0) {
+      ManifestNode maxAge = root.child("retention").child("max_age");
+      throw maxAge.error(
+          "max_age %s is shorter than late_data.window %s: expiry would remove the loads of"
+              + " slices still open for late rows, and `floe late` and `floe report` would no"
+              + " longer see those slices; set max_age to at least the window",
+          maxAge.asText(), root.child("late_data").child("window").asText());
+    }
     Optional<MaintenancePolicy> maintenance =
         root.has("maintenance")
             ? Optional.of(maintenance(root.child("maintenance"), columns))
@@ -415,6 +426,8 @@ public final class TableSpecParser {
     return value;
   }
 
+  private static final Duration LONGEST_DURATION = Duration.ofDays(36_500);
+
   private static Duration duration(ManifestNode node) {
     String text = node.asText();
     Duration duration;
@@ -428,6 +441,10 @@ public final class TableSpecParser {
     }
     if (duration.isNegative() || duration.isZero()) {
       throw node.error("expected a positive duration, got '%s'", text);
+    }
+    if (duration.compareTo(LONGEST_DURATION) > 0) {
+      // A slice's end plus a window of billions of days lies beyond the last instant Java has.
+      throw node.error("expected at most %s (100 years), got '%s'", "P36500D", text);
     }
     return duration;
   }

@@ -396,6 +396,45 @@ class TableSpecParserTest {
         .hasMessageContaining("at 'retention.max_age': invalid ISO-8601 duration 'P1M'");
     assertThatThrownBy(() -> parseWith("late_data: {window: PT0S}"))
         .hasMessageContaining("expected a positive duration, got 'PT0S'");
+    // Accepted, it crashed `floe late plan` and `floe report` ("Instant exceeds ...").
+    assertThatThrownBy(() -> parseWith("late_data: {window: P999999999999D}"))
+        .hasMessageContaining(
+            "at 'late_data.window': expected at most P36500D (100 years), got 'P999999999999D'");
+    assertThat(
+            TableSpecParser.parse(
+                    SOURCE,
+                    withoutLateDataAndRetention()
+                        + "\nlate_data: {window: P36500D}\nretention: {max_age: P36500D}\n")
+                .lateData()
+                .orElseThrow()
+                .window())
+        .isEqualTo(java.time.Duration.ofDays(36_500));
+  }
+
+  @Test
+  void aMaxAgeShorterThanTheLateDataWindowIsRefusedSinceExpiryWouldHideOpenSlices() {
+    String spec = withoutLateDataAndRetention();
+
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE,
+                    spec
+                        + "\nlate_data: {window: P30D}\nretention: {keep_last: 1, max_age:"
+                        + " P7D}\n"))
+        .hasMessageStartingWith(
+            "Cannot read tables/fact_orders.yaml at 'retention.max_age': max_age P7D is shorter"
+                + " than late_data.window P30D");
+    assertThat(
+            TableSpecParser.parse(
+                    SOURCE, spec + "\nlate_data: {window: P7D}\nretention: {max_age: P7D}\n")
+                .retention())
+        .isPresent();
+    assertThat(
+            TableSpecParser.parse(
+                    SOURCE, spec + "\nlate_data: {window: P30D}\nretention: {keep_last: 5}\n")
+                .retention())
+        .isPresent();
   }
 
   @Test
@@ -453,6 +492,13 @@ class TableSpecParserTest {
   }
 
   /** The documented example with the top-level section of {@code section} replaced by it. */
+  private static String withoutLateDataAndRetention() {
+    return FACT_ORDERS
+        .lines()
+        .filter(line -> !line.startsWith("late_data:") && !line.startsWith("retention:"))
+        .collect(java.util.stream.Collectors.joining("\n"));
+  }
+
   private static TableSpec parseWith(String section) {
     String key = section.substring(0, section.indexOf(':'));
     List<String> kept = FACT_ORDERS.lines().filter(line -> !line.startsWith(key + ":")).toList();
