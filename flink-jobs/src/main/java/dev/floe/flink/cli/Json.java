@@ -16,9 +16,10 @@ import java.io.IOException;
  * <p>64-bit ids are strings (DESIGN rule 12): a snapshot id such as {@code 2493417652711171295}
  * does not fit a double, and jq or JavaScript would round it to another snapshot's id. The rule is
  * kept here, once, by field name: a {@code long} under a field named {@code *_id}, {@code *_id_*}
- * or {@code *Id} (snapshot_id, parent_id, to_snapshot_id, main_snapshot_id_before, ...), or a
- * {@code long} value of the map under {@code source_snapshots} (table → snapshot id), is written as
- * a string. Counts, sizes and durations stay numbers.
+ * or {@code *Id} (snapshot_id, parent_id, to_snapshot_id, main_snapshot_id_before, ...; a map key
+ * that is no such name, e.g. the partition path {@code order_id_bucket=3}, is data), or a {@code
+ * long} value of the map under {@code source_snapshots} (table → snapshot id), is written as a
+ * string. Counts, sizes and durations stay numbers.
  */
 final class Json {
   private static final ObjectMapper MAPPER =
@@ -29,6 +30,9 @@ final class Json {
               new SimpleModule("floe-ids")
                   .addSerializer(Long.class, new IdsAsStrings())
                   .addSerializer(long.class, new IdsAsStrings()));
+
+  private static final java.util.regex.Pattern FIELD_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
 
   private Json() {}
 
@@ -50,6 +54,10 @@ final class Json {
   }
 
   private static boolean isIdName(String field) {
+    if (!FIELD_NAME.matcher(field).matches()) {
+      // A key of a map of data (a partition path "customer_id_bucket=0" → its rows), not a field.
+      return false;
+    }
     // "main_snapshot_id_before": an id qualified by a suffix is still an id.
     return field.endsWith("_id")
         || field.contains("_id_")

@@ -46,6 +46,22 @@ class JsonIdsTest {
     assertThat(commit.get("rows").isNumber()).isTrue();
   }
 
+  @Test
+  void rowCountsByPartitionPathStayNumbersWhateverTheColumnsAreNamed() throws Exception {
+    // A bucket on customer_id gave "customer_id_bucket=0/tier=x": "2", which jq added as text.
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put(
+        "rows_before",
+        Map.of("customer_id_bucket=0/tier=x", 2L, "order_id=7", 3L, "tier_id=null", 4L));
+
+    JsonNode rows = JSON.readTree(Json.write(map)).get("rows_before");
+
+    assertThat(rows.get("customer_id_bucket=0/tier=x").isNumber()).isTrue();
+    assertThat(rows.get("order_id=7").isNumber()).isTrue();
+    assertThat(rows.get("tier_id=null").asLong()).isEqualTo(4L);
+    assertThat(rows.get("tier_id=null").isNumber()).isTrue();
+  }
+
   /** The node's text, failing unless it is a JSON string (a number's text would read the same). */
   private static String textOf(JsonNode node) {
     assertThat(node.isTextual()).as("%s is a JSON string", node).isTrue();
