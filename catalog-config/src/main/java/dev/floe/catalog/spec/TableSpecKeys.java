@@ -14,7 +14,8 @@ public final class TableSpecKeys {
           "table",
           "string",
           null,
-          "Required. The table's name, `<namespace>.<table>`, e.g. `sales.fact_orders`.");
+          "Required. The table's name, `<namespace>.<table>`, e.g. `sales.fact_orders`; no level"
+              + " empty, none with spaces around it or a control character.");
   public static final FloeOption SCHEMA =
       FloeOption.of(
           "schema",
@@ -24,7 +25,11 @@ public final class TableSpecKeys {
               + " below.");
   public static final FloeOption COLUMN_NAME =
       FloeOption.of(
-          "schema[].name", "string", null, "Required. The column's name; unique, without `.`.");
+          "schema[].name",
+          "string",
+          null,
+          "Required. The column's name; unique (also ignoring case), without `.` or `,`, not `*`,"
+              + " no spaces around it or control characters.");
   public static final FloeOption COLUMN_TYPE =
       FloeOption.of(
           "schema[].type",

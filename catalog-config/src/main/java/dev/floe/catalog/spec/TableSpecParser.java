@@ -2,6 +2,7 @@ package dev.floe.catalog.spec;
 
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.time.Duration;
@@ -54,6 +55,12 @@ public final class TableSpecParser {
   public static TableSpec parse(ManifestNode root) {
     root.requireOnlyKeys(TABLE_KEYS);
     String table = Catalogs.tableName(root.required("table"));
+    SpecNames.tableNameProblem(table)
+        .ifPresent(
+            problem -> {
+              throw root.child("table")
+                  .error("cannot create table '%s': %s", Shown.value(table), problem);
+            });
     List<ColumnSpec> columns = columns(root.required("schema"));
     List<PartitionFieldSpec> partitioning =
         root.has("partition") ? partitioning(root.child("partition"), columns) : List.of();
@@ -128,6 +135,11 @@ public final class TableSpecParser {
         // '.' separates nested field names in Iceberg, so such a name could not be looked up.
         throw nameNode.error("expected a column name without '.', got '%s'", name);
       }
+      SpecNames.columnNameProblem(name)
+          .ifPresent(
+              problem -> {
+                throw nameNode.error("cannot name a column '%s': %s", Shown.value(name), problem);
+              });
       // Iceberg's case-insensitive lookups (Flink reads that way) fail on two such names.
       String earlier = seen.putIfAbsent(name.toLowerCase(java.util.Locale.ROOT), item.path());
       if (earlier != null) {

@@ -459,6 +459,52 @@ class TableSpecParserTest {
   }
 
   @Test
+  void refusesTableNamesWithAnEmptyLevelSpacesOrControlCharacters() {
+    // sales..orders was created beside sales.orders, in the same directory.
+    assertThatThrownBy(() -> parseWith("table: \"sales..orders\""))
+        .hasMessage(
+            "Cannot read tables/fact_orders.yaml at 'table': cannot create table 'sales..orders':"
+                + " a level of the name is empty");
+    assertThatThrownBy(() -> parseWith("table: \" sales.orders\""))
+        .hasMessageContaining("cannot create table ' sales.orders': ' sales' has spaces around it");
+    // A line break printed "Applied:\n  drop table s.other" as lines of the apply's output.
+    assertThatThrownBy(() -> parseWith("table: \"s.fact\\nApplied:\""))
+        .hasMessageContaining(
+            "cannot create table 's.fact\\nApplied:': 'fact\\nApplied:' holds a control"
+                + " character");
+    assertThat(parseWith("table: \"a.b.Order Facts é\"").table()).isEqualTo("a.b.Order Facts é");
+  }
+
+  @Test
+  void refusesColumnNamesFlinkOrFloesColumnListsWouldMisread() {
+    String star = "table: s.t\nschema: [{name: id, type: long}, {name: \"*\", type: string}]\n";
+    // floe run failed with "Ambiguous column name: id" (exit 1): Flink expanded '*'.
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, star))
+        .hasMessage(
+            "Cannot read tables/fact_orders.yaml at 'schema[1].name': cannot name a column '*':"
+                + " '*' reads as every column in Flink's SQL");
+    String comma = "table: s.t\nschema: [{name: \"x,y\", type: long}]\n";
+    // zorder_columns: [id, "x,y"] was stored as id,x,y and compaction refused column x.
+    assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, comma))
+        .hasMessageContaining("cannot name a column 'x,y': a ',' breaks the comma-separated");
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, "table: s.t\nschema: [{name: \"id\\t\", type: long}]"))
+        .hasMessageContaining("cannot name a column 'id\\t': has spaces around it");
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, "table: s.t\nschema: [{name: \"i\\u0007d\", type: long}]"))
+        .hasMessageContaining("cannot name a column 'i\\u0007d': holds a control character");
+    assertThat(
+            TableSpecParser.parse(
+                    SOURCE, "table: s.t\nschema: [{name: \"Order Date\", type: date}]")
+                .columns())
+        .hasSize(1);
+  }
+
+  @Test
   void rejectsPropertyNamesIcebergWouldKeepAsKeysOfTheirOwn() {
     // The keys floe.spec-properties lists are read back trimmed: " owner" would be taken for
     // an "owner" someone else set, and removed by the apply that drops it from the spec.

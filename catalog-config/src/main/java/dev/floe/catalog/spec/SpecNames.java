@@ -1,0 +1,53 @@
+package dev.floe.catalog.spec;
+
+import dev.floe.catalog.error.Shown;
+import java.util.Optional;
+
+/**
+ * Which table and column names a table spec may create. Iceberg takes almost any text, but some
+ * names break Floe or mislead a reader: a level of a table name left empty ({@code sales..orders}
+ * shares the directory of {@code sales.orders}), spaces around a name (a YAML typo that creates a
+ * namespace {@code " sales"}), control characters (a name holding a line break prints as extra
+ * lines of output), and for columns {@code *} (Flink's SQL reads it as every column) and {@code ,}
+ * (column lists such as {@code zorder_columns} are stored comma-separated).
+ */
+final class SpecNames {
+  private SpecNames() {}
+
+  /**
+   * Why {@code name} ({@code namespace.table}) cannot name a table a spec creates, if it cannot.
+   */
+  static Optional<String> tableNameProblem(String name) {
+    for (String level : name.split("\\.", -1)) {
+      if (level.isEmpty()) {
+        return Optional.of("a level of the name is empty");
+      }
+      Optional<String> problem = textProblem(level);
+      if (problem.isPresent()) {
+        return Optional.of("'" + Shown.value(level) + "' " + problem.get());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@code name} cannot name a column of a spec, if it cannot ('.' is checked apart). */
+  static Optional<String> columnNameProblem(String name) {
+    if (name.equals("*")) {
+      return Optional.of("'*' reads as every column in Flink's SQL");
+    }
+    if (name.contains(",")) {
+      return Optional.of("a ',' breaks the comma-separated column lists Floe stores");
+    }
+    return textProblem(name);
+  }
+
+  private static Optional<String> textProblem(String text) {
+    if (!text.strip().equals(text)) {
+      return Optional.of("has spaces around it");
+    }
+    if (text.chars().anyMatch(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029')) {
+      return Optional.of("holds a control character");
+    }
+    return Optional.empty();
+  }
+}
