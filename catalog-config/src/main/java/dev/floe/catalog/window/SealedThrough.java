@@ -2,11 +2,13 @@ package dev.floe.catalog.window;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceUnit;
 import dev.floe.catalog.spec.FloeTableProperties;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -89,12 +91,12 @@ public final class SealedThrough {
       }
       // Partitions after any of these are not known to be final.
       if (through != null && start.isAfter(through)) {
-        // The first slice of the gap, in the unit of the slice after it: the value --slice takes.
-        Slice next = slice.slice();
-        LocalDateTime gapStart = LocalDateTime.ofInstant(through, ZoneOffset.UTC);
-        String gap =
-            new Slice(next.column(), next.kind(), next.unit(), gapStart, next.unit().next(gapStart))
-                .value();
+        Slice first =
+            firstOfGap(
+                slice.slice(),
+                LocalDateTime.ofInstant(through, ZoneOffset.UTC),
+                slice.slice().start());
+        String gap = first.value();
         return new Extent(
             through,
             gap
@@ -104,7 +106,10 @@ public final class SealedThrough {
                 + format(start)
                 + " (an empty slice commits nothing; `floe run --slice "
                 + gap
-                + " --force-commit` records its load)");
+                + " --force-commit` records its load"
+                + (first.end().isBefore(slice.slice().start())
+                    ? ", and so for each later slice of the gap)"
+                    : ")"));
       }
       if (unfinished.contains(slice.slice())) {
         return new Extent(through, slice.slice().value() + " waits for its rerun");
@@ -125,6 +130,36 @@ public final class SealedThrough {
       through = end;
     }
     return new Extent(through, null);
+  }
+
+  /**
+   * The first slice of the gap {@code [from, to)}, the value {@code --slice} takes: of the unit of
+   * the slice after the gap ({@code next}) when one starts at {@code from} and ends by {@code to},
+   * else of the largest finer unit that does. A coarser slice would also cover sealed slices before
+   * the gap (the month of a gap from the 4th): forced, it would rewrite them.
+   */
+  private static Slice firstOfGap(Slice next, LocalDateTime from, LocalDateTime to) {
+    for (int i = next.unit().ordinal(); i >= 0; i--) {
+      SliceUnit unit = SliceUnit.values()[i];
+      LocalDateTime end = unit.next(from);
+      boolean fits = startsA(unit, from) && !end.isAfter(to);
+      if (fits && (unit != SliceUnit.HOUR || next.kind() != Slice.ColumnKind.DATE)) {
+        return new Slice(next.column(), next.kind(), unit, from, end);
+      }
+    }
+    return new Slice(next.column(), next.kind(), next.unit(), from, next.unit().next(from));
+  }
+
+  private static boolean startsA(SliceUnit unit, LocalDateTime time) {
+    LocalDateTime day = time.truncatedTo(ChronoUnit.DAYS);
+    LocalDateTime start =
+        switch (unit) {
+          case HOUR -> time.truncatedTo(ChronoUnit.HOURS);
+          case DAY -> day;
+          case MONTH -> day.withDayOfMonth(1);
+          case YEAR -> day.withDayOfYear(1);
+        };
+    return start.equals(time);
   }
 
   /** A date ({@code 2026-10-05}) when the marker is a midnight UTC, else an instant. */

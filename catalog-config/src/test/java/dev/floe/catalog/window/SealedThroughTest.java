@@ -98,6 +98,39 @@ class SealedThroughTest {
                     .contains("`floe run --slice 2026-11 --force-commit`"));
   }
 
+  @Test
+  void aGapBeforeACoarserLoadIsNamedByASliceInsideTheGapNotOneOverSealedDays() {
+    // Days Oct 1-3 loaded and sealed, then the month of November: the gap is Oct 4 to Nov 1. The
+    // hint named `--slice 2026-10`, which forced rewrote the sealed Oct 1-3.
+    Slice november =
+        new Slice(
+            "d",
+            Slice.ColumnKind.DATE,
+            SliceUnit.MONTH,
+            LocalDateTime.parse("2026-11-01T00:00"),
+            LocalDateTime.parse("2026-12-01T00:00"));
+    Slice hour =
+        new Slice(
+            "ts",
+            Slice.ColumnKind.TIMESTAMP,
+            SliceUnit.DAY,
+            LocalDateTime.parse("2026-10-06T00:00"),
+            LocalDateTime.parse("2026-10-07T00:00"));
+
+    assertThat(
+            SealedThrough.stoppedBy(
+                Instant.parse("2026-10-04T00:00:00Z"), List.of(sealed(november)), Set.of()))
+        .contains(
+            "2026-10-04 was never loaded: no load covers 2026-10-04 to 2026-11-01 (an empty slice"
+                + " commits nothing; `floe run --slice 2026-10-04 --force-commit` records its load,"
+                + " and so for each later slice of the gap)");
+    assertThat(
+            SealedThrough.stoppedBy(
+                Instant.parse("2026-10-05T22:00:00Z"), List.of(sealed(hour)), Set.of()))
+        .hasValueSatisfying(
+            why -> assertThat(why).startsWith("2026-10-05T22 was never loaded: no load covers"));
+  }
+
   private static LateSlice sealed(Slice slice) {
     return new LateSlice(
         slice, WindowState.SEALED, null, LateAction.NONE, "no late rows", null, List.of(), "job");
