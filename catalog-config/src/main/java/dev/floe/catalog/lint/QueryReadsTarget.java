@@ -31,14 +31,19 @@ final class QueryReadsTarget implements Check {
       return List.of();
     }
     int line = manifest.lines().valueLine("query", reference.start());
+    String written = reference.group().replaceAll("[`\"\\s]", "");
+    boolean otherCase = !written.equals(target) && !written.endsWith("." + target);
     return List.of(
         RULE.atLine(
             manifest,
             "query",
             line,
-            "Cannot rerun safely: the query reads its own target %s, so a rerun reads what the"
+            "Cannot rerun safely: the query reads its own target %s%s, so a rerun reads what the"
                 + " last run wrote; read the sources only",
-            target));
+            target,
+            otherCase
+                ? " (written " + written + ": the same table in a catalog that ignores case)"
+                : ""));
   }
 
   /**

@@ -233,7 +233,10 @@ class QueryRulesTest {
         .satisfies(
             f -> {
               assertThat(f.line()).isEqualTo(8);
-              assertThat(f.message()).contains("reads its own target sales.fact_orders");
+              assertThat(f.message())
+                  .contains(
+                      "reads its own target sales.fact_orders (written floe.sales.FACT_ORDERS:"
+                          + " the same table in a catalog that ignores case)");
             });
   }
 

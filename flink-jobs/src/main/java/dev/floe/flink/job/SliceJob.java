@@ -149,7 +149,7 @@ public final class SliceJob {
       String boundQuery = QueryBinder.bind(spec.query(), scope.slice(), spec.source());
       Table query = plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
-      requireRerunSafe(spec, request.catalog().name(), inspection);
+      requireRerunSafe(spec, request.catalog().name(), inspection, catalog, target);
       requireExactText(spec, boundQuery, inspection, query);
       RowType rowType = FlinkSchemaUtil.convert(target.schema());
       Table aligned = OutputSchema.align(query, rowType, spec.target(), spec.source());
@@ -723,7 +723,11 @@ public final class SliceJob {
    * @throws InvalidInputException for either
    */
   static void requireRerunSafe(
-      JobSpec spec, String catalogName, QueryInspector.Inspection inspection) {
+      JobSpec spec,
+      String catalogName,
+      QueryInspector.Inspection inspection,
+      Catalog catalog,
+      org.apache.iceberg.Table target) {
     if (!spec.allowNondeterministic() && !inspection.nondeterministicCalls().isEmpty()) {
       throw InvalidInputException.of(
           "Cannot run %s: its query calls %s, whose result depends on when the job runs; pass"
@@ -731,12 +735,31 @@ public final class SliceJob {
               + " true if the result is still rerun-safe",
           spec.source(), String.join(", ", inspection.nondeterministicCalls()));
     }
-    String target = catalogName + "." + spec.target();
-    if (inspection.scannedTables().stream().anyMatch(target::equalsIgnoreCase)) {
+    String prefix = catalogName + ".";
+    String qualified = prefix + spec.target();
+    boolean readsTarget =
+        inspection.scannedTables().stream()
+            .filter(qualified::equalsIgnoreCase)
+            // A catalog that folds case (Glue) reads s.Fact as s.fact; one that does not holds
+            // two tables, and reading the other one is no rerun hazard.
+            .anyMatch(
+                scanned ->
+                    scanned.equals(qualified)
+                        || sameTable(catalog, target, scanned.substring(prefix.length())));
+    if (readsTarget) {
       throw InvalidInputException.of(
           "Cannot run %s: its query reads its own target %s, so a rerun reads what the last run"
               + " wrote and two runs of one slice can differ; read the sources only",
           spec.source(), spec.target());
+    }
+  }
+
+  /** Whether {@code name} loads {@code target} itself (its uuid); true when it cannot be loaded. */
+  private static boolean sameTable(Catalog catalog, org.apache.iceberg.Table target, String name) {
+    try {
+      return Catalogs.loadTable(catalog, name).uuid().equals(target.uuid());
+    } catch (RuntimeException e) {
+      return true; // fail closed: refused as the target
     }
   }
 

@@ -152,7 +152,7 @@ public final class SlicesJob {
       String boundQuery = QueryBinder.bind(spec.query(), range, spec.source());
       Table query = SliceJob.plan(tableEnv, boundQuery, spec);
       QueryInspector.Inspection inspection = QueryInspector.inspect(query);
-      SliceJob.requireRerunSafe(spec, first.catalog().name(), inspection);
+      SliceJob.requireRerunSafe(spec, first.catalog().name(), inspection, catalog, target);
       SliceJob.requireExactText(spec, boundQuery, inspection, query);
       Optional<String> notSplit =
           SplittableQuery.whyNot(
