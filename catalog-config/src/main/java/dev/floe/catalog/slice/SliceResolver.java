@@ -179,19 +179,41 @@ public final class SliceResolver {
           throw InvalidInputException.of(
               "Cannot use %s %s on %s: files written under the older partition spec %s still"
                   + " hold data of it (%s), and %s slice does not cover whole partitions of that"
-                  + " spec; rewrite those files into the current spec %s first",
+                  + " spec; rewrite those files into the current spec %s first: %s",
               what,
               value,
               tableName,
               describe(spec),
               task.file().location(),
               withArticle(slice.unit()),
-              describe(table.spec()));
+              describe(table.spec()),
+              wayOut(slice, unitOrNull(spec, field)));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of " + tableName, e);
     }
+  }
+
+  /**
+   * How an operator gets files of an older spec rewritten, which compaction leaves as they are: the
+   * covering slice of the older unit, loaded once, replaces them; without such a unit (the older
+   * spec was unpartitioned, or cut the column otherwise) only a load of the whole table does.
+   */
+  private static String wayOut(Slice slice, SliceUnit older) {
+    String engine = "; Spark's rewrite_data_files does it too";
+    if (older == null || !older.alignsWith(slice.unit())) {
+      return "replace the whole table once (a swap job; with --force-commit when its result is"
+          + " unchanged)"
+          + engine;
+    }
+    LocalDateTime start = older.floor(slice.start());
+    Slice covering = new Slice(slice.column(), slice.kind(), older, start, older.next(start));
+    return "load the covering slice once (`floe run --slice "
+        + covering.value()
+        + "`, with --force-commit when its result is unchanged), which replaces them with files of"
+        + " the current spec"
+        + engine;
   }
 
   private static SliceUnit unitOrNull(PartitionSpec spec, Types.NestedField field) {

@@ -78,6 +78,19 @@ public enum SliceUnit {
     return EPOCH.plus(ordinal, chronoUnit);
   }
 
+  /**
+   * The start of the unit that holds {@code time}: 2026-10-04T05:30 → 2026-10-01T00:00 by month.
+   */
+  public LocalDateTime floor(LocalDateTime time) {
+    LocalDateTime day = time.truncatedTo(ChronoUnit.DAYS);
+    return switch (this) {
+      case HOUR -> time.truncatedTo(ChronoUnit.HOURS);
+      case DAY -> day;
+      case MONTH -> day.withDayOfMonth(1);
+      case YEAR -> day.withDayOfYear(1);
+    };
+  }
+
   /** True when a slice of this unit covers whole partitions of {@code partitionUnit}. */
   public boolean alignsWith(SliceUnit partitionUnit) {
     return compareTo(partitionUnit) >= 0;

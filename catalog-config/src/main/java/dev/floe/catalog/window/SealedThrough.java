@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -142,24 +141,12 @@ public final class SealedThrough {
     for (int i = next.unit().ordinal(); i >= 0; i--) {
       SliceUnit unit = SliceUnit.values()[i];
       LocalDateTime end = unit.next(from);
-      boolean fits = startsA(unit, from) && !end.isAfter(to);
+      boolean fits = unit.floor(from).equals(from) && !end.isAfter(to);
       if (fits && (unit != SliceUnit.HOUR || next.kind() != Slice.ColumnKind.DATE)) {
         return new Slice(next.column(), next.kind(), unit, from, end);
       }
     }
     return new Slice(next.column(), next.kind(), next.unit(), from, next.unit().next(from));
-  }
-
-  private static boolean startsA(SliceUnit unit, LocalDateTime time) {
-    LocalDateTime day = time.truncatedTo(ChronoUnit.DAYS);
-    LocalDateTime start =
-        switch (unit) {
-          case HOUR -> time.truncatedTo(ChronoUnit.HOURS);
-          case DAY -> day;
-          case MONTH -> day.withDayOfMonth(1);
-          case YEAR -> day.withDayOfYear(1);
-        };
-    return start.equals(time);
   }
 
   /** A date ({@code 2026-10-05}) when the marker is a midnight UTC, else an instant. */

@@ -357,7 +357,8 @@ class MaintenancePlannerTest {
               assertThat(left.item().slice()).contains("d=" + day);
               assertThat(left.reason())
                   .startsWith("Cannot use --slice " + day + " on s.unpartitioned: files written")
-                  .contains("older partition spec [] (unpartitioned)");
+                  .contains("older partition spec [] (unpartitioned)")
+                  .contains("first: replace the whole table once (a swap job;");
             });
   }
 
