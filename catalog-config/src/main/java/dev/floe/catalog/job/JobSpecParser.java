@@ -183,6 +183,11 @@ public final class JobSpecParser {
     if (columns.isEmpty()) {
       throw body.error("expected at least one column");
     }
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.indexOf(columns.get(i)) < i) {
+        throw body.error("column '%s' is listed twice", columns.get(i));
+      }
+    }
     return columns;
   }
 
@@ -190,6 +195,15 @@ public final class JobSpecParser {
     body.requireOnlyKeys(ROW_COUNT_KEYS);
     Long min = body.has("min") ? body.child("min").asLong() : null;
     Long max = body.has("max") ? body.child("max").asLong() : null;
+    if (min == null && max == null) {
+      throw body.error("expected min, max or both (a row count without them checks nothing)");
+    }
+    for (String bound : List.of("min", "max")) {
+      if (body.has(bound) && body.child(bound).asLong() < 0) {
+        throw body.child(bound)
+            .error("expected a row count of 0 or more, got %d", body.child(bound).asLong());
+      }
+    }
     if (min != null && max != null && min > max) {
       throw body.error("min %d is greater than max %d", min, max);
     }

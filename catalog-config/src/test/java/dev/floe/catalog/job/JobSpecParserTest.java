@@ -280,6 +280,21 @@ class JobSpecParserTest {
   }
 
   @Test
+  void refusesChecksThatCheckNothing() {
+    // Each was accepted and passed on every run.
+    assertThatThrownBy(() -> parse(MINIMAL + "checks:\n  - row_count: {}\n"))
+        .hasMessageContaining(
+            "at 'checks[0].row_count': expected min, max or both (a row count without them checks"
+                + " nothing)");
+    assertThatThrownBy(() -> parse(MINIMAL + "checks:\n  - row_count: {min: -1}\n"))
+        .hasMessageContaining(
+            "at 'checks[0].row_count.min': expected a row count of 0 or more, got -1");
+    assertThatThrownBy(() -> parse(MINIMAL + "checks:\n  - unique: [id, name, id]\n"))
+        .hasMessageContaining("at 'checks[0].unique': column 'id' is listed twice");
+    assertThat(parse(MINIMAL + "checks:\n  - row_count: {min: 0}\n").checks()).hasSize(1);
+  }
+
+  @Test
   void refusesAFileThatIsNotValidYaml() throws IOException {
     Path file = dir.resolve("broken.yaml");
     Files.writeString(file, "job: [unclosed\ntarget: x\n");
