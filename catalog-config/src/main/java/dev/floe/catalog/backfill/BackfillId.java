@@ -2,6 +2,10 @@ package dev.floe.catalog.backfill;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.RunKey;
+import dev.floe.catalog.slice.Slice;
+import dev.floe.catalog.slice.SliceResolver;
+import java.text.Normalizer;
+import java.time.LocalDateTime;
 import java.util.regex.Pattern;
 
 /**
@@ -14,12 +18,22 @@ public final class BackfillId {
 
   private BackfillId() {}
 
-  /** E.g. {@code fact_orders_daily_2026-01-01_2026-04-01_3fa2c1d04b7e}. */
+  /**
+   * E.g. {@code fact_orders_daily_2026-01-01_2026-04-01_3fa2c1d04b7e}. The range's ends are taken
+   * as the slice values they read as ({@code 2026-03-28 23:00:00} and {@code 2026-03-28T23} give
+   * one id), so a resume spelled another way finds the backfill it resumes.
+   */
   public static String derive(
       String job, String target, String from, String to, String manifestText, String codeVersion) {
+    from = canonical(from);
+    to = canonical(to);
     String hash = RunKey.of(job, target, from + "/" + to, manifestText, codeVersion);
-    // The hash keeps ids apart; the readable part is cut so any job name gives a valid id.
-    String readable = (job + "_" + from + "_" + to).replaceAll("[^A-Za-z0-9._-]", "-");
+    // The hash keeps ids apart; the readable part is cut so any job name gives a valid id, its
+    // accents dropped first (événements → evenements, not -v-nements).
+    String readable =
+        Normalizer.normalize(job + "_" + from + "_" + to, Normalizer.Form.NFD)
+            .replaceAll("\\p{M}", "")
+            .replaceAll("[^A-Za-z0-9._-]", "-");
     if (readable.length() > 100) {
       readable = readable.substring(0, 100);
     }
@@ -27,6 +41,18 @@ public final class BackfillId {
       readable = "bf" + readable;
     }
     return readable + "_" + hash.substring(0, 12);
+  }
+
+  /** {@code value} as {@code --slice} writes it, or as given when it is no slice value. */
+  private static String canonical(String value) {
+    if (SliceResolver.problem(value).isPresent()) {
+      return value;
+    }
+    SliceResolver.ParsedValue parsed = SliceResolver.parse(value, "");
+    LocalDateTime start = parsed.start();
+    return new Slice(
+            "", Slice.ColumnKind.TIMESTAMP, parsed.unit(), start, parsed.unit().next(start))
+        .value();
   }
 
   /** Refuses an id that would not survive a shell, a URL or a snapshot summary unchanged. */
