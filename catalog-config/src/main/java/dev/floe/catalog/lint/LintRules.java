@@ -20,6 +20,7 @@ public final class LintRules {
           new NondeterministicQuery(),
           new OverwriteWithoutSlice(),
           new QueryWithoutSliceBounds(),
+          new SliceBoundsNotHalfOpen(),
           new QueryReadsTarget(),
           MissingKey.merge(),
           new MergeWithoutOrdering(),

@@ -252,4 +252,50 @@ class QueryRulesTest {
 
     assertThat(files.findings(QueryReadsTarget.RULE)).isEmpty();
   }
+
+  @Test
+  void boundsThatAreNotHalfOpenAreFindingsOnTheirLines() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            SELECT order_id, customer_id, amount, order_date FROM sales.staging_orders
+            WHERE order_date > :slice_start
+              AND order_date <= :slice_end
+            UNION ALL SELECT order_id, customer_id, amount, order_date FROM sales.b
+            WHERE order_date BETWEEN :slice_start AND :slice_end
+            """);
+
+    assertThat(files.findings(SliceBoundsNotHalfOpen.RULE))
+        .extracting(Finding::line, Finding::message)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                8,
+                "Cannot load the slice exactly: '> :slice_start' keeps the rows at the slice's"
+                    + " start out (the slice is replaced without them); use >= :slice_start"),
+            org.assertj.core.groups.Tuple.tuple(
+                9,
+                "Cannot load the slice exactly: '<= :slice_end' reads the rows at the slice's end,"
+                    + " which belong to the next slice and fail the run; use < :slice_end"),
+            org.assertj.core.groups.Tuple.tuple(
+                11,
+                "Cannot load the slice exactly: 'BETWEEN :slice_start AND :slice_end' reads the"
+                    + " rows at the slice's end (BETWEEN includes it), which belong to the next"
+                    + " slice and fail the run; use >= :slice_start AND < :slice_end"));
+  }
+
+  @Test
+  void halfOpenBoundsEitherWayRoundAndInCommentsAreClean() {
+    LintFiles files =
+        jobWithQuery(
+            """
+            -- not: order_date > :slice_start, BETWEEN :slice_start AND :slice_end
+            SELECT order_id, customer_id, amount, order_date FROM sales.staging_orders
+            WHERE :slice_start <= order_date AND :slice_end > order_date
+              AND order_id <> 0 AND note <> '<= :slice_end'
+            """);
+
+    assertThat(files.findings(SliceBoundsNotHalfOpen.RULE)).isEmpty();
+    assertThat(jobWithQuery("SELECT * FROM s " + WHERE).findings(SliceBoundsNotHalfOpen.RULE))
+        .isEmpty();
+  }
 }
