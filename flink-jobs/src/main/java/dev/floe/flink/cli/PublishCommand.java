@@ -129,7 +129,7 @@ public final class PublishCommand implements Callable<Integer> {
                 + plan.branchSnapshotId()
                 + " onto main (main moved to "
                 + plan.mainSnapshotId()
-                + " in other slices)");
+                + "; no row of the slice changed there)");
     out.printf("  %s branch %s%n", dryRun ? "would remove" : "removed", plan.branch());
     out.println("  rows per partition (removed / added):");
     plan.changes()

@@ -97,11 +97,15 @@ class WriteAuditPublishITCase {
     ContentHash day3 = hash(day("2026-10-03"));
     ContentHash day5Main = hash(day("2026-10-05"));
 
+    CliRun preview = floe(home, "publish", TABLE, "--run", day4, "--dry-run");
     CliRun pick = floe(home, "publish", TABLE, "--run", day4, "--json");
     CliRun refused = floe(home, "publish", TABLE, "--run", day5);
 
     assertThat(pick.exitCode()).as(pick.err()).isZero();
     assertThat(JSON.readTree(pick.out()).get("method").asText()).isEqualTo("cherry-pick");
+    assertThat(preview.out())
+        .contains("would publish run " + day4)
+        .contains("; no row of the slice changed there)");
     assertThat(hash(day("2026-10-03"))).isEqualTo(day3);
     assertThat(hash(day("2026-10-04")).rows()).isEqualTo(1);
     assertThat(headSummary()).containsEntry(LineageKeys.RUN_ID, day4);
