@@ -66,8 +66,8 @@ public final class SealedThrough {
   /**
    * Why {@link #extend} stops where it does: the first slice after the marker that is not final, or
    * the gap where no slice was loaded; empty when it stops only at the end of the loaded slices (or
-   * no slice is loaded). E.g. {@code 2026-10-05 was never loaded (an empty slice commits nothing;
-   * floe run --slice 2026-10-05 --force-commit records its load)}.
+   * no slice is loaded). E.g. {@code 2026-10-05 has no load: ... (an empty slice commits nothing,
+   * ...; floe run --slice 2026-10-05 --force-commit records its load)}.
    */
   public static Optional<String> stoppedBy(
       Instant current, List<LateSlice> slices, Collection<Slice> unfinished) {
@@ -99,11 +99,12 @@ public final class SealedThrough {
         return new Extent(
             through,
             gap
-                + " was never loaded: no load covers "
+                + " has no load: none in the table's history covers "
                 + format(through)
                 + " to "
                 + format(start)
-                + " (an empty slice commits nothing; `floe run --slice "
+                + " (an empty slice commits nothing, and a rolled-back load is gone; `floe run"
+                + " --slice "
                 + gap
                 + " --force-commit` records its load"
                 + (first.end().isBefore(slice.slice().start())

@@ -52,9 +52,9 @@ class SealedThroughTest {
   void thePlanSaysWhatStopsTheMarkerAGapAnOpenSliceOrAPendingRerun() {
     assertThat(plan("2026-10-20").sealedThroughStoppedBy(Set.of()))
         .contains(
-            "2026-10-04 was never loaded: no load covers 2026-10-04 to 2026-10-05 (an empty slice"
-                + " commits nothing; `floe run --slice 2026-10-04 --force-commit` records its"
-                + " load)");
+            "2026-10-04 has no load: none in the table's history covers 2026-10-04 to 2026-10-05"
+                + " (an empty slice commits nothing, and a rolled-back load is gone; `floe run"
+                + " --slice 2026-10-04 --force-commit` records its load)");
     assertThat(plan("2026-10-04").sealedThroughStoppedBy(Set.of()))
         .contains("2026-10-03 is open until 2026-10-05T00:00:00Z");
     LatePlan late = plan("2026-10-20");
@@ -86,7 +86,7 @@ class SealedThroughTest {
         .hasValueSatisfying(
             why ->
                 assertThat(why)
-                    .startsWith("2026-10-05T02 was never loaded: no load covers")
+                    .startsWith("2026-10-05T02 has no load: none in the table's history covers")
                     .contains("`floe run --slice 2026-10-05T02 --force-commit`"));
     assertThat(
             SealedThrough.stoppedBy(
@@ -94,7 +94,9 @@ class SealedThroughTest {
         .hasValueSatisfying(
             why ->
                 assertThat(why)
-                    .startsWith("2026-11 was never loaded: no load covers 2026-11-01 to 2026-12-01")
+                    .startsWith(
+                        "2026-11 has no load: none in the table's history covers 2026-11-01 to"
+                            + " 2026-12-01")
                     .contains("`floe run --slice 2026-11 --force-commit`"));
   }
 
@@ -121,14 +123,15 @@ class SealedThroughTest {
             SealedThrough.stoppedBy(
                 Instant.parse("2026-10-04T00:00:00Z"), List.of(sealed(november)), Set.of()))
         .contains(
-            "2026-10-04 was never loaded: no load covers 2026-10-04 to 2026-11-01 (an empty slice"
-                + " commits nothing; `floe run --slice 2026-10-04 --force-commit` records its load,"
-                + " and so for each later slice of the gap)");
+            "2026-10-04 has no load: none in the table's history covers 2026-10-04 to 2026-11-01"
+                + " (an empty slice commits nothing, and a rolled-back load is gone; `floe run"
+                + " --slice 2026-10-04 --force-commit` records its load, and so for each later"
+                + " slice of the gap)");
     assertThat(
             SealedThrough.stoppedBy(
                 Instant.parse("2026-10-05T22:00:00Z"), List.of(sealed(hour)), Set.of()))
         .hasValueSatisfying(
-            why -> assertThat(why).startsWith("2026-10-05T22 was never loaded: no load covers"));
+            why -> assertThat(why).startsWith("2026-10-05T22 has no load: none in"));
   }
 
   private static LateSlice sealed(Slice slice) {
