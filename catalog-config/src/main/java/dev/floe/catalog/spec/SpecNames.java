@@ -1,6 +1,7 @@
 package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.Shown;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -8,10 +9,14 @@ import java.util.Optional;
  * names break Floe or mislead a reader: a level of a table name left empty ({@code sales..orders}
  * shares the directory of {@code sales.orders}), spaces around a name (a YAML typo that creates a
  * namespace {@code " sales"}), control characters (a name holding a line break prints as extra
- * lines of output), and for columns {@code *} (Flink's SQL reads it as every column) and {@code ,}
- * (column lists such as {@code zorder_columns} are stored comma-separated).
+ * lines of output), a name longer than a file system keeps, and for columns {@code *} (Flink's SQL
+ * reads it as every column) and {@code ,} (column lists such as {@code zorder_columns} are stored
+ * comma-separated).
  */
 final class SpecNames {
+  /** The longest name, in UTF-8 bytes, of a table, a namespace level or a column. */
+  static final int MAX_BYTES = 200;
+
   private SpecNames() {}
 
   /**
@@ -42,6 +47,16 @@ final class SpecNames {
   }
 
   private static Optional<String> textProblem(String text) {
+    int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_BYTES) {
+      return Optional.of(
+          "is "
+              + bytes
+              + " bytes long, more than "
+              + MAX_BYTES
+              + ": a file system keeps a name of at most 255 bytes, and a partition directory"
+              + " adds its value to a column's name");
+    }
     if (!text.strip().equals(text)) {
       return Optional.of("has spaces around it");
     }

@@ -473,6 +473,11 @@ class TableSpecParserTest {
             "cannot create table 's.fact\\nApplied:': 'fact\\nApplied:' holds a control"
                 + " character");
     assertThat(parseWith("table: \"a.b.Order Facts é\"").table()).isEqualTo("a.b.Order Facts é");
+    // 300 letters: tables apply failed (exit 1) with "Failed to create file" after creating the
+    // specs before it.
+    assertThatThrownBy(() -> parseWith("table: s." + "t".repeat(300)))
+        .hasMessageContaining("is 300 bytes long, more than 200: a file system keeps a name of");
+    assertThat(parseWith("table: s." + "é".repeat(100)).table()).endsWith("é");
   }
 
   @Test
