@@ -73,7 +73,7 @@ public final class FloeCommand implements Runnable {
   public static CommandLine commandLine() {
     CommandLine floe = new CommandLine(new FloeCommand());
     SUBCOMMANDS.forEach(command -> floe.addSubcommand(subcommand(command)));
-    return floe.setUsageHelpWidth(HELP_WIDTH);
+    return finish(floe);
   }
 
   /**
@@ -95,7 +95,23 @@ public final class FloeCommand implements Runnable {
     }
     CommandLine floe = new CommandLine(new FloeCommand());
     floe.addSubcommand(subcommand(only.get()));
+    return finish(floe);
+  }
+
+  /** What every command shares once the tree is built: the help width and the version. */
+  private static CommandLine finish(CommandLine floe) {
+    withVersion(floe);
     return floe.setUsageHelpWidth(HELP_WIDTH);
+  }
+
+  /**
+   * Gives {@code command} and every subcommand below it floe's version: {@code -V}/{@code
+   * --version}, which every command's help lists, printed nothing on a subcommand declared without
+   * a version provider.
+   */
+  private static void withVersion(CommandLine command) {
+    command.getCommandSpec().versionProvider(new Version());
+    command.getSubcommands().values().forEach(FloeCommand::withVersion);
   }
 
   /**
