@@ -97,25 +97,13 @@ public final class FloeMain {
         });
     commandLine.setParameterExceptionHandler(
         (exception, params) -> {
-          // A value of the wrong type is said in one line that names the option and the value;
-          // a command line of the wrong shape also gets the command's usage.
-          if (isBadValue(exception)) {
-            err.println(
-                "floe: "
-                    + exception.getMessage()
-                    + " (see `"
-                    + exception.getCommandLine().getCommandSpec().qualifiedName()
-                    + " --help`)");
-          } else {
-            err.println("floe: " + exception.getMessage() + suggestion(exception));
-            exception.getCommandLine().usage(err);
-          }
+          // One line, as every failure: the mistake, then where the command's usage is (its
+          // usage text after the line was up to a hundred lines, the line itself scrolled away).
+          String message = exception.getMessage() + suggestion(exception);
+          err.println("floe: " + message + " (see `" + helpCommand(exception) + "`)");
           // The command line did not parse, so only its words tell whether --json was asked for.
           if (List.of(args).contains("--json")) {
-            out.println(
-                Json.write(
-                    failure(
-                        ExitCodes.INVALID_INPUT, exception.getMessage() + suggestion(exception))));
+            out.println(Json.write(failure(ExitCodes.INVALID_INPUT, message)));
           }
           return ExitCodes.INVALID_INPUT;
         });
@@ -214,9 +202,9 @@ public final class FloeMain {
     return "";
   }
 
-  /** An option or parameter value picocli could not convert to its type (an int, a long). */
-  private static boolean isBadValue(CommandLine.ParameterException exception) {
-    return exception.getMessage() != null && exception.getMessage().startsWith("Invalid value for");
+  /** Where the usage of the command a parameter error is about is: "floe snapshots --help". */
+  private static String helpCommand(CommandLine.ParameterException exception) {
+    return exception.getCommandLine().getCommandSpec().qualifiedName() + " --help";
   }
 
   /** The error line of a failure: its message, else what it is (a bare NullPointerException). */

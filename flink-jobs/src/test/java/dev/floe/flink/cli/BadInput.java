@@ -23,29 +23,18 @@ import java.util.regex.Pattern;
  * @param says the stderr line the user sees, paths relative to the row's folder; {@code …} stands
  *     for text the catalogue leaves out (a list of accepted keys, Flink's wording)
  * @param command writes the row's files and returns the command line (without {@code --home})
- * @param usage true when picocli's usage text follows the line (errors in the command line)
  * @param secret a value that must not appear anywhere in the output, or null
  */
 record BadInput(
-    String input,
-    int exit,
-    String says,
-    Function<RowFiles, String[]> command,
-    boolean usage,
-    String secret) {
+    String input, int exit, String says, Function<RowFiles, String[]> command, String secret) {
 
   static BadInput row(String input, int exit, String says, Function<RowFiles, String[]> command) {
-    return new BadInput(input, exit, says, command, false, null);
-  }
-
-  /** Picocli's usage text follows the line: the mistake is in the command line itself. */
-  BadInput withUsage() {
-    return new BadInput(input, exit, says, command, true, secret);
+    return new BadInput(input, exit, says, command, null);
   }
 
   /** {@code value} must appear nowhere in stdout or stderr. */
   BadInput hiding(String value) {
-    return new BadInput(input, exit, says, command, usage, value);
+    return new BadInput(input, exit, says, command, value);
   }
 
   /** {@link #says} as a pattern: {@code …} matches any text, the rest literally. */

@@ -938,12 +938,11 @@ final class BadInputCatalogue {
                       "floe: Cannot run fact_orders_daily for 2026-10-03: cannot reach the REST"
                           + " catalog at http://127.0.0.1:1: connection refused"),
                   catalog(
-                          "a property without a value: `--catalog-property uri`",
-                          f -> new String[] {"--catalog-property", "uri"},
-                          2,
-                          "floe: Value for option option '--catalog-property' (KEY=VALUE) should be in"
-                              + " KEY=VALUE format but was uri")
-                      .withUsage(),
+                      "a property without a value: `--catalog-property uri`",
+                      f -> new String[] {"--catalog-property", "uri"},
+                      2,
+                      "floe: Value for option option '--catalog-property' (KEY=VALUE) should be in"
+                          + " KEY=VALUE format but was uri (see `floe run --help`)"),
                   row(
                       "`--home` naming a file",
                       2,
@@ -954,21 +953,21 @@ final class BadInputCatalogue {
                       }))),
           new Group(
               "Command line",
-              "Flags and arguments of `floe run`, `floe backfill` and `floe sql`. Mistakes picocli"
-                  + " finds while parsing print the command's usage after the line.",
+              "Flags and arguments of `floe run`, `floe backfill` and `floe sql`. A mistake picocli"
+                  + " finds while parsing names the command whose `--help` shows its usage.",
               List.of(
                   row(
-                          "a typo of a command: `floe backfil`",
-                          2,
-                          "floe: Unmatched arguments from index 0: 'backfil', …; did you mean backfill?",
-                          f -> f.args("backfil", f.examples(DAILY)))
-                      .withUsage(),
+                      "a typo of a command: `floe backfil`",
+                      2,
+                      "floe: Unmatched arguments from index 0: 'backfil', …; did you mean backfill?"
+                          + " (see `floe --help`)",
+                      f -> f.args("backfil", f.examples(DAILY))),
                   row(
-                          "a flag typo: `--slcie 2026-10-03`",
-                          2,
-                          "floe: Unknown options: '--slcie', '2026-10-03'; did you mean --slice?",
-                          f -> f.runWithout(f.examples(DAILY), "--slcie", "2026-10-03"))
-                      .withUsage(),
+                      "a flag typo: `--slcie 2026-10-03`",
+                      2,
+                      "floe: Unknown options: '--slcie', '2026-10-03'; did you mean --slice?"
+                          + " (see `floe run --help`)",
+                      f -> f.runWithout(f.examples(DAILY), "--slcie", "2026-10-03")),
                   row(
                       "a number that is not one: `--parallelism abc`",
                       2,
@@ -1020,11 +1019,10 @@ final class BadInputCatalogue {
                       "floe: Cannot use backfill id 'jan rebuild' from --backfill-id: …",
                       f -> f.run(f.examples(DAILY), "--backfill-id", "jan rebuild")),
                   row(
-                          "no manifest: `floe run --slice 2026-10-03`",
-                          2,
-                          "floe: Missing required parameter: 'MANIFEST'",
-                          f -> f.args("run", "--slice", "2026-10-03"))
-                      .withUsage(),
+                      "no manifest: `floe run --slice 2026-10-03`",
+                      2,
+                      "floe: Missing required parameter: 'MANIFEST' (see `floe run --help`)",
+                      f -> f.args("run", "--slice", "2026-10-03")),
                   row(
                       "a backfill of a job without slices, with a bad `--from`",
                       2,

@@ -33,11 +33,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The bad-input catalogue (issue 13): every row of {@link BadInputCatalogue} runs the CLI
  * in-process against one Floe home holding the examples, and must end with its exit code, one line
- * on stderr that starts with {@code floe: } (followed by picocli's usage text for a mistake in the
- * command line, and by nothing else), no stack trace, no secret, and nothing committed: every
- * table's snapshot, refs, schema, partition spec, properties and content hash, read through
- * Iceberg, are as before. The tables in docs/reliability.md are generated from the same rows; run
- * with {@code -Dfloe.docs.update=true} to rewrite them.
+ * on stderr that starts with {@code floe: } and nothing else, no stack trace, no secret, and
+ * nothing committed: every table's snapshot, refs, schema, partition spec, properties and content
+ * hash, read through Iceberg, are as before. The tables in docs/reliability.md are generated from
+ * the same rows; run with {@code -Dfloe.docs.update=true} to rewrite them.
  */
 class BadInputCatalogueTest {
   /** The longest line a row may print: a value quoted in a message is cut, never the line. */
@@ -142,14 +141,7 @@ class BadInputCatalogueTest {
     String line = lines.get(0);
     assertThat(line).as("the line on stderr").startsWith("floe: ").hasSizeLessThan(MAX_LINE);
     assertThat(line).as("the line on stderr").matches(row.pattern());
-    if (row.usage()) {
-      // The command's one-line summary, then its usage.
-      assertThat(lines.subList(1, Math.min(3, lines.size())))
-          .as("picocli's usage after the line")
-          .anyMatch(l -> l.startsWith("Usage: floe"));
-    } else {
-      assertThat(lines).as("stderr is one line").hasSize(1);
-    }
+    assertThat(lines).as("stderr is one line").hasSize(1);
     if (row.secret() != null) {
       assertThat(run.out() + run.err()).as("the secret").doesNotContain(row.secret());
     }
@@ -193,7 +185,7 @@ class BadInputCatalogueTest {
       out.append("| --- | --- | --- | --- | --- |\n");
       for (BadInput row : group.rows()) {
         number++;
-        String says = code(row.says()) + (row.usage() ? ", then the command's usage" : "");
+        String says = code(row.says());
         out.append("| ")
             .append(number)
             .append(" | ")
