@@ -42,7 +42,7 @@ public final class QuickstartCommand implements Callable<Integer> {
   static final String DIMENSION =
       "SELECT customer_id, tier, updated_at FROM sales.dim_customer ORDER BY customer_id";
 
-  @Mixin CommonOptions common;
+  @Mixin CatalogSelection common;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override

@@ -1,0 +1,68 @@
+package dev.floe.flink.cli;
+
+import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogConfigLoader;
+import dev.floe.catalog.config.CatalogOptions;
+import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.config.EnvironmentVariables;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import picocli.CommandLine.Option;
+
+/**
+ * Where the catalog is: the options of every command that opens one. {@link CommonOptions} adds
+ * {@code --json}; a command that only prints text ({@code floe quickstart}) mixes in this alone.
+ */
+public class CatalogSelection {
+  @Option(
+      names = "--home",
+      paramLabel = "DIR",
+      description =
+          "Floe home for the embedded catalog (default: $FLOE_HOME, else "
+              + CatalogOptions.DEFAULT_HOME
+              + ").")
+  Path home;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Catalog configuration file (default: ./floe.yaml when it exists).")
+  Path config;
+
+  @Option(
+      names = "--catalog-property",
+      paramLabel = "KEY=VALUE",
+      description = "An Iceberg catalog property; repeatable; wins over floe.yaml.")
+  Map<String, String> catalogProperties = new LinkedHashMap<>();
+
+  /** The home directory: --home, then $FLOE_HOME, then ./.floe. */
+  public Path home() {
+    if (home != null) {
+      return home;
+    }
+    String fromEnv = System.getenv(EnvironmentVariables.HOME.key());
+    return Path.of(
+        fromEnv != null && !fromEnv.isBlank() ? fromEnv : EnvironmentVariables.HOME.defaultValue());
+  }
+
+  public CatalogConfig catalog() {
+    return CatalogConfigLoader.load(config, home(), catalogProperties, System.getenv());
+  }
+
+  /**
+   * Opens the catalog, loads {@code table} and applies {@code action} to it; the catalog is closed
+   * whatever happens. What the table commands do between "open" and "close".
+   */
+  public <T> T withTable(String table, Function<Table, T> action) {
+    Catalog catalog = Catalogs.open(catalog());
+    try {
+      return action.apply(Catalogs.loadTable(catalog, table));
+    } finally {
+      Catalogs.close(catalog);
+    }
+  }
+}
