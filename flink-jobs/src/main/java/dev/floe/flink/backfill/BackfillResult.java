@@ -3,6 +3,7 @@ package dev.floe.flink.backfill;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.flink.effects.EffectsReport;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * How a backfill ended.
@@ -65,19 +66,49 @@ public record BackfillResult(
    * a data problem from an outage or a lack of time.
    */
   public int exitCode() {
-    if (sample != null && !sample.passed()) {
+    if (sampleFailed()) {
       return sample.exitCode();
     }
-    for (SliceOutcome outcome : outcomes) {
-      if (outcome.failed()) {
-        return outcome.exitCode();
-      }
+    List<SliceOutcome> unfinished = unfinished();
+    return unfinished.isEmpty() ? ExitCodes.OK : unfinished.get(0).exitCode();
+  }
+
+  /**
+   * Why {@link #exitCode()} is not 0, as the one error line a failed command prints: the sample's
+   * failure, else how many slices failed (else were not started) and the first of them with its
+   * error; empty when the exit code is 0.
+   */
+  public Optional<String> failure() {
+    if (sampleFailed()) {
+      return Optional.of(
+          String.format(
+              "Cannot backfill %s (sample %s): %s", plan.job(), sample.slice(), sample.detail()));
     }
-    for (SliceOutcome outcome : outcomes) {
-      if (outcome.exitCode() != ExitCodes.OK) {
-        return outcome.exitCode(); // not started: the overall timeout had passed
-      }
+    List<SliceOutcome> unfinished = unfinished();
+    if (unfinished.isEmpty()) {
+      return Optional.empty();
     }
-    return ExitCodes.OK;
+    SliceOutcome first = unfinished.get(0);
+    return Optional.of(
+        String.format(
+            "Cannot backfill %s: %d of %d slices %s; the first, %s: %s",
+            plan.job(),
+            unfinished.size(),
+            outcomes.size(),
+            first.failed() ? "failed" : "not started",
+            first.value(),
+            first.error()));
+  }
+
+  private boolean sampleFailed() {
+    return sample != null && !sample.passed();
+  }
+
+  /** The failed slices, else those not started with an exit code (the overall timeout passed). */
+  private List<SliceOutcome> unfinished() {
+    List<SliceOutcome> failed = outcomes.stream().filter(SliceOutcome::failed).toList();
+    return failed.isEmpty()
+        ? outcomes.stream().filter(o -> o.exitCode() != ExitCodes.OK).toList()
+        : failed;
   }
 }

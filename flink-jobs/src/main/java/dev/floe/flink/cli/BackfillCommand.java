@@ -166,9 +166,10 @@ public final class BackfillCommand implements Callable<Integer> {
     }
     out.flush(); // print() alone does not flush: bin/floe would exit with it unwritten
     // On stderr with --json too, as `floe run --json` says an effect that did not arrive.
-    output
-        .warnings()
-        .forEach(w -> spec.commandLine().getErr().println("floe backfill: warning: " + w));
+    PrintWriter err = spec.commandLine().getErr();
+    output.warnings().forEach(w -> err.println("floe backfill: warning: " + w));
+    // As every failed command: one line that says what failed, after the progress lines.
+    result.failure().ifPresent(error -> err.println("floe: " + error));
     return result.exitCode();
   }
 

@@ -1,5 +1,7 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.Redaction;
+import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.flink.backfill.BackfillPlan;
 import dev.floe.flink.backfill.BackfillRequest;
@@ -146,6 +148,7 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
   private Map<String, Object> toMap() {
     BackfillPlan plan = result.plan();
     Map<String, Object> map = new LinkedHashMap<>();
+    map.put("status", status());
     map.put("backfill_id", plan.backfillId());
     map.put("job", plan.job());
     map.put("target", plan.target());
@@ -201,6 +204,18 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
     map.put("flink_jobs", result.flinkJobs());
     map.put("elapsed_ms", result.elapsedMillis());
     map.put("exit_code", result.exitCode());
+    result.failure().ifPresent(error -> map.put("error", Redaction.redact(error)));
     return map;
+  }
+
+  /** As every command's --json: "failed" with the exit code and error, else what was done. */
+  private String status() {
+    if (result.exitCode() != ExitCodes.OK) {
+      return "failed";
+    }
+    if (request.options().dryRun()) {
+      return "dry-run";
+    }
+    return request.sampleOnly() ? "sample-only" : "complete";
   }
 }

@@ -105,6 +105,69 @@ class BackfillCommandITCase {
   }
 
   @Test
+  void aFailedSampleSaysWhatFailedInOneLineAndInTheJsonObject() throws Exception {
+    Files.writeString(job, ExampleTables.BACKFILL_JOB + "  - row_count: {min: 100}\n");
+    String[] range = {"--from", "2026-02-01", "--to", "2026-02-03"};
+
+    CliRun text =
+        CliRun.floe(home, "backfill", job.toString(), range[0], range[1], range[2], range[3]);
+    CliRun json =
+        CliRun.floe(
+            home, "backfill", job.toString(), range[0], range[1], range[2], range[3], "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isEqualTo(ExitCodes.CHECK_FAILED);
+    List<String> errors = text.err().lines().filter(l -> l.startsWith("floe: ")).toList();
+    assertThat(errors).hasSize(1);
+    assertThat(errors.get(0))
+        .startsWith("floe: Cannot backfill fact_orders_backfill (sample 2026-02-02): ")
+        .contains("row_count");
+    assertThat(json.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED);
+    JsonNode result = JSON.readTree(json.out());
+    assertThat(result.get("status").asText()).isEqualTo("failed");
+    assertThat(result.get("exit_code").asInt()).isEqualTo(ExitCodes.CHECK_FAILED);
+    assertThat(json.err()).isEqualTo("floe: " + result.get("error").asText() + "\n");
+  }
+
+  @Test
+  void aFailedSliceAfterThePassedSampleIsNamedWithHowManyFailed() throws Exception {
+    CliRun run =
+        CliRun.floe(
+            home,
+            "backfill",
+            job.toString(),
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-02-04",
+            "--inject-failure-at",
+            "2026-02-01",
+            "--json");
+
+    JsonNode result = JSON.readTree(run.out());
+    assertThat(run.exitCode()).as(run.err()).isNotZero().isEqualTo(result.get("exit_code").asInt());
+    assertThat(result.get("status").asText()).isEqualTo("failed");
+    assertThat(result.get("error").asText())
+        .startsWith(
+            "Cannot backfill fact_orders_backfill: 1 of 3 slices failed; the first,"
+                + " 2026-02-01: ");
+    assertThat(run.err()).isEqualTo("floe: " + result.get("error").asText() + "\n");
+    CliRun rerun =
+        CliRun.floe(
+            home,
+            "backfill",
+            job.toString(),
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-02-04",
+            "--json");
+    assertThat(rerun.exitCode()).as(rerun.err()).isZero();
+    assertThat(JSON.readTree(rerun.out()).get("status").asText()).isEqualTo("complete");
+    assertThat(JSON.readTree(rerun.out()).has("error")).isFalse();
+    assertThat(rerun.err()).isEmpty();
+  }
+
+  @Test
   void slicesPerJobFromTheManifestSharesOneFlinkJobAndTheFlagWinsOverIt() throws Exception {
     Path manifest = Files.createDirectories(project.resolve("backfills")).resolve("shared.yaml");
     Files.writeString(

@@ -78,6 +78,7 @@ class BackfillOutputTest {
     json.fieldNames().forEachRemaining(fields::add);
     assertThat(fields)
         .containsExactly(
+            "status",
             "backfill_id",
             "job",
             "target",
@@ -101,7 +102,8 @@ class BackfillOutputTest {
             "on_backfill_done",
             "flink_jobs",
             "elapsed_ms",
-            "exit_code");
+            "exit_code",
+            "error");
     assertThat(json.get("slice_timeout").asText()).isEqualTo("PT30M");
     assertThat(json.get("slices").get(0).get("snapshot_id").isTextual()).isTrue();
     assertThat(json.get("slices").get(1).get("rows").isNull()).isTrue();
