@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.effects.Delivery;
 import dev.floe.catalog.effects.DeliverySettings;
 import dev.floe.catalog.effects.EffectStatus;
@@ -18,6 +19,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
@@ -112,13 +114,42 @@ public final class EffectsCommand implements Callable<Integer> {
       EffectsReport report =
           new EffectsReport(
               deliveries, owed.isEmpty() ? "nothing to send: no failed or pending effect" : null);
-      printRetry(report, out);
-      // One another process is still sending has not arrived as far as this command knows.
-      boolean notDelivered =
-          deliveries.stream()
-              .anyMatch(d -> d.needsAttention() || d.outcome() == Delivery.Outcome.IN_FLIGHT);
-      return notDelivered ? ExitCodes.UNEXPECTED : ExitCodes.OK;
+      Optional<String> failure = failure(deliveries);
+      printRetry(report, failure, out);
+      // As every failed command: one line on stderr that says what failed.
+      failure.ifPresent(error -> spec.commandLine().getErr().println("floe: " + error));
+      return exitCode(failure);
     }
+  }
+
+  /** 1 when an effect was not delivered (see {@link #failure}), else 0. */
+  private static int exitCode(Optional<String> failure) {
+    return failure.isPresent() ? ExitCodes.UNEXPECTED : ExitCodes.OK;
+  }
+
+  /**
+   * The error line of a retry that left effects undelivered: how many, and the first with its
+   * outcome and error. One another process is still sending has not arrived as far as this command
+   * knows.
+   */
+  private static Optional<String> failure(List<Delivery> deliveries) {
+    List<Delivery> undelivered =
+        deliveries.stream()
+            .filter(d -> d.needsAttention() || d.outcome() == Delivery.Outcome.IN_FLIGHT)
+            .toList();
+    if (undelivered.isEmpty()) {
+      return Optional.empty();
+    }
+    Delivery first = undelivered.get(0);
+    return Optional.of(
+        String.format(
+            "Cannot deliver %d of %d effects; the first, %s of run key %s: %s%s",
+            undelivered.size(),
+            deliveries.size(),
+            first.key().effect(),
+            first.key().runKey(),
+            first.outcome().text(),
+            first.error() == null ? "" : " (" + first.error() + ")"));
   }
 
   /**
@@ -214,9 +245,9 @@ public final class EffectsCommand implements Callable<Integer> {
     out.println(ResultTable.render(columns, cells));
   }
 
-  private void printRetry(EffectsReport report, PrintWriter out) {
+  private void printRetry(EffectsReport report, Optional<String> failure, PrintWriter out) {
     if (common.json) {
-      out.println(Json.write(report.toMap()));
+      out.println(Json.write(retryMap(report, failure)));
       return;
     }
     for (int i = 0; i < report.deliveries().size(); i++) {
@@ -225,6 +256,16 @@ public final class EffectsCommand implements Callable<Integer> {
     if (report.note() != null) {
       out.println(report.note());
     }
+  }
+
+  /** A retry as --json shows it: as every command's, a failure with its exit code and error. */
+  private Map<String, Object> retryMap(EffectsReport report, Optional<String> failure) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("status", failure.isPresent() ? "failed" : dryRun ? "dry-run" : "delivered");
+    map.putAll(report.toMap());
+    map.put("exit_code", exitCode(failure));
+    failure.ifPresent(error -> map.put("error", Redaction.redact(error)));
+    return map;
   }
 
   static Map<String, Object> toMap(OutboxEntry entry) {

@@ -197,6 +197,46 @@ class EffectsCommandTest {
   }
 
   @Test
+  void aRetryThatLeftAnEffectUndeliveredSaysWhichInOneLineAndInTheJsonObject() throws Exception {
+    Instant now = Instant.now();
+    OutboxLocation location = OutboxLocation.of(CatalogConfigLoader.embedded(home)).orElseThrow();
+    try (Outbox outbox = Outbox.open(location, DeliverySettings.system())) {
+      outbox.skip(
+          entry(
+              "k-token",
+              EffectStatus.FAILED,
+              now,
+              Map.of("Authorization", "Bearer ${env:FLOE_TEST_NEVER_SET}")));
+      outbox.skip(entry("k-failed", EffectStatus.FAILED, now));
+    }
+
+    CliRun text = floe(home, "effects", "--pending", "--retry", "--run-key", "k-token");
+    CliRun json = floe(home, "effects", "--pending", "--retry", "--json");
+    CliRun delivered = floe(home, "effects", "--retry", "--run-key", "k-failed", "--json");
+
+    assertThat(text.exitCode()).isEqualTo(1);
+    assertThat(text.err().lines()).hasSize(1);
+    assertThat(text.err())
+        .startsWith(
+            "floe: Cannot deliver 1 of 1 effects; the first, notify_bi of run key k-token: failed"
+                + " (Cannot send effect notify_bi header Authorization")
+        .endsWith(" environment variable FLOE_TEST_NEVER_SET is not set)\n");
+    assertThat(json.exitCode()).isEqualTo(1);
+    JsonNode result = JSON.readTree(json.out());
+    assertThat(result.get("status").asText()).isEqualTo("failed");
+    assertThat(result.get("exit_code").asInt()).isEqualTo(1);
+    assertThat(result.get("deliveries")).hasSize(2);
+    assertThat(json.err())
+        .isEqualTo("floe: " + result.get("error").asText() + "\n")
+        .startsWith("floe: Cannot deliver 1 of 2 effects; the first, notify_bi of run key k-token");
+    assertThat(delivered.exitCode()).isZero();
+    JsonNode nothingOwed = JSON.readTree(delivered.out());
+    assertThat(nothingOwed.get("status").asText()).isEqualTo("delivered");
+    assertThat(nothingOwed.has("error")).isFalse();
+    assertThat(delivered.err()).isEmpty();
+  }
+
+  @Test
   void aMistypedRunKeyOrEffectNameIsRefusedNotReadAsNothingOwed() throws Exception {
     try (Outbox outbox =
         Outbox.open(
