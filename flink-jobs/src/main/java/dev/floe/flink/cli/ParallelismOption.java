@@ -1,5 +1,7 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.JobSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -13,10 +15,23 @@ public final class ParallelismOption {
       paramLabel = "N",
       descriptionKey = "parallelism",
       description = "Writer parallelism (default: the manifest's, else Flink's).")
-  int parallelism;
+  Integer parallelism;
 
-  /** The value given, or 0 for the default. */
+  /**
+   * The value given, or 0 for the default.
+   *
+   * @throws InvalidInputException for a value given below 1 or above {@link
+   *     JobSpec#MAX_PARALLELISM}: every command that takes the flag asks before it starts anything
+   */
   public int value() {
+    if (parallelism == null) {
+      return 0;
+    }
+    InvalidInputException.check(
+        parallelism >= 1 && parallelism <= JobSpec.MAX_PARALLELISM,
+        "Cannot use --parallelism %d: give 1 to %d, or leave it out for the default",
+        parallelism,
+        JobSpec.MAX_PARALLELISM);
     return parallelism;
   }
 }

@@ -983,13 +983,20 @@ final class BadInputCatalogue {
                   row(
                       "a negative parallelism: `--parallelism -1`",
                       2,
-                      "floe: Cannot run: parallelism must be 0 (default) or more, got -1",
+                      "floe: Cannot use --parallelism -1: give 1 to 32768, or leave it out for the"
+                          + " default",
                       f -> f.run(f.examples(DAILY), "--parallelism", "-1")),
+                  row(
+                      "`floe sql --parallelism -5` (it ran the statement)",
+                      2,
+                      "floe: Cannot use --parallelism -5: give 1 to 32768, or leave it out for the"
+                          + " default",
+                      f -> f.args("sql", "--parallelism", "-5", "SELECT 1 AS x")),
                   row(
                       "a parallelism above Flink's limit: `--parallelism 40000`",
                       2,
-                      "floe: Cannot run with parallelism 40000: Flink runs at most 32768 parallel tasks"
-                          + " of an operator",
+                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or leave it out for"
+                          + " the default",
                       f -> f.run(f.examples(DAILY), "--parallelism", "40000")),
                   row(
                       "`--max-conflict-retries -1`",
@@ -1190,8 +1197,8 @@ final class BadInputCatalogue {
                   row(
                       "`floe backfill --parallelism 40000`",
                       2,
-                      "floe: Cannot backfill examples/jobs/fact_orders_daily.yaml: --parallelism"
-                          + " must be 0 (default) to 32768, got 40000",
+                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or leave it out for"
+                          + " the default",
                       f ->
                           f.args(
                               "backfill",
