@@ -40,6 +40,13 @@ public final class BackfillManifestKeys {
           null,
           "Required. The end of the range, exclusive, in the same unit as `from`, e.g."
               + " `2026-04-01` for the first quarter.");
+
+  /** The most slices in flight at once, by the manifest or {@code --max-concurrency}. */
+  public static final int MOST_CONCURRENCY = 1024;
+
+  /** The most slices in one Flink job, by the manifest or {@code --slices-per-job}. */
+  public static final int MOST_SLICES_PER_JOB = 100_000;
+
   public static final FloeOption MAX_CONCURRENCY =
       FloeOption.of(
           "max_concurrency",

@@ -80,16 +80,18 @@ public final class BackfillSpecParser {
     Integer maxConcurrency = null;
     if (root.has("max_concurrency")) {
       long value = root.child("max_concurrency").asLong();
-      if (value < 1 || value > 1024) {
-        throw root.child("max_concurrency").error("expected 1 to 1024, got %d", value);
+      if (value < 1 || value > BackfillManifestKeys.MOST_CONCURRENCY) {
+        throw root.child("max_concurrency")
+            .error("expected 1 to %d, got %d", BackfillManifestKeys.MOST_CONCURRENCY, value);
       }
       maxConcurrency = (int) value;
     }
     Integer slicesPerJob = null;
     if (root.has("slices_per_job")) {
       long value = root.child("slices_per_job").asLong();
-      if (value < 1 || value > 100_000) {
-        throw root.child("slices_per_job").error("expected 1 to 100000, got %d", value);
+      if (value < 1 || value > BackfillManifestKeys.MOST_SLICES_PER_JOB) {
+        throw root.child("slices_per_job")
+            .error("expected 1 to %d, got %d", BackfillManifestKeys.MOST_SLICES_PER_JOB, value);
       }
       slicesPerJob = (int) value;
     }

@@ -1,5 +1,6 @@
 package dev.floe.flink.backfill;
 
+import dev.floe.catalog.backfill.BackfillManifestKeys;
 import dev.floe.catalog.backfill.RangeEnd;
 import dev.floe.catalog.commit.FailurePoint;
 import dev.floe.catalog.config.CatalogConfig;
@@ -78,14 +79,16 @@ public record BackfillRequest(
         "Cannot backfill %s: give the range with --from (inclusive) and --to (exclusive)",
         job.source());
     InvalidInputException.check(
-        maxConcurrency >= 1,
-        "Cannot backfill %s: --max-concurrency must be 1 or more, got %d",
+        maxConcurrency >= 1 && maxConcurrency <= BackfillManifestKeys.MOST_CONCURRENCY,
+        "Cannot backfill %s: --max-concurrency must be 1 to %d, got %d",
         job.source(),
+        BackfillManifestKeys.MOST_CONCURRENCY,
         maxConcurrency);
     InvalidInputException.check(
-        slicesPerJob >= 1,
-        "Cannot backfill %s: --slices-per-job must be 1 or more, got %d",
+        slicesPerJob >= 1 && slicesPerJob <= BackfillManifestKeys.MOST_SLICES_PER_JOB,
+        "Cannot backfill %s: --slices-per-job must be 1 to %d, got %d",
         job.source(),
+        BackfillManifestKeys.MOST_SLICES_PER_JOB,
         slicesPerJob);
     // Checked before the backfill starts a local cluster with slots for all its slices.
     InvalidInputException.check(

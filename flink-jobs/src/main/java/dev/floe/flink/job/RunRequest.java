@@ -46,6 +46,12 @@ public record RunRequest(
         job.source(),
         job.mode().text());
     InvalidInputException.check(
+        !options.recompute() || job.mode().replacesScope(),
+        "Cannot run %s with --recompute: mode %s never skips its job as an unchanged rerun, so"
+            + " there is nothing to recompute",
+        job.source(),
+        job.mode().text());
+    InvalidInputException.check(
         options.parallelism() >= 0,
         "Cannot run: parallelism must be 0 (default) or more, got %d",
         options.parallelism());

@@ -188,7 +188,7 @@ class BackfillCommandITCase {
         .isEqualTo("1 job for 5 slices (--slices-per-job 10)");
     assertThat(result.get("counts").get("committed").asInt()).isEqualTo(6);
     assertThat(zero.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(zero.err()).contains("--slices-per-job must be 1 or more, got 0");
+    assertThat(zero.err()).contains("--slices-per-job must be 1 to 100000, got 0");
   }
 
   @Test

@@ -824,7 +824,7 @@ final class BadInputCatalogue {
                   row(
                       "`--max-concurrency 0`",
                       2,
-                      "floe: Cannot backfill …: --max-concurrency must be 1 or more, got 0",
+                      "floe: Cannot backfill …: --max-concurrency must be 1 to 1024, got 0",
                       f ->
                           f.args(
                               "backfill",
@@ -833,6 +833,19 @@ final class BadInputCatalogue {
                                       + "to: 2026-01-03\n"),
                               "--max-concurrency",
                               "0")),
+                  row(
+                      "`--max-concurrency 5000` (the manifest's max_concurrency stops at 1024)",
+                      2,
+                      "floe: Cannot backfill …: --max-concurrency must be 1 to 1024, got 5000",
+                      f ->
+                          f.args(
+                              "backfill",
+                              f.backfill(
+                                  "job: ../jobs/fact_orders_daily.yaml\nfrom: 2026-01-01\n"
+                                      + "to: 2026-01-03\n"),
+                              "--max-concurrency",
+                              "5000",
+                              "--dry-run")),
                   backfill(
                       "a backfill id with a slash: `backfill: jan/rebuild`",
                       "backfill: jan/rebuild\nfrom: 2026-01-01\nto: 2026-01-03\n",
@@ -1020,6 +1033,12 @@ final class BadInputCatalogue {
                       "floe: Cannot run examples/jobs/dim_customer_merge.yaml with --force-commit:"
                           + " mode merge commits only rows that change, …",
                       f -> f.runWithout(f.examples(MERGE), "--force-commit")),
+                  row(
+                      "`--recompute` on a merge (it was accepted and changed nothing)",
+                      2,
+                      "floe: Cannot run examples/jobs/dim_customer_merge.yaml with --recompute:"
+                          + " mode merge never skips its job as an unchanged rerun, …",
+                      f -> f.runWithout(f.examples(MERGE), "--recompute", "--dry-run")),
                   row(
                       "`--backfill-id` with a space: `--backfill-id \"jan rebuild\"`",
                       2,
