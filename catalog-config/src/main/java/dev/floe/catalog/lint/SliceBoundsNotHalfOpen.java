@@ -16,29 +16,41 @@ final class SliceBoundsNotHalfOpen implements Check {
       new Rule(
           "slice-bounds-not-half-open",
           Severity.ERROR,
-          "A query (outside comments and strings) that compares :slice_start with > or :slice_end"
-              + " with <=, or reads BETWEEN them: a slice is [start, end), so the rows at the"
-              + " start are lost or those at the end fail the run.");
+          "A query (outside comments and strings) that compares the slice column with"
+              + " > :slice_start or <= :slice_end, or reads it BETWEEN them: a slice is [start,"
+              + " end), so the rows at the start are lost or those at the end fail the run.");
 
-  /** Each wrong comparison, either way round, and what it does. */
+  /**
+   * Each wrong comparison of the slice column ({@code COL}) with a bound used as it is, either way
+   * round, and what it does. A bound with arithmetic ({@code :slice_end - INTERVAL '1' DAY}) or
+   * another column ({@code valid_to > :slice_start}, an overlap test) is not the slice's filter.
+   */
   private static final List<Wrong> WRONG =
       List.of(
           new Wrong(
-              "(?<![<>!=])>\\s*:slice_start\\b|:slice_start\\s*<(?![=>])",
+              "COL\\s*>(?!=)\\s*:slice_start\\b(?!\\s*[-+*/|])|(?<![-+*/|]\\s{0,9})"
+                  + ":slice_start\\s*<(?![=>])\\s*COL",
               "keeps the rows at the slice's start out (the slice is replaced without them); use"
                   + " >= :slice_start"),
           new Wrong(
-              "<=\\s*:slice_end\\b|:slice_end\\s*>=",
+              "COL\\s*<=\\s*:slice_end\\b(?!\\s*[-+*/|])|(?<![-+*/|]\\s{0,9}):slice_end\\s*>=\\s*COL",
               "reads the rows at the slice's end, which belong to the next slice and fail the run;"
                   + " use < :slice_end"),
           new Wrong(
-              "(?i)\\bbetween\\s+:slice_start\\s+and\\s+:slice_end\\b",
+              "COL\\s+between\\s+:slice_start\\s+and\\s+:slice_end\\b(?!\\s*[-+*/|])",
               "reads the rows at the slice's end (BETWEEN includes it), which belong to the next"
                   + " slice and fail the run; use >= :slice_start AND < :slice_end"));
 
+  /** A comparison and why it is wrong; {@code COL} stands for the slice column as SQL writes it. */
   private record Wrong(String regex, String why) {
-    Pattern pattern() {
-      return Pattern.compile(regex);
+    Pattern pattern(String column) {
+      // The column, perhaps behind a table alias, each part perhaps quoted.
+      String reference =
+          "(?<![\\w`\"])(?:[`\"]?\\w+[`\"]?\\s*\\.\\s*)*[`\"]?"
+              + Pattern.quote(column)
+              + "[`\"]?(?![\\w`\"])";
+      return Pattern.compile(
+          regex.replace("COL", "(?:" + reference + ")"), Pattern.CASE_INSENSITIVE);
     }
   }
 
@@ -50,13 +62,14 @@ final class SliceBoundsNotHalfOpen implements Check {
   @Override
   public List<Finding> check(LintedManifest manifest, LintSet set) {
     String query = manifest.query();
-    if (!manifest.is(ManifestKind.JOB) || query == null) {
+    String column = manifest.sliceColumn();
+    if (!manifest.is(ManifestKind.JOB) || query == null || column == null) {
       return List.of();
     }
     String code = QueryText.of(query).code();
     List<Finding> findings = new ArrayList<>();
     for (Wrong wrong : WRONG) {
-      Matcher m = wrong.pattern().matcher(code);
+      Matcher m = wrong.pattern(column).matcher(code);
       while (m.find()) {
         findings.add(
             RULE.atLine(

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * Which table and column names a table spec may create. Iceberg takes almost any text, but some
  * names break Floe or mislead a reader: a level of a table name left empty ({@code sales..orders}
- * shares the directory of {@code sales.orders}), spaces around a name (a YAML typo that creates a
+ * shares the directory of {@code sales.orders}), {@code , = [ ]} (a query reading such a table is
+ * refused, as Flink prints its name unquoted), spaces around a name (a YAML typo that creates a
  * namespace {@code " sales"}), control characters (a name holding a line break prints as extra
  * lines of output), a name longer than a file system keeps, and for columns {@code *} (Flink's SQL
  * reads it as every column) and {@code ,} (column lists such as {@code zorder_columns} are stored
@@ -26,6 +27,13 @@ final class SpecNames {
     for (String level : name.split("\\.", -1)) {
       if (level.isEmpty()) {
         return Optional.of("a level of the name is empty");
+      }
+      if (level.matches(".*[,=\\[\\]].*")) {
+        // Flink's plan prints a scanned table's name unquoted: no query could read it.
+        return Optional.of(
+            "'"
+                + Shown.value(level)
+                + "' holds ',', '=', '[' or ']', which no job's query can read");
       }
       Optional<String> problem = textProblem(level);
       if (problem.isPresent()) {

@@ -260,7 +260,7 @@ class QueryRulesTest {
             """
             SELECT order_id, customer_id, amount, order_date FROM sales.staging_orders
             WHERE order_date > :slice_start
-              AND order_date <= :slice_end
+              AND `s`.ORDER_DATE <= :slice_end
             UNION ALL SELECT order_id, customer_id, amount, order_date FROM sales.b
             WHERE order_date BETWEEN :slice_start AND :slice_end
             """);
@@ -270,15 +270,16 @@ class QueryRulesTest {
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple(
                 8,
-                "Cannot load the slice exactly: '> :slice_start' keeps the rows at the slice's"
+                "Cannot load the slice exactly: 'order_date > :slice_start' keeps the rows at the slice's"
                     + " start out (the slice is replaced without them); use >= :slice_start"),
             org.assertj.core.groups.Tuple.tuple(
                 9,
-                "Cannot load the slice exactly: '<= :slice_end' reads the rows at the slice's end,"
+                "Cannot load the slice exactly: '`s`.ORDER_DATE <= :slice_end' reads the rows at the slice's end,"
                     + " which belong to the next slice and fail the run; use < :slice_end"),
             org.assertj.core.groups.Tuple.tuple(
                 11,
-                "Cannot load the slice exactly: 'BETWEEN :slice_start AND :slice_end' reads the"
+                "Cannot load the slice exactly: 'order_date BETWEEN :slice_start AND :slice_end'"
+                    + " reads the"
                     + " rows at the slice's end (BETWEEN includes it), which belong to the next"
                     + " slice and fail the run; use >= :slice_start AND < :slice_end"));
   }
@@ -289,9 +290,12 @@ class QueryRulesTest {
         jobWithQuery(
             """
             -- not: order_date > :slice_start, BETWEEN :slice_start AND :slice_end
-            SELECT order_id, customer_id, amount, order_date FROM sales.staging_orders
-            WHERE :slice_start <= order_date AND :slice_end > order_date
+            SELECT order_id, customer_id, amount, order_date FROM sales.staging_orders s
+            WHERE :slice_start <= s.order_date AND :slice_end > order_date
               AND order_id <> 0 AND note <> '<= :slice_end'
+              AND valid_to > :slice_start AND valid_from <= :slice_end
+              AND order_date BETWEEN :slice_start AND :slice_end - INTERVAL '1' DAY
+              AND order_date > :slice_start - INTERVAL '7' DAY
             """);
 
     assertThat(files.findings(SliceBoundsNotHalfOpen.RULE)).isEmpty();

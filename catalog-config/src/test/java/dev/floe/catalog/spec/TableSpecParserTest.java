@@ -473,6 +473,9 @@ class TableSpecParserTest {
             "cannot create table 's.fact\\nApplied:': 'fact\\nApplied:' holds a control"
                 + " character");
     assertThat(parseWith("table: \"a.b.Order Facts é\"").table()).isEqualTo("a.b.Order Facts é");
+    assertThatThrownBy(() -> parseWith("table: \"sales.orders=v2\""))
+        .hasMessageContaining(
+            "cannot create table 'sales.orders=v2': 'orders=v2' holds ',', '=', '[' or ']'");
     // 300 letters: tables apply failed (exit 1) with "Failed to create file" after creating the
     // specs before it.
     assertThatThrownBy(() -> parseWith("table: s." + "t".repeat(300)))

@@ -5,6 +5,7 @@ import dev.floe.catalog.job.NondeterministicFunctions;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +35,6 @@ public final class QueryInspector {
       Pattern.compile("(?<![\\w$'])(_[A-Za-z0-9-]+|X|U&)?'(?:[^']++|'')*+'(?![=\\w])");
   private static final Pattern CALL = Pattern.compile("\\b([A-Z_][A-Z0-9_]*)\\(");
   private static final Pattern SCAN = Pattern.compile("table=\\[\\[([^\\]]*)\\]");
-  private static final Pattern PUSHDOWN = Pattern.compile("[a-z]+=\\[.*");
   // A FLOAT constant as Calcite prints it: 16777.217:FLOAT, -1.2345678E10:FLOAT.
   private static final Pattern FLOAT_CONSTANT =
       Pattern.compile("(?<![\\w.$])(-?[0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?):FLOAT\\b");
@@ -75,7 +75,11 @@ public final class QueryInspector {
     Set<String> calls = new LinkedHashSet<>();
     Set<String> tables = new LinkedHashSet<>();
     Set<String> floats = new LinkedHashSet<>();
-    for (String text : readings) {
+    for (int reading = 0; reading < readings.size(); reading++) {
+      String text = readings.get(reading);
+      // Only the reading without literals (the first) refuses a name: the raw one may find
+      // "table=[[" in a literal, and what it finds there is no table.
+      boolean strict = reading == 0;
       Matcher constant = FLOAT_CONSTANT.matcher(text);
       while (constant.find()) {
         floats.add(constant.group(1));
@@ -92,7 +96,7 @@ public final class QueryInspector {
       }
       Matcher scan = SCAN.matcher(text);
       while (scan.find()) {
-        tables.add(scannedTable(text, scan));
+        scannedTable(text, scan, strict).ifPresent(tables::add);
       }
     }
     return new Inspection(calls, tables, floats, plan);
@@ -100,36 +104,37 @@ public final class QueryInspector {
 
   /**
    * The {@code catalog.database.table} of one scan, printed as {@code table=[[catalog, database,
-   * table]]} (after pushdown, as the explained plan's fallback prints it, {@code filter=[...]} and
-   * the like follow the table). The parts are not quoted: a name holding {@code ", "}, {@code =},
-   * {@code [} or {@code ]} cannot be told from the parts around it (a table {@code orders,v2} would
-   * be read as another one), and a comma would break the lineage's list of sources, so such a name
-   * is refused rather than guessed.
+   * table]]} in the logical plan (Calcite's, or the first section of {@code explain()}: no pushdown
+   * parts). The parts are not quoted: a name holding {@code ", "}, {@code =}, {@code [} or {@code
+   * ]} cannot be told from the parts around it (a table {@code orders,v2} or {@code src,
+   * project=[x} would be read as another one), and a comma would break the lineage's list of
+   * sources, so such a name is refused rather than guessed.
    *
-   * @throws InvalidInputException naming the scan as printed
+   * @param strict whether an unclear scan is refused; otherwise it is skipped
+   * @throws InvalidInputException naming the scan as printed, when {@code strict}
    */
-  private static String scannedTable(String text, Matcher scan) {
+  private static Optional<String> scannedTable(String text, Matcher scan, boolean strict) {
     String[] parts = scan.group(1).split(", ", -1);
     boolean clear =
-        parts.length >= 3
-            && java.util.Arrays.stream(parts, 0, 3)
-                .noneMatch(part -> part.isEmpty() || part.matches(".*[,=\\[\\]].*"));
-    if (clear && parts.length == 3) {
-      // The first ']' must close the name list: "]]" and no third one.
-      clear = text.startsWith("]", scan.end()) && !text.startsWith("]", scan.end() + 1);
-    } else if (clear) {
-      clear = PUSHDOWN.matcher(parts[3]).matches();
+        parts.length == 3
+            && java.util.Arrays.stream(parts)
+                .noneMatch(part -> part.isEmpty() || part.matches(".*[,=\\[\\]].*"))
+            // The first ']' must close the name list: "]]" and no third one.
+            && text.startsWith("]", scan.end())
+            && !text.startsWith("]", scan.end() + 1);
+    if (clear) {
+      return Optional.of(String.join(".", parts));
     }
-    if (!clear) {
-      int lineEnd = text.indexOf('\n', scan.start());
-      String printed = text.substring(scan.start(), lineEnd < 0 ? text.length() : lineEnd).strip();
-      throw InvalidInputException.of(
-          "Cannot read the tables of the query: the plan names one as %s, and a table name"
-              + " holding ',', '=', '[' or ']' cannot be told from its catalog and namespace nor"
-              + " recorded in a run's lineage; rename the table (ALTER TABLE ... RENAME TO ...)",
-          printed.endsWith(")") ? printed.substring(0, printed.length() - 1) : printed);
+    if (!strict) {
+      return Optional.empty();
     }
-    return String.join(".", parts[0], parts[1], parts[2]);
+    int lineEnd = text.indexOf('\n', scan.start());
+    String printed = text.substring(scan.start(), lineEnd < 0 ? text.length() : lineEnd).strip();
+    throw InvalidInputException.of(
+        "Cannot read the tables of the query: the plan names one as %s, and a table whose name"
+            + " holds ',', '=', '[' or ']' cannot be told from its catalog and namespace; rename"
+            + " the table (ALTER TABLE ... RENAME TO ...)",
+        printed.endsWith(")") ? printed.substring(0, printed.length() - 1) : printed);
   }
 
   /**

@@ -128,6 +128,7 @@ class QueryInspectorITCase {
         "x]y | x]y",
         "x]] | x]]",
         "a, b | a, b",
+        "'src, project=[x' | src, project=[x",
       })
   void aTableWhoseNameCannotBeToldFromThePlanIsRefusedNotReadAsAnother(String name, String printed)
       throws Exception {
@@ -142,6 +143,17 @@ class QueryInspectorITCase {
                 + printed
                 + "]]")
         .hasMessageContaining("rename the table");
+  }
+
+  @Test
+  void aTableNameInATextLiteralBesideAQuotedAliasIsNoTableAndRefusesNothing() {
+    // The raw second reading found table=[[old]] in the literal and refused the query.
+    QueryInspector.Inspection inspection =
+        QueryInspector.inspect(
+            tableEnv.sqlQuery(
+                "SELECT id AS `it's`, d FROM sales.orders WHERE s <> 'see table=[[old]]'"));
+
+    assertThat(inspection.scannedTables()).containsExactly("floe.sales.orders");
   }
 
   @Test
