@@ -17,7 +17,7 @@ public final class EnvironmentVariables {
           "path",
           CatalogOptions.DEFAULT_HOME,
           "Where the embedded catalog keeps its SQLite database (`catalog.db`) and its warehouse;"
-              + " `--home` wins.");
+              + " `--home` wins. Empty or blank counts as unset.");
   public static final FloeOption CATALOG_PROPERTIES =
       FloeOption.of(
           CATALOG_PREFIX + "<KEY>",

@@ -5,6 +5,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.config.EnvironmentVariables;
+import dev.floe.catalog.error.InvalidInputException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +23,7 @@ public class CatalogSelection {
       names = "--home",
       paramLabel = "DIR",
       description =
-          "Floe home for the embedded catalog (default: $FLOE_HOME, else "
+          "Floe home for the embedded catalog, not empty (default: $FLOE_HOME unless empty, else "
               + CatalogOptions.DEFAULT_HOME
               + ").")
   Path home;
@@ -39,9 +40,19 @@ public class CatalogSelection {
       description = "An Iceberg catalog property; repeatable; wins over floe.yaml.")
   Map<String, String> catalogProperties = new LinkedHashMap<>();
 
-  /** The home directory: --home, then $FLOE_HOME, then ./.floe. */
+  /**
+   * The home directory: --home, then $FLOE_HOME, then ./.floe. An empty or blank FLOE_HOME counts
+   * as unset, as in bin/floe; an empty or blank --home is refused (it would put the catalog in the
+   * working directory).
+   */
   public Path home() {
     if (home != null) {
+      InvalidInputException.check(
+          !home.toString().isBlank(),
+          "Cannot use --home '%s': it is empty; name the Floe home's folder, or leave --home out"
+              + " to use $FLOE_HOME, else %s",
+          home,
+          CatalogOptions.DEFAULT_HOME);
       return home;
     }
     String fromEnv = System.getenv(EnvironmentVariables.HOME.key());
