@@ -14,8 +14,11 @@ import java.util.stream.Collectors;
  * @param name the catalog's name in Flink SQL
  * @param type embedded, jdbc, rest, hadoop or glue
  * @param properties Iceberg catalog properties, including {@code catalog-impl}
+ * @param createsHome whether opening an embedded catalog may create its Floe home when it holds
+ *     none yet; false for commands that only use what exists ({@link #existingHomeOnly})
  */
-public record CatalogConfig(String name, String type, Map<String, String> properties)
+public record CatalogConfig(
+    String name, String type, Map<String, String> properties, boolean createsHome)
     implements Serializable {
 
   private static final Set<String> NOT_CREDENTIALS =
@@ -23,6 +26,19 @@ public record CatalogConfig(String name, String type, Map<String, String> proper
 
   public CatalogConfig {
     properties = new TreeMap<>(properties);
+  }
+
+  /** A configuration whose embedded catalog is created when its Floe home holds none yet. */
+  public CatalogConfig(String name, String type, Map<String, String> properties) {
+    this(name, type, properties, true);
+  }
+
+  /**
+   * The same catalog, for a command that only uses what exists: opening it refuses a Floe home that
+   * holds no embedded catalog instead of creating one ({@link Catalogs#prepare}).
+   */
+  public CatalogConfig existingHomeOnly() {
+    return new CatalogConfig(name, type, properties, false);
   }
 
   /** Properties with secret values masked: the only form that may reach a log or a message. */

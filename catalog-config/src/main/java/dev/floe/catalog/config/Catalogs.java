@@ -116,28 +116,47 @@ public final class Catalogs {
   /**
    * Gets ready to open a catalog; Flink's catalog factory and {@link #open} both call it first.
    * Makes its secrets known to {@link Redaction}, creates what it needs locally (the embedded
-   * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}; SQLite's
-   * native library kept where bin/floe says: {@link SqliteNativeLibrary}), checks once per JVM that
-   * its servers answer ({@link Reachability}), and sets up a new SQLite catalog database under a
-   * lock other processes respect ({@link SqliteCatalogInit}).
+   * catalog's home directory, refused when it was moved or copied: {@link HomeLocation}, or when it
+   * holds no catalog yet and the configuration {@linkplain CatalogConfig#existingHomeOnly only uses
+   * what exists}; SQLite's native library kept where bin/floe says: {@link SqliteNativeLibrary}),
+   * checks once per JVM that its servers answer ({@link Reachability}), and sets up a new SQLite
+   * catalog database under a lock other processes respect ({@link SqliteCatalogInit}).
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
-    createHome(config);
+    prepareHome(config);
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
     SqliteCatalogInit.ensure(config);
   }
 
-  private static void createHome(CatalogConfig config) {
-    if (!config.type().equals(CatalogOptions.EMBEDDED)) {
-      return;
-    }
+  /**
+   * True when {@code config} is an embedded catalog whose Floe home holds no catalog database yet
+   * (a folder that does not exist, or one that never had a catalog): opening it would create one.
+   */
+  public static boolean holdsNoCatalog(CatalogConfig config) {
+    Path database = embeddedDatabase(config);
+    return database != null && !Files.exists(database);
+  }
+
+  /** The SQLite database file of an embedded catalog, or null for any other catalog. */
+  private static Path embeddedDatabase(CatalogConfig config) {
     String uri = config.properties().get("uri");
-    if (uri == null || !uri.startsWith("jdbc:sqlite:")) {
-      return;
+    if (!config.type().equals(CatalogOptions.EMBEDDED)
+        || uri == null
+        || !uri.startsWith("jdbc:sqlite:")) {
+      return null;
     }
-    Path home = Path.of(uri.substring("jdbc:sqlite:".length())).getParent();
+    return Path.of(uri.substring("jdbc:sqlite:".length()));
+  }
+
+  /**
+   * Creates the embedded catalog's Floe home, or, for a configuration that {@linkplain
+   * CatalogConfig#existingHomeOnly only uses what exists}, refuses a home without its database.
+   */
+  private static void prepareHome(CatalogConfig config) {
+    Path database = embeddedDatabase(config);
+    Path home = database == null ? null : database.getParent();
     if (home == null) {
       return;
     }
@@ -145,6 +164,12 @@ public final class Catalogs {
     if (Files.exists(home) && !Files.isDirectory(home)) {
       throw InvalidInputException.of(
           "Cannot use the Floe home %s: it is a file, not a folder", home);
+    }
+    if (!config.createsHome() && holdsNoCatalog(config)) {
+      throw InvalidInputException.of(
+          "Cannot open the catalog: %s holds no Floe home (FLOE_HOME or --home); create one with"
+              + " `floe tables apply` or `floe quickstart`",
+          home);
     }
     try {
       Files.createDirectories(home);

@@ -17,7 +17,10 @@ public final class EnvironmentVariables {
           "path",
           CatalogOptions.DEFAULT_HOME,
           "Where the embedded catalog keeps its SQLite database (`catalog.db`) and its warehouse;"
-              + " `--home` wins. Empty or blank counts as unset.");
+              + " `--home` wins. Empty or blank counts as unset. Only `tables apply`, `quickstart`,"
+              + " `sql`, `run` and `backfill` create a home that holds no catalog yet; other"
+              + " commands and every `--dry-run` refuse it, naming the folder (`tables apply"
+              + " --dry-run` shows what the first apply would create).");
   public static final FloeOption CATALOG_PROPERTIES =
       FloeOption.of(
           CATALOG_PREFIX + "<KEY>",

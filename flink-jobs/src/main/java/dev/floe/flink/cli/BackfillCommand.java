@@ -198,7 +198,7 @@ public final class BackfillCommand implements Callable<Integer> {
       BackfillId.requireValid(
           id, backfillId.value() != null ? "--backfill-id" : manifest.toString());
     }
-    CatalogConfig catalog = common.catalog();
+    CatalogConfig catalog = dryRun ? common.catalog() : common.creatingCatalog();
     RunOptions options =
         RunOptions.builder()
             .backfillId(id)

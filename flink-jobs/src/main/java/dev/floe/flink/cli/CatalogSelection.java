@@ -60,13 +60,27 @@ public class CatalogSelection {
         fromEnv != null && !fromEnv.isBlank() ? fromEnv : EnvironmentVariables.HOME.defaultValue());
   }
 
+  /**
+   * The catalog of a command that only uses what exists (reads, plans, dry runs, changes to
+   * existing tables): an embedded catalog is not created where the Floe home holds none, the
+   * command fails naming the home instead ({@link CatalogConfig#existingHomeOnly}).
+   */
   public CatalogConfig catalog() {
+    return creatingCatalog().existingHomeOnly();
+  }
+
+  /**
+   * The catalog of a command that may create things (tables, a quickstart, a run): an embedded
+   * catalog is created in a Floe home that holds none yet.
+   */
+  public CatalogConfig creatingCatalog() {
     return CatalogConfigLoader.load(config, home(), catalogProperties, System.getenv());
   }
 
   /**
-   * Opens the catalog, loads {@code table} and applies {@code action} to it; the catalog is closed
-   * whatever happens. What the table commands do between "open" and "close".
+   * Opens the catalog (one that exists: {@link #catalog()}), loads {@code table} and applies {@code
+   * action} to it; the catalog is closed whatever happens. What the table commands do between
+   * "open" and "close".
    */
   public <T> T withTable(String table, Function<Table, T> action) {
     Catalog catalog = Catalogs.open(catalog());

@@ -48,7 +48,7 @@ public final class QuickstartCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    CatalogConfig config = common.catalog();
+    CatalogConfig config = common.creatingCatalog();
     out.printf(
         "Floe quickstart on catalog '%s' (%s) at %s%n",
         config.name(), config.type(), common.home().toAbsolutePath().normalize());

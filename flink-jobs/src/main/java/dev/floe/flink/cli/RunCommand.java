@@ -121,7 +121,7 @@ public final class RunCommand implements Callable<Integer> {
         "Cannot run %s with --allow-effects: it only applies to a backfill slice (--backfill-id);"
             + " a plain run sends its effects anyway",
         manifest);
-    CatalogConfig catalog = common.catalog();
+    CatalogConfig catalog = dryRun ? common.catalog() : common.creatingCatalog();
     RunOptions options =
         RunOptions.builder()
             .parallelism(parallelism.value())

@@ -117,7 +117,7 @@ public final class SqlCommand implements Callable<Integer> {
           sql == null ? "neither" : "both");
     }
     SqlScript script = file != null ? SqlScript.fromFile(file) : SqlScript.fromCommandLine(sql);
-    CatalogConfig catalog = common.catalog();
+    CatalogConfig catalog = common.creatingCatalog();
     // One local cluster for every statement's job, stopped when the script ends (null under flink
     // run or a test's cluster: Flink's own environment then).
     try (LocalCluster cluster = LocalCluster.forCommand(parallelism.value())) {

@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.spec.ApplyPlan;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,10 +70,27 @@ public final class TablesCommand implements Runnable {
         description = "Change the partitioning of a table that already holds data.")
     boolean allowRepartition;
 
+    /**
+     * The catalog to apply to; a dry run on a Floe home that holds no catalog yet plans against an
+     * empty one in memory (what the first apply would create) and creates nothing on disk.
+     */
+    private Catalog open() {
+      if (!dryRun) {
+        return Catalogs.open(common.creatingCatalog());
+      }
+      CatalogConfig config = common.catalog();
+      if (!Catalogs.holdsNoCatalog(config)) {
+        return Catalogs.open(config);
+      }
+      InMemoryCatalog empty = new InMemoryCatalog();
+      empty.initialize(config.name(), Map.of());
+      return empty;
+    }
+
     @Override
     public Integer call() {
       TableSpecApplier applier;
-      Catalog catalog = Catalogs.open(common.catalog());
+      Catalog catalog = open();
       try {
         applier =
             new TableSpecApplier(catalog, TableSpecLoader.load(path))

@@ -963,6 +963,16 @@ final class BadInputCatalogue {
                       f -> {
                         f.useHome(f.write("not-a-folder", "x"));
                         return f.run(f.examples(DAILY));
+                      }),
+                  row(
+                      "`--home` naming a folder that holds no Floe home (a typo), for a command"
+                          + " that only reads: `floe snapshots sales.fact_orders`",
+                      2,
+                      "floe: Cannot open the catalog: typo holds no Floe home (FLOE_HOME or"
+                          + " --home); create one with `floe tables apply` or `floe quickstart`",
+                      f -> {
+                        f.useHome(f.dir().resolve("typo"));
+                        return f.args("snapshots", "sales.fact_orders");
                       }))),
           new Group(
               "Command line",
