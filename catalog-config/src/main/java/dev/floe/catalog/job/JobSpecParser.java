@@ -7,6 +7,7 @@ import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -183,9 +184,11 @@ public final class JobSpecParser {
     if (columns.isEmpty()) {
       throw body.error("expected at least one column");
     }
-    for (int i = 0; i < columns.size(); i++) {
-      if (columns.indexOf(columns.get(i)) < i) {
-        throw body.error("column '%s' is listed twice", columns.get(i));
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String column : columns) {
+      // Columns are looked up ignoring case: ORDER_ID is order_id again.
+      if (!seen.add(column.toLowerCase(Locale.ROOT))) {
+        throw body.error("column '%s' is listed twice", column);
       }
     }
     return columns;

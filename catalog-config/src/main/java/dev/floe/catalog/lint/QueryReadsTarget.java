@@ -42,7 +42,9 @@ final class QueryReadsTarget implements Check {
                 + " last run wrote; read the sources only",
             target,
             otherCase
-                ? " (written " + written + ": the same table in a catalog that ignores case)"
+                ? " (written "
+                    + written
+                    + ", which is the same table where the catalog ignores case; floe run checks)"
                 : ""));
   }
 

@@ -183,7 +183,7 @@ public record Slice(
       case HOUR -> start.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH"));
       case DAY -> start.toLocalDate().toString();
       case MONTH -> start.format(DateTimeFormatter.ofPattern("yyyy-MM"));
-      case YEAR -> String.valueOf(start.getYear());
+      case YEAR -> String.format("%04d", start.getYear()); // 0999, as --slice takes it
     };
   }
 

@@ -203,13 +203,13 @@ public final class SliceResolver {
   private static String wayOut(Slice slice, SliceUnit older) {
     String engine = "; Spark's rewrite_data_files does it too";
     if (older == null || !older.alignsWith(slice.unit())) {
-      return "replace the whole table once (a swap job; with --force-commit when its result is"
-          + " unchanged)"
+      return "replace the whole table once (a job of mode swap; with --force-commit when its"
+          + " result is unchanged)"
           + engine;
     }
     LocalDateTime start = older.floor(slice.start());
     Slice covering = new Slice(slice.column(), slice.kind(), older, start, older.next(start));
-    return "load the covering slice once (`floe run --slice "
+    return "load the covering slice once with a job of mode overwrite (`floe run --slice "
         + covering.value()
         + "`, with --force-commit when its result is unchanged), which replaces them with files of"
         + " the current spec"

@@ -291,6 +291,8 @@ class JobSpecParserTest {
             "at 'checks[0].row_count.min': expected a row count of 0 or more, got -1");
     assertThatThrownBy(() -> parse(MINIMAL + "checks:\n  - unique: [id, name, id]\n"))
         .hasMessageContaining("at 'checks[0].unique': column 'id' is listed twice");
+    assertThatThrownBy(() -> parse(MINIMAL + "checks:\n  - not_null: [id, ID]\n"))
+        .hasMessageContaining("at 'checks[0].not_null': column 'ID' is listed twice");
     assertThat(parse(MINIMAL + "checks:\n  - row_count: {min: 0}\n").checks()).hasSize(1);
   }
 

@@ -235,8 +235,9 @@ class QueryRulesTest {
               assertThat(f.line()).isEqualTo(8);
               assertThat(f.message())
                   .contains(
-                      "reads its own target sales.fact_orders (written floe.sales.FACT_ORDERS:"
-                          + " the same table in a catalog that ignores case)");
+                      "reads its own target sales.fact_orders (written floe.sales.FACT_ORDERS,"
+                          + " which is the same table where the catalog ignores case; floe run"
+                          + " checks)");
             });
   }
 

@@ -395,8 +395,8 @@ class SliceResolverTest {
         .hasMessageContaining("current spec [identity(order_date)]")
         // Compaction keeps older-spec files: the message names what rewrites them.
         .hasMessageContaining(
-            "first: load the covering slice once (`floe run --slice 2026-10`, with"
-                + " --force-commit when its result is unchanged)");
+            "first: load the covering slice once with a job of mode overwrite (`floe run"
+                + " --slice 2026-10`, with --force-commit when its result is unchanged)");
     assertThat(SliceResolver.resolve("sales.evolved", evolved, "order_date", "2026-10").unit())
         .isEqualTo(SliceUnit.MONTH);
     // Days of other months hold no file of the older spec: they load as days.

@@ -66,6 +66,16 @@ class SliceTest {
   }
 
   @Test
+  void aYearBefore1000IsWrittenWithFourDigitsAsSliceTakesIt() {
+    // "999" is no --slice value; hints and backfill ids print value().
+    java.time.LocalDateTime start = java.time.LocalDateTime.parse("0999-01-01T00:00");
+    Slice year = new Slice("d", Slice.ColumnKind.DATE, SliceUnit.YEAR, start, start.plusYears(1));
+
+    assertThat(year.value()).isEqualTo("0999");
+    assertThat(SliceResolver.parse(year.value(), "d").start()).isEqualTo(start);
+  }
+
+  @Test
   void readsItsOwnLabelBackAgainstTheSchema() {
     org.apache.iceberg.Schema schema =
         new org.apache.iceberg.Schema(

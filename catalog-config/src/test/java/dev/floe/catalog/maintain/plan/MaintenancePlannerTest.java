@@ -358,7 +358,7 @@ class MaintenancePlannerTest {
               assertThat(left.reason())
                   .startsWith("Cannot use --slice " + day + " on s.unpartitioned: files written")
                   .contains("older partition spec [] (unpartitioned)")
-                  .contains("first: replace the whole table once (a swap job;");
+                  .contains("first: replace the whole table once (a job of mode swap;");
             });
   }
 
