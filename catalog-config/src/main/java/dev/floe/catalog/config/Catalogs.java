@@ -154,6 +154,23 @@ public final class Catalogs {
    * Creates the embedded catalog's Floe home, or, for a configuration that {@linkplain
    * CatalogConfig#existingHomeOnly only uses what exists}, refuses a home without its database.
    */
+  /**
+   * Refuses, as opening the catalog would, an embedded catalog's home that holds no catalog when
+   * {@code config} only uses what exists; creates nothing. For a command that reaches the home's
+   * database another way first (the effect outbox), which would otherwise create the file.
+   *
+   * @throws InvalidInputException naming the home
+   */
+  public static void requireHome(CatalogConfig config) {
+    Path database = embeddedDatabase(config);
+    if (database != null && !config.createsHome() && holdsNoCatalog(config)) {
+      throw InvalidInputException.of(
+          "Cannot open the catalog: %s holds no Floe home (FLOE_HOME or --home); create one with"
+              + " `floe tables apply` or `floe quickstart`",
+          database.getParent());
+    }
+  }
+
   private static void prepareHome(CatalogConfig config) {
     Path database = embeddedDatabase(config);
     Path home = database == null ? null : database.getParent();
@@ -165,12 +182,7 @@ public final class Catalogs {
       throw InvalidInputException.of(
           "Cannot use the Floe home %s: it is a file, not a folder", home);
     }
-    if (!config.createsHome() && holdsNoCatalog(config)) {
-      throw InvalidInputException.of(
-          "Cannot open the catalog: %s holds no Floe home (FLOE_HOME or --home); create one with"
-              + " `floe tables apply` or `floe quickstart`",
-          home);
-    }
+    requireHome(config);
     try {
       Files.createDirectories(home);
       HomeLocation.require(home);

@@ -1,6 +1,7 @@
 package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.backfill.BackfillId;
+import dev.floe.catalog.backfill.BackfillManifestKeys;
 import dev.floe.catalog.backfill.BackfillSpec;
 import dev.floe.catalog.backfill.BackfillSpecParser;
 import dev.floe.catalog.backfill.RangeEnd;
@@ -130,10 +131,11 @@ public final class K8sRender {
             ? request.maxConcurrency()
             : file != null && file.maxConcurrency() != null ? file.maxConcurrency() : 1;
     InvalidInputException.check(
-        maxConcurrency >= 1,
-        "Cannot render the backfill of %s with --max-concurrency %d: give 1 or more",
+        maxConcurrency >= 1 && maxConcurrency <= BackfillManifestKeys.MOST_CONCURRENCY,
+        "Cannot render the backfill of %s with --max-concurrency %d: give 1 to %d",
         what,
-        maxConcurrency);
+        maxConcurrency,
+        BackfillManifestKeys.MOST_CONCURRENCY);
     String backfillId =
         request.backfillId() != null
             ? request.backfillId()

@@ -75,8 +75,8 @@ public record BackfillResult(
 
   /**
    * Why {@link #exitCode()} is not 0, as the one error line a failed command prints: the sample's
-   * failure, else how many slices failed (else were not started) and the first of them with its
-   * error; empty when the exit code is 0.
+   * failure, else how many slices failed and how many were not started, and the first failed one
+   * with its error; empty when the exit code is 0.
    */
   public Optional<String> failure() {
     if (sampleFailed()) {
@@ -84,18 +84,34 @@ public record BackfillResult(
           String.format(
               "Cannot backfill %s (sample %s): %s", plan.job(), sample.slice(), sample.detail()));
     }
-    List<SliceOutcome> unfinished = unfinished();
-    if (unfinished.isEmpty()) {
+    List<SliceOutcome> failed = outcomes.stream().filter(SliceOutcome::failed).toList();
+    List<SliceOutcome> notLoaded =
+        outcomes.stream().filter(o -> !o.failed() && o.exitCode() != ExitCodes.OK).toList();
+    if (failed.isEmpty() && notLoaded.isEmpty()) {
       return Optional.empty();
     }
-    SliceOutcome first = unfinished.get(0);
+    if (failed.isEmpty()) {
+      SliceOutcome first = notLoaded.get(0);
+      return Optional.of(
+          String.format(
+              "Cannot backfill %s: %d of %d slices not started, from %s%s",
+              plan.job(),
+              notLoaded.size(),
+              outcomes.size(),
+              first.value(),
+              first.error() == null
+                  ? ""
+                  : ": " + first.error().replaceFirst("^not started: ", "")));
+    }
+    // Both counts: a timeout that failed one slice left the ones after it not started.
+    SliceOutcome first = failed.get(0);
     return Optional.of(
         String.format(
-            "Cannot backfill %s: %d of %d slices %s; the first, %s: %s",
+            "Cannot backfill %s: %d of %d slices failed%s; the first, %s: %s",
             plan.job(),
-            unfinished.size(),
+            failed.size(),
             outcomes.size(),
-            first.failed() ? "failed" : "not started",
+            notLoaded.isEmpty() ? "" : " and " + notLoaded.size() + " not started",
             first.value(),
             first.error()));
   }

@@ -90,6 +90,8 @@ public final class EffectsCommand implements Callable<Integer> {
       Catalogs.identifier(table); // namespace.table, else exit 2 naming the value
     }
     CatalogConfig catalog = common.catalog();
+    // The outbox lives in the embedded catalog's database: opening it would create the file.
+    Catalogs.requireHome(catalog);
     OutboxLocation location =
         OutboxLocation.of(catalog)
             .orElseThrow(

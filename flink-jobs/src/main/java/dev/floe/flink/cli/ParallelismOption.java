@@ -15,21 +15,18 @@ public final class ParallelismOption {
       paramLabel = "N",
       descriptionKey = "parallelism",
       description = "Writer parallelism (default: the manifest's, else Flink's).")
-  Integer parallelism;
+  int parallelism;
 
   /**
-   * The value given, or 0 for the default.
+   * The value given, or 0 for the default (also when 0 is given).
    *
-   * @throws InvalidInputException for a value given below 1 or above {@link
-   *     JobSpec#MAX_PARALLELISM}: every command that takes the flag asks before it starts anything
+   * @throws InvalidInputException for a value below 0 or above {@link JobSpec#MAX_PARALLELISM}:
+   *     every command that takes the flag asks before it starts anything
    */
   public int value() {
-    if (parallelism == null) {
-      return 0;
-    }
     InvalidInputException.check(
-        parallelism >= 1 && parallelism <= JobSpec.MAX_PARALLELISM,
-        "Cannot use --parallelism %d: give 1 to %d, or leave it out for the default",
+        parallelism >= 0 && parallelism <= JobSpec.MAX_PARALLELISM,
+        "Cannot use --parallelism %d: give 1 to %d, or 0 (or nothing) for the default",
         parallelism,
         JobSpec.MAX_PARALLELISM);
     return parallelism;

@@ -111,6 +111,9 @@ class BackfillTimeoutITCase {
             "2026-01-03 +\\| not run +\\| +\\| +\\| +\\| not started: the backfill timed out when"
                 + " the backfill's overall timeout of 12s \\(--overall-timeout\\) passed")
         .contains("4 slices: 2 committed, 0 no-op, 0 skipped, 1 failed, 1 not run");
+    // The failure line counted the failed slice alone, as if the others were loaded.
+    assertThat(err.toString())
+        .contains("floe: Cannot backfill slow_orders: 1 of 4 slices failed and 1 not started;");
     assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-01")))
         .isEqualTo(tables.dayHash(ExampleTables.STAGING_ORDERS, LocalDate.parse("2026-01-01")));
     assertThat(tables.dayHash(ExampleTables.FACT_ORDERS, LocalDate.parse("2026-01-02")).rows())

@@ -1006,19 +1006,19 @@ final class BadInputCatalogue {
                   row(
                       "a negative parallelism: `--parallelism -1`",
                       2,
-                      "floe: Cannot use --parallelism -1: give 1 to 32768, or leave it out for the"
+                      "floe: Cannot use --parallelism -1: give 1 to 32768, or 0 (or nothing) for the"
                           + " default",
                       f -> f.run(f.examples(DAILY), "--parallelism", "-1")),
                   row(
                       "`floe sql --parallelism -5` (it ran the statement)",
                       2,
-                      "floe: Cannot use --parallelism -5: give 1 to 32768, or leave it out for the"
+                      "floe: Cannot use --parallelism -5: give 1 to 32768, or 0 (or nothing) for the"
                           + " default",
                       f -> f.args("sql", "--parallelism", "-5", "SELECT 1 AS x")),
                   row(
                       "a parallelism above Flink's limit: `--parallelism 40000`",
                       2,
-                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or leave it out for"
+                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or 0 (or nothing) for"
                           + " the default",
                       f -> f.run(f.examples(DAILY), "--parallelism", "40000")),
                   row(
@@ -1226,7 +1226,7 @@ final class BadInputCatalogue {
                   row(
                       "`floe backfill --parallelism 40000`",
                       2,
-                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or leave it out for"
+                      "floe: Cannot use --parallelism 40000: give 1 to 32768, or 0 (or nothing) for"
                           + " the default",
                       f ->
                           f.args(

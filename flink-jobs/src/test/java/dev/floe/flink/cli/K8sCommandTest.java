@@ -288,6 +288,17 @@ class K8sCommandTest {
       {"render", DAILY},
       {"render", merge, "--slice", "2026-10-03"},
       {"render-backfill", merge, "--from", "2026-01", "--to", "2026-02"},
+      // floe backfill and the manifest key stop at 1024; this rendered 5000 at a time.
+      {
+        "render-backfill",
+        DAILY,
+        "--from",
+        "2026-01",
+        "--to",
+        "2026-02",
+        "--max-concurrency",
+        "5000"
+      },
       {"render", DAILY, "--slice", "2026-10-03", "--session-cluster", "floe-session"},
       {"render", DAILY, "--slice", "2026-10-03", "--project-dir", outside.toString()},
     };

@@ -31,7 +31,10 @@ class MissingHomeTest {
         List.of("report", "sales.fact_orders", "--out", "WORK/report.html"),
         List.of("late", "plan", daily),
         List.of("maintain", "--plan", "--all"),
-        List.of("run", daily, "--slice", "2026-10-03", "--dry-run"));
+        List.of("run", daily, "--slice", "2026-10-03", "--dry-run"),
+        // The outbox is the catalog's database: listing it created catalog.db.
+        List.of("effects"),
+        List.of("effects", "sales.fact_orders"));
   }
 
   @ParameterizedTest

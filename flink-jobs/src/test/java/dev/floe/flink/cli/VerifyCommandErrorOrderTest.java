@@ -38,6 +38,6 @@ class VerifyCommandErrorOrderTest {
             "--timeout",
             "nope");
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("parallelism must be 0 (default) or more, got -1");
+    assertThat(run.err()).contains("Cannot use --parallelism -1: give 1 to 32768");
   }
 }
