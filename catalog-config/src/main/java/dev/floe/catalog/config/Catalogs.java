@@ -151,10 +151,6 @@ public final class Catalogs {
   }
 
   /**
-   * Creates the embedded catalog's Floe home, or, for a configuration that {@linkplain
-   * CatalogConfig#existingHomeOnly only uses what exists}, refuses a home without its database.
-   */
-  /**
    * Refuses, as opening the catalog would, an embedded catalog's home that holds no catalog when
    * {@code config} only uses what exists; creates nothing. For a command that reaches the home's
    * database another way first (the effect outbox), which would otherwise create the file.
@@ -171,6 +167,10 @@ public final class Catalogs {
     }
   }
 
+  /**
+   * Creates the embedded catalog's Floe home, or, for a configuration that {@linkplain
+   * CatalogConfig#existingHomeOnly only uses what exists}, refuses a home without its database.
+   */
   private static void prepareHome(CatalogConfig config) {
     Path database = embeddedDatabase(config);
     Path home = database == null ? null : database.getParent();
