@@ -48,6 +48,15 @@ public final class OutboxLocation {
     return Optional.empty();
   }
 
+  /**
+   * Whether the outbox lives in the catalog's own database ({@code catalog.db} of an embedded
+   * catalog): opening it there creates that database when it is missing.
+   */
+  public static boolean inCatalogDatabase(CatalogConfig catalog) {
+    String explicit = catalog.properties().get(URI_PROPERTY);
+    return explicit == null || explicit.isBlank();
+  }
+
   /** The JDBC URL; may hold credentials, so messages use {@link #describe()}. */
   String url() {
     return url;

@@ -90,8 +90,10 @@ public final class EffectsCommand implements Callable<Integer> {
       Catalogs.identifier(table); // namespace.table, else exit 2 naming the value
     }
     CatalogConfig catalog = common.catalog();
-    // The outbox lives in the embedded catalog's database: opening it would create the file.
-    Catalogs.requireHome(catalog);
+    if (OutboxLocation.inCatalogDatabase(catalog)) {
+      // Opening the outbox in an embedded catalog's database would create the file.
+      Catalogs.requireHome(catalog);
+    }
     OutboxLocation location =
         OutboxLocation.of(catalog)
             .orElseThrow(
