@@ -5,7 +5,6 @@ import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
 import java.text.Normalizer;
-import java.time.LocalDateTime;
 import java.util.regex.Pattern;
 
 /**
@@ -49,10 +48,7 @@ public final class BackfillId {
       return value;
     }
     SliceResolver.ParsedValue parsed = SliceResolver.parse(value, "");
-    LocalDateTime start = parsed.start();
-    return new Slice(
-            "", Slice.ColumnKind.TIMESTAMP, parsed.unit(), start, parsed.unit().next(start))
-        .value();
+    return Slice.of("", Slice.ColumnKind.TIMESTAMP, parsed.unit(), parsed.start()).value();
   }
 
   /** Refuses an id that would not survive a shell, a URL or a snapshot summary unchanged. */

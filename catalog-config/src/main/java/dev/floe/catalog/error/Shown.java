@@ -12,6 +12,11 @@ public final class Shown {
 
   private Shown() {}
 
+  /** Whether {@code c} breaks a line or is no printable character: shown escaped. */
+  public static boolean isControl(int c) {
+    return Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+  }
+
   /**
    * @return {@code text} on one line, cut after {@link #MAX_CHARS} characters with {@code … (N
    *     characters)} after it; {@code null} as {@code null}
@@ -30,7 +35,7 @@ public final class Shown {
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
         default -> {
-          if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+          if (isControl(c)) {
             out.append(String.format("\\u%04x", (int) c));
           } else {
             out.append(c);

@@ -177,6 +177,13 @@ public record Slice(
     return kind == ColumnKind.DATE ? (Object) (int) value : (Object) value;
   }
 
+  /**
+   * The slice of one {@code unit} that starts at {@code start}: a day, an hour, a month, a year.
+   */
+  public static Slice of(String column, ColumnKind kind, SliceUnit unit, LocalDateTime start) {
+    return new Slice(column, kind, unit, start, unit.next(start));
+  }
+
   /** The value as the user wrote it, e.g. {@code 2026-10-03}. */
   public String value() {
     return switch (unit) {

@@ -207,8 +207,7 @@ public final class SliceResolver {
           + " result is unchanged)"
           + engine;
     }
-    LocalDateTime start = older.floor(slice.start());
-    Slice covering = new Slice(slice.column(), slice.kind(), older, start, older.next(start));
+    Slice covering = Slice.of(slice.column(), slice.kind(), older, older.floor(slice.start()));
     return "load the covering slice once with a job of mode overwrite (`floe run --slice "
         + covering.value()
         + "`, with --force-commit when its result is unchanged), which replaces them with files of"

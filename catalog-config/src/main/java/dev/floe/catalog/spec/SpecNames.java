@@ -68,7 +68,7 @@ final class SpecNames {
     if (!text.strip().equals(text)) {
       return Optional.of("has spaces around it");
     }
-    if (text.chars().anyMatch(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029')) {
+    if (text.chars().anyMatch(Shown::isControl)) {
       return Optional.of("holds a control character");
     }
     return Optional.empty();

@@ -141,13 +141,12 @@ public final class SealedThrough {
   private static Slice firstOfGap(Slice next, LocalDateTime from, LocalDateTime to) {
     for (int i = next.unit().ordinal(); i >= 0; i--) {
       SliceUnit unit = SliceUnit.values()[i];
-      LocalDateTime end = unit.next(from);
-      boolean fits = unit.floor(from).equals(from) && !end.isAfter(to);
+      boolean fits = unit.floor(from).equals(from) && !unit.next(from).isAfter(to);
       if (fits && (unit != SliceUnit.HOUR || next.kind() != Slice.ColumnKind.DATE)) {
-        return new Slice(next.column(), next.kind(), unit, from, end);
+        return Slice.of(next.column(), next.kind(), unit, from);
       }
     }
-    return new Slice(next.column(), next.kind(), next.unit(), from, next.unit().next(from));
+    return Slice.of(next.column(), next.kind(), next.unit(), from);
   }
 
   /** A date ({@code 2026-10-05}) when the marker is a midnight UTC, else an instant. */

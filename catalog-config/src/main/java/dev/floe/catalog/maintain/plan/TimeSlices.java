@@ -51,7 +51,7 @@ public final class TimeSlices {
               : ((Types.TimestampType) source.type()).shouldAdjustToUTC()
                   ? Slice.ColumnKind.TIMESTAMPTZ
                   : Slice.ColumnKind.TIMESTAMP;
-      Slice slice = new Slice(source.name(), kind, unit, start, unit.next(start));
+      Slice slice = Slice.of(source.name(), kind, unit, start);
       if (!SliceResolver.isRunnable(slice)) {
         return Optional.empty();
       }
