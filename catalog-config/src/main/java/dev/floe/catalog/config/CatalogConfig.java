@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * @param type embedded, jdbc, rest, hadoop or glue
  * @param properties Iceberg catalog properties, including {@code catalog-impl}
  * @param createsHome whether opening an embedded catalog may create its Floe home when it holds
- *     none yet; false for commands that only use what exists ({@link #existingHomeOnly})
+ *     none yet (a hadoop catalog its local warehouse folder); false for commands that only use what
+ *     exists ({@link #existingHomeOnly})
  */
 public record CatalogConfig(
     String name, String type, Map<String, String> properties, boolean createsHome)

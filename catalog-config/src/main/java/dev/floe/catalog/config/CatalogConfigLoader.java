@@ -62,7 +62,9 @@ public final class CatalogConfigLoader {
             .forEach(
                 (k, v) -> {
                   refuseCredentialInFile(k, v.asText(), file);
-                  properties.put(k, v.asText());
+                  String value = v.asText();
+                  properties.put(
+                      k, k.equals(WAREHOUSE) ? absoluteWarehouse(value, folderOf(file)) : value);
                 });
       }
     }
@@ -73,6 +75,8 @@ public final class CatalogConfigLoader {
           }
         });
     properties.putAll(overrides);
+    // From the environment or the command line: against the working directory, as a shell does.
+    properties.computeIfPresent(WAREHOUSE, (k, v) -> absoluteWarehouse(v, Path.of("")));
     if (properties.containsKey("type")) {
       type = properties.remove("type");
     }
@@ -139,6 +143,29 @@ public final class CatalogConfigLoader {
           Redaction.maskUriCredentials(String.valueOf(endpoint)));
     }
     return config;
+  }
+
+  private static final String WAREHOUSE = "warehouse";
+
+  /**
+   * A warehouse written as a relative path is read against {@code base} and made absolute. Left
+   * relative, Hadoop resolved it against the working directory of each command, so a command run
+   * from another folder (or a Flink task manager) saw another, empty warehouse, and tables created
+   * there recorded relative locations that only opened from that folder. A location with a scheme
+   * ({@code s3://}, {@code file:}) or an absolute path is kept as written.
+   */
+  static String absoluteWarehouse(String location, Path base) {
+    if (location.isBlank()
+        || location.matches("[A-Za-z][A-Za-z0-9+.-]*:.*")
+        || Path.of(location).isAbsolute()) {
+      return location;
+    }
+    return base.toAbsolutePath().resolve(location).normalize().toString();
+  }
+
+  private static Path folderOf(Path file) {
+    Path parent = file.toAbsolutePath().getParent();
+    return parent != null ? parent : Path.of("");
   }
 
   /** Properties the AWS SDK takes as http(s) endpoints. */

@@ -49,7 +49,10 @@ public final class CatalogOptions {
           null,
           "Any Iceberg catalog property (`uri`, `warehouse`, `io-impl`, `s3.endpoint`, ...),"
               + " in floe.yaml under `catalog.properties` or as `--catalog-property key=value`."
-              + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files.");
+              + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files. A"
+              + " `warehouse` written as a relative path is read against the folder of floe.yaml"
+              + " (against the working directory when it comes from the environment or the"
+              + " command line) and made absolute.");
   public static final FloeOption OUTBOX_URI =
       FloeOption.of(
           "catalog.properties." + OUTBOX_URI_PROPERTY,

@@ -4,8 +4,10 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.manifest.ManifestNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -125,6 +127,7 @@ public final class Catalogs {
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
     prepareHome(config);
+    prepareHadoopWarehouse(config);
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
     SqliteCatalogInit.ensure(config);
@@ -195,6 +198,52 @@ public final class Catalogs {
     } catch (IOException e) {
       throw new InvalidInputException(
           "Cannot create the Floe home " + home + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A hadoop catalog's local warehouse folder: created for a command that may create a home, and
+   * refused, naming it, for one that only uses what exists. Iceberg's {@code HadoopCatalog} lists
+   * no namespaces of a warehouse that does not exist yet but fails ("Namespace does not exist: "),
+   * so {@code SHOW DATABASES} failed on a new warehouse, and a mistyped one looked like an empty
+   * catalog to the commands that worked.
+   */
+  private static void prepareHadoopWarehouse(CatalogConfig config) {
+    Path warehouse = localHadoopWarehouse(config);
+    if (warehouse == null || Files.isDirectory(warehouse)) {
+      return;
+    }
+    if (Files.exists(warehouse)) {
+      throw InvalidInputException.of(
+          "Cannot open the catalog: the hadoop warehouse %s is a file, not a folder", warehouse);
+    }
+    InvalidInputException.check(
+        config.createsHome(),
+        "Cannot open the catalog: the hadoop warehouse %s does not exist; create it with `floe"
+            + " tables apply`, or correct catalog.properties.warehouse",
+        warehouse);
+    try {
+      Files.createDirectories(warehouse);
+    } catch (IOException e) {
+      throw new InvalidInputException(
+          "Cannot create the hadoop warehouse " + warehouse + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The local folder of a hadoop catalog's warehouse, or null for any other catalog or place. */
+  private static Path localHadoopWarehouse(CatalogConfig config) {
+    String warehouse = config.properties().get("warehouse");
+    if (!config.type().equals("hadoop") || warehouse == null || warehouse.isBlank()) {
+      return null;
+    }
+    try {
+      if (warehouse.startsWith("file:/")) {
+        return Path.of(URI.create(warehouse));
+      }
+      Path path = Path.of(warehouse);
+      return path.isAbsolute() ? path : null;
+    } catch (IllegalArgumentException | FileSystemNotFoundException e) {
+      return null; // not a plain local path (file://host/..., escapes): left to Hadoop
     }
   }
 }

@@ -114,6 +114,39 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void aRelativeWarehouseInFloeYamlIsReadAgainstTheFilesFolderNotTheWorkingDirectory()
+      throws IOException {
+    Path project = Files.createDirectories(dir.resolve("project"));
+    Path file = project.resolve("floe.yaml");
+    Files.writeString(
+        file, "catalog: {type: hadoop, properties: {warehouse: ./lake/../warehouse}}\n");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config.properties().get("warehouse"))
+        .isEqualTo(project.toAbsolutePath().resolve("warehouse").toString());
+  }
+
+  @Test
+  void aRelativeWarehouseFromTheCommandLineIsMadeAbsoluteAgainstTheWorkingDirectory() {
+    CatalogConfig config =
+        CatalogConfigLoader.load(null, dir, Map.of("type", "hadoop", "warehouse", "wh"), Map.of());
+
+    assertThat(config.properties().get("warehouse"))
+        .isEqualTo(Path.of("wh").toAbsolutePath().toString());
+  }
+
+  @Test
+  void aWarehouseWithASchemeOrAnAbsolutePathIsKeptAsWritten() {
+    for (String location : List.of("s3://bucket/wh", "file:///srv/wh", "/srv/wh", "hdfs://nn/wh")) {
+      CatalogConfig config =
+          CatalogConfigLoader.load(
+              null, dir, Map.of("type", "hadoop", "warehouse", location), Map.of());
+      assertThat(config.properties().get("warehouse")).as(location).isEqualTo(location);
+    }
+  }
+
+  @Test
   void mapsFloeCatalogEnvironmentVariablesToIcebergProperties() throws IOException {
     Path file = write("catalog: {type: rest, properties: {uri: http://rest:8181}}\n");
     Map<String, String> env =
