@@ -99,7 +99,9 @@ public final class FloeMain {
         (exception, params) -> {
           // One line, as every failure: the mistake, then where the command's usage is (its
           // usage text after the line was up to a hundred lines, the line itself scrolled away).
-          String message = exception.getMessage() + suggestion(exception);
+          // Picocli ends some of its messages with a period, which read badly before ours.
+          String message =
+              exception.getMessage().strip().replaceFirst("\\.$", "") + suggestion(exception);
           err.println("floe: " + message + " (see `" + helpCommand(exception) + "`)");
           // The command line did not parse, so only its words tell whether --json was asked for.
           if (List.of(args).contains("--json")) {

@@ -34,6 +34,8 @@ class UsageErrorsTest {
         Arguments.of(List.of("late", "frob", "x"), "floe late"),
         Arguments.of(List.of("late"), "floe late"),
         Arguments.of(List.of("snapshot", "t"), "floe"),
+        Arguments.of(List.of("bogus"), "floe"),
+        Arguments.of(List.of("help", "bogus"), "floe"),
         Arguments.of(List.of("snapshots", "t", "--limit", "abc"), "floe snapshots"));
   }
 
@@ -46,6 +48,7 @@ class UsageErrorsTest {
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).as(run.err()).hasSize(1);
     assertThat(run.err()).startsWith("floe: ").endsWith(" (see `" + command + " --help`)\n");
+    assertThat(run.err()).doesNotContain(". (see").doesNotContain(".; did you mean");
   }
 
   @Test
