@@ -4,6 +4,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,12 +41,23 @@ public final class CatalogConfigLoader {
    */
   public static CatalogConfig load(
       Path configFile, Path home, Map<String, String> overrides, Map<String, String> environment) {
+    return load(configFile, Path.of(CONFIG_FILE), home, overrides, environment);
+  }
+
+  /** {@link #load} with the file read when none is given: {@code ./floe.yaml} there. */
+  static CatalogConfig load(
+      Path configFile,
+      Path defaultFile,
+      Path home,
+      Map<String, String> overrides,
+      Map<String, String> environment) {
     String type = CatalogOptions.TYPE.defaultValue();
     String name = CatalogOptions.NAME.defaultValue();
     Map<String, String> properties = new LinkedHashMap<>();
 
-    Path file = configFile != null ? configFile : Path.of(CONFIG_FILE);
-    if (configFile != null || Files.exists(file)) {
+    Path file = configFile != null ? configFile : defaultFile;
+    // A ./floe.yaml that is a broken link is read (and refused), not taken for no file at all.
+    if (configFile != null || Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       // The accepted keys are the documented ones (CatalogOptions), never a second list.
       ManifestNode root =
           Manifests.load(file, "catalog config")
@@ -107,6 +119,14 @@ public final class CatalogConfigLoader {
     }
     Map<String, String> properties = new LinkedHashMap<>();
     if (type.equals(CatalogOptions.EMBEDDED)) {
+      // Its database is the home's: a uri of another catalog's server here was handed to
+      // SQLite's driver and failed as an unexpected error (exit 1).
+      InvalidInputException.check(
+          !userProperties.containsKey("uri"),
+          "Cannot configure catalog: the embedded catalog keeps its database in the Floe home"
+              + " (FLOE_HOME or --home), so it takes no 'uri' (%s); set catalog.type to jdbc or"
+              + " rest to use it",
+          Redaction.maskUriCredentials(String.valueOf(userProperties.get("uri"))));
       Path absoluteHome = home.toAbsolutePath().normalize();
       properties.put("uri", "jdbc:sqlite:" + absoluteHome.resolve("catalog.db"));
       Path warehouse = absoluteHome.resolve("warehouse");

@@ -1,5 +1,6 @@
 package dev.floe.catalog.lint;
 
+import dev.floe.catalog.manifest.YamlFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -7,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -79,15 +79,10 @@ final class ManifestFiles {
     try (Stream<Path> files = Files.walk(folder)) {
       return files
           .filter(Files::isRegularFile)
-          .filter(file -> isYaml(file) && !inHiddenFolder(folder, file))
+          .filter(file -> YamlFiles.isYaml(file) && !inHiddenFolder(folder, file))
           .sorted()
           .toList();
     }
-  }
-
-  private static boolean isYaml(Path file) {
-    String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-    return name.endsWith(".yaml") || name.endsWith(".yml");
   }
 
   private static boolean inHiddenFolder(Path folder, Path file) {

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.floe.catalog.manifest.Manifests;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,7 +50,17 @@ final class ManifestLoader {
     String file = path.toString();
     String text;
     try {
+      // As every command reads a manifest: a 50 MB file kept SnakeYAML busy for minutes here.
+      long size = Files.size(path);
+      if (size > Manifests.MAX_MANIFEST_BYTES) {
+        return new Unreadable(
+            String.format(
+                "Cannot lint %s: it is %d bytes; a manifest may be at most %d bytes",
+                file, size, Manifests.MAX_MANIFEST_BYTES));
+      }
       text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (AccessDeniedException e) {
+      return new Unreadable(String.format("Cannot lint %s: permission denied", file));
     } catch (CharacterCodingException e) {
       return new Unreadable(String.format("Cannot lint %s: it is not UTF-8 text", file));
     } catch (IOException e) {

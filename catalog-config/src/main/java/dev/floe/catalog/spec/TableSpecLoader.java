@@ -2,6 +2,7 @@ package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.manifest.Manifests;
+import dev.floe.catalog.manifest.YamlFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,8 @@ public final class TableSpecLoader {
 
   /**
    * Loads the spec in {@code path}, or, when it is a directory, the specs of its {@code *.yaml} and
-   * {@code *.yml} files (not recursive), in file-name order so plans are stable.
+   * {@code *.yml} files in any case (not recursive), in file-name order so plans are stable. A link
+   * among them that leads nowhere is read, and so refused, not skipped.
    *
    * @throws InvalidInputException when a file is missing or invalid, a directory holds no spec, or
    *     two specs declare the same table
@@ -43,7 +45,11 @@ public final class TableSpecLoader {
     List<Path> files;
     try (Stream<Path> entries = Files.list(directory)) {
       files =
-          entries.filter(Files::isRegularFile).filter(TableSpecLoader::isYaml).sorted().toList();
+          entries
+              .filter(YamlFiles::isYaml)
+              .filter(file -> !Files.isDirectory(file))
+              .sorted()
+              .toList();
     } catch (IOException e) {
       throw new InvalidInputException("Cannot read " + directory + ": " + e.getMessage(), e);
     }
@@ -52,10 +58,5 @@ public final class TableSpecLoader {
           "Cannot read %s: the directory holds no *.yaml or *.yml table spec", directory);
     }
     return files;
-  }
-
-  private static boolean isYaml(Path file) {
-    String name = file.getFileName().toString();
-    return name.endsWith(".yaml") || name.endsWith(".yml");
   }
 }

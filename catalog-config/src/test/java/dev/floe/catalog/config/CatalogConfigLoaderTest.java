@@ -244,6 +244,18 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void refusesAUriForTheEmbeddedCatalogWhoseDatabaseIsTheHomes() {
+    Path file = write("catalog: {type: embedded, properties: {uri: 'http://127.0.0.1:8181'}}\n");
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot configure catalog: the embedded catalog keeps its database in the Floe home"
+                + " (FLOE_HOME or --home), so it takes no 'uri' (http://127.0.0.1:8181); set"
+                + " catalog.type to jdbc or rest to use it");
+  }
+
+  @Test
   void refusesAnUnknownCatalogType() throws IOException {
     Path file = write("catalog: {type: hive}\n");
 
@@ -315,6 +327,16 @@ class CatalogConfigLoaderTest {
 
     assertThatThrownBy(() -> CatalogConfigLoader.load(file, dir, Map.of(), Map.of()))
         .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("no such file");
+  }
+
+  @Test
+  void aFloeYamlInTheWorkingDirectoryThatIsABrokenLinkIsRefusedNotIgnored() throws IOException {
+    Path link = Files.createSymbolicLink(dir.resolve("floe.yaml"), dir.resolve("gone/floe.yaml"));
+
+    assertThatThrownBy(() -> CatalogConfigLoader.load(null, link, dir, Map.of(), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("floe.yaml")
         .hasMessageContaining("no such file");
   }
 

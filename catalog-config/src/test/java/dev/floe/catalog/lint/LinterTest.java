@@ -2,6 +2,7 @@ package dev.floe.catalog.lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,28 @@ class LinterTest {
                 + config
                 + ": not a job, table or backfill manifest (expected a top-level job:, table: or"
                 + " backfill: key)");
+  }
+
+  @Test
+  void aManifestOverTheSizeLimitIsAProblemAsForEveryCommandNotReadForMinutes() throws IOException {
+    LintFiles files = new LintFiles(dir);
+    Path big =
+        files.write(
+            "jobs/big.yaml",
+            LintFiles.DAILY_JOB
+                + "description: \""
+                + "x".repeat(dev.floe.catalog.manifest.Manifests.MAX_MANIFEST_BYTES)
+                + "\"\n");
+
+    LintReport report = Linter.lint(List.of(big));
+
+    assertThat(report.problems())
+        .containsExactly(
+            "Cannot lint "
+                + big
+                + ": it is "
+                + java.nio.file.Files.size(big)
+                + " bytes; a manifest may be at most 1048576 bytes");
   }
 
   @Test

@@ -31,6 +31,27 @@ class TableSpecLoaderTest {
   }
 
   @Test
+  void readsASpecWhoseSuffixIsInUpperCaseAsFloeLintDoes() throws IOException {
+    write("ORDERS.YAML", "sales.orders");
+    write("customers.Yml", "sales.customers");
+
+    assertThat(TableSpecLoader.load(dir))
+        .extracting(TableSpec::table)
+        .containsExactly("sales.orders", "sales.customers");
+  }
+
+  @Test
+  void aLinkThatLeadsNowhereIsRefusedNotSkipped() throws IOException {
+    write("a.yaml", "sales.orders");
+    Path link = Files.createSymbolicLink(dir.resolve("b.yaml"), dir.resolve("gone.yaml"));
+
+    assertThatThrownBy(() -> TableSpecLoader.load(dir))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(link.toString())
+        .hasMessageContaining("no such file");
+  }
+
+  @Test
   void loadsASingleFile() throws IOException {
     Path file = write("orders.yaml", "sales.orders");
 

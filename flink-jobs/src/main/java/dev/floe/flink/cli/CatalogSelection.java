@@ -53,11 +53,29 @@ public class CatalogSelection {
               + " to use $FLOE_HOME, else %s",
           home,
           CatalogOptions.DEFAULT_HOME);
-      return home;
+      return notTilde("--home", home.toString());
     }
     String fromEnv = System.getenv(EnvironmentVariables.HOME.key());
-    return Path.of(
-        fromEnv != null && !fromEnv.isBlank() ? fromEnv : EnvironmentVariables.HOME.defaultValue());
+    return fromEnv != null && !fromEnv.isBlank()
+        ? notTilde(EnvironmentVariables.HOME.key(), fromEnv)
+        : Path.of(EnvironmentVariables.HOME.defaultValue());
+  }
+
+  /**
+   * Only a shell expands {@code ~}, and only unquoted: a home given as {@code '~/x'} (quoted, or
+   * from a systemd or Docker env file) was a folder named {@code ~} in the working directory.
+   */
+  private static Path notTilde(String source, String home) {
+    InvalidInputException.check(
+        !home.startsWith("~"),
+        "Cannot use %s '%s': '~' is expanded only by a shell and only unquoted; write the path out,"
+            + " e.g. %s",
+        source,
+        home,
+        home.equals("~") || home.startsWith("~/")
+            ? System.getProperty("user.home") + home.substring(1)
+            : "/home/" + home.substring(1));
+    return Path.of(home);
   }
 
   /**

@@ -43,6 +43,27 @@ class EmptyHomeOptionTest {
     assertRefused(" ");
   }
 
+  @Test
+  void aHomeWrittenWithATildeIsRefusedWithThePathWrittenOutAndNoFolderNamedTilde() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    int code =
+        FloeMain.execute(
+            new String[] {"sql", "SELECT 1", "--home", "~/floe-home"},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+
+    assertThat(code).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString())
+        .isEqualTo(
+            "floe: Cannot use --home '~/floe-home': '~' is expanded only by a shell and only"
+                + " unquoted; write the path out, e.g. "
+                + System.getProperty("user.home")
+                + "/floe-home\n");
+    assertThat(Path.of("~")).as("a folder named '~' in the working directory").doesNotExist();
+  }
+
   private static void assertRefused(String home) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
