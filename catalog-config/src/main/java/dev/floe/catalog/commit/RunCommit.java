@@ -2,6 +2,7 @@ package dev.floe.catalog.commit;
 
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
+import dev.floe.catalog.error.ShellWord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -236,7 +237,7 @@ public final class RunCommit<R> {
             action.subject(),
             what,
             action.runId() == null ? "the commit" : "run " + action.runId(),
-            action.target()),
+            ShellWord.of(action.target())),
         cause);
   }
 
@@ -268,7 +269,7 @@ public final class RunCommit<R> {
               ? "it is the table's first snapshot: drop and recreate the table, then rerun"
               : String.format(
                   "roll back to snapshot %d (`floe rollback %s --to-snapshot %d`), then rerun",
-                  snapshot.parentId(), action.target(), snapshot.parentId());
+                  snapshot.parentId(), ShellWord.of(action.target()), snapshot.parentId());
       throw new CommitStateUnknownException(
           String.format(
               "Cannot confirm %s: its snapshot %d is in the history, but Iceberg deleted its"

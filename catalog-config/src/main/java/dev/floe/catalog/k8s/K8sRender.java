@@ -10,6 +10,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
@@ -175,7 +176,9 @@ public final class K8sRender {
     List<String> comment = new ArrayList<>();
     comment.add("A Flink session cluster for Floe's FlinkSessionJobs (`floe k8s render ...");
     comment.add(
-        "--session-cluster " + name + " --jar-uri URI`). A session job's `floe run` runs in");
+        "--session-cluster "
+            + ShellWord.of(name)
+            + " --jar-uri URI`). A session job's `floe run` runs in");
     comment.add(
         "this cluster's JobManager, so its pods hold the project ("
             + ImageLayout.PROJECT_DIR
@@ -239,7 +242,9 @@ public final class K8sRender {
           submission.jarUri() + ". The session cluster's pods must run the Floe image (the");
       comment.add("project at " + ImageLayout.PROJECT_DIR + ") and carry the catalog credentials:");
       comment.add(
-          "render it with `floe k8s render-session-cluster " + submission.sessionCluster() + "`.");
+          "render it with `floe k8s render-session-cluster "
+              + ShellWord.of(submission.sessionCluster())
+              + "`.");
       comment.add("Flink's REST submission does not wait for the job: past the manifest's timeout");
       comment.add("its commit is refused, but the job is not cancelled (a FlinkDeployment's is).");
     } else {
@@ -372,7 +377,7 @@ public final class K8sRender {
         !isBackfill,
         "Cannot render %s: it is a backfill manifest; use `floe k8s render-backfill %s`",
         what,
-        what);
+        ShellWord.of(what));
     return refusing(what, () -> JobSpecParser.load(manifest));
   }
 

@@ -2,6 +2,7 @@ package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -90,7 +91,7 @@ public record MaintenanceRender(
         cluster.jobManager().memory(),
         MIN_MEBIBYTES);
     List<String> comment = new ArrayList<>();
-    comment.add("floe " + String.join(" ", floeArgs()));
+    comment.add("floe " + String.join(" ", floeArgs().stream().map(ShellWord::of).toList()));
     comment.add("on schedule '" + schedule + "' in image " + cluster.image() + ". Each run plans");
     comment.add("again from the tables' own policies, so what a budget left is done next time;");
     comment.add("concurrencyPolicy Forbid: a run still going when the next is due skips it.");

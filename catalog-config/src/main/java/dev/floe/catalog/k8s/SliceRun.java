@@ -1,6 +1,7 @@
 package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.deploy.ImageLayout;
+import dev.floe.catalog.error.ShellWord;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,6 +72,6 @@ public record SliceRun(
 
   /** The same command line, for comments and messages. */
   public String commandLine() {
-    return "floe " + String.join(" ", args());
+    return "floe " + String.join(" ", args().stream().map(ShellWord::of).toList());
   }
 }

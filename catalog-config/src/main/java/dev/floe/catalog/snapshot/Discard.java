@@ -2,6 +2,7 @@ package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
 import java.util.Comparator;
@@ -141,7 +142,7 @@ public final class Discard {
         "Cannot discard run %s of %s: there is no audit branch %s nor scratch branch %s, and no"
             + " snapshot of the run (a mistyped run id, or expired; `floe tags %s` lists the"
             + " branches)",
-        runId, name, audit, scratch, name);
+        runId, name, audit, scratch, ShellWord.of(name));
   }
 
   /** Why a run on main is not discarded, and what undoes it if anything still can. */
@@ -157,7 +158,11 @@ public final class Discard {
     SnapshotRef left = table.refs().get(AuditBranch.of(runId));
     String leftOver =
         left != null && left.isBranch()
-            ? "; `floe publish " + name + " --run " + runId + "` drops its left-over audit branch"
+            ? "; `floe publish "
+                + ShellWord.of(name)
+                + " --run "
+                + ShellWord.of(runId)
+                + "` drops its left-over audit branch"
             : "";
     if (revertedBy.isPresent()) {
       return InvalidInputException.of(
@@ -172,7 +177,7 @@ public final class Discard {
     return InvalidInputException.of(
         "Cannot discard run %s of %s: main holds it in snapshot %d, and discard drops only a branch"
             + " main never saw (`floe revert %s --run %s` undoes a run on main%s)",
-        runId, name, run.snapshotId(), name, runId, leftOver);
+        runId, name, run.snapshotId(), ShellWord.of(name), ShellWord.of(runId), leftOver);
   }
 
   private DropScratch scratchDrop() {

@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.maintain.FileKind;
 import dev.floe.catalog.maintain.ReferencedFiles;
 import dev.floe.catalog.maintain.RereadOnMissingFiles;
@@ -135,7 +136,7 @@ public final class DropScratch {
       throw InvalidInputException.of(
           "Cannot drop scratch branch %s of %s: there is no such branch (already dropped?"
               + " `floe tags %s` lists the branches)",
-          branch, name, name);
+          branch, name, ShellWord.of(name));
     }
     return ref;
   }

@@ -8,6 +8,7 @@ import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
@@ -103,7 +104,7 @@ public final class Publish {
           "Cannot publish run %s of %s: there is no audit branch %s and the run is not on main"
               + " (was it run with --publish manual? discarded? `floe tags %s` lists the"
               + " branches)",
-          runId, name, branch, name);
+          runId, name, branch, ShellWord.of(name));
     }
     Optional<Snapshot> onMain = RunLookup.onMain(table, runId);
     if (onMain.isPresent()) {
@@ -228,7 +229,7 @@ public final class Publish {
                 "Cannot publish run %s of %s: its audit branch %s was dropped or moved while"
                     + " publishing (a `floe discard`?); nothing was published — `floe snapshots"
                     + " %s` shows main",
-                runId, name, plan.branch(), name),
+                runId, name, plan.branch(), ShellWord.of(name)),
             conflict);
       }
       Snapshot head = refreshed.currentSnapshot();
@@ -242,7 +243,7 @@ public final class Publish {
           String.format(
               "Cannot publish run %s of %s: %s: %s); nothing was published — run `floe publish %s"
                   + " --run %s` again",
-              runId, name, what, conflict.getMessage(), name, runId),
+              runId, name, what, conflict.getMessage(), ShellWord.of(name), ShellWord.of(runId)),
           conflict);
     }
 
@@ -386,7 +387,7 @@ public final class Publish {
                     + " that history was expired, so what main did to the run's slice since cannot"
                     + " be told; nothing was published — rerun the job on the current data, or"
                     + " `floe discard %s --run %s`",
-                runId, name, gap, name, runId));
+                runId, name, gap, ShellWord.of(name), ShellWord.of(runId)));
       }
     }
     // An overwrite or swap run replaces its slice whole, so only its own snapshot is re-applied
@@ -438,8 +439,8 @@ public final class Publish {
                 moved.snapshotId(),
                 describe(moved),
                 scope.isWholeTable() ? "the table" : "slice " + scope.label(),
-                name,
-                runId));
+                ShellWord.of(name),
+                ShellWord.of(runId)));
       }
     }
     return PublishPlan.Method.CHERRY_PICK;

@@ -10,6 +10,7 @@ import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.WriteMode;
 import dev.floe.catalog.lineage.CodeVersion;
 import dev.floe.catalog.lineage.ContentHash;
@@ -318,11 +319,11 @@ public final class Revert {
               runId, name, gone.size(), gone.get(0));
       String setBack =
           "; look at floe snapshots "
-              + name
+              + ShellWord.of(name)
               + " and, if nothing after the revert (snapshot "
               + snapshot.snapshotId()
               + ") must stay, floe rollback "
-              + name
+              + ShellWord.of(name)
               + " --to-snapshot "
               + before;
       TableOperations ops = ((HasTableOperations) refreshed).operations();
@@ -432,7 +433,7 @@ public final class Revert {
       throw InvalidInputException.of(
           "Cannot revert run %s of %s: no snapshot of the current history has that run id (a run"
               + " that was rolled back or never published is not in it); see `floe snapshots %s`",
-          runId, name, name);
+          runId, name, ShellWord.of(name));
     }
     Snapshot parent = run.parentId() == null ? null : table.snapshot(run.parentId());
     if (run.parentId() != null && parent == null) {

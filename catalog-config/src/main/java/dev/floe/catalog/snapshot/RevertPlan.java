@@ -1,5 +1,6 @@
 package dev.floe.catalog.snapshot;
 
+import dev.floe.catalog.error.ShellWord;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -101,12 +102,12 @@ public record RevertPlan(
             "Cannot revert run %s of %s: later commits changed %s since: %s; reverting would"
                 + " discard their changes there; pass --force to restore it to its content before"
                 + " the run anyway (see `floe snapshots %s`)",
-            runId, table, region, describe(later), table));
+            runId, table, region, describe(later), ShellWord.of(table)));
   }
 
   /** The command that undoes this revert. */
   public String undoCommand() {
-    return "floe revert " + table + " --run " + revertRunId;
+    return "floe revert " + ShellWord.of(table) + " --run " + revertRunId;
   }
 
   RevertPlan committedAs(Long snapshot) {

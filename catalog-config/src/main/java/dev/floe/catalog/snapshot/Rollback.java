@@ -7,6 +7,7 @@ import dev.floe.catalog.commit.RunCommit;
 import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
@@ -285,14 +286,14 @@ public final class Rollback {
               "Cannot roll %s back to before run %s: it made the table's first snapshot %d, and"
                   + " there is no snapshot before it to make current; `floe revert %s --run %s`"
                   + " undoes that run with a new snapshot",
-              name, beforeRun, s.snapshotId(), name, beforeRun);
+              name, beforeRun, s.snapshotId(), ShellWord.of(name), ShellWord.of(beforeRun));
         }
         if (table.snapshot(s.parentId()) == null) {
           throw InvalidInputException.of(
               "Cannot roll %s back to before run %s: its parent snapshot %d was expired, so the"
                   + " table as it was before the run is no longer known; `floe snapshots %s` lists"
                   + " the snapshots kept",
-              name, beforeRun, s.parentId(), name);
+              name, beforeRun, s.parentId(), ShellWord.of(name));
         }
         return s.parentId();
       }
@@ -330,8 +331,8 @@ public final class Rollback {
               name,
               beforeRun,
               AuditBranch.of(beforeRun),
-              name,
-              beforeRun);
+              ShellWord.of(name),
+              ShellWord.of(beforeRun));
         }
         return head.snapshotId(); // rolled back before the run already: a rerun changes nothing
       }
@@ -339,7 +340,7 @@ public final class Rollback {
     throw InvalidInputException.of(
         "Cannot roll %s back to before run %s: no snapshot of the current history has that run id"
             + " (see `floe snapshots %s`)",
-        name, beforeRun, name);
+        name, beforeRun, ShellWord.of(name));
   }
 
   private String nextTag() {

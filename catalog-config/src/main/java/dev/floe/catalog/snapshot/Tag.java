@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.AuditBranch;
 import java.time.Duration;
 import java.util.Objects;
@@ -123,14 +124,20 @@ public final class Tag {
           tag,
           existing.snapshotId(),
           existing.maxRefAgeMs() == null ? "none" : text(Duration.ofMillis(existing.maxRefAgeMs())),
-          name,
-          tag);
+          ShellWord.of(name),
+          ShellWord.of(tag));
     }
     if (existing != null) {
       throw InvalidInputException.of(
           "Cannot tag %s as %s: a %s named %s already points at snapshot %d; tags are never moved"
               + " (remove it first with `floe untag %s %s`)",
-          name, tag, existing.isBranch() ? "branch" : "tag", tag, existing.snapshotId(), name, tag);
+          name,
+          tag,
+          existing.isBranch() ? "branch" : "tag",
+          tag,
+          existing.snapshotId(),
+          ShellWord.of(name),
+          ShellWord.of(tag));
     }
     Snapshot snapshot = target();
     SnapshotRef ref =
@@ -206,7 +213,7 @@ public final class Tag {
         name,
         tag,
         snapshotId,
-        name);
+        ShellWord.of(name));
     return snapshot;
   }
 }

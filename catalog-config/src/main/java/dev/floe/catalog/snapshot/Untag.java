@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.AuditBranch;
 import java.util.List;
 import org.apache.iceberg.SnapshotRef;
@@ -55,7 +56,7 @@ public final class Untag {
                       InvalidInputException.of(
                           "Cannot untag %s from %s: no tag named %s, nor in the %d earlier"
                               + " metadata version(s) read (see `floe tags %s`)",
-                          tag, name, tag, search.versionsRead(), name));
+                          tag, name, tag, search.versionsRead(), ShellWord.of(name)));
       return new TagPlan(
           name, TagPlan.Action.ALREADY_REMOVED, Tags.entry(tag, removed.ref(), removed.snapshot()));
     }

@@ -303,6 +303,9 @@ class K8sRenderTest {
     Path backfill = Resources.examples().resolve("backfills/orders_january.yaml");
     assertThatThrownBy(() -> K8sRender.slice(backfill, "2026-10-03", OPTIONS))
         .hasMessageContaining("floe k8s render-backfill");
+    Path spaced = write("backfills/q1 close.yaml", Files.readString(backfill));
+    assertThatThrownBy(() -> K8sRender.slice(spaced, "2026-10-03", OPTIONS))
+        .hasMessageEndingWith("use `floe k8s render-backfill '" + spaced + "'`");
     Path broken = write("jobs/broken.yaml", DAILY + "colour: blue\n");
     assertThatThrownBy(() -> K8sRender.slice(broken, "2026-10-03", OPTIONS))
         .isInstanceOf(InvalidInputException.class)

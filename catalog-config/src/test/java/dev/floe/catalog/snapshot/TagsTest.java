@@ -7,6 +7,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import dev.floe.catalog.testing.InterceptedTable;
+import dev.floe.catalog.testing.PastedCommand;
 import dev.floe.catalog.testing.TableRows;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -137,6 +138,33 @@ class TagsTest {
     assertThat(mine.lineage().get().runId()).isEqualTo("r2");
     assertThat(mine.lineage().get().job()).isEqualTo("daily");
     assertThat(refs.get(0).lineage()).isEmpty(); // main is back at the first, non-Floe snapshot
+  }
+
+  @Test
+  void theUntagHintQuotesATableAndTagThatAShellWouldSplitOrExpand() {
+    String name = "s.order items";
+    String tag = "q4 close's $HOME";
+    Tag.of(table, name, tag).snapshot(first).commit();
+    table.refresh();
+
+    assertThatThrownBy(() -> Tag.of(table, name, tag).apply())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("a tag named " + tag + " already points at snapshot " + first)
+        .hasMessageContaining(
+            "(remove it first with `floe untag 's.order items' 'q4 close'\\''s $HOME'`)")
+        .satisfies(
+            e ->
+                assertThat(PastedCommand.words(hint(e.getMessage(), "floe untag")))
+                    .containsExactly("floe", "untag", name, tag));
+    assertThatThrownBy(() -> Tag.of(table, name, "x").snapshot(42L).apply())
+        .hasMessageContaining("see `floe snapshots 's.order items'`)");
+  }
+
+  /** The command between backquotes in {@code message} that starts with {@code start}. */
+  static String hint(String message, String start) {
+    int from = message.indexOf("`" + start);
+    assertThat(from).as(message).isNotNegative();
+    return message.substring(from + 1, message.indexOf('`', from + 1));
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.ContentHash;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.TableContent;
@@ -204,7 +205,7 @@ final class SampleRun {
         "NOT reproducible: "
             + what
             + "; `floe verify "
-            + request.job().source()
+            + ShellWord.of(request.job().source())
             + " --slice "
             + sample.value()
             + "` shows which rows and columns differ",

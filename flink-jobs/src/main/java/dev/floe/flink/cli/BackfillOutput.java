@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.Redaction;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.flink.backfill.BackfillPlan;
 import dev.floe.flink.backfill.BackfillRequest;
@@ -119,7 +120,8 @@ record BackfillOutput(BackfillRequest request, BackfillResult result) {
     }
     if (!request.options().dryRun()) {
       out.printf(
-          "Its snapshots: floe snapshots %s --backfill %s%n", plan.target(), plan.backfillId());
+          "Its snapshots: floe snapshots %s --backfill %s%n",
+          ShellWord.of(plan.target()), ShellWord.of(plan.backfillId()));
     }
     out.flush();
     return buffer.toString();

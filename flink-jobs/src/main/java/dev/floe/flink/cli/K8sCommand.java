@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.k8s.BackfillRender;
 import dev.floe.catalog.k8s.K8sRender;
 import dev.floe.catalog.k8s.RenderOptions;
@@ -119,7 +120,7 @@ public final class K8sCommand implements Runnable {
             throw InvalidInputException.of(
                 "Cannot render a session job with %s%s: it runs on the pods of session cluster %s,"
                     + " which `floe k8s render-session-cluster %s %s ...` sets up",
-                flag, value, sessionCluster, sessionCluster, flag);
+                flag, value, sessionCluster, ShellWord.of(sessionCluster), flag);
           }
         }
       }

@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.spec.FloeTableProperties;
 import dev.floe.catalog.window.LateAction;
 import dev.floe.catalog.window.LatePlan;
@@ -48,7 +49,7 @@ final class LateOutput {
     if (reruns > 0) {
       out.printf(
           "  next: floe late apply %s --as-of %s   (%s to rerun)%n",
-          manifest, plan.asOf(), plural(reruns, "slice"));
+          ShellWord.of(manifest.toString()), plan.asOf(), plural(reruns, "slice"));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.snapshot.Publish;
 import dev.floe.catalog.snapshot.PublishPlan;
 import java.io.PrintWriter;
@@ -137,7 +138,9 @@ public final class PublishCommand implements Callable<Integer> {
             (partition, change) ->
                 out.printf("    %-30s -%-8d +%d%n", partition, change.removed(), change.added()));
     if (!dryRun) {
-      out.printf("  undo: floe revert %s --run %s%n", plan.table(), plan.runId());
+      out.printf(
+          "  undo: floe revert %s --run %s%n",
+          ShellWord.of(plan.table()), ShellWord.of(plan.runId()));
     }
   }
 }

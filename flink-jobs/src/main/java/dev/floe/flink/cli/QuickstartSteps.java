@@ -1,6 +1,7 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
 import dev.floe.catalog.manifest.Manifests;
@@ -38,14 +39,18 @@ final class QuickstartSteps {
 
   /** `floe sql -f examples/<path>`: a bundled script whose statements print nothing. */
   void sqlFile(String path, String why) {
-    header("floe sql -f examples/" + path, why);
+    header("floe sql -f " + ShellWord.of("examples/" + path), why);
     sql().run(SqlScript.parse("examples/" + path, BundledExamples.read(path)));
     out.println(INDENT + "OK");
   }
 
   /** `floe sql "<query>"`: the result as `floe sql` prints it, indented. */
   void query(String query) {
-    header("floe sql \"" + query + "\"", null);
+    // Floe's own queries read best in double quotes (DATE '2026-10-03' single-quoted would be
+    // '\''2026-10-03'\''): they are, unless one holds a character double quotes leave live.
+    header(
+        "floe sql " + (query.matches("[^\"$`\\\\!]*") ? "\"" + query + "\"" : ShellWord.of(query)),
+        null);
     String table = ResultTable.render(sql().run(SqlScript.parse("quickstart", query)));
     out.println(INDENT + table.replace("\n", "\n" + INDENT));
   }
@@ -54,7 +59,11 @@ final class QuickstartSteps {
   CommitOutcome run(String path, String slice, String why) {
     String text = BundledExamples.read(path);
     JobSpec job = JobSpecParser.parse(Manifests.parse("examples/" + path, text), text);
-    header("floe run examples/" + path + (slice == null ? "" : " --slice " + slice), why);
+    header(
+        "floe run "
+            + ShellWord.of("examples/" + path)
+            + (slice == null ? "" : " --slice " + ShellWord.of(slice)),
+        why);
     CommitOutcome outcome = SliceJob.run(RunRequest.of(config, job, slice)).outcome();
     // An overwrite's rows and content hash are the slice's. A keyed run's (merge) are its source
     // batch's, not the table's: after the replay they would read "1 rows" beside a 2-row table,

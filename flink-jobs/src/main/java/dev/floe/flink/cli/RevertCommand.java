@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.snapshot.LaterCommit;
 import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.snapshot.RevertPlan;
@@ -133,7 +134,7 @@ public final class RevertCommand implements Callable<Integer> {
           plan.revertSnapshotId(), plan.revertRunId(), plan.runId());
       out.printf(
           "  undo: %s   (or: floe rollback %s --to-snapshot %d)%n",
-          plan.undoCommand(), plan.table(), plan.headSnapshotId());
+          plan.undoCommand(), ShellWord.of(plan.table()), plan.headSnapshotId());
     }
   }
 
@@ -175,7 +176,10 @@ public final class RevertCommand implements Callable<Integer> {
     map.put(
         "undo_by_rollback",
         committed
-            ? "floe rollback " + plan.table() + " --to-snapshot " + plan.headSnapshotId()
+            ? "floe rollback "
+                + ShellWord.of(plan.table())
+                + " --to-snapshot "
+                + plan.headSnapshotId()
             : null);
     return map;
   }

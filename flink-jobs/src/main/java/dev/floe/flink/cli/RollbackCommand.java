@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.snapshot.Rollback;
 import dev.floe.catalog.snapshot.RollbackPlan;
 import java.io.PrintWriter;
@@ -139,7 +140,7 @@ public final class RollbackCommand implements Callable<Integer> {
           "  %s %s (undo: floe rollback %s --to-snapshot %s --allow-non-ancestor)%n",
           dryRun ? "would tag the current head" : "tagged the previous head",
           plan.tag(),
-          plan.table(),
+          ShellWord.of(plan.table()),
           plan.fromSnapshotId());
     } else {
       out.println("  main had no snapshot: there is no head to tag, nor a rollback to undo");

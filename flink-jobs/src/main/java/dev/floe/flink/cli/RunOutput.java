@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.flink.commit.CommitOutcome;
 import dev.floe.flink.effects.EffectsReport;
 import dev.floe.flink.job.RunResult;
@@ -36,7 +37,7 @@ record RunOutput(RunResult result, EffectsReport effects) {
         out.printf("  branch    %s (main unchanged until published)%n", result.branch());
         out.printf(
             "  next      floe publish %s --run %s   (or: floe discard ...)%n",
-            result.target(), result.runId());
+            ShellWord.of(result.target()), result.runId());
       }
       boolean keyed = result.mode().isKeyed();
       // A keyed run's rows and hash describe its batch, not the table: say so.

@@ -6,6 +6,7 @@ import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.error.TimedOutException;
 import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.CheckSpec;
@@ -466,7 +467,7 @@ public final class SliceJob {
               deadline.reason(),
               DeadlineExecution.STOP_WAIT.toMinutes(),
               runId,
-              request.job().target()),
+              ShellWord.of(request.job().target())),
           cancelled);
     }
     throw new TimedOutException(
@@ -567,7 +568,7 @@ public final class SliceJob {
               cancelledHow,
               runId,
               JobFailures.firstLine(lookupFailed.getMessage()),
-              request.job().target()),
+              ShellWord.of(request.job().target())),
           lookupFailed);
     } finally {
       if (catalog != null) {

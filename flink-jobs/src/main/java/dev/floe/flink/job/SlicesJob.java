@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.Timeout;
@@ -381,7 +382,7 @@ public final class SlicesJob {
                       deadline.reason(),
                       DeadlineExecution.STOP_WAIT.toMinutes(),
                       plan.lineage().runId(),
-                      spec.target()),
+                      ShellWord.of(spec.target())),
                   ExitCodes.COMMIT_STATE_UNKNOWN));
         } else {
           notCommitted.add(i);

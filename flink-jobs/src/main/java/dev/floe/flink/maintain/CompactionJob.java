@@ -4,6 +4,7 @@ import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.CommitStateUnknownException;
 import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.error.TimedOutException;
 import dev.floe.flink.commit.CommitMessages;
 import dev.floe.flink.job.Deadline;
@@ -150,7 +151,7 @@ final class CompactionJob {
               plan.table(),
               deadline.reason(),
               DeadlineExecution.STOP_WAIT.toMinutes(),
-              plan.table()),
+              ShellWord.of(plan.table())),
           cancelled);
     }
     List<String> committed = deleteUncommitted(plan);

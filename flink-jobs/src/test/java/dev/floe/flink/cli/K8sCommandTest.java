@@ -279,6 +279,29 @@ class K8sCommandTest {
   }
 
   @Test
+  void theSessionClusterHintQuotesANameAShellWouldSplit() {
+    CliRun run =
+        k8s(
+            "k8s",
+            "render",
+            DAILY,
+            "--slice",
+            "2026-10-03",
+            "--session-cluster",
+            "my session",
+            "--jar-uri",
+            "s3://artifacts/floe.jar",
+            "--task-slots",
+            "8");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(run.err())
+        .contains(
+            "session cluster my session, which `floe k8s render-session-cluster 'my session'"
+                + " --task-slots ...` sets up");
+  }
+
+  @Test
   void badInputExitsTwoWithCannotRender() throws IOException {
     Path outside = Files.createDirectories(work.resolve("elsewhere"));
     String merge = examples().resolve("jobs/dim_customer_merge.yaml").toString();

@@ -9,6 +9,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.report.LineageCommits;
 import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.testing.PastedCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -90,6 +91,24 @@ class LateCommandTest {
                     + manifest
                     + " --as-of 2026-10-05T00:00:00Z   (1 slice to rerun)",
                 ""));
+  }
+
+  @Test
+  void theNextCommandQuotesAManifestPathThatAShellWouldSplit() throws Exception {
+    Path spaced = Files.createDirectories(jobs.resolve("my jobs")).resolve("fact daily's.yaml");
+    Files.writeString(spaced, JOB);
+
+    CliRun run = floe(home, "late", "plan", spaced.toString(), "--as-of", "2026-10-05");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String quoted = "'" + spaced.toString().replace("'", "'\\''") + "'";
+    String next = "  next: floe late apply " + quoted + " --as-of 2026-10-05T00:00:00Z";
+    assertThat(run.out()).contains(next + "   (1 slice to rerun)\n");
+    String line = run.out().lines().filter(l -> l.startsWith("  next: ")).findFirst().orElseThrow();
+    String command = line.substring("  next: ".length(), line.indexOf("   ("));
+    assertThat(PastedCommand.words(command))
+        .containsExactly(
+            "floe", "late", "apply", spaced.toString(), "--as-of", "2026-10-05T00:00:00Z");
   }
 
   @Test

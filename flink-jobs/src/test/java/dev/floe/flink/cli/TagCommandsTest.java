@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
+import dev.floe.catalog.testing.PastedCommand;
 import dev.floe.catalog.testing.TableRows;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -184,6 +185,19 @@ class TagCommandsTest {
     assertRefused(floe(home, "untag", "s.t", "audit-r1"), "use `floe discard`");
     assertThat(ref("keep").snapshotId()).isEqualTo(first);
     assertThat(ref("audit-r1")).isNotNull();
+  }
+
+  @Test
+  void aRefusalsHintPastedIntoAShellNamesTheTagWhole() {
+    CliRun tag = floe(home, "tag", "s.t", "q4 close; echo $HOME", "--snapshot", "" + first);
+    CliRun again = floe(home, "tag", "s.t", "q4 close; echo $HOME", "--retain", "P30D");
+
+    assertThat(tag.exitCode()).as(tag.err()).isZero();
+    assertRefused(again, "(remove it first with `floe untag s.t 'q4 close; echo $HOME'`)");
+    String hint = again.err().substring(again.err().indexOf("`floe untag") + 1);
+    assertThat(PastedCommand.words(hint.substring(0, hint.indexOf('`'))))
+        .containsExactly("floe", "untag", "s.t", "q4 close; echo $HOME");
+    assertThat(ref("q4 close; echo $HOME").snapshotId()).isEqualTo(first);
   }
 
   private static void assertRefused(CliRun run, String message) {

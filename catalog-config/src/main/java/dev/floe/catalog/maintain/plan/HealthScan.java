@@ -1,6 +1,7 @@
 package dev.floe.catalog.maintain.plan;
 
 import dev.floe.catalog.error.FloeException;
+import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.lineage.StoredRows;
 import dev.floe.catalog.maintain.BinFile;
@@ -392,7 +393,7 @@ public final class HealthScan {
                   + files
                   + " uncommitted file(s) younger than the orphan minimum age in its partitions"
                   + " (a killed run leaves such files too: with no writer running, `floe maintain "
-                  + name
+                  + ShellWord.of(name)
                   + " --compact --slice "
                   + entry.getKey()
                   + "` compacts it now)";
