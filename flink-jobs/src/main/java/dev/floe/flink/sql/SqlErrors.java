@@ -109,7 +109,37 @@ final class SqlErrors {
     if (queryError.isPresent()) {
       return new InvalidInputException(prefix(source, statement) + queryError.get(), failure);
     }
+    Optional<String> rowTooLarge = rowTooLarge(failure);
+    if (rowTooLarge.isPresent()) {
+      return new InvalidInputException(prefix(source, statement) + rowTooLarge.get(), failure);
+    }
     return statementFailed(source, statement, failure);
+  }
+
+  // Flink's collect sink, which brings a query's rows to floe sql, refuses a row over its batch.
+  private static final Pattern ROW_TOO_LARGE =
+      Pattern.compile(
+          "Record size is too large for CollectSinkFunction\\. Record size is (\\d+) bytes, but"
+              + " max bytes per batch is only (\\d+) bytes");
+
+  /**
+   * A result row larger than Flink's collect sink takes: Flink's own advice (set {@code
+   * collect-sink.batch-size.max}) names a SET that floe sql refuses, so the reason says what to do
+   * instead. Exit 2: the statement asks for more than floe sql shows, nothing failed.
+   */
+  private static Optional<String> rowTooLarge(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      Matcher m = t.getMessage() == null ? null : ROW_TOO_LARGE.matcher(t.getMessage());
+      if (m != null && m.find()) {
+        return Optional.of(
+            String.format(
+                "a result row is %s bytes, more than the %s bytes floe sql shows in one row;"
+                    + " select a part of the long values (e.g. SUBSTRING(v, 1, 1000) or"
+                    + " CHAR_LENGTH(v)) or fewer columns",
+                m.group(1), m.group(2)));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -79,4 +79,23 @@ class SqlErrorsTest {
             "Cannot run SQL statement 3 (line 7 of the command line): For input string: 'x'")
         .hasCause(failure);
   }
+
+  @Test
+  void aResultRowOverTheCollectSinksBatchIsBadInputNamingWhatToSelectNotASetFloeSqlRefuses() {
+    RuntimeException failure =
+        new RuntimeException(
+            "Failed to fetch next result",
+            new java.io.IOException(
+                "Record size is too large for CollectSinkFunction. Record size is 20000028 bytes,"
+                    + " but max bytes per batch is only 2097152 bytes. Please consider increasing"
+                    + " max bytes per batch value by setting collect-sink.batch-size.max"));
+
+    assertThat(SqlErrors.failed("the command line", STATEMENT, failure))
+        .isExactlyInstanceOf(dev.floe.catalog.error.InvalidInputException.class)
+        .hasMessage(
+            "Cannot run SQL statement 3 (line 7 of the command line): a result row is 20000028"
+                + " bytes, more than the 2097152 bytes floe sql shows in one row; select a part of"
+                + " the long values (e.g. SUBSTRING(v, 1, 1000) or CHAR_LENGTH(v)) or fewer"
+                + " columns");
+  }
 }
