@@ -81,6 +81,39 @@ class RollbackCommandTest {
   }
 
   @Test
+  void aDryRunListsOnlyThePartitionsThatChangeAndCountsTheOthers() {
+    Schema schema =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.required(2, "day", Types.IntegerType.get()));
+    long before;
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      Table table =
+          catalog.createTable(
+              TableIdentifier.of("s", "days"),
+              schema,
+              PartitionSpec.builderFor(schema).identity("day").build());
+      for (int day = 1; day <= 5; day++) {
+        TableRows.append(table, TableRows.row(table, Map.of("id", (long) day, "day", day)));
+      }
+      before = table.currentSnapshot().snapshotId();
+      TableRows.append(table, TableRows.row(table, Map.of("id", 9L, "day", 3)));
+    } finally {
+      Catalogs.close(catalog);
+    }
+
+    CliRun dryRun = floe(home, "rollback", "s.days", "--to-snapshot", "" + before, "--dry-run");
+
+    assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out())
+        .containsPattern("day=3\\s+2 -> 1\\s+ changed")
+        .doesNotContain("day=1")
+        .doesNotContain("day=5")
+        .contains("(4 other partitions unchanged; --json lists every one)");
+  }
+
+  @Test
   void aRollbackOfAMainWithoutSnapshotNamesNoTagItDoesNotMake() throws Exception {
     long branchOnly;
     Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
