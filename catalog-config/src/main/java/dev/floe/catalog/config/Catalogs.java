@@ -126,9 +126,10 @@ public final class Catalogs {
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
+    // Before the home: an old home's catalog is read to adopt it (HomeLocation).
+    SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     prepareHome(config);
     prepareHadoopWarehouse(config);
-    SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     Reachability.requireOnce(config);
     SqliteCatalogInit.ensure(config);
   }

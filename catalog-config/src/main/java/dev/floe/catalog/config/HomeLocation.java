@@ -3,9 +3,17 @@ package dev.floe.catalog.config;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Keeps an embedded home from being used where it was not made. The embedded catalog stores
@@ -17,20 +25,23 @@ import java.nio.file.Path;
  */
 final class HomeLocation {
   static final String MARKER = "home-location";
+  private static final String CATALOG_DATABASE = "catalog.db";
 
   private HomeLocation() {}
 
   /**
-   * Records {@code home}'s path in a new home (or in one made before the marker existed), and
-   * refuses a home whose record names another path.
+   * Records {@code home}'s path in a new home (or in one made before the marker existed, when its
+   * tables lie inside it), and refuses a home whose record names another path.
    *
-   * @throws InvalidInputException when the home was moved or copied from another path
+   * @throws InvalidInputException when the home was moved or copied from another path, or holds no
+   *     record and its catalog's tables lie elsewhere
    */
   static void require(Path home) {
     Path marker = home.resolve(MARKER);
     String here = canonical(home);
     try {
       if (!Files.exists(marker)) {
+        requireOwnTables(home, here);
         // Written aside and moved into place, so a process starting at the same moment never
         // reads half of it.
         Path written = Files.createTempFile(home, MARKER, ".tmp");
@@ -53,6 +64,68 @@ final class HomeLocation {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read or write " + marker, e);
     }
+  }
+
+  /**
+   * A home without the record (made before it existed, or a new one) is adopted only when every
+   * table of its catalog lies inside it: a copy of an old home, which has no record either, points
+   * at the original's tables, and writing its record would have let it write into them.
+   */
+  private static void requireOwnTables(Path home, String here) {
+    Path database = home.resolve(CATALOG_DATABASE);
+    if (!Files.isRegularFile(database)) {
+      return; // a new home
+    }
+    List<String> insides = List.of(here, home.toAbsolutePath().normalize().toString());
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + database.toAbsolutePath());
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables")) {
+      while (rows.next()) {
+        Optional<Path> local = localPath(rows.getString(3));
+        if (local.isPresent()
+            && insides.stream().noneMatch(inside -> isUnder(local.get(), inside))) {
+          throw InvalidInputException.of(
+              "Cannot open the Floe home %s: it holds no record of where it was made (a home"
+                  + " made before Floe kept one), and the catalog's table %s.%s keeps its"
+                  + " metadata outside it, at %s (a copied or moved home would write into the tables there); open the"
+                  + " home where its tables are, or make a new home and recreate the tables with"
+                  + " `floe tables apply`",
+              here, rows.getString(1), rows.getString(2), local.get());
+        }
+      }
+    } catch (SQLException e) {
+      // No iceberg_tables table yet (a catalog that never held a table), or not Iceberg's: the
+      // catalog itself reports what is wrong when it opens.
+    }
+  }
+
+  /** The local file a {@code file:} location or a plain path names; empty for any other scheme. */
+  private static Optional<Path> localPath(String location) {
+    if (location == null) {
+      return Optional.empty();
+    }
+    try {
+      if (location.startsWith("file:")) {
+        try {
+          return Optional.of(Path.of(URI.create(location)).normalize());
+        } catch (IllegalArgumentException e) {
+          // file:/a b/... written plain (a home whose path holds a space, '#' or '%')
+          return Optional.of(Path.of(location.substring("file:".length())).normalize());
+        }
+      }
+      return location.startsWith("/")
+          ? Optional.of(Path.of(location).normalize())
+          : Optional.empty();
+    } catch (IllegalArgumentException e) { // InvalidPathException too
+      return Optional.empty();
+    }
+  }
+
+  private static boolean isUnder(Path file, String folder) {
+    return file.startsWith(Path.of(folder));
   }
 
   private static String canonical(Path home) {

@@ -61,6 +61,29 @@ class HomeLocationTest {
         .hasMessageContaining("it was made at " + original.toAbsolutePath());
   }
 
+  @Test
+  void aCopyOfAHomeMadeBeforeTheRecordIsRefusedAndTheOriginalIsAdopted() throws IOException {
+    Path original = work.resolve("old");
+    createTable(original);
+    Files.delete(original.resolve(HomeLocation.MARKER)); // as a home made before the record
+    Path copy = work.resolve("old-copy");
+    copyTree(original, copy);
+    List<Path> before = files(original);
+
+    assertThatThrownBy(() -> Catalogs.open(CatalogConfigLoader.embedded(copy)))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("Cannot open the Floe home " + copy.toRealPath())
+        .hasMessageContaining(
+            "table s.t keeps its metadata outside it, at " + original.toRealPath());
+    assertThat(copy.resolve(HomeLocation.MARKER)).doesNotExist();
+    assertThat(files(original)).as("nothing written into the original").isEqualTo(before);
+
+    Catalog adopted = Catalogs.open(CatalogConfigLoader.embedded(original));
+    Catalogs.close(adopted);
+    assertThat(Files.readString(original.resolve(HomeLocation.MARKER)).trim())
+        .isEqualTo(original.toRealPath().toString());
+  }
+
   private static String createTable(Path home) {
     Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
     try {
