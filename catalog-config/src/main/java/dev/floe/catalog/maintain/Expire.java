@@ -4,6 +4,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.spec.FloeTableProperties;
+import dev.floe.catalog.spec.LateDataSpec;
 import dev.floe.catalog.spec.RetentionSpec;
 import java.time.Clock;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -252,6 +254,32 @@ public final class Expire implements MaintenanceAction {
   }
 
   private RetentionSpec retention() {
+    RetentionSpec rules = tableOrGivenRetention();
+    // Table specs refuse this pair, but a table may carry it from an older Floe, or a command
+    // line may ask for it: expiry would remove the loads of slices still open for late rows, and
+    // `floe late` and `floe report` would silently stop listing them.
+    Optional<LateDataSpec> late;
+    try {
+      late = FloeTableProperties.lateData(table.properties());
+    } catch (IllegalArgumentException e) {
+      throw InvalidInputException.of("Cannot expire snapshots of %s: %s", name, e.getMessage());
+    }
+    if (late.isPresent()
+        && rules.maxAge() != null
+        && rules.maxAge().compareTo(late.get().window()) < 0) {
+      throw InvalidInputException.of(
+          "Cannot expire snapshots of %s: max_age %s is shorter than the table's late_data.window"
+              + " %s, so expiry would remove the loads of slices still open for late rows; set"
+              + " retention.max_age to at least the window in its table spec and run `floe tables"
+              + " apply`",
+          name,
+          FloeTableProperties.iso(rules.maxAge()),
+          FloeTableProperties.iso(late.get().window()));
+    }
+    return rules;
+  }
+
+  private RetentionSpec tableOrGivenRetention() {
     if (retention != null) {
       return retention;
     }

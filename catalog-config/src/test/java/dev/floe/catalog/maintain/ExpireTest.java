@@ -30,6 +30,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.relocated.com.google.common.collect.Iterables;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -376,6 +377,24 @@ class ExpireTest {
     assertThat(plan.droppedRefs()).containsExactly("scratch-z");
     assertThat(table.refs()).doesNotContainKey("scratch-z");
     assertThat(snapshotIds()).hasSize(5); // all five are main's ancestors, kept by keep_last
+  }
+
+  @Test
+  void aMaxAgeShorterThanTheLateWindowATableCarriesFromAnOlderFloeIsRefusedAndNothingExpires() {
+    retention("1", "P1D");
+    table.updateProperties().set(FloeTableProperties.LATE_DATA_WINDOW, "P3D").commit();
+    table.refresh();
+    int snapshots = Iterables.size(table.snapshots());
+
+    assertThatThrownBy(() -> expire(clockAt(times[4] + Duration.ofDays(2).toMillis())).commit())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot expire snapshots of s.t: max_age P1D is shorter than the table's"
+                + " late_data.window P3D, so expiry would remove the loads of slices still open"
+                + " for late rows; set retention.max_age to at least the window in its table spec"
+                + " and run `floe tables apply`");
+    table.refresh();
+    assertThat(table.snapshots()).hasSize(snapshots);
   }
 
   private Expire expire(Clock clock) {
