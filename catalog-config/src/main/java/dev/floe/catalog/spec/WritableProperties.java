@@ -2,6 +2,12 @@ package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -183,15 +189,71 @@ public final class WritableProperties {
               + Shown.value(bare)
               + "'");
     }
-    return TableProperties.RESERVED_PROPERTIES.stream()
-        .filter(reserved -> reserved.equalsIgnoreCase(property) && !reserved.equals(property))
-        .findFirst()
-        .map(
-            reserved ->
-                "is Iceberg's reserved "
-                    + reserved
-                    + " in another case: Iceberg would keep it as a property of its own and change"
-                    + " nothing");
+    Optional<String> reserved =
+        TableProperties.RESERVED_PROPERTIES.stream()
+            .filter(key -> key.equalsIgnoreCase(property) && !key.equals(property))
+            .findFirst()
+            .map(
+                key ->
+                    "is Iceberg's reserved "
+                        + key
+                        + " in another case: Iceberg would keep it as a property of its own and"
+                        + " change nothing");
+    if (reserved.isPresent()) {
+      return reserved;
+    }
+    // Iceberg reads its keys in lower case only: GC.enabled or Write.Parquet.Compression-Codec
+    // were kept, and gc stayed enabled, the codec unchanged.
+    String lower = property.toLowerCase(Locale.ROOT);
+    for (String key : ICEBERG_KEYS) {
+      boolean prefix = key.endsWith(".");
+      if ((prefix ? lower.startsWith(key) : lower.equals(key))
+          && !(prefix ? property.startsWith(key) : property.equals(key))) {
+        String meant = prefix ? key + property.substring(key.length()) : key;
+        return Optional.of(
+            "is Iceberg's "
+                + key
+                + (prefix ? "..." : "")
+                + " in another case: Iceberg reads only '"
+                + meant
+                + "', so it would keep this one as a property of its own, which nothing reads;"
+                + " write '"
+                + meant
+                + "'");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The property keys (and key prefixes, ending in {@code .}) Iceberg's {@link TableProperties}
+   * declares: its constants whose value reads as a key (lower case, with a {@code .} or {@code -}),
+   * not their defaults.
+   */
+  private static final List<String> ICEBERG_KEYS = icebergKeys();
+
+  private static List<String> icebergKeys() {
+    List<String> keys = new ArrayList<>();
+    for (Field field : TableProperties.class.getFields()) {
+      if (!Modifier.isStatic(field.getModifiers())
+          || field.getType() != String.class
+          || field.getName().endsWith("_DEFAULT")) {
+        continue;
+      }
+      try {
+        String value = (String) field.get(null);
+        if (value != null
+            && value.matches("[a-z0-9][a-z0-9._-]*")
+            && (value.contains(".") || value.contains("-"))) {
+          keys.add(value);
+        }
+      } catch (IllegalAccessException e) {
+        // not a public constant: not one a user can mean
+      }
+    }
+    // Longest first, so a key is matched before a shorter prefix of it.
+    keys.sort(Comparator.comparingInt(String::length).reversed());
+    return List.copyOf(keys);
   }
 
   private static String floeOwn(String property) {

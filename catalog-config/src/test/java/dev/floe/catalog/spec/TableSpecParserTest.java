@@ -537,6 +537,25 @@ class TableSpecParserTest {
   }
 
   @Test
+  void rejectsAnIcebergKeyOrKeyPrefixInAnotherCaseWhichIcebergWouldNeverRead() {
+    assertThatThrownBy(() -> parseWith("properties: {GC.enabled: \"false\"}"))
+        .hasMessageContaining(
+            "property 'GC.enabled' is Iceberg's gc.enabled in another case: Iceberg reads only"
+                + " 'gc.enabled', so it would keep this one as a property of its own, which"
+                + " nothing reads; write 'gc.enabled'");
+    assertThatThrownBy(() -> parseWith("properties: {Write.Parquet.Compression-Codec: snappy}"))
+        .hasMessageContaining("write 'write.parquet.compression-codec'");
+    assertThatThrownBy(() -> parseWith("properties: {Write.Metadata.Metrics.Column.id: full}"))
+        .hasMessageContaining(
+            "is Iceberg's write.metadata.metrics.column.... in another case: Iceberg reads only"
+                + " 'write.metadata.metrics.column.id'");
+    // Not Iceberg's: kept as written, as any property of the user's own.
+    assertThat(parseWith("properties: {Owner.Team: data, None: x}").properties())
+        .containsEntry("Owner.Team", "data")
+        .containsEntry("None", "x");
+  }
+
+  @Test
   void rejectsAMissingOrEmptySchema() {
     assertThatThrownBy(() -> TableSpecParser.parse(SOURCE, "table: a.b\n"))
         .hasMessage("Cannot read tables/fact_orders.yaml: missing required key 'schema'");

@@ -322,6 +322,11 @@ class PropertyChangesTest {
                 + "Format-Version of sales.near_keys is Iceberg's reserved format-version in"
                 + " another case: Iceberg would keep it as a property of its own and change"
                 + " nothing; write 'format-version'");
+    assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('GC.Enabled'='false')"))
+        .isExactlyInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "property GC.Enabled of sales.near_keys is Iceberg's gc.enabled in another case:"
+                + " Iceberg reads only 'gc.enabled'");
     assertThatThrownBy(() -> run("ALTER TABLE sales.near_keys SET ('UUID'='x')"))
         .isExactlyInstanceOf(InvalidInputException.class)
         .hasMessageContaining("property UUID of sales.near_keys is Iceberg's reserved uuid");
