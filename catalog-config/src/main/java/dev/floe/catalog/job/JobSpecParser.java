@@ -52,6 +52,23 @@ public final class JobSpecParser {
                   + " the query",
               secondStatement);
     }
+    // As floe run binds them, so that lint, verify, k8s render and a backfill's plan refuse the
+    // same query before any run (lint passed a query naming :slice_date).
+    for (String parameter : QueryText.parameters(query)) {
+      if (!parameter.equals(QueryText.SLICE_START) && !parameter.equals(QueryText.SLICE_END)) {
+        throw root.child("query")
+            .error(
+                "unknown parameter ':%s' (available: :%s, :%s)",
+                parameter, QueryText.SLICE_START, QueryText.SLICE_END);
+      }
+      if (sliceColumn == null) {
+        throw root.child("query")
+            .error(
+                "the query uses :%s, but the job has no slice (add slice: {column: ...} to the"
+                    + " manifest and pass --slice)",
+                parameter);
+      }
+    }
     long parallelism = root.has("parallelism") ? root.child("parallelism").asLong() : 0;
     if (parallelism < 0 || parallelism > JobSpec.MAX_PARALLELISM) {
       throw root.child("parallelism")

@@ -1,12 +1,80 @@
 package dev.floe.catalog.job;
 
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
 /**
  * Reads a manifest query the way Flink's SQL lexer splits statements: a {@code ;} inside a string
  * literal, a quoted identifier or a comment does not end the statement. A query is one statement; a
- * trailing {@code ;} (with blanks and comments after it) is allowed.
+ * trailing {@code ;} (with blanks and comments after it) is allowed. Its parameters ({@code
+ * :slice_start}, {@code :slice_end}) are found the same way: one inside a literal, a quoted
+ * identifier or a comment is text, not a parameter.
  */
-final class QueryText {
+public final class QueryText {
+  /** The parameter bound to the slice's first instant, inclusive. */
+  public static final String SLICE_START = "slice_start";
+
+  /** The parameter bound to the slice's end, exclusive. */
+  public static final String SLICE_END = "slice_end";
+
   private QueryText() {}
+
+  /**
+   * The names (without the colon) of the parameters the query uses, outside string literals, quoted
+   * identifiers and comments, in order of first use.
+   */
+  public static Set<String> parameters(String query) {
+    Set<String> names = new LinkedHashSet<>();
+    replaceParameters(
+        query,
+        name -> {
+          names.add(name);
+          return ":" + name;
+        });
+    return names;
+  }
+
+  /**
+   * The query with each parameter outside string literals, quoted identifiers and comments replaced
+   * by what {@code replacement} gives for its name (without the colon); everything else is kept as
+   * written.
+   */
+  public static String replaceParameters(String query, UnaryOperator<String> replacement) {
+    StringBuilder out = new StringBuilder(query.length() + 64);
+    int i = 0;
+    int n = query.length();
+    while (i < n) {
+      char c = query.charAt(i);
+      if (c == '\'' || c == '`' || c == '"') {
+        int close = closing(query, i, c);
+        int end = close < 0 ? n : close + 1;
+        out.append(query, i, end);
+        i = end;
+      } else if (c == '-' && i + 1 < n && query.charAt(i + 1) == '-') {
+        int end = query.indexOf('\n', i);
+        end = end < 0 ? n : end; // the newline itself is kept, so the comment ends where it did
+        out.append(query, i, end);
+        i = end;
+      } else if (c == '/' && i + 1 < n && query.charAt(i + 1) == '*') {
+        int end = query.indexOf("*/", i + 2);
+        end = end < 0 ? n : end + 2;
+        out.append(query, i, end);
+        i = end;
+      } else if (c == ':' && i + 1 < n && Character.isJavaIdentifierStart(query.charAt(i + 1))) {
+        int end = i + 1;
+        while (end < n && Character.isJavaIdentifierPart(query.charAt(end))) {
+          end++;
+        }
+        out.append(replacement.apply(query.substring(i + 1, end)));
+        i = end;
+      } else {
+        out.append(c);
+        i++;
+      }
+    }
+    return out.toString();
+  }
 
   /**
    * The line (1-based, within the query) where a second statement starts, or 0 when the query is

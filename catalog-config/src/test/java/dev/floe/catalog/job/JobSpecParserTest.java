@@ -189,6 +189,41 @@ class JobSpecParserTest {
       """;
 
   @Test
+  void refusesAParameterFloeDoesNotBindButNotOneInALiteralOrComment() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    MINIMAL.replace(
+                        "query: SELECT 1", "query: SELECT 1 FROM t WHERE d = :slice_date")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml at 'query': unknown parameter ':slice_date'"
+                + " (available: :slice_start, :slice_end)");
+
+    assertThat(
+            parse(
+                    MINIMAL.replace(
+                        "query: SELECT 1",
+                        "query: \"SELECT ':slice_date' FROM t /* :x */ WHERE d >= :slice_start\""))
+                .query())
+        .contains(":slice_date");
+  }
+
+  @Test
+  void refusesASliceParameterInAJobWithoutSlice() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    MERGE.replace(
+                        "FROM sales.staging_customer",
+                        "FROM sales.staging_customer WHERE updated_at >= :slice_start")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "at 'query': the query uses :slice_start, but the job has no slice (add slice:"
+                + " {column: ...} to the manifest and pass --slice)");
+  }
+
+  @Test
   void parsesAMergeWithKeyOrderingAndNoSlice() {
     JobSpec spec = parse(MERGE);
 

@@ -1,11 +1,11 @@
 package dev.floe.flink.job;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.job.QueryText;
 import dev.floe.catalog.slice.Slice;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.function.UnaryOperator;
 
 /**
  * Binds {@code :slice_start} and {@code :slice_end} in a manifest query. Flink SQL has no bind
@@ -15,8 +15,8 @@ import java.util.function.UnaryOperator;
  * alone, so a comment cannot smuggle a parameter and a literal cannot be broken out of.
  */
 public final class QueryBinder {
-  public static final String SLICE_START = "slice_start";
-  public static final String SLICE_END = "slice_end";
+  public static final String SLICE_START = QueryText.SLICE_START;
+  public static final String SLICE_END = QueryText.SLICE_END;
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
@@ -29,7 +29,7 @@ public final class QueryBinder {
    * @return the query with every parameter replaced by a typed literal
    */
   public static String bind(String query, Slice slice, String source) {
-    return replaceParameters(query, name -> literal(name, slice, source));
+    return QueryText.replaceParameters(query, name -> literal(name, slice, source));
   }
 
   /**
@@ -38,7 +38,7 @@ public final class QueryBinder {
    */
   static int occurrences(String query, String parameter) {
     int[] count = {0};
-    replaceParameters(
+    QueryText.replaceParameters(
         query,
         name -> {
           if (name.equals(parameter)) {
@@ -47,58 +47,6 @@ public final class QueryBinder {
           return ":" + name;
         });
     return count[0];
-  }
-
-  /** The query with each parameter (its name without the colon) replaced by {@code replacement}. */
-  private static String replaceParameters(String query, UnaryOperator<String> replacement) {
-    StringBuilder out = new StringBuilder(query.length() + 64);
-    int i = 0;
-    int n = query.length();
-    while (i < n) {
-      char c = query.charAt(i);
-      if (c == '\'' || c == '`' || c == '"') {
-        int end = closing(query, i, c);
-        out.append(query, i, end);
-        i = end;
-      } else if (c == '-' && i + 1 < n && query.charAt(i + 1) == '-') {
-        int end = query.indexOf('\n', i);
-        end = end < 0 ? n : end; // the newline itself is kept, so the comment ends where it did
-        out.append(query, i, end);
-        i = end;
-      } else if (c == '/' && i + 1 < n && query.charAt(i + 1) == '*') {
-        int end = query.indexOf("*/", i + 2);
-        end = end < 0 ? n : end + 2;
-        out.append(query, i, end);
-        i = end;
-      } else if (c == ':' && i + 1 < n && Character.isJavaIdentifierStart(query.charAt(i + 1))) {
-        int end = i + 1;
-        while (end < n && Character.isJavaIdentifierPart(query.charAt(end))) {
-          end++;
-        }
-        String name = query.substring(i + 1, end);
-        out.append(replacement.apply(name));
-        i = end;
-      } else {
-        out.append(c);
-        i++;
-      }
-    }
-    return out.toString();
-  }
-
-  private static int closing(String query, int start, char quote) {
-    int i = start + 1;
-    while (i < query.length()) {
-      if (query.charAt(i) == quote) {
-        if (i + 1 < query.length() && query.charAt(i + 1) == quote) {
-          i += 2; // doubled quote: an escaped quote inside the literal
-          continue;
-        }
-        return i + 1;
-      }
-      i++;
-    }
-    return query.length();
   }
 
   private static String literal(String name, Slice slice, String source) {

@@ -452,7 +452,7 @@ final class BadInputCatalogue {
                   row(
                       "a parameter that does not exist: `:slice_day`",
                       2,
-                      "floe: Cannot bind the query of job.yaml: unknown parameter ':slice_day'"
+                      "floe: Cannot read job.yaml at 'query': unknown parameter ':slice_day'"
                           + " (available: :slice_start, :slice_end)",
                       f -> f.run(f.query(SELECT + "WHERE order_date = :slice_day"))),
                   row(
