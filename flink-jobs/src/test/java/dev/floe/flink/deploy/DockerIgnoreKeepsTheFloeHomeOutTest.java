@@ -35,6 +35,40 @@ class DockerIgnoreKeepsTheFloeHomeOutTest {
   }
 
   /**
+   * .dockerignore says it holds what .gitignore holds: every entry of .gitignore must exclude the
+   * same paths from the build context (flink-jobs/.run/, bin/floe's jars, was once missing and
+   * shipped 150 MB into every build). A name without an inner '/' is matched at any depth by git,
+   * so it must be excluded at the root and below; one with an inner '/' is anchored at the root.
+   */
+  @Test
+  void everyGitignoreEntryIsExcludedFromTheBuildContext() {
+    List<String> patterns = patterns(".dockerignore");
+    List<String> gitignore = patterns(".gitignore");
+    assertThat(gitignore).contains("flink-jobs/.run/");
+
+    for (String entry : gitignore) {
+      String name = entry.replaceAll("^/|/$", "").replace("**", "x").replace('*', 'x');
+      List<String> paths =
+          name.contains("/")
+              ? List.of(name + "/a.jar")
+              : List.of(name + "/a.jar", "examples/" + name + "/a.jar", name);
+      for (String path : paths) {
+        assertThat(patterns)
+            .as(".gitignore's %s: %s", entry, path)
+            .anyMatch(p -> excludes(p, path));
+      }
+    }
+  }
+
+  private static List<String> patterns(String file) {
+    return DockerFiles.read(DockerFiles.root().resolve(file))
+        .lines()
+        .map(String::trim)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("!"))
+        .toList();
+  }
+
+  /**
    * Docker's rule (moby/patternmatcher): the pattern is matched against the whole path from the
    * context root, {@code **} spans directories, {@code *} stays within one; a match on a parent
    * directory excludes everything below it.
