@@ -2,6 +2,7 @@ package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.config.CatalogConfig;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -53,30 +54,29 @@ public record ClusterSettings(
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
   private static final Set<String> PULL_POLICIES = Set.of("Always", "IfNotPresent", "Never");
-  private static final Pattern FLINK_VERSION = Pattern.compile("v\\d+_\\d+");
 
   public ClusterSettings {
     InvalidInputException.check(
-        image != null && !image.isBlank() && !image.contains(" "),
-        "Cannot render with image '%s': give an image reference such as floe:0.1.0",
-        image);
+        image != null
+            && !image.isBlank()
+            && image.chars().noneMatch(c -> Character.isWhitespace(c) || Shown.isControl(c)),
+        "Cannot render with --image %s: give an image reference such as floe:0.1.0 (no spaces,"
+            + " line breaks or other control characters)",
+        Shown.value(image));
     InvalidInputException.check(
         imagePullPolicy == null || PULL_POLICIES.contains(imagePullPolicy),
         "Cannot render with image pull policy '%s': expected one of Always, IfNotPresent, Never",
-        imagePullPolicy);
+        Shown.value(imagePullPolicy));
     InvalidInputException.check(
         namespace == null || NAMESPACE.matcher(namespace).matches(),
         "Cannot render into namespace '%s': a namespace is at most 63 lower case letters, digits"
             + " and '-', alphanumeric at both ends",
-        namespace);
+        Shown.value(namespace));
     InvalidInputException.check(
         serviceAccount != null && SUBDOMAIN.matcher(serviceAccount).matches(),
         "Cannot render with service account '%s': expected a Kubernetes name such as flink",
-        serviceAccount);
-    InvalidInputException.check(
-        flinkVersion != null && FLINK_VERSION.matcher(flinkVersion).matches(),
-        "Cannot render with Flink version '%s': expected the operator's form, e.g. v2_1",
-        flinkVersion);
+        Shown.value(serviceAccount));
+    FlinkVersions.requireAccepted(flinkVersion);
     InvalidInputException.check(
         taskSlots >= 0,
         "Cannot render with %d task slots: give a positive number (or 0 for the default)",

@@ -11,6 +11,7 @@ import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.ShellWord;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.job.EffectSpec;
 import dev.floe.catalog.job.JobSpec;
 import dev.floe.catalog.job.JobSpecParser;
@@ -46,7 +47,7 @@ public final class K8sRender {
    *     the whole table)
    */
   public static Rendered slice(Path manifest, String sliceValue, RenderOptions options) {
-    String what = manifest.toString();
+    String what = Shown.value(manifest.toString());
     JobSpec job = loadJob(manifest, what);
     ProjectLayout project = project(manifest, options, what);
     refusing(what, () -> project.inImage(manifest));
@@ -66,7 +67,7 @@ public final class K8sRender {
           "Cannot render %s with --slice %s: the manifest has no slice, so the run owns the whole"
               + " table (mode %s); drop --slice",
           what,
-          sliceValue,
+          Shown.value(sliceValue),
           job.mode().text());
       slice = null;
     }
@@ -80,7 +81,7 @@ public final class K8sRender {
    * resources do not pace themselves: the header tells how many to apply at once.
    */
   public static Rendered backfill(BackfillRender request, RenderOptions options) {
-    String what = request.manifest().toString();
+    String what = Shown.value(request.manifest().toString());
     boolean isBackfillManifest =
         refusing(
             what,
@@ -95,7 +96,8 @@ public final class K8sRender {
                         BackfillSpecParser.givenByFlags(request.from(), request.to(), null)))
             : null;
     Path jobManifest = file == null ? request.manifest() : file.job();
-    JobSpec job = loadJob(jobManifest, jobManifest.toString());
+    String jobWhat = Shown.value(jobManifest.toString());
+    JobSpec job = loadJob(jobManifest, jobWhat);
     RangeEnd start = RangeEnd.of("from", request.from(), file);
     RangeEnd end = RangeEnd.of("to", request.to(), file);
     String from = start.value();
@@ -109,7 +111,7 @@ public final class K8sRender {
         job.hasSlice(),
         "Cannot render the backfill of %s: mode %s without slice: {column: ...} owns the whole"
             + " table, so there are no slices to backfill; render one run with `floe k8s render`",
-        job.source(),
+        Shown.value(job.source()),
         job.mode().text());
     String expectVersion = file == null ? null : file.expectVersion();
     InvalidInputException.check(
@@ -146,8 +148,8 @@ public final class K8sRender {
                     job.job(), job.target(), from, to, job.text(), options.codeVersion());
     BackfillId.requireValid(backfillId, request.backfillId() != null ? "--backfill-id" : what);
 
-    ProjectLayout project = project(jobManifest, options, jobManifest.toString());
-    refusing(jobManifest.toString(), () -> project.inImage(jobManifest));
+    ProjectLayout project = project(jobManifest, options, jobWhat);
+    refusing(jobWhat, () -> project.inImage(jobManifest));
     String inProject = project.relative(jobManifest);
     List<Slice> slices =
         refusing(what, () -> SliceValues.range(job.target(), job.sliceColumn(), start, end));
@@ -170,7 +172,7 @@ public final class K8sRender {
         K8sNames.isOperatorName(name),
         "Cannot render session cluster '%s': the operator accepts only names of at most %d lower"
             + " case letters, digits and '-', starting with a letter",
-        name,
+        Shown.value(name),
         K8sNames.MAX_NAME_LENGTH);
     Map<String, Object> body = FlinkResources.sessionCluster(name, cluster);
     List<String> comment = new ArrayList<>();
@@ -204,7 +206,7 @@ public final class K8sRender {
             + " has committed, and Flink's REST submission of a session job does not wait for the"
             + " job, so they would never be sent; render it as a FlinkDeployment (drop"
             + " --session-cluster)",
-        job.source(),
+        Shown.value(job.source()),
         String.join(", ", job.effects().stream().map(EffectSpec::name).toList()));
     String label = slice == null ? Scope.WHOLE_TABLE_LABEL : slice.label();
     // Exactly the inputs `floe run` hashes (SliceJob): job, target, slice label, manifest text and
@@ -399,7 +401,11 @@ public final class K8sRender {
       if (message.startsWith("Cannot render")) {
         throw e;
       }
-      String reason = message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
+      // The reason may quote a value from below (a path) raw: the refusal stays one line.
+      String reason =
+          K8sYaml.commentLine(
+                  message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1))
+              .substring(2);
       throw new InvalidInputException("Cannot render " + what + ": " + reason, e);
     }
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import dev.floe.catalog.error.Shown;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,8 +57,37 @@ public final class K8sYaml {
 
   private static void comment(StringBuilder out, List<String> lines) {
     for (String line : lines) {
-      out.append(line.isEmpty() ? "#" : "# " + line).append('\n');
+      out.append(commentLine(line)).append('\n');
     }
+  }
+
+  /**
+   * {@code line} as one YAML comment line: {@code # line}, its line breaks and other control
+   * characters escaped as {@link Shown#value} escapes them (not cut), so a value spliced into a
+   * comment (a manifest path, a URI) can never end the comment and start a key of the resource.
+   * Every comment of a render is written through here.
+   */
+  public static String commentLine(String line) {
+    if (line.isEmpty()) {
+      return "#";
+    }
+    StringBuilder out = new StringBuilder(line.length() + 2).append("# ");
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      switch (c) {
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (Shown.isControl(c)) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.toString();
   }
 
   private static String write(ObjectMapper mapper, Object value) {

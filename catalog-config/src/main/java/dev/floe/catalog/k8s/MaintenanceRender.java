@@ -3,6 +3,7 @@ package dev.floe.catalog.k8s;
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.ShellWord;
+import dev.floe.catalog.error.Shown;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,14 +46,14 @@ public record MaintenanceRender(
         K8sNames.isOperatorName(name),
         "Cannot render CronJob '%s': expected at most %d lower case letters, digits and '-',"
             + " starting with a letter",
-        name,
+        Shown.value(name),
         K8sNames.MAX_NAME_LENGTH);
     InvalidInputException.check(
         CronSchedule.valid(schedule),
         "Cannot render CronJob %s with schedule '%s': expected five cron fields in range such as"
             + " '0 3 * * *', or @daily, @hourly, @weekly, @monthly, @yearly, @midnight",
         name,
-        schedule);
+        Shown.value(schedule));
     InvalidInputException.check(
         timeout != null && !timeout.isNegative() && !timeout.isZero(),
         "Cannot render CronJob %s without a --timeout: a maintenance run needs a budget in time",

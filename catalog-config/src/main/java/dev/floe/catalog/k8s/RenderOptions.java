@@ -1,9 +1,12 @@
 package dev.floe.catalog.k8s;
 
+import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.job.JobSpec;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What every rendered run shares.
@@ -27,16 +30,41 @@ public record RenderOptions(
   /** The smallest cluster: one TaskManager with one slot. */
   public static final int DEFAULT_PARALLELISM = 1;
 
+  /**
+   * A code version as {@code floe --version} prints it: a Docker tag (the image is {@code
+   * floe:<tag>}), optionally followed by {@code +<commit>[-dirty]}, which the image's tag leaves
+   * out ({@link ImageLayout#imageFor}).
+   */
+  private static final Pattern CODE_VERSION =
+      Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\+[A-Za-z0-9_.-]+)?");
+
   public RenderOptions {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(submission, "submission");
-    Objects.requireNonNull(codeVersion, "codeVersion");
+    requireCodeVersion(codeVersion);
     InvalidInputException.check(
         parallelism >= 0 && parallelism <= JobSpec.MAX_PARALLELISM,
         "Cannot render with --parallelism %d: give a positive number of at most %d (or leave it"
             + " out)",
         parallelism,
         JobSpec.MAX_PARALLELISM);
+  }
+
+  /**
+   * Refuses a {@code --code-version} that cannot tag an image or that would break a line of the
+   * rendered YAML: it names the default image {@code floe:<version>} and is part of every run key.
+   *
+   * @return {@code codeVersion}
+   */
+  public static String requireCodeVersion(String codeVersion) {
+    Objects.requireNonNull(codeVersion, "codeVersion");
+    InvalidInputException.check(
+        CODE_VERSION.matcher(codeVersion).matches(),
+        "Cannot render with --code-version %s: expected a version as `floe --version` prints it, a"
+            + " Docker tag (up to 128 letters, digits, '_', '.' and '-', not starting with '.' or"
+            + " '-') optionally followed by +COMMIT, e.g. 0.1.0 or 0.1.0+3f2a1bc",
+        Shown.value(codeVersion));
+    return codeVersion;
   }
 
   /** An application cluster per run with these cluster settings. */

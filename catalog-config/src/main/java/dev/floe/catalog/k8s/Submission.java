@@ -2,6 +2,7 @@ package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.Locale;
 
 /**
@@ -25,7 +26,7 @@ public record Submission(String sessionCluster, String jarUri) {
           K8sNames.isOperatorName(sessionCluster),
           "Cannot render a job for session cluster '%s': the operator accepts only names of at"
               + " most %d lower case letters, digits and '-', starting with a letter",
-          sessionCluster,
+          Shown.value(sessionCluster),
           K8sNames.MAX_NAME_LENGTH);
       InvalidInputException.check(
           jarUri != null && !jarUri.isBlank(),
@@ -34,12 +35,18 @@ public record Submission(String sessionCluster, String jarUri) {
               + " uploaded to the cluster, not read from an image",
           sessionCluster);
       InvalidInputException.check(
+          jarUri.chars().noneMatch(c -> Character.isWhitespace(c) || Shown.isControl(c)),
+          "Cannot render a job for session cluster %s with --jar-uri %s: a URI holds no spaces,"
+              + " line breaks or other control characters",
+          sessionCluster,
+          Shown.value(jarUri));
+      InvalidInputException.check(
           jarUri.contains("://") && !jarUri.toLowerCase(Locale.ROOT).startsWith("local:"),
           "Cannot render a job for session cluster %s with --jar-uri %s: the operator downloads a"
               + " session job's jar and cannot read a path inside an image; give https://... or"
               + " s3://...",
           sessionCluster,
-          jarUri);
+          Shown.value(jarUri));
     }
   }
 

@@ -2,7 +2,9 @@ package dev.floe.catalog.k8s;
 
 import static dev.floe.catalog.k8s.Resources.at;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +33,25 @@ class K8sManifestSchemaTest {
 
     assertThat(rendered).hasSize(5 + 31 + 2);
     rendered.forEach((what, resource) -> assertThat(SCHEMA.problems(resource)).as(what).isEmpty());
+  }
+
+  @Test
+  void theFlinkVersionsARenderAcceptsAreTheCrdsOfTheJarsMajorVersion() {
+    assertThat(FlinkVersions.OPERATOR_VERSIONS)
+        .isEqualTo(SCHEMA.enumOf("FlinkDeployment", "spec.flinkVersion"));
+    assertThat(FlinkVersions.accepted()).contains(FlinkVersions.current());
+    String major = "v" + FlinkVersions.buildFlinkVersion().split("\\.")[0] + "_";
+    assertThat(FlinkVersions.accepted())
+        .isNotEmpty()
+        .allMatch(v -> v.startsWith(major))
+        .containsAll(
+            FlinkVersions.OPERATOR_VERSIONS.stream().filter(v -> v.startsWith(major)).toList());
+    for (String refused : List.of("v3_0", "v1_20", "v2_9", "2.1", "")) {
+      assertThatThrownBy(() -> FlinkVersions.requireAccepted(refused))
+          .as(refused)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot render with --flink-version " + refused + ":");
+    }
   }
 
   @Test

@@ -566,6 +566,33 @@ class K8sRenderTest {
     assertThat((List<?>) list.get("items")).isEqualTo(Resources.parse(many.yaml()));
   }
 
+  @Test
+  void aCommentLineCanNeverEndItselfAndStartAKey() {
+    K8sDocument document =
+        new K8sDocument(List.of("a\nfoo: bar", "b\rc\u2028d\u001b"), Map.of("kind", "X"));
+
+    String yaml = new Rendered(List.of("h\nkey: 1"), List.of(document), List.of()).yaml();
+
+    assertThat(yaml)
+        .isEqualTo("# h\\nkey: 1\n---\n# a\\nfoo: bar\n# b\\rc\\u2028d\\u001b\nkind: X\n");
+    assertThat(Resources.parse(yaml)).containsExactly(Map.of("kind", "X"));
+  }
+
+  @Test
+  void aControlCharacterInTheJarUriImageOrCodeVersionIsRefusedOnOneLine() {
+    assertThatThrownBy(() -> Submission.session("s", "https://x/a.jar\nfoo: bar"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot render a job for session cluster s with --jar-uri https://x/a.jar\\nfoo: bar:"
+                + " a URI holds no spaces, line breaks or other control characters");
+    assertThatThrownBy(() -> ClusterSettings.defaults("floe:1\nfoo: bar"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot render with --image floe:1\\nfoo: bar: ");
+    assertThatThrownBy(() -> RenderOptions.application(CLUSTER, "1.0\nfoo: bar"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot render with --code-version 1.0\\nfoo: bar: ");
+  }
+
   private static Map<String, Object> single(Rendered rendered) {
     List<Map<String, Object>> docs = Resources.parse(rendered.yaml());
     assertThat(docs).hasSize(1);

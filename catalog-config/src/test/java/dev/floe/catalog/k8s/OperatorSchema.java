@@ -34,6 +34,11 @@ final class OperatorSchema {
     }
   }
 
+  /** The values the CRD of {@code kind} allows at {@code path}, e.g. spec.flinkVersion. */
+  List<?> enumOf(String kind, String path) {
+    return (List<?>) kinds.get(kind).get(path).get("enum");
+  }
+
   /** The operator's name rule for FlinkDeployments (and a session job's deploymentName). */
   Pattern namePattern() {
     return namePattern;

@@ -5,6 +5,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.k8s.ClusterSettings;
 import dev.floe.catalog.k8s.FlinkVersions;
 import dev.floe.catalog.k8s.PodResources;
+import dev.floe.catalog.k8s.RenderOptions;
 import dev.floe.catalog.k8s.Rendered;
 import dev.floe.catalog.k8s.SecretEnv;
 import dev.floe.catalog.lineage.CodeVersion;
@@ -125,7 +126,9 @@ final class ClusterOptions {
   @Option(
       names = "--flink-version",
       paramLabel = "VERSION",
-      description = "The operator's spec.flinkVersion (default: this build's Flink, e.g. v2_1).")
+      description =
+          "The operator's spec.flinkVersion: one its CRD lists, of the Flink major version the"
+              + " jar is built for (default: this build's Flink, e.g. v2_1).")
   String flinkVersion;
 
   @Option(
@@ -134,7 +137,8 @@ final class ClusterOptions {
       description =
           "The Floe build inside the image, part of every run key (default: this floe's, see"
               + " floe --version). Give it when the image was built from another commit, so the"
-              + " names and floe.dev/run-key labels match what the runs record.")
+              + " names and floe.dev/run-key labels match what the runs record. A Docker tag,"
+              + " optionally with +COMMIT as floe --version prints it.")
   String codeVersion;
 
   @Option(
@@ -149,7 +153,10 @@ final class ClusterOptions {
   boolean json;
 
   String codeVersion() {
-    return codeVersion != null ? codeVersion : CodeVersion.current();
+    // Checked before the default image is derived from it, so a bad one is blamed, not the image.
+    return codeVersion != null
+        ? RenderOptions.requireCodeVersion(codeVersion)
+        : CodeVersion.current();
   }
 
   ClusterSettings settings() {

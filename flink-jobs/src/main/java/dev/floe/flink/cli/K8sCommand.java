@@ -3,8 +3,10 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.ShellWord;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.k8s.BackfillRender;
 import dev.floe.catalog.k8s.K8sRender;
+import dev.floe.catalog.k8s.K8sYaml;
 import dev.floe.catalog.k8s.RenderOptions;
 import dev.floe.catalog.k8s.Rendered;
 import dev.floe.catalog.k8s.Submission;
@@ -132,7 +134,7 @@ public final class K8sCommand implements Runnable {
             jarUri == null,
             "Cannot render with --jar-uri %s alone: a FlinkDeployment runs the jar inside the"
                 + " image; --jar-uri goes with --session-cluster",
-            jarUri);
+            Shown.value(jarUri));
         submission = Submission.application();
       }
       return new RenderOptions(
@@ -265,7 +267,7 @@ public final class K8sCommand implements Runnable {
       } catch (IOException e) {
         throw ClusterOptions.unwritable(outDir, e);
       }
-      rendered.header().forEach(line -> out.println(line.isEmpty() ? "#" : "# " + line));
+      rendered.header().forEach(line -> out.println(K8sYaml.commentLine(line)));
       rendered.files().keySet().forEach(file -> out.println(outDir.resolve(file)));
       cluster.warn(rendered, spec.commandLine());
     }

@@ -1,0 +1,137 @@
+package dev.floe.flink.cli;
+
+import static dev.floe.flink.cli.CliRun.examples;
+import static dev.floe.flink.cli.K8sCommandTest.at;
+import static dev.floe.flink.cli.K8sCommandTest.k8s;
+import static dev.floe.flink.cli.K8sCommandTest.single;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.k8s.FlinkVersions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Values a user gives `floe k8s` (paths, URIs, versions) reach the rendered YAML's comments and the
+ * refusals: a line break in one must never add a key to a resource or break a message in two, and a
+ * value the cluster cannot use is refused at render time, naming its flag.
+ */
+class K8sRenderUserValuesTest {
+  private static final Path DAILY = examples().resolve("jobs/fact_orders_daily.yaml");
+
+  @TempDir Path work;
+
+  @Test
+  void aLineBreakInAManifestPathStaysInsideItsCommentLine() throws IOException {
+    Path jobs = Files.createDirectories(work.resolve("jobs"));
+    Path evil = jobs.resolve("evil\nfoo: bar #x.yaml");
+    Files.copy(DAILY, evil);
+
+    CliRun render = k8s("k8s", "render", evil.toString(), "--slice", "2026-10-03");
+
+    assertThat(render.exitCode()).as(render.err()).isZero();
+    Map<String, Object> resource = single(render.out());
+    assertThat(resource).doesNotContainKey("foo");
+    assertThat(render.out()).contains("evil\\nfoo: bar #x.yaml");
+    assertOnlyCommentsAndYaml(render.out());
+  }
+
+  @Test
+  void aLineBreakInTheJarUriOrCodeVersionOrImageIsRefusedOnOneLineNamingTheFlag() {
+    CliRun jar =
+        k8s(
+            "k8s",
+            "render",
+            DAILY.toString(),
+            "--slice",
+            "2026-10-03",
+            "--session-cluster",
+            "s",
+            "--jar-uri",
+            "https://x/a.jar\nfoo: bar");
+    CliRun version =
+        k8s(
+            "k8s",
+            "render",
+            DAILY.toString(),
+            "--slice",
+            "2026-10-03",
+            "--code-version",
+            "1.0\nfoo: bar",
+            "--image",
+            "floe:1");
+    CliRun image =
+        k8s(
+            "k8s",
+            "render",
+            DAILY.toString(),
+            "--slice",
+            "2026-10-03",
+            "--image",
+            "floe:1\nfoo: bar");
+
+    assertRefusedOnOneLine(jar, "Cannot render a job for session cluster s with --jar-uri");
+    assertThat(jar.err()).contains("https://x/a.jar\\nfoo: bar");
+    assertRefusedOnOneLine(version, "Cannot render with --code-version 1.0\\nfoo: bar");
+    assertRefusedOnOneLine(image, "Cannot render with --image floe:1\\nfoo: bar");
+  }
+
+  @Test
+  void aCodeVersionMustBeADockerTagOptionallyWithTheCommitAndIsBlamedByItsFlag() {
+    for (String bad : List.of("", "x:y", "1.0/x", "bad version", ".1", "-1")) {
+      CliRun render =
+          k8s("k8s", "render", DAILY.toString(), "--slice", "2026-10-03", "--code-version", bad);
+      assertRefusedOnOneLine(render, "Cannot render with --code-version " + bad + ":");
+      assertThat(render.err()).as(bad).doesNotContain("image");
+    }
+    for (String good : List.of("1.0", "0.1.0-SNAPSHOT+3f2a1bc", "0.1.0-SNAPSHOT+3f2a1bc-dirty")) {
+      CliRun render =
+          k8s("k8s", "render", DAILY.toString(), "--slice", "2026-10-03", "--code-version", good);
+      assertThat(render.exitCode()).as(render.err()).isZero();
+      assertThat(at(single(render.out()), "spec.image")).isEqualTo("floe:" + good.split("\\+")[0]);
+    }
+  }
+
+  @Test
+  void aFlinkVersionMustBeOneTheOperatorKnowsOfTheJarsMajorVersion() {
+    String major = FlinkVersions.buildFlinkVersion().split("\\.")[0];
+    CliRun unknown =
+        k8s("k8s", "render", DAILY.toString(), "--slice", "2026-10-03", "--flink-version", "v3_0");
+    CliRun older =
+        k8s("k8s", "render", DAILY.toString(), "--slice", "2026-10-03", "--flink-version", "v1_20");
+    CliRun current =
+        k8s(
+            "k8s",
+            "render",
+            DAILY.toString(),
+            "--slice",
+            "2026-10-03",
+            "--flink-version",
+            FlinkVersions.current());
+
+    assertRefusedOnOneLine(unknown, "Cannot render with --flink-version v3_0: the operator");
+    assertRefusedOnOneLine(older, "Cannot render with --flink-version v1_20: the Floe jar");
+    assertThat(older.err()).contains("Flink " + FlinkVersions.buildFlinkVersion());
+    assertThat(current.exitCode()).as(current.err()).isZero();
+    assertThat(FlinkVersions.accepted()).allMatch(v -> v.startsWith("v" + major + "_"));
+  }
+
+  private static void assertRefusedOnOneLine(CliRun run, String start) {
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(run.err()).startsWith("floe: " + start);
+    assertThat(run.err().strip()).doesNotContain("\n");
+    assertThat(run.out()).isEmpty();
+  }
+
+  /** Every line is a comment, a document marker, or part of the YAML of a resource. */
+  private static void assertOnlyCommentsAndYaml(String yaml) {
+    for (String line : yaml.split("\n")) {
+      assertThat(line).matches("#.*|---|[a-zA-Z]+:.*|\\s+.*");
+    }
+  }
+}
