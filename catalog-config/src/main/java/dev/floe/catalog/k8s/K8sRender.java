@@ -73,7 +73,10 @@ public final class K8sRender {
     }
     SliceRun run = run(job, inProject, slice, null, false, options);
     return new Rendered(
-        List.of(), List.of(document(run, options)), warnings(project, options.cluster()));
+        List.of(),
+        List.of(document(run, options)),
+        warnings(project, options.cluster()),
+        inputs(project, new Rendered.Input("the manifest", manifest)));
   }
 
   /**
@@ -160,7 +163,18 @@ public final class K8sRender {
     }
     List<String> header =
         backfillHeader(job, backfillId, from, to, slices, maxConcurrency, options.submission());
-    return new Rendered(header, documents, warnings(project, options.cluster()));
+    List<Rendered.Input> read = new ArrayList<>();
+    read.add(
+        new Rendered.Input(
+            isBackfillManifest ? "the backfill manifest" : "the manifest", request.manifest()));
+    if (file != null) {
+      read.add(new Rendered.Input("the job manifest", jobManifest));
+    }
+    return new Rendered(
+        header,
+        documents,
+        warnings(project, options.cluster()),
+        inputs(project, read.toArray(Rendered.Input[]::new)));
   }
 
   /**
@@ -306,6 +320,18 @@ public final class K8sRender {
       lines.add("  " + env.env() + " <- Secret " + env.secret() + ", key " + env.key());
     }
     return lines;
+  }
+
+  /** {@code read}, and the project's floe.yaml when {@link #warnings} reads it. */
+  private static List<Rendered.Input> inputs(ProjectLayout project, Rendered.Input... read) {
+    List<Rendered.Input> inputs = new ArrayList<>(List.of(read));
+    if (project.hasConfig()) {
+      inputs.add(
+          new Rendered.Input(
+              "the project's catalog configuration",
+              project.dir().resolve(CatalogConfigLoader.CONFIG_FILE)));
+    }
+    return inputs;
   }
 
   private static List<String> warnings(ProjectLayout project, ClusterSettings cluster) {

@@ -2,6 +2,7 @@ package dev.floe.flink.cli;
 
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.k8s.ClusterSettings;
 import dev.floe.catalog.k8s.FlinkVersions;
 import dev.floe.catalog.k8s.PodResources;
@@ -144,7 +145,9 @@ final class ClusterOptions {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FILE",
-      description = "Write to FILE instead of standard output.")
+      description =
+          "Write to FILE instead of standard output; a file the render reads (the manifest,"
+              + " floe.yaml, --notify) is refused.")
   Path output;
 
   @Option(
@@ -196,6 +199,7 @@ final class ClusterOptions {
           "Cannot write the resources to %s: it is a folder (-o takes a file; render-backfill"
               + " --out-dir takes a folder)",
           output);
+      refuseInputs(rendered);
       try {
         Files.writeString(output, text, StandardCharsets.UTF_8);
       } catch (IOException e) {
@@ -203,6 +207,31 @@ final class ClusterOptions {
       }
     }
     warn(rendered, commandLine);
+  }
+
+  /**
+   * Refuses an {@code -o} file that is one of the files the render read (a manifest, floe.yaml, a
+   * --notify manifest): writing it would replace the input with its own rendering. Compared as
+   * files (links and other spellings of the same path included), before anything is written.
+   */
+  private void refuseInputs(Rendered rendered) {
+    if (!Files.exists(output)) {
+      return;
+    }
+    for (Rendered.Input input : rendered.inputs()) {
+      boolean same;
+      try {
+        same = Files.exists(input.path()) && Files.isSameFile(output, input.path());
+      } catch (IOException e) {
+        throw unwritable(output, e);
+      }
+      InvalidInputException.check(
+          !same,
+          "Cannot write the resources to %s: it is %s %s this render reads; give -o another file",
+          Shown.value(output.toString()),
+          input.what(),
+          Shown.value(input.path().toString()));
+    }
   }
 
   /** A path the user gave that cannot be written: bad input (exit 2), with the reason. */

@@ -5,6 +5,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.k8s.MaintenanceRender;
 import dev.floe.catalog.k8s.ProjectLayout;
+import dev.floe.catalog.k8s.Rendered;
 import dev.floe.catalog.maintain.MaintenanceManifest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -146,7 +147,11 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
             Timeout.ofFlag("--timeout", timeout).duration(),
             notifyInImage(),
             jvmFlags());
-    cluster.print(render.render(cluster.settings()), spec.commandLine());
+    Rendered rendered = render.render(cluster.settings());
+    if (notify != null) {
+      rendered = rendered.withInput("the --notify manifest", notify);
+    }
+    cluster.print(rendered, spec.commandLine());
     return ExitCodes.OK;
   }
 

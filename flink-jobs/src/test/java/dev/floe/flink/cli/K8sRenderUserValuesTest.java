@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import static dev.floe.flink.cli.CliRun.examples;
 import static dev.floe.flink.cli.K8sCommandTest.at;
 import static dev.floe.flink.cli.K8sCommandTest.k8s;
+import static dev.floe.flink.cli.K8sCommandTest.parse;
 import static dev.floe.flink.cli.K8sCommandTest.single;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -119,6 +120,61 @@ class K8sRenderUserValuesTest {
     assertThat(older.err()).contains("Flink " + FlinkVersions.buildFlinkVersion());
     assertThat(current.exitCode()).as(current.err()).isZero();
     assertThat(FlinkVersions.accepted()).allMatch(v -> v.startsWith("v" + major + "_"));
+  }
+
+  @Test
+  void theOutputFileIsNeverAFileTheRenderReads() throws IOException {
+    Path project = Files.createDirectories(work.resolve("project"));
+    Files.writeString(
+        project.resolve("floe.yaml"),
+        "catalog: {type: rest, properties: {uri: 'http://rest:8181'}}\n");
+    Path job = Files.createDirectories(project.resolve("jobs")).resolve("daily.yaml");
+    Files.copy(DAILY, job);
+    Path backfill = Files.createDirectories(project.resolve("backfills")).resolve("b.yaml");
+    Files.writeString(
+        backfill, "backfill: b1\njob: ../jobs/daily.yaml\nfrom: 2026-01-01\nto: 2026-01-03\n");
+    String jobText = Files.readString(job);
+    String backfillText = Files.readString(backfill);
+    String configText = Files.readString(project.resolve("floe.yaml"));
+    Path link = work.resolve("link.yaml");
+    Files.createSymbolicLink(link, job);
+
+    List<CliRun> refused =
+        List.of(
+            k8s("k8s", "render", job.toString(), "--slice", "2026-10-03", "-o", job.toString()),
+            k8s("k8s", "render", job.toString(), "--slice", "2026-10-03", "-o", link.toString()),
+            k8s(
+                "k8s",
+                "render",
+                job.toString(),
+                "--slice",
+                "2026-10-03",
+                "-o",
+                project.resolve("jobs/../floe.yaml").toString()),
+            k8s("k8s", "render-backfill", backfill.toString(), "-o", backfill.toString()),
+            k8s("k8s", "render-backfill", backfill.toString(), "-o", job.toString()));
+
+    for (CliRun run : refused) {
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.INVALID_INPUT);
+      assertThat(run.err())
+          .startsWith("floe: Cannot write the resources to ")
+          .contains("this render reads");
+      assertThat(run.out()).isEmpty();
+    }
+    assertThat(refused.get(0).err()).contains("it is the manifest " + job);
+    assertThat(refused.get(2).err()).contains("the project's catalog configuration");
+    assertThat(refused.get(3).err()).contains("it is the backfill manifest " + backfill);
+    assertThat(refused.get(4).err()).contains("it is the job manifest");
+    assertThat(Files.readString(job)).isEqualTo(jobText);
+    assertThat(Files.readString(backfill)).isEqualTo(backfillText);
+    assertThat(Files.readString(project.resolve("floe.yaml"))).isEqualTo(configText);
+
+    Path out = work.resolve("out.yaml");
+    Files.writeString(out, "old\n");
+    CliRun elsewhere =
+        k8s("k8s", "render", job.toString(), "--slice", "2026-10-03", "-o", out.toString());
+    assertThat(elsewhere.exitCode()).as(elsewhere.err()).isZero();
+    assertThat(parse(Files.readString(out))).hasSize(1);
   }
 
   private static void assertRefusedOnOneLine(CliRun run, String start) {

@@ -193,6 +193,25 @@ class RenderMaintenanceCommandTest {
     }
   }
 
+  @Test
+  void neverWritesTheCronJobOverTheNotificationManifest(@TempDir Path project) throws Exception {
+    Files.writeString(project.resolve("floe.yaml"), "catalog: {}\n");
+    Path manifest = Files.createDirectories(project.resolve("maintenance")).resolve("notify.yaml");
+    Files.writeString(manifest, NOTIFY);
+
+    CliRun run = render("--notify", manifest.toString(), "-o", manifest.toString());
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(run.err())
+        .startsWith(
+            "floe: Cannot write the resources to "
+                + manifest
+                + ": it is the --notify manifest "
+                + manifest
+                + " this render reads");
+    assertThat(Files.readString(manifest)).isEqualTo(NOTIFY);
+  }
+
   /** The CronJob's one container. */
   @SuppressWarnings("unchecked")
   private static Map<String, Object> container(String yaml) {
