@@ -34,7 +34,7 @@ public final class K8sNames {
   private K8sNames() {}
 
   /**
-   * {@code floe-<job>-<slice>-<first 8 of the run key>}, e.g. {@code
+   * {@code floe-<job>-<slice>-<first 8 of the run key>} (or of a {@link #backfillKey}), e.g. {@code
    * floe-fact-orders-daily-2026-10-03-1a2b3c4d}. The job part is cut when the whole would exceed
    * {@value #MAX_NAME_LENGTH} characters; the slice and the run key are never cut.
    *
@@ -53,6 +53,18 @@ public final class K8sNames {
       }
     }
     return name.toString();
+  }
+
+  /**
+   * The key a backfill's slice is named from in place of the run key: a hash of the run key, the
+   * backfill id and whether the slice sends effects, so the resource of a slice of a backfill is
+   * named apart from the plain render of the slice (whose spec lacks {@code --backfill-id}), from
+   * the same slice of another backfill, and from the same backfill with other effects, while the
+   * same backfill rendered again gets the same names.
+   */
+  public static String backfillKey(String runKey, String backfillId, boolean allowEffects) {
+    return RunKey.of(
+        "backfill", runKey, backfillId, allowEffects ? "allow-effects" : "effects-off", "");
   }
 
   /** True when the operator accepts {@code name} for a FlinkDeployment. */

@@ -270,9 +270,17 @@ public final class K8sRender {
       comment.addAll(secretLines(cluster));
     }
     comment.add("Named from the run key (job, target, slice, manifest text, code version");
-    comment.add(
-        run.codeVersion() + "): the same slice always gets this name, so applying it again");
-    comment.add("changes nothing; to rerun the slice, delete the resource first. Outcome:");
+    if (run.backfillId() == null) {
+      comment.add(
+          run.codeVersion() + "): the same slice always gets this name, so applying it again");
+      comment.add("changes nothing; to rerun the slice, delete the resource first. Outcome:");
+    } else {
+      comment.add(
+          run.codeVersion() + "), the backfill id and whether it sends effects: this slice of");
+      comment.add("this backfill always gets this name, apart from `floe k8s render`'s and other");
+      comment.add("backfills', so applying it again changes nothing; to rerun the slice, delete");
+      comment.add("the resource first. Outcome:");
+    }
     comment.add(
         "  kubectl get " + kind + " " + run.name() + " -o jsonpath='{.status.jobStatus.state}'");
     Map<String, Object> body =

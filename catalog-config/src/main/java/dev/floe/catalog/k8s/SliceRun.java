@@ -38,9 +38,17 @@ public record SliceRun(
     boolean passParallelism,
     boolean allowEffects) {
 
-  /** The resource's name, see {@link K8sNames#resourceName}. */
+  /**
+   * The resource's name, see {@link K8sNames#resourceName}: from the run key for a plain run; for a
+   * backfill's slice from the run key, the backfill id and whether it sends effects ({@link
+   * K8sNames#backfillKey}), since its spec differs in each, and applying one over another would
+   * patch that resource (a running slice, or a finished one that then never runs).
+   */
   public String name() {
-    return K8sNames.resourceName(job, sliceValue, runKey);
+    return K8sNames.resourceName(
+        job,
+        sliceValue,
+        backfillId == null ? runKey : K8sNames.backfillKey(runKey, backfillId, allowEffects));
   }
 
   /** The manifest inside the image: {@code /opt/floe/jobs/x.yaml}. */

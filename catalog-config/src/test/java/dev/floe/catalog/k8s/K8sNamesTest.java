@@ -63,4 +63,20 @@ class K8sNamesTest {
       assertThat(K8sNames.isLabelValue(K8sNames.labelValue(value))).as(value).isTrue();
     }
   }
+
+  @Test
+  void aBackfillKeyDependsOnTheRunKeyTheBackfillIdAndEffectsAndNamesAsLongAsARunKey() {
+    String a = K8sNames.backfillKey(KEY, "a", false);
+
+    assertThat(K8sNames.backfillKey(KEY, "a", false)).isEqualTo(a);
+    assertThat(a).hasSameSizeAs(KEY).isNotEqualTo(KEY);
+    assertThat(K8sNames.backfillKey(KEY, "b", false)).isNotEqualTo(a);
+    assertThat(K8sNames.backfillKey(KEY, "a", true)).isNotEqualTo(a);
+    assertThat(K8sNames.backfillKey(RunKey.of("j", "t", "s", "m", "w"), "a", false))
+        .isNotEqualTo(a);
+    String job = "a_very_long_job_name_" + "x".repeat(80);
+    assertThat(K8sNames.resourceName(job, "2026-10-03T05", a))
+        .hasSize(K8sNames.resourceName(job, "2026-10-03T05", KEY).length())
+        .matches(K8sNames.OPERATOR_NAME);
+  }
 }

@@ -367,9 +367,16 @@ class K8sRenderTest {
                 + "#   fact_orders_daily into sales.fact_orders, 31 slices from 2026-01-01 to"
                 + " 2026-02-01 (exclusive)")
         .contains("Apply at most 2 at a time", "optimistic concurrency", K8sRender.RUNBOOK);
-    // Each slice's run key is the one `floe run --slice` computes: a single render agrees.
+    // Each slice's run key is the one `floe run --slice` computes: a single render agrees. Its
+    // name does not: the backfill's spec differs (--backfill-id), so applying one must not patch
+    // the other.
+    Map<String, Object> single =
+        single(K8sRender.slice(Resources.dailyJob(), "2026-01-15", OPTIONS));
+    assertThat(((Map<String, Object>) at(docs.get(14), "metadata.labels")).get("floe.dev/run-key"))
+        .isNotNull()
+        .isEqualTo(((Map<String, Object>) at(single, "metadata.labels")).get("floe.dev/run-key"));
     assertThat((Object) at(docs.get(14), "metadata.name"))
-        .isEqualTo(name(K8sRender.slice(Resources.dailyJob(), "2026-01-15", OPTIONS)));
+        .isNotEqualTo(at(single, "metadata.name"));
   }
 
   @Test
@@ -591,6 +598,33 @@ class K8sRenderTest {
     assertThatThrownBy(() -> RenderOptions.application(CLUSTER, "1.0\nfoo: bar"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("Cannot render with --code-version 1.0\\nfoo: bar: ");
+  }
+
+  @Test
+  void aBackfillsSliceIsNamedApartFromThePlainRunOfTheSliceAndFromOtherBackfills()
+      throws IOException {
+    Path job = write("jobs/daily.yaml", DAILY);
+    String plain = name(K8sRender.slice(job, "2026-10-03", OPTIONS));
+    BackfillRender a = new BackfillRender(job, "2026-10-03", "2026-10-04", null, "a", false);
+
+    String first = name(K8sRender.backfill(a, OPTIONS));
+
+    assertThat(first).isNotEqualTo(plain).startsWith("floe-daily-2026-10-03-");
+    assertThat(K8sRender.backfill(a, OPTIONS).yaml())
+        .isEqualTo(K8sRender.backfill(a, OPTIONS).yaml());
+    assertThat(
+            name(
+                K8sRender.backfill(
+                    new BackfillRender(job, "2026-10-03", "2026-10-04", null, "b", false),
+                    OPTIONS)))
+        .isNotEqualTo(first)
+        .isNotEqualTo(plain);
+    assertThat(
+            name(
+                K8sRender.backfill(
+                    new BackfillRender(job, "2026-10-03", "2026-10-04", null, "a", true), OPTIONS)))
+        .isNotEqualTo(first)
+        .isNotEqualTo(plain);
   }
 
   private static Map<String, Object> single(Rendered rendered) {

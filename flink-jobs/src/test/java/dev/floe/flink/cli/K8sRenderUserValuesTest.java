@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class K8sRenderUserValuesTest {
   private static final Path DAILY = examples().resolve("jobs/fact_orders_daily.yaml");
+  private static final String JANUARY =
+      examples().resolve("backfills/orders_january.yaml").toString();
 
   @TempDir Path work;
 
@@ -175,6 +177,76 @@ class K8sRenderUserValuesTest {
         k8s("k8s", "render", job.toString(), "--slice", "2026-10-03", "-o", out.toString());
     assertThat(elsewhere.exitCode()).as(elsewhere.err()).isZero();
     assertThat(parse(Files.readString(out))).hasSize(1);
+  }
+
+  @Test
+  void aBackfillsResourceIsNamedApartFromThePlainRenderAndFromOtherBackfillsOfTheSlice() {
+    String plain = name(k8s("k8s", "render", DAILY.toString(), "--slice", "2026-01-01"));
+    List<String> a = backfillNames("--backfill-id", "a");
+    List<String> again = backfillNames("--backfill-id", "a");
+    List<String> b = backfillNames("--backfill-id", "b");
+    List<String> aWithEffects = backfillNames("--backfill-id", "a", "--allow-effects");
+
+    assertThat(again).isEqualTo(a);
+    assertThat(a.get(0)).startsWith("floe-fact-orders-daily-2026-01-01-").isNotEqualTo(plain);
+    assertThat(b.get(0)).isNotEqualTo(a.get(0)).isNotEqualTo(plain);
+    assertThat(aWithEffects.get(0))
+        .isNotEqualTo(a.get(0))
+        .isNotEqualTo(b.get(0))
+        .isNotEqualTo(plain);
+    assertThat(a.get(0)).hasSameSizeAs(plain);
+    CliRun twice =
+        k8s(
+            "k8s",
+            "render-backfill",
+            DAILY.toString(),
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-03",
+            "--backfill-id",
+            "a");
+    assertThat(twice.out())
+        .isEqualTo(
+            k8s(
+                    "k8s",
+                    "render-backfill",
+                    DAILY.toString(),
+                    "--from",
+                    "2026-01-01",
+                    "--to",
+                    "2026-01-03",
+                    "--backfill-id",
+                    "a")
+                .out());
+    // A backfill manifest's slices are named apart from the plain renders of the same slices too.
+    CliRun january = k8s("k8s", "render-backfill", JANUARY);
+    assertThat(january.exitCode()).as(january.err()).isZero();
+    String firstOfJanuary = (String) at(parse(january.out()).get(0), "metadata.name");
+    assertThat(firstOfJanuary)
+        .isNotEqualTo(name(k8s("k8s", "render", DAILY.toString(), "--slice", "2026-01-01")));
+  }
+
+  private static List<String> backfillNames(String... flags) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "k8s",
+                "render-backfill",
+                DAILY.toString(),
+                "--from",
+                "2026-01-01",
+                "--to",
+                "2026-01-03"));
+    args.addAll(List.of(flags));
+    CliRun run = k8s(args.toArray(String[]::new));
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    return parse(run.out()).stream().map(d -> (String) at(d, "metadata.name")).toList();
+  }
+
+  private static String name(CliRun render) {
+    assertThat(render.exitCode()).as(render.err()).isZero();
+    return (String) at(single(render.out()), "metadata.name");
   }
 
   private static void assertRefusedOnOneLine(CliRun run, String start) {
