@@ -1,7 +1,9 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.job.Timeout;
 import dev.floe.catalog.k8s.MaintenanceRender;
 import dev.floe.catalog.k8s.ProjectLayout;
@@ -121,6 +123,17 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
       selection.add("--namespace");
       selection.add(catalogNamespace);
     } else {
+      // Read as floe maintain reads them, so a name it would refuse every night is refused now.
+      for (String table : tables) {
+        try {
+          Catalogs.identifier(table);
+        } catch (InvalidInputException e) {
+          throw InvalidInputException.of(
+              "Cannot render the maintenance CronJob with table %s: floe maintain refuses it"
+                  + " (expected <namespace>.<table>, e.g. sales.fact_orders)",
+              Shown.value(table));
+        }
+      }
       selection.addAll(tables);
     }
     List<String> budget = new ArrayList<>();

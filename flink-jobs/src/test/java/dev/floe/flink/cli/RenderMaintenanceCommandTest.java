@@ -194,6 +194,39 @@ class RenderMaintenanceCommandTest {
   }
 
   @Test
+  void refusesTableNamesFloeMaintainWouldRefuseEveryNight() {
+    CliRun run =
+        k8s(
+            "k8s",
+            "render-maintenance",
+            "nons",
+            "weird table",
+            "--schedule",
+            "0 3 * * *",
+            "--timeout",
+            "1h");
+    CliRun nested =
+        k8s(
+            "k8s",
+            "render-maintenance",
+            "sales.fact_orders",
+            "a.b.c",
+            "--schedule",
+            "0 3 * * *",
+            "--timeout",
+            "1h");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(run.err())
+        .startsWith(
+            "floe: Cannot render the maintenance CronJob with table nons: floe maintain refuses"
+                + " it (expected <namespace>.<table>");
+    assertThat(run.out()).isEmpty();
+    assertThat(nested.exitCode()).as(nested.err()).isZero();
+    assertThat(podArgs(nested)).containsSubsequence("--apply", "sales.fact_orders", "a.b.c");
+  }
+
+  @Test
   void neverWritesTheCronJobOverTheNotificationManifest(@TempDir Path project) throws Exception {
     Files.writeString(project.resolve("floe.yaml"), "catalog: {}\n");
     Path manifest = Files.createDirectories(project.resolve("maintenance")).resolve("notify.yaml");
