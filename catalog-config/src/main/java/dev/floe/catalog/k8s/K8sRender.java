@@ -426,20 +426,24 @@ public final class K8sRender {
                 : ProjectLayout.detect(manifest));
   }
 
+  /** {@code text} with its line breaks and other control characters escaped, not cut. */
+  private static String oneLine(String text) {
+    return text.isEmpty() ? text : K8sYaml.commentLine(text).substring(2);
+  }
+
   /** Runs {@code action}; a refusal from below is reworded as a refusal to render {@code what}. */
   private static <T> T refusing(String what, Supplier<T> action) {
     try {
       return action.get();
     } catch (InvalidInputException e) {
       String message = e.getMessage();
+      // A message from below may quote a value (a path) raw: the refusal stays one line.
       if (message.startsWith("Cannot render")) {
-        throw e;
+        String oneLine = oneLine(message);
+        throw oneLine.equals(message) ? e : new InvalidInputException(oneLine, e);
       }
-      // The reason may quote a value from below (a path) raw: the refusal stays one line.
       String reason =
-          K8sYaml.commentLine(
-                  message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1))
-              .substring(2);
+          oneLine(message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1));
       throw new InvalidInputException("Cannot render " + what + ": " + reason, e);
     }
   }

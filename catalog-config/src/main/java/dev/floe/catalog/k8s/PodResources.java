@@ -1,6 +1,7 @@
 package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,7 +29,7 @@ public record PodResources(double cpu, String memory) {
         memory != null && MEMORY.matcher(memory.trim()).matches() && mebibytes(memory) >= 1,
         "Cannot render a pod with memory '%s': give a whole size with a unit, such as 2048m, 2g"
             + " or 2Gi",
-        memory);
+        Shown.value(memory));
   }
 
   /** One core and 2048m, enough for one slice of a small batch job. */

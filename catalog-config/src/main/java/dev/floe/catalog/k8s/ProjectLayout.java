@@ -3,6 +3,7 @@ package dev.floe.catalog.k8s;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.deploy.ImageLayout;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -26,7 +27,7 @@ public record ProjectLayout(Path dir) {
         Files.isDirectory(dir),
         "Cannot render: project directory %s does not exist (it is the directory the image"
             + " build copied to %s)",
-        dir,
+        Shown.value(dir.toString()),
         ImageLayout.PROJECT_DIR);
     return new ProjectLayout(dir);
   }
@@ -48,7 +49,10 @@ public record ProjectLayout(Path dir) {
         "Cannot render %s: no directory above it holds %s or a %s/ folder, so its place in the"
             + " image is unknown; pass --project-dir DIR (the directory the image build copied to"
             + " %s)",
-        manifest, CatalogConfigLoader.CONFIG_FILE, JOBS_DIR, ImageLayout.PROJECT_DIR);
+        Shown.value(manifest.toString()),
+        CatalogConfigLoader.CONFIG_FILE,
+        JOBS_DIR,
+        ImageLayout.PROJECT_DIR);
   }
 
   /** {@code /opt/floe/jobs/x.yaml} for {@code <dir>/jobs/x.yaml}; refuses a file outside. */
@@ -59,7 +63,7 @@ public record ProjectLayout(Path dir) {
         "Cannot render %s: it lies outside the project directory %s, so the image (which holds"
             + " only that directory, at %s) does not contain it; pass --project-dir, or move the"
             + " manifest into the project",
-        file,
+        Shown.value(file.toString()),
         dir,
         ImageLayout.PROJECT_DIR);
     return ImageLayout.PROJECT_DIR + "/" + relative(absolute);

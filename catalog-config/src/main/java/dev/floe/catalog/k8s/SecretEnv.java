@@ -2,6 +2,7 @@ package dev.floe.catalog.k8s;
 
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,7 +45,7 @@ public record SecretEnv(String env, String secret, String key) {
         env != null && ENV.matcher(env).matches(),
         "Cannot use environment variable name '%s': use letters, digits and '_', not starting"
             + " with a digit",
-        env);
+        Shown.value(env));
     // The Secret's name and key are not echoed: a common slip is passing the secret's value here.
     InvalidInputException.check(
         secret != null && SECRET_NAME.matcher(secret).matches(),
@@ -73,7 +74,7 @@ public record SecretEnv(String env, String secret, String key) {
         m.matches(),
         "Cannot read --secret-env for '%s': expected ENV=SECRET/KEY, e.g."
             + " FLOE_CATALOG_JDBC__PASSWORD=floe-db/password (the value itself never goes here)",
-        env);
+        Shown.value(env));
     return new SecretEnv(m.group(1), m.group(2), m.group(3));
   }
 }

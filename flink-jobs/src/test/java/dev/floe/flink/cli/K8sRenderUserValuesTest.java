@@ -45,6 +45,37 @@ class K8sRenderUserValuesTest {
   }
 
   @Test
+  void aRefusalQuotingAManifestPathWithALineBreakStaysOneLine() throws IOException {
+    Path project = Files.createDirectories(work.resolve("project/jobs")).getParent();
+    Path evil = work.resolve("evil\nfoo: bar.yaml");
+    Files.copy(DAILY, evil);
+
+    CliRun outside =
+        k8s(
+            "k8s",
+            "render",
+            evil.toString(),
+            "--slice",
+            "2026-10-03",
+            "--project-dir",
+            project.toString());
+    CliRun backfill =
+        k8s(
+            "k8s",
+            "render-backfill",
+            evil.toString(),
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-02",
+            "--project-dir",
+            project.toString());
+
+    assertRefusedOnOneLine(outside, "Cannot render " + work + "/evil\\nfoo: bar.yaml: it lies");
+    assertRefusedOnOneLine(backfill, "Cannot render " + work + "/evil\\nfoo: bar.yaml: it lies");
+  }
+
+  @Test
   void aLineBreakInTheJarUriOrCodeVersionOrImageIsRefusedOnOneLineNamingTheFlag() {
     CliRun jar =
         k8s(
