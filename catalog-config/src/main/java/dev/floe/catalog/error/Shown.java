@@ -26,10 +26,19 @@ public final class Shown {
       return "null";
     }
     boolean cut = text.length() > MAX_CHARS;
-    String shown = cut ? text.substring(0, MAX_CHARS) : text;
-    StringBuilder out = new StringBuilder(shown.length() + 24);
-    for (int i = 0; i < shown.length(); i++) {
-      char c = shown.charAt(i);
+    String shown = oneLine(cut ? text.substring(0, MAX_CHARS) : text);
+    return cut ? shown + "… (" + text.length() + " characters)" : shown;
+  }
+
+  /**
+   * @return {@code text} on one line, its line breaks and other control characters escaped ({@code
+   *     \n}, {@code \t}, {@code \u001b}), never cut: for a place that must keep the whole value,
+   *     such as a comment of a rendered resource
+   */
+  public static String oneLine(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 8);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       switch (c) {
         case '\n' -> out.append("\\n");
         case '\r' -> out.append("\\r");
@@ -42,9 +51,6 @@ public final class Shown {
           }
         }
       }
-    }
-    if (cut) {
-      out.append("… (").append(text.length()).append(" characters)");
     }
     return out.toString();
   }

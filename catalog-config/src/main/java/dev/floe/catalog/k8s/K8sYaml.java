@@ -63,31 +63,15 @@ public final class K8sYaml {
 
   /**
    * {@code line} as one YAML comment line: {@code # line}, its line breaks and other control
-   * characters escaped as {@link Shown#value} escapes them (not cut), so a value spliced into a
-   * comment (a manifest path, a URI) can never end the comment and start a key of the resource.
-   * Every comment of a render is written through here.
+   * characters escaped by {@link Shown#oneLine} (not cut), so a value spliced into a comment (a
+   * manifest path, a URI) can never end the comment and start a key of the resource. Every comment
+   * of a render is written through here.
    */
   public static String commentLine(String line) {
     if (line.isEmpty()) {
       return "#";
     }
-    StringBuilder out = new StringBuilder(line.length() + 2).append("# ");
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      switch (c) {
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (Shown.isControl(c)) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.toString();
+    return "# " + Shown.oneLine(line);
   }
 
   private static String write(ObjectMapper mapper, Object value) {
