@@ -97,7 +97,7 @@ public final class Catalogs {
    * key) unless it reads as {@code namespace.table}.
    */
   public static String tableName(ManifestNode node) {
-    String name = node.asText();
+    String name = node.asSpelled();
     try {
       identifier(name);
     } catch (InvalidInputException e) {

@@ -83,7 +83,7 @@ public final class EffectSpecParser {
   }
 
   private static String url(ManifestNode node) {
-    String url = node.asText();
+    String url = node.asSpelled();
     requireOnlyEnvReferences(node, url);
     if (url.startsWith("${")) {
       return url; // the whole URL comes from the environment: checked when sending
@@ -114,7 +114,7 @@ public final class EffectSpecParser {
       if (RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
         throw value.error("header '%s' is set by the HTTP client and cannot be overridden", name);
       }
-      String text = value.asText();
+      String text = value.asSpelled();
       requireOnlyEnvReferences(value, text);
       if (!isValidHeaderText(text.replaceAll("\\$\\{[^}]*}", ""))) {
         // Not quoted either: HTTP would refuse the value, and it may hold a token.
@@ -136,7 +136,7 @@ public final class EffectSpecParser {
   }
 
   private static String body(ManifestNode node, List<String> variables) {
-    String body = node.asText();
+    String body = node.asSpelled();
     for (String reference : EffectTemplate.references(body)) {
       if (EnvReferences.isEnvReference(reference)) {
         throw node.error(

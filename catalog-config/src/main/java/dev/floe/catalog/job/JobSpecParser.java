@@ -134,7 +134,7 @@ public final class JobSpecParser {
           "a slice is cut on exactly one column, got %s; multi-column slices are not supported",
           column.isSequence() ? column.strings() : "a mapping");
     }
-    return column.asText();
+    return column.asSpelled();
   }
 
   /** Keys that only mean something in one mode are refused elsewhere, not silently ignored. */
@@ -233,7 +233,7 @@ public final class JobSpecParser {
   private static CheckSpec acceptedValues(ManifestNode body) {
     body.requireOnlyKeys(ACCEPTED_VALUES_KEYS);
     // Compared as values of the column's type later: as spelled, not as YAML types them.
-    List<String> values = body.required("values").spelledStrings();
+    List<String> values = body.required("values").strings();
     if (values.isEmpty()) {
       throw body.child("values").error("expected at least one value");
     }

@@ -118,12 +118,18 @@ public final class ManifestNode {
     return !node.isMissingNode() && !node.isNull();
   }
 
+  /**
+   * The text under {@code key} {@linkplain #asSpelled() as the file spells it}; a missing key is an
+   * error. Every value Floe uses as text (a name, an id, a column, a path, SQL) is read this way:
+   * YAML 1.1 would read {@code job: 0755} as 493 and {@code backfill: 2026_01} as 202601.
+   */
   public String requiredString(String key) {
-    return required(key).asText();
+    return required(key).asSpelled();
   }
 
+  /** As {@link #requiredString}, or {@code defaultValue} when the key is missing. */
   public String optionalString(String key, String defaultValue) {
-    return has(key) ? child(key).asText() : defaultValue;
+    return has(key) ? child(key).asSpelled() : defaultValue;
   }
 
   public boolean optionalBoolean(String key, boolean defaultValue) {
@@ -139,7 +145,10 @@ public final class ManifestNode {
 
   /**
    * This scalar as text, as YAML reads it ({@code yes} is {@code true}, {@code 010} is {@code 8});
-   * a mapping or a sequence is an error. See {@link #asSpelled()} for the file's own spelling.
+   * a mapping or a sequence is an error. Only for a value Floe reads as a number or compares with
+   * YAML's reading (a table property Iceberg parses); a value used as text (a name, an id, a
+   * column, a path, SQL, a header) is read {@linkplain #asSpelled() as spelled}, as {@link
+   * #requiredString}, {@link #optionalString} and {@link #strings} read it.
    */
   public String asText() {
     if (!isScalar()) {
@@ -158,15 +167,6 @@ public final class ManifestNode {
     String read = asText();
     String spelled = node.isNull() ? null : scalars.get(pointer);
     return spelled != null ? spelled : read;
-  }
-
-  /** As {@link #strings()}, each item {@linkplain #asSpelled() as the file spells it}. */
-  public List<String> spelledStrings() {
-    List<String> values = new ArrayList<>();
-    for (ManifestNode item : items()) {
-      values.add(item.asSpelled());
-    }
-    return values;
   }
 
   public long asLong() {
@@ -199,11 +199,11 @@ public final class ManifestNode {
     return items;
   }
 
-  /** This sequence's items as text. */
+  /** This sequence's items as text, each {@linkplain #asSpelled() as the file spells it}. */
   public List<String> strings() {
     List<String> values = new ArrayList<>();
     for (ManifestNode item : items()) {
-      values.add(item.asText());
+      values.add(item.asSpelled());
     }
     return values;
   }

@@ -173,7 +173,7 @@ public final class TableSpecParser {
       if (column == null) {
         throw item.error(
             "unknown column '%s' in partition field '%s' (columns: %s)",
-            field.sourceColumn(), item.asText(), names(columns));
+            field.sourceColumn(), item.asSpelled(), names(columns));
       }
       if (!field.appliesTo(column.type())) {
         throw item.error(

@@ -48,6 +48,19 @@ class BackfillSpecParserTest {
   }
 
   @Test
+  void theIdTheJobAndTheVersionAreReadAsTheFileSpellsThem() throws Exception {
+    Path file =
+        write(
+            "q.yaml", "backfill: 2026_01\njob: 0755\nfrom: 2026\nto: 2027\nexpect_version: 1.10\n");
+
+    BackfillSpec spec = BackfillSpecParser.load(file);
+
+    assertThat(spec.id()).isEqualTo("2026_01"); // YAML 1.1 reads 202601
+    assertThat(spec.job()).isEqualTo(dir.resolve("0755").toAbsolutePath()); // not 493
+    assertThat(spec.expectVersion()).isEqualTo("1.10"); // not 1.1
+  }
+
+  @Test
   void aJobManifestIsNotABackfillManifest() {
     assertThat(
             BackfillSpecParser.isBackfillManifest(

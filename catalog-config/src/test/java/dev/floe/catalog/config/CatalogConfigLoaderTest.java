@@ -86,6 +86,15 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void theCatalogNameIsReadAsTheFileSpellsIt() throws IOException {
+    Path file = write("catalog:\n  type: rest\n  name: 0755\n  properties: {uri: http://r}\n");
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config.name()).isEqualTo("0755"); // YAML 1.1 reads 493
+  }
+
+  @Test
   void readsTypeNameAndPropertiesFromFloeYaml() throws IOException {
     Path file =
         write(

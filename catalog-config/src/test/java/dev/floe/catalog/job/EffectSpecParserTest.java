@@ -46,6 +46,22 @@ class EffectSpecParserTest {
   }
 
   @Test
+  void theNameHeaderValuesAndBodyAreReadAsTheFileSpellsThem() {
+    EffectSpec effect =
+        parse(
+                JOB
+                    + "effects: [{name: 0755, webhook: {url: 'https://x.example/',"
+                    + " headers: {X-Version: 1.10, X-Dry: off}, body: 1.10}}]")
+            .effects()
+            .get(0);
+
+    assertThat(effect.name()).isEqualTo("0755");
+    assertThat(effect.headers())
+        .containsExactly(Map.entry("X-Version", "1.10"), Map.entry("X-Dry", "off"));
+    assertThat(effect.body()).isEqualTo("1.10");
+  }
+
+  @Test
   void aWebhookWithoutBodySendsEveryRunVariable() {
     EffectSpec effect =
         parse(JOB + "effects: [{name: ping, webhook: {url: 'https://x.example/'}}]")

@@ -224,6 +224,35 @@ class JobSpecParserTest {
   }
 
   @Test
+  void readsEveryNameAndColumnAsTheFileSpellsItNotAsYaml11TypesIt() {
+    JobSpec overwrite =
+        parse(
+            """
+            job: 0755
+            target: 2024.10
+            slice: {column: off}
+            query: SELECT 1
+            checks:
+              - not_null: [on, 1e3]
+              - unique: [+12]
+              - accepted_values: {column: 0x1F, values: [yes]}
+            """);
+    JobSpec merge =
+        parse(MERGE.replace("[customer_id]", "[0b101]").replace("updated_at\n", "1.10\n"));
+
+    assertThat(overwrite.job()).isEqualTo("0755");
+    assertThat(overwrite.target()).isEqualTo("2024.10");
+    assertThat(overwrite.sliceColumn()).isEqualTo("off");
+    assertThat(overwrite.checks())
+        .containsExactly(
+            new CheckSpec.NotNull(List.of("on", "1e3")),
+            new CheckSpec.Unique(List.of("+12")),
+            new CheckSpec.AcceptedValues("0x1F", List.of("yes")));
+    assertThat(merge.key()).containsExactly("0b101");
+    assertThat(merge.ordering()).isEqualTo("1.10");
+  }
+
+  @Test
   void parsesAMergeWithKeyOrderingAndNoSlice() {
     JobSpec spec = parse(MERGE);
 

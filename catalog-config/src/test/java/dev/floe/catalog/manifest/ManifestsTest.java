@@ -69,13 +69,47 @@ class ManifestsTest {
             """);
 
     assertThat(root.child("job").asSpelled()).isEqualTo("010");
-    assertThat(root.child("values").spelledStrings())
+    assertThat(root.child("values").strings())
         .containsExactly("0.123456789012345678", "yes", "1.50", "quoted", "0x1F");
     assertThat(root.child("nested").child("a/b").asSpelled()).isEqualTo("on");
-    // Everything else keeps reading values as YAML types them (table and catalog properties).
+    // asText() keeps YAML's typed reading, for what is compared with it (Iceberg properties).
     assertThat(root.child("job").asText()).isEqualTo("8");
-    assertThat(root.child("values").strings())
+    assertThat(root.child("values").items().stream().map(ManifestNode::asText))
         .containsExactly("0.12345678901234568", "true", "1.5", "quoted", "31");
+  }
+
+  @Test
+  void theStringAccessorsReadEveryValueAsTheFileSpellsItNotAsYaml11TypesIt() {
+    ManifestNode root =
+        Manifests.parse(
+            "m.yaml",
+            """
+            job: 0755
+            backfill: 2026_01
+            version: 1.10
+            exp: 1e3
+            flags: [yes, off, on, no]
+            hex: 0x1F
+            bin: 0b101
+            plus: +12
+            quoted: "0755"
+            props: {a: 007}
+            flag: yes
+            """);
+
+    assertThat(root.requiredString("job")).isEqualTo("0755");
+    assertThat(root.requiredString("backfill")).isEqualTo("2026_01");
+    assertThat(root.optionalString("version", null)).isEqualTo("1.10");
+    assertThat(root.optionalString("exp", null)).isEqualTo("1e3");
+    assertThat(root.child("flags").strings()).containsExactly("yes", "off", "on", "no");
+    assertThat(root.requiredString("hex")).isEqualTo("0x1F");
+    assertThat(root.requiredString("bin")).isEqualTo("0b101");
+    assertThat(root.requiredString("plus")).isEqualTo("+12");
+    assertThat(root.requiredString("quoted")).isEqualTo("0755");
+    assertThat(root.child("props").entries().get("a").asSpelled()).isEqualTo("007");
+    // Numbers and booleans where Floe expects them keep YAML's typed reading.
+    assertThat(root.child("job").asLong()).isEqualTo(493);
+    assertThat(root.optionalBoolean("flag", false)).isTrue();
   }
 
   @Test

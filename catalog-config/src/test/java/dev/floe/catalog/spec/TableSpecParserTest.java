@@ -69,6 +69,14 @@ class TableSpecParserTest {
   }
 
   @Test
+  void theTableNameIsReadAsTheFileSpellsIt() {
+    TableSpec spec =
+        TableSpecParser.parse(SOURCE, "table: 2024.10\nschema:\n  - {name: id, type: long}\n");
+
+    assertThat(spec.table()).isEqualTo("2024.10"); // YAML 1.1 reads 2024.1
+  }
+
+  @Test
   void lateDataReportsAfterTheWindowUnlessToldToReopen() {
     TableSpec spec =
         TableSpecParser.parse(
