@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
@@ -39,7 +41,8 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * allows but a manifest must not rely on is refused here, once, for every kind of manifest: a file
  * over {@link #MAX_MANIFEST_BYTES}, bytes that are not UTF-8, a key given twice in one mapping
  * (YAML readers silently keep the last one), anchors and aliases (Jackson reads an alias as the
- * anchor's name, and expanding them invites alias bombs) and a second YAML document.
+ * anchor's name, and expanding them invites alias bombs), explicit tags ({@code !env NAME} would be
+ * read as the text {@code NAME}, its tag silently dropped) and a second YAML document.
  */
 public final class Manifests {
   /**
@@ -150,8 +153,9 @@ public final class Manifests {
 
   /**
    * Walks the YAML's tokens once before it is read into a tree, refusing what the tree would hide:
-   * a key given twice in one mapping (the tree keeps the last), an anchor or alias, and a second
-   * document (the tree keeps the first). Returns every scalar's text as spelled, by JSON pointer.
+   * a key given twice in one mapping (the tree keeps the last), an anchor or alias, an explicit tag
+   * (the tree drops it) and a second document (the tree keeps the first). Returns every scalar's
+   * text as spelled, by JSON pointer.
    */
   private static Map<String, String> requireStrictYaml(String source, String text)
       throws IOException {
@@ -168,6 +172,10 @@ public final class Manifests {
         }
         if (yaml.getObjectId() != null) {
           throw anchorsRefused(source, line, "declares the YAML anchor &" + yaml.getObjectId());
+        }
+        String tag = yaml.getTypeId();
+        if (tag != null) {
+          throw tagRefused(source, parser.getParsingContext(), token, line, tag);
         }
         if (depth == 0) {
           if (seenDocument && token != JsonToken.VALUE_NULL) {
@@ -210,6 +218,31 @@ public final class Manifests {
         source, line, what);
   }
 
+  /**
+   * An explicit tag, local ({@code !env}, {@code !include}) or standard ({@code !!str}, {@code
+   * !!int}): Floe reads no tag, and a standard one adds nothing now that every value Floe uses as
+   * text is read as spelled, so every tag is refused, as anchors are, rather than dropped.
+   */
+  private static InvalidInputException tagRefused(
+      String source, JsonStreamContext context, JsonToken token, int line, String typeId) {
+    // Jackson gives the tag without its leading '!'s, and a standard one resolved.
+    String tag =
+        typeId.startsWith(STANDARD_TAGS)
+            ? "!!" + typeId.substring(STANDARD_TAGS.length())
+            : "!" + typeId;
+    String path =
+        token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY
+            ? pathThrough(context.getParent())
+            : pathThrough(context);
+    String where = path.isEmpty() ? source : source + " at '" + path + "'";
+    return InvalidInputException.of(
+        "Cannot read %s: line %d uses the YAML tag %s; tags (!) are not supported in manifests,"
+            + " write the value out (quote it to keep it as text)",
+        where, line, Shown.value(tag));
+  }
+
+  private static final String STANDARD_TAGS = "tag:yaml.org,2002:";
+
   private static InvalidInputException duplicateKey(
       String source, JsonStreamContext mapping, int firstLine, int line) {
     String path = pathOf(mapping);
@@ -222,8 +255,13 @@ public final class Manifests {
 
   /** The key path of a mapping, as {@link ManifestNode#path()} writes it: checks[1].row_count. */
   private static String pathOf(JsonStreamContext mapping) {
+    return pathThrough(mapping.getParent());
+  }
+
+  /** The key path to the current entry of {@code innermost}, through its outer ones. */
+  private static String pathThrough(JsonStreamContext innermost) {
     List<JsonStreamContext> outer = new ArrayList<>();
-    for (JsonStreamContext c = mapping.getParent(); c != null && !c.inRoot(); c = c.getParent()) {
+    for (JsonStreamContext c = innermost; c != null && !c.inRoot(); c = c.getParent()) {
       outer.add(0, c);
     }
     StringBuilder path = new StringBuilder();
@@ -248,6 +286,18 @@ public final class Manifests {
           Stream.of(marked.getContext(), marked.getProblem())
               .filter(Objects::nonNull)
               .collect(Collectors.joining(": "));
+      // The problem's own mark: the context mark is where the construct it broke began (a tab
+      // indenting line 4 was reported on line 3), and floe lint names the problem's line too.
+      Mark mark =
+          marked.getProblemMark() != null ? marked.getProblemMark() : marked.getContextMark();
+      if (mark != null) {
+        return problem
+            + " (line "
+            + (mark.getLine() + 1)
+            + ", column "
+            + (mark.getColumn() + 1)
+            + ")";
+      }
     } else {
       problem = e.getOriginalMessage().lines().findFirst().orElse("").strip();
     }

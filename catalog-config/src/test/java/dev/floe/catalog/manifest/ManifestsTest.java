@@ -256,4 +256,49 @@ class ManifestsTest {
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("Cannot read table spec " + file + ": no such file");
   }
+
+  @Test
+  void anExplicitTagIsRefusedNamingTheFileTheLineTheKeyAndTheTag() {
+    String tail =
+        "; tags (!) are not supported in manifests, write the value out (quote it to keep it as"
+            + " text)";
+
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "target: a.b\njob: !env JOB_NAME\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read " + SOURCE + " at 'job': line 2 uses the YAML tag !env" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\nquery: !include q.sql\n"))
+        .hasMessage(
+            "Cannot read " + SOURCE + " at 'query': line 2 uses the YAML tag !include" + tail);
+    assertThatThrownBy(
+            () -> Manifests.parse(SOURCE, "job: j\nchecks:\n  - not_null: [a, !!str 010]\n"))
+        .hasMessage(
+            "Cannot read "
+                + SOURCE
+                + " at 'checks[0].not_null[1]': line 3 uses the YAML tag !!str"
+                + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\nslice: !cut {column: d}\n"))
+        .hasMessage("Cannot read " + SOURCE + " at 'slice': line 2 uses the YAML tag !cut" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\nkey: !set\n  - a\n"))
+        .hasMessage("Cannot read " + SOURCE + " at 'key': line 2 uses the YAML tag !set" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: ! j\n"))
+        .hasMessage("Cannot read " + SOURCE + " at 'job': line 1 uses the YAML tag !" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "--- !manifest\njob: j\n"))
+        .hasMessage("Cannot read " + SOURCE + ": line 1 uses the YAML tag !manifest" + tail);
+  }
+
+  @Test
+  void aSyntaxErrorIsReportedOnTheLineOfTheProblemNotWhereItsContextBegan() {
+    // A tab indents line 4: SnakeYAML's context mark is line 3, its problem mark line 4.
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\ntarget: a.b\nslice:\n\tcolumn: d\n"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("Cannot read " + SOURCE + ": not valid YAML: ")
+        .hasMessageContaining("(line 4, column 1)");
+    // An unclosed quote on line 5 is found where the file ends, on line 7.
+    assertThatThrownBy(
+            () ->
+                Manifests.parse(
+                    SOURCE, "job: j\ntarget: a.b\nmode: swap\nallow_empty: true\nquery: 'x\n\n"))
+        .hasMessageContaining("while scanning a quoted scalar: found unexpected end of stream")
+        .hasMessageContaining("(line 7, column 1)");
+  }
 }

@@ -83,6 +83,16 @@ final class BadInputCatalogue {
                                       t.replace("  - unique: [order_id]", "  - unique: *cols")
                                           + "cols: &cols [order_id]\n"))),
                   row(
+                      "a YAML tag (`job: !env JOB_NAME`), which YAML readers drop",
+                      2,
+                      "floe: Cannot read job.yaml at 'job': line 2 uses the YAML tag !env; tags (!)"
+                          + " are not supported in manifests, write the value out (quote it to keep"
+                          + " it as text)",
+                      f ->
+                          f.run(
+                              f.job(
+                                  t -> t.replace("job: fact_orders_daily", "job: !env JOB_NAME")))),
+                  row(
                       "a key given twice (`target:` on two lines)",
                       2,
                       "floe: Cannot read job.yaml: key 'target' appears twice, on lines 3 and 15;"
