@@ -20,8 +20,11 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -110,12 +113,34 @@ public final class Manifests {
         }
         return bytes;
       }
-    } catch (NoSuchFileException e) {
-      throw InvalidInputException.of("Cannot read %s %s: no such file", kind, file);
     } catch (IOException e) {
-      throw new InvalidInputException(
-          "Cannot read " + kind + " " + file + ": " + e.getMessage(), e);
+      throw new InvalidInputException("Cannot read " + kind + " " + file + ": " + reason(e), e);
     }
+  }
+
+  /**
+   * Why a file could not be read, for a message that already names it: {@code no such file}, {@code
+   * permission denied}, the system's reason ({@code not a directory}). A {@link
+   * FileSystemException}'s own message is only the path when it has no reason (an {@link
+   * AccessDeniedException} read {@code Cannot read manifest daily.yaml: daily.yaml}).
+   */
+  public static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof NotDirectoryException) {
+      return "a part of its path is not a folder";
+    }
+    if (e instanceof FileSystemException fs) {
+      String reason = fs.getReason();
+      return reason == null || reason.isBlank()
+          ? e.getClass().getSimpleName()
+          : Character.toLowerCase(reason.charAt(0)) + reason.substring(1);
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   private static InvalidInputException tooLarge(Path file, String kind, String size) {

@@ -51,7 +51,7 @@ public final class TableSpecLoader {
               .sorted()
               .toList();
     } catch (IOException e) {
-      throw new InvalidInputException("Cannot read " + directory + ": " + e.getMessage(), e);
+      throw new InvalidInputException("Cannot read " + directory + ": " + Manifests.reason(e), e);
     }
     if (files.isEmpty()) {
       throw InvalidInputException.of(

@@ -8,9 +8,14 @@ import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -300,5 +305,39 @@ class ManifestsTest {
                     SOURCE, "job: j\ntarget: a.b\nmode: swap\nallow_empty: true\nquery: 'x\n\n"))
         .hasMessageContaining("while scanning a quoted scalar: found unexpected end of stream")
         .hasMessageContaining("(line 7, column 1)");
+  }
+
+  @Test
+  void aFileThatCannotBeReadIsRefusedWithTheReasonNotJustItsPathAgain() throws IOException {
+    Path file = Files.writeString(dir.resolve("daily.yaml"), "job: j\n");
+    Path under = file.resolve("x.yaml"); // a path through a file: ENOTDIR
+
+    assertThatThrownBy(() -> Manifests.load(under, "job manifest"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read job manifest " + under + ": not a directory");
+    // chmod 000 (as a user other than root): the exception's message is only the path.
+    assertThat(Manifests.reason(new AccessDeniedException("daily.yaml")))
+        .isEqualTo("permission denied");
+    assertThat(Manifests.reason(new NoSuchFileException("daily.yaml"))).isEqualTo("no such file");
+    assertThat(Manifests.reason(new NotDirectoryException("jobs/daily.yaml")))
+        .isEqualTo("a part of its path is not a folder");
+    assertThat(Manifests.reason(new FileSystemException("daily.yaml", null, "Is a directory")))
+        .isEqualTo("is a directory");
+    assertThat(Manifests.reason(new FileSystemException("daily.yaml")))
+        .isEqualTo("FileSystemException");
+    assertThat(Manifests.reason(new IOException("Input/output error")))
+        .isEqualTo("Input/output error");
+  }
+
+  @Test
+  void aFileWithoutReadPermissionIsRefusedAsPermissionDenied() throws IOException {
+    Path file = Files.writeString(dir.resolve("daily.yaml"), "job: j\n");
+    Files.setPosixFilePermissions(file, java.util.Set.of());
+    // root reads any file: then only the mapping above is checked.
+    Assumptions.assumeFalse(Files.isReadable(file), "running as root");
+
+    assertThatThrownBy(() -> Manifests.load(file, "job manifest"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("Cannot read job manifest " + file + ": permission denied");
   }
 }
