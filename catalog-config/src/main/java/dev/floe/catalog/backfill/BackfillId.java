@@ -1,6 +1,7 @@
 package dev.floe.catalog.backfill;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import dev.floe.catalog.lineage.RunKey;
 import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.slice.SliceResolver;
@@ -57,7 +58,7 @@ public final class BackfillId {
         id != null && VALID.matcher(id).matches(),
         "Cannot use backfill id '%s' from %s: use 1 to 128 letters, digits, '.', '_' or '-',"
             + " starting with a letter or digit",
-        id,
+        Shown.value(id),
         source);
   }
 }

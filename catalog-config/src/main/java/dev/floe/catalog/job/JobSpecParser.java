@@ -34,7 +34,7 @@ public final class JobSpecParser {
 
   public static JobSpec parse(ManifestNode root, String text) {
     root.requireOnlyKeys(KEYS);
-    String job = root.requiredString("job");
+    String job = root.requiredName("job", "job name");
     String target = Catalogs.tableName(root.required("target"));
     WriteMode mode =
         WriteMode.parse(

@@ -3,6 +3,7 @@ package dev.floe.catalog.manifest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.Shown;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -130,6 +131,26 @@ public final class ManifestNode {
   /** As {@link #requiredString}, or {@code defaultValue} when the key is missing. */
   public String optionalString(String key, String defaultValue) {
     return has(key) ? child(key).asSpelled() : defaultValue;
+  }
+
+  /**
+   * As {@link #requiredString}, for a name Floe shows and records ({@code what}: {@code job name}):
+   * refused when blank, with spaces around it (a YAML typo that makes {@code " daily"} a second
+   * job) or holding a control character (a line break would print as extra lines of output).
+   */
+  public String requiredName(String key, String what) {
+    String name = requiredString(key);
+    ManifestNode node = child(key);
+    if (name.isBlank()) {
+      throw node.error("expected a %s, got '%s'", what, Shown.value(name));
+    }
+    if (!name.strip().equals(name)) {
+      throw node.error("%s '%s' has spaces around it", what, Shown.value(name));
+    }
+    if (name.chars().anyMatch(Shown::isControl)) {
+      throw node.error("%s '%s' holds a control character", what, Shown.value(name));
+    }
+    return name;
   }
 
   public boolean optionalBoolean(String key, boolean defaultValue) {

@@ -61,6 +61,22 @@ class BackfillSpecParserTest {
   }
 
   @Test
+  void aBlankSpacedOrControlCharacterIdIsRefusedShownOnOneLine() throws Exception {
+    for (String id : new String[] {"''", "' q1 '", "\"q1\\nrm\""}) {
+      Path file = write("q.yaml", "backfill: " + id + "\njob: j.yaml\nfrom: 2026\nto: 2027\n");
+
+      assertThatThrownBy(() -> BackfillSpecParser.load(file))
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessageStartingWith("Cannot use backfill id '")
+          .hasMessageContaining("from " + file)
+          .hasMessageNotContaining("\n");
+    }
+    Path control = write("c.yaml", "backfill: \"q1\\nrm\"\njob: j.yaml\nfrom: 2026\nto: 2027\n");
+    assertThatThrownBy(() -> BackfillSpecParser.load(control))
+        .hasMessageStartingWith("Cannot use backfill id 'q1\\nrm' from ");
+  }
+
+  @Test
   void aJobManifestIsNotABackfillManifest() {
     assertThat(
             BackfillSpecParser.isBackfillManifest(

@@ -253,6 +253,23 @@ class JobSpecParserTest {
   }
 
   @Test
+  void refusesABlankSpacedOrControlCharacterJobNameNamingTheFileAndKey() {
+    String where = "Cannot read " + SOURCE + " at 'job': ";
+
+    assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: \"\"")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(where + "expected a job name, got ''");
+    assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: '  '")))
+        .hasMessage(where + "expected a job name, got '  '");
+    assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: ' daily '")))
+        .hasMessage(where + "job name ' daily ' has spaces around it");
+    assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: \"a\\tb\"")))
+        .hasMessage(where + "job name 'a\\tb' holds a control character");
+    assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job:")))
+        .hasMessage("Cannot read " + SOURCE + ": missing required key 'job'");
+  }
+
+  @Test
   void parsesAMergeWithKeyOrderingAndNoSlice() {
     JobSpec spec = parse(MERGE);
 

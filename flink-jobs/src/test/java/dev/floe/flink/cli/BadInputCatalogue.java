@@ -146,6 +146,13 @@ final class BadInputCatalogue {
                       "floe: Cannot read job.yaml at 'job': expected a single value, got a list",
                       f -> f.run(f.job(t -> t.replace("job: fact_orders_daily", "job: [a, b]")))),
                   row(
+                      "a job name with spaces around it: `job: \" daily \"`",
+                      2,
+                      "floe: Cannot read job.yaml at 'job': job name ' daily ' has spaces around it",
+                      f ->
+                          f.run(
+                              f.job(t -> t.replace("job: fact_orders_daily", "job: \" daily \"")))),
+                  row(
                       "text where a number belongs: `parallelism: four`",
                       2,
                       "floe: Cannot read job.yaml at 'parallelism': expected a whole number, got"
