@@ -73,8 +73,8 @@ public final class CatalogConfigLoader {
             .entries()
             .forEach(
                 (k, v) -> {
-                  refuseCredentialInFile(k, v.asText(), file);
-                  String value = v.asText();
+                  refuseCredentialInFile(k, v.asSpelled(), file);
+                  String value = v.asSpelled();
                   properties.put(
                       k, k.equals(WAREHOUSE) ? absoluteWarehouse(value, folderOf(file)) : value);
                 });

@@ -1,5 +1,6 @@
 package dev.floe.catalog.lint;
 
+import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.manifest.YamlFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,8 +38,10 @@ final class ManifestFiles {
       if (Files.isDirectory(path)) {
         try {
           yamlFilesUnder(path).forEach(file -> add(candidates, new Candidate(file, false)));
-        } catch (IOException | UncheckedIOException e) {
-          problems.add(String.format("Cannot lint %s: %s", path, e.getMessage()));
+        } catch (IOException e) {
+          problems.add(String.format("Cannot lint %s: %s", path, Manifests.reason(e)));
+        } catch (UncheckedIOException e) {
+          problems.add(String.format("Cannot lint %s: %s", path, Manifests.reason(e.getCause())));
         }
       } else if (Files.isRegularFile(path)) {
         add(candidates, new Candidate(path, true));

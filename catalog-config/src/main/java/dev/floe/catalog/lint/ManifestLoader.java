@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,12 +58,10 @@ final class ManifestLoader {
                 file, size, Manifests.MAX_MANIFEST_BYTES));
       }
       text = Files.readString(path, StandardCharsets.UTF_8);
-    } catch (AccessDeniedException e) {
-      return new Unreadable(String.format("Cannot lint %s: permission denied", file));
     } catch (CharacterCodingException e) {
       return new Unreadable(String.format("Cannot lint %s: it is not UTF-8 text", file));
     } catch (IOException e) {
-      return new Unreadable(String.format("Cannot lint %s: %s", file, e.getMessage()));
+      return new Unreadable(String.format("Cannot lint %s: %s", file, Manifests.reason(e)));
     }
     Iterator<Node> documents;
     Node tree;

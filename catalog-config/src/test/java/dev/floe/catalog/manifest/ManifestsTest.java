@@ -15,7 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -327,17 +326,5 @@ class ManifestsTest {
         .isEqualTo("FileSystemException");
     assertThat(Manifests.reason(new IOException("Input/output error")))
         .isEqualTo("Input/output error");
-  }
-
-  @Test
-  void aFileWithoutReadPermissionIsRefusedAsPermissionDenied() throws IOException {
-    Path file = Files.writeString(dir.resolve("daily.yaml"), "job: j\n");
-    Files.setPosixFilePermissions(file, java.util.Set.of());
-    // root reads any file: then only the mapping above is checked.
-    Assumptions.assumeFalse(Files.isReadable(file), "running as root");
-
-    assertThatThrownBy(() -> Manifests.load(file, "job manifest"))
-        .isInstanceOf(InvalidInputException.class)
-        .hasMessage("Cannot read job manifest " + file + ": permission denied");
   }
 }
