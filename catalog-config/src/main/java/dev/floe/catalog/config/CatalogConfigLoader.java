@@ -73,8 +73,8 @@ public final class CatalogConfigLoader {
             .entries()
             .forEach(
                 (k, v) -> {
-                  refuseCredentialInFile(k, v.asSpelled(), file);
-                  String value = v.asSpelled();
+                  String value = propertyValue(v.asSpelled(), v.asText());
+                  refuseCredentialInFile(k, value, file);
                   properties.put(
                       k, k.equals(WAREHOUSE) ? absoluteWarehouse(value, folderOf(file)) : value);
                 });
@@ -166,6 +166,32 @@ public final class CatalogConfigLoader {
   }
 
   private static final String WAREHOUSE = "warehouse";
+
+  /**
+   * A catalog property's value: as the file spells it ({@code 0755} stays 0755, not YAML's 493),
+   * except where Iceberg and the AWS SDK would misread the spelling: a YAML boolean ({@code on},
+   * {@code yes}) is {@code true} or {@code false}, which is what Java's Boolean.parseBoolean
+   * understands, and a number Java cannot parse as written ({@code 1_000}, {@code 0x10}) is YAML's
+   * reading of it.
+   */
+  static String propertyValue(String spelled, String read) {
+    if (spelled == null || spelled.equals(read)) {
+      return read;
+    }
+    if (read.equals("true") || read.equals("false")) {
+      return read;
+    }
+    return isJavaNumber(spelled) || !isJavaNumber(read) ? spelled : read;
+  }
+
+  private static boolean isJavaNumber(String text) {
+    try {
+      Double.parseDouble(text);
+      return !text.isBlank() && Character.isDigit(text.charAt(text.length() - 1));
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
 
   /**
    * A warehouse written as a relative path is read against {@code base} and made absolute. Left

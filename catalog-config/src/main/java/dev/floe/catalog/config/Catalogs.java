@@ -136,11 +136,16 @@ public final class Catalogs {
 
   /**
    * True when {@code config} is an embedded catalog whose Floe home holds no catalog database yet
-   * (a folder that does not exist, or one that never had a catalog): opening it would create one.
+   * (a folder that does not exist, or one that never had a catalog), or a hadoop catalog whose
+   * local warehouse does not exist yet: opening it would create one.
    */
   public static boolean holdsNoCatalog(CatalogConfig config) {
     Path database = embeddedDatabase(config);
-    return database != null && !Files.exists(database);
+    if (database != null) {
+      return !Files.exists(database);
+    }
+    Path warehouse = localHadoopWarehouse(config);
+    return warehouse != null && !Files.exists(warehouse);
   }
 
   /** The SQLite database file of an embedded catalog, or null for any other catalog. */
@@ -189,7 +194,7 @@ public final class Catalogs {
     requireHome(config);
     try {
       Files.createDirectories(home);
-      HomeLocation.require(home);
+      HomeLocation.require(home, localPath(config.properties().get("warehouse")));
     } catch (FileAlreadyExistsException e) {
       throw InvalidInputException.of(
           "Cannot create the Floe home %s: %s is a file, not a folder", home, e.getFile());
@@ -233,15 +238,22 @@ public final class Catalogs {
 
   /** The local folder of a hadoop catalog's warehouse, or null for any other catalog or place. */
   private static Path localHadoopWarehouse(CatalogConfig config) {
-    String warehouse = config.properties().get("warehouse");
-    if (!config.type().equals("hadoop") || warehouse == null || warehouse.isBlank()) {
+    return config.type().equals("hadoop") ? localPath(config.properties().get("warehouse")) : null;
+  }
+
+  /**
+   * The local folder a warehouse location names ({@code file:/...} or an absolute path), or null
+   * for another scheme, a relative path or none.
+   */
+  static Path localPath(String location) {
+    if (location == null || location.isBlank()) {
       return null;
     }
     try {
-      if (warehouse.startsWith("file:/")) {
-        return Path.of(URI.create(warehouse));
+      if (location.startsWith("file:/")) {
+        return Path.of(URI.create(location));
       }
-      Path path = Path.of(warehouse);
+      Path path = Path.of(location);
       return path.isAbsolute() ? path : null;
     } catch (IllegalArgumentException | FileSystemNotFoundException e) {
       return null; // not a plain local path (file://host/..., escapes): left to Hadoop

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,12 +37,12 @@ final class HomeLocation {
    * @throws InvalidInputException when the home was moved or copied from another path, or holds no
    *     record and its catalog's tables lie elsewhere
    */
-  static void require(Path home) {
+  static void require(Path home, Path warehouse) {
     Path marker = home.resolve(MARKER);
     String here = canonical(home);
     try {
       if (!Files.exists(marker)) {
-        requireOwnTables(home, here);
+        requireOwnTables(home, here, warehouse);
         // Written aside and moved into place, so a process starting at the same moment never
         // reads half of it.
         Path written = Files.createTempFile(home, MARKER, ".tmp");
@@ -71,12 +72,17 @@ final class HomeLocation {
    * table of its catalog lies inside it: a copy of an old home, which has no record either, points
    * at the original's tables, and writing its record would have let it write into them.
    */
-  private static void requireOwnTables(Path home, String here) {
+  private static void requireOwnTables(Path home, String here, Path warehouse) {
     Path database = home.resolve(CATALOG_DATABASE);
     if (!Files.isRegularFile(database)) {
       return; // a new home
     }
-    List<String> insides = List.of(here, home.toAbsolutePath().normalize().toString());
+    // The home, and a warehouse of its own the configuration names (catalog.properties), by the
+    // real paths of both: a home reached through a link has its tables under the link's spelling.
+    List<Path> insides = new ArrayList<>(List.of(Path.of(here)));
+    if (warehouse != null) {
+      insides.add(real(warehouse));
+    }
     try (Connection connection =
             DriverManager.getConnection("jdbc:sqlite:" + database.toAbsolutePath());
         Statement statement = connection.createStatement();
@@ -84,9 +90,8 @@ final class HomeLocation {
             statement.executeQuery(
                 "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables")) {
       while (rows.next()) {
-        Optional<Path> local = localPath(rows.getString(3));
-        if (local.isPresent()
-            && insides.stream().noneMatch(inside -> isUnder(local.get(), inside))) {
+        Optional<Path> local = localPath(rows.getString(3)).map(HomeLocation::real);
+        if (local.isPresent() && insides.stream().noneMatch(local.get()::startsWith)) {
           throw InvalidInputException.of(
               "Cannot open the Floe home %s: it holds no record of where it was made (a home"
                   + " made before Floe kept one), and the catalog's table %s.%s keeps its"
@@ -124,8 +129,17 @@ final class HomeLocation {
     }
   }
 
-  private static boolean isUnder(Path file, String folder) {
-    return file.startsWith(Path.of(folder));
+  /** The real path of {@code path}, or of its nearest existing folder with the rest appended. */
+  private static Path real(Path path) {
+    Path absolute = path.toAbsolutePath().normalize();
+    for (Path existing = absolute; existing != null; existing = existing.getParent()) {
+      try {
+        return existing.toRealPath().resolve(existing.relativize(absolute));
+      } catch (IOException e) {
+        // not there (yet): try its folder
+      }
+    }
+    return absolute;
   }
 
   private static String canonical(Path home) {

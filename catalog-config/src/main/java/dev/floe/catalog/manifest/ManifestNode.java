@@ -141,16 +141,26 @@ public final class ManifestNode {
   public String requiredName(String key, String what) {
     String name = requiredString(key);
     ManifestNode node = child(key);
-    if (name.isBlank()) {
+    if (name.codePoints().allMatch(c -> isSpace(c) || isInvisible(c))) {
       throw node.error("expected a %s, got '%s'", what, Shown.value(name));
     }
-    if (!name.strip().equals(name)) {
+    if (isSpace(name.codePointAt(0)) || isSpace(name.codePointBefore(name.length()))) {
       throw node.error("%s '%s' has spaces around it", what, Shown.value(name));
     }
-    if (name.chars().anyMatch(Shown::isControl)) {
-      throw node.error("%s '%s' holds a control character", what, Shown.value(name));
+    if (name.codePoints().anyMatch(ManifestNode::isInvisible)) {
+      throw node.error("%s '%s' holds a control or invisible character", what, Shown.value(name));
     }
     return name;
+  }
+
+  /** A space in any script: also a no-break space (U+00A0), which isWhitespace leaves out. */
+  private static boolean isSpace(int c) {
+    return Character.isWhitespace(c) || Character.isSpaceChar(c);
+  }
+
+  /** A control or format character (a zero-width space, a byte order mark): not seen, not typed. */
+  private static boolean isInvisible(int c) {
+    return Shown.isControl(c) || Character.getType(c) == Character.FORMAT;
   }
 
   public boolean optionalBoolean(String key, boolean defaultValue) {

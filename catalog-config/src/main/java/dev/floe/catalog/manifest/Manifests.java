@@ -13,6 +13,7 @@ import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -35,8 +36,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.ScalarEvent;
 
 /**
  * Reads YAML manifests (table specs, job manifests, backfill manifests, floe.yaml) into strict
@@ -233,7 +239,28 @@ public final class Manifests {
         }
       }
     }
+    // Jackson does not report the tag of a mapping's first key (`!env FOO: x` read as FOO):
+    // SnakeYAML's events carry every explicit tag.
+    for (Event event : new Yaml(new LoaderOptions()).parse(new StringReader(text))) {
+      String tag =
+          event instanceof ScalarEvent scalar
+              ? scalar.getTag()
+              : event instanceof CollectionStartEvent collection ? collection.getTag() : null;
+      if (tag != null) {
+        throw InvalidInputException.of(
+            "Cannot read %s: line %d uses the YAML tag %s; tags (!) are not supported in"
+                + " manifests, write the value out (quote it to keep it as text)",
+            source, event.getStartMark().getLine() + 1, Shown.value(shownTag(tag)));
+      }
+    }
     return scalars;
+  }
+
+  /** A tag as written: {@code !env}, or {@code !!str} for a standard one (resolved by parsers). */
+  private static String shownTag(String tag) {
+    return tag.startsWith(STANDARD_TAGS)
+        ? "!!" + tag.substring(STANDARD_TAGS.length())
+        : tag.startsWith("!") ? tag : "!" + tag;
   }
 
   private static InvalidInputException anchorsRefused(String source, int line, String what) {
@@ -251,10 +278,7 @@ public final class Manifests {
   private static InvalidInputException tagRefused(
       String source, JsonStreamContext context, JsonToken token, int line, String typeId) {
     // Jackson gives the tag without its leading '!'s, and a standard one resolved.
-    String tag =
-        typeId.startsWith(STANDARD_TAGS)
-            ? "!!" + typeId.substring(STANDARD_TAGS.length())
-            : "!" + typeId;
+    String tag = shownTag(typeId);
     String path =
         token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY
             ? pathThrough(context.getParent())

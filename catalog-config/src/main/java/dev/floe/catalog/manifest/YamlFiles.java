@@ -8,9 +8,10 @@ public final class YamlFiles {
   private YamlFiles() {}
 
   /**
-   * Whether {@code file}'s name ends in {@code .yaml} or {@code .yml}, in any case: {@code
-   * ORDERS.YAML} is read like {@code orders.yaml} (it was linted by {@code floe lint} but skipped
-   * by {@code floe tables apply}).
+   * Whether {@code file}'s name ends in {@code .yaml} or {@code .yml}, in any case, and is not
+   * hidden: {@code ORDERS.YAML} is read like {@code orders.yaml} (it was linted by {@code floe
+   * lint} but skipped by {@code floe tables apply}); an editor's {@code .#orders.yaml} lock or a
+   * {@code .orders.yaml.swp}-like file is not a spec.
    */
   public static boolean isYaml(Path file) {
     Path name = file.getFileName();
@@ -18,6 +19,6 @@ public final class YamlFiles {
       return false;
     }
     String lower = name.toString().toLowerCase(Locale.ROOT);
-    return lower.endsWith(".yaml") || lower.endsWith(".yml");
+    return !lower.startsWith(".") && (lower.endsWith(".yaml") || lower.endsWith(".yml"));
   }
 }

@@ -156,6 +156,32 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void catalogPropertiesKeepTheirSpellingButBooleansAndUnparseableNumbersTakeYamlsReading() {
+    Path file =
+        write(
+            """
+            catalog:
+              type: rest
+              properties:
+                uri: http://rest:8181
+                s3.path-style-access: on
+                cache-enabled: yes
+                client.pool.size: 1_000
+                header.x-version: 1.10
+                owner: 0755
+            """);
+
+    CatalogConfig config = CatalogConfigLoader.load(file, dir, Map.of(), Map.of());
+
+    assertThat(config.properties())
+        .containsEntry("s3.path-style-access", "true")
+        .containsEntry("cache-enabled", "true")
+        .containsEntry("client.pool.size", "1000")
+        .containsEntry("header.x-version", "1.10")
+        .containsEntry("owner", "0755");
+  }
+
+  @Test
   void mapsFloeCatalogEnvironmentVariablesToIcebergProperties() throws IOException {
     Path file = write("catalog: {type: rest, properties: {uri: http://rest:8181}}\n");
     Map<String, String> env =

@@ -49,6 +49,15 @@ class HadoopWarehouseTest {
   }
 
   @Test
+  void aMissingLocalWarehouseHoldsNoCatalogSoADryRunCanPlanInMemory() throws IOException {
+    Path warehouse = dir.resolve("wh");
+    assertThat(Catalogs.holdsNoCatalog(hadoop(warehouse.toString()))).isTrue();
+    Files.createDirectories(warehouse);
+    assertThat(Catalogs.holdsNoCatalog(hadoop(warehouse.toString()))).isFalse();
+    assertThat(Catalogs.holdsNoCatalog(hadoop("s3://bucket/wh"))).isFalse();
+  }
+
+  @Test
   void aWarehouseThatIsAFileIsRefused() throws IOException {
     Path file = Files.writeString(dir.resolve("wh"), "x");
 

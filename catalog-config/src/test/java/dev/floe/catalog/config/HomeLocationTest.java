@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -82,6 +83,40 @@ class HomeLocationTest {
     Catalogs.close(adopted);
     assertThat(Files.readString(original.resolve(HomeLocation.MARKER)).trim())
         .isEqualTo(original.toRealPath().toString());
+  }
+
+  @Test
+  void aHomeMadeBeforeTheRecordAndReachedThroughALinkIsAdopted() throws IOException {
+    Path real = Files.createDirectories(work.resolve("real"));
+    Path link = Files.createSymbolicLink(work.resolve("link"), real);
+    createTable(link.resolve("home"));
+    Files.delete(real.resolve("home").resolve(HomeLocation.MARKER));
+
+    Catalog opened = Catalogs.open(CatalogConfigLoader.embedded(real.resolve("home")));
+    Catalogs.close(opened);
+
+    assertThat(real.resolve("home").resolve(HomeLocation.MARKER)).exists();
+  }
+
+  @Test
+  void aHomeMadeBeforeTheRecordWhoseConfiguredWarehouseLiesBesideItIsAdopted() throws IOException {
+    Path home = work.resolve("project/.floe");
+    Map<String, String> lake = Map.of("warehouse", work.resolve("project/lake").toString());
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.load(null, home, lake, Map.of()));
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("s"));
+      catalog.createTable(
+          TableIdentifier.parse("s.t"),
+          new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
+    } finally {
+      Catalogs.close(catalog);
+    }
+    Files.delete(home.resolve(HomeLocation.MARKER));
+
+    Catalog reopened = Catalogs.open(CatalogConfigLoader.load(null, home, lake, Map.of()));
+    Catalogs.close(reopened);
+
+    assertThat(home.resolve(HomeLocation.MARKER)).exists();
   }
 
   private static String createTable(Path home) {

@@ -288,6 +288,18 @@ class ManifestsTest {
         .hasMessage("Cannot read " + SOURCE + " at 'job': line 1 uses the YAML tag !" + tail);
     assertThatThrownBy(() -> Manifests.parse(SOURCE, "--- !manifest\njob: j\n"))
         .hasMessage("Cannot read " + SOURCE + ": line 1 uses the YAML tag !manifest" + tail);
+    // The tag of a mapping's first key, which Jackson does not report.
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "!include job: x\n"))
+        .hasMessage("Cannot read " + SOURCE + ": line 1 uses the YAML tag !include" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\na:\n  !env FOO: x\n"))
+        .hasMessage("Cannot read " + SOURCE + ": line 3 uses the YAML tag !env" + tail);
+    assertThatThrownBy(() -> Manifests.parse(SOURCE, "job: j\na: {!!str 010: x}\n"))
+        .hasMessage("Cannot read " + SOURCE + ": line 2 uses the YAML tag !!str" + tail);
+    // Not tags: a '!' inside quotes or a word.
+    ManifestNode notTags =
+        Manifests.parse(SOURCE, "job: \"!x\"\nquery: SELECT '!x' -- !y\nb: a!b\n");
+    assertThat(notTags.requiredString("job")).isEqualTo("!x");
+    assertThat(notTags.requiredString("b")).isEqualTo("a!b");
   }
 
   @Test

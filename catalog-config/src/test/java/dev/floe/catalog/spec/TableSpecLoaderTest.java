@@ -52,6 +52,17 @@ class TableSpecLoaderTest {
   }
 
   @Test
+  void skipsHiddenFilesSuchAsAnEditorsLockLinkThatLeadsNowhere() throws IOException {
+    write("orders.yaml", "sales.orders");
+    Files.createSymbolicLink(dir.resolve(".#orders.yaml"), Path.of("user@host.12345:1733600000"));
+    write(".draft.yaml", "sales.draft");
+
+    assertThat(TableSpecLoader.load(dir))
+        .extracting(TableSpec::table)
+        .containsExactly("sales.orders");
+  }
+
+  @Test
   void loadsASingleFile() throws IOException {
     Path file = write("orders.yaml", "sales.orders");
 
