@@ -413,7 +413,7 @@ public final class K8sRender {
         !isBackfill,
         "Cannot render %s: it is a backfill manifest; use `floe k8s render-backfill %s`",
         what,
-        ShellWord.of(what));
+        ShellWord.of(manifest.toString()));
     return refusing(what, () -> JobSpecParser.load(manifest));
   }
 

@@ -71,7 +71,34 @@ public final class K8sYaml {
     if (line.isEmpty()) {
       return "#";
     }
-    return "# " + Shown.oneLine(line);
+    StringBuilder out = new StringBuilder("# ");
+    Shown.oneLine(line)
+        .codePoints()
+        .forEach(
+            c -> {
+              if (isYamlPrintable(c)) {
+                out.appendCodePoint(c);
+              } else {
+                out.append(String.format("\\u%04x", c));
+              }
+            });
+    return out.toString();
+  }
+
+  /**
+   * YAML's printable characters (its spec, 5.1), without the byte order mark, which Go's YAML
+   * reader (kubectl's) refuses inside a document: any other character stops the whole render from
+   * parsing, also in a comment.
+   */
+  private static boolean isYamlPrintable(int c) {
+    return c == 0x09
+        || c == 0x0A
+        || c == 0x0D
+        || (c >= 0x20 && c <= 0x7E)
+        || c == 0x85
+        || (c >= 0xA0 && c <= 0xD7FF)
+        || (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF)
+        || (c >= 0x10000 && c <= 0x10FFFF);
   }
 
   private static String write(ObjectMapper mapper, Object value) {

@@ -66,6 +66,12 @@ public final class Tag {
   public TagPlan apply() {
     InvalidInputException.check(
         tag != null && !tag.isBlank(), "Cannot tag %s: the tag name is empty", name);
+    // `floe untag t -x` reads -x as an option: a hint could not name such a tag.
+    InvalidInputException.check(
+        !tag.startsWith("-"),
+        "Cannot tag %s as %s: a name starting with '-' reads as an option on floe's command line",
+        name,
+        tag);
     InvalidInputException.check(
         !tag.equals(SnapshotRef.MAIN_BRANCH),
         "Cannot tag %s as %s: main is the table's main branch",

@@ -306,6 +306,10 @@ class K8sRenderTest {
     Path spaced = write("backfills/q1 close.yaml", Files.readString(backfill));
     assertThatThrownBy(() -> K8sRender.slice(spaced, "2026-10-03", OPTIONS))
         .hasMessageEndingWith("use `floe k8s render-backfill '" + spaced + "'`");
+    // The hint names the whole path, not the one a message shows cut after 100 characters.
+    Path deep = write("backfills/" + "q".repeat(120) + ".yaml", Files.readString(backfill));
+    assertThatThrownBy(() -> K8sRender.slice(deep, "2026-10-03", OPTIONS))
+        .hasMessageEndingWith("use `floe k8s render-backfill " + deep + "`");
     Path broken = write("jobs/broken.yaml", DAILY + "colour: blue\n");
     assertThatThrownBy(() -> K8sRender.slice(broken, "2026-10-03", OPTIONS))
         .isInstanceOf(InvalidInputException.class)
@@ -665,5 +669,11 @@ class K8sRenderTest {
     Files.writeString(file, text);
     Files.createDirectories(project.resolve("jobs"));
     return file;
+  }
+
+  @Test
+  void aCommentEscapesEveryCharacterAYamlReaderRefusesNotOnlyLineBreaks() {
+    assertThat(K8sYaml.commentLine("a\nb\uFFFEc\uFEFFd\u00e9"))
+        .isEqualTo("# a\\nb\\ufffec\\ufeffd\u00e9");
   }
 }

@@ -181,6 +181,10 @@ class TagsTest {
         .hasMessageContaining("a branch named dev already points at snapshot " + first);
     assertThatThrownBy(() -> Tag.of(table, "s.t", "main").apply())
         .hasMessageContaining("Cannot tag s.t as main: main is the table's main branch");
+    assertThatThrownBy(() -> Tag.of(table, "s.t", "-x").apply())
+        .hasMessage(
+            "Cannot tag s.t as -x: a name starting with '-' reads as an option on floe's command"
+                + " line");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "audit-x").apply())
         .hasMessageContaining("reserved for write-audit-publish branches");
     assertThatThrownBy(() -> Tag.of(table, "s.t", "floe-before-rollback-7").apply())

@@ -1,5 +1,6 @@
 package dev.floe.flink.cli;
 
+import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.InvalidInputException;
@@ -163,6 +164,14 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
     Rendered rendered = render.render(cluster.settings());
     if (notify != null) {
       rendered = rendered.withInput("the --notify manifest", notify);
+      // The project the image copies holds floe.yaml, which the pod's floe maintain reads.
+      ProjectLayout project = project();
+      if (project.hasConfig()) {
+        rendered =
+            rendered.withInput(
+                "the project's catalog configuration",
+                project.dir().resolve(CatalogConfigLoader.CONFIG_FILE));
+      }
     }
     cluster.print(rendered, spec.commandLine());
     return ExitCodes.OK;
@@ -181,9 +190,12 @@ final class RenderMaintenanceCommand implements Callable<Integer> {
       return null;
     }
     MaintenanceManifest.load(notify);
-    ProjectLayout project =
-        projectDir != null ? ProjectLayout.of(projectDir) : ProjectLayout.detect(notify);
-    return project.inImage(notify);
+    return project().inImage(notify);
+  }
+
+  /** The project the image holds: --project-dir, else the one around the --notify manifest. */
+  private ProjectLayout project() {
+    return projectDir != null ? ProjectLayout.of(projectDir) : ProjectLayout.detect(notify);
   }
 
   /** The JVM flags bin/floe passes (declared once in the parent POM). */

@@ -245,6 +245,19 @@ class RenderMaintenanceCommandTest {
     assertThat(Files.readString(manifest)).isEqualTo(NOTIFY);
   }
 
+  @Test
+  void neverWritesTheCronJobOverTheProjectsFloeYaml(@TempDir Path project) throws Exception {
+    Path config = Files.writeString(project.resolve("floe.yaml"), "catalog: {}\n");
+    Path manifest = Files.createDirectories(project.resolve("maintenance")).resolve("notify.yaml");
+    Files.writeString(manifest, NOTIFY);
+
+    CliRun run = render("--notify", manifest.toString(), "-o", config.toString());
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(run.err()).contains("it is the project's catalog configuration");
+    assertThat(Files.readString(config)).isEqualTo("catalog: {}\n");
+  }
+
   /** The CronJob's one container. */
   @SuppressWarnings("unchecked")
   private static Map<String, Object> container(String yaml) {
