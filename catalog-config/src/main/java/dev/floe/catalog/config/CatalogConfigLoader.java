@@ -201,6 +201,7 @@ public final class CatalogConfigLoader {
    * ({@code s3://}, {@code file:}) or an absolute path is kept as written.
    */
   static String absoluteWarehouse(String location, Path base) {
+    TildePaths.requireNone("catalog.properties." + WAREHOUSE, location);
     if (location.isBlank()
         || location.matches("[A-Za-z][A-Za-z0-9+.-]*:.*")
         || Path.of(location).isAbsolute()) {

@@ -242,21 +242,29 @@ public final class Catalogs {
   }
 
   /**
-   * The local folder a warehouse location names ({@code file:/...} or an absolute path), or null
-   * for another scheme, a relative path or none.
+   * The local file or folder a location names ({@code file:/...}, also written plain as the
+   * embedded catalog writes a home whose path holds a space, '#' or '%', or an absolute path), or
+   * null for another scheme, a relative path or none.
    */
   static Path localPath(String location) {
     if (location == null || location.isBlank()) {
       return null;
     }
     try {
+      if (location.startsWith("file://") && !location.startsWith("file:///")) {
+        return null; // file://host/...: left to Hadoop
+      }
       if (location.startsWith("file:/")) {
-        return Path.of(URI.create(location));
+        try {
+          return Path.of(URI.create(location)).normalize();
+        } catch (IllegalArgumentException e) {
+          return Path.of(location.substring("file:".length())).normalize(); // file:/a b/...
+        }
       }
       Path path = Path.of(location);
-      return path.isAbsolute() ? path : null;
+      return path.isAbsolute() ? path.normalize() : null;
     } catch (IllegalArgumentException | FileSystemNotFoundException e) {
-      return null; // not a plain local path (file://host/..., escapes): left to Hadoop
+      return null; // not a path this file system can name: left to Hadoop
     }
   }
 }

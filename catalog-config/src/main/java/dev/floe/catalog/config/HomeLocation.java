@@ -3,7 +3,6 @@ package dev.floe.catalog.config;
 import dev.floe.catalog.error.InvalidInputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,42 +89,21 @@ final class HomeLocation {
             statement.executeQuery(
                 "SELECT table_namespace, table_name, metadata_location FROM iceberg_tables")) {
       while (rows.next()) {
-        Optional<Path> local = localPath(rows.getString(3)).map(HomeLocation::real);
+        Optional<Path> local =
+            Optional.ofNullable(Catalogs.localPath(rows.getString(3))).map(HomeLocation::real);
         if (local.isPresent() && insides.stream().noneMatch(local.get()::startsWith)) {
           throw InvalidInputException.of(
               "Cannot open the Floe home %s: it holds no record of where it was made (a home"
                   + " made before Floe kept one), and the catalog's table %s.%s keeps its"
-                  + " metadata outside it, at %s (a copied or moved home would write into the tables there); open the"
-                  + " home where its tables are, or make a new home and recreate the tables with"
-                  + " `floe tables apply`",
+                  + " metadata outside it, at %s (a copied or moved home would write into the"
+                  + " tables there); open the home where its tables are, or make a new home and"
+                  + " recreate the tables with `floe tables apply`",
               here, rows.getString(1), rows.getString(2), local.get());
         }
       }
     } catch (SQLException e) {
       // No iceberg_tables table yet (a catalog that never held a table), or not Iceberg's: the
       // catalog itself reports what is wrong when it opens.
-    }
-  }
-
-  /** The local file a {@code file:} location or a plain path names; empty for any other scheme. */
-  private static Optional<Path> localPath(String location) {
-    if (location == null) {
-      return Optional.empty();
-    }
-    try {
-      if (location.startsWith("file:")) {
-        try {
-          return Optional.of(Path.of(URI.create(location)).normalize());
-        } catch (IllegalArgumentException e) {
-          // file:/a b/... written plain (a home whose path holds a space, '#' or '%')
-          return Optional.of(Path.of(location.substring("file:".length())).normalize());
-        }
-      }
-      return location.startsWith("/")
-          ? Optional.of(Path.of(location).normalize())
-          : Optional.empty();
-    } catch (IllegalArgumentException e) { // InvalidPathException too
-      return Optional.empty();
     }
   }
 

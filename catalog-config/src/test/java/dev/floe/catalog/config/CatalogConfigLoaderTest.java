@@ -146,6 +146,20 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void aWarehouseStartingWithATildeIsRefusedWithThePathWrittenOut() {
+    assertThatThrownBy(
+            () ->
+                CatalogConfigLoader.load(
+                    null, dir, Map.of("type", "hadoop", "warehouse", "~/lake"), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot use catalog.properties.warehouse '~/lake': '~' is expanded only by a shell and"
+                + " only unquoted; write the path out, e.g. "
+                + System.getProperty("user.home")
+                + "/lake");
+  }
+
+  @Test
   void aWarehouseWithASchemeOrAnAbsolutePathIsKeptAsWritten() {
     for (String location : List.of("s3://bucket/wh", "file:///srv/wh", "/srv/wh", "hdfs://nn/wh")) {
       CatalogConfig config =

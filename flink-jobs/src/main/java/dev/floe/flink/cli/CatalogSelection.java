@@ -5,6 +5,7 @@ import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.config.EnvironmentVariables;
+import dev.floe.catalog.config.TildePaths;
 import dev.floe.catalog.error.InvalidInputException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -61,21 +62,8 @@ public class CatalogSelection {
         : Path.of(EnvironmentVariables.HOME.defaultValue());
   }
 
-  /**
-   * Only a shell expands {@code ~}, and only unquoted: a home given as {@code '~/x'} (quoted, or
-   * from a systemd or Docker env file) was a folder named {@code ~} in the working directory.
-   */
   private static Path notTilde(String source, String home) {
-    InvalidInputException.check(
-        !home.startsWith("~"),
-        "Cannot use %s '%s': '~' is expanded only by a shell and only unquoted; write the path out,"
-            + " e.g. %s",
-        source,
-        home,
-        home.equals("~") || home.startsWith("~/")
-            ? System.getProperty("user.home") + home.substring(1)
-            : "/home/" + home.substring(1));
-    return Path.of(home);
+    return Path.of(TildePaths.requireNone(source, home));
   }
 
   /**
