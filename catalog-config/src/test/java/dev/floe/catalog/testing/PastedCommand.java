@@ -25,11 +25,21 @@ public final class PastedCommand {
    * @throws IllegalStateException when the shell fails, or left a file behind
    */
   public static List<String> words(String commandLine) {
+    return output("set -- " + commandLine + "\nprintf '%s\\n' \"$@\"").lines().toList();
+  }
+
+  /**
+   * Returns what {@code /bin/sh -c script} prints, run in a new empty folder that must still be
+   * empty afterwards.
+   *
+   * @throws IllegalStateException when the shell fails, or left a file behind
+   */
+  public static String output(String script) {
     try {
       Path dir = Files.createTempDirectory("floe-pasted");
       try {
         Process process =
-            new ProcessBuilder("/bin/sh", "-c", "set -- " + commandLine + "\nprintf '%s\\n' \"$@\"")
+            new ProcessBuilder("/bin/sh", "-c", script)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .start();
@@ -39,15 +49,15 @@ public final class PastedCommand {
           in.transferTo(out);
         }
         if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-          throw new IllegalStateException("/bin/sh failed on " + commandLine + ": " + out);
+          throw new IllegalStateException("/bin/sh failed on " + script + ": " + out);
         }
         try (var left = Files.list(dir)) {
           List<String> made = left.map(Path::toString).toList();
           if (!made.isEmpty()) {
-            throw new IllegalStateException(commandLine + " made files " + made);
+            throw new IllegalStateException(script + " made files " + made);
           }
         }
-        return out.toString(StandardCharsets.UTF_8).lines().toList();
+        return out.toString(StandardCharsets.UTF_8);
       } finally {
         dir.toFile().delete(); // empty unless a word wrote there: then it is reported above
       }
