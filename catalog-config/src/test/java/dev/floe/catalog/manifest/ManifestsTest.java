@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -300,6 +301,15 @@ class ManifestsTest {
         Manifests.parse(SOURCE, "job: \"!x\"\nquery: SELECT '!x' -- !y\nb: a!b\n");
     assertThat(notTags.requiredString("job")).isEqualTo("!x");
     assertThat(notTags.requiredString("b")).isEqualTo("a!b");
+  }
+
+  @Test
+  void aByteOrderMarkOrWindowsLineEndsReadAsThePlainFile() {
+    for (String text : List.of("\uFEFFjob: j\ntarget: a.b\n", "job: j\r\ntarget: a.b\r\n")) {
+      ManifestNode root = Manifests.parse(SOURCE, text);
+      assertThat(root.requiredString("job")).isEqualTo("j");
+      assertThat(root.requiredString("target")).isEqualTo("a.b");
+    }
   }
 
   @Test
