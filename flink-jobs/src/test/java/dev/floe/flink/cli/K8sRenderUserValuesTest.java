@@ -226,30 +226,18 @@ class K8sRenderUserValuesTest {
         .isNotEqualTo(b.get(0))
         .isNotEqualTo(plain);
     assertThat(a.get(0)).hasSameSizeAs(plain);
-    CliRun twice =
-        k8s(
-            "k8s",
-            "render-backfill",
-            DAILY.toString(),
-            "--from",
-            "2026-01-01",
-            "--to",
-            "2026-01-03",
-            "--backfill-id",
-            "a");
-    assertThat(twice.out())
-        .isEqualTo(
-            k8s(
-                    "k8s",
-                    "render-backfill",
-                    DAILY.toString(),
-                    "--from",
-                    "2026-01-01",
-                    "--to",
-                    "2026-01-03",
-                    "--backfill-id",
-                    "a")
-                .out());
+    String[] backfillA = {
+      "k8s",
+      "render-backfill",
+      DAILY.toString(),
+      "--from",
+      "2026-01-01",
+      "--to",
+      "2026-01-03",
+      "--backfill-id",
+      "a"
+    };
+    assertThat(k8s(backfillA).out()).isEqualTo(k8s(backfillA).out());
     // A backfill manifest's slices are named apart from the plain renders of the same slices too.
     CliRun january = k8s("k8s", "render-backfill", JANUARY);
     assertThat(january.exitCode()).as(january.err()).isZero();
