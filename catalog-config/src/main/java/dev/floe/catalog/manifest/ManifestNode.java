@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A strict view of one YAML mapping in a manifest file. Every error names the file and the key
@@ -23,6 +24,9 @@ public final class ManifestNode {
   private final JsonNode node;
   private final String pointer;
   private final Map<String, String> scalars;
+
+  /** A whole number as a person reads it: YAML 1.1's octal, hex and digit groups are not. */
+  private static final Pattern DECIMAL = Pattern.compile("[-+]?(0|[1-9][0-9]*)");
 
   /**
    * @param scalars every scalar's text as the file spells it, by JSON pointer ({@link Manifests}):
@@ -200,9 +204,22 @@ public final class ManifestNode {
     return spelled != null ? spelled : read;
   }
 
+  /**
+   * This scalar as a whole number written in decimal digits. YAML 1.1, as the tree reads it, takes
+   * {@code 010} for octal 8, {@code 0x10} for 16 and {@code 1_000} for 1000: a count or a
+   * parallelism spelled so is refused rather than read as another number than the one a person
+   * sees.
+   */
   public long asLong() {
     if (!node.isIntegralNumber()) {
       throw error("expected a whole number, got %s", describe(node));
+    }
+    String spelled = asSpelled();
+    if (!DECIMAL.matcher(spelled).matches()) {
+      throw error(
+          "expected a whole number in decimal digits without leading zeros, got %s (YAML reads"
+              + " it as %s)",
+          spelled, node.asText());
     }
     if (!node.canConvertToLong()) {
       // longValue() would wrap around: 2^64 + 1 would be read as 1.

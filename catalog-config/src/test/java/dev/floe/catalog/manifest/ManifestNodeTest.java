@@ -55,4 +55,25 @@ class ManifestNodeTest {
 
     assertThat(root.child("n").asLong()).isEqualTo(Long.MAX_VALUE);
   }
+
+  @Test
+  void aWholeNumberIsReadAsItsDecimalDigitsOrRefused() {
+    ManifestNode root =
+        Manifests.parse(
+            SOURCE, "octal: 010\nhex: 0x10\ngrouped: 1_000\nplus: +5\nzero: 0\nminus: -3\n");
+
+    // YAML 1.1 reads 010 as 8: a parallelism or a row count a person reads as 10.
+    assertThatThrownBy(() -> root.child("octal").asLong())
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read jobs/fact_orders.yaml at 'octal': expected a whole number in decimal"
+                + " digits without leading zeros, got 010 (YAML reads it as 8)");
+    assertThatThrownBy(() -> root.child("hex").asLong())
+        .hasMessageContaining("got 0x10 (YAML reads it as 16)");
+    assertThatThrownBy(() -> root.child("grouped").asLong())
+        .hasMessageContaining("got 1_000 (YAML reads it as 1000)");
+    assertThat(root.child("plus").asLong()).isEqualTo(5);
+    assertThat(root.child("zero").asLong()).isZero();
+    assertThat(root.child("minus").asLong()).isEqualTo(-3);
+  }
 }
