@@ -2,8 +2,12 @@ package dev.floe.catalog.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.catalog.job.WriteMode;
+import dev.floe.catalog.manifest.ManifestNode;
+import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.spec.TableSpec;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -14,7 +18,10 @@ import java.util.Optional;
  * @param path the file
  * @param file the file as printed in findings
  * @param kind job, table or backfill
- * @param root the YAML tree, as the parsers read it
+ * @param root the YAML tree, with YAML 1.1's types ({@code 010} is 8, {@code on} is true)
+ * @param spelled the same tree whose text values read as the file spells them, as the parsers read
+ *     them; null when the file is not strict YAML ({@link Manifests}: an anchor, a tag, a key given
+ *     twice), which the parser's refusal reports
  * @param lines where each key is
  * @param spec the parsed {@code JobSpec}, {@code TableSpec} or {@code BackfillSpec}, or null when
  *     the parser refused the file
@@ -25,6 +32,7 @@ record LintedManifest(
     String file,
     ManifestKind kind,
     JsonNode root,
+    ManifestNode spelled,
     KeyLines lines,
     Object spec,
     ParserRefusal refusal) {
@@ -37,9 +45,30 @@ record LintedManifest(
     return kind == expected;
   }
 
-  /** A top-level scalar as text, or null when absent or not a scalar. */
+  /**
+   * A top-level scalar as the file spells it ({@code job: 010} is {@code 010}, as {@code floe run}
+   * reads it), or null when absent or not a scalar.
+   */
   String text(String key) {
+    if (spelled != null) {
+      ManifestNode value = spelled.child(key);
+      return value.isScalar() ? value.asSpelled() : null;
+    }
     return text(root.get(key));
+  }
+
+  /** A top-level list of scalars as the file spells them, or empty when it is not a list. */
+  Optional<List<String>> strings(String key) {
+    JsonNode value = root.get(key);
+    if (value == null || !value.isArray()) {
+      return Optional.empty();
+    }
+    if (spelled != null) {
+      return Optional.of(spelled.child(key).strings());
+    }
+    List<String> values = new ArrayList<>();
+    value.forEach(item -> values.add(item.asText()));
+    return Optional.of(values);
   }
 
   static String text(JsonNode node) {
@@ -89,7 +118,14 @@ record LintedManifest(
   /** A job's slice column as written, or null. */
   String sliceColumn() {
     JsonNode slice = root.get("slice");
-    return slice == null ? null : text(slice.get("column"));
+    if (slice == null) {
+      return null;
+    }
+    if (spelled != null) {
+      ManifestNode column = spelled.child("slice").child("column");
+      return column.isScalar() ? column.asSpelled() : null;
+    }
+    return text(slice.get("column"));
   }
 
   /** A job's query, or null when absent or blank. */

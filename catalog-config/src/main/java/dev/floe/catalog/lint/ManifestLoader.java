@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import java.io.IOException;
 import java.io.StringReader;
@@ -95,16 +97,26 @@ final class ManifestLoader {
       KnownKeys.unknown(kind.get(), root)
           .forEach(u -> drop.add(new SpecParsing.Dropped(u.parent(), u.key())));
     }
-    SpecParsing.Outcome parsed = SpecParsing.parse(kind.get(), path, file, text, root, drop);
+    SpecParsing.Outcome parsed = SpecParsing.parse(kind.get(), path, file, text, drop);
     return new Loaded(
         new LintedManifest(
             path,
             file,
             kind.get(),
             root,
+            spelled(file, text),
             KeyLines.of(tree, text),
             parsed.spec(),
             parsed.refusal()));
+  }
+
+  /** The file's tree as the parsers read it, or null when they refuse the file's YAML. */
+  private static ManifestNode spelled(String file, String text) {
+    try {
+      return Manifests.parse(file, text);
+    } catch (InvalidInputException e) {
+      return null;
+    }
   }
 
   private static Result notYaml(String file, Exception e) {

@@ -1,7 +1,5 @@
 package dev.floe.catalog.lint;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,19 +52,10 @@ final class SlicedKeyWithoutSliceColumn implements Check {
   /** The job's key, else the key of its target's linted table spec; empty when neither has one. */
   private static Optional<List<String>> key(LintedManifest manifest, LintSet set) {
     if (manifest.hasValue("key")) {
-      return strings(manifest.root().get("key"));
+      return manifest.strings("key");
     }
     return set.table(manifest.text("target"))
         .filter(table -> table.hasValue("key"))
-        .flatMap(table -> strings(table.root().get("key")));
-  }
-
-  private static Optional<List<String>> strings(JsonNode node) {
-    if (node == null || !node.isArray()) {
-      return Optional.empty();
-    }
-    List<String> values = new ArrayList<>();
-    node.forEach(value -> values.add(value.asText()));
-    return Optional.of(values);
+        .flatMap(table -> table.strings("key"));
   }
 }

@@ -1,12 +1,8 @@
 package dev.floe.catalog.lint;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.floe.catalog.backfill.BackfillSpecParser;
 import dev.floe.catalog.job.JobSpecParser;
+import dev.floe.catalog.manifest.ManifestNode;
 import dev.floe.catalog.manifest.Manifests;
 import dev.floe.catalog.spec.TableSpecParser;
 import java.nio.file.Path;
@@ -19,8 +15,6 @@ import java.util.List;
  * checked too.
  */
 final class SpecParsing {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-
   /** A key to leave out: {@code key} in the mapping at {@code parent} ({@code ""}: the top). */
   record Dropped(String parent, String key) {}
 
@@ -30,69 +24,30 @@ final class SpecParsing {
   private SpecParsing() {}
 
   static Outcome parse(
-      ManifestKind kind, Path path, String source, String text, JsonNode root, List<Dropped> drop) {
+      ManifestKind kind, Path path, String source, String text, List<Dropped> drop) {
     try {
-      return new Outcome(parsed(kind, path, source, text, root, drop), null);
+      return new Outcome(parsed(kind, path, source, text, drop), null);
     } catch (RuntimeException refusal) {
       return new Outcome(null, ParserRefusal.of(source, refusal));
     }
   }
 
   private static Object parsed(
-      ManifestKind kind, Path path, String source, String text, JsonNode root, List<Dropped> drop) {
+      ManifestKind kind, Path path, String source, String text, List<Dropped> drop) {
     return switch (kind) {
-      case JOB -> {
-        String kept = without(root, drop, text);
-        yield JobSpecParser.parse(Manifests.parse(source, kept), kept);
-      }
-      case TABLE -> TableSpecParser.parse(source, without(root, drop, text));
+      case JOB -> JobSpecParser.parse(without(source, text, drop), text);
+      case TABLE -> TableSpecParser.parse(without(source, text, drop));
       // The backfill parser reads only files; it sees the file as written.
       case BACKFILL -> BackfillSpecParser.load(path);
     };
   }
 
-  /** The YAML text without the keys in {@code drop}. */
-  private static String without(JsonNode root, List<Dropped> drop, String text) {
-    if (drop.isEmpty()) {
-      return text;
-    }
-    JsonNode copy = root.deepCopy();
-    for (Dropped dropped : drop) {
-      if (find(copy, dropped.parent()) instanceof ObjectNode mapping) {
-        mapping.remove(dropped.key());
-      }
-    }
-    try {
-      return YAML.writeValueAsString(copy);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Cannot write a manifest back as YAML", e);
-    }
-  }
-
-  /** The node at a path such as {@code effects[0].webhook}; null when there is none. */
-  private static JsonNode find(JsonNode root, String path) {
-    JsonNode node = root;
-    if (path.isEmpty()) {
-      return node;
-    }
-    for (String part : path.split("\\.")) {
-      if (node == null) {
-        return null;
-      }
-      node = step(node, part);
-    }
-    return node;
-  }
-
-  /** One step down a path: {@code name} or {@code name[2]}. */
-  private static JsonNode step(JsonNode node, String part) {
-    int bracket = part.indexOf('[');
-    JsonNode child = node.get(bracket < 0 ? part : part.substring(0, bracket));
-    while (child != null && bracket >= 0) {
-      int close = part.indexOf(']', bracket);
-      child = child.get(Integer.parseInt(part.substring(bracket + 1, close)));
-      bracket = part.indexOf('[', close);
-    }
-    return child;
+  /**
+   * The file's tree without the keys in {@code drop}, every other value as the file spells it (a
+   * tree written back as YAML read {@code job: 010} as job {@code 8}).
+   */
+  private static ManifestNode without(String source, String text, List<Dropped> drop) {
+    return Manifests.parse(source, text)
+        .without((parent, key) -> drop.contains(new Dropped(parent, key)));
   }
 }

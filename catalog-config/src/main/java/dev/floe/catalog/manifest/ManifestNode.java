@@ -2,6 +2,7 @@ package dev.floe.catalog.manifest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.Shown;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import java.util.regex.Pattern;
 
 /**
@@ -84,6 +86,39 @@ public final class ManifestNode {
       }
     }
     return this;
+  }
+
+  /**
+   * A copy of this tree without the keys {@code drop} accepts, each given the key path of its
+   * mapping ({@code ""} at the top, {@code effects[0].webhook}, as {@link #path()} writes it) and
+   * its name; every other value keeps its spelling. For {@code floe lint}, which reports unknown
+   * keys itself and parses the rest of the file.
+   */
+  public ManifestNode without(BiPredicate<String, String> drop) {
+    JsonNode copy = node.deepCopy();
+    strip(copy, path, drop);
+    return new ManifestNode(source, path, copy, pointer, scalars);
+  }
+
+  private static void strip(JsonNode node, String path, BiPredicate<String, String> drop) {
+    if (node instanceof ObjectNode mapping) {
+      List<String> dropped = new ArrayList<>();
+      mapping
+          .fields()
+          .forEachRemaining(
+              field -> {
+                if (drop.test(path, field.getKey())) {
+                  dropped.add(field.getKey());
+                } else {
+                  strip(field.getValue(), childPath(path, field.getKey()), drop);
+                }
+              });
+      mapping.remove(dropped);
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        strip(node.get(i), path + "[" + i + "]", drop);
+      }
+    }
   }
 
   public ManifestNode requireMapping() {
@@ -333,6 +368,10 @@ public final class ManifestNode {
   }
 
   private String childPath(String key) {
+    return childPath(path, key);
+  }
+
+  private static String childPath(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;
   }
 

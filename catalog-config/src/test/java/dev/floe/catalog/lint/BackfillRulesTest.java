@@ -123,4 +123,15 @@ class BackfillRulesTest {
 
     assertThat(files.findings(BackfillJobNotFound.RULE)).isEmpty();
   }
+
+  @Test
+  void aBackfillOfAJobFileNamedLikeANumberFindsItAsTheFileSpellsIt() {
+    // YAML 1.1 reads `job: 0755` as 493: lint looked for a file named 493.
+    LintFiles files = new LintFiles(dir);
+    files.write("backfills/0755", LintFiles.DAILY_JOB);
+    files.write("backfills/january.yaml", LintFiles.BACKFILL.replace("../jobs/daily.yaml", "0755"));
+
+    assertThat(files.findings(BackfillJobNotFound.RULE)).isEmpty();
+    assertThat(files.findings(InvalidManifest.RULE)).isEmpty();
+  }
 }

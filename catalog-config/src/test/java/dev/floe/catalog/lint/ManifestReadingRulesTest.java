@@ -239,4 +239,24 @@ class ManifestReadingRulesTest {
               assertThat(f.message()).contains("'timeout'", "'soon' is not a timeout");
             });
   }
+
+  @Test
+  void aJobWithAnUnknownKeyIsParsedWithEveryOtherValueAsTheFileSpellsIt() {
+    // The rest of the file was written back as YAML without the unknown key: `job: 010` became
+    // job 8 and `parallelism: 010` a parallelism of 8, which the parser accepted.
+    LintFiles files = files();
+    files.write(
+        "jobs/daily.yaml",
+        LintFiles.DAILY_JOB
+            .replace("job: fact_orders_daily", "job: 010\ncolour: blue\nparallelism: 010")
+            .replace("timeout: PT2H\n", ""));
+
+    assertThat(files.findings(UnknownKey.RULE)).hasSize(1);
+    assertThat(files.findings(InvalidManifest.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.message()).contains("got 010 (YAML reads it as 8)"));
+    assertThat(files.findings(MissingTimeout.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.message()).startsWith("Job 010 sets no timeout"));
+  }
 }
