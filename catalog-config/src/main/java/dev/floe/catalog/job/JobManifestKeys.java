@@ -15,7 +15,8 @@ public final class JobManifestKeys {
           "string",
           null,
           "Required. The job's name; recorded in the lineage of every commit (`floe.job`) and part"
-              + " of the run key. Not blank, without spaces around it or control characters.");
+              + " of the run key. Not blank, without spaces around it (a no-break space too) or control or"
+              + " invisible characters (a zero-width space).");
   public static final FloeOption DESCRIPTION =
       FloeOption.of(
           "description", "string", null, "Free text for the people who read the manifest.");

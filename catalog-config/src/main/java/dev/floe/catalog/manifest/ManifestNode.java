@@ -174,32 +174,20 @@ public final class ManifestNode {
 
   /**
    * As {@link #requiredString}, for a name Floe shows and records ({@code what}: {@code job name}):
-   * refused when blank, with spaces around it (a YAML typo that makes {@code " daily"} a second
-   * job) or holding a control character (a line break would print as extra lines of output).
+   * refused when blank or as {@link NameText} refuses a name.
    */
   public String requiredName(String key, String what) {
     String name = requiredString(key);
     ManifestNode node = child(key);
-    if (name.codePoints().allMatch(c -> isSpace(c) || isInvisible(c))) {
+    if (NameText.isBlank(name)) {
       throw node.error("expected a %s, got '%s'", what, Shown.value(name));
     }
-    if (isSpace(name.codePointAt(0)) || isSpace(name.codePointBefore(name.length()))) {
-      throw node.error("%s '%s' has spaces around it", what, Shown.value(name));
-    }
-    if (name.codePoints().anyMatch(ManifestNode::isInvisible)) {
-      throw node.error("%s '%s' holds a control or invisible character", what, Shown.value(name));
-    }
+    NameText.problem(name)
+        .ifPresent(
+            problem -> {
+              throw node.error("%s '%s' %s", what, Shown.value(name), problem);
+            });
     return name;
-  }
-
-  /** A space in any script: also a no-break space (U+00A0), which isWhitespace leaves out. */
-  private static boolean isSpace(int c) {
-    return Character.isWhitespace(c) || Character.isSpaceChar(c);
-  }
-
-  /** A control or format character (a zero-width space, a byte order mark): not seen, not typed. */
-  private static boolean isInvisible(int c) {
-    return Shown.isControl(c) || Character.getType(c) == Character.FORMAT;
   }
 
   public boolean optionalBoolean(String key, boolean defaultValue) {

@@ -1,6 +1,7 @@
 package dev.floe.catalog.spec;
 
 import dev.floe.catalog.error.Shown;
+import dev.floe.catalog.manifest.NameText;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -8,11 +9,10 @@ import java.util.Optional;
  * Which table and column names a table spec may create. Iceberg takes almost any text, but some
  * names break Floe or mislead a reader: a level of a table name left empty ({@code sales..orders}
  * shares the directory of {@code sales.orders}), {@code , = [ ]} (a query reading such a table is
- * refused, as Flink prints its name unquoted), spaces around a name (a YAML typo that creates a
- * namespace {@code " sales"}), control characters (a name holding a line break prints as extra
- * lines of output), a name longer than a file system keeps, and for columns {@code *} (Flink's SQL
- * reads it as every column) and {@code ,} (column lists such as {@code zorder_columns} are stored
- * comma-separated).
+ * refused, as Flink prints its name unquoted), what {@link NameText} refuses in any name (spaces
+ * around it, a control or invisible character), a name longer than a file system keeps, and for
+ * columns {@code *} (Flink's SQL reads it as every column) and {@code ,} (column lists such as
+ * {@code zorder_columns} are stored comma-separated).
  */
 final class SpecNames {
   /** The longest name, in UTF-8 bytes, of a table, a namespace level or a column. */
@@ -65,12 +65,6 @@ final class SpecNames {
               + ": a file system keeps a name of at most 255 bytes, and a partition directory"
               + " adds its value to a column's name");
     }
-    if (!text.strip().equals(text)) {
-      return Optional.of("has spaces around it");
-    }
-    if (text.chars().anyMatch(Shown::isControl)) {
-      return Optional.of("holds a control character");
-    }
-    return Optional.empty();
+    return NameText.problem(text);
   }
 }

@@ -15,8 +15,8 @@ public final class TableSpecKeys {
           "string",
           null,
           "Required. The table's name, `<namespace>.<table>`, e.g. `sales.fact_orders`; no level"
-              + " empty, none with `,` `=` `[` `]`, spaces around it or a control character, none"
-              + " longer than 200 bytes.");
+              + " empty, none with `,` `=` `[` `]`, spaces around it (a no-break space too) or a control or"
+              + " invisible character (a zero-width space), none longer than 200 bytes.");
   public static final FloeOption SCHEMA =
       FloeOption.of(
           "schema",
@@ -30,7 +30,7 @@ public final class TableSpecKeys {
           "string",
           null,
           "Required. The column's name; unique (also ignoring case), without `.` or `,`, not `*`,"
-              + " no spaces around it or control characters, at most 200 bytes.");
+              + " no spaces around it or control or invisible characters, at most 200 bytes.");
   public static final FloeOption COLUMN_TYPE =
       FloeOption.of(
           "schema[].type",

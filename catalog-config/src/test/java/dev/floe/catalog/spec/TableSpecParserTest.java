@@ -479,7 +479,12 @@ class TableSpecParserTest {
     assertThatThrownBy(() -> parseWith("table: \"s.fact\\nApplied:\""))
         .hasMessageContaining(
             "cannot create table 's.fact\\nApplied:': 'fact\\nApplied:' holds a control"
-                + " character");
+                + " or invisible character");
+    // A no-break space or a zero-width space made a second table that looks like the first.
+    assertThatThrownBy(() -> parseWith("table: \"sales.orders\\u00a0\""))
+        .hasMessageContaining("'orders\u00a0' has spaces around it");
+    assertThatThrownBy(() -> parseWith("table: \"sales.ord\\u200bers\""))
+        .hasMessageContaining("'ord\u200bers' holds a control or invisible character");
     assertThat(parseWith("table: \"a.b.Order Facts é\"").table()).isEqualTo("a.b.Order Facts é");
     assertThatThrownBy(() -> parseWith("table: \"sales.orders=v2\""))
         .hasMessageContaining(
@@ -512,7 +517,18 @@ class TableSpecParserTest {
             () ->
                 TableSpecParser.parse(
                     SOURCE, "table: s.t\nschema: [{name: \"i\\u0007d\", type: long}]"))
-        .hasMessageContaining("cannot name a column 'i\\u0007d': holds a control character");
+        .hasMessageContaining(
+            "cannot name a column 'i\\u0007d': holds a control or invisible character");
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, "table: s.t\nschema: [{name: \"amount\\ufeff\", type: long}]"))
+        .hasMessageContaining("holds a control or invisible character");
+    assertThatThrownBy(
+            () ->
+                TableSpecParser.parse(
+                    SOURCE, "table: s.t\nschema: [{name: \"\\u00a0id\", type: long}]"))
+        .hasMessageContaining("has spaces around it");
     assertThat(
             TableSpecParser.parse(
                     SOURCE, "table: s.t\nschema: [{name: \"Order Date\", type: date}]")
