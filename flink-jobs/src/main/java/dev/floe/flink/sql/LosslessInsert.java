@@ -43,6 +43,9 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * PARTITION (k = 1.005)}), which the planner casts from its text before the query sees it.
  */
 final class LosslessInsert {
+  /** How many columns a refusal names; 84 columns made a line of 5 KB. */
+  private static final int LISTED = 5;
+
   private LosslessInsert() {}
 
   /**
@@ -137,7 +140,7 @@ final class LosslessInsert {
               + "Cannot insert into "
               + tableName
               + " without changing values: "
-              + String.join("; ", problems)
+              + listed(problems)
               + " (Flink would convert them without a word, and may round, cut or null a value or"
               + " read it in another time zone; "
               + (partitionProblems < problems.size() ? "CAST them in the statement" : "")
@@ -145,6 +148,14 @@ final class LosslessInsert {
               + (partitionProblems > 0 ? "write a partition value as its column holds it" : "")
               + " if that is meant)");
     }
+  }
+
+  /** The first {@link #LISTED} problems, and how many more: one line, also for 500 columns. */
+  private static String listed(List<String> problems) {
+    String first = String.join("; ", problems.subList(0, Math.min(LISTED, problems.size())));
+    return problems.size() <= LISTED
+        ? first
+        : first + "; and " + (problems.size() - LISTED) + " more columns";
   }
 
   /**

@@ -744,6 +744,21 @@ class SqlRunnerTest {
   }
 
   @Test
+  void aRefusalOverManyColumnsNamesTheFirstFiveAndCountsTheRest() {
+    run(
+        "CREATE TABLE sales.many (a DOUBLE, b DOUBLE, c DOUBLE, d DOUBLE, e DOUBLE, f DOUBLE,"
+            + " g DOUBLE)");
+
+    assertThatThrownBy(
+            () -> run("INSERT INTO sales.many VALUES (1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5)"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "column e is DOUBLE and the statement gives it DECIMAL(2, 1); and 2 more columns (Flink")
+        .message()
+        .doesNotContain("column f");
+  }
+
+  @Test
   void aCreateTableAsAndAStaticPartitionAreCheckedLikeAnInsert() {
     assertThatThrownBy(
             () -> run("CREATE TABLE sales.ctas_round (a DECIMAL(10, 2)) AS SELECT 1.005 AS a"))
