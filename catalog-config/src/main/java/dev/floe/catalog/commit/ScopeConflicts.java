@@ -78,7 +78,7 @@ public final class ScopeConflicts {
       }
       return null; // nothing touched the slice since the run started: not a conflict at all
     }
-    Optional<Lineage> theirs = Lineage.fromSummary(newest.summary());
+    Optional<Lineage> theirs = Lineage.of(newest);
     if (theirs.isEmpty()) {
       return new Resolution(
           Action.STALE,
@@ -154,9 +154,7 @@ public final class ScopeConflicts {
     }
     for (Snapshot s : SnapshotUtil.ancestorsBetween(table, head.snapshotId(), base)) {
       boolean compaction =
-          Lineage.fromSummary(s.summary())
-              .map(l -> WriteMode.preservesContent(l.mode()))
-              .orElse(false);
+          Lineage.of(s).map(l -> WriteMode.preservesContent(l.mode())).orElse(false);
       if (compaction == compactions && footprint.touchedBy(s)) {
         return s;
       }

@@ -1,11 +1,13 @@
 package dev.floe.catalog.lineage;
 
+import dev.floe.catalog.error.Shown;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.iceberg.Snapshot;
 
 /**
  * What one Floe commit records about itself in the snapshot summary (keys in {@link LineageKeys}).
@@ -131,7 +133,59 @@ public record Lineage(
     return summary;
   }
 
-  /** The lineage of a snapshot, or empty when a writer other than Floe made it. */
+  /**
+   * The lineage of {@code snapshot}, or empty when a writer other than Floe made it.
+   *
+   * @throws IllegalStateException naming the snapshot when its summary holds Floe's keys with
+   *     values Floe never writes (another tool wrote them): a run cannot tell what such a commit
+   *     replaced, so it stops rather than guess; read-only commands list the snapshot with {@link
+   *     #problem}
+   */
+  public static Optional<Lineage> of(Snapshot snapshot) {
+    try {
+      return fromSummary(snapshot.summary());
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException(
+          String.format(
+              "Cannot read the Floe lineage of snapshot %d: %s; Floe never writes such a value"
+                  + " (another tool did): move main off the snapshot with floe rollback",
+              snapshot.snapshotId(), unreadable(e)),
+          e);
+    }
+  }
+
+  /**
+   * Why {@code summary} holds Floe's keys but no lineage Floe can read, or empty when it holds a
+   * readable one or none: for commands that list snapshots, which show such a snapshot instead of
+   * failing on it.
+   */
+  public static Optional<String> problem(Map<String, String> summary) {
+    try {
+      fromSummary(summary);
+      return Optional.empty();
+    } catch (IllegalStateException e) {
+      return Optional.of(unreadable(e));
+    }
+  }
+
+  /**
+   * The lineage {@code summary} holds, or empty when it holds none or none Floe can read ({@link
+   * #problem} says why): for listings, which show every snapshot.
+   */
+  public static Optional<Lineage> readable(Map<String, String> summary) {
+    return problem(summary).isPresent() ? Optional.empty() : fromSummary(summary);
+  }
+
+  private static String unreadable(IllegalStateException e) {
+    return e.getMessage().substring(UNREADABLE.length());
+  }
+
+  private static final String UNREADABLE = "Cannot read a snapshot's Floe lineage: ";
+
+  /**
+   * The lineage a snapshot summary holds, or empty when a writer other than Floe made it; {@link
+   * #of(Snapshot)} names the snapshot in its error.
+   */
   public static Optional<Lineage> fromSummary(Map<String, String> summary) {
     if (summary == null || !summary.containsKey(LineageKeys.RUN_ID)) {
       return Optional.empty();
@@ -164,6 +218,12 @@ public record Lineage(
     }
     for (String entry : text.split(",")) {
       int at = entry.lastIndexOf('@');
+      if (at <= 0) {
+        throw new IllegalStateException(
+            String.format(
+                UNREADABLE + "a source snapshot is '%s', not <table>@<snapshot id>",
+                Shown.value(entry)));
+      }
       sources.put(entry.substring(0, at), number("a source snapshot id", entry.substring(at + 1)));
     }
     return sources;
@@ -179,9 +239,7 @@ public record Lineage(
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
       throw new IllegalStateException(
-          String.format(
-              "Cannot read a snapshot's Floe lineage: %s is '%s', not a whole number", what, text),
-          e);
+          String.format(UNREADABLE + "%s is '%s', not a whole number", what, Shown.value(text)), e);
     }
   }
 }

@@ -38,13 +38,13 @@ public final class SliceFootprint {
   }
 
   public boolean touchedBy(Snapshot snapshot) {
-    return scope.isWholeTable() || touchedBy(snapshot, Lineage.fromSummary(snapshot.summary()));
+    return scope.isWholeTable() || touchedBy(snapshot, Lineage.of(snapshot));
   }
 
   /**
    * {@link #touchedBy(Snapshot)} for a walker that has read the snapshot's lineage already.
    *
-   * @param lineage {@code Lineage.fromSummary(snapshot.summary())}
+   * @param lineage {@code Lineage.of(snapshot)}
    */
   public boolean touchedBy(Snapshot snapshot, Optional<Lineage> lineage) {
     if (scope.isWholeTable()) {

@@ -31,7 +31,7 @@ final class ContentAt {
     String label = scope.label();
     Snapshot walked = snapshot;
     while (walked != null) {
-      Optional<Lineage> lineage = Lineage.fromSummary(walked.summary());
+      Optional<Lineage> lineage = Lineage.of(walked);
       if (lineage.isPresent()
           && label.equals(lineage.get().slice())
           && WriteMode.replacesScope(lineage.get().mode())

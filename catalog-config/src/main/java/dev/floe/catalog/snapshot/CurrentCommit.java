@@ -45,7 +45,7 @@ public final class CurrentCommit {
     String label = scope.label();
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
-      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      Optional<Lineage> lineage = Lineage.of(snapshot);
       boolean contentPreserved =
           lineage.isPresent() && WriteMode.preservesContent(lineage.get().mode());
       if (lineage.isPresent() && !contentPreserved && label.equals(lineage.get().slice())) {

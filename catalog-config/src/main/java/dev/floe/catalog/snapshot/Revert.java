@@ -442,7 +442,7 @@ public final class Revert {
               + " replaced is no longer known",
           runId, name, run.parentId());
     }
-    Optional<Lineage> lineage = Lineage.fromSummary(run.summary());
+    Optional<Lineage> lineage = Lineage.of(run);
     String label = lineage.map(Lineage::slice).orElse(null);
     Scope scope = SliceLabel.parse(name, table, label);
     boolean keyed =
@@ -606,7 +606,7 @@ public final class Revert {
         new RevertPlan(
             name,
             runId,
-            Lineage.fromSummary(revert.summary()).map(Lineage::job).orElse(null),
+            Lineage.of(revert).map(Lineage::job).orElse(null),
             null,
             null,
             scope.label(),

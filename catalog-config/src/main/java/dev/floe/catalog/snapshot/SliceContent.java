@@ -95,7 +95,7 @@ public final class SliceContent {
     String label = scope.label();
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null) {
-      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      Optional<Lineage> lineage = Lineage.of(snapshot);
       if (lineage.isPresent()
           && label.equals(lineage.get().slice())
           && WriteMode.replacesScope(lineage.get().mode())

@@ -20,6 +20,8 @@ import java.util.Optional;
  *     does not record them: another writer's, a compaction's (it records the rows it rewrote, not
  *     the slice's), a revert's of only some partitions
  * @param lineage Floe's lineage, empty for snapshots other writers made
+ * @param lineageProblem why the summary's Floe keys are no lineage Floe can read (another tool
+ *     wrote {@code floe.rows: ten}), or null; the lineage is then empty
  */
 public record SnapshotEntry(
     long snapshotId,
@@ -31,4 +33,5 @@ public record SnapshotEntry(
     long addedRows,
     long deletedRows,
     Long rows,
-    Optional<Lineage> lineage) {}
+    Optional<Lineage> lineage,
+    String lineageProblem) {}

@@ -30,6 +30,7 @@ public final class SnapshotHistory {
     List<SnapshotEntry> entries = new ArrayList<>();
     for (Snapshot snapshot : table.snapshots()) {
       Map<String, String> summary = snapshot.summary();
+      String problem = Lineage.problem(summary).orElse(null);
       entries.add(
           new SnapshotEntry(
               snapshot.snapshotId(),
@@ -42,10 +43,11 @@ public final class SnapshotHistory {
                   : RunLookup.olderThanCut(table, snapshot, cut) ? null : Boolean.FALSE,
               count(summary, SnapshotSummary.ADDED_RECORDS_PROP),
               count(summary, SnapshotSummary.DELETED_RECORDS_PROP),
-              summary == null || !summary.containsKey(LineageKeys.ROWS)
+              summary == null || !summary.containsKey(LineageKeys.ROWS) || problem != null
                   ? null
                   : count(summary, LineageKeys.ROWS),
-              Lineage.fromSummary(summary)));
+              Lineage.readable(summary),
+              problem));
     }
     entries.sort(
         Comparator.comparingLong(SnapshotEntry::timestampMillis)

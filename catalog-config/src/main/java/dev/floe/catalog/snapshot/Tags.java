@@ -61,7 +61,7 @@ public final class Tags {
         millis(maxRefAgeMs),
         ref.minSnapshotsToKeep(),
         millis(ref.maxSnapshotAgeMs()),
-        snapshot == null ? java.util.Optional.empty() : Lineage.fromSummary(snapshot.summary()));
+        snapshot == null ? java.util.Optional.empty() : Lineage.readable(snapshot.summary()));
   }
 
   static RefEntry.Role role(String name, RefEntry.Kind kind) {

@@ -65,7 +65,7 @@ public final class LoadedSlices {
         }
         continue;
       }
-      Optional<Lineage> lineage = Lineage.fromSummary(summary);
+      Optional<Lineage> lineage = Lineage.of(snapshot);
       if (lineage.isPresent() && reverted.contains(lineage.get().runId())) {
         if (!WriteMode.preservesContent(lineage.get().mode())) {
           revertedLoads.add(

@@ -39,6 +39,17 @@ class LineageTest {
     assertThatThrownBy(() -> Lineage.fromSummary(summary))
         .isExactlyInstanceOf(IllegalStateException.class)
         .hasMessageContaining("a source snapshot id is 'x1'");
+
+    // StringIndexOutOfBoundsException "begin 0, end -1, length 20" before.
+    summary.put(LineageKeys.SOURCE_SNAPSHOTS, "sales.staging_orders");
+    assertThatThrownBy(() -> Lineage.fromSummary(summary))
+        .isExactlyInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Cannot read a snapshot's Floe lineage: a source snapshot is 'sales.staging_orders',"
+                + " not <table>@<snapshot id>");
+    assertThat(Lineage.problem(summary))
+        .contains("a source snapshot is 'sales.staging_orders', not <table>@<snapshot id>");
+    assertThat(Lineage.readable(summary)).isEmpty();
   }
 
   @Test

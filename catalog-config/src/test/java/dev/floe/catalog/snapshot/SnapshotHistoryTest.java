@@ -1,6 +1,7 @@
 package dev.floe.catalog.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.floe.catalog.job.WriteMode;
@@ -106,6 +107,38 @@ class SnapshotHistoryTest {
     assertThat(SnapshotHistory.list(table))
         .extracting(SnapshotEntry::rows)
         .containsExactly(null, null, 2L);
+  }
+
+  @Test
+  void aSnapshotWhoseFloeKeysAnotherToolWroteIsListedWithItsProblemAndARunNamesIt() {
+    AppendFiles load = table.newAppend().appendFile(TableRows.write(table, row(2)));
+    LINEAGE.toSummary().forEach(load::set);
+    load.commit();
+    // floe snapshots failed with "For input string: \"ten\"", floe tags and floe run with a
+    // message that named no snapshot, and a source without '@' with "begin 0, end -1".
+    table
+        .newAppend()
+        .set(LineageKeys.RUN_ID, "by-hand")
+        .set(LineageKeys.ROWS, "ten")
+        .set(LineageKeys.SOURCE_SNAPSHOTS, "sales.staging_orders")
+        .commit();
+    long byHand = table.currentSnapshot().snapshotId();
+
+    List<SnapshotEntry> entries = SnapshotHistory.list(table);
+
+    assertThat(entries.get(0).snapshotId()).isEqualTo(byHand);
+    assertThat(entries.get(0).lineage()).isEmpty();
+    assertThat(entries.get(0).rows()).isNull();
+    assertThat(entries.get(0).lineageProblem()).isEqualTo("floe.rows is 'ten', not a whole number");
+    assertThat(entries.get(1).lineage()).contains(LINEAGE);
+    assertThat(entries.get(1).lineageProblem()).isNull();
+    assertThatThrownBy(() -> Lineage.of(table.currentSnapshot()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Cannot read the Floe lineage of snapshot "
+                + byHand
+                + ": floe.rows is 'ten', not a whole number; Floe never writes such a value"
+                + " (another tool did): move main off the snapshot with floe rollback");
   }
 
   @Test

@@ -87,6 +87,16 @@ public final class SnapshotsCommand implements Callable<Integer> {
       entries = entries.subList(0, limit);
     }
     print(entries, reverts, spec.commandLine().getOut());
+    for (SnapshotEntry entry : entries) {
+      if (entry.lineageProblem() != null) {
+        spec.commandLine()
+            .getErr()
+            .printf(
+                "floe: warning: snapshot %d holds Floe lineage keys Floe cannot read (%s); it is"
+                    + " listed without job, slice or run%n",
+                entry.snapshotId(), entry.lineageProblem());
+      }
+    }
     return ExitCodes.OK;
   }
 
@@ -201,6 +211,7 @@ public final class SnapshotsCommand implements Callable<Integer> {
     map.put("source_snapshots", lineage == null ? null : lineage.sourceSnapshots());
     map.put("backfill_id", lineage == null ? null : lineage.backfillId());
     map.put("reverts", reverts);
+    map.put("lineage_problem", entry.lineageProblem());
     return map;
   }
 }

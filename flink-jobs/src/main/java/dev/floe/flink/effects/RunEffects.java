@@ -296,7 +296,7 @@ public final class RunEffects {
       if (snapshot == null) {
         break; // expired: the history ends here
       }
-      Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+      Optional<Lineage> lineage = Lineage.of(snapshot);
       if (lineage.isPresent()
           && run.runKey().equals(lineage.get().runKey())
           && !WriteMode.preservesContent(lineage.get().mode())) {

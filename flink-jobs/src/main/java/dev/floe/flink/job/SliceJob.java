@@ -579,7 +579,7 @@ public final class SliceJob {
 
   /** The outcome of a run whose commit the table holds, found after its job was cancelled. */
   private static CommitOutcome landedOutcome(Snapshot snapshot, String detail) {
-    Optional<Lineage> lineage = Lineage.fromSummary(snapshot.summary());
+    Optional<Lineage> lineage = Lineage.of(snapshot);
     return new CommitOutcome(
         CommitOutcome.Status.COMMITTED,
         snapshot.snapshotId(),

@@ -357,7 +357,7 @@ public final class SlicesJob {
         String slice = requests.get(i).sliceValue();
         Optional<Snapshot> landed = RunLookup.find(table, plan.lineage().runId(), plan.branch());
         if (landed.isPresent()) {
-          Lineage lineage = Lineage.fromSummary(landed.get().summary()).orElse(plan.lineage());
+          Lineage lineage = Lineage.of(landed.get()).orElse(plan.lineage());
           CommitOutcome outcome =
               new CommitOutcome(
                   CommitOutcome.Status.COMMITTED,

@@ -12,11 +12,13 @@ import org.junit.jupiter.api.Test;
 /** The text table of `floe snapshots` marks the current snapshot and those off main's history. */
 class SnapshotsTableTest {
   private static final SnapshotEntry CURRENT =
-      new SnapshotEntry(2L, 1L, 2_000L, "overwrite", true, true, 2, 0, 2L, Optional.empty());
+      new SnapshotEntry(2L, 1L, 2_000L, "overwrite", true, true, 2, 0, 2L, Optional.empty(), null);
   private static final SnapshotEntry ROLLED_BACK =
-      new SnapshotEntry(3L, 2L, 3_000L, "overwrite", false, false, 1, 0, 1L, Optional.empty());
+      new SnapshotEntry(
+          3L, 2L, 3_000L, "overwrite", false, false, 1, 0, 1L, Optional.empty(), null);
   private static final SnapshotEntry ANCESTOR =
-      new SnapshotEntry(1L, null, 1_000L, "append", false, true, 1, 0, null, Optional.empty());
+      new SnapshotEntry(
+          1L, null, 1_000L, "append", false, true, 1, 0, null, Optional.empty(), null);
 
   @Test
   void aSnapshotOffMainIsMarkedAndTheFooterSaysWhatTheMarkMeans() {
@@ -32,7 +34,7 @@ class SnapshotsTableTest {
   @Test
   void aSnapshotOlderThanAnExpiryThatCutMainsHistoryIsMarkedUnknown() {
     SnapshotEntry tagged =
-        new SnapshotEntry(0L, null, 500L, "append", false, null, 1, 0, 1L, Optional.empty());
+        new SnapshotEntry(0L, null, 500L, "append", false, null, 1, 0, 1L, Optional.empty(), null);
 
     String text = render(List.of(CURRENT, tagged));
 
