@@ -1,8 +1,10 @@
 package dev.floe.flink.cli;
 
 import dev.floe.catalog.config.CatalogConfig;
+import dev.floe.catalog.config.CatalogOptions;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.ExitCodes;
+import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.snapshot.SnapshotHistory;
 import dev.floe.catalog.spec.ApplyPlan;
 import dev.floe.catalog.spec.TableSpecApplier;
@@ -25,8 +27,9 @@ import picocli.CommandLine.Mixin;
     header = "Run the idempotency examples end to end.",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the idempotency examples end to end on the configured catalog (the embedded one by",
-      "default), creating the sales.* tables from examples/tables. Facts: seed three staging",
+      "Run the idempotency examples end to end on the embedded catalog, creating the sales.*",
+      "tables from examples/tables; a floe.yaml naming another catalog type is refused, since",
+      "the quickstart overwrites its tables. Facts: seed three staging",
       "rows, load the slice 2026-10-03 TWICE and show that the table holds 2 rows totalling",
       "70.00, then the snapshot history with its lineage. Dimension: seed three customer rows,",
       "merge them by customer_id (newest updated_at wins) and show customer 10 'pro' and 11",
@@ -49,6 +52,16 @@ public final class QuickstartCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     CatalogConfig config = common.creatingCatalog();
+    // It overwrote a REST catalog's sales.staging_orders (66 rows to 3) when run in a project
+    // folder whose floe.yaml names a shared catalog.
+    InvalidInputException.check(
+        config.type().equals(CatalogOptions.EMBEDDED),
+        "Cannot run the quickstart on catalog '%s' (%s): it overwrites sales.staging_orders and"
+            + " sales.staging_customers and loads sales.fact_orders and sales.dim_customer, which"
+            + " may be real tables there; it runs on the embedded catalog only: run it in a folder"
+            + " without floe.yaml, or pass --config naming a floe.yaml of type embedded",
+        config.name(),
+        config.type());
     out.printf(
         "Floe quickstart on catalog '%s' (%s) at %s%n",
         config.name(), config.type(), common.home().toAbsolutePath().normalize());
