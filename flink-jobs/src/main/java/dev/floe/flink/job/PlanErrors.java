@@ -31,7 +31,27 @@ final class PlanErrors {
     if (name == null) {
       return firstLine;
     }
-    return String.format("table %s does not exist (line %d, column %d)", name, line, column);
+    return String.format("table %s does not exist (line %d, column %d)", name, line, column)
+        + (unquotedParts(name) > 2 ? NESTED : "");
+  }
+
+  // Flink reads a.b.c as catalog a, database b, table c: a nested namespace is one quoted name.
+  private static final String NESTED =
+      "; a table in a nested namespace is named with the namespace quoted as one name, e.g."
+          + " `team.sub`.events";
+
+  /** How many parts Flink reads in {@code name}: dots inside backticks do not separate. */
+  private static int unquotedParts(String name) {
+    int parts = 1;
+    boolean quoted = false;
+    for (char c : name.toCharArray()) {
+      if (c == '`') {
+        quoted = !quoted;
+      } else if (c == '.' && !quoted) {
+        parts++;
+      }
+    }
+    return parts;
   }
 
   /** The query's text between two 1-based positions (inclusive), or null if out of range. */
