@@ -172,8 +172,10 @@ public final class SliceCommitter {
               noOp(
                   table,
                   0,
-                  "the slice already holds exactly this content (found by "
-                      + comparison.method()
+                  "the slice already holds exactly this content ("
+                      + (comparison.method().equals("empty")
+                          ? "both are empty"
+                          : "found by " + comparison.method())
                       + ")"));
         }
       }

@@ -94,6 +94,16 @@ class SliceJobITCase {
   }
 
   @Test
+  void aFirstRunOfASliceWithoutSourceRowsIsANoOpThatSaysBothAreEmpty() throws Exception {
+    RunResult empty = run(ExampleTables.FACT_JOB, "2026-10-09");
+
+    assertThat(empty.outcome().status()).isEqualTo(CommitOutcome.Status.NO_OP);
+    // It said "(found by empty)".
+    assertThat(empty.outcome().detail())
+        .isEqualTo("the slice already holds exactly this content (both are empty)");
+  }
+
+  @Test
   void aRowOutsideTheSliceFailsTheRunAndCommitsNothing() throws Exception {
     run(ExampleTables.FACT_JOB, "2026-10-03");
     Snapshot before = fact().currentSnapshot();
