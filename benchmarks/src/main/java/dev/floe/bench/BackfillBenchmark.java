@@ -2,6 +2,8 @@ package dev.floe.bench;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -59,7 +61,9 @@ public final class BackfillBenchmark {
     BenchRuntime.printHeader(
         out,
         "Floe backfill benchmark",
-        "floe run loop: a local MiniCluster per run; backfill: one shared local cluster");
+        options.loop()
+            ? "floe run loop: a local MiniCluster per run; backfill: one shared local cluster"
+            : "backfill: one shared local cluster");
     out.printf(
         Locale.ROOT,
         "- range: %,d day slices × %,d rows (one staging Parquet file per day), job mode"
@@ -78,25 +82,63 @@ public final class BackfillBenchmark {
     out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
   }
 
+  /**
+   * The footer's sentences on the baseline and the backfill paths: what ran, and how many Flink
+   * jobs each ran over the range, counted from the options by {@link
+   * BackfillOptions#backfillFlinkJobs}, the rule {@link BackfillPath#verify} holds every run to.
+   */
+  static String whatRan(BackfillOptions options) {
+    StringBuilder text = new StringBuilder();
+    if (options.loop()) {
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "Baseline: `SliceJob.run` (what `floe run` calls) for each of the %,d slices in turn,"
+                  + " in this JVM with no shared cluster open, so each run starts and stops a"
+                  + " MiniCluster of its own: %,d Flink jobs.%n",
+              options.slices(),
+              options.loopFlinkJobs()));
+    } else {
+      text.append(
+          "Baseline: none ran (--no-loop): the `floe run` loop was not measured, so no path has a"
+              + " time vs baseline."
+              + System.lineSeparator());
+    }
+    int rest = Math.max(0, options.slices() - 1);
+    List<String> jobs = new ArrayList<>();
+    for (int perJob : options.slicesPerJob()) {
+      int afterSample = BackfillOptions.flinkJobsAfterSample(options.slices(), perJob);
+      jobs.add(
+          String.format(
+              Locale.ROOT,
+              "%,d Flink %s (2 for the sample, %,d for the other %,d %s)%s",
+              options.backfillFlinkJobs(perJob),
+              options.backfillFlinkJobs(perJob) == 1 ? "job" : "jobs",
+              afterSample,
+              rest,
+              rest == 1 ? "slice" : "slices",
+              options.slicesPerJob().size() == 1 && perJob == 1
+                  ? ""
+                  : " with --slices-per-job " + perJob));
+    }
+    text.append(
+        String.format(
+            Locale.ROOT,
+            "Backfill: `Backfill.run` plans the range, runs the sample slice (the last) on main and"
+                + " once more into a scratch branch, compares both, drops the branch, then runs the"
+                + " other %,d %s with at most max-concurrency in flight, all on one shared local"
+                + " cluster of max-concurrency × %d slots: %s.%n",
+            rest,
+            rest == 1 ? "slice" : "slices",
+            options.parallelism(),
+            String.join("; ", jobs)));
+    return text.toString();
+  }
+
   private static void printFooter(
       PrintStream out, BackfillOptions options, BackfillRounds.Outcome outcome) {
     out.println();
-    out.printf(
-        Locale.ROOT,
-        "Baseline: `SliceJob.run` (what `floe run` calls) for each of the %,d slices in turn, in"
-            + " this JVM with no shared cluster open, so each run starts and stops a MiniCluster"
-            + " of its own: %,d Flink jobs.%n",
-        options.slices(),
-        options.slices());
-    out.printf(
-        Locale.ROOT,
-        "Backfill: `Backfill.run` plans the range, runs the sample slice (the last) on main and"
-            + " once more into a scratch branch, compares both, drops the branch, then runs the"
-            + " other %,d slices with at most max-concurrency in flight, all on one shared local"
-            + " cluster of max-concurrency × %d slots: %,d Flink jobs.%n",
-        Math.max(0, options.slices() - 1),
-        options.parallelism(),
-        options.slices() + 1);
+    out.print(whatRan(options));
     if (options.slicesPerJob().stream().anyMatch(n -> n > 1)) {
       out.println(
           "slices-per-job N: the other slices in Flink jobs of up to N consecutive slices each"

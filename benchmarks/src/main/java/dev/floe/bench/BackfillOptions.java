@@ -127,6 +127,28 @@ record BackfillOptions(
     return Math.min(slices, WARMUP_SLICES);
   }
 
+  /** Flink jobs the {@code floe run} loop runs over the range: one per slice. */
+  int loopFlinkJobs() {
+    return slices;
+  }
+
+  /**
+   * Flink jobs one backfill of the range runs at {@code slicesPerJob}: the sample slice twice (on
+   * main, then into a scratch branch), then {@link #flinkJobsAfterSample} for the other slices.
+   */
+  int backfillFlinkJobs(int slicesPerJob) {
+    return 2 + flinkJobsAfterSample(slices, slicesPerJob);
+  }
+
+  /**
+   * Flink jobs a backfill runs for the {@code slices - 1} slices after its sample: they are
+   * consecutive, so jobs of up to {@code slicesPerJob} slices each (one job per slice at 1).
+   */
+  static int flinkJobsAfterSample(int slices, int slicesPerJob) {
+    int rest = slices - 1;
+    return (rest + slicesPerJob - 1) / slicesPerJob;
+  }
+
   /** Rows of the whole range. */
   long totalRows() {
     return Math.multiplyExact(rowsPerSlice, slices);

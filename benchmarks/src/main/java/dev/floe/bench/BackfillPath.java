@@ -59,9 +59,15 @@ final class BackfillPath extends RangePath {
     check(last.exitCode() == ExitCodes.OK, "exit code " + last.exitCode() + ": " + failures());
     check(last.sample() != null && last.sample().passed(), "sample " + last.sample());
     check(last.outcomes().size() == days.slices(), last.outcomes().size() + " slices");
+    // The footer counts the Flink jobs with BackfillOptions' rule: the run must have used as many.
+    int jobsAfterSample = BackfillOptions.flinkJobsAfterSample(days.slices(), slicesPerJob);
     check(
-        slicesPerJob == 1 || !last.flinkJobs().startsWith("one per slice"),
-        "Flink jobs: " + last.flinkJobs());
+        slicesPerJob == 1
+            || jobsAfterSample == 0
+            || (last.flinkJobs()
+                    .startsWith(jobsAfterSample + (jobsAfterSample == 1 ? " job " : " jobs "))
+                && !last.flinkJobs().contains("of their own")),
+        "Flink jobs: " + last.flinkJobs() + ", expected " + jobsAfterSample + " after the sample");
     for (int d = 0; d < days.slices(); d++) {
       SliceOutcome outcome = last.outcomes().get(d);
       String slice = days.values().get(d);
