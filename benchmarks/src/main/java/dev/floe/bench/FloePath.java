@@ -81,6 +81,11 @@ final class FloePath implements WritePath {
   }
 
   @Override
+  public long rowsWritten() {
+    return rerun ? 0 : rows;
+  }
+
+  @Override
   public String entryMethod() {
     return SliceJob.class.getName() + ".run";
   }

@@ -4,11 +4,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
-/** The measured runs of one path for one slice size, summarised by medians. */
-record PathResult(String name, long rows, List<Sample> samples) {
+/**
+ * The measured runs of one path for one slice size, summarised by medians.
+ *
+ * @param rows rows the slice holds after a run
+ * @param rowsWritten rows one run writes: {@code rows}, or 0 for a path that writes none (the empty
+ *     slice, a no-op rerun), which has a time but no throughput
+ */
+record PathResult(String name, long rows, long rowsWritten, List<Sample> samples) {
 
   PathResult {
     samples = List.copyOf(samples);
+  }
+
+  /** A path that writes the {@code rows} the slice holds. */
+  PathResult(String name, long rows, List<Sample> samples) {
+    this(name, rows, rows, samples);
   }
 
   double medianSeconds() {
@@ -47,15 +58,19 @@ record PathResult(String name, long rows, List<Sample> samples) {
 
   /**
    * This path's throughput as a share of {@code limit}'s (rows/s over rows/s; 0.8 means 80 % of the
-   * limit's speed), or NaN when either has no rows.
+   * limit's speed), or NaN when either writes no rows.
    */
   double throughputVs(PathResult limit) {
     return limit == null ? Double.NaN : rowsPerSecond() / limit.rowsPerSecond();
   }
 
-  /** Rows per second of wall time, or NaN for the empty slice. */
+  /**
+   * Rows written per second of wall time, or NaN for a path that writes none: a no-op rerun's slice
+   * holds its rows, but crediting them to its short time would give it many times the hardware's
+   * throughput.
+   */
   double rowsPerSecond() {
-    return rows == 0 ? Double.NaN : rows / medianSeconds();
+    return rowsWritten == 0 ? Double.NaN : rowsWritten / medianSeconds();
   }
 
   private double median(ToDoubleFunction<Sample> value) {

@@ -171,7 +171,9 @@ final class SliceBenchmark {
       profile(readWrite, "profile read + write, plain Java (limit)");
     }
     List<PathResult> results = new ArrayList<>();
-    samples.forEach((path, list) -> results.add(new PathResult(path.name(), path.rows(), list)));
+    samples.forEach(
+        (path, list) ->
+            results.add(new PathResult(path.name(), path.rows(), path.rowsWritten(), list)));
     return new Outcome(
         rows, results, floeRuns, kryoSamples, coldSeconds, sourceSplits, floeSourceTasks);
   }

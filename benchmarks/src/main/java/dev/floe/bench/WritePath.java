@@ -8,8 +8,13 @@ interface WritePath {
   /** A short label for the results table. */
   String name();
 
-  /** Rows one run loads (0 for the empty slice). */
+  /** Rows the slice holds after a run (0 for the empty slice). */
   long rows();
+
+  /** Rows one run writes: {@link #rows()}, or 0 for a run that writes none (a no-op rerun). */
+  default long rowsWritten() {
+    return rows();
+  }
 
   /** The method whose calls the profiler reports as client-side phases, {@code class.method}. */
   String entryMethod();

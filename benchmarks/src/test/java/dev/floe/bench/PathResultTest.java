@@ -23,6 +23,17 @@ class PathResultTest {
   }
 
   @Test
+  void aNoOpRerunHoldsTheSlicesRowsButWritesNoneSoHasNoThroughput() {
+    PathResult raw = new PathResult("raw", 1_000, List.of(new Sample(1.0, 2.0, 0.0, 0.0)));
+    PathResult rerun = new PathResult("rerun", 1_000, 0, List.of(new Sample(0.01, 0.02, 0.0, 0.0)));
+
+    assertThat(rerun.rows()).isEqualTo(1_000);
+    assertThat(rerun.rowsPerSecond()).isNaN();
+    assertThat(rerun.throughputVs(raw)).isNaN();
+    assertThat(raw.throughputVs(rerun)).isNaN();
+  }
+
+  @Test
   void throughputVsALimitIsRowsPerSecondOverTheLimitsAndMemoryIsTheHighestRun() {
     PathResult limit = new PathResult("raw", 1_000, List.of(new Sample(1.0, 2.0, 0.0, 0.0)));
     PathResult floe =
