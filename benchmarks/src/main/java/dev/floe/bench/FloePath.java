@@ -16,13 +16,16 @@ import org.apache.iceberg.catalog.Catalog;
 
 /** Floe's write path: {@link SliceJob#run} for one slice, exactly as {@code floe run} calls it. */
 final class FloePath implements WritePath {
+  /** How {@code SliceJob} begins the detail of a rerun it skipped before starting the job. */
+  private static final String SKIPPED_DETAIL = "unchanged:";
+
   private final String name;
   private final CatalogConfig catalog;
   private final RunRequest request;
   private final long rows;
   private final ContentHash expected;
   private final long tableRows;
-  private final boolean rerun;
+  private final Rerun rerun;
   private RunResult last;
 
   /**
@@ -39,12 +42,13 @@ final class FloePath implements WritePath {
       long rows,
       ContentHash expected,
       long tableRows) {
-    this(name, catalog, job, day, parallelism, rows, expected, tableRows, false);
+    this(name, catalog, job, day, parallelism, rows, expected, tableRows, Rerun.NONE);
   }
 
   /**
-   * @param rerun a no-op rerun: the slice already holds exactly these rows, so the run must end
-   *     {@code NO_OP} without a commit; otherwise the commit is forced
+   * @param rerun whether this is a no-op rerun, and of which kind: the slice already holds exactly
+   *     these rows, so the run must end {@code NO_OP} without a commit; otherwise the commit is
+   *     forced
    */
   FloePath(
       String name,
@@ -55,19 +59,36 @@ final class FloePath implements WritePath {
       long rows,
       ContentHash expected,
       long tableRows,
-      boolean rerun) {
+      Rerun rerun) {
     this.name = name;
     this.catalog = catalog;
     // Force the commit: every run rewrites the same rows, and without it the second run would be
     // a no-op (written files deleted, no snapshot), which is not the path we want to time. The
-    // rerun path is that no-op, as a user's unchanged rerun gets it.
+    // rerun paths are that no-op, as a user's rerun gets it.
     this.request =
         RunRequest.of(catalog, job, day)
-            .withOptions(o -> o.parallelism(parallelism).forceCommit(!rerun));
+            .withOptions(o -> o.parallelism(parallelism).forceCommit(rerun == Rerun.NONE));
     this.rows = rows;
     this.expected = expected;
     this.tableRows = tableRows;
     this.rerun = rerun;
+  }
+
+  /** Which run of the job a path is. */
+  enum Rerun {
+    /** A load: the commit is forced. */
+    NONE,
+    /**
+     * A rerun with the source untouched since the slice's commit: Floe skips it before any Flink
+     * job starts ({@code UnchangedRerun}), from lineage alone.
+     */
+    SOURCE_UNTOUCHED,
+    /**
+     * A rerun after the source got a new snapshot with the same rows (an empty append, as a
+     * re-seeded or compacted source gets one): the job runs, reads and hashes every row, and its
+     * content comparison ends it as a no-op.
+     */
+    NEW_SOURCE_SNAPSHOT
   }
 
   @Override
@@ -82,7 +103,24 @@ final class FloePath implements WritePath {
 
   @Override
   public long rowsWritten() {
-    return rerun ? 0 : rows;
+    return rerun == Rerun.NONE ? rows : 0;
+  }
+
+  /**
+   * For {@link Rerun#NEW_SOURCE_SNAPSHOT}: commits an empty append to the staging table the query
+   * reads, a new source snapshot with the same rows, so the rerun cannot be skipped from lineage.
+   */
+  @Override
+  public void prepare() {
+    if (rerun != Rerun.NEW_SOURCE_SNAPSHOT) {
+      return;
+    }
+    Catalog c = Catalogs.open(catalog);
+    try {
+      Catalogs.loadTable(c, BenchTables.STAGING).newAppend().commit();
+    } finally {
+      Catalogs.close(c);
+    }
   }
 
   @Override
@@ -99,10 +137,17 @@ final class FloePath implements WritePath {
   public void verify() {
     CommitOutcome outcome = last.outcome();
     check(outcome != null, "no outcome (detached?)");
+    boolean noOp = rerun != Rerun.NONE;
     CommitOutcome.Status wanted =
-        rerun ? CommitOutcome.Status.NO_OP : CommitOutcome.Status.COMMITTED;
+        noOp ? CommitOutcome.Status.NO_OP : CommitOutcome.Status.COMMITTED;
     check(outcome.status() == wanted, "status " + outcome.status() + ", expected " + wanted);
     check(outcome.rows() == rows, "outcome rows " + outcome.rows());
+    // Which no-op it was: the rerun of an untouched source is skipped before its job starts; after
+    // a new source snapshot the job must run and its content comparison decide.
+    boolean skipped = outcome.detail() != null && outcome.detail().startsWith(SKIPPED_DETAIL);
+    check(
+        skipped == (rerun == Rerun.SOURCE_UNTOUCHED),
+        "no-op detail '" + outcome.detail() + "' for a " + rerun + " run");
     Catalog c = Catalogs.open(catalog);
     try {
       Table table = Catalogs.loadTable(c, request.job().target());
@@ -113,8 +158,8 @@ final class FloePath implements WritePath {
       Map<String, String> summary = snapshot.summary();
       // A no-op leaves the head, an earlier run's commit, in place.
       check(
-          rerun != last.runId().equals(summary.get(LineageKeys.RUN_ID)),
-          rerun ? "the no-op rerun committed" : "head has another run id");
+          noOp != last.runId().equals(summary.get(LineageKeys.RUN_ID)),
+          noOp ? "the no-op rerun committed" : "head has another run id");
       check(String.valueOf(rows).equals(summary.get(LineageKeys.ROWS)), "floe.rows " + summary);
       check(
           expected.encode().equals(summary.get(LineageKeys.CONTENT_HASH)),

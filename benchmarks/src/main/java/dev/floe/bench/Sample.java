@@ -25,8 +25,12 @@ record Sample(
     this(wallSeconds, cpuSeconds, gcSeconds, otherCores, -1, -1);
   }
 
-  /** Runs {@code path} once and measures it; verification is the caller's, outside the timing. */
+  /**
+   * Prepares {@code path} and runs it once, measuring the run only; verification is the caller's,
+   * outside the timing.
+   */
   static Sample of(WritePath path) throws Exception {
+    path.prepare();
     MemoryPeaks.Mark memory = MemoryPeaks.start();
     long gc = gcMillis();
     HostLoad.Mark mark = HostLoad.mark();

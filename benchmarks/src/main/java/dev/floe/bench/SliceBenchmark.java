@@ -68,8 +68,17 @@ final class SliceBenchmark {
   static final String SPLIT_PER_FILE_HINT =
       " /*+ OPTIONS('split-size'='" + HINT_SPLIT_SIZE + "') */";
 
-  /** The no-op rerun's name in the results (goal 5 compares it with floe (no checks)). */
+  /**
+   * The no-op rerun of an untouched source, skipped before its job starts, in the results (goal 5
+   * compares it with floe (no checks)).
+   */
   static final String NO_OP_RERUN = "floe no-op rerun (no checks)";
+
+  /**
+   * The no-op rerun after a new source snapshot with the same rows, whose job runs and compares
+   * content (goal 5 compares it with floe (no checks) too).
+   */
+  static final String NO_OP_RERUN_NEW_SOURCE = "floe no-op rerun, new source snapshot (no checks)";
 
   /** Runs during which other processes took more CPU than this are measured again. */
   private static final double MAX_OTHER_CORES = 0.3;
@@ -113,10 +122,32 @@ final class SliceBenchmark {
             "floe (no checks)", config, withoutChecks, DAY.toString(), p, rows, expected, rows);
     BaselinePath baseline =
         new BaselinePath(config, BenchTables.BASELINE, hint, DAY.toString(), p, rows);
-    // Runs right after floe (no checks) loaded the same rows: an unchanged rerun, a no-op.
+    // Runs right after floe (no checks) loaded the same rows: an unchanged rerun, a no-op that
+    // Floe decides from lineage before starting a job, because the source is untouched.
     FloePath floeRerun =
         new FloePath(
-            NO_OP_RERUN, config, withoutChecks, DAY.toString(), p, rows, expected, rows, true);
+            NO_OP_RERUN,
+            config,
+            withoutChecks,
+            DAY.toString(),
+            p,
+            rows,
+            expected,
+            rows,
+            FloePath.Rerun.SOURCE_UNTOUCHED);
+    // The same rerun after the source got a new snapshot with the same rows: the job runs, and
+    // its content comparison decides the no-op.
+    FloePath floeRerunNewSource =
+        new FloePath(
+            NO_OP_RERUN_NEW_SOURCE,
+            config,
+            withoutChecks,
+            DAY.toString(),
+            p,
+            rows,
+            expected,
+            rows,
+            FloePath.Rerun.NEW_SOURCE_SNAPSHOT);
     RawAppenderPath raw = new RawAppenderPath(config, BenchTables.RAW, DAY, p, rows);
     ReadWritePath readWrite =
         new ReadWritePath(config, BenchTables.STAGING, BenchTables.READ_WRITE, DAY, p, rows);
@@ -132,7 +163,15 @@ final class SliceBenchmark {
             ContentHash.empty(),
             rows);
     List<WritePath> paths =
-        List.of(floeChecks, floePlain, floeRerun, baseline, raw, readWrite, floeEmpty);
+        List.of(
+            floeChecks,
+            floePlain,
+            floeRerun,
+            floeRerunNewSource,
+            baseline,
+            raw,
+            readWrite,
+            floeEmpty);
 
     double coldSeconds = Double.NaN;
     for (int w = 1; w <= options.warmup(); w++) {
@@ -165,6 +204,7 @@ final class SliceBenchmark {
       profile(floeChecks, "profile floe (checks)");
       profile(floePlain, "profile floe (no checks)");
       profile(floeRerun, "profile floe no-op rerun");
+      profile(floeRerunNewSource, "profile floe no-op rerun after a new source snapshot");
       profile(floeEmpty, "profile floe empty slice");
       profile(baseline, "profile iceberg sql overwrite");
       profile(raw, "profile raw appender (limit)");

@@ -16,6 +16,12 @@ interface WritePath {
     return rows();
   }
 
+  /**
+   * Sets up one run, outside the timing; the harness calls it right before every {@link
+   * #execute()}.
+   */
+  default void prepare() {}
+
   /** The method whose calls the profiler reports as client-side phases, {@code class.method}. */
   String entryMethod();
 

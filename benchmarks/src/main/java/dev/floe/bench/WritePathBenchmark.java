@@ -17,7 +17,10 @@ import java.util.Locale;
  * <ol>
  *   <li>Floe {@code SliceJob.run} with checks not_null + unique(order_id) + row_count;
  *   <li>the same job without checks;
- *   <li>the same job run again on the unchanged slice: a no-op rerun (goal 5);
+ *   <li>the same job run again on the unchanged slice: a no-op rerun (goal 5), which Floe skips
+ *       before starting a job because the source is untouched;
+ *   <li>that rerun after the source got a new snapshot with the same rows (an empty append): the
+ *       job runs and its content comparison ends it as a no-op (goal 5 too);
  *   <li>Iceberg's Flink SQL {@code INSERT OVERWRITE ... WHERE order_date = day} (the baseline);
  *   <li>the raw appender: Iceberg's Parquet appender writing the same rows from memory, 2 threads,
  *       one overwrite commit (limit 1 of goal 1);
@@ -85,12 +88,11 @@ public final class WritePathBenchmark {
     out.println("- args: " + (args.length == 0 ? "(defaults)" : String.join(" ", args)));
   }
 
-  /** Goals 1 and 5 of issue 15, as ratios of this size's medians. */
+  /** Goals 1 and 5 of issue 15, as ratios of this size's medians; goal 5 for both no-op reruns. */
   static void printGoals(PrintStream out, List<PathResult> results) {
     PathResult plain = ResultTable.find(results, "floe (no checks)");
     PathResult raw = ResultTable.find(results, RawAppenderPath.NAME);
     PathResult readWrite = ResultTable.find(results, ReadWritePath.NAME);
-    PathResult rerun = ResultTable.find(results, SliceBenchmark.NO_OP_RERUN);
     if (plain != null && raw != null && readWrite != null) {
       double vsRaw = plain.throughputVs(raw);
       out.printf(
@@ -101,17 +103,35 @@ public final class WritePathBenchmark {
           plain.throughputVs(readWrite),
           vsRaw >= 0.8 ? "met" : "not met");
     }
-    if (plain != null && rerun != null) {
-      double speedup = plain.medianSeconds() / rerun.medianSeconds();
-      out.printf(
-          Locale.ROOT,
-          "Goal 5 (no-op rerun ≥ 3× faster than its first load): first load %.2f s, rerun %.2f s:"
-              + " %.2f× faster: %s.%n",
-          plain.medianSeconds(),
-          rerun.medianSeconds(),
-          speedup,
-          speedup >= 3 ? "met" : "not met");
+    printGoal5(
+        out,
+        plain,
+        ResultTable.find(results, SliceBenchmark.NO_OP_RERUN),
+        "the rerun of an untouched source, which Floe ends from lineage before any Flink job"
+            + " starts");
+    printGoal5(
+        out,
+        plain,
+        ResultTable.find(results, SliceBenchmark.NO_OP_RERUN_NEW_SOURCE),
+        "the rerun after a new source snapshot with the same rows, whose job runs, reads and"
+            + " hashes every row and whose content comparison commits nothing");
+  }
+
+  private static void printGoal5(
+      PrintStream out, PathResult plain, PathResult rerun, String whichRerun) {
+    if (plain == null || rerun == null) {
+      return;
     }
+    double speedup = plain.medianSeconds() / rerun.medianSeconds();
+    out.printf(
+        Locale.ROOT,
+        "Goal 5 (no-op rerun ≥ 3× faster than its first load), %s: first load %.2f s ÷ rerun"
+            + " %.2f s = %.2f×: %s.%n",
+        whichRerun,
+        plain.medianSeconds(),
+        rerun.medianSeconds(),
+        speedup,
+        speedup >= 3 ? "met" : "not met");
   }
 
   private static void printFooter(
@@ -163,8 +183,9 @@ public final class WritePathBenchmark {
     printGoals(out, outcome.results());
     out.println(
         "Every run was verified: a new snapshot holding exactly the slice's rows (Floe: run id,"
-            + " floe.rows, content hash and total-records; the no-op rerun: status NO_OP and the"
-            + " head still the earlier run's commit with the same content hash; baseline and"
-            + " limits: added- and total-records).");
+            + " floe.rows, content hash and total-records; the no-op reruns: status NO_OP, ended"
+            + " before the job (untouched source) or by the job's content comparison (new source"
+            + " snapshot), and the head still the earlier run's commit with the same content hash;"
+            + " baseline and limits: added- and total-records).");
   }
 }
