@@ -38,6 +38,17 @@ record PathResult(String name, long rows, long rowsWritten, List<Sample> samples
     return median(Sample::otherCores);
   }
 
+  /**
+   * The most CPU other processes took during one of the runs, in cores, or NaN when not measured.
+   */
+  double maxOtherCores() {
+    return samples.stream()
+        .mapToDouble(Sample::otherCores)
+        .filter(cores -> !Double.isNaN(cores))
+        .max()
+        .orElse(Double.NaN);
+  }
+
   double minSeconds() {
     return samples.stream().mapToDouble(Sample::wallSeconds).min().orElse(Double.NaN);
   }

@@ -34,6 +34,23 @@ class PathResultTest {
   }
 
   @Test
+  void maxOtherCoresIsTheBusiestRunAndIgnoresRunsThatCouldNotMeasureIt() {
+    PathResult r =
+        new PathResult(
+            "floe",
+            1_000,
+            List.of(
+                new Sample(1.0, 2.0, 0.0, 0.1),
+                new Sample(1.0, 2.0, 0.0, Double.NaN),
+                new Sample(1.0, 2.0, 0.0, 1.4)));
+    PathResult unmeasured =
+        new PathResult("floe", 1_000, List.of(new Sample(1.0, 2.0, 0.0, Double.NaN)));
+
+    assertThat(r.maxOtherCores()).isEqualTo(1.4);
+    assertThat(unmeasured.maxOtherCores()).isNaN();
+  }
+
+  @Test
   void throughputVsALimitIsRowsPerSecondOverTheLimitsAndMemoryIsTheHighestRun() {
     PathResult limit = new PathResult("raw", 1_000, List.of(new Sample(1.0, 2.0, 0.0, 0.0)));
     PathResult floe =

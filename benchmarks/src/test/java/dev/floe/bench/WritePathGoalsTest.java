@@ -43,4 +43,26 @@ class WritePathGoalsTest {
         .contains("the rerun after a new source snapshot with the same rows, whose job runs")
         .endsWith("first load 4.00 s ÷ rerun 2.00 s = 2.00×: not met.");
   }
+
+  @Test
+  void aVerdictFromRunsWhereOtherProcessesTookMoreThanTheLimitSaysItIsNotReliable() {
+    List<String> lines = goals(1.4);
+
+    // Only the goal that compared the busy run says so.
+    assertThat(lines.get(0)).endsWith("read+write: not met.");
+    assertThat(lines.get(1)).endsWith("= 100.00×: met.");
+    assertThat(lines.get(2))
+        .endsWith(
+            "= 2.00×: not met (machine busy: other processes used 1.40 cores during a compared"
+                + " run; verdict not reliable).");
+  }
+
+  @Test
+  void aVerdictAtTheLimitOrWithoutAMeasurementHasNoWarning() {
+    PathResult atLimit = result("a", 1, 1.0, SliceBenchmark.MAX_OTHER_CORES);
+    PathResult unmeasured = result("b", 1, 1.0, Double.NaN);
+
+    assertThat(WritePathBenchmark.verdict(true, atLimit, unmeasured)).isEqualTo("met");
+    assertThat(WritePathBenchmark.verdict(false, unmeasured)).isEqualTo("not met");
+  }
 }
