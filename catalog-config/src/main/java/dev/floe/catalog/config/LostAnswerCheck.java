@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * commit is found instead, and Floe's commit core records it once.
  *
  * <p>What tells a commit's change apart: the snapshots it adds (their ids are drawn at random for
- * this commit) and the branches and tags it sets or removes. A commit that changes neither (a
+ * this commit), else the branches and tags it sets or removes, in the metadata version this commit
+ * wrote (its last-updated time in the table's metadata log). A commit that changes neither (a
  * schema or property change) cannot be told from another writer's, and fails as before. When the
  * catalog cannot be read after the failure, whether the commit landed is unknown ({@link
  * CommitStateUnknownException}, after which Iceberg deletes nothing).
@@ -69,7 +70,8 @@ public final class LostAnswerCheck implements TableOperations {
         e.addSuppressed(unreadable);
         throw new CommitStateUnknownException(e);
       }
-      if (!landed(base, metadata, now)) {
+      if (!landed(base, metadata, now)
+          || !addsSnapshots(base, metadata) && !written(metadata, now)) {
         throw e;
       }
       LOG.warn(
@@ -114,6 +116,24 @@ public final class LostAnswerCheck implements TableOperations {
       }
     }
     return moved;
+  }
+
+  private static boolean addsSnapshots(TableMetadata base, TableMetadata metadata) {
+    return metadata.snapshots().size() > base.snapshots().size()
+        || metadata.snapshots().stream().anyMatch(s -> base.snapshot(s.snapshotId()) == null);
+  }
+
+  /**
+   * Whether the metadata {@code metadata} became is {@code now} or one of its earlier versions,
+   * told by its last-updated time, which the file this commit wrote carries: a change of refs alone
+   * cannot be told from another process's identical one (two racing untags of one tag) by the refs,
+   * and the loser of such a race reported it had removed the tag, with a warning that its answer
+   * was lost. Two commits in one millisecond still cannot be told apart.
+   */
+  private static boolean written(TableMetadata metadata, TableMetadata now) {
+    long updated = metadata.lastUpdatedMillis();
+    return now.lastUpdatedMillis() == updated
+        || now.previousFiles().stream().anyMatch(entry -> entry.timestampMillis() == updated);
   }
 
   @Override

@@ -319,6 +319,28 @@ class TagsTest {
   }
 
   @Test
+  void anUntagWhoseCommitLosesToTheSameUntagReportsItAlreadyRemoved() {
+    Tag.of(table, "s.t", "keep").snapshot(first).commit();
+    // The other process removes the tag between this one's plan and its commit, whose
+    // compare-and-set then fails: the identical refs were taken for this commit's own change,
+    // reported as "remove" with a warning that its answer was lost.
+    Table racing =
+        InterceptedTable.beforeEachCommit(
+            catalog.load("s.t"),
+            attempt -> {
+              if (attempt == 0) {
+                Untag.of(catalog.load("s.t"), "s.t", "keep").commit();
+              }
+            });
+
+    TagPlan loser = Untag.of(racing, "s.t", "keep").commit();
+
+    assertThat(loser.action()).isEqualTo(TagPlan.Action.ALREADY_REMOVED);
+    table.refresh();
+    assertThat(table.refs()).doesNotContainKey("keep");
+  }
+
+  @Test
   void tagUntagAndDiscardCommitWhenAnotherCommitLandsBetweenTheirPlanAndTheirCommit() {
     Tag.of(table, "s.t", "old").snapshot(first).commit();
     table.manageSnapshots().createBranch(AuditBranch.of("r9"), first).commit();
