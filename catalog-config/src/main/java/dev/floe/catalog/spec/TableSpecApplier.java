@@ -124,27 +124,80 @@ public final class TableSpecApplier {
       staged.add(table.table() == null ? validateNew(table) : stageValidated(table));
     }
     List<Namespace> created = createNamespaces(planned);
+    // Tables another process created meanwhile just as their spec says (two applies at once):
+    // their goal is reached, nothing is left to do for them.
+    Set<Integer> done = new HashSet<>();
     int staging = 0;
     try {
       for (; staging < changed.size(); staging++) {
         if (staged.get(staging) == null) {
-          staged.set(staging, stageValidated(changed.get(staging)));
+          try {
+            staged.set(staging, stageValidated(changed.get(staging)));
+          } catch (AlreadyExistsException exists) {
+            requireCreatedAsSpecified(changed.get(staging), exists);
+            done.add(staging);
+          }
         }
       }
     } catch (RuntimeException e) {
       // The catalog refused a new table (Glue: its name), or another process created it since
       // the plan: no table was changed, and no namespace made for it stays behind.
       dropIfEmpty(created);
-      if (e instanceof AlreadyExistsException exists) {
-        throw createdMeanwhile(changed.get(staging), exists);
-      }
       throw e;
     }
     // A failure past this point leaves earlier tables applied; rerunning applies the rest.
+    List<String> applied = new ArrayList<>();
     for (int i = 0; i < changed.size(); i++) {
-      commitAsPlanned(changed.get(i), staged.get(i));
+      if (done.contains(i)) {
+        continue;
+      }
+      try {
+        if (!commitAsPlanned(changed.get(i), staged.get(i))) {
+          done.add(i);
+          continue;
+        }
+      } catch (CommitConflictException e) {
+        throw applied.isEmpty()
+            ? e
+            : new CommitConflictException(
+                e.getMessage() + "; applied before it: " + String.join(", ", applied), e);
+      }
+      applied.add(changed.get(i).spec().table());
     }
-    return plan;
+    if (done.isEmpty()) {
+      return plan;
+    }
+    Set<String> createdByOthers = new HashSet<>();
+    done.forEach(i -> createdByOthers.add(changed.get(i).spec().table()));
+    return new ApplyPlan(
+        planned.stream()
+            .map(Planned::plan)
+            .map(
+                p ->
+                    createdByOthers.contains(p.table())
+                        ? new TablePlan(
+                            p.table(),
+                            p.changes().stream()
+                                .filter(c -> !(c instanceof TableChange.CreateTable))
+                                .toList(),
+                            p.refusals())
+                        : p)
+            .toList());
+  }
+
+  /**
+   * A table planned as new that another process created since: fine when it is now just as its spec
+   * says (nothing left to plan on it), else the conflict.
+   */
+  private void requireCreatedAsSpecified(Planned planned, AlreadyExistsException exists) {
+    Table now = loadIfExists(planned.spec().identifier());
+    if (now == null
+        || !TablePlanner.plan(
+                planned.spec(), now, new ApplyOptions(allowDropColumns, allowRepartition))
+            .changes()
+            .isEmpty()) {
+      throw createdMeanwhile(planned, exists);
+    }
   }
 
   /**
@@ -154,16 +207,18 @@ public final class TableSpecApplier {
    * file uses the dropped column) never saw. Iceberg's REST protocol asserts only what the change
    * touches (schema, spec), so a REST catalog still takes it over a newer snapshot.
    *
+   * @return false when the table was new and another process created it as its spec says
    * @throws CommitConflictException when the table changed since it was planned
    */
-  private static void commitAsPlanned(Planned planned, Transaction transaction) {
+  private boolean commitAsPlanned(Planned planned, Transaction transaction) {
     if (planned.table() == null) {
       try {
         transaction.commitTransaction();
       } catch (AlreadyExistsException e) {
-        throw createdMeanwhile(planned, e);
+        requireCreatedAsSpecified(planned, e);
+        return false;
       }
-      return;
+      return true;
     }
     TableOperations ops = ((HasTableOperations) planned.table()).operations();
     // The transaction refreshed the table when it was staged: its base may already be newer than
@@ -186,6 +241,7 @@ public final class TableSpecApplier {
               planned.spec().table(), planned.spec().source(), e.getMessage()),
           e);
     }
+    return true;
   }
 
   /** A table planned as new that another process created since (two applies at once). */

@@ -760,6 +760,115 @@ class TableSpecApplierTest {
                 + " apply` again to plan on the table as it is now");
   }
 
+  @Test
+  void aTableAnotherApplyCreatesAsTheSpecSaysAfterThePlanCountsAsDone() {
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    TableSpec spec = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[d]"));
+    TableSpec other = TableSpecParser.parse("tables/other.yaml", dated("sales.other", "[]"));
+    // Two identical applies at once: the other one creates sales.t between this one's plan and
+    // its commit. This apply failed with exit 4 though the table was just as its spec says.
+    boolean[] planned = {false};
+    Catalog racing =
+        new Catalog() {
+          @Override
+          public Table loadTable(TableIdentifier identifier) {
+            if (!planned[0]) {
+              throw new NoSuchTableException("Table does not exist: %s", identifier);
+            }
+            return catalog.loadTable(identifier);
+          }
+
+          @Override
+          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
+            if (!planned[0] && identifier.name().equals("t")) {
+              new TableSpecApplier(catalog, List.of(spec)).commit();
+            }
+            planned[0] = planned[0] || identifier.name().equals("other");
+            return catalog.buildTable(identifier, schema);
+          }
+
+          @Override
+          public List<TableIdentifier> listTables(Namespace namespace) {
+            return catalog.listTables(namespace);
+          }
+
+          @Override
+          public boolean dropTable(TableIdentifier identifier, boolean purge) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public void renameTable(TableIdentifier from, TableIdentifier to) {
+            throw new UnsupportedOperationException();
+          }
+        };
+
+    ApplyPlan plan = new TableSpecApplier(racing, List.of(spec, other)).commit();
+
+    assertThat(plan.describe())
+        .containsExactly("create table sales.other (4 columns, unpartitioned, no key, format v2)");
+    assertThat(TablePartitioning.describe(load("sales.t").spec())).containsExactly("d");
+    assertThat(applier(dated("sales.t", "[d]")).apply().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aConflictAfterEarlierTablesWereAppliedNamesThem() {
+    applier(dated("sales.t", "[d]")).commit();
+    // sales.a is created first; a row lands in sales.t while its change is staged.
+    Catalog racing =
+        new Catalog() {
+          @Override
+          public Table loadTable(TableIdentifier identifier) {
+            if (identifier.name().equals("a")) {
+              throw new NoSuchTableException("Table does not exist: %s", identifier);
+            }
+            return new BaseTable(
+                ((HasTableOperations) catalog.loadTable(identifier)).operations(),
+                identifier.toString()) {
+              @Override
+              public Transaction newTransaction() {
+                Table other = catalog.loadTable(identifier);
+                TableRows.append(
+                    other,
+                    TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
+                return super.newTransaction();
+              }
+            };
+          }
+
+          @Override
+          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
+            return catalog.buildTable(identifier, schema);
+          }
+
+          @Override
+          public List<TableIdentifier> listTables(Namespace namespace) {
+            return catalog.listTables(namespace);
+          }
+
+          @Override
+          public boolean dropTable(TableIdentifier identifier, boolean purge) {
+            throw new UnsupportedOperationException();
+          }
+
+          @Override
+          public void renameTable(TableIdentifier from, TableIdentifier to) {
+            throw new UnsupportedOperationException();
+          }
+        };
+    List<TableSpec> specs =
+        List.of(
+            TableSpecParser.parse("tables/a.yaml", dated("sales.a", "[]")),
+            TableSpecParser.parse("tables/t.yaml", dated("sales.t", "[]")));
+
+    // It printed only the conflict, and nothing said sales.a had been created.
+    assertThatThrownBy(() -> new TableSpecApplier(racing, specs).commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageStartingWith("Cannot apply the spec of sales.t (tables/t.yaml)")
+        .hasMessageEndingWith("; applied before it: sales.a");
+    assertThat(load("sales.a")).isNotNull();
+  }
+
   /** A catalog whose tables are what {@code load} makes of them (names, listing from ours). */
   private Catalog catalogLoading(Function<TableIdentifier, Table> load) {
     return new Catalog() {
