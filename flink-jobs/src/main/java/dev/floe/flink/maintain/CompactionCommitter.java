@@ -111,7 +111,7 @@ final class CompactionCommitter {
     public Attempt<SliceCompaction> prepare(Table table, int attempt) {
       Snapshot touching = newestTouching(table, slice);
       if (touching != null) {
-        throw new CommitConflictException(refusal(slice, changedBy(touching)));
+        throw new CommitConflictException(refusal(slice, changedBy(table, touching)));
       }
       RewriteFiles rewrite = table.newRewrite().validateFromSnapshot(plan.baseSnapshotId());
       ManifestScans.onCommittingThreadIfLocal(table, rewrite);
@@ -138,7 +138,7 @@ final class CompactionCommitter {
           refusal(
               slice,
               newest != null
-                  ? changedBy(newest)
+                  ? changedBy(table, newest)
                   : "Iceberg refused the commit: " + JobFailures.firstLine(conflict.getMessage())),
           conflict);
     }
@@ -276,7 +276,17 @@ final class CompactionCommitter {
     return null;
   }
 
-  private static String changedBy(Snapshot snapshot) {
+  private String changedBy(Table table, Snapshot snapshot) {
+    if (snapshot.snapshotId() != plan.baseSnapshotId()
+        && !SnapshotUtil.isAncestorOf(table, snapshot.snapshotId(), plan.baseSnapshotId())) {
+      // The head itself (newestTouching): naming it blamed the older load a rollback went back to.
+      return "the table was rolled back while the compaction was in flight (main is at snapshot "
+          + snapshot.snapshotId()
+          + ", which does not descend from snapshot "
+          + plan.baseSnapshotId()
+          + " the compaction read); nothing was committed for this slice; run the compaction"
+          + " again to compact the current files";
+    }
     String runId = snapshot.summary().get(LineageKeys.RUN_ID);
     return "snapshot "
         + snapshot.snapshotId()
@@ -318,13 +328,14 @@ final class CompactionCommitter {
   }
 
   private static SliceCompaction failed(PlannedSlice slice, int exitCode, String detail) {
-    LOG.warn(detail);
+    // The report shows the detail; a WARN would print it again on stderr in the log's format.
+    LOG.info(detail);
     return SliceCompaction.uncommitted(slice, SliceCompaction.Status.FAILED, exitCode, detail);
   }
 
   /** The outcome of a slice whose commit failed unexpectedly (exit 1). */
   SliceCompaction unexpected(PlannedSlice slice, RuntimeException e) {
-    LOG.warn("Compaction of {} of {} failed", slice.slice().label(), plan.table(), e);
+    LOG.info("Compaction of {} of {} failed", slice.slice().label(), plan.table(), e);
     return failed(slice, ExitCodes.UNEXPECTED, refusal(slice, e.toString()));
   }
 }

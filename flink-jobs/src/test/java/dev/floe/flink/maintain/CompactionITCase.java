@@ -312,6 +312,35 @@ class CompactionITCase {
         .hasSize(2);
   }
 
+  @Test
+  void aRollbackWhileACompactionIsInFlightIsNamedAsARollback() {
+    SmallFiles.append(fact, DAY3, 10, 10, 1);
+    fact.refresh();
+    long older = fact.currentSnapshot().snapshotId();
+    SmallFiles.append(fact, DAY4, 10, 10, 10_000);
+    fact.refresh();
+    long base = fact.currentSnapshot().snapshotId();
+
+    CompactionResult result =
+        Compaction.of(catalog.config(), SmallFiles.FACT)
+            .slices(List.of(DAY3))
+            .afterPlanning(
+                () -> catalog.load(SmallFiles.FACT).manageSnapshots().rollbackTo(older).commit())
+            .commit();
+
+    // It named snapshot `older` as a commit that changed the slice after compaction read it.
+    assertThat(result.slices().get(0).exitCode()).isEqualTo(ExitCodes.COMMIT_CONFLICT);
+    assertThat(result.slices().get(0).detail())
+        .contains(
+            "the table was rolled back while the compaction was in flight (main is at snapshot "
+                + older
+                + ", which does not descend from snapshot "
+                + base
+                + " the compaction read)");
+    fact.refresh();
+    assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(older);
+  }
+
   private CommitPlan overwritePlan(long start) {
     Lineage lineage =
         new Lineage(
