@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogProperties;
@@ -723,33 +724,14 @@ class TableSpecApplierTest {
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
     // The plan finds no table; by the time this apply creates it, another one has.
     Catalog racing =
-        new Catalog() {
-          @Override
-          public Table loadTable(TableIdentifier identifier) {
-            throw new NoSuchTableException("Table does not exist: %s", identifier);
-          }
-
-          @Override
-          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
-            catalog.createTable(identifier, schema);
-            return catalog.buildTable(identifier, schema);
-          }
-
-          @Override
-          public List<TableIdentifier> listTables(Namespace namespace) {
-            return catalog.listTables(namespace);
-          }
-
-          @Override
-          public boolean dropTable(TableIdentifier identifier, boolean purge) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public void renameTable(TableIdentifier from, TableIdentifier to) {
-            throw new UnsupportedOperationException();
-          }
-        };
+        racing(
+            identifier -> {
+              throw new NoSuchTableException("Table does not exist: %s", identifier);
+            },
+            (identifier, schema) -> {
+              catalog.createTable(identifier, schema);
+              return catalog.buildTable(identifier, schema);
+            });
     TableSpec spec = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[d]"));
 
     assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(spec)).commit())
@@ -769,39 +751,20 @@ class TableSpecApplierTest {
     // its commit. This apply failed with exit 4 though the table was just as its spec says.
     boolean[] planned = {false};
     Catalog racing =
-        new Catalog() {
-          @Override
-          public Table loadTable(TableIdentifier identifier) {
-            if (!planned[0]) {
-              throw new NoSuchTableException("Table does not exist: %s", identifier);
-            }
-            return catalog.loadTable(identifier);
-          }
-
-          @Override
-          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
-            if (!planned[0] && identifier.name().equals("t")) {
-              new TableSpecApplier(catalog, List.of(spec)).commit();
-            }
-            planned[0] = planned[0] || identifier.name().equals("other");
-            return catalog.buildTable(identifier, schema);
-          }
-
-          @Override
-          public List<TableIdentifier> listTables(Namespace namespace) {
-            return catalog.listTables(namespace);
-          }
-
-          @Override
-          public boolean dropTable(TableIdentifier identifier, boolean purge) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public void renameTable(TableIdentifier from, TableIdentifier to) {
-            throw new UnsupportedOperationException();
-          }
-        };
+        racing(
+            identifier -> {
+              if (!planned[0]) {
+                throw new NoSuchTableException("Table does not exist: %s", identifier);
+              }
+              return catalog.loadTable(identifier);
+            },
+            (identifier, schema) -> {
+              if (!planned[0] && identifier.name().equals("t")) {
+                new TableSpecApplier(catalog, List.of(spec)).commit();
+              }
+              planned[0] = planned[0] || identifier.name().equals("other");
+              return catalog.buildTable(identifier, schema);
+            });
 
     ApplyPlan plan = new TableSpecApplier(racing, List.of(spec, other)).commit();
 
@@ -816,46 +779,27 @@ class TableSpecApplierTest {
     applier(dated("sales.t", "[d]")).commit();
     // sales.a is created first; a row lands in sales.t while its change is staged.
     Catalog racing =
-        new Catalog() {
-          @Override
-          public Table loadTable(TableIdentifier identifier) {
-            if (identifier.name().equals("a")) {
-              throw new NoSuchTableException("Table does not exist: %s", identifier);
-            }
-            return new BaseTable(
-                ((HasTableOperations) catalog.loadTable(identifier)).operations(),
-                identifier.toString()) {
-              @Override
-              public Transaction newTransaction() {
-                Table other = catalog.loadTable(identifier);
-                TableRows.append(
-                    other,
-                    TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
-                return super.newTransaction();
+        racing(
+            identifier -> {
+              if (identifier.name().equals("a")) {
+                throw new NoSuchTableException("Table does not exist: %s", identifier);
               }
-            };
-          }
-
-          @Override
-          public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
-            return catalog.buildTable(identifier, schema);
-          }
-
-          @Override
-          public List<TableIdentifier> listTables(Namespace namespace) {
-            return catalog.listTables(namespace);
-          }
-
-          @Override
-          public boolean dropTable(TableIdentifier identifier, boolean purge) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public void renameTable(TableIdentifier from, TableIdentifier to) {
-            throw new UnsupportedOperationException();
-          }
-        };
+              return new BaseTable(
+                  ((HasTableOperations) catalog.loadTable(identifier)).operations(),
+                  identifier.toString()) {
+                @Override
+                public Transaction newTransaction() {
+                  Table other = catalog.loadTable(identifier);
+                  TableRows.append(
+                      other,
+                      TableRows.row(other, Map.of("id", 1L, "d", LocalDate.parse("2026-10-03"))));
+                  return super.newTransaction();
+                }
+              };
+            },
+            (identifier, schema) -> {
+              return catalog.buildTable(identifier, schema);
+            });
     List<TableSpec> specs =
         List.of(
             TableSpecParser.parse("tables/a.yaml", dated("sales.a", "[]")),
@@ -871,10 +815,25 @@ class TableSpecApplierTest {
 
   /** A catalog whose tables are what {@code load} makes of them (names, listing from ours). */
   private Catalog catalogLoading(Function<TableIdentifier, Table> load) {
+    return racing(load, catalog::buildTable);
+  }
+
+  /**
+   * A catalog that loads tables with {@code load} and builds new ones with {@code build}, as
+   * another process's commits interleave with an apply; listing from ours.
+   */
+  private Catalog racing(
+      Function<TableIdentifier, Table> load,
+      BiFunction<TableIdentifier, Schema, Catalog.TableBuilder> build) {
     return new Catalog() {
       @Override
       public Table loadTable(TableIdentifier identifier) {
         return load.apply(identifier);
+      }
+
+      @Override
+      public Catalog.TableBuilder buildTable(TableIdentifier identifier, Schema schema) {
+        return build.apply(identifier, schema);
       }
 
       @Override
