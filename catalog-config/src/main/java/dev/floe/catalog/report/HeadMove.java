@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A move of main's current snapshot to a snapshot that is not a child of the previous one, read
- * from the table metadata's snapshot log: a rollback, or the undo of one.
+ * A move of main's current snapshot other than a commit on top of it, read from the table
+ * metadata's snapshot log: a rollback, the undo of one, or a fast-forward.
  *
  * @param at when the move was committed
  * @param fromSnapshotId the snapshot that was current before

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * @param unplacedLoads loads that are not a slice of the table (e.g. whole-table swaps), with how
  *     many commits each label has
  * @param snapshots every snapshot the metadata keeps, newest first
- * @param headMoves moves of main's head to a non-child, newest first
+ * @param headMoves moves of main's head other than a commit on top of it, newest first
  * @param maintenance the table's maintenance plan as of {@code asOf} (its health against its
  *     policy, and the work it needs), or null when {@code maintenanceProblem} says why not
  * @param maintenanceProblem why the maintenance plan could not be made, or null

@@ -66,8 +66,11 @@ final class Timeline {
   }
 
   /**
-   * Moves of main's head to a snapshot that is not a child of the one before, from the snapshot log
-   * (which Iceberg keeps for main only), newest first.
+   * Moves of main's head other than a commit on top of it, from the snapshot log (which Iceberg
+   * keeps for main only), newest first. A log entry is a snapshot's own commit when the snapshot is
+   * a child of the head before, the entry is the snapshot's first in the log, and it was written at
+   * the snapshot's commit time; a later move to such a child (undoing a rollback of one commit, or
+   * fast-forwarding to a branch's snapshot) is a head move.
    */
   static List<HeadMove> headMoves(Table table) {
     Map<Long, List<String>> rollbackTags = new HashMap<>();
@@ -80,11 +83,20 @@ final class Timeline {
     }
     List<HistoryEntry> log = table.history();
     List<HeadMove> moves = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
+    if (!log.isEmpty()) {
+      seen.add(log.get(0).snapshotId());
+    }
     for (int i = 1; i < log.size(); i++) {
       long from = log.get(i - 1).snapshotId();
       long to = log.get(i).snapshotId();
+      boolean firstInLog = seen.add(to);
       Snapshot target = table.snapshot(to);
-      if (from == to || (target != null && Objects.equals(target.parentId(), from))) {
+      if (from == to
+          || (target != null
+              && firstInLog
+              && Objects.equals(target.parentId(), from)
+              && target.timestampMillis() == log.get(i).timestampMillis())) {
         continue; // an ordinary commit on top of the head
       }
       HeadMove.Direction direction;

@@ -69,6 +69,24 @@ class TimelineTest {
   }
 
   @Test
+  void undoingARollbackOfOneCommitIsAMoveForwardThoughTheHeadIsItsParent() {
+    Rollback.of(table, "s.t").beforeRun("r3").commit();
+    table.refresh();
+    Rollback.of(table, "s.t").toSnapshot(r3).allowNonAncestor(true).commit();
+
+    ReportModel model = build();
+
+    assertThat(model.headMoves())
+        .extracting(HeadMove::direction, HeadMove::fromSnapshotId, HeadMove::toSnapshotId)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(HeadMove.Direction.FORWARD, r2, r3),
+            org.assertj.core.groups.Tuple.tuple(HeadMove.Direction.BACK, r3, r2));
+    assertThat(model.headMoves().get(0).tags()).containsExactly("floe-before-rollback-2");
+    assertThat(snapshot(model, r3).current()).isTrue();
+    assertThat(ReportHtml.render(model)).contains("main: " + r2 + " \u2192 " + r3);
+  }
+
+  @Test
   void aRevertIsMarkedWithTheRunItUndid() {
     long revert = LineageCommits.revert(table, "2026-10-02", "r2", 0);
 
