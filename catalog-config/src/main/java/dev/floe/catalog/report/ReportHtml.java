@@ -28,7 +28,9 @@ public final class ReportHtml {
     html.append(
         "<p class=\"muted\">Every snapshot the table metadata keeps, newest first. Lane"
             + " <b>main</b>: the current snapshot and its ancestors; a branch name: only on that"
-            + " branch (e.g. an audit branch); <b>off main</b>: left behind by a rollback.</p>\n");
+            + " branch (e.g. an audit branch); <b>off main</b>: left behind by a rollback;"
+            + " <b>?</b>: older than where an expiry cut main's history, so whether main held it"
+            + " cannot be told (a tag keeps it).</p>\n");
     TimelineHtml.render(model, html);
     html.append("</section>\n");
     MaintenanceHtml.render(model, html);

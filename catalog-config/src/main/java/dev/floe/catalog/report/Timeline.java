@@ -1,5 +1,6 @@
 package dev.floe.catalog.report;
 
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.lineage.Lineage;
 import dev.floe.catalog.lineage.LineageKeys;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.HistoryEntry;
@@ -37,6 +39,7 @@ final class Timeline {
     }
     Snapshot current = table.currentSnapshot();
     Set<Long> main = current == null ? Set.of() : line(table, current.snapshotId());
+    Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
     List<Snapshot> all = new ArrayList<>();
     table.snapshots().forEach(all::add);
     all.sort(
@@ -53,7 +56,7 @@ final class Timeline {
               snapshot.parentId(),
               Instant.ofEpochMilli(snapshot.timestampMillis()),
               snapshot.operation(),
-              lane(snapshot.snapshotId(), main, branchLines),
+              lane(table, snapshot, main, branchLines, cut),
               current != null && current.snapshotId() == snapshot.snapshotId(),
               marks.getOrDefault(snapshot.snapshotId(), List.of()),
               Lineage.fromSummary(summary),
@@ -130,16 +133,24 @@ final class Timeline {
     return ids;
   }
 
-  private static String lane(long id, Set<Long> main, Map<String, Set<Long>> branchLines) {
-    if (main.contains(id)) {
+  private static String lane(
+      Table table,
+      Snapshot snapshot,
+      Set<Long> main,
+      Map<String, Set<Long>> branchLines,
+      Optional<Snapshot> cut) {
+    if (main.contains(snapshot.snapshotId())) {
       return SnapshotRef.MAIN_BRANCH;
     }
     for (Map.Entry<String, Set<Long>> branch : branchLines.entrySet()) {
-      if (branch.getValue().contains(id)) {
+      if (branch.getValue().contains(snapshot.snapshotId())) {
         return branch.getKey();
       }
     }
-    return "off main";
+    // As floe snapshots marks it: main may have held it before an expiry cut its history.
+    return RunLookup.olderThanCut(table, snapshot, cut)
+        ? TimelineSnapshot.BEFORE_CUT
+        : TimelineSnapshot.OFF_MAIN;
   }
 
   private static long count(Map<String, String> summary, String key) {

@@ -6,9 +6,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The snapshot timeline, newest first: every snapshot with its lane (main, a branch, or off main),
- * Floe's run label, revert and publish marks, and its branches and tags; head moves (rollbacks)
- * interleaved at the time they were committed.
+ * The snapshot timeline, newest first: every snapshot with its lane (main, a branch, off main, or ?
+ * before an expiry cut), Floe's run label, revert and publish marks, and its branches and tags;
+ * head moves (rollbacks) interleaved at the time they were committed.
  */
 final class TimelineHtml {
 
@@ -42,7 +42,12 @@ final class TimelineHtml {
 
   private static void snapshot(TimelineSnapshot s, StringBuilder html) {
     String laneClass =
-        s.lane().equals("main") ? "main" : s.lane().equals("off main") ? "off" : "branch";
+        s.lane().equals("main")
+            ? "main"
+            : s.lane().equals(TimelineSnapshot.OFF_MAIN)
+                    || s.lane().equals(TimelineSnapshot.BEFORE_CUT)
+                ? "off"
+                : "branch";
     html.append("<li class=\"snap ").append(laneClass);
     if (s.current()) {
       html.append(" current");

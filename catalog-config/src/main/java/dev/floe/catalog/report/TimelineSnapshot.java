@@ -13,7 +13,9 @@ import java.util.Optional;
  * @param committedAt its commit time
  * @param operation Iceberg's operation (append, overwrite, delete, replace)
  * @param lane {@code main} for the current snapshot and its ancestors; else the first branch (by
- *     name) whose history holds it; else {@code off main} (e.g. left by a rollback)
+ *     name) whose history holds it; else {@code ?} when it is older than where an expiry cut main's
+ *     history, so whether main held it cannot be told (as {@code floe snapshots} marks it); else
+ *     {@code off main} (e.g. left by a rollback)
  * @param current true for main's current snapshot
  * @param refs the branches and tags pointing at it, by name
  * @param lineage Floe's lineage when a Floe run committed it
@@ -35,6 +37,12 @@ public record TimelineSnapshot(
     String publishedFrom,
     long addedRows,
     long deletedRows) {
+
+  /** The lane of a snapshot main does not hold (left by a rollback). */
+  public static final String OFF_MAIN = "off main";
+
+  /** The lane of a snapshot older than where an expiry cut main's history. */
+  public static final String BEFORE_CUT = "?";
 
   public TimelineSnapshot {
     refs = List.copyOf(refs);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.catalog.lineage.AuditBranch;
 import dev.floe.catalog.snapshot.Rollback;
+import dev.floe.catalog.snapshot.SnapshotHistory;
 import dev.floe.catalog.testing.EmbeddedCatalog;
 import java.time.Instant;
 import java.util.Map;
@@ -84,6 +85,24 @@ class TimelineTest {
     assertThat(model.headMoves().get(0).tags()).containsExactly("floe-before-rollback-2");
     assertThat(snapshot(model, r3).current()).isTrue();
     assertThat(ReportHtml.render(model)).contains("main: " + r2 + " \u2192 " + r3);
+  }
+
+  @Test
+  void aTaggedSnapshotOlderThanWhereAnExpiryCutMainIsMarkedUnknownAsFloeSnapshotsMarksIt() {
+    table.manageSnapshots().createTag("first", r1).commit();
+    table.expireSnapshots().expireOlderThan(Long.MAX_VALUE).retainLast(1).commit();
+    table.refresh();
+    assertThat(table.snapshot(r2)).isNull();
+
+    ReportModel model = build();
+
+    assertThat(snapshot(model, r1).lane()).isEqualTo(TimelineSnapshot.BEFORE_CUT);
+    assertThat(SnapshotHistory.list(table))
+        .filteredOn(e -> e.snapshotId() == r1)
+        .singleElement()
+        .satisfies(e -> assertThat(e.onMain()).isNull());
+    assertThat(snapshot(model, r3).lane()).isEqualTo("main");
+    assertThat(ReportHtml.render(model)).doesNotContain(">off main</span>");
   }
 
   @Test
