@@ -1,36 +1,46 @@
 package dev.floe.catalog.report;
 
+import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.lineage.Lineage;
+import dev.floe.catalog.lineage.LineageKeys;
 import dev.floe.catalog.maintain.plan.HealthScan;
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
 import dev.floe.catalog.maintain.plan.MaintenancePlanner;
 import dev.floe.catalog.maintain.plan.TableHealth;
+import dev.floe.catalog.slice.Slice;
 import dev.floe.catalog.window.LateDataWindow;
 import dev.floe.catalog.window.LateRowCount;
 import dev.floe.catalog.window.LoadedSlice;
 import dev.floe.catalog.window.LoadedSlices;
 import dev.floe.catalog.window.SealedThrough;
+import dev.floe.catalog.window.SliceLoad;
 import dev.floe.catalog.window.SourceLateRows;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * Builds the model of {@code floe report}: the table's loaded slices coloured by state as of an
- * instant, and its snapshot timeline. Reads metadata, and the source files that may hold late rows;
- * writes nothing. The instant is always given (only the CLI defaults it to now), so the same
- * metadata and instant give the same model.
+ * instant, its snapshot timeline, and its maintenance plan. Reads metadata, the source files that
+ * may hold late rows, and a listing of the table location (for orphan files); writes nothing. The
+ * instant is always given (only the CLI defaults it to now), so the same metadata, files under the
+ * table location and instant give the same model.
  *
  * <pre>{@code
  * ReportModel model = Report.of(catalog, "sales.fact_orders").asOf(instant).build();
@@ -96,6 +106,7 @@ public final class Report {
     }
     Map<String, Integer> unplaced = new TreeMap<>();
     loaded.unplaced().forEach((label, loads) -> unplaced.put(label, loads.size()));
+    Optional<Snapshot> cut = RunLookup.mainHistoryCut(table);
     Snapshot current = table.currentSnapshot();
     MaintenancePlan maintenance = null;
     String maintenanceProblem = null;
@@ -118,10 +129,50 @@ public final class Report {
         window.policy().isPresent(),
         slices,
         unplaced,
+        cut.map(Snapshot::snapshotId).orElse(null),
+        cut.isEmpty() ? List.of() : restoredFromExpiredHistory(loaded),
         Timeline.snapshots(table),
         Timeline.headMoves(table),
         maintenance,
         maintenanceProblem);
+  }
+
+  /**
+   * With main's history cut by an expiry: the newest revert commit of each slice that no kept load
+   * holds (none of its slice, nor of one covering it). It restored content from a load the expiry
+   * removed, so the table holds the slice though its loads cannot be seen. By slice.
+   */
+  private List<SliceLoad> restoredFromExpiredHistory(LoadedSlices loaded) {
+    Map<Slice, SliceLoad> restored = new LinkedHashMap<>();
+    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+      Map<String, String> summary = snapshot.summary();
+      if (summary == null || !summary.containsKey(LineageKeys.REVERTS)) {
+        continue;
+      }
+      Optional<Lineage> lineage = Lineage.fromSummary(summary);
+      Optional<Slice> slice =
+          lineage.flatMap(l -> Slice.fromLabel(String.valueOf(l.slice()), table.schema()));
+      if (slice.isEmpty()
+          || loaded.slices().stream().anyMatch(l -> l.slice().covers(slice.get()))) {
+        continue;
+      }
+      restored.putIfAbsent( // newest first: a later revert of the slice says what it holds now
+          slice.get(),
+          new SliceLoad(
+              snapshot.snapshotId(),
+              Instant.ofEpochMilli(snapshot.timestampMillis()),
+              lineage.get()));
+    }
+    return restored.values().stream()
+        .sorted(
+            Comparator.comparing((SliceLoad l) -> slice(l).column())
+                .thenComparing(l -> slice(l).start())
+                .thenComparing(l -> slice(l).end()))
+        .toList();
+  }
+
+  private Slice slice(SliceLoad load) {
+    return Slice.fromLabel(String.valueOf(load.lineage().slice()), table.schema()).orElseThrow();
   }
 
   private String metadataLocation() {

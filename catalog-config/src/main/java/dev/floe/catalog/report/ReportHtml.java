@@ -1,5 +1,6 @@
 package dev.floe.catalog.report;
 
+import dev.floe.catalog.window.SliceLoad;
 import java.util.Map;
 
 /**
@@ -69,11 +70,17 @@ public final class ReportHtml {
   private static void slices(ReportModel model, StringBuilder html) {
     html.append("<section>\n<h2>Slices</h2>\n");
     legend(model, html);
-    if (model.slices().isEmpty()) {
-      html.append("<p class=\"muted\">No Floe run has loaded a slice of this table yet.</p>\n");
-    } else {
+    if (!model.slices().isEmpty()) {
       Heatmap.render(model.slices(), html);
+    } else if (model.historyCutAt() != null) {
+      html.append("<p class=\"muted\">No Floe load of a slice is in the history the table keeps:")
+          .append(" an expiry cut main's history at snapshot <code>")
+          .append(model.historyCutAt())
+          .append("</code>, and older loads are not seen.</p>\n");
+    } else {
+      html.append("<p class=\"muted\">No Floe run has loaded a slice of this table yet.</p>\n");
     }
+    restoredFromExpiredHistory(model, html);
     if (!model.unplacedLoads().isEmpty()) {
       html.append("<p class=\"muted\">Loads that are not a slice of the table: ");
       boolean first = true;
@@ -90,6 +97,33 @@ public final class ReportHtml {
     }
     details(model, html);
     html.append("</section>\n");
+  }
+
+  private static void restoredFromExpiredHistory(ReportModel model, StringBuilder html) {
+    if (model.restoredFromExpiredHistory().isEmpty()) {
+      return;
+    }
+    html.append("<p class=\"muted\">Slices whose load history was expired (a revert restored")
+        .append(" content loaded before snapshot <code>")
+        .append(model.historyCutAt())
+        .append("</code>, where an expiry cut main's history): ");
+    boolean first = true;
+    for (SliceLoad revert : model.restoredFromExpiredHistory()) {
+      html.append(first ? "" : ", ")
+          .append("<code>")
+          .append(Html.escape(String.valueOf(revert.lineage().slice())))
+          .append("</code> (")
+          .append(Html.escape(revert.lineage().job()))
+          .append(", ")
+          .append(Html.count(revert.lineage().rows(), "row"))
+          .append(" after revert run <code>")
+          .append(Html.escape(revert.lineage().runId()))
+          .append("</code> at snapshot <code>")
+          .append(revert.snapshotId())
+          .append("</code>)");
+      first = false;
+    }
+    html.append(".</p>\n");
   }
 
   private static void legend(ReportModel model, StringBuilder html) {
@@ -181,7 +215,8 @@ public final class ReportHtml {
             inputs.sourceSnapshots().isEmpty()
                 ? "none"
                 : Html.escape(SliceText.sources(inputs.sourceSnapshots())))
-        .append("</dd>\n</dl>\n<p class=\"muted\">The page is a function of these inputs only:")
-        .append(" the same metadata and as-of instant give the same page.</p>\n</footer>\n");
+        .append("</dd>\n</dl>\n<p class=\"muted\">The page is a function of these inputs and")
+        .append(" of the files under the table location (the orphan-file count lists them): the")
+        .append(" same metadata, files and as-of instant give the same page.</p>\n</footer>\n");
   }
 }

@@ -1,6 +1,7 @@
 package dev.floe.catalog.report;
 
 import dev.floe.catalog.maintain.plan.MaintenancePlan;
+import dev.floe.catalog.window.SliceLoad;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -8,8 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything the report page shows; a pure function of the table's metadata (and its sources') and
- * the as-of instant. {@link ReportHtml#render} turns it into the page.
+ * Everything the report page shows: a function of the table's metadata (and its sources') and the
+ * as-of instant, but for the maintenance plan's orphan-file count, which comes from a listing of
+ * the table location. {@link ReportHtml#render} turns it into the page.
  *
  * @param table the table's name
  * @param asOf the instant windows are judged at
@@ -19,6 +21,11 @@ import java.util.TreeMap;
  * @param slices the loaded slices, by column and start
  * @param unplacedLoads loads that are not a slice of the table (e.g. whole-table swaps), with how
  *     many commits each label has
+ * @param historyCutAt the oldest snapshot of main's kept history when an expiry removed its parent
+ *     (loads older than it are not seen), or null when main's history is whole
+ * @param restoredFromExpiredHistory per slice no kept load holds, the newest revert commit on main
+ *     that restored its content from a load older than {@code historyCutAt}, by slice; empty when
+ *     main's history is whole
  * @param snapshots every snapshot the metadata keeps, newest first
  * @param headMoves moves of main's head other than a commit on top of it, newest first
  * @param maintenance the table's maintenance plan as of {@code asOf} (its health against its
@@ -33,6 +40,8 @@ public record ReportModel(
     boolean hasWindow,
     List<SliceStatus> slices,
     Map<String, Integer> unplacedLoads,
+    Long historyCutAt,
+    List<SliceLoad> restoredFromExpiredHistory,
     List<TimelineSnapshot> snapshots,
     List<HeadMove> headMoves,
     MaintenancePlan maintenance,
@@ -41,6 +50,7 @@ public record ReportModel(
   public ReportModel {
     slices = List.copyOf(slices);
     unplacedLoads = java.util.Collections.unmodifiableMap(new TreeMap<>(unplacedLoads));
+    restoredFromExpiredHistory = List.copyOf(restoredFromExpiredHistory);
     snapshots = List.copyOf(snapshots);
     headMoves = List.copyOf(headMoves);
   }

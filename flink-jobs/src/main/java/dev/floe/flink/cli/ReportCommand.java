@@ -10,6 +10,7 @@ import dev.floe.catalog.report.SliceState;
 import dev.floe.catalog.report.SliceStatus;
 import dev.floe.catalog.window.AsOf;
 import dev.floe.catalog.window.LateRowCount;
+import dev.floe.catalog.window.SliceLoad;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -198,12 +199,16 @@ public final class ReportCommand implements Callable<Integer> {
         model.counts().entrySet().stream()
             .map(e -> e.getValue() + " " + e.getKey().text())
             .collect(Collectors.joining(", "));
+    int expired = model.restoredFromExpiredHistory().size();
     out.printf(
-        "wrote %s: %s as of %s: %s; %s, %s, %s%n",
+        "wrote %s: %s as of %s: %s%s; %s, %s, %s%n",
         this.out,
         model.table(),
         model.asOf(),
         counts,
+        expired == 0
+            ? ""
+            : ", " + expired + (expired == 1 ? " slice" : " slices") + " with expired load history",
         plural(model.snapshots().size(), "snapshot"),
         plural(model.rollbacks(), "rollback"),
         plural(model.reverts(), "revert"));
@@ -245,6 +250,18 @@ public final class ReportCommand implements Callable<Integer> {
       slices.add(row);
     }
     map.put("slices", slices);
+    map.put("history_cut_at_snapshot_id", model.historyCutAt());
+    List<Map<String, Object>> expired = new ArrayList<>();
+    for (SliceLoad revert : model.restoredFromExpiredHistory()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("slice", String.valueOf(revert.lineage().slice()));
+      row.put("job", revert.lineage().job());
+      row.put("rows", revert.lineage().rows());
+      row.put("revert_run_id", revert.lineage().runId());
+      row.put("revert_snapshot_id", revert.snapshotId());
+      expired.add(row);
+    }
+    map.put("slices_with_expired_load_history", expired);
     return map;
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.catalog.config.CatalogConfigLoader;
 import dev.floe.catalog.config.Catalogs;
 import dev.floe.catalog.report.LineageCommits;
+import dev.floe.catalog.snapshot.Revert;
 import dev.floe.catalog.spec.FloeTableProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,6 +108,47 @@ class ReportCommandTest {
     assertThat(oct3.get("latest_run_id").asText()).isEqualTo("r4");
     assertThat(json.get("slices").get(1).get("loads").asInt()).isEqualTo(2);
     assertThat(Files.exists(page)).isTrue();
+  }
+
+  @Test
+  void aSliceARevertRestoredFromExpiredLoadsIsCountedAndListedNotLeftOut() throws Exception {
+    Catalog catalog = Catalogs.open(CatalogConfigLoader.embedded(home));
+    try {
+      Table table = LineageCommits.create(catalog, "s.reverted", Map.of());
+      LineageCommits.load(table, "2026-10-03", "r1", "fact_daily", null, 2);
+      LineageCommits.load(table, "2026-10-03", "r2", "fact_daily", null, 3);
+      Revert.of(table, "s.reverted").run("r2").commit();
+      table.expireSnapshots().expireOlderThan(Long.MAX_VALUE).retainLast(1).commit();
+    } finally {
+      Catalogs.close(catalog);
+    }
+    Path page = outDir.resolve("r.html");
+
+    CliRun text =
+        floe(home, "report", "s.reverted", "--out", page.toString(), "--as-of", "2026-10-05");
+    CliRun json =
+        floe(
+            home,
+            "report",
+            "s.reverted",
+            "--out",
+            page.toString(),
+            "--as-of",
+            "2026-10-05",
+            "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains(
+            ": 0 loaded, 0 reloaded, 0 late data pending, 0 sealed, 1 slice with expired load"
+                + " history; 1 snapshot, 0 rollbacks, 1 revert");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    JsonNode expired =
+        new ObjectMapper().readTree(json.out()).get("slices_with_expired_load_history");
+    assertThat(expired).hasSize(1);
+    assertThat(expired.get(0).get("slice").asText()).isEqualTo("d=[2026-10-03,2026-10-04)");
+    assertThat(expired.get(0).get("rows").asLong()).isEqualTo(2);
+    assertThat(expired.get(0).get("job").asText()).isEqualTo("fact_daily");
   }
 
   @Test
