@@ -72,6 +72,11 @@ public final class ReportHtml {
     legend(model, html);
     if (!model.slices().isEmpty()) {
       Heatmap.render(model.slices(), html);
+      if (model.historyCutAt() != null) {
+        html.append("<p class=\"muted\">An expiry cut main's history at snapshot <code>")
+            .append(model.historyCutAt())
+            .append("</code>: slices whose loads are all older are not shown.</p>\n");
+      }
     } else if (model.historyCutAt() != null) {
       html.append("<p class=\"muted\">No Floe load of a slice is in the history the table keeps:")
           .append(" an expiry cut main's history at snapshot <code>")

@@ -48,6 +48,25 @@ class ReportAfterExpiryTest {
   }
 
   @Test
+  void thePageSaysWhereAnExpiryCutMainsHistoryWhenItHidesOlderLoads() {
+    Table table = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
+    LineageCommits.load(table, "2026-10-01", "r1", "job", null, 2);
+    long r2 = LineageCommits.load(table, "2026-10-02", "r2", "job", null, 2);
+    table.expireSnapshots().expireOlderThan(Long.MAX_VALUE).retainLast(1).commit();
+
+    ReportModel model = Report.of(catalog.catalog(), "s.t").asOf(AS_OF).build();
+
+    assertThat(model.slices())
+        .extracting(s -> s.slice().label())
+        .containsExactly(LineageCommits.day("2026-10-02").label());
+    assertThat(ReportHtml.render(model))
+        .contains(
+            "An expiry cut main's history at snapshot <code>"
+                + r2
+                + "</code>: slices whose loads are all older are not shown.");
+  }
+
+  @Test
   void withMainsHistoryWholeARevertOfTheOnlyLoadLeavesTheSliceUnloaded() {
     Table table = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
     LineageCommits.load(table, "2026-10-03", "r1", "job", null, 2);
