@@ -149,7 +149,7 @@ public final class Report {
       if (summary == null || !summary.containsKey(LineageKeys.REVERTS)) {
         continue;
       }
-      Optional<Lineage> lineage = Lineage.fromSummary(summary);
+      Optional<Lineage> lineage = Lineage.readable(summary);
       Optional<Slice> slice =
           lineage.flatMap(l -> Slice.fromLabel(String.valueOf(l.slice()), table.schema()));
       if (slice.isEmpty()

@@ -59,7 +59,7 @@ final class Timeline {
               lane(table, snapshot, main, branchLines, cut),
               current != null && current.snapshotId() == snapshot.snapshotId(),
               marks.getOrDefault(snapshot.snapshotId(), List.of()),
-              Lineage.fromSummary(summary),
+              Lineage.readable(summary),
               summary.get(LineageKeys.REVERTS),
               summary.get(LineageKeys.PUBLISHED_FROM),
               count(summary, SnapshotSummary.ADDED_RECORDS_PROP),

@@ -65,7 +65,7 @@ public final class LoadedSlices {
         }
         continue;
       }
-      Optional<Lineage> lineage = Lineage.of(snapshot);
+      Optional<Lineage> lineage = Lineage.readable(summary);
       if (lineage.isPresent() && reverted.contains(lineage.get().runId())) {
         if (!WriteMode.preservesContent(lineage.get().mode())) {
           revertedLoads.add(

@@ -136,6 +136,21 @@ class ReportTest {
   }
 
   @Test
+  void aSnapshotWhoseFloeKeysAnotherToolWroteIsOnThePageWithoutALineage() {
+    // Report.of failed on it with "floe.rows is 'ten', not a whole number", naming no snapshot.
+    fact.newAppend().set("floe.run-id", "by-hand").set("floe.rows", "ten").commit();
+    long byHand = fact.currentSnapshot().snapshotId();
+
+    ReportModel model = Report.of(catalog.catalog(), "s.fact").asOf(OCT_1_SEALS).build();
+
+    assertThat(model.snapshots())
+        .filteredOn(s -> s.snapshotId() == byHand)
+        .singleElement()
+        .satisfies(s -> assertThat(s.lineage()).isEmpty());
+    assertThat(model.slices()).hasSize(4);
+  }
+
+  @Test
   void anAsOfInstantIsRequired() {
     assertThatThrownBy(() -> Report.of(catalog.catalog(), "s.fact").build())
         .isInstanceOf(InvalidInputException.class)
