@@ -9,6 +9,7 @@ import dev.floe.catalog.commit.RunLookup;
 import dev.floe.catalog.commit.UncommittedFiles;
 import dev.floe.catalog.error.CommitConflictException;
 import dev.floe.catalog.error.CommitStateUnknownException;
+import dev.floe.catalog.error.IcebergMessages;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.ShellWord;
 import dev.floe.catalog.job.WriteMode;
@@ -271,7 +272,11 @@ public final class Revert {
               "Cannot revert run %s of %s: another commit changed %s after the revert was planned"
                   + " on snapshot %d (%s); nothing was committed; run floe revert again to plan on"
                   + " the new head",
-              runId, name, plan.region(), plan.headSnapshotId(), conflict.getMessage()),
+              runId,
+              name,
+              plan.region(),
+              plan.headSnapshotId(),
+              IcebergMessages.withoutFileLists(conflict.getMessage())),
           conflict);
     }
 
