@@ -129,6 +129,7 @@ public final class Catalogs {
     // Before the home: an old home's catalog is read to adopt it (HomeLocation).
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     prepareHome(config);
+    requireSqliteDatabase(config);
     prepareHadoopWarehouse(config);
     Reachability.requireOnce(config);
     SqliteCatalogInit.ensure(config);
@@ -174,6 +175,28 @@ public final class Catalogs {
               + " `floe tables apply` or `floe quickstart`",
           database.getParent());
     }
+    requireSqliteDatabase(config);
+  }
+
+  /**
+   * Refuses, for a command that only uses what exists (a read, a plan, a dry run), a jdbc catalog
+   * whose SQLite database file does not exist: SQLite's driver creates a missing file, so a
+   * mistyped uri opened a new, empty catalog (and left its file behind), where `floe maintain`
+   * found no tables and reported nothing to do. A command that creates tables creates it.
+   */
+  private static void requireSqliteDatabase(CatalogConfig config) {
+    if (!config.type().equals("jdbc") || config.createsHome()) {
+      return;
+    }
+    String uri = config.properties().get("uri");
+    Path database = SqliteCatalogInit.file(uri);
+    InvalidInputException.check(
+        database == null || Files.exists(database),
+        "Cannot open the catalog: its SQLite database %s does not exist (catalog.properties.uri"
+            + " %s); correct the uri, or create the catalog with `floe tables apply` (without"
+            + " --dry-run)",
+        database,
+        Redaction.maskUriCredentials(String.valueOf(uri)));
   }
 
   /**

@@ -80,8 +80,15 @@ final class SqliteCatalogInit {
     return database.resolveSibling(database.getFileName() + suffix);
   }
 
-  /** The database file of a {@code jdbc:sqlite:<path>} URI; null for anything else. */
+  /** The database file of a {@code jdbc:sqlite:<path>} URI whose folder exists; else null. */
   static Path database(String uri) {
+    Path file = file(uri);
+    Path parent = file == null ? null : file.getParent();
+    return parent != null && Files.isDirectory(parent) ? file : null;
+  }
+
+  /** The database file a {@code jdbc:sqlite:<path>} URI names; null for memory or another URI. */
+  static Path file(String uri) {
     if (uri == null || !uri.startsWith(PREFIX)) {
       return null;
     }
@@ -96,8 +103,10 @@ final class SqliteCatalogInit {
     if (path.isEmpty() || path.startsWith(":")) {
       return null; // in memory: no other process shares it
     }
-    Path file = Path.of(path).toAbsolutePath().normalize();
-    Path parent = file.getParent();
-    return parent != null && Files.isDirectory(parent) ? file : null;
+    try {
+      return Path.of(path).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      return null; // not a path: the driver reports it
+    }
   }
 }

@@ -1,0 +1,72 @@
+package dev.floe.catalog.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.floe.catalog.error.InvalidInputException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A jdbc catalog on a local SQLite file is guarded as the embedded home is: SQLite's driver creates
+ * a file that is missing, so a mistyped uri used to open a new, empty catalog.
+ */
+class SqliteJdbcDatabaseTest {
+  @TempDir Path dir;
+
+  private CatalogConfig jdbc(Path database) {
+    return CatalogConfigLoader.load(
+        null,
+        dir.resolve("home"),
+        Map.of(
+            "type",
+            "jdbc",
+            "uri",
+            "jdbc:sqlite:" + database,
+            "warehouse",
+            dir.resolve("wh").toString()),
+        Map.of());
+  }
+
+  @Test
+  void aCommandThatOnlyUsesWhatExistsRefusesAMissingDatabaseNamingItAndCreatesNothing() {
+    Path typo = dir.resolve("catt.db");
+
+    for (Runnable opening :
+        new Runnable[] {
+          () -> Catalogs.open(jdbc(typo).existingHomeOnly()),
+          () -> Catalogs.requireHome(jdbc(typo).existingHomeOnly())
+        }) {
+      assertThatThrownBy(opening::run)
+          .isInstanceOf(InvalidInputException.class)
+          .hasMessage(
+              "Cannot open the catalog: its SQLite database "
+                  + typo
+                  + " does not exist (catalog.properties.uri jdbc:sqlite:"
+                  + typo
+                  + "); correct the uri, or create the catalog with `floe tables apply` (without"
+                  + " --dry-run)");
+    }
+    assertThat(typo).doesNotExist();
+  }
+
+  @Test
+  void aCommandThatCreatesTablesCreatesTheDatabaseAndReadsFindItThen() {
+    Path database = dir.resolve("catalog.db");
+    Catalog created = Catalogs.open(jdbc(database));
+    Catalogs.close(created);
+    assertThat(database).exists();
+
+    Catalog read = Catalogs.open(jdbc(database).existingHomeOnly());
+    try {
+      assertThat(((SupportsNamespaces) read).listNamespaces(Namespace.empty())).isEmpty();
+    } finally {
+      Catalogs.close(read);
+    }
+  }
+}
