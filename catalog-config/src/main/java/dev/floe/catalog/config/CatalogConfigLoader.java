@@ -75,22 +75,32 @@ public final class CatalogConfigLoader {
                 (k, v) -> {
                   String value = propertyValue(v.asSpelled(), v.asText());
                   refuseCredentialInFile(k, value, file);
-                  properties.put(
-                      k, k.equals(WAREHOUSE) ? absoluteWarehouse(value, folderOf(file)) : value);
+                  properties.put(k, value);
                 });
       }
     }
-    environment.forEach(
-        (key, value) -> {
-          if (key.startsWith(ENV_PREFIX) && key.length() > ENV_PREFIX.length()) {
-            properties.put(envToProperty(key.substring(ENV_PREFIX.length())), value);
-          }
-        });
+    boolean warehouseFromFile = properties.containsKey(WAREHOUSE);
+    for (Map.Entry<String, String> variable : environment.entrySet()) {
+      String key = variable.getKey();
+      if (key.startsWith(ENV_PREFIX) && key.length() > ENV_PREFIX.length()) {
+        String property = envToProperty(key.substring(ENV_PREFIX.length()));
+        properties.put(property, variable.getValue());
+        warehouseFromFile &= !property.equals(WAREHOUSE);
+      }
+    }
     properties.putAll(overrides);
-    // From the environment or the command line: against the working directory, as a shell does.
-    properties.computeIfPresent(WAREHOUSE, (k, v) -> absoluteWarehouse(v, Path.of("")));
+    warehouseFromFile &= !overrides.containsKey(WAREHOUSE);
     if (properties.containsKey("type")) {
       type = properties.remove("type");
+    }
+    String warehouse = properties.get(WAREHOUSE);
+    // A REST catalog's warehouse is whatever its server takes, often a catalog's name (Polaris,
+    // Lakekeeper): it is sent as written. Elsewhere it is a location: from floe.yaml against its
+    // folder, from the environment or the command line against the working directory, as a shell
+    // does.
+    if (warehouse != null && !type.equals("rest")) {
+      Path base = warehouseFromFile ? folderOf(file) : Path.of("");
+      properties.put(WAREHOUSE, absoluteWarehouse(warehouse, base));
     }
     // Not Iceberg's, and not to be changed in passing: a jdbc catalog's name selects which
     // tables of its database it sees, so another name would hide them (and tables apply would
@@ -147,22 +157,35 @@ public final class CatalogConfigLoader {
       throw InvalidInputException.of(
           "Cannot configure catalog: catalog.type '%s' needs the property 'uri'", type);
     }
+    // Iceberg's HadoopCatalog refused it with a stack trace ("warehousePath must not be null").
+    InvalidInputException.check(
+        !type.equals("hadoop") || !properties.getOrDefault(WAREHOUSE, "").isBlank(),
+        "Cannot configure catalog: catalog.type 'hadoop' needs the property 'warehouse', the folder"
+            + " its tables live in (e.g. warehouse: ./warehouse, or s3://bucket/warehouse)");
     CatalogConfig config = new CatalogConfig(name, type, properties);
     // Its secrets are masked in every error and log line from now on, also before it is opened.
     Redaction.remember(config);
     Reachability.timeout(config); // a bad floe.connect-timeout is refused up front
     for (String key : HTTP_ENDPOINTS) {
-      String endpoint = properties.get(key);
       // The AWS SDK's own refusal names neither the property nor a fix ("Illegal character in
       // scheme name at index 0: 127.0.0.1:9000").
-      InvalidInputException.check(
-          endpoint == null || endpoint.matches("(?i)https?://[^/\\s]+.*"),
-          "Cannot configure catalog: property %s=%s is not an http:// or https:// URL, e.g."
-              + " http://127.0.0.1:9000",
-          key,
-          Redaction.maskUriCredentials(String.valueOf(endpoint)));
+      requireHttpUrl(key, properties.get(key), "http://127.0.0.1:9000");
+    }
+    if (type.equals("rest")) {
+      // Iceberg's: "Failed to create request URI from base 127.0.0.1:8181", exit 1.
+      requireHttpUrl("uri", properties.get("uri"), "http://127.0.0.1:8181");
     }
     return config;
+  }
+
+  /** Refuses a {@code value} of {@code key} that is not an http:// or https:// URL. */
+  private static void requireHttpUrl(String key, String value, String example) {
+    InvalidInputException.check(
+        value == null || value.matches("(?i)https?://[^/\\s]+.*"),
+        "Cannot configure catalog: property %s=%s is not an http:// or https:// URL, e.g. %s",
+        key,
+        Redaction.maskUriCredentials(String.valueOf(value)),
+        example);
   }
 
   private static final String WAREHOUSE = "warehouse";

@@ -49,10 +49,12 @@ public final class CatalogOptions {
           null,
           "Any Iceberg catalog property (`uri`, `warehouse`, `io-impl`, `s3.endpoint`, ...),"
               + " in floe.yaml under `catalog.properties` or as `--catalog-property key=value`."
-              + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files. A"
-              + " `warehouse` written as a relative path is read against the folder of floe.yaml"
-              + " (against the working directory when it comes from the environment or the"
-              + " command line) and made absolute.");
+              + " Secrets belong in the environment (`FLOE_CATALOG_<KEY>`), never in files. For"
+              + " the `embedded`, `jdbc`, `hadoop` and `glue` catalogs a `warehouse` written as a"
+              + " relative path is read against the folder of floe.yaml (against the working"
+              + " directory when it comes from the environment or the command line) and made"
+              + " absolute; a `rest` catalog gets `warehouse` as written, since its server decides"
+              + " what it means (Polaris and Lakekeeper take a catalog's name).");
   public static final FloeOption OUTBOX_URI =
       FloeOption.of(
           "catalog.properties." + OUTBOX_URI_PROPERTY,

@@ -207,15 +207,20 @@ public final class Reachability {
    * some kind (an authentication error, a 403, a missing driver): those the command reports itself.
    */
   static Optional<String> connectFailure(Throwable failure, Duration timeout) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
-      String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+    // The whole chain first: java.net.http wraps an unresolved host in a ConnectException without
+    // a message, which the loop below would read as a refused connection.
+    Map<Throwable, Boolean> causes = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && causes.put(t, true) == null; t = t.getCause()) {
       if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
         return Optional.of("unknown host");
       }
       if (t instanceof NoRouteToHostException) {
         return Optional.of("no route to host");
       }
+    }
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+      String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
       if (t instanceof ConnectException) {
         // "Connection refused", Apache's "Connect to host:port [...] failed: Connection refused",
         // or none at all (java.net.http).
@@ -295,6 +300,11 @@ public final class Reachability {
       return Optional.empty();
     }
 
+    /** The host name {@link #ask} connects to, for "unknown host ...", or null when unknown. */
+    String host() {
+      return null;
+    }
+
     /** Whether {@link #ask} connects through the client the commands use, its TLS settings too. */
     boolean asksAsTheCommandsDo() {
       return false;
@@ -323,8 +333,11 @@ public final class Reachability {
             connectFailure(e.getCause(), timeout)
                 .or(() -> asksAsTheCommandsDo() ? tlsFailure(e.getCause()) : Optional.empty());
         if (unreachable.isPresent()) {
-          return Optional.of(
-              new Failure("cannot reach " + what() + ": " + unreachable.get(), e.getCause()));
+          String reason = unreachable.get();
+          if (reason.equals("unknown host") && host() != null) {
+            reason += " " + host();
+          }
+          return Optional.of(new Failure("cannot reach " + what() + ": " + reason, e.getCause()));
         }
         return refusal(e.getCause()).map(r -> new Failure(what() + " " + r, e.getCause()));
       } catch (InterruptedException e) {
@@ -348,6 +361,15 @@ public final class Reachability {
     @Override
     String what() {
       return "the REST catalog at " + Redaction.maskUriCredentials(uri);
+    }
+
+    @Override
+    String host() {
+      try {
+        return URI.create(url()).getHost();
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
     }
 
     /** The URL asked. */

@@ -146,6 +146,40 @@ class CatalogConfigLoaderTest {
   }
 
   @Test
+  void aRestCatalogsWarehouseIsPassedAsWrittenItMayBeACatalogName() throws IOException {
+    Path project = Files.createDirectories(dir.resolve("project"));
+    Path file = project.resolve("floe.yaml");
+    Files.writeString(
+        file,
+        "catalog: {type: rest, properties: {uri: http://127.0.0.1:8181, warehouse:"
+            + " analytics_prod}}\n");
+
+    assertThat(
+            CatalogConfigLoader.load(file, dir, Map.of(), Map.of()).properties().get("warehouse"))
+        .isEqualTo("analytics_prod");
+    assertThat(
+            CatalogConfigLoader.load(file, dir, Map.of("warehouse", "other/wh"), Map.of())
+                .properties()
+                .get("warehouse"))
+        .isEqualTo("other/wh");
+    // The same words for a catalog whose warehouse is a place are a folder beside floe.yaml.
+    assertThat(
+            CatalogConfigLoader.load(file, dir, Map.of("type", "hadoop"), Map.of())
+                .properties()
+                .get("warehouse"))
+        .isEqualTo(project.toAbsolutePath().resolve("analytics_prod").toString());
+  }
+
+  @Test
+  void aHadoopCatalogWithoutAWarehouseIsRefusedWhenLoaded() {
+    assertThatThrownBy(
+            () -> CatalogConfigLoader.load(null, dir, Map.of("type", "hadoop"), Map.of()))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith(
+            "Cannot configure catalog: catalog.type 'hadoop' needs the property 'warehouse'");
+  }
+
+  @Test
   void aWarehouseStartingWithATildeIsRefusedWithThePathWrittenOut() {
     assertThatThrownBy(
             () ->

@@ -313,6 +313,26 @@ class ReachabilityTest {
   }
 
   @Test
+  void aRestCatalogOnAnUnknownHostIsReportedAsAnUnknownHostNamingItNotAsRefused() {
+    CatalogConfig config = load(Map.of("type", "rest", "uri", "http://no-such-host.invalid:8181"));
+
+    assertThatThrownBy(() -> Reachability.require(config))
+        .isInstanceOf(UnreachableException.class)
+        .hasMessage(
+            "Cannot open catalog floe: cannot reach the REST catalog at"
+                + " http://no-such-host.invalid:8181: unknown host no-such-host.invalid");
+  }
+
+  @Test
+  void aRestUriWithoutSchemeIsRefusedWhenLoadedLikeAnEndpoint() {
+    assertThatThrownBy(() -> load(Map.of("type", "rest", "uri", "127.0.0.1:18481")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot configure catalog: property uri=127.0.0.1:18481 is not an http:// or"
+                + " https:// URL, e.g. http://127.0.0.1:8181");
+  }
+
+  @Test
   void anEndpointWithoutSchemeIsRefusedNamingTheProperty() {
     assertThatThrownBy(() -> load(s3("127.0.0.1:9000", "10s")))
         .isInstanceOf(InvalidInputException.class)

@@ -935,6 +935,24 @@ final class BadInputCatalogue {
                       "floe: Cannot configure catalog: catalog.type 'jdbc' needs the property"
                           + " 'uri'"),
                   catalog(
+                      "a hadoop catalog without `warehouse`",
+                      f -> new String[] {"--catalog-property", "type=hadoop"},
+                      2,
+                      "floe: Cannot configure catalog: catalog.type 'hadoop' needs the property"
+                          + " 'warehouse', …"),
+                  catalog(
+                      "a REST uri without its scheme: `--catalog-property uri=127.0.0.1:8181`",
+                      f ->
+                          new String[] {
+                            "--catalog-property",
+                            "type=rest",
+                            "--catalog-property",
+                            "uri=127.0.0.1:8181"
+                          },
+                      2,
+                      "floe: Cannot configure catalog: property uri=127.0.0.1:8181 is not an http://"
+                          + " or https:// URL, e.g. http://127.0.0.1:8181"),
+                  catalog(
                       "floe.yaml that is not YAML",
                       f -> config(f, "catalog: [embedded\n"),
                       2,
