@@ -292,6 +292,11 @@ public final class RunCommit<R> {
   }
 
   private static String firstLine(Throwable e) {
+    // "Error occurred while processing POST request" names neither the catalog nor the wait.
+    Optional<String> rest = dev.floe.catalog.config.RestClientErrors.reason(e);
+    if (rest.isPresent()) {
+      return rest.get();
+    }
     String message = String.valueOf(e.getMessage());
     int newline = message.indexOf('\n');
     return newline < 0 ? message : message.substring(0, newline);

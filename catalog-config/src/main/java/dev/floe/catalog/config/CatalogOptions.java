@@ -81,8 +81,12 @@ public final class CatalogOptions {
               + " at http://127.0.0.1:9000: connection refused`; nothing is committed. Checked once"
               + " before a command opens the catalog: a refused connection or an unknown host fails"
               + " at once, a server that does not answer after this time. Also the connect"
-              + " timeout of Iceberg's REST client and of the PostgreSQL driver. Written `30s`,"
-              + " `500ms`, `2m` or `PT30S`; `0` skips the check.");
+              + " timeout of Iceberg's REST client and of the PostgreSQL driver, and how long one"
+              + " request to a REST catalog waits for its answer (unless"
+              + " `rest.client.socket-timeout-ms` is set): a catalog that stops answering fails"
+              + " the command in one line, and a commit it did not answer ends as"
+              + " commit-state-unknown (exit 5). Written `30s`, `500ms`, `2m` or `PT30S`; `0`"
+              + " skips the check and sets no timeout.");
   public static final FloeOption GLUE_ENDPOINT =
       FloeOption.of(
           "catalog.properties.glue.endpoint",

@@ -1,6 +1,7 @@
 package dev.floe.catalog.config;
 
 import dev.floe.catalog.error.InvalidInputException;
+import dev.floe.catalog.error.UnreachableException;
 import dev.floe.catalog.manifest.ManifestNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,13 +13,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.RESTCatalog;
 
 /** Opens the Iceberg catalog a {@link CatalogConfig} describes. */
 public final class Catalogs {
@@ -33,8 +37,12 @@ public final class Catalogs {
    */
   public static Catalog open(CatalogConfig config) {
     prepare(config);
-    return CatalogUtil.buildIcebergCatalog(
-        config.name(), openProperties(config), HadoopConfs.defaults());
+    try {
+      return CatalogUtil.buildIcebergCatalog(
+          config.name(), openProperties(config), HadoopConfs.defaults());
+    } catch (RuntimeException e) {
+      throw RestClientErrors.openFailure(config, e);
+    }
   }
 
   /**
@@ -85,10 +93,20 @@ public final class Catalogs {
     TableIdentifier identifier = identifier(name);
     try {
       Table table = catalog.loadTable(identifier);
-      return catalog instanceof JdbcCatalog ? LostAnswerCheck.wrap(table) : table;
+      return catalog instanceof JdbcCatalog || catalog instanceof RESTCatalog
+          ? LostAnswerCheck.wrap(table)
+          : table;
     } catch (NoSuchTableException e) {
       throw InvalidInputException.of(
           "Cannot load table %s: it does not exist (create it with `floe tables apply`)", name);
+    } catch (RESTException e) {
+      Optional<String> unanswered =
+          RestClientErrors.reason(
+              e, catalog instanceof RESTCatalog rest ? rest.properties().get("uri") : null);
+      if (unanswered.isPresent()) {
+        throw new UnreachableException("load table " + name, unanswered.get(), e);
+      }
+      throw e;
     }
   }
 
@@ -126,6 +144,7 @@ public final class Catalogs {
    */
   public static void prepare(CatalogConfig config) {
     Redaction.remember(config);
+    RestClientErrors.remember(config);
     // Before the home: an old home's catalog is read to adopt it (HomeLocation).
     SqliteNativeLibrary.prepareFor(config.properties().get("uri"));
     prepareHome(config);

@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A JDBC catalog table's operations with the check Iceberg's lack: when a commit fails, the catalog
- * is read again, and a commit whose change is there after all (it landed; only its answer was lost)
- * returns as committed instead of failing.
+ * A JDBC or REST catalog table's operations with the check Iceberg's lack: when a commit fails, the
+ * catalog is read again, and a commit whose change is there after all (it landed; only its answer
+ * was lost) returns as committed instead of failing.
  *
  * <p>Why: Iceberg's JDBC connection pool runs a statement again on a new connection when the
  * connection drops (SQLState 08xxx). When the drop lost the answer to the commit's {@code UPDATE},
@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * wrote (its last-updated time in the table's metadata log). A commit that changes neither (a
  * schema or property change) cannot be told from another writer's, and fails as before. When the
  * catalog cannot be read after the failure, whether the commit landed is unknown ({@link
- * CommitStateUnknownException}, after which Iceberg deletes nothing).
+ * CommitStateUnknownException}, after which Iceberg deletes nothing); so is a REST commit whose
+ * request got no answer and whose change is not there (yet): the catalog may still apply it.
  */
 public final class LostAnswerCheck implements TableOperations {
   private static final Logger LOG = LoggerFactory.getLogger(LostAnswerCheck.class);
@@ -60,19 +61,27 @@ public final class LostAnswerCheck implements TableOperations {
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {
+      // A REST commit whose request got no answer (a read timeout, a dropped connection) may
+      // land yet: unknown, never failed, so Iceberg deletes none of its files (REST tables do not
+      // ask for strict cleanup: any other failure deletes them) and no retry commits it twice.
+      boolean unanswered = RestClientErrors.isUnanswered(e);
       if (base == null) {
-        throw e; // a new table: the catalog says whether it exists
+        // a new table: the catalog says whether it exists
+        throw unanswered ? unknown(e) : e;
       }
       TableMetadata now;
       try {
         now = delegate.refresh();
       } catch (RuntimeException unreadable) {
         e.addSuppressed(unreadable);
-        throw new CommitStateUnknownException(e);
+        throw unknown(e);
       }
+      // A change of refs alone is this commit's only in the version it wrote (a racing process's
+      // identical change failed this compare-and-set); a REST request without an answer is judged
+      // by its refs, since the server writes the version.
       if (!landed(base, metadata, now)
-          || !addsSnapshots(base, metadata) && !written(metadata, now)) {
-        throw e;
+          || !addsSnapshots(base, metadata) && !unanswered && !written(metadata, now)) {
+        throw unanswered ? unknown(e) : e;
       }
       LOG.warn(
           "The commit to {} failed ({}), but the catalog holds its change: it committed, and its"
@@ -80,6 +89,13 @@ public final class LostAnswerCheck implements TableOperations {
           metadata.location(),
           e.toString());
     }
+  }
+
+  /** Iceberg's commit-state-unknown for {@code failure}, its first line the REST reason if any. */
+  private static CommitStateUnknownException unknown(RuntimeException failure) {
+    return RestClientErrors.reason(failure)
+        .map(reason -> new CommitStateUnknownException(new RuntimeException(reason, failure)))
+        .orElseGet(() -> new CommitStateUnknownException(failure));
   }
 
   /**

@@ -64,7 +64,18 @@ public final class Reachability {
   /** Configurations whose servers answered in this JVM: each is checked once. */
   private static final Set<CatalogConfig> REACHED = ConcurrentHashMap.newKeySet();
 
+  /** The HTTP status each REST catalog's uri answered the check with, in this JVM. */
+  private static final Map<String, Integer> STATUSES = new ConcurrentHashMap<>();
+
   private Reachability() {}
+
+  /**
+   * The HTTP status the REST catalog at {@code uri} answered the check's {@code GET /v1/config}
+   * with, or -1 when it was not asked: Iceberg's client keeps no status in its errors.
+   */
+  static int lastStatus(String uri) {
+    return STATUSES.getOrDefault(uri, -1);
+  }
 
   /** {@link #require}, once per configuration and JVM (a command opens its catalog often). */
   public static void requireOnce(CatalogConfig config) {
@@ -102,9 +113,15 @@ public final class Reachability {
     return text == null ? DEFAULT_TIMEOUT : parseDuration(text);
   }
 
+  /** Iceberg's REST client: how long it waits to connect, and for an answer to a request. */
+  static final String REST_CONNECT_TIMEOUT = "rest.client.connection-timeout-ms";
+
+  static final String REST_SOCKET_TIMEOUT = "rest.client.socket-timeout-ms";
+
   /**
-   * The connect timeouts Iceberg's clients get from the bound, unless {@code properties} set them:
-   * {@code rest.client.connection-timeout-ms} for a REST catalog, the PostgreSQL driver's {@code
+   * The timeouts Iceberg's clients get from the bound, unless {@code properties} set them: {@code
+   * rest.client.connection-timeout-ms} and {@code rest.client.socket-timeout-ms} (how long one
+   * request waits for its answer) for a REST catalog, the PostgreSQL driver's {@code
    * connectTimeout} and {@code loginTimeout} (seconds) for a jdbc catalog on PostgreSQL.
    */
   public static Map<String, String> clientProperties(CatalogConfig config) {
@@ -116,7 +133,10 @@ public final class Reachability {
     }
     String uri = properties.getOrDefault("uri", "");
     if (isRest(properties)) {
-      extra.put("rest.client.connection-timeout-ms", Long.toString(timeout.toMillis()));
+      extra.put(REST_CONNECT_TIMEOUT, Long.toString(timeout.toMillis()));
+      // Without it a catalog that accepted the connection and then stopped answering (a frozen
+      // process, a lost packet) kept every command waiting for ever.
+      extra.put(REST_SOCKET_TIMEOUT, Long.toString(timeout.toMillis()));
     } else if (uri.startsWith("jdbc:postgresql:")) {
       long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
       // The driver's own default connect timeout is 10 s; it bounds one attempt per host.
@@ -273,7 +293,7 @@ public final class Reachability {
         + ")";
   }
 
-  private static String firstLine(String message) {
+  static String firstLine(String message) {
     int newline = message.indexOf('\n');
     return newline < 0 ? message : message.substring(0, newline);
   }
@@ -391,7 +411,9 @@ public final class Reachability {
       }
       HttpRequest request =
           HttpRequest.newBuilder(URI.create(url())).timeout(remaining).GET().build();
-      builder.build().send(request, HttpResponse.BodyHandlers.discarding());
+      int status =
+          builder.build().send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+      STATUSES.put(uri, status);
     }
   }
 

@@ -99,6 +99,36 @@ class LostAnswerCheckTest {
     assertThat(table.snapshots()).hasSize(2); // the first day and the other writer's append
   }
 
+  @Test
+  void aRestCommitThatGotNoAnswerIsUnknownAndIcebergKeepsItsFiles() throws Exception {
+    // What Iceberg's REST client throws when the catalog stops answering a commit's POST.
+    RuntimeException noAnswer =
+        new org.apache.iceberg.exceptions.RESTException(
+            new java.net.SocketTimeoutException("Read timed out"),
+            "Error occurred while processing %s request",
+            "POST");
+    Table checked = LostAnswerCheck.wrap(InterceptedTable.commitsFail(table, noAnswer));
+    long manifestsBefore = manifestFiles();
+
+    assertThatThrownBy(
+            () ->
+                checked
+                    .newAppend()
+                    .appendFile(TableRows.write(table, row(5, "2026-10-05")))
+                    .commit())
+        .isInstanceOf(org.apache.iceberg.exceptions.CommitStateUnknownException.class);
+
+    // The catalog may still apply it: its manifest list and manifest stay for it to point at.
+    assertThat(manifestFiles()).isEqualTo(manifestsBefore + 2);
+  }
+
+  private long manifestFiles() throws java.io.IOException {
+    java.nio.file.Path metadata = Catalogs.localPath(table.location()).resolve("metadata");
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(metadata)) {
+      return files.filter(f -> f.toString().endsWith(".avro")).count();
+    }
+  }
+
   private Record row(long id, String day) {
     return TableRows.row(table, Map.of("id", id, "d", LocalDate.parse(day)));
   }

@@ -3,6 +3,7 @@ package dev.floe.flink.cli;
 import dev.floe.catalog.config.AwsClientErrors;
 import dev.floe.catalog.config.EnvironmentVariables;
 import dev.floe.catalog.config.Redaction;
+import dev.floe.catalog.config.RestClientErrors;
 import dev.floe.catalog.error.ExitCodes;
 import dev.floe.catalog.error.FloeException;
 import dev.floe.flink.log.RedactingWriter;
@@ -214,6 +215,10 @@ public final class FloeMain {
     Optional<String> aws = AwsClientErrors.reason(exception);
     if (aws.isPresent()) {
       return aws.get();
+    }
+    Optional<String> rest = RestClientErrors.line(exception);
+    if (rest.isPresent()) {
+      return rest.get();
     }
     String message = exception.getMessage();
     return message == null ? exception.toString() : message;
