@@ -63,11 +63,16 @@ record LintedManifest(
     if (value == null || !value.isArray()) {
       return Optional.empty();
     }
-    if (spelled != null) {
-      return Optional.of(spelled.child(key).strings());
-    }
     List<String> values = new ArrayList<>();
-    value.forEach(item -> values.add(item.asText()));
+    // A list item that is no single value (a mapping, a list, null) is the parser's to refuse.
+    for (int i = 0; i < value.size(); i++) {
+      JsonNode item = value.get(i);
+      if (!item.isValueNode() || item.isNull()) {
+        values.add(item.toString());
+      } else {
+        values.add(spelled != null ? spelled.child(key).items().get(i).asSpelled() : item.asText());
+      }
+    }
     return Optional.of(values);
   }
 

@@ -28,10 +28,10 @@ public final class NameText {
         && (isSpace(name.codePointAt(0)) || isSpace(name.codePointBefore(name.length())))) {
       return Optional.of("has spaces around it");
     }
-    if (name.codePoints().anyMatch(NameText::isInvisible)) {
-      return Optional.of("holds a control or invisible character");
-    }
-    return Optional.empty();
+    return name.codePoints()
+        .filter(NameText::isInvisible)
+        .mapToObj(c -> String.format("holds a control or invisible character (U+%04X)", c))
+        .findFirst();
   }
 
   /** A space in any script: also a no-break space (U+00A0), which isWhitespace leaves out. */
@@ -39,8 +39,15 @@ public final class NameText {
     return Character.isWhitespace(c) || Character.isSpaceChar(c);
   }
 
-  /** A control or format character (a zero-width space, a byte order mark): not seen, not typed. */
+  /**
+   * A control or format character (a zero-width space, a byte order mark, a direction mark): not
+   * seen, not typed. Not the zero-width non-joiner and joiner (U+200C, U+200D), which Persian and
+   * Indic spelling and emoji need.
+   */
   private static boolean isInvisible(int c) {
-    return Shown.isControl(c) || Character.getType(c) == Character.FORMAT;
+    return Shown.isControl(c) || Character.getType(c) == Character.FORMAT && c != ZWNJ && c != ZWJ;
   }
+
+  private static final int ZWNJ = 0x200C;
+  private static final int ZWJ = 0x200D;
 }

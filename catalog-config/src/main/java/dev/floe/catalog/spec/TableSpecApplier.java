@@ -191,10 +191,11 @@ public final class TableSpecApplier {
    */
   private void requireCreatedAsSpecified(Planned planned, AlreadyExistsException exists) {
     Table now = loadIfExists(planned.spec().identifier());
+    // Nothing to change and nothing refused: a type it cannot widen or a column it may not drop
+    // is a refusal, not a change.
     if (now == null
         || !TablePlanner.plan(
                 planned.spec(), now, new ApplyOptions(allowDropColumns, allowRepartition))
-            .changes()
             .isEmpty()) {
       throw createdMeanwhile(planned, exists);
     }

@@ -264,14 +264,15 @@ class JobSpecParserTest {
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: ' daily '")))
         .hasMessage(where + "job name ' daily ' has spaces around it");
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: \"a\\tb\"")))
-        .hasMessage(where + "job name 'a\\tb' holds a control or invisible character");
+        .hasMessage(where + "job name 'a\\tb' holds a control or invisible character (U+0009)");
     // A no-break space is no whitespace to String.strip(); a zero-width space is not seen at all.
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: daily\u00a0")))
         .hasMessage(where + "job name 'daily\u00a0' has spaces around it");
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: \"\u00a0\"")))
         .hasMessage(where + "expected a job name, got '\u00a0'");
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job: dai\u200bly")))
-        .hasMessage(where + "job name 'dai\u200bly' holds a control or invisible character");
+        .hasMessage(
+            where + "job name 'dai\u200bly' holds a control or invisible character (U+200B)");
     assertThatThrownBy(() -> parse(MINIMAL.replace("job: fact_orders_daily", "job:")))
         .hasMessage("Cannot read " + SOURCE + ": missing required key 'job'");
   }

@@ -259,4 +259,24 @@ class ManifestReadingRulesTest {
         .singleElement()
         .satisfies(f -> assertThat(f.message()).startsWith("Job 010 sets no timeout"));
   }
+
+  @Test
+  void aKeyListHoldingAMappingIsTheParsersRefusalAndTheOtherFilesAreStillLinted() {
+    // floe lint stopped with exit 2 on the first such file and reported nothing for the others.
+    LintFiles files = files();
+    files.write(
+        "jobs/daily.yaml",
+        LintFiles.DAILY_JOB.replace("mode: overwrite", "mode: merge\nkey: [{order_id: 1}, ~]"));
+    files.write("jobs/other.yaml", LintFiles.DAILY_JOB.replace("timeout: PT2H\n", ""));
+
+    LintReport report = files.lint();
+
+    assertThat(report.files()).isEqualTo(2);
+    assertThat(files.findings(InvalidManifest.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.file()).endsWith("daily.yaml"));
+    assertThat(files.findings(MissingTimeout.RULE))
+        .singleElement()
+        .satisfies(f -> assertThat(f.file()).endsWith("other.yaml"));
+  }
 }

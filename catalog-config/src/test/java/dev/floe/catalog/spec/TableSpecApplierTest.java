@@ -775,6 +775,41 @@ class TableSpecApplierTest {
   }
 
   @Test
+  void aTableAnotherApplyCreatesFromAnotherSpecAfterThePlanIsStillAConflict() {
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("sales"));
+    TableSpec spec = TableSpecParser.parse("tables/spec.yaml", dated("sales.t", "[d]"));
+    // The other apply's spec has a long column `name` and one more column: re-planning this spec
+    // on it refuses (no narrowing, no drop without the flag) but changes nothing, which counted
+    // as done.
+    TableSpec theirs =
+        TableSpecParser.parse(
+            "tables/theirs.yaml",
+            dated("sales.t", "[d]")
+                .replace("{name: name, type: string}", "{name: name, type: long}")
+                .replace("partition:", "  - {name: extra, type: int}\npartition:"));
+    boolean[] created = {false};
+    Catalog racing =
+        racing(
+            identifier -> {
+              if (!created[0]) {
+                throw new NoSuchTableException("Table does not exist: %s", identifier);
+              }
+              return catalog.loadTable(identifier);
+            },
+            (identifier, schema) -> {
+              if (!created[0]) {
+                new TableSpecApplier(catalog, List.of(theirs)).commit();
+                created[0] = true;
+              }
+              return catalog.buildTable(identifier, schema);
+            });
+
+    assertThatThrownBy(() -> new TableSpecApplier(racing, List.of(spec)).commit())
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("the table was created by someone else since it was planned");
+  }
+
+  @Test
   void aConflictAfterEarlierTablesWereAppliedNamesThem() {
     applier(dated("sales.t", "[d]")).commit();
     // sales.a is created first; a row lands in sales.t while its change is staged.

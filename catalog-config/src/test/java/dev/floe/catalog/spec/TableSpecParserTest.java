@@ -484,7 +484,11 @@ class TableSpecParserTest {
     assertThatThrownBy(() -> parseWith("table: \"sales.orders\\u00a0\""))
         .hasMessageContaining("'orders\u00a0' has spaces around it");
     assertThatThrownBy(() -> parseWith("table: \"sales.ord\\u200bers\""))
-        .hasMessageContaining("'ord\u200bers' holds a control or invisible character");
+        .hasMessageContaining("'ord\u200bers' holds a control or invisible character (U+200B)");
+    // The joiners Persian and Indic spelling need are letters of a name.
+    assertThat(
+            parseWith("table: \"sales.\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645\"").table())
+        .endsWith("\u200c\u062e\u0648\u0627\u0647\u0645");
     assertThat(parseWith("table: \"a.b.Order Facts é\"").table()).isEqualTo("a.b.Order Facts é");
     assertThatThrownBy(() -> parseWith("table: \"sales.orders=v2\""))
         .hasMessageContaining(
@@ -518,7 +522,7 @@ class TableSpecParserTest {
                 TableSpecParser.parse(
                     SOURCE, "table: s.t\nschema: [{name: \"i\\u0007d\", type: long}]"))
         .hasMessageContaining(
-            "cannot name a column 'i\\u0007d': holds a control or invisible character");
+            "cannot name a column 'i\\u0007d': holds a control or invisible character (U+0007)");
     assertThatThrownBy(
             () ->
                 TableSpecParser.parse(

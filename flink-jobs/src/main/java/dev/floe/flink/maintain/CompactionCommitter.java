@@ -280,12 +280,13 @@ final class CompactionCommitter {
     if (snapshot.snapshotId() != plan.baseSnapshotId()
         && !SnapshotUtil.isAncestorOf(table, snapshot.snapshotId(), plan.baseSnapshotId())) {
       // The head itself (newestTouching): naming it blamed the older load a rollback went back to.
-      return "the table was rolled back while the compaction was in flight (main is at snapshot "
-          + snapshot.snapshotId()
-          + ", which does not descend from snapshot "
+      return "main no longer descends from snapshot "
           + plan.baseSnapshotId()
-          + " the compaction read); nothing was committed for this slice; run the compaction"
-          + " again to compact the current files";
+          + " the compaction read (it is at snapshot "
+          + snapshot.snapshotId()
+          + ": the table was rolled back, or that snapshot expired, while the compaction was in"
+          + " flight); nothing was committed for this slice; run the compaction again to compact"
+          + " the current files";
     }
     String runId = snapshot.summary().get(LineageKeys.RUN_ID);
     return "snapshot "

@@ -332,11 +332,12 @@ class CompactionITCase {
     assertThat(result.slices().get(0).exitCode()).isEqualTo(ExitCodes.COMMIT_CONFLICT);
     assertThat(result.slices().get(0).detail())
         .contains(
-            "the table was rolled back while the compaction was in flight (main is at snapshot "
-                + older
-                + ", which does not descend from snapshot "
+            "main no longer descends from snapshot "
                 + base
-                + " the compaction read)");
+                + " the compaction read (it is at snapshot "
+                + older
+                + ": the table was rolled back, or that snapshot expired, while the compaction"
+                + " was in flight)");
     fact.refresh();
     assertThat(fact.currentSnapshot().snapshotId()).isEqualTo(older);
   }
