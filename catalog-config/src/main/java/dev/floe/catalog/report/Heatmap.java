@@ -23,7 +23,11 @@ final class Heatmap {
 
   private Heatmap() {}
 
-  static void render(List<SliceStatus> slices, StringBuilder html) {
+  /**
+   * @param gap what a cell between loaded slices says of its slice: {@code not loaded}, or, with
+   *     main's history cut by an expiry, that no load is in the kept history
+   */
+  static void render(List<SliceStatus> slices, String gap, StringBuilder html) {
     Map<String, List<SliceStatus>> groups = new LinkedHashMap<>();
     for (SliceStatus slice : slices) {
       String key = slice.slice().column() + " \u00b7 " + unitName(slice.slice().unit());
@@ -39,16 +43,17 @@ final class Heatmap {
           .append(Html.count(members.size(), "slice"))
           .append(")</span></h3>\n");
       switch (members.get(0).slice().unit()) {
-        case DAY -> days(byStart, html);
-        case HOUR -> hours(byStart, html);
-        case MONTH -> months(byStart, html);
-        case YEAR -> years(byStart, html);
+        case DAY -> days(byStart, gap, html);
+        case HOUR -> hours(byStart, gap, html);
+        case MONTH -> months(byStart, gap, html);
+        case YEAR -> years(byStart, gap, html);
       }
       html.append("</div>\n");
     }
   }
 
-  private static void days(TreeMap<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+  private static void days(
+      TreeMap<LocalDateTime, SliceStatus> byStart, String gap, StringBuilder html) {
     LocalDateTime first = byStart.firstKey();
     LocalDateTime last = byStart.lastKey();
     TreeSet<YearMonth> months = new TreeSet<>();
@@ -74,7 +79,7 @@ final class Heatmap {
           // Before the first or after the last loaded day: not a gap, just the calendar.
           html.append("<span class=\"c out\">").append(d).append("</span>");
         } else {
-          cell(byStart.get(start), String.valueOf(d), start.toLocalDate().toString(), html);
+          cell(byStart.get(start), String.valueOf(d), start.toLocalDate().toString(), gap, html);
         }
       }
       html.append("</div></div>\n");
@@ -82,7 +87,8 @@ final class Heatmap {
     html.append("</div>\n");
   }
 
-  private static void hours(Map<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+  private static void hours(
+      Map<LocalDateTime, SliceStatus> byStart, String gap, StringBuilder html) {
     TreeSet<LocalDate> days = new TreeSet<>();
     byStart.keySet().forEach(start -> days.add(start.toLocalDate()));
     html.append("<div class=\"rows\"><div class=\"row\"><span class=\"rowlabel\"></span>");
@@ -96,14 +102,15 @@ final class Heatmap {
       for (int h = 0; h < 24; h++) {
         LocalDateTime start = day.atTime(h, 0);
         String hour = String.format(Locale.ROOT, "%02d", h);
-        cell(byStart.get(start), hour, day + "T" + hour, html);
+        cell(byStart.get(start), hour, day + "T" + hour, gap, html);
       }
       html.append("</div>\n");
     }
     html.append("</div>\n");
   }
 
-  private static void months(Map<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+  private static void months(
+      Map<LocalDateTime, SliceStatus> byStart, String gap, StringBuilder html) {
     TreeSet<Integer> years = new TreeSet<>();
     byStart.keySet().forEach(start -> years.add(start.getYear()));
     html.append("<div class=\"rows\">\n");
@@ -112,27 +119,31 @@ final class Heatmap {
       for (int m = 1; m <= 12; m++) {
         YearMonth month = YearMonth.of(year, m);
         String name = month.getMonth().getDisplayName(TextStyle.SHORT, Locale.ENGLISH);
-        cell(byStart.get(month.atDay(1).atStartOfDay()), name, month.toString(), html);
+        cell(byStart.get(month.atDay(1).atStartOfDay()), name, month.toString(), gap, html);
       }
       html.append("</div>\n");
     }
     html.append("</div>\n");
   }
 
-  private static void years(Map<LocalDateTime, SliceStatus> byStart, StringBuilder html) {
+  private static void years(
+      Map<LocalDateTime, SliceStatus> byStart, String gap, StringBuilder html) {
     html.append("<div class=\"rows\"><div class=\"row\">");
     for (Map.Entry<LocalDateTime, SliceStatus> entry : byStart.entrySet()) {
       String year = String.valueOf(entry.getKey().getYear());
-      cell(entry.getValue(), year, year, html);
+      cell(entry.getValue(), year, year, gap, html);
     }
     html.append("</div></div>\n");
   }
 
-  private static void cell(SliceStatus slice, String text, String value, StringBuilder html) {
+  private static void cell(
+      SliceStatus slice, String text, String value, String gap, StringBuilder html) {
     if (slice == null) {
       html.append("<span class=\"c none\" title=\"")
           .append(Html.escape(value))
-          .append(": not loaded\">")
+          .append(": ")
+          .append(Html.escape(gap))
+          .append("\">")
           .append(Html.escape(text))
           .append("</span>");
       return;

@@ -23,10 +23,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
@@ -144,6 +146,7 @@ public final class Report {
    */
   private List<SliceLoad> restoredFromExpiredHistory(LoadedSlices loaded) {
     Map<Slice, SliceLoad> restored = new LinkedHashMap<>();
+    Set<Slice> decided = new HashSet<>();
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
       Map<String, String> summary = snapshot.summary();
       if (summary == null || !summary.containsKey(LineageKeys.REVERTS)) {
@@ -156,12 +159,16 @@ public final class Report {
           || loaded.slices().stream().anyMatch(l -> l.slice().covers(slice.get()))) {
         continue;
       }
-      restored.putIfAbsent( // newest first: a later revert of the slice says what it holds now
-          slice.get(),
-          new SliceLoad(
-              snapshot.snapshotId(),
-              Instant.ofEpochMilli(snapshot.timestampMillis()),
-              lineage.get()));
+      // Newest first: a later revert of the slice says what it holds now. One that left it empty
+      // restored nothing (it undid the slice's first load, which may be kept): not listed.
+      if (decided.add(slice.get()) && lineage.get().rows() > 0) {
+        restored.put(
+            slice.get(),
+            new SliceLoad(
+                snapshot.snapshotId(),
+                Instant.ofEpochMilli(snapshot.timestampMillis()),
+                lineage.get()));
+      }
     }
     return restored.values().stream()
         .sorted(

@@ -71,7 +71,13 @@ public final class ReportHtml {
     html.append("<section>\n<h2>Slices</h2>\n");
     legend(model, html);
     if (!model.slices().isEmpty()) {
-      Heatmap.render(model.slices(), html);
+      Heatmap.render(
+          model.slices(),
+          model.historyCutAt() == null
+              ? "not loaded"
+              : "no load in the history kept since an expiry cut it at snapshot "
+                  + model.historyCutAt(),
+          html);
       if (model.historyCutAt() != null) {
         html.append("<p class=\"muted\">An expiry cut main's history at snapshot <code>")
             .append(model.historyCutAt())

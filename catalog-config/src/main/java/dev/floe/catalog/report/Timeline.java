@@ -70,10 +70,10 @@ final class Timeline {
 
   /**
    * Moves of main's head other than a commit on top of it, from the snapshot log (which Iceberg
-   * keeps for main only), newest first. A log entry is a snapshot's own commit when the snapshot is
-   * a child of the head before, the entry is the snapshot's first in the log, and it was written at
-   * the snapshot's commit time; a later move to such a child (undoing a rollback of one commit, or
-   * fast-forwarding to a branch's snapshot) is a head move.
+   * keeps for main only), newest first. A log entry is a commit on top of the head when the
+   * snapshot is a child of the head before and the entry is the snapshot's first in the log (its
+   * own commit, or a fast-forward publish of an audit run); a later move back to such a child
+   * (undoing a rollback of one commit) is a head move.
    */
   static List<HeadMove> headMoves(Table table) {
     Map<Long, List<String>> rollbackTags = new HashMap<>();
@@ -95,12 +95,10 @@ final class Timeline {
       long to = log.get(i).snapshotId();
       boolean firstInLog = seen.add(to);
       Snapshot target = table.snapshot(to);
-      if (from == to
-          || (target != null
-              && firstInLog
-              && Objects.equals(target.parentId(), from)
-              && target.timestampMillis() == log.get(i).timestampMillis())) {
-        continue; // an ordinary commit on top of the head
+      if (from == to || (target != null && firstInLog && Objects.equals(target.parentId(), from))) {
+        // An ordinary commit on top of the head, or a fast-forward to a child of it committed
+        // earlier (a published audit run), which moves nothing back.
+        continue;
       }
       HeadMove.Direction direction;
       if (SnapshotUtil.isAncestorOf(table, from, to)) {

@@ -79,4 +79,27 @@ class ReportAfterExpiryTest {
     assertThat(model.restoredFromExpiredHistory()).isEmpty();
     assertThat(ReportHtml.render(model)).contains("No Floe run has loaded a slice");
   }
+
+  @Test
+  void aRevertOfASlicesFirstLoadAfterTheCutRestoredNothingAndIsNotListed() {
+    Table table = LineageCommits.create(catalog.catalog(), "s.t", Map.of());
+    LineageCommits.load(table, "2026-10-01", "r1", "job", null, 2);
+    long r2 = LineageCommits.load(table, "2026-10-02", "r2", "job", null, 2);
+    table.expireSnapshots().expireOlderThan(Long.MAX_VALUE).retainLast(1).commit();
+    // The first load of Oct 5, kept, then reverted: the slice is empty again. It was listed as
+    // "restored from expired loads", with 0 rows.
+    LineageCommits.load(table, "2026-10-05", "r3", "job", null, 1);
+    LineageCommits.load(table, "2026-10-06", "r4", "job", null, 1);
+    Revert.of(table, "s.t").run("r3").commit();
+
+    ReportModel model = Report.of(catalog.catalog(), "s.t").asOf(AS_OF).build();
+
+    assertThat(model.historyCutAt()).isEqualTo(r2);
+    assertThat(model.restoredFromExpiredHistory()).isEmpty();
+    // A day between the kept loads is no gap Floe can tell: its load may have been expired.
+    assertThat(ReportHtml.render(model))
+        .contains(
+            "2026-10-03: no load in the history kept since an expiry cut it at snapshot " + r2)
+        .doesNotContain(": not loaded\"");
+  }
 }

@@ -32,6 +32,25 @@ class TimelineTest {
   }
 
   @Test
+  void aFastForwardToAChildOfTheHeadCommittedEarlierOnABranchIsNoHeadMove() {
+    // A published audit run: committed on its branch, then main fast-forwarded to it. It showed as
+    // "moved forward", worded as an undone rollback without its tag.
+    table.manageSnapshots().createBranch("audit-r4", r3).commit();
+    Table audit = catalog.load("s.t");
+    audit.newAppend().toBranch("audit-r4").commit();
+    audit.refresh();
+    long staged = audit.refs().get("audit-r4").snapshotId();
+    table.refresh();
+    table.manageSnapshots().fastForwardBranch("main", "audit-r4").commit();
+    table.refresh();
+
+    ReportModel model = build();
+
+    assertThat(table.currentSnapshot().snapshotId()).isEqualTo(staged);
+    assertThat(model.headMoves()).isEmpty();
+  }
+
+  @Test
   void aRollbackIsMarkedWithItsTagAndTheLeftSnapshotIsOffMain() {
     Rollback.of(table, "s.t").beforeRun("r3").commit();
 
