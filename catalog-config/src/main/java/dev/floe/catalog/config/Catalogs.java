@@ -156,13 +156,21 @@ public final class Catalogs {
 
   /**
    * True when {@code config} is an embedded catalog whose Floe home holds no catalog database yet
-   * (a folder that does not exist, or one that never had a catalog), or a hadoop catalog whose
-   * local warehouse does not exist yet: opening it would create one.
+   * (a folder that does not exist, or one that never had a catalog), a jdbc catalog whose local
+   * SQLite database does not exist yet, or a hadoop catalog whose local warehouse does not exist
+   * yet: opening it would create one.
    */
   public static boolean holdsNoCatalog(CatalogConfig config) {
     Path database = embeddedDatabase(config);
     if (database != null) {
       return !Files.exists(database);
+    }
+    Path sqlite =
+        config.type().equals("jdbc")
+            ? SqliteCatalogInit.file(config.properties().get("uri"))
+            : null;
+    if (sqlite != null) {
+      return !Files.exists(sqlite);
     }
     Path warehouse = localHadoopWarehouse(config);
     return warehouse != null && !Files.exists(warehouse);

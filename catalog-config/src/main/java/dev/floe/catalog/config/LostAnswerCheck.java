@@ -62,8 +62,8 @@ public final class LostAnswerCheck implements TableOperations {
       throw e;
     } catch (RuntimeException e) {
       // A REST commit whose request got no answer (a read timeout, a dropped connection) may
-      // land yet: unknown, never failed, so Iceberg deletes none of its files (REST tables do not
-      // ask for strict cleanup: any other failure deletes them) and no retry commits it twice.
+      // land yet: unknown, never failed, so Floe's commit core reports exit 5 naming the catalog
+      // and the wait, Iceberg keeps its files, and no retry commits it twice.
       boolean unanswered = RestClientErrors.isUnanswered(e);
       if (base == null) {
         // a new table: the catalog says whether it exists

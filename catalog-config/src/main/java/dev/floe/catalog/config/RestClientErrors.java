@@ -9,11 +9,10 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.exceptions.RESTException;
-import org.apache.iceberg.exceptions.ServiceFailureException;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
  * One line for the failures of Iceberg's REST client that say neither which catalog nor why: a
@@ -23,6 +22,9 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 public final class RestClientErrors {
   /** The REST catalogs opened in this JVM: their uri (masked), and how long a request waits. */
   private static final Map<String, String> OPENED = new ConcurrentHashMap<>();
+
+  /** What GET /v1/config answers when the uri is no catalog's base URL. */
+  private static final java.util.Set<Integer> WRONG_URI = java.util.Set.of(400, 404, 405, 406);
 
   /** The uri (masked) of the REST catalog this JVM opened last: a command opens one. */
   private static volatile String last;
@@ -72,11 +74,32 @@ public final class RestClientErrors {
   private static Optional<IOException> unanswered(Throwable failure) {
     Map<Throwable, Boolean> seen = new IdentityHashMap<>();
     for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
-      if (t.getClass() == RESTException.class && t.getCause() instanceof IOException io) {
+      if (t.getClass() == RESTException.class
+          && t.getCause() instanceof IOException io
+          && !isParseFailure(io)) {
         return Optional.of(io);
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether {@code io} is Jackson failing to read an answer (a server that sent a web page): an
+   * answer, not a lost one.
+   */
+  private static boolean isParseFailure(IOException io) {
+    return io.getClass().getName().contains(".jackson.");
+  }
+
+  /** Whether {@code failure} is an answer that was no JSON the catalog protocol knows. */
+  private static boolean unparsable(Throwable failure) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+      if (t instanceof IOException io && isParseFailure(io)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -171,8 +194,11 @@ public final class RestClientErrors {
               + set,
           failure);
     }
-    if (failure instanceof ServiceFailureException
-        || failure instanceof ServiceUnavailableException) {
+    // Only an answer that says the uri is wrong is configuration (exit 2); a server error, a
+    // 429, a gateway's 502 or 504, a failing token endpoint may pass, and a retry should see it.
+    int status = Reachability.lastStatus(uri);
+    boolean notCatalog = unparsable(failure);
+    if (!(failure instanceof BadRequestException) && !notCatalog && !WRONG_URI.contains(status)) {
       return new UnreachableException(action, where + " failed (" + said + ")", failure);
     }
     return new InvalidInputException(
@@ -180,7 +206,8 @@ public final class RestClientErrors {
             + action
             + ": "
             + where
-            + " answered its first request (GET /v1/config) with an error ("
+            + " answered its first request (GET /v1/config) with "
+            + (notCatalog ? "no catalog's answer (" : "an error (")
             + said
             + "); check that catalog.properties.uri is the catalog's base URL, the part before"
             + " /v1/config (e.g. http://127.0.0.1:8181, or with the path the catalog's"

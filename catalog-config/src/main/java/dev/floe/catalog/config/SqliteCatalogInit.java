@@ -3,6 +3,7 @@ package dev.floe.catalog.config;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -87,18 +88,39 @@ final class SqliteCatalogInit {
     return parent != null && Files.isDirectory(parent) ? file : null;
   }
 
-  /** The database file a {@code jdbc:sqlite:<path>} URI names; null for memory or another URI. */
+  /**
+   * The database file a {@code jdbc:sqlite:<path>} URI names, as SQLite's driver reads it (the
+   * prefix in any case; a {@code file:} URI name with its {@code %XX} escapes decoded and an empty
+   * or {@code localhost} authority); null for a database in memory ({@code :memory:}, {@code
+   * mode=memory}) or another URI.
+   */
   static Path file(String uri) {
-    if (uri == null || !uri.startsWith(PREFIX)) {
+    if (uri == null || !uri.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
       return null;
     }
     String path = uri.substring(PREFIX.length());
     int query = path.indexOf('?');
     if (query >= 0) {
+      if (path.substring(query).toLowerCase(java.util.Locale.ROOT).contains("mode=memory")) {
+        return null;
+      }
       path = path.substring(0, query);
     }
     if (path.startsWith("file:")) {
       path = path.substring("file:".length());
+      if (path.startsWith("//")) {
+        int slash = path.indexOf('/', 2);
+        String host = slash < 0 ? path.substring(2) : path.substring(2, slash);
+        if (!host.isEmpty() && !host.equalsIgnoreCase("localhost")) {
+          return null; // another host: the driver refuses it
+        }
+        path = slash < 0 ? "" : path.substring(slash);
+      }
+      try {
+        path = java.net.URLDecoder.decode(path.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return null; // a broken escape: the driver reports it
+      }
     }
     if (path.isEmpty() || path.startsWith(":")) {
       return null; // in memory: no other process shares it

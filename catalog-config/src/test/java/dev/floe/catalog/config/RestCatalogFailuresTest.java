@@ -129,6 +129,47 @@ class RestCatalogFailuresTest {
   }
 
   @Test
+  void aGatewayErrorOrTooManyRequestsIsAFailureToRetryNotAConfigurationError() throws IOException {
+    for (int status : new int[] {502, 504, 429}) {
+      String uri =
+          serve(
+              exchange ->
+                  answer(
+                      exchange,
+                      status,
+                      "<html><head><title>" + status + " Bad Gateway</title></head></html>"));
+
+      // It was exit 2, "check that catalog.properties.uri is the catalog's base URL": a
+      // scheduler would not retry a gateway's passing trouble.
+      assertThatThrownBy(
+              () -> Catalogs.open(rest(uri, Map.of("rest.client.max-retries", "1"))),
+              "HTTP %d",
+              status)
+          .isInstanceOf(UnreachableException.class)
+          .hasMessageContaining("the REST catalog at " + uri + " failed (")
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+  }
+
+  @Test
+  void aWebPageAnsweredWithStatus200IsNoCatalogNotALostAnswer() throws IOException {
+    String uri =
+        serve(
+            exchange ->
+                answer(
+                    exchange,
+                    200,
+                    "<!DOCTYPE html>\n<html><head><title>Sign in</title></head></html>\n"));
+
+    // It was exit 1, "did not answer", with advice to raise floe.connect-timeout.
+    assertThatThrownBy(() -> Catalogs.open(rest(uri, Map.of())))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            "answered its first request (GET /v1/config) with no catalog's answer (")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "did not answer"));
+  }
+
+  @Test
   void aUriWithAPathTheCatalogDoesNotServeIsAConfigurationError() throws IOException {
     String base =
         serve(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.catalog.error.InvalidInputException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
@@ -20,16 +21,14 @@ class SqliteJdbcDatabaseTest {
   @TempDir Path dir;
 
   private CatalogConfig jdbc(Path database) {
+    return jdbcUri("jdbc:sqlite:" + database);
+  }
+
+  private CatalogConfig jdbcUri(String uri) {
     return CatalogConfigLoader.load(
         null,
         dir.resolve("home"),
-        Map.of(
-            "type",
-            "jdbc",
-            "uri",
-            "jdbc:sqlite:" + database,
-            "warehouse",
-            dir.resolve("wh").toString()),
+        Map.of("type", "jdbc", "uri", uri, "warehouse", dir.resolve("wh").toString()),
         Map.of());
   }
 
@@ -68,5 +67,37 @@ class SqliteJdbcDatabaseTest {
     } finally {
       Catalogs.close(read);
     }
+  }
+
+  @Test
+  void theDatabaseFileIsTheOneSqlitesDriverOpens() throws Exception {
+    Files.createDirectories(dir.resolve("my dir"));
+    // SQLite decodes %20 in a file: URI name: the apply created "my dir/catalog.db", and every
+    // read then looked for "my%20dir/catalog.db" and was refused.
+    String escaped = "jdbc:sqlite:file:" + dir.resolve("my%20dir").resolve("catalog.db");
+    Catalogs.close(Catalogs.open(jdbcUri(escaped)));
+    assertThat(dir.resolve("my dir").resolve("catalog.db")).exists();
+    Catalogs.close(Catalogs.open(jdbcUri(escaped).existingHomeOnly()));
+    Catalogs.close(
+        Catalogs.open(
+            jdbcUri("jdbc:sqlite:file://localhost" + dir.resolve("my dir").resolve("catalog.db"))
+                .existingHomeOnly()));
+
+    // A prefix in another case is the same driver: a typo there was created empty.
+    Path typo = dir.resolve("typo.db");
+    assertThatThrownBy(() -> Catalogs.open(jdbcUri("JDBC:SQLITE:" + typo).existingHomeOnly()))
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(typo).doesNotExist();
+    // A database in memory has no file to look for.
+    assertThat(Catalogs.holdsNoCatalog(jdbcUri("jdbc:sqlite:file:memdb1?mode=memory&cache=shared")))
+        .isFalse();
+  }
+
+  @Test
+  void aDryRunOnAMissingDatabaseSeesNoCatalogAsOnANewHome() {
+    Path fresh = dir.resolve("fresh.db");
+
+    assertThat(Catalogs.holdsNoCatalog(jdbc(fresh).existingHomeOnly())).isTrue();
+    assertThat(fresh).doesNotExist();
   }
 }
