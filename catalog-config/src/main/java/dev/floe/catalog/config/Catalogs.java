@@ -170,7 +170,10 @@ public final class Catalogs {
             ? SqliteCatalogInit.file(config.properties().get("uri"))
             : null;
     if (sqlite != null) {
-      return !Files.exists(sqlite);
+      // In a folder that does not exist the real apply fails: no empty catalog to plan against.
+      return !Files.exists(sqlite)
+          && sqlite.getParent() != null
+          && Files.isDirectory(sqlite.getParent());
     }
     Path warehouse = localHadoopWarehouse(config);
     return warehouse != null && !Files.exists(warehouse);

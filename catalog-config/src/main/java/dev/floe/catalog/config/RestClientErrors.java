@@ -13,6 +13,8 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.exceptions.RESTException;
+import org.apache.iceberg.exceptions.ServiceFailureException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
 
 /**
  * One line for the failures of Iceberg's REST client that say neither which catalog nor why: a
@@ -89,6 +91,21 @@ public final class RestClientErrors {
    */
   private static boolean isParseFailure(IOException io) {
     return io.getClass().getName().contains(".jackson.");
+  }
+
+  private static final java.util.regex.Pattern CODE =
+      java.util.regex.Pattern.compile("\\(code: (\\d{3})\\b");
+
+  /** The HTTP status Iceberg's message of {@code failure} names, if it names one. */
+  private static Optional<Integer> statusOf(Throwable failure) {
+    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+      java.util.regex.Matcher code = CODE.matcher(String.valueOf(t.getMessage()));
+      if (code.find()) {
+        return Optional.of(Integer.parseInt(code.group(1)));
+      }
+    }
+    return Optional.empty();
   }
 
   /** Whether {@code failure} is an answer that was no JSON the catalog protocol knows. */
@@ -196,9 +213,14 @@ public final class RestClientErrors {
     }
     // Only an answer that says the uri is wrong is configuration (exit 2); a server error, a
     // 429, a gateway's 502 or 504, a failing token endpoint may pass, and a retry should see it.
-    int status = Reachability.lastStatus(uri);
+    // The failed request's own status (Iceberg writes "(code: 404, ...)"), else the probe's.
+    int status = statusOf(failure).orElse(Reachability.lastStatus(uri));
     boolean notCatalog = unparsable(failure);
-    if (!(failure instanceof BadRequestException) && !notCatalog && !WRONG_URI.contains(status)) {
+    if (failure instanceof ServiceFailureException
+        || failure instanceof ServiceUnavailableException
+        || !(failure instanceof BadRequestException)
+            && !notCatalog
+            && !WRONG_URI.contains(status)) {
       return new UnreachableException(action, where + " failed (" + said + ")", failure);
     }
     return new InvalidInputException(

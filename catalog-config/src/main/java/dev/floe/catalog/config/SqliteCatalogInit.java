@@ -101,8 +101,10 @@ final class SqliteCatalogInit {
     String path = uri.substring(PREFIX.length());
     int query = path.indexOf('?');
     if (query >= 0) {
-      if (path.substring(query).toLowerCase(java.util.Locale.ROOT).contains("mode=memory")) {
-        return null;
+      for (String parameter : path.substring(query + 1).split("&")) {
+        if (parameter.equalsIgnoreCase("mode=memory")) {
+          return null; // not journal_mode=memory, whose database is on disk
+        }
       }
       path = path.substring(0, query);
     }

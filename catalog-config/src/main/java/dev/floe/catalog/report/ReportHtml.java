@@ -154,8 +154,11 @@ public final class ReportHtml {
             : "never: this table has no late-data window (table property"
                 + " floe.late-data.window), so no slice is sealed");
     html.append(
-        "<li><span class=\"sw none\"></span><b>not loaded</b> \u2014 a gap: no Floe commit on"
-            + " the current history loaded this slice</li>\n");
+        model.historyCutAt() == null
+            ? "<li><span class=\"sw none\"></span><b>not loaded</b> \u2014 a gap: no Floe commit"
+                + " on the current history loaded this slice</li>\n"
+            : "<li><span class=\"sw none\"></span><b>no load kept</b> \u2014 a gap: no Floe"
+                + " commit in the history kept since an expiry cut it loaded this slice</li>\n");
     html.append(
         "<li><span class=\"sw s-sealed unknown\"></span><b>?</b> \u2014 late rows unknown (the"
             + " source lacks the column, or its history was expired or rolled back)</li>\n");

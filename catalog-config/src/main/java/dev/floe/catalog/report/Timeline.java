@@ -95,7 +95,15 @@ final class Timeline {
       long to = log.get(i).snapshotId();
       boolean firstInLog = seen.add(to);
       Snapshot target = table.snapshot(to);
-      if (from == to || (target != null && firstInLog && Objects.equals(target.parentId(), from))) {
+      // Its first entry counts only when the log reaches back to when the snapshot was made (or
+      // the entry is at its commit time): an expiry drops the entries before the last snapshot it
+      // removes, perhaps the one of this snapshot's commit.
+      boolean ownCommit =
+          firstInLog
+              && target != null
+              && (target.timestampMillis() >= log.get(0).timestampMillis()
+                  || target.timestampMillis() == log.get(i).timestampMillis());
+      if (from == to || (ownCommit && Objects.equals(target.parentId(), from))) {
         // An ordinary commit on top of the head, or a fast-forward to a child of it committed
         // earlier (a published audit run), which moves nothing back.
         continue;

@@ -170,6 +170,18 @@ class RestCatalogFailuresTest {
   }
 
   @Test
+  void aWrongUriIsAConfigurationErrorAlsoWithoutTheStartUpCheck() throws IOException {
+    String uri =
+        serve(exchange -> answer(exchange, 404, "<html><title>404 Not Found</title></html>"));
+
+    // With floe.connect-timeout=0 the probe is skipped, and without its status the 404 was taken
+    // for a passing failure (exit 1): Iceberg's own message names the code.
+    assertThatThrownBy(() -> Catalogs.open(rest(uri, Map.of(Reachability.TIMEOUT_PROPERTY, "0"))))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining("answered its first request (GET /v1/config) with an error");
+  }
+
+  @Test
   void aUriWithAPathTheCatalogDoesNotServeIsAConfigurationError() throws IOException {
     String base =
         serve(

@@ -99,5 +99,13 @@ class SqliteJdbcDatabaseTest {
 
     assertThat(Catalogs.holdsNoCatalog(jdbc(fresh).existingHomeOnly())).isTrue();
     assertThat(fresh).doesNotExist();
+    // journal_mode=memory keeps the database on disk (only mode=memory does not): it was taken
+    // for a database in memory, and a mistyped file was created empty again.
+    assertThat(
+            Catalogs.holdsNoCatalog(
+                jdbcUri("jdbc:sqlite:" + fresh + "?journal_mode=MEMORY").existingHomeOnly()))
+        .isTrue();
+    // In a folder that does not exist the apply itself fails: the dry run refuses too.
+    assertThat(Catalogs.holdsNoCatalog(jdbc(dir.resolve("nope").resolve("c.db")))).isFalse();
   }
 }

@@ -51,6 +51,19 @@ class TimelineTest {
   }
 
   @Test
+  void anUndoToAChildOfTheHeadIsAMoveAlsoWhenAnExpiryCutTheLogOfItsCommit() {
+    table.manageSnapshots().rollbackTo(r1).commit();
+    table.expireSnapshots().expireSnapshotId(r3).commit();
+    table.manageSnapshots().setCurrentSnapshot(r2).commit();
+    table.refresh();
+
+    // The expiry dropped r2's own log entry: its entry of the undo was its first one left.
+    assertThat(build().headMoves())
+        .extracting(HeadMove::direction, HeadMove::fromSnapshotId, HeadMove::toSnapshotId)
+        .contains(org.assertj.core.groups.Tuple.tuple(HeadMove.Direction.FORWARD, r1, r2));
+  }
+
+  @Test
   void aRollbackIsMarkedWithItsTagAndTheLeftSnapshotIsOffMain() {
     Rollback.of(table, "s.t").beforeRun("r3").commit();
 
