@@ -1,8 +1,7 @@
 package dev.floe.catalog.config;
 
+import dev.floe.catalog.error.Causes;
 import java.net.UnknownHostException;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,8 +19,7 @@ public final class AwsClientErrors {
 
   /** What went wrong and what to set, when {@code failure} is one of those; else empty. */
   public static Optional<String> reason(Throwable failure) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       String message = t.getMessage() == null ? "" : t.getMessage();
       if (!t.getClass().getName().startsWith("software.amazon.awssdk.")) {
         continue;
@@ -42,10 +40,7 @@ public final class AwsClientErrors {
                 + ") or AWS_REGION");
       }
       if (message.startsWith(UNKNOWN_HOST)) {
-        Map<Throwable, Boolean> causes = new IdentityHashMap<>();
-        for (Throwable c = t.getCause();
-            c != null && causes.put(c, true) == null;
-            c = c.getCause()) {
+        for (Throwable c : Causes.of(t.getCause())) {
           if (c instanceof UnknownHostException unknown) {
             return Optional.of("Cannot reach AWS: unknown host " + unknown.getMessage());
           }

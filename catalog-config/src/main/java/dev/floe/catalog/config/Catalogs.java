@@ -165,15 +165,13 @@ public final class Catalogs {
     if (database != null) {
       return !Files.exists(database);
     }
+    // In a folder that does not exist the real apply fails: no empty catalog to plan against.
     Path sqlite =
         config.type().equals("jdbc")
-            ? SqliteCatalogInit.file(config.properties().get("uri"))
+            ? SqliteCatalogInit.database(config.properties().get("uri"))
             : null;
     if (sqlite != null) {
-      // In a folder that does not exist the real apply fails: no empty catalog to plan against.
-      return !Files.exists(sqlite)
-          && sqlite.getParent() != null
-          && Files.isDirectory(sqlite.getParent());
+      return !Files.exists(sqlite);
     }
     Path warehouse = localHadoopWarehouse(config);
     return warehouse != null && !Files.exists(warehouse);

@@ -20,6 +20,14 @@ public final class Durations {
   private Durations() {}
 
   /**
+   * {@code duration} as a message shows it: {@code 30 s}, or {@code 500 ms} below whole seconds.
+   */
+  public static String shown(Duration duration) {
+    long millis = duration.toMillis();
+    return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
+  }
+
+  /**
    * @throws IllegalArgumentException saying what the forms are (without the text itself, which
    *     callers put in their own message with the key or flag)
    */

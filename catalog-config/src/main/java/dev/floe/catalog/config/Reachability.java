@@ -1,5 +1,6 @@
 package dev.floe.catalog.config;
 
+import dev.floe.catalog.error.Causes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.UnreachableException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -229,8 +229,7 @@ public final class Reachability {
   static Optional<String> connectFailure(Throwable failure, Duration timeout) {
     // The whole chain first: java.net.http wraps an unresolved host in a ConnectException without
     // a message, which the loop below would read as a refused connection.
-    Map<Throwable, Boolean> causes = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && causes.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       if (t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
         return Optional.of("unknown host");
       }
@@ -238,8 +237,7 @@ public final class Reachability {
         return Optional.of("no route to host");
       }
     }
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
       if (t instanceof ConnectException) {
         // "Connection refused", Apache's "Connect to host:port [...] failed: Connection refused",
@@ -272,8 +270,7 @@ public final class Reachability {
    * takes a {@code rest.client.tls.configurer-impl}), so its handshake failing proves nothing.
    */
   static Optional<String> tlsFailure(Throwable failure) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       if (t instanceof SSLException) {
         return Optional.of(
             "TLS handshake failed ("
@@ -285,12 +282,7 @@ public final class Reachability {
   }
 
   private static String noAnswer(Duration timeout) {
-    long millis = timeout.toMillis();
-    return "no answer within "
-        + (millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms")
-        + " ("
-        + TIMEOUT_PROPERTY
-        + ")";
+    return "no answer within " + Durations.shown(timeout) + " (" + TIMEOUT_PROPERTY + ")";
   }
 
   static String firstLine(String message) {
@@ -550,8 +542,7 @@ public final class Reachability {
 
     @Override
     Optional<String> refusal(Throwable failure) {
-      Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-      for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+      for (Throwable t : Causes.of(failure)) {
         String code = awsErrorCode(t);
         if ("NoSuchBucket".equals(code)) {
           return Optional.of("has no bucket '" + bucket() + "' (warehouse " + location + ")");

@@ -1,11 +1,11 @@
 package dev.floe.catalog.config;
 
+import dev.floe.catalog.error.Causes;
 import dev.floe.catalog.error.InvalidInputException;
 import dev.floe.catalog.error.UnreachableException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,7 +48,7 @@ public final class RestClientErrors {
     String set = config.properties().get(Reachability.REST_SOCKET_TIMEOUT);
     if (set != null) {
       try {
-        return seconds(Duration.ofMillis(Long.parseLong(set.trim())))
+        return Durations.shown(Duration.ofMillis(Long.parseLong(set.trim())))
             + " ("
             + Reachability.REST_SOCKET_TIMEOUT
             + ")";
@@ -56,12 +56,10 @@ public final class RestClientErrors {
         return "the time " + Reachability.REST_SOCKET_TIMEOUT + " sets";
       }
     }
-    return seconds(Reachability.timeout(config)) + " (" + Reachability.TIMEOUT_PROPERTY + ")";
-  }
-
-  private static String seconds(Duration duration) {
-    long millis = duration.toMillis();
-    return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
+    return Durations.shown(Reachability.timeout(config))
+        + " ("
+        + Reachability.TIMEOUT_PROPERTY
+        + ")";
   }
 
   /**
@@ -74,8 +72,7 @@ public final class RestClientErrors {
   }
 
   private static Optional<IOException> unanswered(Throwable failure) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       if (t.getClass() == RESTException.class
           && t.getCause() instanceof IOException io
           && !isParseFailure(io)) {
@@ -98,8 +95,7 @@ public final class RestClientErrors {
 
   /** The HTTP status Iceberg's message of {@code failure} names, if it names one. */
   private static Optional<Integer> statusOf(Throwable failure) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
+    for (Throwable t : Causes.of(failure)) {
       java.util.regex.Matcher code = CODE.matcher(String.valueOf(t.getMessage()));
       if (code.find()) {
         return Optional.of(Integer.parseInt(code.group(1)));
@@ -110,13 +106,8 @@ public final class RestClientErrors {
 
   /** Whether {@code failure} is an answer that was no JSON the catalog protocol knows. */
   private static boolean unparsable(Throwable failure) {
-    Map<Throwable, Boolean> seen = new IdentityHashMap<>();
-    for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
-      if (t instanceof IOException io && isParseFailure(io)) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.of(failure).stream()
+        .anyMatch(t -> t instanceof IOException io && isParseFailure(io));
   }
 
   /**

@@ -173,7 +173,11 @@ public record Lineage(
    * #problem} says why): for listings, which show every snapshot.
    */
   public static Optional<Lineage> readable(Map<String, String> summary) {
-    return problem(summary).isPresent() ? Optional.empty() : fromSummary(summary);
+    try {
+      return fromSummary(summary);
+    } catch (IllegalStateException e) {
+      return Optional.empty();
+    }
   }
 
   private static String unreadable(IllegalStateException e) {

@@ -63,6 +63,7 @@ record LintedManifest(
     if (value == null || !value.isArray()) {
       return Optional.empty();
     }
+    List<ManifestNode> items = spelled == null ? null : spelled.child(key).items();
     List<String> values = new ArrayList<>();
     // A list item that is no single value (a mapping, a list, null) is the parser's to refuse.
     for (int i = 0; i < value.size(); i++) {
@@ -70,7 +71,7 @@ record LintedManifest(
       if (!item.isValueNode() || item.isNull()) {
         values.add(item.toString());
       } else {
-        values.add(spelled != null ? spelled.child(key).items().get(i).asSpelled() : item.asText());
+        values.add(items != null ? items.get(i).asSpelled() : item.asText());
       }
     }
     return Optional.of(values);

@@ -22,7 +22,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,16 +169,10 @@ public final class Report {
                 lineage.get()));
       }
     }
-    return restored.values().stream()
-        .sorted(
-            Comparator.comparing((SliceLoad l) -> slice(l).column())
-                .thenComparing(l -> slice(l).start())
-                .thenComparing(l -> slice(l).end()))
+    return restored.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey(Slice.ORDER))
+        .map(Map.Entry::getValue)
         .toList();
-  }
-
-  private Slice slice(SliceLoad load) {
-    return Slice.fromLabel(String.valueOf(load.lineage().slice()), table.schema()).orElseThrow();
   }
 
   private String metadataLocation() {

@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,6 +38,10 @@ import org.apache.iceberg.types.Types;
 public record Slice(
     String column, ColumnKind kind, SliceUnit unit, LocalDateTime start, LocalDateTime end)
     implements Serializable {
+
+  /** Slices in the order reports and plans list them: by column, then start, then end. */
+  public static final Comparator<Slice> ORDER =
+      Comparator.comparing(Slice::column).thenComparing(Slice::start).thenComparing(Slice::end);
 
   /** The temporal column types a slice can be cut on. */
   public enum ColumnKind {

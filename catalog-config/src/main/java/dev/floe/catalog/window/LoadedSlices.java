@@ -98,10 +98,7 @@ public final class LoadedSlices {
             unplaced.put(label, List.copyOf(loads));
           }
         });
-    slices.sort(
-        Comparator.comparing((LoadedSlice s) -> s.slice().column())
-            .thenComparing(s -> s.slice().start())
-            .thenComparing(s -> s.slice().end()));
+    slices.sort(Comparator.comparing(LoadedSlice::slice, Slice.ORDER));
     return new LoadedSlices(slices, unplaced, revertedLoads, age);
   }
 
