@@ -164,6 +164,14 @@ public final class Reachability {
                 + " attempt may wait (0 skips the check)",
             TIMEOUT_PROPERTY, text, MAX_TIMEOUT.toHours() + "h");
       }
+      if (!duration.isNegative() && duration.getNano() % 1_000_000 != 0) {
+        // Iceberg's and the drivers' timeouts are whole milliseconds: PT0.0005S became 0, which
+        // their clients read as no timeout at all.
+        throw InvalidInputException.of(
+            "Cannot read catalog property '%s': '%s' is not a whole number of milliseconds (e.g."
+                + " 30s, 500ms, 2m, PT30S; 0 skips the check)",
+            TIMEOUT_PROPERTY, text);
+      }
       if (!duration.isNegative()) {
         return duration;
       }

@@ -172,6 +172,16 @@ class ReachabilityTest {
             "Cannot read catalog property 'floe.connect-timeout': '99999999999m' is longer than"
                 + " 24h, the most a connection attempt may wait (0 skips the check)");
     assertThat(Reachability.parseDuration("PT24H")).isEqualTo(Duration.ofHours(24));
+    // Iceberg's REST client and the drivers take whole milliseconds: PT0.0005S was sent as 0,
+    // which they read as no timeout at all.
+    assertThatThrownBy(() -> load(Map.of(Reachability.TIMEOUT_PROPERTY, "PT0.0005S")))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "Cannot read catalog property 'floe.connect-timeout': 'PT0.0005S' is not a whole"
+                + " number of milliseconds (e.g. 30s, 500ms, 2m, PT30S; 0 skips the check)");
+    assertThatThrownBy(() -> load(Map.of(Reachability.TIMEOUT_PROPERTY, "PT1.0005S")))
+        .isInstanceOf(InvalidInputException.class);
+    assertThat(Reachability.parseDuration("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
   }
 
   @Test
